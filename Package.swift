@@ -1,0 +1,84 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Limen",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "Limen", targets: ["Limen", "LimenApple"]),
+        .library(name: "LimenOIDC", targets: ["LimenOIDC"]),
+        .executable(name: "limen", targets: ["LimenCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
+    ],
+    targets: [
+        .target(
+            name: "LimenOIDC",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "Limen",
+            dependencies: [
+                "LimenOIDC",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LimenApple",
+            dependencies: ["Limen"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "LimenCLI",
+            dependencies: [
+                "Limen",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "LimenOIDC",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LimenOIDCTests",
+            dependencies: ["LimenOIDC", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LimenTests",
+            dependencies: ["Limen", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LimenCLITests",
+            dependencies: ["TestSupport"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,38 @@
+import Foundation
+
+/// An HTTP response as an ``HTTPTransport`` returns it.
+public struct HTTPResponse: Sendable, Equatable {
+    /// The status code.
+    public var status: Int
+    /// Header fields keyed by lower-cased name.
+    public private(set) var headers: [String: String]
+    /// The response body (empty when there was none).
+    public var body: Data
+
+    /// Creates a response; header names are folded to lower case.
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.body = body
+    }
+
+    /// The value of a header field, looked up case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers[name.lowercased()]
+    }
+
+    /// Whether the status is in the 2xx range.
+    public var isSuccess: Bool { (200..<300).contains(status) }
+
+    /// The delay a `Retry-After` header asks for (delta-seconds or an HTTP date), if present and valid.
+    public func retryAfter(now: Date = Date()) -> TimeInterval? {
+        guard let value = header("Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let seconds = TimeInterval(value), seconds >= 0 { return seconds }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: value) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+}

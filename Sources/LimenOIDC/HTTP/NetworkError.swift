@@ -1,0 +1,69 @@
+import Foundation
+
+/// A failure to get an HTTP answer, or an answer that says "try later".
+public enum NetworkError: Error, Sendable, Equatable {
+    /// The device has no usable network connection, or the host could not be reached.
+    case offline(String)
+    /// The request did not complete in time.
+    case timeout
+    /// The TLS handshake or the server's certificate was refused (including a pinning mismatch).
+    case tls(String)
+    /// The connection closed before a complete response arrived.
+    case connectionLost(String)
+    /// The server answered with a status that the caller did not expect and no protocol error body.
+    case httpStatus(Int)
+    /// The server answered 429 or 503, optionally saying how long to wait.
+    case rateLimited(retryAfter: TimeInterval?)
+    /// The request was cancelled by the caller.
+    case cancelled
+    /// The response could not be understood (for example a body that is not the expected JSON).
+    case invalidResponse(String)
+
+    /// A stable, machine-readable identifier for this failure.
+    public var code: String {
+        switch self {
+        case .offline: "network.offline"
+        case .timeout: "network.timeout"
+        case .tls: "network.tls"
+        case .connectionLost: "network.connection_lost"
+        case .httpStatus: "network.http_status"
+        case .rateLimited: "network.rate_limited"
+        case .cancelled: "network.cancelled"
+        case .invalidResponse: "network.invalid_response"
+        }
+    }
+
+    /// Whether the same request may succeed if tried again later.
+    public var isRetryable: Bool {
+        switch self {
+        case .offline, .timeout, .connectionLost, .rateLimited: true
+        case .httpStatus(let status): status >= 500 || status == 408
+        case .tls, .cancelled, .invalidResponse: false
+        }
+    }
+
+    /// Whether the request certainly never reached the server, so even a non-idempotent request may be repeated.
+    public var neverReachedServer: Bool {
+        switch self {
+        case .offline: true
+        default: false
+        }
+    }
+}
+
+extension NetworkError: LocalizedError {
+    /// A human-readable description.
+    public var errorDescription: String? {
+        switch self {
+        case .offline(let detail): "The network is unreachable (\(detail))."
+        case .timeout: "The request timed out."
+        case .tls(let detail): "The secure connection failed (\(detail))."
+        case .connectionLost(let detail): "The connection was lost (\(detail))."
+        case .httpStatus(let status): "The server answered with HTTP status \(status)."
+        case .rateLimited(let retryAfter):
+            retryAfter.map { "The server is busy; retry after \(Int($0)) s." } ?? "The server is busy; retry later."
+        case .cancelled: "The request was cancelled."
+        case .invalidResponse(let detail): "The server's response could not be read (\(detail))."
+        }
+    }
+}
