@@ -28,3 +28,18 @@ public enum FormEncoding {
         }
     }
 }
+
+extension FormEncoding {
+    /// `url` with `fields` added to its query, keeping any query it already has.
+    public static func appending(_ fields: [(String, String)], to url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
+        components.percentEncodedQuery = existing + encode(fields)
+        return components.url ?? url
+    }
+
+    /// The pairs whose value is present, in order.
+    public static func present(_ fields: [(String, String?)]) -> [(String, String)] {
+        fields.compactMap { name, value in value.map { (name, $0) } }
+    }
+}

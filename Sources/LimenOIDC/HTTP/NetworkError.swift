@@ -10,7 +10,7 @@ public enum NetworkError: Error, Sendable, Equatable {
     case tls(String)
     /// The connection closed before a complete response arrived.
     case connectionLost(String)
-    /// The server answered with a status that the caller did not expect and no protocol error body.
+    /// The server answered an error status without an OAuth error body (5xx and 408 are retryable).
     case httpStatus(Int)
     /// The server answered 429 or 503, optionally saying how long to wait.
     case rateLimited(retryAfter: TimeInterval?)
