@@ -11,6 +11,7 @@ import Foundation
 /// instead of hanging (swift-corelibs-foundation waits forever for an unanswered challenge).
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
+    private let declined: DeclinedChallenges
 
     /// Creates a transport.
     /// - Parameter timeout: Seconds before a request without progress fails with ``NetworkError/timeout``.
@@ -21,7 +22,9 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration, delegate: ChallengeDecliner(), delegateQueue: nil)
+        let declined = DeclinedChallenges()
+        self.declined = declined
+        session = URLSession(configuration: configuration, delegate: declined, delegateQueue: nil)
     }
 
     deinit {
@@ -34,24 +37,44 @@ public final class URLSessionTransport: HTTPTransport {
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        do {
-            let (data, response) = try await session.data(for: urlRequest)
-            guard let http = response as? HTTPURLResponse else { throw NetworkError.invalidResponse("not HTTP") }
-            var headers: [String: String] = [:]
-            for (name, value) in http.allHeaderFields {
-                if let name = name as? String, let value = value as? String { headers[name] = value }
+        let outcome = await perform(urlRequest)
+        return try outcome.get()
+    }
+
+    private func perform(_ urlRequest: URLRequest) async -> Result<HTTPResponse, NetworkError> {
+        let box = TaskBox()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>) in
+                let task = session.dataTask(with: urlRequest) { [declined] data, response, error in
+                    let declinedResponse = box.identifier.flatMap(declined.take)
+                    continuation.resume(
+                        returning: Self.outcome(data: data, response: response, error: error, declined: declinedResponse)
+                    )
+                }
+                box.set(task)
+                task.resume()
             }
-            return HTTPResponse(status: http.statusCode, headers: headers, body: data)
-        } catch let error as NetworkError {
-            throw error
-        } catch {
-            throw Self.classify(error)
+        } onCancel: {
+            box.cancel()
         }
+    }
+
+    private static func outcome(
+        data: Data?,
+        response: URLResponse?,
+        error: (any Error)?,
+        declined: HTTPResponse?
+    ) -> Result<HTTPResponse, NetworkError> {
+        if let error {
+            if let declined, (error as? URLError)?.code == .cancelled { return .success(declined) }
+            return .failure(classify(error))
+        }
+        guard let http = response as? HTTPURLResponse else { return .failure(.invalidResponse("not HTTP")) }
+        return .success(HTTPResponse(http, body: data ?? Data()))
     }
 
     /// Maps a Foundation error to a ``NetworkError``.
     static func classify(_ error: any Error) -> NetworkError {
-        if error is CancellationError { return .cancelled }
         guard let urlError = error as? URLError else { return .connectionLost(String(describing: type(of: error))) }
         switch urlError.code {
         case .timedOut: return .timeout
@@ -63,7 +86,7 @@ public final class URLSessionTransport: HTTPTransport {
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
             .clientCertificateRequired:
             return .tls(urlError.code.name)
-        case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData:
+        case .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData:
             return .invalidResponse(urlError.code.name)
         default:
             return .connectionLost(urlError.code.name)
@@ -71,20 +94,72 @@ public final class URLSessionTransport: HTTPTransport {
     }
 }
 
-/// Declines every authentication challenge so that the response itself is delivered.
-private final class ChallengeDecliner: NSObject, URLSessionTaskDelegate, Sendable {
+extension HTTPResponse {
+    fileprivate init(_ http: HTTPURLResponse, body: Data) {
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        self.init(status: http.statusCode, headers: headers, body: body)
+    }
+}
+
+/// Holds a data task so that Swift task cancellation can cancel it.
+private final class TaskBox: @unchecked Sendable {
+    // Safety: `task` and `cancelled` are only touched under `lock`.
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var cancelled = false
+
+    var identifier: Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return task?.taskIdentifier
+    }
+
+    func set(_ task: URLSessionDataTask) {
+        lock.lock()
+        self.task = task
+        let cancelNow = cancelled
+        lock.unlock()
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        let current = task
+        lock.unlock()
+        current?.cancel()
+    }
+}
+
+/// Cancels every authentication challenge and remembers the challenge's response, so that a `401` carrying
+/// `WWW-Authenticate: Basic` reaches the caller as a response (swift-corelibs-foundation otherwise waits forever).
+private final class DeclinedChallenges: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    // Safety: `responses` is only touched under `lock`.
+    private let lock = NSLock()
+    private var responses: [Int: HTTPResponse] = [:]
+
+    /// Takes the response whose challenge was declined for a task, if any.
+    func take(_ taskIdentifier: Int) -> HTTPResponse? {
+        lock.lock()
+        defer { lock.unlock() }
+        return responses.removeValue(forKey: taskIdentifier)
+    }
+
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        #if canImport(FoundationNetworking)
-            completionHandler(.rejectProtectionSpace, nil)
-        #else
-            let isServerTrust = challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust
-            completionHandler(isServerTrust ? .performDefaultHandling : .rejectProtectionSpace, nil)
-        #endif
+        if let failure = challenge.failureResponse as? HTTPURLResponse {
+            lock.lock()
+            responses[task.taskIdentifier] = HTTPResponse(failure, body: Data())
+            lock.unlock()
+        }
+        completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
     func urlSession(
