@@ -1,29 +1,29 @@
 /// A first-come, first-served mutual exclusion for async code: waiters suspend instead of blocking a thread.
 actor AsyncMutex {
-  private var isLocked = false
-  private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var isLocked = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
 
-  /// Runs `body` while no other `withLock` body of this mutex runs, and releases in every path.
-  func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-    await lock()
-    defer { unlock() }
-    return try await body()
-  }
-
-  private func lock() async {
-    guard isLocked else {
-      isLocked = true
-      return
+    /// Runs `body` while no other `withLock` body of this mutex runs, and releases in every path.
+    func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        await lock()
+        defer { unlock() }
+        return try await body()
     }
-    await withCheckedContinuation { waiters.append($0) }
-  }
 
-  private func unlock() {
-    if waiters.isEmpty {
-      isLocked = false
-    } else {
-      // Ownership passes straight to the next waiter, so no newcomer can overtake it.
-      waiters.removeFirst().resume()
+    private func lock() async {
+        guard isLocked else {
+            isLocked = true
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
     }
-  }
+
+    private func unlock() {
+        if waiters.isEmpty {
+            isLocked = false
+        } else {
+            // Ownership passes straight to the next waiter, so no newcomer can overtake it.
+            waiters.removeFirst().resume()
+        }
+    }
 }

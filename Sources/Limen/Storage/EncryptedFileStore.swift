@@ -21,111 +21,111 @@ import Logging
 /// try await store.write(Data(tokenJSON.utf8), for: "tokens")
 /// ```
 public final class EncryptedFileStore: ProcessCoordinatedStore {
-  /// The directory holding the store's files.
-  public let directory: URL
-  /// The namespace that prefixes every file of this store.
-  public let namespace: String
-  private let directoryPath: String
-  private let exclusive = AsyncMutex()
-  private static let logger = Logger(label: "limen.storage")
+    /// The directory holding the store's files.
+    public let directory: URL
+    /// The namespace that prefixes every file of this store.
+    public let namespace: String
+    private let directoryPath: String
+    private let exclusive = AsyncMutex()
+    private static let logger = Logger(label: "limen.storage")
 
-  /// Creates a store over `directory` for `namespace`; nothing is touched on disk until first use.
-  ///
-  /// Throws ``StorageError/invalidNamespace(_:)`` unless `namespace` is 1–64 ASCII letters, digits, `-`, `_`.
-  public init(directory: URL, namespace: String) throws(StorageError) {
-    try StorageName.validate(namespace: namespace)
-    self.directory = directory
-    self.namespace = namespace
-    let path = directory.path(percentEncoded: false)
-    self.directoryPath = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-  }
-
-  /// Returns the decrypted entry for `key`, or `nil` when there is none.
-  public func read(_ key: String) async throws(StorageError) -> Data? {
-    try StorageName.validate(key: key)
-    guard let sealed = try PrivateFile.contents(at: entryPath(for: key)) else { return nil }
-    guard let keyBytes = try PrivateFile.contents(at: keyFilePath) else {
-      throw .keyFileInvalid(path: keyFilePath)
+    /// Creates a store over `directory` for `namespace`; nothing is touched on disk until first use.
+    ///
+    /// Throws ``StorageError/invalidNamespace(_:)`` unless `namespace` is 1–64 ASCII letters, digits, `-`, `_`.
+    public init(directory: URL, namespace: String) throws(StorageError) {
+        try StorageName.validate(namespace: namespace)
+        self.directory = directory
+        self.namespace = namespace
+        let path = directory.path(percentEncoded: false)
+        self.directoryPath = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
-    let encryptionKey = try symmetricKey(from: keyBytes)
-    do {
-      let box = try AES.GCM.SealedBox(combined: sealed)
-      return try AES.GCM.open(
-        box, using: encryptionKey, authenticating: authenticatedData(for: key))
-    } catch {
-      throw .corrupted(key: key)
+
+    /// Returns the decrypted entry for `key`, or `nil` when there is none.
+    public func read(_ key: String) async throws(StorageError) -> Data? {
+        try StorageName.validate(key: key)
+        guard let sealed = try PrivateFile.contents(at: entryPath(for: key)) else { return nil }
+        guard let keyBytes = try PrivateFile.contents(at: keyFilePath) else {
+            throw .keyFileInvalid(path: keyFilePath)
+        }
+        let encryptionKey = try symmetricKey(from: keyBytes)
+        do {
+            let box = try AES.GCM.SealedBox(combined: sealed)
+            return try AES.GCM.open(
+                box, using: encryptionKey, authenticating: authenticatedData(for: key))
+        } catch {
+            throw .corrupted(key: key)
+        }
     }
-  }
 
-  /// Encrypts `data` and atomically replaces the entry for `key` with it.
-  public func write(_ data: Data, for key: String) async throws(StorageError) {
-    try StorageName.validate(key: key)
-    try PrivateFile.makeDirectory(directoryPath)
-    let encryptionKey = try loadOrCreateKey()
-    // With a 256-bit key and the default random 96-bit nonce, neither sealing nor `combined` can fail.
-    let box = try? AES.GCM.seal(
-      data, using: encryptionKey, authenticating: authenticatedData(for: key))
-    guard let sealed = box?.combined else { throw .keyFileInvalid(path: keyFilePath) }
-    try PrivateFile.replace(
-      entryPath(for: key), with: Array(sealed), through: temporaryPath(for: key))
-  }
-
-  /// Removes the entry for `key`; removing a missing entry succeeds.
-  public func delete(_ key: String) async throws(StorageError) {
-    try StorageName.validate(key: key)
-    try PrivateFile.remove(entryPath(for: key))
-  }
-
-  /// Runs `body` holding both this instance's in-process lock and an exclusive `flock` on
-  /// `<namespace>.lock`, which every process using the same directory and namespace respects.
-  ///
-  /// Callers on one instance queue in order without tying up threads; at most one of them waits for the
-  /// file lock, on a dedicated thread (see ``FileLock``).
-  public func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws
-    -> T
-  {
-    try PrivateFile.makeDirectory(directoryPath)
-    let lock = FileLock(path: path(of: "\(namespace).lock"))
-    return try await exclusive.withLock { try await lock.withLock(body) }
-  }
-
-  private var keyFilePath: String { path(of: "\(namespace).key") }
-
-  private func entryPath(for key: String) -> String { path(of: "\(namespace).\(key).sealed") }
-
-  private func temporaryPath(for key: String) -> String {
-    path(of: ".\(namespace).\(key).\(UUID().uuidString).tmp")
-  }
-
-  private func path(of fileName: String) -> String { "\(directoryPath)/\(fileName)" }
-
-  /// The authenticated data binding a sealed box to its namespace and key (neither can contain a newline).
-  private func authenticatedData(for key: String) -> Data {
-    Data("limen.storage.v1\n\(namespace)\n\(key)".utf8)
-  }
-
-  private func symmetricKey(from bytes: [UInt8]) throws(StorageError) -> SymmetricKey {
-    guard bytes.count == SymmetricKeySize.bits256.bitCount / 8 else {
-      throw .keyFileInvalid(path: keyFilePath)
+    /// Encrypts `data` and atomically replaces the entry for `key` with it.
+    public func write(_ data: Data, for key: String) async throws(StorageError) {
+        try StorageName.validate(key: key)
+        try PrivateFile.makeDirectory(directoryPath)
+        let encryptionKey = try loadOrCreateKey()
+        // With a 256-bit key and the default random 96-bit nonce, neither sealing nor `combined` can fail.
+        let box = try? AES.GCM.seal(
+            data, using: encryptionKey, authenticating: authenticatedData(for: key))
+        guard let sealed = box?.combined else { throw .keyFileInvalid(path: keyFilePath) }
+        try PrivateFile.replace(
+            entryPath(for: key), with: Array(sealed), through: temporaryPath(for: key))
     }
-    return SymmetricKey(data: bytes)
-  }
 
-  /// Reads the key file, or creates it with a fresh random key; when another process creates it at the
-  /// same moment, both end up using the one that was published first.
-  private func loadOrCreateKey() throws(StorageError) -> SymmetricKey {
-    if let bytes = try PrivateFile.contents(at: keyFilePath) {
-      return try symmetricKey(from: bytes)
+    /// Removes the entry for `key`; removing a missing entry succeeds.
+    public func delete(_ key: String) async throws(StorageError) {
+        try StorageName.validate(key: key)
+        try PrivateFile.remove(entryPath(for: key))
     }
-    let fresh = SymmetricKey(size: .bits256)
-    let freshBytes = fresh.withUnsafeBytes { Array($0) }
-    if try PrivateFile.publish(freshBytes, at: keyFilePath, through: temporaryPath(for: "key")) {
-      Self.logger.notice("Created storage key file", metadata: ["path": "\(keyFilePath)"])
-      return fresh
+
+    /// Runs `body` holding both this instance's in-process lock and an exclusive `flock` on
+    /// `<namespace>.lock`, which every process using the same directory and namespace respects.
+    ///
+    /// Callers on one instance queue in order without tying up threads; at most one of them waits for the
+    /// file lock, on a dedicated thread (see ``FileLock``).
+    public func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws
+        -> T
+    {
+        try PrivateFile.makeDirectory(directoryPath)
+        let lock = FileLock(path: path(of: "\(namespace).lock"))
+        return try await exclusive.withLock { try await lock.withLock(body) }
     }
-    guard let published = try PrivateFile.contents(at: keyFilePath) else {
-      throw .keyFileInvalid(path: keyFilePath)
+
+    private var keyFilePath: String { path(of: "\(namespace).key") }
+
+    private func entryPath(for key: String) -> String { path(of: "\(namespace).\(key).sealed") }
+
+    private func temporaryPath(for key: String) -> String {
+        path(of: ".\(namespace).\(key).\(UUID().uuidString).tmp")
     }
-    return try symmetricKey(from: published)
-  }
+
+    private func path(of fileName: String) -> String { "\(directoryPath)/\(fileName)" }
+
+    /// The authenticated data binding a sealed box to its namespace and key (neither can contain a newline).
+    private func authenticatedData(for key: String) -> Data {
+        Data("limen.storage.v1\n\(namespace)\n\(key)".utf8)
+    }
+
+    private func symmetricKey(from bytes: [UInt8]) throws(StorageError) -> SymmetricKey {
+        guard bytes.count == SymmetricKeySize.bits256.bitCount / 8 else {
+            throw .keyFileInvalid(path: keyFilePath)
+        }
+        return SymmetricKey(data: bytes)
+    }
+
+    /// Reads the key file, or creates it with a fresh random key; when another process creates it at the
+    /// same moment, both end up using the one that was published first.
+    private func loadOrCreateKey() throws(StorageError) -> SymmetricKey {
+        if let bytes = try PrivateFile.contents(at: keyFilePath) {
+            return try symmetricKey(from: bytes)
+        }
+        let fresh = SymmetricKey(size: .bits256)
+        let freshBytes = fresh.withUnsafeBytes { Array($0) }
+        if try PrivateFile.publish(freshBytes, at: keyFilePath, through: temporaryPath(for: "key")) {
+            Self.logger.notice("Created storage key file", metadata: ["path": "\(keyFilePath)"])
+            return fresh
+        }
+        guard let published = try PrivateFile.contents(at: keyFilePath) else {
+            throw .keyFileInvalid(path: keyFilePath)
+        }
+        return try symmetricKey(from: published)
+    }
 }

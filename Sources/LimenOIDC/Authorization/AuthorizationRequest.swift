@@ -91,7 +91,9 @@ public struct AuthorizationRequest: Sendable, Equatable {
         ]
         fields += FormEncoding.present(optional)
         let standard = Set(fields.map(\.0))
-        fields += additionalParameters.sorted { $0.key < $1.key }.filter { !standard.contains($0.key) }.map { ($0.key, $0.value) }
+        fields += additionalParameters.sorted { $0.key < $1.key }.filter { !standard.contains($0.key) }.map {
+            ($0.key, $0.value)
+        }
         return fields
     }
 

@@ -54,7 +54,9 @@ public struct AuthorizationResponse: Sendable, Equatable {
     /// Query parameters, or fragment parameters when there is no query; the first occurrence of a name wins.
     static func parameters(of url: URL) -> [String: String] {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        let source = components?.percentEncodedQuery.flatMap { $0.isEmpty ? nil : $0 } ?? components?.percentEncodedFragment ?? ""
+        let source =
+            components?.percentEncodedQuery.flatMap { $0.isEmpty ? nil : $0 } ?? components?.percentEncodedFragment
+            ?? ""
         return Dictionary(FormEncoding.decode(source), uniquingKeysWith: { first, _ in first })
     }
 

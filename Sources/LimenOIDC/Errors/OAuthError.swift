@@ -93,14 +93,20 @@ extension OAuthError {
     public static func fromErrorBody(_ body: Data, httpStatus: Int) -> OAuthError? {
         struct Body: Decodable {
             var error: String
-            var error_description: String?
-            var error_uri: String?
+            var errorDescription: String?
+            var errorURI: String?
+
+            enum CodingKeys: String, CodingKey {
+                case error
+                case errorDescription = "error_description"
+                case errorURI = "error_uri"
+            }
         }
         guard let decoded = try? JSONDecoder().decode(Body.self, from: body), !decoded.error.isEmpty else { return nil }
         return OAuthError(
             error: ErrorCode(rawValue: decoded.error),
-            errorDescription: decoded.error_description,
-            errorURI: decoded.error_uri,
+            errorDescription: decoded.errorDescription,
+            errorURI: decoded.errorURI,
             httpStatus: httpStatus
         )
     }

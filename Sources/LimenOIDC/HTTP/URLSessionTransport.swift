@@ -44,11 +44,13 @@ public final class URLSessionTransport: HTTPTransport {
     private func perform(_ urlRequest: URLRequest) async -> Result<HTTPResponse, NetworkError> {
         let box = TaskBox()
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>) in
                 let task = session.dataTask(with: urlRequest) { [declined] data, response, error in
                     let declinedResponse = box.identifier.flatMap(declined.take)
                     continuation.resume(
-                        returning: Self.outcome(data: data, response: response, error: error, declined: declinedResponse)
+                        returning: Self.outcome(
+                            data: data, response: response, error: error, declined: declinedResponse)
                     )
                 }
                 box.set(task)

@@ -12,7 +12,8 @@ public struct EndSessionRequest: Sendable, Equatable {
     public var clientID: String?
 
     /// Creates a request.
-    public init(idTokenHint: String?, postLogoutRedirectURI: URL? = nil, state: String? = nil, clientID: String? = nil) {
+    public init(idTokenHint: String?, postLogoutRedirectURI: URL? = nil, state: String? = nil, clientID: String? = nil)
+    {
         self.idTokenHint = idTokenHint
         self.postLogoutRedirectURI = postLogoutRedirectURI
         self.state = state

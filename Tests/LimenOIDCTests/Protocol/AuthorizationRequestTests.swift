@@ -14,7 +14,8 @@ struct AuthorizationRequestTests {
 
     @Test("carries code, PKCE S256, state, nonce and openid scope first")
     func requiredParameters() {
-        let request = AuthorizationRequest(clientID: "app", redirectURI: callback, scopes: ["email", "openid", "email"])
+        let request = AuthorizationRequest(
+            clientID: "app", redirectURI: callback, scopes: ["email", "openid", "email"])
         let sent = query(of: request.url(authorizationEndpoint: endpoint))
         #expect(sent["response_type"] == "code")
         #expect(sent["client_id"] == "app")

@@ -12,12 +12,14 @@ struct AuthorizationResponseTests {
     )
 
     func parse(_ url: String, issRequired: Bool = false) throws(OIDCError) -> AuthorizationResponse {
-        try AuthorizationResponse(url: URL(string: url)!, for: request, issuer: issuer, issuerParameterRequired: issRequired)
+        try AuthorizationResponse(
+            url: URL(string: url)!, for: request, issuer: issuer, issuerParameterRequired: issRequired)
     }
 
     @Test("reads the code from the query")
     func codeFromQuery() throws {
-        let response = try parse("http://127.0.0.1:53111/callback?code=abc&state=s-123&iss=https%3A%2F%2Fid.example.com")
+        let response = try parse(
+            "http://127.0.0.1:53111/callback?code=abc&state=s-123&iss=https%3A%2F%2Fid.example.com")
         #expect(response.code == "abc")
     }
 
@@ -42,7 +44,9 @@ struct AuthorizationResponseTests {
 
     @Test("an iss naming another issuer is refused (RFC 9207)")
     func issuerMismatch() {
-        #expect(throws: OIDCError.authorizationResponse(.issuerMismatch(expected: issuer, actual: "https://evil.example"))) {
+        #expect(
+            throws: OIDCError.authorizationResponse(.issuerMismatch(expected: issuer, actual: "https://evil.example"))
+        ) {
             try parse("http://127.0.0.1:53111/callback?code=abc&state=s-123&iss=https%3A%2F%2Fevil.example")
         }
     }
@@ -58,7 +62,9 @@ struct AuthorizationResponseTests {
     func errorRedirect() {
         let expected = OAuthError(error: .accessDenied, errorDescription: "user said no", errorURI: "https://e/x")
         #expect(throws: OIDCError.oauth(expected)) {
-            try parse("http://127.0.0.1:53111/callback?error=access_denied&error_description=user+said+no&error_uri=https%3A%2F%2Fe%2Fx&state=s-123")
+            try parse(
+                "http://127.0.0.1:53111/callback?error=access_denied&error_description=user+said+no&error_uri=https%3A%2F%2Fe%2Fx&state=s-123"
+            )
         }
     }
 

@@ -32,7 +32,8 @@ struct DiscoveryTests {
         ])
         defer { Task { await server.stop() } }
         let discovery = ProviderDiscovery(issuer: server.baseURL, transport: URLSessionTransport())
-        let expected = OIDCError.discovery(.issuerMismatch(expected: server.baseURL.absoluteString, actual: "https://evil.example"))
+        let expected = OIDCError.discovery(
+            .issuerMismatch(expected: server.baseURL.absoluteString, actual: "https://evil.example"))
         await #expect(throws: expected) { try await discovery.metadata() }
     }
 
@@ -40,7 +41,8 @@ struct DiscoveryTests {
     func oauthFallback() async throws {
         let box = ServerBox()
         let server = try await TestHTTPServer.start([
-            "GET /.well-known/oauth-authorization-server/tenant": { _ in .json(Self.document(issuer: await box.issuer)) }
+            "GET /.well-known/oauth-authorization-server/tenant": { _ in .json(Self.document(issuer: await box.issuer))
+            }
         ])
         defer { Task { await server.stop() } }
         let issuer = server.url("tenant")
@@ -84,7 +86,9 @@ struct DiscoveryTests {
         }
     }
 
-    @Test("a plain-http issuer that is not loopback is refused", arguments: ["http://id.example.com", "https://id.example.com?x=1"])
+    @Test(
+        "a plain-http issuer that is not loopback is refused",
+        arguments: ["http://id.example.com", "https://id.example.com?x=1"])
     func insecureIssuer(issuer: String) async {
         await #expect(throws: OIDCError.discovery(.invalidIssuer(issuer))) {
             try await ProviderDiscovery.fetch(issuer: URL(string: issuer)!, transport: URLSessionTransport())

@@ -19,7 +19,9 @@ struct PKCETests {
         #expect(verifiers.allSatisfy { $0.count == 43 && PKCE(verifier: $0) != nil })
     }
 
-    @Test("verifiers outside RFC 7636 §4.1 are refused", arguments: ["short", String(repeating: "a", count: 129), String(repeating: "a", count: 42) + "+="])
+    @Test(
+        "verifiers outside RFC 7636 §4.1 are refused",
+        arguments: ["short", String(repeating: "a", count: 129), String(repeating: "a", count: 42) + "+="])
     func refusesBadVerifiers(verifier: String) {
         #expect(PKCE(verifier: verifier) == nil)
     }

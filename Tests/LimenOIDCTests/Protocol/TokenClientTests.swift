@@ -5,15 +5,17 @@ import Testing
 
 @Suite("Token endpoint")
 struct TokenClientTests {
-    static let tokens = #"{"access_token":"at-1","token_type":"Bearer","expires_in":"3600","refresh_token":"rt-2","id_token":"x.y.z"}"#
+    static let tokens =
+        #"{"access_token":"at-1","token_type":"Bearer","expires_in":"3600","refresh_token":"rt-2","id_token":"x.y.z"}"#
 
     func withServer(
-        _ token: @escaping TestHTTPServer.Handler,
+        answering answer: HTTPResponse,
         authentication: ClientAuthentication = .none(clientID: "app"),
         _ body: (TokenClient, TestHTTPServer) async throws -> Void
     ) async throws {
-        let server = try await TestHTTPServer.start(["POST /token": token])
-        let client = TokenClient(metadata: server.metadata(), authentication: authentication, transport: URLSessionTransport())
+        let server = try await TestHTTPServer.start(["POST /token": { _ in answer }])
+        let client = TokenClient(
+            metadata: server.metadata(), authentication: authentication, transport: URLSessionTransport())
         do {
             try await body(client, server)
         } catch {
@@ -25,8 +27,9 @@ struct TokenClientTests {
 
     @Test("a code is exchanged with its verifier and redirect URI; a numeric-string expires_in is accepted")
     func codeExchange() async throws {
-        try await withServer({ _ in .json(Self.tokens) }) { client, server in
-            let response = try await client.exchangeCode("c-1", redirectURI: URL(string: "http://127.0.0.1:1/callback")!, codeVerifier: "v-1")
+        try await withServer(answering: .json(Self.tokens)) { client, server in
+            let response = try await client.exchangeCode(
+                "c-1", redirectURI: URL(string: "http://127.0.0.1:1/callback")!, codeVerifier: "v-1")
             #expect(response.accessToken == "at-1")
             #expect(response.refreshToken == "rt-2")
             #expect(response.expiresIn == 3600)
@@ -42,7 +45,7 @@ struct TokenClientTests {
     @Test("client_secret_basic form-encodes id and secret into the Authorization header and keeps them out of the body")
     func basicAuthentication() async throws {
         let auth = ClientAuthentication.clientSecretBasic(clientID: "my app", secret: "s3cr:t")
-        try await withServer({ _ in .json(Self.tokens) }, authentication: auth) { client, server in
+        try await withServer(answering: .json(Self.tokens), authentication: auth) { client, server in
             _ = try await client.refresh("rt-1")
             let request = try #require(await server.log.requests.first)
             let expected = "Basic " + Data("my%20app:s3cr%3At".utf8).base64EncodedString()
@@ -57,7 +60,7 @@ struct TokenClientTests {
     @Test("client_secret_post sends id and secret in the body")
     func postAuthentication() async throws {
         let auth = ClientAuthentication.clientSecretPost(clientID: "app", secret: "s")
-        try await withServer({ _ in .json(Self.tokens) }, authentication: auth) { client, server in
+        try await withServer(answering: .json(Self.tokens), authentication: auth) { client, server in
             _ = try await client.refresh("rt-1", scopes: ["openid", "email"])
             let form = try #require(await server.log.requests.first).form
             #expect(form["client_id"] == "app")
@@ -69,8 +72,11 @@ struct TokenClientTests {
 
     @Test("an RFC 6749 error body becomes a typed OAuth error with the HTTP status")
     func oauthErrorBody() async throws {
-        try await withServer({ _ in .json(#"{"error":"invalid_grant","error_description":"expired"}"#, status: 400) }) { client, _ in
-            let expected = OIDCError.oauth(OAuthError(error: .invalidGrant, errorDescription: "expired", httpStatus: 400))
+        try await withServer(answering: .json(#"{"error":"invalid_grant","error_description":"expired"}"#, status: 400))
+        {
+            client, _ in
+            let expected = OIDCError.oauth(
+                OAuthError(error: .invalidGrant, errorDescription: "expired", httpStatus: 400))
             await #expect(throws: expected) { try await client.refresh("rt-1") }
         }
     }
@@ -85,21 +91,23 @@ struct TokenClientTests {
         ]
     )
     func statusOnlyErrors(status: Int, body: String, expected: OIDCError) async throws {
-        try await withServer({ _ in HTTPResponse(status: status, body: Data(body.utf8)) }) { client, _ in
+        try await withServer(answering: HTTPResponse(status: status, body: Data(body.utf8))) { client, _ in
             await #expect(throws: expected) { try await client.refresh("rt-1") }
         }
     }
 
     @Test("a 401 with a Basic challenge comes back as an error instead of hanging")
     func basicChallenge() async throws {
-        try await withServer({ _ in HTTPResponse(status: 401, headers: ["WWW-Authenticate": "Basic realm=\"token\""]) }) { client, _ in
+        try await withServer(
+            answering: HTTPResponse(status: 401, headers: ["WWW-Authenticate": "Basic realm=\"token\""])
+        ) { client, _ in
             await #expect(throws: OIDCError.network(.httpStatus(401))) { try await client.refresh("rt-1") }
         }
     }
 
     @Test("429 and 503 with Retry-After become rate limiting with the delay", arguments: [429, 503])
     func rateLimited(status: Int) async throws {
-        try await withServer({ _ in HTTPResponse(status: status, headers: ["Retry-After": "7"]) }) { client, _ in
+        try await withServer(answering: HTTPResponse(status: status, headers: ["Retry-After": "7"])) { client, _ in
             let error = await #expect(throws: OIDCError.self) { try await client.refresh("rt-1") }
             #expect(error == .network(.rateLimited(retryAfter: 7)))
             #expect(error?.isRetryable == true)
@@ -108,7 +116,7 @@ struct TokenClientTests {
 
     @Test("a 200 that is not token JSON is an invalid response")
     func malformedSuccess() async throws {
-        try await withServer({ _ in .json(#"{"token_type":"Bearer"}"#) }) { client, _ in
+        try await withServer(answering: .json(#"{"token_type":"Bearer"}"#)) { client, _ in
             await #expect(throws: OIDCError.invalidResponse(endpoint: "token", reason: "missing access_token")) {
                 try await client.refresh("rt-1")
             }
@@ -124,7 +132,8 @@ struct TokenClientTests {
             authorizationEndpoint: dropping.baseURL.appendingPathComponent("authorize"),
             tokenEndpoint: dropping.baseURL.appendingPathComponent("token")
         )
-        let client = TokenClient(metadata: metadata, authentication: .none(clientID: "app"), transport: URLSessionTransport())
+        let client = TokenClient(
+            metadata: metadata, authentication: .none(clientID: "app"), transport: URLSessionTransport())
         let error = await #expect(throws: OIDCError.self) { try await client.refresh("rt-1") }
         #expect(error?.isRetryable == true, "\(String(describing: error))")
         #expect(error?.code.hasPrefix("network.") == true)
@@ -132,7 +141,7 @@ struct TokenClientTests {
 
     @Test("token exchange sends the RFC 8693 grant and fields")
     func tokenExchange() async throws {
-        try await withServer({ _ in .json(Self.tokens) }) { client, server in
+        try await withServer(answering: .json(Self.tokens)) { client, server in
             let request = TokenExchangeRequest(
                 subjectToken: "third-party",
                 subjectTokenType: TokenExchangeRequest.TokenType.idToken,
@@ -153,15 +162,19 @@ struct TokenClientTests {
     @Test("revocation sends the token with its type hint; a provider without the endpoint is unsupported")
     func revocation() async throws {
         let server = try await TestHTTPServer.start(["POST /revoke": { _ in HTTPResponse(status: 200) }])
-        let client = TokenClient(metadata: server.metadata(), authentication: .none(clientID: "app"), transport: URLSessionTransport())
+        let client = TokenClient(
+            metadata: server.metadata(), authentication: .none(clientID: "app"), transport: URLSessionTransport())
         try await client.revoke("rt-1", hint: .refreshToken)
         let form = try #require(await server.log.requests.first).form
         #expect(form["token"] == "rt-1")
         #expect(form["token_type_hint"] == "refresh_token")
         var bare = server.metadata()
         bare.revocationEndpoint = nil
-        let withoutEndpoint = TokenClient(metadata: bare, authentication: .none(clientID: "app"), transport: URLSessionTransport())
-        await #expect(throws: OIDCError.unsupported("token revocation")) { try await withoutEndpoint.revoke("x", hint: .accessToken) }
+        let withoutEndpoint = TokenClient(
+            metadata: bare, authentication: .none(clientID: "app"), transport: URLSessionTransport())
+        await #expect(throws: OIDCError.unsupported("token revocation")) {
+            try await withoutEndpoint.revoke("x", hint: .accessToken)
+        }
         await server.stop()
     }
 }
