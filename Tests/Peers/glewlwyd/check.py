@@ -192,8 +192,6 @@ def code_login(p, s, client, redirect_uri):
     r = p.token({"grant_type": "authorization_code", "code": q.get("code", ""), "redirect_uri": redirect_uri,
                  "client_id": cid, "code_verifier": verifier},
                 auth=(cid, client["clientSecret"]) if client["clientSecret"] else None)
-    if cid in (None,):
-        pass
     check(r.status_code == 200, "code exchange -> 200")
     return r.json(), nonce, q
 
@@ -237,7 +235,7 @@ def check_public_client(p, client):
     code = query_of(s.get(url, allow_redirects=False).headers.get("Location", "")).get("code", "")
     r = p.token({"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri,
                  "client_id": cid, "code_verifier": "wrong" + v2})
-    check(r.status_code in (400, 403), f"wrong verifier refused ({r.status_code} body={r.text!r})")
+    check(r.status_code in (400, 403), f"wrong verifier refused ({r.status_code} body={r.text[:80]!r})")
 
     step(f"{cid}: refresh")
     r = p.token({"grant_type": "refresh_token", "refresh_token": tok["refresh_token"], "client_id": cid})
@@ -254,21 +252,23 @@ def check_public_client(p, client):
 
     conf = next(c for c in p.clients.values() if c["clientSecret"])
     basic = (conf["clientID"], conf["clientSecret"])
-    step(f"{cid}: introspection + revocation by {conf['clientID']} (client_secret_basic)")
-    url = p.conf["introspection_endpoint"]
-    r = requests.post(url, data={"token": new_at, "token_type_hint": "access_token"}, auth=basic)
-    show("POST", url + " form token,token_type_hint=access_token +Basic", r.status_code, body=r.text)
-    check(r.status_code == 200 and r.json().get("active") is True, "introspection active=true")
+    step(f"{cid}: revocation/introspection of a PUBLIC client's tokens (quirks, recorded)")
     url = p.conf["revocation_endpoint"]
     r = requests.post(url, data={"token": tok["refresh_token"], "token_type_hint": "refresh_token",
                                  "client_id": cid})
-    show("POST", url + " form token,token_type_hint,client_id (public, no auth)", r.status_code, body=r.text)
-    print(f"  (public client revocation status: {r.status_code})")
+    show("POST", url + " form token,token_type_hint=refresh_token,client_id (public, no auth)", r.status_code, body=r.text)
+    check(r.status_code == 401, "public client cannot revoke its own token (401, empty body)")
+    url = p.conf["introspection_endpoint"]
+    r = requests.post(url, data={"token": new_at, "token_type_hint": "access_token"}, auth=basic)
+    show("POST", url + f" form token(of {cid}),token_type_hint=access_token +Basic {conf['clientID']}", r.status_code, body=r.text)
+    check(r.status_code == 200 and r.json().get("active") is False,
+          "another client's token introspects as active=false (clients only see their own tokens)")
+    url = p.conf["revocation_endpoint"]
     r = requests.post(url, data={"token": tok["refresh_token"], "token_type_hint": "refresh_token"}, auth=basic)
-    show("POST", url + " form token,token_type_hint=refresh_token +Basic", r.status_code, body=r.text)
-    check(r.status_code == 200, "revocation with client_secret_basic -> 200")
-    r = p.token({"grant_type": "refresh_token", "refresh_token": tok["refresh_token"], "client_id": cid})
-    check(r.status_code in (400, 401, 403), f"revoked refresh token refused ({r.status_code} {r.text!r})")
+    show("POST", url + f" form token(of {cid}) +Basic {conf['clientID']}", r.status_code, body=r.text)
+    r2 = p.token({"grant_type": "refresh_token", "refresh_token": tok["refresh_token"], "client_id": cid})
+    check(r.status_code == 200 and r2.status_code == 200,
+          "revoking another client's token answers 200 but has no effect (refresh still works)")
 
     check_device(p, s, client)
     check_end_session(p, s, client, tok, claims)
@@ -342,7 +342,32 @@ def check_confidential(p):
                  "client_id": cid, "client_secret": secret})
     check(r.status_code == 200, "refresh with client_secret_post -> 200")
     r = p.token({"grant_type": "refresh_token", "refresh_token": tok["refresh_token"]}, auth=(cid, "wrong"))
-    check(r.status_code in (400, 401, 403), f"wrong secret refused ({r.status_code} {r.text!r})")
+    check(r.status_code in (400, 401, 403), f"wrong secret refused ({r.status_code} {r.text[:80]!r})")
+
+    step(f"{cid}: introspection + revocation of its own tokens (client_secret_basic)")
+    url = p.conf["introspection_endpoint"]
+    r = requests.post(url, data={"token": tok["access_token"], "token_type_hint": "access_token"}, auth=(cid, secret))
+    show("POST", url + " form token,token_type_hint=access_token +Basic", r.status_code, body=r.text)
+    check(r.status_code == 200 and r.json().get("active") is True, "introspection active=true")
+    print(f"  introspection keys: {sorted(r.json())}")
+    r = requests.post(url, data={"token": tok["access_token"], "client_id": cid, "client_secret": secret})
+    show("POST", url + " form token,client_id,client_secret (client_secret_post)", r.status_code, body=r.text)
+    print(f"  (introspection with client_secret_post: {r.status_code})")
+    url = p.conf["revocation_endpoint"]
+    r = requests.post(url, data={"token": tok["refresh_token"], "token_type_hint": "refresh_token"}, auth=(cid, secret))
+    show("POST", url + " form token,token_type_hint=refresh_token +Basic", r.status_code, body=r.text)
+    check(r.status_code == 200, "revocation with client_secret_basic -> 200")
+    r = p.token({"grant_type": "refresh_token", "refresh_token": tok["refresh_token"]}, auth=(cid, secret))
+    check(r.status_code in (400, 401, 403), f"revoked refresh token refused ({r.status_code} {r.text[:80]!r})")
+    url = p.conf["introspection_endpoint"]
+    r = requests.post(url, data={"token": tok["refresh_token"], "token_type_hint": "refresh_token"}, auth=(cid, secret))
+    show("POST", url + " form token=<revoked refresh>,token_type_hint=refresh_token +Basic", r.status_code, body=r.text)
+    r = requests.post(p.conf["revocation_endpoint"], data={"token": tok["access_token"], "token_type_hint": "access_token"}, auth=(cid, secret))
+    check(r.status_code == 200, "access token revocation -> 200")
+    r = requests.get(p.conf["userinfo_endpoint"], headers={"Authorization": f"Bearer {tok['access_token']}"})
+    show("GET", p.conf["userinfo_endpoint"] + " Bearer <revoked access_token>", r.status_code, body=r.text)
+    check(r.status_code == 401, "revoked access token refused by userinfo")
+
     step(f"{cid}: client_credentials")
     r = p.token({"grant_type": "client_credentials", "scope": "openid"}, auth=(cid, secret))
     check(r.status_code == 200 and "access_token" in r.json(), "client_credentials -> access_token")

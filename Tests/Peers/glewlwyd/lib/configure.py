@@ -126,6 +126,9 @@ def plugin_parameters(issuer, jwks):
         "pkce-allowed": True,
         "pkce-method-plain-allowed": False,
         "introspection-revocation-allowed": True,
+        # Lets a client authenticate /introspect and /revoke with its own id + secret
+        # (HTTP Basic); glewlwyd only allows that for clients with client_credentials.
+        "introspection-revocation-allow-target-client": True,
         "register-client-allowed": False,
         "session-management-allowed": True,
         "session-cookie-name": "GLEWLWYD_OIDC_SID",
