@@ -50,7 +50,7 @@ on_exit() {
             kill "$PID" 2>/dev/null || true
             wait_for_exit "$PID" 5 || kill -9 "$PID" 2>/dev/null || true
         fi
-        rm -f "$DIR/glewlwyd.pid"
+        rm -f "$DIR/glewlwyd.pid" "$DIR/peer.json.tmp"
         if [ -f "$DIR/glewlwyd.log" ]; then
             log "---- tail of $DIR/glewlwyd.log ----"
             tail -n 40 "$DIR/glewlwyd.log" >&2 || true
