@@ -8,6 +8,8 @@ public enum OIDCError: Error, Sendable, Equatable {
     case oauth(OAuthError)
     /// The provider's metadata could not be used.
     case discovery(DiscoveryError)
+    /// The ID token failed validation.
+    case idToken(IDTokenValidationError)
     /// The redirect back from the authorization endpoint was refused.
     case authorizationResponse(AuthorizationResponseError)
     /// The server's answer was not what the protocol requires (for example JSON without `access_token`).
@@ -23,6 +25,7 @@ public enum OIDCError: Error, Sendable, Equatable {
         case .network(let error): error.code
         case .oauth(let error): error.code
         case .discovery(let error): error.code
+        case .idToken(let error): error.code
         case .authorizationResponse(let error): error.code
         case .invalidResponse: "protocol.invalid_response"
         case .userInfoSubjectMismatch: "userinfo.subject_mismatch"
@@ -35,7 +38,7 @@ public enum OIDCError: Error, Sendable, Equatable {
         switch self {
         case .network(let error): error.isRetryable
         case .oauth(let error): error.isRetryable
-        case .discovery, .authorizationResponse, .invalidResponse, .userInfoSubjectMismatch, .unsupported: false
+        case .discovery, .idToken, .authorizationResponse, .invalidResponse, .userInfoSubjectMismatch, .unsupported: false
         }
     }
 }
@@ -47,6 +50,7 @@ extension OIDCError: LocalizedError {
         case .network(let error): error.errorDescription ?? error.code
         case .oauth(let error): "The server refused the request: \(error.localizedDescription)"
         case .discovery(let error): error.errorDescription ?? error.code
+        case .idToken(let error): error.errorDescription ?? error.code
         case .authorizationResponse(let error): error.errorDescription ?? error.code
         case .invalidResponse(let endpoint, let reason): "The \(endpoint) endpoint's answer is invalid: \(reason)."
         case .userInfoSubjectMismatch: "The UserInfo response belongs to another user than the ID token."

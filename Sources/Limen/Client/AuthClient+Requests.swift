@@ -1,0 +1,62 @@
+import Foundation
+import LimenOIDC
+
+extension AuthClient {
+    /// Sends a request to a resource server with the bearer token; on `401` with `error="invalid_token"` it
+    /// refreshes once and retries once.
+    /// - Throws: ``LimenError/notSignedIn`` without a session; network errors as ``LimenError/network(_:)``.
+    public func authorizedRequest(_ request: HTTPRequest) async throws(LimenError) -> HTTPResponse {
+        guard let token = try await validAccessToken() else { throw .notSignedIn }
+        let first = try await send(request, bearer: token)
+        guard first.status == 401, Self.isInvalidTokenChallenge(first.header("WWW-Authenticate")) else { return first }
+        guard let renewed = try await refresh() else { throw .sessionExpired }
+        return try await send(request, bearer: renewed)
+    }
+
+    /// The signed-in user's claims from the UserInfo endpoint; also merged into the state's user claims.
+    public func userInfo() async throws(LimenError) -> UserInfo {
+        guard let token = try await validAccessToken(), let current = tokens else { throw .notSignedIn }
+        let metadata = try await metadata()
+        guard let endpoint = metadata.userinfoEndpoint else {
+            throw .protocolViolation(.unsupported("the UserInfo endpoint"))
+        }
+        let info: UserInfo
+        do {
+            info = try await UserInfo.fetch(
+                from: endpoint,
+                accessToken: token,
+                expectedSubject: current.subject,
+                transport: configuration.transport
+            )
+        } catch {
+            throw LimenError(error)
+        }
+        if var latest = tokens, latest.subject == info.subject {
+            latest.claims.merge(info.claims) { _, fresh in fresh }
+            try await adopt(latest)
+        }
+        return info
+    }
+
+    /// The stored token set, for tools that need the raw tokens (for example `limen token`).
+    public func currentTokens() async -> TokenSet? {
+        await ensureRestored()
+        return tokens
+    }
+
+    private func send(_ request: HTTPRequest, bearer token: String) async throws(LimenError) -> HTTPResponse {
+        var authorized = request
+        authorized.headers["Authorization"] = "Bearer \(token)"
+        do {
+            return try await configuration.transport.send(authorized)
+        } catch {
+            throw .network(error)
+        }
+    }
+
+    /// Whether a `WWW-Authenticate` value is a Bearer challenge with `error="invalid_token"` (RFC 6750 §3.1).
+    static func isInvalidTokenChallenge(_ value: String?) -> Bool {
+        guard let value, value.lowercased().hasPrefix("bearer") else { return false }
+        return value.replacingOccurrences(of: " ", with: "").lowercased().contains("error=\"invalid_token\"")
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import LimenOIDC
+import Logging
+
+extension AuthClient {
+    /// Signs in with the authorization code flow and PKCE through a user agent (browser, web authentication
+    /// session, or a test driver).
+    /// - Parameters:
+    ///   - userAgent: Shows the provider's page and returns the redirect.
+    ///   - redirectURI: The redirect URI to use; defaults to the configuration's. A ``LoopbackUserAgent`` passes
+    ///     its own.
+    ///   - options: Hints and prompts for this sign-in.
+    /// - Returns: The signed-in user.
+    @discardableResult
+    public func signIn(
+        using userAgent: some UserAgent,
+        redirectURI: URL? = nil,
+        options: SignInOptions = SignInOptions()
+    ) async throws(LimenError) -> AuthState.User {
+        try await performSignIn(method: .authorizationCode) { () async throws(LimenError) -> TokenSet in
+            guard let redirect = redirectURI ?? configuration.redirectURI else {
+                throw .configuration(.missingKey("redirectURI"))
+            }
+            let metadata = try await metadata()
+            let request = authorizationRequest(redirectURI: redirect, options: options)
+            let callback: URL
+            do throws(UserAgentError) {
+                callback = try await userAgent.authorize(
+                    url: request.url(authorizationEndpoint: metadata.authorizationEndpoint),
+                    callback: CallbackMatcher(redirectURI: redirect)
+                )
+            } catch {
+                throw LimenError(error)
+            }
+            let code = try await LimenError.mapping { () throws(OIDCError) -> String in
+                try AuthorizationResponse(
+                    url: callback,
+                    for: request,
+                    issuer: metadata.issuer,
+                    issuerParameterRequired: metadata.authorizationResponseIssParameterSupported == true
+                ).code
+            }
+            let tokens = try await tokenClient()
+            let response = try await LimenError.mapping { () async throws(OIDCError) in
+                try await tokens.exchangeCode(code, redirectURI: redirect, codeVerifier: request.pkce.verifier)
+            }
+            return try await tokenSet(
+                from: response,
+                nonce: request.nonce,
+                maxAge: options.maxAge.map(TimeInterval.init)
+            )
+        }
+    }
+
+    /// Signs in with the device authorization grant (RFC 8628): for TVs, CLIs and devices without a browser.
+    /// - Parameters:
+    ///   - scopes: Scopes to request; `nil` uses the configuration's.
+    ///   - showCode: Called once with the user code and verification URI to show the user.
+    @discardableResult
+    public func signInWithDeviceCode(
+        scopes: [String]? = nil,
+        showCode: @Sendable (DeviceAuthorization) async -> Void
+    ) async throws(LimenError) -> AuthState.User {
+        try await performSignIn(method: .deviceCode) { () async throws(LimenError) -> TokenSet in
+            let tokens = try await tokenClient()
+            let requested = scopes ?? configuration.scopes
+            let authorization = try await LimenError.mapping { () async throws(OIDCError) in
+                try await tokens.authorizeDevice(scopes: requested)
+            }
+            await showCode(authorization)
+            let response = try await LimenError.mapping { () async throws(OIDCError) in
+                try await tokens.pollDeviceToken(authorization, now: configuration.now)
+            }
+            return try await tokenSet(from: response, nonce: nil, maxAge: nil)
+        }
+    }
+
+    /// Runs a sign-in: state and events around `body`, which produces the validated token set.
+    private func performSignIn(
+        method: SignInMethod,
+        _ body: () async throws(LimenError) -> TokenSet
+    ) async throws(LimenError) -> AuthState.User {
+        await ensureRestored()
+        let before = state
+        events.emit(.signInStarted(method: method))
+        stateStore.update { $0.phase = .signingIn }
+        do throws(LimenError) {
+            let next = try await body()
+            generation += 1
+            try await adopt(next)
+            events.emit(.signInCompleted(method: method))
+            return state.user
+        } catch {
+            stateStore.update { $0 = before }
+            events.emit(.signInFailed(reason: error))
+            throw error
+        }
+    }
+
+    /// The authorization request for a sign-in.
+    func authorizationRequest(redirectURI: URL, options: SignInOptions) -> AuthorizationRequest {
+        var request = AuthorizationRequest(
+            clientID: configuration.clientID,
+            redirectURI: redirectURI,
+            scopes: options.scopes ?? configuration.scopes
+        )
+        request.loginHint = options.loginHint
+        request.idTokenHint = options.idTokenHint
+        request.prompt = options.prompt
+        request.maxAge = options.maxAge
+        request.acrValues = options.acrValues
+        request.uiLocales = options.uiLocales
+        request.additionalParameters = options.additionalParameters
+        return request
+    }
+
+    /// Validates a sign-in's token response and makes the token set.
+    func tokenSet(from response: TokenResponse, nonce: String?, maxAge: TimeInterval?) async throws(LimenError)
+        -> TokenSet
+    {
+        guard let idToken = response.idToken else {
+            throw .protocolViolation(.invalidResponse(endpoint: "token", reason: "missing id_token"))
+        }
+        let validator = try await idTokenValidator()
+        let claims: IDTokenClaims
+        do {
+            claims = try await validator.validate(
+                idToken,
+                nonce: nonce,
+                maxAge: maxAge,
+                accessToken: response.accessToken
+            )
+        } catch {
+            throw .idToken(error)
+        }
+        return TokenSet(
+            accessToken: response.accessToken,
+            refreshToken: response.refreshToken,
+            idToken: idToken,
+            expiresAt: response.expiresAt(receivedAt: configuration.now()),
+            scope: response.scope,
+            subject: claims.subject,
+            claims: claims.all
+        )
+    }
+}

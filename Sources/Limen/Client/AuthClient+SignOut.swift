@@ -1,0 +1,56 @@
+import Foundation
+import LimenOIDC
+import Logging
+
+/// What happened when signing out. The local session is always gone.
+public struct SignOutResult: Sendable, Equatable {
+    /// Why revoking the tokens at the provider failed, if it did (the user is signed out locally regardless).
+    public var revocationError: LimenError?
+    /// The provider's end-session URL to open in the browser, when it has one (RP-initiated logout).
+    public var endSessionURL: URL?
+}
+
+extension AuthClient {
+    /// Signs out: clears the local session first, then revokes the refresh and access tokens when the provider
+    /// has a revocation endpoint, and builds the end-session URL.
+    /// - Parameter revoke: Whether to revoke the tokens at the provider (default `true`).
+    @discardableResult
+    public func signOut(revoke: Bool = true) async -> SignOutResult {
+        await ensureRestored()
+        let ended = tokens
+        await endSession(phase: .signedOut)
+        events.emit(.signedOut)
+        var result = SignOutResult()
+        guard let ended else { return result }
+        if let metadata = try? await metadata(), let endpoint = metadata.endSessionEndpoint {
+            result.endSessionURL = EndSessionRequest(
+                idTokenHint: ended.idToken,
+                postLogoutRedirectURI: configuration.postLogoutRedirectURI,
+                state: RandomToken.make(byteCount: 16),
+                clientID: configuration.clientID
+            ).url(endSessionEndpoint: endpoint)
+        }
+        if revoke {
+            result.revocationError = await revokeTokens(of: ended)
+        }
+        return result
+    }
+
+    /// Revokes the refresh token (which ends the grant) and then the access token.
+    private func revokeTokens(of tokens: TokenSet) async -> LimenError? {
+        do throws(LimenError) {
+            let client = try await tokenClient()
+            guard client.metadata.revocationEndpoint != nil else { return nil }
+            try await LimenError.mapping { () async throws(OIDCError) in
+                if let refreshToken = tokens.refreshToken {
+                    try await client.revoke(refreshToken, hint: .refreshToken)
+                }
+                try await client.revoke(tokens.accessToken, hint: .accessToken)
+            }
+            return nil
+        } catch {
+            logger.warning("token revocation failed", metadata: ["code": "\(error.code)"])
+            return error
+        }
+    }
+}

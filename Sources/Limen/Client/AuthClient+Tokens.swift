@@ -1,0 +1,123 @@
+import Foundation
+import LimenOIDC
+import Logging
+
+extension AuthClient {
+    /// A valid access token, refreshed if needed (Rownd's `getAccessToken` contract).
+    ///
+    /// - Returns the cached token while it has more than the leeway (or `minimumTimeToLive`) left.
+    /// - Otherwise one refresh runs, shared by every concurrent caller; across processes sharing one
+    ///   ``EncryptedFileStore``, a file lock makes the others wait and re-read instead of refreshing again.
+    /// - Returns `nil` when nobody is signed in, or when the provider refuses the refresh token (`invalid_grant`):
+    ///   then the session is cleared and ``AuthEvent/sessionExpired`` is emitted.
+    /// - Throws a retryable ``LimenError`` on a transient failure (offline, timeout, 5xx, 429); the session is kept.
+    public func validAccessToken(minimumTimeToLive: TimeInterval? = nil) async throws(LimenError) -> String? {
+        await ensureRestored()
+        guard let current = tokens else { return nil }
+        let margin = max(minimumTimeToLive ?? 0, configuration.leeway)
+        if current.hasFreshAccessToken(at: configuration.now(), leeway: margin) { return current.accessToken }
+        do {
+            return try await refreshes.run { try await self.refreshSession(margin: margin) }
+        } catch let error as LimenError {
+            throw error
+        } catch {
+            throw .network(.cancelled)
+        }
+    }
+
+    /// Refreshes now, whatever the token's age; returns the new access token or `nil` if the session ended.
+    @discardableResult
+    public func refresh() async throws(LimenError) -> String? {
+        await ensureRestored()
+        do {
+            return try await refreshes.run { try await self.refreshSession(margin: .infinity) }
+        } catch let error as LimenError {
+            throw error
+        } catch {
+            throw .network(.cancelled)
+        }
+    }
+
+    /// One refresh, under the store's cross-process lock when it has one.
+    private func refreshSession(margin: TimeInterval) async throws -> String? {
+        let startedIn = generation
+        return try await sessions.exclusively { try await self.refreshHoldingLock(margin: margin, startedIn: startedIn) }
+    }
+
+    private func refreshHoldingLock(margin: TimeInterval, startedIn: Int) async throws(LimenError) -> String? {
+        // Another process may have refreshed while this one waited for the lock: adopt its result.
+        let stored: TokenSet?
+        do {
+            stored = try await sessions.load()
+        } catch {
+            throw .storage(error)
+        }
+        guard generation == startedIn else { return tokens?.accessToken }
+        guard let stored else {
+            await endSession(phase: tokens == nil ? .signedOut : .expired)
+            return nil
+        }
+        if stored != tokens, stored.hasFreshAccessToken(at: configuration.now(), leeway: min(margin, configuration.leeway)) {
+            tokens = stored
+            stateStore.update { $0 = .signedIn(stored) }
+            return stored.accessToken
+        }
+        guard let refreshToken = stored.refreshToken else {
+            await expire()
+            return nil
+        }
+        let client = try await tokenClient()
+        let response: TokenResponse
+        do {
+            response = try await client.refresh(refreshToken)
+        } catch .oauth(let error) where error.requiresReauthentication {
+            await expire()
+            return nil
+        } catch .network(.httpStatus(let status)) where status == 400 || status == 401 {
+            // A refusal without an OAuth body (some providers send an empty 400 for a revoked token).
+            await expire()
+            return nil
+        } catch {
+            throw LimenError(error)
+        }
+        let newClaims = try await refreshedClaims(response, previous: stored)
+        guard generation == startedIn else {
+            logger.info("refresh finished after the session changed; result discarded")
+            return nil
+        }
+        let next = stored.refreshed(with: response, receivedAt: configuration.now(), claims: newClaims)
+        try await adopt(next)
+        events.emit(.tokenRefreshed)
+        return next.accessToken
+    }
+
+    /// Validates an ID token returned by a refresh (OpenID Connect Core §12.2: same `iss`, `sub`, `aud`).
+    private func refreshedClaims(_ response: TokenResponse, previous: TokenSet) async throws(LimenError)
+        -> [String: JSONValue]?
+    {
+        guard let idToken = response.idToken else { return nil }
+        let validator = try await idTokenValidator()
+        let claims: IDTokenClaims
+        do {
+            claims = try await validator.validate(
+                idToken,
+                nonce: nil,
+                maxAge: nil,
+                accessToken: response.accessToken
+            )
+        } catch {
+            throw .idToken(error)
+        }
+        guard claims.subject == previous.subject else {
+            throw .protocolViolation(.invalidResponse(endpoint: "token", reason: "the refreshed ID token names another subject"))
+        }
+        return claims.all
+    }
+
+    /// Ends a session the provider no longer honours.
+    private func expire() async {
+        logger.info("refresh token refused; session expired")
+        await endSession(phase: .expired)
+        events.emit(.sessionExpired)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import LimenOIDC
+import Logging
+
+/// Everything an ``AuthClient`` needs to know about its provider and itself.
+///
+/// ```swift
+/// let configuration = Configuration(
+///     issuer: URL(string: "https://id.example.com")!,
+///     clientID: "ios-app",
+///     redirectURI: URL(string: "com.example.app:/callback")!,
+///     scopes: ["profile", "email", "offline_access"]
+/// )
+/// ```
+public struct Configuration: Sendable {
+    /// The provider's issuer identifier (discovery starts here).
+    public var issuer: URL
+    /// The client identifier registered with the provider.
+    public var clientID: String
+    /// The registered redirect URI (a loopback user agent may substitute its own port).
+    public var redirectURI: URL?
+    /// Scopes requested at sign-in, besides `openid`.
+    public var scopes: [String]
+    /// A client secret, for confidential clients only (never ship one inside an app).
+    public var clientSecret: String?
+    /// How a confidential client presents its secret.
+    public var secretMethod: SecretMethod
+    /// Where post-logout redirects go (RP-initiated logout).
+    public var postLogoutRedirectURI: URL?
+    /// Tolerance for clock skew and the margin before expiry at which tokens are refreshed (default 60 s).
+    public var leeway: TimeInterval
+    /// The storage namespace; clients with different namespaces keep separate sessions in one store.
+    public var namespace: String
+    /// Where the session is kept.
+    public var store: any SecureStore
+    /// How HTTP requests are sent.
+    public var transport: any HTTPTransport
+    /// Where diagnostics go. Tokens, codes and secrets are never logged.
+    public var logger: Logger
+    /// The current time; injected by tests.
+    public var now: @Sendable () -> Date
+
+    /// How a confidential client authenticates at the token endpoint.
+    public enum SecretMethod: String, Sendable, Codable {
+        /// HTTP Basic (`client_secret_basic`, the default).
+        case basic = "client_secret_basic"
+        /// In the form body (`client_secret_post`).
+        case post = "client_secret_post"
+    }
+
+    /// Creates a configuration; storage defaults to memory, transport to ``URLSessionTransport``.
+    public init(
+        issuer: URL,
+        clientID: String,
+        redirectURI: URL? = nil,
+        scopes: [String] = [],
+        clientSecret: String? = nil,
+        secretMethod: SecretMethod = .basic,
+        postLogoutRedirectURI: URL? = nil,
+        leeway: TimeInterval = 60,
+        namespace: String = "default",
+        store: any SecureStore = MemoryStore(),
+        transport: any HTTPTransport = URLSessionTransport(),
+        logger: Logger = Logger(label: "limen"),
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.clientSecret = clientSecret
+        self.secretMethod = secretMethod
+        self.postLogoutRedirectURI = postLogoutRedirectURI
+        self.leeway = leeway
+        self.namespace = namespace
+        self.store = store
+        self.transport = transport
+        self.logger = logger
+        self.now = now
+    }
+
+    /// The client authentication these settings imply.
+    public var clientAuthentication: ClientAuthentication {
+        guard let clientSecret else { return .none(clientID: clientID) }
+        switch secretMethod {
+        case .basic: return .clientSecretBasic(clientID: clientID, secret: clientSecret)
+        case .post: return .clientSecretPost(clientID: clientID, secret: clientSecret)
+        }
+    }
+}

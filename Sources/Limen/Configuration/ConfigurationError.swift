@@ -1,0 +1,31 @@
+import Foundation
+
+/// Why a configuration was refused.
+public enum ConfigurationError: Error, Sendable, Equatable {
+    /// A required key is absent from a configuration file.
+    case missingKey(String)
+    /// A key has a value of the wrong type or form.
+    case invalidValue(key: String, reason: String)
+    /// The configuration file could not be read or parsed.
+    case unreadableFile(String)
+
+    /// A stable, machine-readable identifier.
+    public var code: String {
+        switch self {
+        case .missingKey: "configuration.missing_key"
+        case .invalidValue: "configuration.invalid_value"
+        case .unreadableFile: "configuration.unreadable_file"
+        }
+    }
+}
+
+extension ConfigurationError: LocalizedError {
+    /// A human-readable description naming the key.
+    public var errorDescription: String? {
+        switch self {
+        case .missingKey(let key): "The configuration lacks the required key \"\(key)\"."
+        case .invalidValue(let key, let reason): "The configuration key \"\(key)\" is invalid: \(reason)."
+        case .unreadableFile(let path): "The configuration file \(path) could not be read."
+        }
+    }
+}

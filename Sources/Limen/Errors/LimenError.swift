@@ -1,0 +1,118 @@
+import Foundation
+import LimenOIDC
+
+/// Every error the Limen SDK reports, grouped by domain, each with a stable ``code``.
+///
+/// ```swift
+/// do {
+///     let token = try await client.validAccessToken()
+/// } catch let error where error.isRetryable {
+///     // offline or the server is busy: keep the session, try later
+/// } catch let error where error.requiresReauthentication {
+///     // show the sign-in screen
+/// }
+/// ```
+public enum LimenError: Error, Sendable, Equatable {
+    /// The SDK is configured wrongly.
+    case configuration(ConfigurationError)
+    /// No HTTP answer, or one that says "try later".
+    case network(NetworkError)
+    /// The provider refused a request with an OAuth error.
+    case oauth(OAuthError)
+    /// The ID token failed validation.
+    case idToken(IDTokenValidationError)
+    /// The provider broke the protocol (issuer mismatch in discovery, state mismatch, malformed answer, …).
+    case protocolViolation(OIDCError)
+    /// Secure storage failed.
+    case storage(StorageError)
+    /// The sign-in page could not be shown or returned nothing.
+    case userAgent(UserAgentError)
+    /// The user cancelled sign-in.
+    case userCancelled
+    /// The session ended (refresh token expired or revoked); the user must sign in again.
+    case sessionExpired
+    /// The call needs a signed-in user and there is none.
+    case notSignedIn
+
+    /// Wraps a protocol-layer error in its domain.
+    public init(_ error: OIDCError) {
+        switch error {
+        case .network(let network): self = .network(network)
+        case .oauth(let oauth): self = .oauth(oauth)
+        case .idToken(let idToken): self = .idToken(idToken)
+        default: self = .protocolViolation(error)
+        }
+    }
+
+    /// Wraps a user agent error; a cancelled page becomes ``userCancelled``.
+    public init(_ error: UserAgentError) {
+        self = error == .cancelled ? .userCancelled : .userAgent(error)
+    }
+
+    /// A stable, machine-readable identifier such as `network.timeout` or `id_token.nonce_mismatch`.
+    public var code: String {
+        switch self {
+        case .configuration(let error): error.code
+        case .network(let error): error.code
+        case .oauth(let error): error.code
+        case .idToken(let error): error.code
+        case .protocolViolation(let error): error.code
+        case .storage(let error): error.code
+        case .userAgent(let error): error.code
+        case .userCancelled: "user_cancelled"
+        case .sessionExpired: "session_expired"
+        case .notSignedIn: "not_signed_in"
+        }
+    }
+
+    /// Whether repeating the operation later, without user action, may succeed. The session is kept.
+    public var isRetryable: Bool {
+        switch self {
+        case .network(let error): error.isRetryable
+        case .oauth(let error): error.isRetryable
+        case .storage(let error): error.isRetryable
+        case .protocolViolation(let error): error.isRetryable
+        default: false
+        }
+    }
+
+    /// Whether the user has to sign in (again) before this can succeed.
+    public var requiresReauthentication: Bool {
+        switch self {
+        case .sessionExpired, .notSignedIn: true
+        case .oauth(let error): error.requiresReauthentication
+        default: false
+        }
+    }
+}
+
+extension LimenError: LocalizedError {
+    /// A human-readable description.
+    public var errorDescription: String? {
+        switch self {
+        case .configuration(let error): error.errorDescription
+        case .network(let error): error.errorDescription
+        case .oauth(let error): "The server refused the request: \(error.localizedDescription)"
+        case .idToken(let error): error.errorDescription
+        case .protocolViolation(let error): error.errorDescription
+        case .storage(let error): error.errorDescription
+        case .userAgent(let error): error.errorDescription
+        case .userCancelled: "Sign-in was cancelled."
+        case .sessionExpired: "The session has expired; sign in again."
+        case .notSignedIn: "Nobody is signed in."
+        }
+    }
+}
+
+extension LimenError {
+    /// Runs a protocol-layer operation, mapping its ``OIDCError`` into the SDK's domains.
+    static func mapping<Value>(_ operation: @Sendable () async throws(OIDCError) -> Value) async throws(LimenError)
+        -> Value
+    {
+        do {
+            return try await operation()
+        } catch {
+            throw LimenError(error)
+        }
+    }
+}

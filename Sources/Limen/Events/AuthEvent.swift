@@ -1,0 +1,27 @@
+import Foundation
+
+/// Something that happened to the session, delivered in order to event handlers and streams.
+public enum AuthEvent: Sendable, Equatable {
+    /// A sign-in began.
+    case signInStarted(method: SignInMethod)
+    /// A sign-in finished with a signed-in user.
+    case signInCompleted(method: SignInMethod)
+    /// A sign-in failed.
+    case signInFailed(reason: LimenError)
+    /// The access token was refreshed.
+    case tokenRefreshed
+    /// The provider ended the session (refresh refused); the user must sign in again.
+    case sessionExpired
+    /// The user signed out.
+    case signedOut
+}
+
+/// How a user signed in.
+public enum SignInMethod: String, Sendable, Equatable {
+    /// Authorization code with PKCE through a browser or web authentication session.
+    case authorizationCode = "authorization_code"
+    /// The device authorization grant (RFC 8628).
+    case deviceCode = "device_code"
+    /// A token exchanged for a session (RFC 8693).
+    case tokenExchange = "token_exchange"
+}

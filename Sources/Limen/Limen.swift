@@ -1,0 +1,56 @@
+import Foundation
+import LimenOIDC
+import Synchronization
+
+/// A convenience façade over one shared ``AuthClient`` (Rownd-style static calls).
+///
+/// Apps that need several clients, or dependency injection, use ``AuthClient`` directly; nothing here is required.
+///
+/// ```swift
+/// Limen.configure(Configuration(issuer: issuer, clientID: "ios-app", redirectURI: callback))
+/// let token = try await Limen.validAccessToken()
+/// ```
+public enum Limen {
+    private static let sharedClient = Mutex<AuthClient?>(nil)
+
+    /// Creates the shared client (replacing any earlier one) and starts restoring its stored session.
+    @discardableResult
+    public static func configure(_ configuration: Configuration) -> AuthClient {
+        let client = AuthClient(configuration: configuration)
+        sharedClient.withLock { $0 = client }
+        Task { await client.restore() }
+        return client
+    }
+
+    /// The shared client, or `nil` before ``configure(_:)``.
+    public static var shared: AuthClient? { sharedClient.withLock { $0 } }
+
+    /// The shared client's state snapshot (signed out before ``configure(_:)``).
+    public static var state: AuthState { shared?.state ?? AuthState(phase: .signedOut) }
+
+    /// ``AuthClient/validAccessToken(minimumTimeToLive:)`` on the shared client.
+    public static func validAccessToken() async throws(LimenError) -> String? {
+        try await client().validAccessToken()
+    }
+
+    /// ``AuthClient/signIn(using:redirectURI:options:)`` on the shared client.
+    @discardableResult
+    public static func requestSignIn(
+        using userAgent: some UserAgent,
+        redirectURI: URL? = nil,
+        options: SignInOptions = SignInOptions()
+    ) async throws(LimenError) -> AuthState.User {
+        try await client().signIn(using: userAgent, redirectURI: redirectURI, options: options)
+    }
+
+    /// ``AuthClient/signOut(revoke:)`` on the shared client.
+    @discardableResult
+    public static func signOut() async throws(LimenError) -> SignOutResult {
+        try await client().signOut()
+    }
+
+    private static func client() throws(LimenError) -> AuthClient {
+        guard let client = shared else { throw .configuration(.missingKey("Limen.configure")) }
+        return client
+    }
+}
