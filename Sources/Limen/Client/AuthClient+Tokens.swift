@@ -41,7 +41,9 @@ extension AuthClient {
     /// One refresh, under the store's cross-process lock when it has one.
     private func refreshSession(margin: TimeInterval) async throws -> String? {
         let startedIn = generation
-        return try await sessions.exclusively { try await self.refreshHoldingLock(margin: margin, startedIn: startedIn) }
+        return try await sessions.exclusively {
+            try await self.refreshHoldingLock(margin: margin, startedIn: startedIn)
+        }
     }
 
     private func refreshHoldingLock(margin: TimeInterval, startedIn: Int) async throws(LimenError) -> String? {
@@ -57,7 +59,9 @@ extension AuthClient {
             await endSession(phase: tokens == nil ? .signedOut : .expired)
             return nil
         }
-        if stored != tokens, stored.hasFreshAccessToken(at: configuration.now(), leeway: min(margin, configuration.leeway)) {
+        if stored != tokens,
+            stored.hasFreshAccessToken(at: configuration.now(), leeway: min(margin, configuration.leeway))
+        {
             tokens = stored
             stateStore.update { $0 = .signedIn(stored) }
             return stored.accessToken
@@ -109,7 +113,8 @@ extension AuthClient {
             throw .idToken(error)
         }
         guard claims.subject == previous.subject else {
-            throw .protocolViolation(.invalidResponse(endpoint: "token", reason: "the refreshed ID token names another subject"))
+            throw .protocolViolation(
+                .invalidResponse(endpoint: "token", reason: "the refreshed ID token names another subject"))
         }
         return claims.all
     }

@@ -38,7 +38,8 @@ public enum OIDCError: Error, Sendable, Equatable {
         switch self {
         case .network(let error): error.isRetryable
         case .oauth(let error): error.isRetryable
-        case .discovery, .idToken, .authorizationResponse, .invalidResponse, .userInfoSubjectMismatch, .unsupported: false
+        case .discovery, .idToken, .authorizationResponse, .invalidResponse, .userInfoSubjectMismatch, .unsupported:
+            false
         }
     }
 }

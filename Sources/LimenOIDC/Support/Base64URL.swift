@@ -10,15 +10,14 @@ public enum Base64URL {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    /// Decodes a base64url string with or without padding; `nil` if it is not valid base64url.
-    public static func decode(_ string: some StringProtocol) -> Data? {
-        guard string.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "=") })
-        else { return nil }
-        var base64 = string.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 = base64.replacingOccurrences(of: "=", with: "")
-        let remainder = base64.count % 4
-        if remainder == 1 { return nil }
-        if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }
+    private static let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+    /// Decodes unpadded base64url (RFC 7515 §2); `nil` for padding, characters outside the alphabet, or an
+    /// impossible length.
+    public static func decode(_ text: some StringProtocol) -> Data? {
+        guard text.allSatisfy(alphabet.contains), text.count % 4 != 1 else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64.append(String(repeating: "=", count: (4 - base64.count % 4) % 4))
         return Data(base64Encoded: base64)
     }
 }

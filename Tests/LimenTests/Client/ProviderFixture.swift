@@ -54,7 +54,8 @@ struct ProviderFixture {
             transport: URLSessionTransport(),
             now: clock.now
         )
-        return ProviderFixture(server: server, store: store, clock: clock, client: AuthClient(configuration: configuration))
+        return ProviderFixture(
+            server: server, store: store, clock: clock, client: AuthClient(configuration: configuration))
     }
 
     /// The session as stored right now.

@@ -68,7 +68,10 @@ struct ValidAccessTokenTests {
         arguments: [
             (HTTPResponse(status: 503), LimenError.network(.httpStatus(503))),
             (HTTPResponse(status: 429, headers: ["Retry-After": "7"]), LimenError.network(.rateLimited(retryAfter: 7))),
-            (HTTPResponse.json(#"{"error":"temporarily_unavailable"}"#, status: 400), LimenError.oauth(OAuthError(error: .temporarilyUnavailable, httpStatus: 400))),
+            (
+                HTTPResponse.json(#"{"error":"temporarily_unavailable"}"#, status: 400),
+                LimenError.oauth(OAuthError(error: .temporarilyUnavailable, httpStatus: 400))
+            ),
         ]
     )
     func transientFailure(answer: HTTPResponse, expected: LimenError) async throws {

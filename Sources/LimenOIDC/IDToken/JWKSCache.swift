@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+
+/// A provider's signing keys, fetched from its `jwks_uri` and kept for a while.
+///
+/// Concurrent callers that need a fetch share one request. A forced refresh (used when a token names an unknown
+/// key, as after a key rotation) is honoured at most once per ``minimumForcedRefreshInterval``, so tokens with
+/// made-up key IDs cannot make Limen hammer the provider.
+///
+/// ```swift
+/// let keys = JWKSCache(jwksURI: metadata.jwksURI!, transport: transport)
+/// let validator = IDTokenValidator(issuer: metadata.issuer, clientID: "app", keys: keys)
+/// ```
+public actor JWKSCache {
+    /// Where the key set is published.
+    public nonisolated let jwksURI: URL
+    /// How long a fetched key set is used before it is fetched again.
+    public nonisolated let timeToLive: TimeInterval
+    /// The shortest time between two forced refreshes.
+    public nonisolated let minimumForcedRefreshInterval: TimeInterval
+
+    private let transport: any HTTPTransport
+    private let now: @Sendable () -> Date
+    private let logger = Logger(label: "limen.idtoken")
+    private var cached: (keySet: JSONWebKeySet, fetchedAt: Date)?
+    private var lastForcedRefresh: Date?
+    private var inFlight: Task<Result<JSONWebKeySet, IDTokenValidationError>, Never>?
+
+    /// Creates a cache; nothing is fetched until keys are first asked for.
+    public init(
+        jwksURI: URL,
+        transport: any HTTPTransport,
+        timeToLive: TimeInterval = 3600,
+        minimumForcedRefreshInterval: TimeInterval = 60,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.jwksURI = jwksURI
+        self.transport = transport
+        self.timeToLive = timeToLive
+        self.minimumForcedRefreshInterval = minimumForcedRefreshInterval
+        self.now = now
+    }
+
+    /// The key set: the cached one while it is younger than ``timeToLive``, otherwise a fresh one.
+    ///
+    /// With `forceRefresh`, the key set is fetched again even if the cached one is fresh, unless a forced refresh
+    /// already happened within ``minimumForcedRefreshInterval``.
+    public func keySet(forceRefresh: Bool = false) async throws(IDTokenValidationError) -> JSONWebKeySet {
+        let time = now()
+        if let cached, !needsFetch(cached.fetchedAt, forceRefresh: forceRefresh, at: time) {
+            return cached.keySet
+        }
+        if let inFlight {
+            return try await inFlight.value.get()
+        }
+        if forceRefresh {
+            lastForcedRefresh = time
+            logger.debug("Refreshing the key set for an unknown key", metadata: ["jwks_uri": "\(jwksURI)"])
+        }
+        let request = HTTPRequest(url: jwksURI, headers: ["Accept": "application/json"])
+        let task = Task { [transport, now] in
+            await Self.fetch(request, through: transport, now: now)
+        }
+        inFlight = task
+        let result = await task.value
+        inFlight = nil
+        if case .success(let keySet) = result {
+            cached = (keySet, now())
+        }
+        return try result.get()
+    }
+
+    private func needsFetch(_ fetchedAt: Date, forceRefresh: Bool, at time: Date) -> Bool {
+        if time.timeIntervalSince(fetchedAt) >= timeToLive { return true }
+        guard forceRefresh else { return false }
+        guard let lastForcedRefresh else { return true }
+        return time.timeIntervalSince(lastForcedRefresh) >= minimumForcedRefreshInterval
+    }
+
+    private static func fetch(
+        _ request: HTTPRequest,
+        through transport: any HTTPTransport,
+        now: @Sendable () -> Date
+    ) async -> Result<JSONWebKeySet, IDTokenValidationError> {
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            return .failure(.jwksUnavailable(error))
+        }
+        switch response.status {
+        case 200:
+            return Result { () throws(IDTokenValidationError) in try JSONWebKeySet(json: response.body) }
+        case 429, 503:
+            return .failure(.jwksUnavailable(.rateLimited(retryAfter: response.retryAfter(now: now()))))
+        default:
+            return .failure(.jwksUnavailable(.httpStatus(response.status)))
+        }
+    }
+}
