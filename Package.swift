@@ -59,6 +59,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "LimenOIDC",
+                "Limen",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "FlyingFox", package: "FlyingFox"),

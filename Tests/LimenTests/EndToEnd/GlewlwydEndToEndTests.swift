@@ -1,0 +1,119 @@
+import Foundation
+import Limen
+import LimenOIDC
+import TestSupport
+import Testing
+
+/// The SDK against glewlwyd, a third-party OpenID provider running for real on 127.0.0.1.
+@Suite(
+    "End to end against glewlwyd",
+    .enabled(if: GlewlwydPeer.unavailableReason == nil, "glewlwyd is not installed (Tests/Peers/glewlwyd/install.sh)"),
+    .serialized
+)
+struct GlewlwydEndToEndTests {
+    func withPeer(_ body: (GlewlwydPeer) async throws -> Void) async throws {
+        let peer = try await GlewlwydPeer.start()
+        do {
+            try await body(peer)
+        } catch {
+            await peer.stop()
+            throw error
+        }
+        await peer.stop()
+    }
+
+    func client(for peer: GlewlwydPeer, _ registered: GlewlwydPeer.Client) -> AuthClient {
+        AuthClient(
+            configuration: Configuration(
+                issuer: peer.issuer,
+                clientID: registered.clientID,
+                redirectURI: registered.redirectURIs.first,
+                scopes: ["email", "profile"],
+                clientSecret: registered.clientSecret
+            )
+        )
+    }
+
+    @Test("code + PKCE sign-in, refresh and userinfo work for each signing algorithm", arguments: ["RS256", "ES256", "EdDSA"])
+    func signIn(alg: String) async throws {
+        try await withPeer { peer in
+            let registered = try #require(peer.client(alg: alg))
+            let client = client(for: peer, registered)
+            let user = try await client.signIn(using: GlewlwydBrowser(peer: peer))
+            #expect(user.id == peer.user.username)
+            #expect(client.state.phase == .signedIn)
+            let first = try #require(try await client.validAccessToken())
+            let refreshed = try #require(try await client.refresh())
+            #expect(refreshed != first)
+            let info = try await client.userInfo()
+            #expect(info.subject == user.id)
+            #expect(info.email == peer.user.email)
+        }
+    }
+
+    @Test("a confidential client's sign-out revokes its refresh token at the provider")
+    func revocation() async throws {
+        try await withPeer { peer in
+            let registered = try #require(peer.client(alg: "RS256", confidential: true))
+            let client = client(for: peer, registered)
+            try await client.signIn(using: GlewlwydBrowser(peer: peer))
+            let refreshToken = try #require(await client.currentTokens()?.refreshToken)
+            let result = await client.signOut(revoke: true)
+            #expect(result.revocationError == nil)
+            #expect(client.state.phase == .signedOut)
+            let metadata = try await ProviderDiscovery.fetch(issuer: peer.issuer, transport: URLSessionTransport())
+            let tokens = TokenClient(
+                metadata: metadata,
+                authentication: client.configuration.clientAuthentication,
+                transport: URLSessionTransport()
+            )
+            await #expect(throws: OIDCError.self) { try await tokens.refresh(refreshToken) }
+        }
+    }
+
+    @Test("the device grant signs in once the user approves the code")
+    func deviceGrant() async throws {
+        try await withPeer { peer in
+            let registered = try #require(peer.client(alg: "ES256"))
+            let client = client(for: peer, registered)
+            let browser = GlewlwydBrowser(peer: peer)
+            let user = try await client.signInWithDeviceCode { authorization in
+                try? await browser.approveDevice(userCode: authorization.userCode)
+            }
+            #expect(user.id == peer.user.username)
+            #expect(try await client.validAccessToken() != nil)
+        }
+    }
+
+    @Test("a sign-in whose ID token fails validation is refused (wrong client ID as audience)")
+    func wrongAudience() async throws {
+        try await withPeer { peer in
+            let registered = try #require(peer.client(alg: "RS256"))
+            let other = try #require(peer.client(alg: "ES256"))
+            // The browser signs in as `registered`, but the client validates as `other`.
+            let client = AuthClient(
+                configuration: Configuration(
+                    issuer: peer.issuer,
+                    clientID: other.clientID,
+                    redirectURI: other.redirectURIs.first
+                )
+            )
+            let misdirected = RewritingUserAgent(base: GlewlwydBrowser(peer: peer), clientID: registered.clientID, from: other.clientID)
+            let error = await #expect(throws: LimenError.self) { try await client.signIn(using: misdirected) }
+            #expect(error?.code.hasPrefix("oauth.") == true || error?.code.hasPrefix("id_token.") == true || error?.code.hasPrefix("network.") == true)
+            #expect(client.state.phase == .signedOut)
+        }
+    }
+}
+
+/// Swaps the client ID in the authorization URL, so the code is issued to another client than the one redeeming it.
+struct RewritingUserAgent: UserAgent {
+    let base: GlewlwydBrowser
+    let clientID: String
+    let from: String
+
+    func authorize(url: URL, callback: CallbackMatcher) async throws(UserAgentError) -> URL {
+        let rewritten = URL(string: url.absoluteString.replacingOccurrences(of: "client_id=\(from)", with: "client_id=\(clientID)"))!
+        return try await base.authorize(url: rewritten, callback: callback)
+    }
+}

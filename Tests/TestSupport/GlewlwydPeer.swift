@@ -1,0 +1,88 @@
+import Foundation
+
+/// glewlwyd, a third-party OpenID provider (Debian package), started on 127.0.0.1 for end-to-end tests by the
+/// scripts in `Tests/Peers/glewlwyd/`.
+public final class GlewlwydPeer: Sendable {
+    /// A client registered at start.
+    public struct Client: Decodable, Sendable {
+        /// The client identifier.
+        public let clientID: String
+        /// The secret of the confidential client; `nil` for public clients.
+        public let clientSecret: String?
+        /// The ID token signing algorithm (`RS256`, `ES256`, `EdDSA`).
+        public let alg: String
+        /// Registered redirect URIs.
+        public let redirectURIs: [URL]
+    }
+
+    /// The test user.
+    public struct User: Decodable, Sendable {
+        /// Login name.
+        public let username: String
+        /// Password.
+        public let password: String
+        /// Email claim.
+        public let email: String
+    }
+
+    private struct Description: Decodable {
+        let issuer: URL
+        let baseURL: URL
+        let user: User
+        let clients: [Client]
+    }
+
+    /// The issuer identifier.
+    public let issuer: URL
+    /// The server root (`http://127.0.0.1:PORT`).
+    public let baseURL: URL
+    /// The test user.
+    public let user: User
+    /// Every registered client.
+    public let clients: [Client]
+    private let directory: URL
+
+    /// Why the peer cannot run here, or `nil` when it can. Tests are skipped with this reason; `.ci/run` sets
+    /// `LIMEN_REQUIRE_PEERS=1` so that a missing peer fails instead.
+    public static var unavailableReason: String? {
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/glewlwyd") { return nil }
+        if ProcessInfo.processInfo.environment["LIMEN_REQUIRE_PEERS"] == "1" { return nil }
+        return "glewlwyd is not installed (run Tests/Peers/glewlwyd/install.sh)"
+    }
+
+    /// Starts a fresh instance on a free port.
+    public static func start() async throws -> GlewlwydPeer {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limen-glewlwyd-\(UUID())")
+        let port = try FreePort.find()
+        let output = try await Subprocess.run(
+            script("start.sh"),
+            arguments: ["--port", String(port), "--dir", directory.path]
+        )
+        let description = try JSONDecoder().decode(Description.self, from: output)
+        return GlewlwydPeer(description: description, directory: directory)
+    }
+
+    private init(description: Description, directory: URL) {
+        issuer = description.issuer
+        baseURL = description.baseURL
+        user = description.user
+        clients = description.clients
+        self.directory = directory
+    }
+
+    /// The client signing with `alg` (public clients first).
+    public func client(alg: String, confidential: Bool = false) -> Client? {
+        clients.first { $0.alg == alg && ($0.clientSecret != nil) == confidential }
+    }
+
+    /// Stops the server and removes its files.
+    public func stop() async {
+        _ = try? await Subprocess.run(Self.script("stop.sh"), arguments: [directory.path])
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private static func script(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Peers/glewlwyd/\(name)")
+    }
+}
