@@ -34,7 +34,8 @@ public struct GlewlwydBrowser: UserAgent {
     /// Approves a device authorization as the user would on the verification page.
     public func approveDevice(userCode: String) async throws {
         let cookie = try await signInCookie()
-        var components = URLComponents(url: peer.issuer.appendingPathComponent("device"), resolvingAgainstBaseURL: false)!
+        var components = URLComponents(
+            url: peer.issuer.appendingPathComponent("device"), resolvingAgainstBaseURL: false)!
         components.percentEncodedQuery = "code=\(FormEncoding.escape(userCode))&g_continue"
         let response = try await transport.send(HTTPRequest(url: components.url!, headers: ["Cookie": cookie]))
         guard response.status == 302, response.header("Location")?.contains("deviceComplete") == true else {

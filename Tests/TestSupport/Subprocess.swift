@@ -26,7 +26,8 @@ public enum Subprocess {
     ) async throws -> Data {
         let result = try await capture(executable, arguments: arguments, environment: environment)
         guard result.status == 0 else {
-            throw Failure(description: "\(executable.lastPathComponent) exited \(result.status): \(result.standardError)")
+            throw Failure(
+                description: "\(executable.lastPathComponent) exited \(result.status): \(result.standardError)")
         }
         return result.standardOutput
     }
@@ -41,27 +42,27 @@ public enum Subprocess {
         process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
+        // Output goes to files, not pipes: a daemon the program starts may inherit a pipe and keep it open.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limen-subprocess-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("stdout")
+        let errURL = directory.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = FileHandle.nullDevice
+        let exited = Gate()
+        process.terminationHandler = { _ in Task { await exited.open() } }
         try process.run()
-        // Blocking reads and waits run on their own threads, never on Swift's small cooperative pool.
-        async let stdout = onThread { output.fileHandleForReading.readDataToEndOfFile() }
-        async let stderr = onThread { error.fileHandleForReading.readDataToEndOfFile() }
-        let (outData, errData) = await (stdout, stderr)
-        await onThread { process.waitUntilExit() }
+        await exited.wait()
+        let outData = (try? Data(contentsOf: outURL)) ?? Data()
+        let errData = (try? Data(contentsOf: errURL)) ?? Data()
         return Result(
             status: process.terminationStatus,
             standardOutput: outData,
             standardError: String(decoding: errData, as: UTF8.self)
         )
-    }
-
-    private static func onThread<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: body()) }
-        }
     }
 }

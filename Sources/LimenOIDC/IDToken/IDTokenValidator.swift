@@ -112,8 +112,10 @@ public struct IDTokenValidator: Sendable {
             guard authTime.addingTimeInterval(maxAge + policy.leeway) >= now() else { throw .authenticationTooOld }
         }
         if let accessToken, let accessTokenHash = claims.accessTokenHash {
-            let expected = AccessTokenHash.value(of: accessToken, algorithm: algorithm)
-            guard ConstantTime.equals(accessTokenHash, expected) else { throw .accessTokenHashMismatch }
+            let expected = AccessTokenHash.candidates(of: accessToken, algorithm: algorithm)
+            guard expected.contains(where: { ConstantTime.equals(accessTokenHash, $0) }) else {
+                throw .accessTokenHashMismatch
+            }
         }
     }
 }

@@ -152,7 +152,15 @@ CONF
 
 start_server() {
     # setsid: own process group, so the test runner's Ctrl-C doesn't hit it and stop.sh can find it.
-    setsid glewlwyd --config-file="$DIR/glewlwyd.conf" >"$DIR/glewlwyd.log" 2>&1 </dev/null &
+    # Close every inherited descriptor above 2 first: a caller (Foundation's Process, for one) may watch a
+    # descriptor it passed down to learn when this script exits, and a daemon holding it would hide the exit.
+    (
+        for fd in /proc/self/fd/*; do
+            n=${fd##*/}
+            if [ "$n" -gt 2 ]; then eval "exec $n>&-" 2>/dev/null || true; fi
+        done
+        exec setsid glewlwyd --config-file="$DIR/glewlwyd.conf" >"$DIR/glewlwyd.log" 2>&1 </dev/null
+    ) &
     PID=$!
     echo "$PID" > "$DIR/glewlwyd.pid"
     log "started pid $PID on 127.0.0.1:$PORT"
