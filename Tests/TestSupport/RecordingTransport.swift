@@ -29,7 +29,9 @@ public actor RecordingTransport: HTTPTransport {
 
     /// Answers requests to `url` with a JSON body from now on.
     public func respond(to url: URL, json: String, status: Int = 200) {
-        respond(to: url, with: HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(json.utf8)))
+        respond(
+            to: url,
+            with: HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(json.utf8)))
     }
 
     /// Fails requests to `url` with `error` from now on.
@@ -45,7 +47,9 @@ public actor RecordingTransport: HTTPTransport {
     /// Lets waiting and future requests to `url` through.
     public func release(_ url: URL) {
         held.remove(url)
-        waiting.removeValue(forKey: url)?.forEach { $0.resume() }
+        for continuation in waiting.removeValue(forKey: url) ?? [] {
+            continuation.resume()
+        }
     }
 
     /// How many requests to `url` are waiting on ``hold(_:)``.

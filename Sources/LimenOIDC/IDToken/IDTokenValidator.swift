@@ -66,7 +66,10 @@ public struct IDTokenValidator: Sendable {
         return claims
     }
 
-    private func selectKey(for algorithm: JWSAlgorithm, kid: String?) async throws(IDTokenValidationError) -> JSONWebKey {
+    private func selectKey(
+        for algorithm: JWSAlgorithm,
+        kid: String?
+    ) async throws(IDTokenValidationError) -> JSONWebKey {
         do {
             return try KeySelection.key(for: algorithm, kid: kid, in: await keys.keySet())
         } catch .keyNotFound {

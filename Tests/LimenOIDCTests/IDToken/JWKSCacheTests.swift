@@ -91,7 +91,9 @@ struct JWKSCacheTests {
         }
     }
 
-    @Test("a body that is not a key set is jwksInvalid", arguments: ["<html>", "[]", #"{"keys":"none"}"#, #"{"keys":[1]}"#])
+    @Test(
+        "a body that is not a key set is jwksInvalid",
+        arguments: ["<html>", "[]", #"{"keys":"none"}"#, #"{"keys":[1]}"#])
     func nonJSONIsInvalid(_ body: String) async throws {
         await transport.respond(to: url, json: body)
         await #expect {
