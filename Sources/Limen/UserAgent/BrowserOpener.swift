@@ -69,7 +69,8 @@ public struct BrowserOpener: Sendable {
         let name = (arguments.first == "xdg-open") ? "xdg-open" : executable
         let status: Int32
         do {
-            status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
+            status = try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Int32, any Error>) in
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: executable)
                 process.arguments = arguments
