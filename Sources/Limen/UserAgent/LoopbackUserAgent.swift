@@ -88,14 +88,14 @@ public final class LoopbackUserAgent: UserAgent {
     /// throws, whatever the outcome.
     /// - Throws: ``UserAgentError/timedOut``, ``UserAgentError/cancelled`` (task cancelled, or ``stop()`` called),
     ///   ``UserAgentError/presentationFailed(_:)`` from the opener, ``UserAgentError/listenerFailed(_:)`` when
-    ///   `callback` expects another redirect URI or this agent already served a sign-in.
+    ///   `callback` expects another redirect URI, or this agent already served a sign-in or was stopped.
     public func authorize(url: URL, callback: CallbackMatcher) async throws(UserAgentError) -> URL {
         guard callback.matches(redirectURI) else {
             await listener.stop()
             throw .listenerFailed("the callback matcher does not expect this listener's redirect URI")
         }
         guard await listener.claim() else {
-            throw .listenerFailed("this loopback listener already served a sign-in")
+            throw .listenerFailed("this loopback listener already served a sign-in or was stopped")
         }
         let outcome = await waitForCallback(opening: url)
         await listener.stop()
@@ -245,9 +245,9 @@ actor LoopbackListener {
 
     private func setBaseURL(_ value: String) { baseURL = value }
 
-    /// Marks the listener as serving a sign-in; false when one was already started.
+    /// Marks the listener as serving a sign-in; false when one was already started or the listener is stopped.
     func claim() -> Bool {
-        guard !claimed else { return false }
+        guard !claimed, stopTask == nil else { return false }
         claimed = true
         return true
     }

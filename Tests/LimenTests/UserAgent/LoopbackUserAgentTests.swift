@@ -268,6 +268,19 @@ struct LoopbackUserAgentTests {
         }
     }
 
+    @Test("authorize after stop() fails with listenerFailed without opening the browser")
+    func authorizeAfterStop() async throws {
+        let agent = try await LoopbackUserAgent.start(opener: .custom { _ in Issue.record("opened") })
+        await agent.stop()
+
+        await #expect {
+            _ = try await authorize(agent)
+        } throws: { error in
+            guard case .listenerFailed? = error as? UserAgentError else { return false }
+            return true
+        }
+    }
+
     @Test("a callback matcher for another redirect URI is refused")
     func mismatchedMatcher() async throws {
         let agent = try await LoopbackUserAgent.start(opener: .custom { _ in Issue.record("opened") })
