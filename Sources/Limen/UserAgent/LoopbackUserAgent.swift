@@ -68,9 +68,9 @@ public final class LoopbackUserAgent: UserAgent {
         timeout: Duration,
         clock: any Clock<Duration>
     ) async throws(UserAgentError) -> LoopbackUserAgent {
-        guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#"),
-            URL(string: "http://127.0.0.1:1\(path)")?.path == path
-        else { throw .listenerFailed("the callback path must be a plain absolute path such as /callback") }
+        guard path.hasPrefix("/"), path.unicodeScalars.allSatisfy(Self.pathCharacters.contains) else {
+            throw .listenerFailed("the callback path must be a plain absolute path such as /callback")
+        }
         let (listener, boundPort) = try await LoopbackListener.bind(port: port ?? 0, path: path)
         guard let redirectURI = URL(string: "http://127.0.0.1:\(boundPort)\(path)") else {
             await listener.stop()
@@ -88,14 +88,14 @@ public final class LoopbackUserAgent: UserAgent {
     /// throws, whatever the outcome.
     /// - Throws: ``UserAgentError/timedOut``, ``UserAgentError/cancelled`` (task cancelled, or ``stop()`` called),
     ///   ``UserAgentError/presentationFailed(_:)`` from the opener, ``UserAgentError/listenerFailed(_:)`` when
-    ///   `callback` expects another redirect URI or this agent already served a sign-in.
+    ///   `callback` expects another redirect URI, or this agent already served a sign-in or was stopped.
     public func authorize(url: URL, callback: CallbackMatcher) async throws(UserAgentError) -> URL {
         guard callback.matches(redirectURI) else {
             await listener.stop()
             throw .listenerFailed("the callback matcher does not expect this listener's redirect URI")
         }
         guard await listener.claim() else {
-            throw .listenerFailed("this loopback listener already served a sign-in")
+            throw .listenerFailed("this loopback listener already served a sign-in or was stopped")
         }
         let outcome = await waitForCallback(opening: url)
         await listener.stop()
@@ -107,6 +107,11 @@ public final class LoopbackUserAgent: UserAgent {
     public func stop() async {
         await listener.stop()
     }
+
+    /// RFC 3986 unreserved characters and `/`: a path that needs no percent-encoding and reads the same on the
+    /// wire as in the redirect URI.
+    private static let pathCharacters = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")
 
     private enum WaitOutcome: Sendable {
         case callback(URL)
@@ -155,8 +160,10 @@ public final class LoopbackUserAgent: UserAgent {
 /// waiting sign-in, and stops once.
 actor LoopbackListener {
     private static let logger = Logger(label: "limen.loopback")
-    /// Seconds a stop waits for in-flight responses (the callback page) to be written before cutting connections.
-    private static let stopGrace: TimeInterval = 1
+    /// Seconds a stop after an accepted callback waits for in-flight responses (the callback page) to be written
+    /// before cutting connections. FlyingFox's accept loop only ends when cancelled, so the whole grace is spent;
+    /// without an accepted callback there is no page worth waiting for and the stop is immediate.
+    private static let stopGrace: TimeInterval = 0.5
 
     /// The accepted callback URL, delivered once, then finished; finished without a value on ``stop()``.
     nonisolated let callbacks: AsyncStream<URL>
@@ -238,9 +245,9 @@ actor LoopbackListener {
 
     private func setBaseURL(_ value: String) { baseURL = value }
 
-    /// Marks the listener as serving a sign-in; false when one was already started.
+    /// Marks the listener as serving a sign-in; false when one was already started or the listener is stopped.
     func claim() -> Bool {
-        guard !claimed else { return false }
+        guard !claimed, stopTask == nil else { return false }
         claimed = true
         return true
     }
@@ -279,9 +286,10 @@ actor LoopbackListener {
             sink.finish()
             let server = server
             let runTask = runTask
+            let grace = accepted ? Self.stopGrace : 0
             // An unstructured task: a cancelled caller must not cut the shutdown short.
             stopTask = Task {
-                await server.stop(timeout: Self.stopGrace)
+                await server.stop(timeout: grace)
                 runTask?.cancel()
                 Self.logger.debug("loopback listener stopped")
             }
