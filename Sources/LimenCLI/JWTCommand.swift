@@ -23,7 +23,7 @@ struct JWTCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let jwt: UnverifiedJWT
-                do {
+                do throws(JWTDecodingError) {
                     jwt = try UnverifiedJWT(token.trimmingCharacters(in: .whitespacesAndNewlines))
                 } catch {
                     throw CLIFailure(code: error.code, message: error.errorDescription ?? error.code)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Limen
+import LimenOIDC
 
 /// `limen login`: signs in through the browser (loopback redirect) or with a device code, and saves the profile.
 struct LoginCommand: AsyncParsableCommand {
@@ -56,7 +57,7 @@ struct LoginCommand: AsyncParsableCommand {
             } else {
                 let opener: BrowserOpener = noBrowser ? .printing { StandardError.writeLine($0) } : .system
                 let agent: LoopbackUserAgent
-                do {
+                do throws(UserAgentError) {
                     agent = try await LoopbackUserAgent.start(port: port, opener: opener)
                 } catch {
                     throw CLIFailure(LimenError(error))

@@ -47,7 +47,7 @@ struct Profile {
         }
         self.name = name
         self.directory = Self.credentialsDirectory(environment: environment)
-        do {
+        do throws(StorageError) {
             self.store = try EncryptedFileStore(directory: directory, namespace: name)
         } catch {
             throw CLIFailure(LimenError.storage(error))
@@ -83,7 +83,7 @@ struct Profile {
 
     /// Saves `settings` (mode 0600, replaced atomically) and the client secret (encrypted; removed when `nil`).
     func save(_ settings: ProfileSettings, clientSecret: String?) async throws {
-        do {
+        do throws(StorageError) {
             if let clientSecret {
                 try await store.write(Data(clientSecret.utf8), for: Self.clientSecretKey)
             } else {
@@ -99,7 +99,7 @@ struct Profile {
 
     /// The stored client secret, if the profile has one.
     func loadClientSecret() async throws -> String? {
-        do {
+        do throws(StorageError) {
             return try await store.read(Self.clientSecretKey).map { String(decoding: $0, as: UTF8.self) }
         } catch {
             throw CLIFailure(LimenError.storage(error))

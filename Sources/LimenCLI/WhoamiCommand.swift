@@ -18,13 +18,23 @@ struct WhoamiCommand: AsyncParsableCommand {
             let client = try await profile.savedClient()
             guard await client.currentTokens() != nil else { throw CLIFailure.notSignedIn }
             var claims = client.state.user.claims
-            do throws(LimenError) {
-                let info = try await client.userInfo()
-                claims.merge(info.claims) { _, fresh in fresh }
-            } catch .protocolViolation(.unsupported) {
-                // The provider has no UserInfo endpoint: the ID token's claims are all there is.
+            if let info = try await Self.userInfoIfSupported(client) {
+                claims.merge(info) { _, fresh in fresh }
             }
             writeOutput(try prettyJSON(claims: claims))
         }
+    }
+
+    /// The UserInfo claims, or `nil` when the provider has no UserInfo endpoint (the ID token's claims are then
+    /// all there is).
+    private static func userInfoIfSupported(_ client: AuthClient) async throws -> [String: JSONValue]? {
+        let error: LimenError
+        do {
+            return try await client.userInfo().claims
+        } catch let failure {
+            error = failure
+        }
+        if case .protocolViolation(let violation) = error, case .unsupported = violation { return nil }
+        throw error
     }
 }
