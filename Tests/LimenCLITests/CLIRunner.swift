@@ -43,40 +43,76 @@ struct CLIRunner {
         return found
     }
 
-    /// Runs `limen arguments…`, killing it after `timeout` seconds.
+    /// Runs `limen arguments…` to the end, killing it after `timeout` seconds.
     func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> CLIResult {
+        try start(arguments).finish(timeout: timeout)
+    }
+
+    /// Starts `limen arguments…` and returns at once, for tests that talk to it while it runs.
+    func start(_ arguments: [String]) throws -> RunningCLI {
         let process = Process()
         process.executableURL = try Self.executable()
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LIMEN_CONFIG_DIR"] = configDirectory.path
         process.environment = environment
-        let outURL = configDirectory.appendingPathComponent("stdout-\(UUID().uuidString)")
-        let errURL = configDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")
+        let outputs = FileManager.default.temporaryDirectory
+            .appendingPathComponent("limen-cli-output-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
+        let outURL = outputs.appendingPathComponent("stdout")
+        let errURL = outputs.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outURL)
-            try? FileManager.default.removeItem(at: errURL)
-        }
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        try out.close()
+        try err.close()
+        return RunningCLI(process: process, outputs: outputs)
+    }
+}
+
+/// A `limen` process started by ``CLIRunner/start(_:)``; its output goes to files read while it runs.
+struct RunningCLI {
+    let process: Process
+    let outputs: URL
+
+    /// Standard error so far.
+    var standardError: String {
+        (try? Data(contentsOf: outputs.appendingPathComponent("stderr"))).map { String(decoding: $0, as: UTF8.self) }
+            ?? ""
+    }
+
+    /// Waits until standard error holds a complete line and returns it, or `nil` after `timeout` seconds or when
+    /// the process exits first.
+    func firstErrorLine(timeout: TimeInterval = 30) async throws -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let text = standardError
+            if let newline = text.firstIndex(of: "\n") { return String(text[..<newline]) }
+            if !process.isRunning { return nil }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    /// Waits for the process to exit (terminating it after `timeout` seconds) and returns what it printed.
+    func finish(timeout: TimeInterval = 60) throws -> CLIResult {
+        defer { try? FileManager.default.removeItem(at: outputs) }
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.05)
         }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
-        try out.close()
-        try err.close()
         return CLIResult(
             status: process.terminationStatus,
-            standardOutput: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            standardError: String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+            standardOutput: String(
+                decoding: try Data(contentsOf: outputs.appendingPathComponent("stdout")), as: UTF8.self),
+            standardError: standardError
         )
     }
 }

@@ -1,5 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("limen command-line tool")
 struct LimenCLITests {
@@ -96,6 +101,57 @@ struct LimenCLITests {
         #expect(result.errorLines.first?.hasPrefix("error: network.") == true)
         #expect(!result.standardError.contains("s3cr3t-value"))
         let settings = cli.configDirectory.appendingPathComponent("default.json")
+        #expect(!FileManager.default.fileExists(atPath: settings.path))
+    }
+}
+
+@Suite("limen login with a provider")
+struct LimenLoginTests {
+    @Test("login --no-browser prints the authorization URL alone on a standard error line; a denial fails cleanly")
+    func loginNoBrowserPrintsParseableURL() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let current = Locked<TestHTTPServer?>(nil)
+        let server = try await TestHTTPServer.start([
+            "GET /.well-known/openid-configuration": { _ in
+                guard let server = current.withLock({ $0 }) else { return .json("{}", status: 503) }
+                return .json(server.metadata())
+            }
+        ])
+        current.withLock { $0 = server }
+        let running = try cli.start([
+            "login", "--issuer", server.baseURL.absoluteString, "--client-id", "cli-app", "--no-browser",
+            "--profile", "work",
+        ])
+        let line = try #require(try await running.firstErrorLine())
+        let url = try #require(URLComponents(string: line))
+        #expect(line.hasPrefix(server.url("authorize").absoluteString + "?"))
+        #expect(!line.contains(" "))
+        let query = Dictionary(
+            (url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+        #expect(query["client_id"] == "cli-app")
+        #expect(query["scope"] == "openid profile email")
+        #expect(query["code_challenge_method"] == "S256")
+        let redirect = try #require(query["redirect_uri"].flatMap(URLComponents.init(string:)))
+        #expect(redirect.scheme == "http")
+        #expect(redirect.host == "127.0.0.1")
+        #expect(redirect.path == "/callback")
+        #expect(redirect.port != nil)
+
+        var denial = redirect
+        denial.queryItems = [
+            URLQueryItem(name: "error", value: "access_denied"), URLQueryItem(name: "state", value: query["state"]),
+        ]
+        _ = try? await URLSession.shared.data(from: try #require(denial.url))
+
+        let result = try running.finish()
+        await server.stop()
+        #expect(result.status != 0)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.errorLines.count == 2)
+        #expect(result.errorLines.last?.hasPrefix("error: ") == true)
+        #expect(result.errorLines.last?.contains("access_denied") == true)
+        let settings = cli.configDirectory.appendingPathComponent("work.json")
         #expect(!FileManager.default.fileExists(atPath: settings.path))
     }
 }
