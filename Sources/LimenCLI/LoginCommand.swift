@@ -16,7 +16,11 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(name: .customLong("client-id"), help: "The OAuth client ID.")
     var clientID: String
 
-    @Option(name: .customLong("client-secret"), help: "The client secret of a confidential client (stored encrypted).")
+    @Option(
+        name: .customLong("client-secret"),
+        help: ArgumentHelp(
+            "The client secret of a confidential client (stored encrypted).",
+            discussion: "Prefer the LIMEN_CLIENT_SECRET environment variable: arguments show in process listings."))
     var clientSecret: String?
 
     @Option(help: "Space-separated scopes to request.")
@@ -46,7 +50,10 @@ struct LoginCommand: AsyncParsableCommand {
                 clientID: clientID,
                 scopes: scope.split(separator: " ").map(String.init)
             )
-            let client = profile.client(settings: settings, clientSecret: clientSecret)
+            let secret =
+                clientSecret
+                ?? ProcessInfo.processInfo.environment["LIMEN_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+            let client = profile.client(settings: settings, clientSecret: secret)
             let user: AuthState.User
             if device {
                 user = try await client.signInWithDeviceCode { authorization in
@@ -69,7 +76,7 @@ struct LoginCommand: AsyncParsableCommand {
                     throw error
                 }
             }
-            try await profile.save(settings, clientSecret: clientSecret)
+            try await profile.save(settings, clientSecret: secret)
             writeOutput(user.id ?? "")
         }
     }
