@@ -51,6 +51,8 @@ let package = Package(
             name: "LimenCLI",
             dependencies: [
                 "Limen",
+                "LimenOIDC",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -80,7 +82,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LimenCLITests",
-            dependencies: ["TestSupport"],
+            dependencies: ["LimenCLI", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ]

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Limen
+import LimenOIDC
+
+/// `limen login`: signs in through the browser (loopback redirect) or with a device code, and saves the profile.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign in and save the profile's settings and session."
+    )
+
+    @Option(help: "The provider's issuer URL.")
+    var issuer: String
+
+    @Option(name: .customLong("client-id"), help: "The OAuth client ID.")
+    var clientID: String
+
+    @Option(
+        name: .customLong("client-secret"),
+        help: ArgumentHelp(
+            "The client secret of a confidential client (stored encrypted).",
+            discussion: "Prefer the LIMEN_CLIENT_SECRET environment variable: arguments show in process listings."))
+    var clientSecret: String?
+
+    @Option(help: "Space-separated scopes to request.")
+    var scope: String = "openid profile email"
+
+    @Option(help: "The loopback port for the redirect (default: a free one).")
+    var port: UInt16?
+
+    @Flag(name: .customLong("no-browser"), help: "Print the authorization URL to standard error instead of opening it.")
+    var noBrowser = false
+
+    @Flag(help: "Use the device authorization grant instead of a browser redirect.")
+    var device = false
+
+    @OptionGroup var options: ProfileOptions
+
+    func run() async throws {
+        try await reportingFailures {
+            guard let issuerURL = URL(string: issuer), let scheme = issuerURL.scheme?.lowercased(),
+                scheme == "https" || scheme == "http", issuerURL.host != nil
+            else {
+                throw CLIFailure(LimenError.configuration(.invalidValue(key: "issuer", reason: "not an http(s) URL")))
+            }
+            let profile = try Profile(name: options.profile)
+            let settings = ProfileSettings(
+                issuer: issuerURL,
+                clientID: clientID,
+                scopes: scope.split(separator: " ").map(String.init)
+            )
+            let secret =
+                clientSecret
+                ?? ProcessInfo.processInfo.environment["LIMEN_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+            let client = profile.client(settings: settings, clientSecret: secret)
+            let user: AuthState.User
+            if device {
+                user = try await client.signInWithDeviceCode { authorization in
+                    StandardError.writeLine(
+                        "Visit \(authorization.verificationURI.absoluteString) and enter code \(authorization.userCode)"
+                    )
+                }
+            } else {
+                let opener: BrowserOpener = noBrowser ? .printing { StandardError.writeLine($0) } : .system
+                let agent: LoopbackUserAgent
+                do throws(UserAgentError) {
+                    agent = try await LoopbackUserAgent.start(port: port, opener: opener)
+                } catch {
+                    throw CLIFailure(LimenError(error))
+                }
+                do {
+                    user = try await client.signIn(using: agent, redirectURI: agent.redirectURI)
+                } catch {
+                    await agent.stop()
+                    throw error
+                }
+            }
+            try await profile.save(settings, clientSecret: secret)
+            writeOutput(user.id ?? "")
+        }
+    }
+}
