@@ -121,18 +121,7 @@ extension AuthClient {
         guard let idToken = response.idToken else {
             throw .protocolViolation(.invalidResponse(endpoint: "token", reason: "missing id_token"))
         }
-        let validator = try await idTokenValidator()
-        let claims: IDTokenClaims
-        do {
-            claims = try await validator.validate(
-                idToken,
-                nonce: nonce,
-                maxAge: maxAge,
-                accessToken: response.accessToken
-            )
-        } catch {
-            throw .idToken(error)
-        }
+        let claims = try await validateIDToken(idToken, nonce: nonce, maxAge: maxAge, accessToken: response.accessToken)
         return TokenSet(
             accessToken: response.accessToken,
             refreshToken: response.refreshToken,

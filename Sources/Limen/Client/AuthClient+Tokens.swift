@@ -100,18 +100,7 @@ extension AuthClient {
         -> [String: JSONValue]?
     {
         guard let idToken = response.idToken else { return nil }
-        let validator = try await idTokenValidator()
-        let claims: IDTokenClaims
-        do {
-            claims = try await validator.validate(
-                idToken,
-                nonce: nil,
-                maxAge: nil,
-                accessToken: response.accessToken
-            )
-        } catch {
-            throw .idToken(error)
-        }
+        let claims = try await validateIDToken(idToken, nonce: nil, maxAge: nil, accessToken: response.accessToken)
         guard claims.subject == previous.subject else {
             throw .protocolViolation(
                 .invalidResponse(endpoint: "token", reason: "the refreshed ID token names another subject"))

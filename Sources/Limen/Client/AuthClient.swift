@@ -135,6 +135,21 @@ public actor AuthClient {
         )
     }
 
+    /// Validates an ID token against the provider's keys and this client's expectations.
+    func validateIDToken(
+        _ idToken: String,
+        nonce: String?,
+        maxAge: TimeInterval?,
+        accessToken: String
+    ) async throws(LimenError) -> IDTokenClaims {
+        let validator = try await idTokenValidator()
+        do {
+            return try await validator.validate(idToken, nonce: nonce, maxAge: maxAge, accessToken: accessToken)
+        } catch {
+            throw .idToken(error)
+        }
+    }
+
     /// Makes `next` the session: persisted first, then published.
     func adopt(_ next: TokenSet) async throws(LimenError) {
         do {

@@ -90,26 +90,35 @@ struct GlewlwydEndToEndTests {
         }
     }
 
-    @Test("a sign-in whose ID token fails validation is refused (wrong client ID as audience)")
-    func wrongAudience() async throws {
+    @Test("a code issued to another client is refused and the user stays signed out")
+    func codeForAnotherClient() async throws {
         try await withPeer { peer in
             let registered = try #require(peer.client(alg: "RS256"))
             let other = try #require(peer.client(alg: "ES256"))
-            // The browser signs in as `registered`, but the client validates as `other`.
-            let client = AuthClient(
-                configuration: Configuration(
-                    issuer: peer.issuer,
-                    clientID: other.clientID,
-                    redirectURI: other.redirectURIs.first
-                )
-            )
+            let client = client(for: peer, other)
             let misdirected = RewritingUserAgent(
-                base: GlewlwydBrowser(peer: peer), clientID: registered.clientID, from: other.clientID)
+                base: GlewlwydBrowser(peer: peer),
+                clientID: registered.clientID,
+                from: other.clientID
+            )
             let error = await #expect(throws: LimenError.self) { try await client.signIn(using: misdirected) }
-            #expect(
-                error?.code.hasPrefix("oauth.") == true || error?.code.hasPrefix("id_token.") == true
-                    || error?.code.hasPrefix("network.") == true)
+            #expect(error?.code == "oauth.invalid_code")  // glewlwyd's word for a code of another client
             #expect(client.state.phase == .signedOut)
+            #expect(await client.currentTokens() == nil)
+        }
+    }
+
+    @Test("the provider's ID token is refused for any other audience")
+    func audienceChecked() async throws {
+        try await withPeer { peer in
+            let registered = try #require(peer.client(alg: "ES256"))
+            let client = client(for: peer, registered)
+            try await client.signIn(using: GlewlwydBrowser(peer: peer))
+            let idToken = try #require(await client.currentTokens()?.idToken)
+            let metadata = try await ProviderDiscovery.fetch(issuer: peer.issuer, transport: URLSessionTransport())
+            let keys = JWKSCache(jwksURI: try #require(metadata.jwksURI), transport: URLSessionTransport())
+            let validator = IDTokenValidator(issuer: metadata.issuer, clientID: "someone-else", keys: keys)
+            await #expect(throws: IDTokenValidationError.audienceMismatch) { try await validator.validate(idToken) }
         }
     }
 }
