@@ -77,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LimenTests",
-            dependencies: ["Limen", "TestSupport"],
+            dependencies: ["Limen", "TestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -20,6 +20,9 @@ extension AuthClient {
             return try await refreshes.run { try await self.refreshSession(margin: margin) }
         } catch let error as LimenError {
             throw error
+        } catch let error as StorageError {
+            // The store's cross-process lock failed before the refresh could run.
+            throw .storage(error)
         } catch {
             throw .network(.cancelled)
         }
@@ -33,6 +36,9 @@ extension AuthClient {
             return try await refreshes.run { try await self.refreshSession(margin: .infinity) }
         } catch let error as LimenError {
             throw error
+        } catch let error as StorageError {
+            // The store's cross-process lock failed before the refresh could run.
+            throw .storage(error)
         } catch {
             throw .network(.cancelled)
         }

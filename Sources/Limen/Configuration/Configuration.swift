@@ -48,7 +48,8 @@ public struct Configuration: Sendable {
         case post = "client_secret_post"
     }
 
-    /// Creates a configuration; storage defaults to memory, transport to ``URLSessionTransport``.
+    /// Creates a configuration; storage defaults to memory, transport to a ``RetryingTransport`` over
+    /// ``URLSessionTransport``.
     public init(
         issuer: URL,
         clientID: String,
@@ -60,7 +61,7 @@ public struct Configuration: Sendable {
         leeway: TimeInterval = 60,
         namespace: String = "default",
         store: any SecureStore = MemoryStore(),
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = RetryingTransport(base: URLSessionTransport()),
         logger: Logger = Logger(label: "limen"),
         now: @escaping @Sendable () -> Date = Date.init
     ) {

@@ -1,6 +1,7 @@
 import Foundation
 import Limen
 import LimenOIDC
+import Logging
 import TestSupport
 
 /// A discovery document and token endpoint on a real loopback server, plus a client with a stored session.
@@ -14,10 +15,11 @@ struct ProviderFixture {
     static let rotated = #"{"access_token":"at-new","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-new"}"#
 
     /// Starts the server with `token` answering `POST /token` and stores a session whose access token expires at
-    /// `expiresIn` seconds from the fixture's start.
+    /// `expiresIn` seconds from the fixture's start. The client logs to `logger`.
     static func start(
         expiresIn: TimeInterval = 10,
         routes: [String: TestHTTPServer.Handler] = [:],
+        logger: Logger = Logger(label: "limen"),
         token: @escaping TestHTTPServer.Handler
     ) async throws -> ProviderFixture {
         let issuer = IssuerBox()
@@ -52,6 +54,7 @@ struct ProviderFixture {
             redirectURI: URL(string: "http://127.0.0.1:1/callback"),
             store: store,
             transport: URLSessionTransport(),
+            logger: logger,
             now: clock.now
         )
         return ProviderFixture(

@@ -1,0 +1,93 @@
+import Foundation
+import LimenOIDC
+
+/// An ``HTTPTransport`` that repeats transient failures of another transport, with exponential backoff and full
+/// jitter (see ``RetryPolicy``).
+///
+/// - Idempotent requests (``HTTPRequest/isIdempotent``) are repeated after a timeout, being offline or a lost
+///   connection, and after HTTP 429, 502, 503 and 504.
+/// - Other requests (token `POST`s) are repeated only when the failure proves they never reached the server
+///   (``NetworkError/neverReachedServer``), so a grant is never redeemed twice.
+/// - `Retry-After` (seconds or an HTTP date) is honoured up to ``RetryPolicy/maxRetryAfter``; when the server asks
+///   for longer, its response is returned at once.
+/// - When the retries run out, the last response is returned or the last error thrown. Cancelling the calling
+///   task during a wait ends the call with ``NetworkError/cancelled``.
+///
+/// ```swift
+/// let transport = RetryingTransport(base: URLSessionTransport())
+/// let configuration = Configuration(issuer: issuer, clientID: "app", transport: transport)
+/// ```
+public struct RetryingTransport: HTTPTransport {
+    /// Waits for a duration; throws when the wait is cancelled.
+    public typealias Sleep = @Sendable (Duration) async throws -> Void
+
+    /// The transport that sends each attempt.
+    public let base: any HTTPTransport
+    /// When and how long to wait between attempts.
+    public let policy: RetryPolicy
+    private let sleep: Sleep
+    private let random: @Sendable () -> Double
+    private let now: @Sendable () -> Date
+
+    /// Creates a retrying transport.
+    /// - Parameters:
+    ///   - base: The transport that sends each attempt.
+    ///   - policy: Backoff and retry limits.
+    ///   - sleep: Waits between attempts; tests inject one that records the delays.
+    ///   - random: A value in `0..<1` for the jitter; tests inject a fixed sequence.
+    ///   - now: The current time, for `Retry-After` given as an HTTP date.
+    public init(
+        base: any HTTPTransport,
+        policy: RetryPolicy = RetryPolicy(),
+        sleep: @escaping Sleep = { try await Task.sleep(for: $0) },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.base = base
+        self.policy = policy
+        self.sleep = sleep
+        self.random = random
+        self.now = now
+    }
+
+    /// Sends the request, repeating it as the policy allows.
+    public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPResponse {
+        var retry = 0
+        while true {
+            let outcome: Result<HTTPResponse, NetworkError>
+            do {
+                outcome = .success(try await base.send(request))
+            } catch {
+                outcome = .failure(error)
+            }
+            guard retry < policy.maxRetries, let delay = delay(after: outcome, of: request, retry: retry) else {
+                return try outcome.get()
+            }
+            do {
+                try await sleep(delay)
+            } catch {
+                throw .cancelled
+            }
+            if Task.isCancelled { throw .cancelled }
+            retry += 1
+        }
+    }
+
+    /// How long to wait before repeating `request` after `outcome`, or `nil` to stop here.
+    private func delay(after outcome: Result<HTTPResponse, NetworkError>, of request: HTTPRequest, retry: Int)
+        -> Duration?
+    {
+        switch outcome {
+        case .success(let response):
+            guard policy.shouldRetry(request, after: response) else { return nil }
+            if let retryAfter = response.retryAfter(now: now()) {
+                let asked = Duration.seconds(retryAfter)
+                return asked <= policy.maxRetryAfter ? asked : nil
+            }
+            return policy.backoff(beforeRetry: retry, random: random())
+        case .failure(let error):
+            guard policy.shouldRetry(request, after: error) else { return nil }
+            return policy.backoff(beforeRetry: retry, random: random())
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import Limen
+import TestSupport
+import Testing
+
+@Suite("Limen façade")
+struct LimenFacadeTests {
+    // One test, so that "before configure" really runs before: the façade's shared client is process-wide.
+    @Test("before configure it throws a configuration error; after, validAccessToken uses the shared client")
+    func configureThenUse() async throws {
+        await #expect(throws: LimenError.configuration(.missingKey("Limen.configure"))) {
+            try await Limen.validAccessToken()
+        }
+        #expect(Limen.shared == nil)
+        let fixture = try await ProviderFixture.start(expiresIn: 3600) { _ in .json(ProviderFixture.rotated) }
+        let client = Limen.configure(fixture.client.configuration)
+        #expect(Limen.shared === client)
+        #expect(try await Limen.validAccessToken() == "at-old")
+        #expect(Limen.state.phase == .signedIn)
+        await fixture.stop()
+    }
+}
