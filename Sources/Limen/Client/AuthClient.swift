@@ -30,7 +30,7 @@ public actor AuthClient {
     /// Creates a client. Call ``restore()`` (or any token call, which restores first) to read the stored session.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        self.sessions = SessionStore(store: configuration.store)
+        self.sessions = SessionStore(store: configuration.store, namespace: configuration.namespace)
         self.discovery = ProviderDiscovery(
             issuer: configuration.issuer,
             transport: configuration.transport,
@@ -82,15 +82,16 @@ public actor AuthClient {
     }
 
     private func loadStoredSession() async -> LimenError? {
+        let hadSignedIn = await sessions.hasPreviouslySignedIn()
         do {
             let stored = try await sessions.load()
             tokens = stored
-            stateStore.update { $0 = stored.map(AuthState.signedIn) ?? .ended(.signedOut, hadSignedIn: false) }
+            stateStore.update { $0 = stored.map(AuthState.signedIn) ?? .ended(.signedOut, hadSignedIn: hadSignedIn) }
             return nil
         } catch {
             logger.warning("stored session unreadable; treating as signed out", metadata: ["code": "\(error.code)"])
             tokens = nil
-            stateStore.update { $0 = .ended(.signedOut, hadSignedIn: false) }
+            stateStore.update { $0 = .ended(.signedOut, hadSignedIn: hadSignedIn) }
             return .storage(error)
         }
     }

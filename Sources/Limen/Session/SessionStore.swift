@@ -1,12 +1,28 @@
 import Foundation
 
-/// Reads and writes the ``TokenSet`` of one client in a ``SecureStore``.
+/// Reads and writes the ``TokenSet`` of one client in a ``SecureStore``, under the client's namespace, so that
+/// several clients can share one store.
 struct SessionStore: Sendable {
     let store: any SecureStore
-    private let key = "session"
+    private let key: String
+    private let previouslySignedInKey: String
 
-    init(store: any SecureStore) {
+    init(store: any SecureStore, namespace: String) {
         self.store = store
+        self.key = "\(namespace).session"
+        self.previouslySignedInKey = "\(namespace).previously_signed_in"
+    }
+
+    /// Whether anyone has signed in with this client on this device (kept across sign-outs).
+    func hasPreviouslySignedIn() async -> Bool {
+        (try? await store.read(previouslySignedInKey)) != nil
+    }
+
+    /// Remembers that someone has signed in.
+    func markSignedIn() async throws(StorageError) {
+        if try await store.read(previouslySignedInKey) == nil {
+            try await store.write(Data([1]), for: previouslySignedInKey)
+        }
     }
 
     /// The stored session; a stored value that cannot be decoded is a ``StorageError/corrupted(key:)``.
@@ -28,6 +44,7 @@ struct SessionStore: Sendable {
             throw .corrupted(key: key)
         }
         try await store.write(data, for: key)
+        try await markSignedIn()
     }
 
     /// Removes the session.

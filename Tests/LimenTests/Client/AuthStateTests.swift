@@ -29,7 +29,7 @@ struct AuthStateTests {
                 configuration: Configuration(
                     issuer: URL(string: "http://127.0.0.1:1")!, clientID: "app", store: store,
                     transport: RecordingTransport()))
-            #expect(await client.restore() == .storage(.corrupted(key: "session")))
+            #expect(await client.restore() == .storage(.corrupted(key: "default.session")))
             #expect(client.state.phase == .signedOut)
             #expect(client.state.auth.isAuthenticated == false)
             #expect(try await client.validAccessToken() == nil)
@@ -87,8 +87,8 @@ func tamperedEncryptedStore(in directory: URL, accessToken: String = "at-stored"
     let session = TokenSet(
         accessToken: accessToken, refreshToken: "rt-stored", idToken: nil, expiresAt: nil, scope: nil,
         subject: "alice", claims: [:])
-    try await store.write(try JSONEncoder().encode(session), for: "session")
-    let sealed = directory.appending(component: "app.session.sealed")
+    try await store.write(try JSONEncoder().encode(session), for: "default.session")
+    let sealed = directory.appending(component: "app.default.session.sealed")
     var bytes = try Data(contentsOf: sealed)
     bytes[bytes.count / 2] ^= 0x01
     try overwrite(sealed, with: bytes)

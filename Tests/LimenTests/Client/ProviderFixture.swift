@@ -47,7 +47,7 @@ struct ProviderFixture {
             subject: "alice",
             claims: ["sub": .string("alice"), "email_verified": .bool(true)]
         )
-        try await store.write(try JSONEncoder().encode(session), for: "session")
+        try await store.write(try JSONEncoder().encode(session), for: "default.session")
         let configuration = Configuration(
             issuer: server.baseURL,
             clientID: "app",
@@ -63,7 +63,7 @@ struct ProviderFixture {
 
     /// The session as stored right now.
     func storedSession() async throws -> TokenSet? {
-        guard let data = try await store.read("session") else { return nil }
+        guard let data = try await store.read("default.session") else { return nil }
         return try JSONDecoder().decode(TokenSet.self, from: data)
     }
 

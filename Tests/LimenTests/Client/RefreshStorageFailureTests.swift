@@ -13,7 +13,7 @@ struct RefreshStorageFailureTests {
             let session = TokenSet(
                 accessToken: "at-old", refreshToken: "rt-old", idToken: nil, expiresAt: Date(timeIntervalSince1970: 0),
                 scope: nil, subject: "alice", claims: [:])
-            try await store.write(try JSONEncoder().encode(session), for: "session")
+            try await store.write(try JSONEncoder().encode(session), for: "default.session")
             // A directory where the lock file should be: open(2) fails with EISDIR.
             let lockPath = directory.appending(component: "app.lock")
             try FileManager.default.createDirectory(at: lockPath, withIntermediateDirectories: false)
