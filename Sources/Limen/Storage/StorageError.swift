@@ -26,6 +26,10 @@ public enum StorageError: Error, Sendable, Equatable {
     case io(path: String, errno: Int32)
     /// The cross-process lock file could not be opened or locked; `errno` tells why.
     case lockFailed(path: String, errno: Int32)
+    /// A Keychain Services call failed with the given `OSStatus` (for example `-25308`,
+    /// `errSecInteractionNotAllowed`, while the device is locked, or `-34018`, `errSecMissingEntitlement`, when the
+    /// access group is not in the app's entitlements).
+    case keychain(status: Int32)
 
     /// A stable, machine-readable identifier for this failure.
     public var code: String {
@@ -37,6 +41,7 @@ public enum StorageError: Error, Sendable, Equatable {
         case .keyFileInvalid: "storage.key_file_invalid"
         case .io: "storage.io"
         case .lockFailed: "storage.lock_failed"
+        case .keychain: "storage.keychain"
         }
     }
 
@@ -46,6 +51,8 @@ public enum StorageError: Error, Sendable, Equatable {
         switch self {
         case .io(_, let number), .lockFailed(_, let number):
             [EINTR, EAGAIN, EBUSY, EMFILE, ENFILE, ENOLCK].contains(number)
+        case .keychain(let status):
+            status == Self.keychainInteractionNotAllowed
         case .invalidKey, .invalidNamespace, .insecurePermissions, .corrupted, .keyFileInvalid:
             false
         }
@@ -71,8 +78,16 @@ extension StorageError: LocalizedError {
             "A file operation on \(path) failed: \(Self.describe(errno: number)) (errno \(number))."
         case .lockFailed(let path, let number):
             "Could not lock \(path): \(Self.describe(errno: number)) (errno \(number))."
+        case .keychain(let status) where status == Self.keychainInteractionNotAllowed:
+            "The keychain is not available while the device is locked (OSStatus \(status)); try again after unlock."
+        case .keychain(let status):
+            "A keychain operation failed with OSStatus \(status)."
         }
     }
+
+    /// `errSecInteractionNotAllowed`: the item is protected and the device is locked. Spelled out here so that this
+    /// file builds where the Security framework does not exist.
+    static let keychainInteractionNotAllowed: Int32 = -25308
 
     private static func describe(errno number: Int32) -> String {
         guard let message = strerror(number) else { return "unknown error" }

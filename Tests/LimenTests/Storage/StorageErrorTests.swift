@@ -16,6 +16,8 @@ struct StorageErrorTests {
             (.io(path: "/tmp/x", errno: EACCES), "storage.io", false),
             (.io(path: "/tmp/x", errno: EMFILE), "storage.io", true),
             (.lockFailed(path: "/tmp/app.lock", errno: EINTR), "storage.lock_failed", true),
+            (.keychain(status: -25308), "storage.keychain", true),
+            (.keychain(status: -34018), "storage.keychain", false),
         ])
     func codes(error: StorageError, code: String, isRetryable: Bool) {
         #expect(error.code == code)
