@@ -4,8 +4,8 @@ extension Subprocess {
     /// Starts a program and returns at once, for tests that talk to it while it runs.
     ///
     /// Standard output and standard error are pipes, read on threads of their own: fine for programs that start no
-    /// daemon (a daemon inheriting a pipe would keep it open, and the output would never end — use ``run(_:arguments:environment:)``
-    /// for those).
+    /// daemon (a daemon inheriting a pipe would keep it open, and the output would never end — use
+    /// ``run(_:arguments:environment:)`` for those).
     ///
     /// ```swift
     /// let running = try Subprocess.start(limen, arguments: ["login", …], environment: environment)
