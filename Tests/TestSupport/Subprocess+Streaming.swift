@@ -52,7 +52,7 @@ public final class RunningProcess: Sendable {
     fileprivate let output = Locked(Data())
     fileprivate let error = Locked(Data())
     fileprivate let lineSink: AsyncStream<String>.Continuation
-    private nonisolated(unsafe) let process: Process
+    private let process: Process
 
     fileprivate init(process: Process) {
         self.process = process
