@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Verifications per second that `openssl speed` measures for the algorithms ID tokens use.
 struct OpenSSLSpeed {
     var rsa2048: Double?
@@ -35,21 +41,34 @@ struct OpenSSLSpeed {
         return speed
     }
 
+    /// Runs `openssl arguments…` and returns its standard output. Spawned with every signal unblocked and at its
+    /// default action: `openssl speed` times itself with `SIGALRM`, which the Swift runtime's threads block (a
+    /// `Process` child inherits that mask and never stops).
     private static func run(_ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("limen-openssl-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = (["openssl"] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawnp(&pid, "openssl", &actions, &attributes, argv, environ) == 0 else { return nil }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0, let data = try? Data(contentsOf: output) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 }

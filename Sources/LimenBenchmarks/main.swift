@@ -14,7 +14,13 @@ struct Row {
 
 var rows: [Row] = []
 
+/// Progress goes to standard error, the table to standard output.
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data("… \(message)\n".utf8))
+}
+
 // (a) A cached access token.
+progress("cached validAccessToken()")
 let memory = MemoryStore()
 try await BenchmarkSession.store(in: memory)
 let cachedClient = BenchmarkSession.client(store: memory)
@@ -30,6 +36,7 @@ rows.append(
         result: String(format: "%.0f ns/call", nanoseconds), goal: "≤ 1,000 ns", met: nanoseconds <= 1_000))
 
 // (b) Full ID-token validation, JWKS cached, against `openssl speed` verifications.
+progress("openssl speed")
 let openssl = OpenSSLSpeed.measure()
 let keys = [try BenchmarkKey.rs256(), BenchmarkKey.es256(), BenchmarkKey.edDSA()]
 let jwks = try JSONEncoder().encode(["keys": keys.map(\.jwk)])
@@ -39,6 +46,7 @@ let validator = IDTokenValidator(
     issuer: BenchmarkSession.issuer.absoluteString, clientID: BenchmarkSession.clientID, keys: cache)
 let now = Date().timeIntervalSince1970
 for key in keys {
+    progress("\(key.algorithm) ID-token validation")
     let token = try key.token(claims: [
         "iss": .string(BenchmarkSession.issuer.absoluteString), "sub": .string("alice"),
         "aud": .string(BenchmarkSession.clientID), "iat": .number(now.rounded()),
@@ -68,6 +76,7 @@ for key in keys {
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limen-bench-\(UUID().uuidString)")
 defer { try? FileManager.default.removeItem(at: directory) }
 try await BenchmarkSession.store(in: try EncryptedFileStore(directory: directory, namespace: "default"))
+progress("EncryptedFileStore restore")
 var restores: [Duration] = []
 for _ in 0..<200 {
     let start = Measure.clock.now
