@@ -63,7 +63,7 @@ struct OpenSSLSpeed {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = (["openssl"] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
         guard posix_spawnp(&pid, "openssl", &actions, &attributes, argv, environ) == 0 else { return nil }
         var status: Int32 = 0
