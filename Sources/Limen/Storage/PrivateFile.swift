@@ -1,6 +1,4 @@
 #if canImport(Glibc)
-    // A release (whole-module) build attributes `stat` and its members to CoreFoundation on Linux.
-    import CoreFoundation
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
