@@ -57,6 +57,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "LimenBenchmarks",
+            dependencies: [
+                "Limen",
+                "LimenOIDC",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: [

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `limen`: sign in to an OpenID Connect provider from the terminal and hand out its tokens.
 @main
@@ -10,6 +11,21 @@ struct LimenCommand: AsyncParsableCommand {
             LoginCommand.self, TokenCommand.self, WhoamiCommand.self, LogoutCommand.self, JWTCommand.self,
         ]
     )
+
+    /// Sets up logging, then parses the arguments and runs the chosen subcommand.
+    static func main() async {
+        CLILogging.bootstrap()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// The `--profile` option every session command shares.

@@ -109,7 +109,7 @@ struct Profile {
     /// A client for `settings` whose session lives in this profile's encrypted store.
     func client(settings: ProfileSettings, clientSecret: String?) -> AuthClient {
         var logger = Logger(label: "limen.cli") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = .error
+        logger.logLevel = CLILogging.level()
         return AuthClient(
             configuration: Configuration(
                 issuer: settings.issuer,

@@ -85,7 +85,10 @@ public final class EncryptedFileStore: ProcessCoordinatedStore {
         -> T
     {
         try PrivateFile.makeDirectory(directoryPath)
-        let lock = FileLock(path: path(of: "\(namespace).lock"))
+        let lockPath = path(of: "\(namespace).lock")
+        let lock = FileLock(path: lockPath) {
+            Self.logger.debug("lock held by another process; waiting", metadata: ["lock": "\(lockPath)"])
+        }
         return try await exclusive.withLock { try await lock.withLock(body) }
     }
 

@@ -1,0 +1,101 @@
+import Foundation
+import Limen
+import LimenOIDC
+
+// Limen benchmarks: `swift run -c release LimenBenchmarks`. Not a test target, so `swift test` never runs it.
+
+/// One row of the results table.
+struct Row {
+    var measure: String
+    var result: String
+    var goal: String
+    var met: Bool?
+}
+
+var rows: [Row] = []
+
+/// Progress goes to standard error, the table to standard output.
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data("… \(message)\n".utf8))
+}
+
+// (a) A cached access token.
+progress("cached validAccessToken()")
+let memory = MemoryStore()
+try await BenchmarkSession.store(in: memory)
+let cachedClient = BenchmarkSession.client(store: memory)
+await cachedClient.restore()
+_ = try await cachedClient.validAccessToken()
+let perCall = try await Measure.medianPerCall(batches: 1_000, batchSize: 100) {
+    _ = try await cachedClient.validAccessToken()
+}
+let nanoseconds = perCall.seconds * 1e9
+rows.append(
+    Row(
+        measure: "cached `validAccessToken()`, median of 1,000 batches × 100 calls",
+        result: String(format: "%.0f ns/call", nanoseconds), goal: "≤ 1,000 ns", met: nanoseconds <= 1_000))
+
+// (b) Full ID-token validation, JWKS cached, against `openssl speed` verifications.
+progress("openssl speed")
+let openssl = OpenSSLSpeed.measure()
+let keys = [try BenchmarkKey.rs256(), BenchmarkKey.es256(), BenchmarkKey.edDSA()]
+let jwks = try JSONEncoder().encode(["keys": keys.map(\.jwk)])
+let cache = JWKSCache(
+    jwksURI: BenchmarkSession.issuer.appendingPathComponent("jwks"), transport: StubTransport(body: jwks))
+let validator = IDTokenValidator(
+    issuer: BenchmarkSession.issuer.absoluteString, clientID: BenchmarkSession.clientID, keys: cache)
+let now = Date().timeIntervalSince1970
+for key in keys {
+    progress("\(key.algorithm) ID-token validation")
+    let token = try key.token(claims: [
+        "iss": .string(BenchmarkSession.issuer.absoluteString), "sub": .string("alice"),
+        "aud": .string(BenchmarkSession.clientID), "iat": .number(now.rounded()),
+        "exp": .number(now.rounded() + 3_600), "nonce": .string("n-0S6_WzA2Mj"),
+    ])
+    _ = try await validator.validate(token, nonce: "n-0S6_WzA2Mj")
+    let rate = try await Measure.throughput(for: .seconds(1)) {
+        _ = try await validator.validate(token, nonce: "n-0S6_WzA2Mj")
+    }
+    let reference: Double? =
+        switch key.algorithm {
+        case "RS256": openssl.rsa2048
+        case "ES256": openssl.ecdsaP256
+        default: openssl.ed25519
+        }
+    let ratio = reference.map { rate / $0 }
+    rows.append(
+        Row(
+            measure: "\(key.algorithm) ID-token validation (parse, signature, claims) vs openssl verify",
+            result: String(
+                format: "%.0f/s vs %@/s = %@", rate, reference.map { String(format: "%.0f", $0) } ?? "?",
+                ratio.map { String(format: "%.2f×", $0) } ?? "?"),
+            goal: "≥ 0.90×", met: ratio.map { $0 >= 0.9 }))
+}
+
+// (c) Configure and restore a session from an EncryptedFileStore.
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limen-bench-\(UUID().uuidString)")
+defer { try? FileManager.default.removeItem(at: directory) }
+try await BenchmarkSession.store(in: try EncryptedFileStore(directory: directory, namespace: "default"))
+progress("EncryptedFileStore restore")
+var restores: [Duration] = []
+for _ in 0..<200 {
+    let start = Measure.clock.now
+    let client = BenchmarkSession.client(store: try EncryptedFileStore(directory: directory, namespace: "default"))
+    if let error = await client.restore() { throw error }
+    restores.append(Measure.clock.now - start)
+    guard await client.currentTokens() != nil else { fatalError("the stored session did not restore") }
+}
+let restoreMilliseconds = Measure.median(restores).seconds * 1e3
+rows.append(
+    Row(
+        measure: "configure + restore from `EncryptedFileStore`, median of 200",
+        result: String(format: "%.3f ms", restoreMilliseconds), goal: "≤ 5 ms", met: restoreMilliseconds <= 5))
+
+print("openssl: \(openssl.version)")
+print("")
+print("| Measure | Result | Goal | Met |")
+print("|---|---|---|---|")
+for row in rows {
+    let met = row.met.map { $0 ? "yes" : "**no**" } ?? "n/a"
+    print("| \(row.measure) | \(row.result) | \(row.goal) | \(met) |")
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Limen
+import LimenOIDC
+import TestSupport
+import Testing
+
+/// The `limen` tool against glewlwyd, a third-party OpenID provider running for real on 127.0.0.1.
+@Suite(
+    "limen end to end against glewlwyd",
+    .enabled(if: GlewlwydPeer.unavailableReason == nil, "glewlwyd is not installed (Tests/Peers/glewlwyd/install.sh)"),
+    .serialized
+)
+struct CLIEndToEndTests {
+    func withPeer(_ body: (GlewlwydPeer, CLIRunner) async throws -> Void) async throws {
+        let peer = try await GlewlwydPeer.start()
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        do {
+            try await body(peer, cli)
+        } catch {
+            await peer.stop()
+            throw error
+        }
+        await peer.stop()
+    }
+
+    /// `limen login` through the loopback redirect, with the test playing the browser.
+    func logIn(_ peer: GlewlwydPeer, _ cli: CLIRunner) async throws -> Subprocess.Result {
+        let registered = try #require(peer.client(alg: "RS256"))
+        let ports = registered.redirectURIs.compactMap { $0.port.map(UInt16.init) }
+        let port = try #require(LoopbackPort.firstFree(among: ports), "every registered redirect port is taken")
+        let running = try cli.launch([
+            "login", "--issuer", peer.issuer.absoluteString, "--client-id", registered.clientID,
+            "--port", String(port), "--no-browser", "--scope", "openid email profile",
+        ])
+        do {
+            let line = await running.firstErrorLine { $0.hasPrefix(peer.issuer.absoluteString) }
+            let authorizationURL = try #require(line.flatMap(URL.init(string:)), "no authorization URL: \(running)")
+            let redirectURI = try #require(URL(string: "http://127.0.0.1:\(port)/callback"))
+            let callback = try await GlewlwydBrowser(peer: peer)
+                .authorize(url: authorizationURL, callback: CallbackMatcher(redirectURI: redirectURI))
+            let page = try await URLSessionTransport().send(HTTPRequest(url: callback))
+            #expect(page.status == 200)
+        } catch {
+            running.terminate()
+            _ = await running.wait()
+            throw error
+        }
+        return await running.wait()
+    }
+
+    @Test("login through the browser redirect, then token, exec-credential, whoami and logout --revoke")
+    func browserLoginLifecycle() async throws {
+        try await withPeer { peer, cli in
+            let login = try await logIn(peer, cli)
+            #expect(login.status == 0, "\(login.standardError)")
+            let subject = login.trimmedOutput
+            #expect(!subject.isEmpty)
+
+            let token = try await cli.complete(["token"])
+            #expect(token.status == 0, "\(token.standardError)")
+            let accessToken = token.trimmedOutput
+            let jwt = try UnverifiedJWT(accessToken)
+            #expect(jwt.claims["sub"] == .string(subject))
+
+            let credential = try await cli.complete(["token", "--exec-credential"])
+            #expect(credential.status == 0, "\(credential.standardError)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: credential.standardOutput) as? [String: Any])
+            #expect(object["apiVersion"] as? String == "client.authentication.k8s.io/v1")
+            #expect(object["kind"] as? String == "ExecCredential")
+            let status = try #require(object["status"] as? [String: Any])
+            #expect(status["token"] as? String == accessToken)
+            let expiry = try #require(status["expirationTimestamp"] as? String)
+            #expect(ISO8601DateFormatter().date(from: expiry).map { $0 > Date() } == true)
+
+            let whoami = try await cli.complete(["whoami"])
+            #expect(whoami.status == 0, "\(whoami.standardError)")
+            let claims = try #require(try JSONSerialization.jsonObject(with: whoami.standardOutput) as? [String: Any])
+            #expect(claims["email"] as? String == peer.user.email)
+            #expect(claims["sub"] as? String == subject)
+
+            let logout = try await cli.complete(["logout", "--revoke"])
+            #expect(logout.status == 0, "\(logout.standardError)")
+            #expect(logout.trimmedOutput.split(separator: "\n").first == "signed out")
+            // glewlwyd refuses revocation by a public client (401): the session still ends locally.
+            #expect(logout.errorLines.contains { $0.hasPrefix("warning: revocation failed: ") })
+
+            let after = try await cli.complete(["token"])
+            #expect(after.status != 0)
+            #expect(after.outputText.isEmpty)
+            #expect(after.errorLines.first?.hasPrefix("error: ") == true)
+        }
+    }
+
+    @Test("login --device signs in once the user approves the code shown on standard error")
+    func deviceLogin() async throws {
+        try await withPeer { peer, cli in
+            let registered = try #require(peer.client(alg: "ES256"))
+            let running = try cli.launch([
+                "login", "--issuer", peer.issuer.absoluteString, "--client-id", registered.clientID, "--device",
+                "--scope", "openid email profile",
+            ])
+            do {
+                let line = try #require(await running.firstErrorLine { $0.hasPrefix("Visit ") })
+                let userCode = try #require(line.components(separatedBy: " enter code ").last)
+                #expect(!userCode.isEmpty && !userCode.contains(" "))
+                try await GlewlwydBrowser(peer: peer).approveDevice(userCode: userCode)
+            } catch {
+                running.terminate()
+                _ = await running.wait()
+                throw error
+            }
+            let login = await running.wait()
+            #expect(login.status == 0, "\(login.standardError)")
+            #expect(!login.trimmedOutput.isEmpty)
+
+            let token = try await cli.complete(["token"])
+            #expect(token.status == 0, "\(token.standardError)")
+            #expect(try UnverifiedJWT(token.trimmedOutput).claims["sub"] == .string(login.trimmedOutput))
+        }
+    }
+}
