@@ -3,7 +3,6 @@ import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(

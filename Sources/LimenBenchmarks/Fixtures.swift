@@ -90,7 +90,7 @@ enum BenchmarkSession {
 
     /// Writes the session where ``AuthClient`` reads it (the `session` entry of the store).
     static func store(in store: any SecureStore) async throws {
-        try await store.write(try JSONEncoder().encode(tokens), for: "session")
+        try await store.write(try JSONEncoder().encode(tokens), for: "default.session")
     }
 
     static func client(store: any SecureStore) -> AuthClient {
