@@ -1,9 +1,7 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-let strictSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
-]
+let strictSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "Limen",

@@ -11,29 +11,35 @@ extension AuthClient {
     /// - Returns `nil` when nobody is signed in, or when the provider refuses the refresh token (`invalid_grant`):
     ///   then the session is cleared and ``AuthEvent/sessionExpired`` is emitted.
     /// - Throws a retryable ``LimenError`` on a transient failure (offline, timeout, 5xx, 429); the session is kept.
-    public func validAccessToken(minimumTimeToLive: TimeInterval? = nil) async throws(LimenError) -> String? {
+    public nonisolated func validAccessToken(minimumTimeToLive: TimeInterval? = nil) async throws(LimenError)
+        -> String?
+    {
+        let margin = max(minimumTimeToLive ?? 0, configuration.leeway)
+        if let cached = freshToken.withLock({ $0 }), cached.isFresh(at: configuration.now(), margin: margin) {
+            return cached.accessToken
+        }
+        return try await accessTokenRefreshingIfNeeded(margin: margin)
+    }
+
+    /// The slow path of ``validAccessToken(minimumTimeToLive:)``: restore, re-check, then one shared refresh.
+    private func accessTokenRefreshingIfNeeded(margin: TimeInterval) async throws(LimenError) -> String? {
         await ensureRestored()
         guard let current = tokens else { return nil }
-        let margin = max(minimumTimeToLive ?? 0, configuration.leeway)
         if current.hasFreshAccessToken(at: configuration.now(), leeway: margin) { return current.accessToken }
-        do {
-            return try await refreshes.run { try await self.refreshSession(margin: margin) }
-        } catch let error as LimenError {
-            throw error
-        } catch let error as StorageError {
-            // The store's cross-process lock failed before the refresh could run.
-            throw .storage(error)
-        } catch {
-            throw .network(.cancelled)
-        }
+        return try await sharedRefresh(margin: margin)
     }
 
     /// Refreshes now, whatever the token's age; returns the new access token or `nil` if the session ended.
     @discardableResult
     public func refresh() async throws(LimenError) -> String? {
         await ensureRestored()
+        return try await sharedRefresh(margin: .infinity)
+    }
+
+    /// Joins the refresh under way, or starts one, mapping its failure into ``LimenError``.
+    private func sharedRefresh(margin: TimeInterval) async throws(LimenError) -> String? {
         do {
-            return try await refreshes.run { try await self.refreshSession(margin: .infinity) }
+            return try await refreshes.run { try await self.refreshSession(margin: margin) }
         } catch let error as LimenError {
             throw error
         } catch let error as StorageError {

@@ -1,6 +1,7 @@
 import Foundation
 import LimenOIDC
 import Logging
+import Synchronization
 
 /// A signed-in session with one OpenID provider: sign-in, token refresh, state, events and sign-out.
 ///
@@ -21,7 +22,11 @@ public actor AuthClient {
     let events = EventBus()
     let refreshes = SingleFlight<String?>()
     var logger: Logger { configuration.logger }
-    var tokens: TokenSet?
+    var tokens: TokenSet? {
+        didSet { freshToken.withLock { $0 = tokens.map(CachedAccessToken.init) } }
+    }
+    /// The current access token, readable without entering the actor: the fast path of `validAccessToken()`.
+    nonisolated let freshToken = Mutex<CachedAccessToken?>(nil)
     /// Bumped by every sign-in and sign-out, so that a refresh started before one is discarded after it.
     var generation = 0
     private var restoreTask: Task<LimenError?, Never>?
@@ -173,5 +178,21 @@ public actor AuthClient {
             logger.error("could not clear the stored session", metadata: ["code": "\(error.code)"])
         }
         stateStore.update { $0 = .ended(phase, hadSignedIn: hadSignedIn) }
+    }
+}
+
+/// The access token and its expiry, copied out of the actor for lock-protected reads.
+struct CachedAccessToken: Sendable {
+    let accessToken: String
+    let expiresAt: Date?
+
+    init(_ tokens: TokenSet) {
+        accessToken = tokens.accessToken
+        expiresAt = tokens.expiresAt
+    }
+
+    /// Whether more than `margin` seconds remain at `now` (a token without expiry is always fresh).
+    func isFresh(at now: Date, margin: TimeInterval) -> Bool {
+        expiresAt.map { $0.timeIntervalSince(now) > margin } ?? true
     }
 }

@@ -57,7 +57,7 @@ public struct IDTokenValidator: Sendable {
     ) async throws(IDTokenValidationError) -> IDTokenClaims {
         let (jws, algorithm) = try JWSVerifier.parse(idToken, allowedAlgorithms: policy.allowedAlgorithms)
         let key = try await selectKey(for: algorithm, kid: jws.keyID)
-        try await JWSVerifier.checkSignature(of: jws, algorithm: algorithm, key: key)
+        try JWSVerifier.checkSignature(of: jws, with: try await keys.verifier(for: key, algorithm: algorithm))
         guard let members = JSONObject.decode(jws.payload) else { throw .malformed("the payload is not a JSON object") }
         let claims = try IDTokenClaims(claims: members)
         try checkIssuerAndAudience(claims)

@@ -28,7 +28,7 @@ public struct JSONWebKeySet: Sendable, Equatable {
 }
 
 /// One JSON Web Key (RFC 7517 §4), kept as its JSON members.
-public struct JSONWebKey: Sendable, Equatable {
+public struct JSONWebKey: Sendable, Hashable {
     /// Every member of the key, as published.
     public var parameters: [String: JSONValue]
 

@@ -1,4 +1,5 @@
 import Foundation
+import JWTKit
 import Logging
 
 /// A provider's signing keys, fetched from its `jwks_uri` and kept for a while.
@@ -24,6 +25,8 @@ public actor JWKSCache {
     private let logger = Logger(label: "limen.idtoken")
     private var cached: (keySet: JSONWebKeySet, fetchedAt: Date)?
     private var lastForcedRefresh: Date?
+    /// Keys already loaded into jwt-kit, so that each validation only verifies; emptied with every new key set.
+    private var verifiers: [VerifierID: any JWTAlgorithm] = [:]
     private var inFlight: Task<Result<JSONWebKeySet, IDTokenValidationError>, Never>?
 
     /// Creates a cache; nothing is fetched until keys are first asked for.
@@ -66,6 +69,7 @@ public actor JWKSCache {
         inFlight = nil
         if case .success(let keySet) = result {
             cached = (keySet, now())
+            verifiers = [:]
         }
         return try result.get()
     }
@@ -97,4 +101,21 @@ public actor JWKSCache {
             return .failure(.jwksUnavailable(.httpStatus(response.status)))
         }
     }
+
+    /// A verifier for `key` pinned to `algorithm`, loaded once per key set.
+    func verifier(for key: JSONWebKey, algorithm: JWSAlgorithm) async throws(IDTokenValidationError)
+        -> any JWTAlgorithm
+    {
+        let id = VerifierID(key: key, algorithm: algorithm)
+        if let loaded = verifiers[id] { return loaded }
+        let loaded = try await JWSVerifier.loadVerifier(key: key, algorithm: algorithm)
+        verifiers[id] = loaded
+        return loaded
+    }
+}
+
+/// Identifies a loaded verifier: the key's members and the algorithm it is pinned to.
+private struct VerifierID: Hashable {
+    let key: JSONWebKey
+    let algorithm: JWSAlgorithm
 }

@@ -50,6 +50,19 @@ public enum JWSVerifier {
         algorithm: JWSAlgorithm,
         key: JSONWebKey
     ) async throws(IDTokenValidationError) {
+        try checkSignature(of: jws, with: try await loadVerifier(key: key, algorithm: algorithm))
+    }
+
+    /// Verifies the signature with an already loaded verifier.
+    static func checkSignature(of jws: CompactJWS, with verifier: any JWTAlgorithm) throws(IDTokenValidationError) {
+        let verified = (try? verifier.verify(jws.signature, signs: jws.signingInput)) ?? false
+        guard verified else { throw .invalidSignature }
+    }
+
+    /// Loads the selected key into jwt-kit, pinned to `algorithm` (the costly step that ``JWKSCache`` caches).
+    static func loadVerifier(key: JSONWebKey, algorithm: JWSAlgorithm) async throws(IDTokenValidationError)
+        -> any JWTAlgorithm
+    {
         let verifier: any JWTAlgorithm
         do {
             let kid = JWKIdentifier(string: "selected")
@@ -62,8 +75,7 @@ public enum JWSVerifier {
         guard verifier.name == algorithm.rawValue else {
             throw .jwksInvalid("the key was loaded for \(verifier.name), not \(algorithm.rawValue)")
         }
-        let verified = (try? verifier.verify(jws.signature, signs: jws.signingInput)) ?? false
-        guard verified else { throw .invalidSignature }
+        return verifier
     }
 
     /// A jwt-kit JWK carrying only the public members of `key`, pinned to `algorithm`.
