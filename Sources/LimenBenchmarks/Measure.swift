@@ -12,10 +12,10 @@ enum Measure {
 
     /// Runs `body` `batches × batchSize` times and returns the median time of one call, timing whole batches so the
     /// clock's own cost is spread over `batchSize` calls.
-    static func medianPerCall(
+    nonisolated(nonsending) static func medianPerCall(
         batches: Int,
         batchSize: Int,
-        _ body: () async throws -> Void
+        _ body: nonisolated(nonsending) () async throws -> Void
     ) async rethrows -> Duration {
         var samples: [Duration] = []
         samples.reserveCapacity(batches)
@@ -28,7 +28,10 @@ enum Measure {
     }
 
     /// How many times `body` completes per second, running it for about `duration`.
-    static func throughput(for duration: Duration, _ body: () async throws -> Void) async rethrows -> Double {
+    nonisolated(nonsending) static func throughput(
+        for duration: Duration,
+        _ body: nonisolated(nonsending) () async throws -> Void
+    ) async rethrows -> Double {
         let start = clock.now
         var count = 0
         var elapsed = Duration.zero
