@@ -7,10 +7,10 @@ import Testing
 struct JWKSCacheTests {
     let url = URL(string: "https://id.example.com/jwks")!
     let transport = RecordingTransport()
-    let time = TestTime(Date(timeIntervalSince1970: 1_700_000_000))
+    let time = TestNow(Date(timeIntervalSince1970: 1_700_000_000))
 
     func cache(timeToLive: TimeInterval = 3600) -> JWKSCache {
-        JWKSCache(jwksURI: url, transport: transport, timeToLive: timeToLive, now: time.source)
+        JWKSCache(jwksURI: url, transport: transport, timeToLive: timeToLive, now: time.now)
     }
 
     func serveOneKey(kid: String = "k1") async {

@@ -10,19 +10,19 @@ struct ValidatorFixture {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     let transport = RecordingTransport()
-    let time = TestTime(ValidatorFixture.start)
+    let time = TestNow(ValidatorFixture.start)
     let validator: IDTokenValidator
 
     /// A fixture whose JWKS holds `jwks`.
     init(jwks: [[String: JSONValue]], policy: IDTokenValidationPolicy = IDTokenValidationPolicy()) async {
         await transport.respond(to: Self.jwksURL, json: TestSigningKey.jwksJSON(jwks))
-        let cache = JWKSCache(jwksURI: Self.jwksURL, transport: transport, now: time.source)
+        let cache = JWKSCache(jwksURI: Self.jwksURL, transport: transport, now: time.now)
         validator = IDTokenValidator(
             issuer: Self.issuer,
             clientID: Self.clientID,
             keys: cache,
             policy: policy,
-            now: time.source
+            now: time.now
         )
     }
 

@@ -14,9 +14,9 @@ struct DiscoveryTests {
 
     @Test("fetches and parses the OpenID configuration")
     func fetches() async throws {
-        let box = ServerBox()
+        let box = IssuerBox()
         let server = try await TestHTTPServer.start([
-            "GET /.well-known/openid-configuration": { _ in .json(Self.document(issuer: await box.issuer)) }
+            "GET /.well-known/openid-configuration": { _ in .json(Self.document(issuer: await box.value)) }
         ])
         defer { Task { await server.stop() } }
         await box.set(server.baseURL.absoluteString)
@@ -39,9 +39,9 @@ struct DiscoveryTests {
 
     @Test("falls back to the RFC 8414 location, inserted before the issuer's path")
     func oauthFallback() async throws {
-        let box = ServerBox()
+        let box = IssuerBox()
         let server = try await TestHTTPServer.start([
-            "GET /.well-known/oauth-authorization-server/tenant": { _ in .json(Self.document(issuer: await box.issuer))
+            "GET /.well-known/oauth-authorization-server/tenant": { _ in .json(Self.document(issuer: await box.value))
             }
         ])
         defer { Task { await server.stop() } }
@@ -53,10 +53,10 @@ struct DiscoveryTests {
 
     @Test("a fresh document is reused; after the TTL it is fetched again")
     func caches() async throws {
-        let box = ServerBox()
+        let box = IssuerBox()
         let clock = TestNow()
         let server = try await TestHTTPServer.start([
-            "GET /.well-known/openid-configuration": { _ in .json(Self.document(issuer: await box.issuer)) }
+            "GET /.well-known/openid-configuration": { _ in .json(Self.document(issuer: await box.value)) }
         ])
         defer { Task { await server.stop() } }
         await box.set(server.baseURL.absoluteString)
@@ -94,10 +94,4 @@ struct DiscoveryTests {
             try await ProviderDiscovery.fetch(issuer: URL(string: issuer)!, transport: URLSessionTransport())
         }
     }
-}
-
-/// Holds the issuer a route should answer with, known only after the server has its port.
-actor ServerBox {
-    var issuer = ""
-    func set(_ value: String) { issuer = value }
 }

@@ -73,12 +73,6 @@ struct ProviderFixture {
     func stop() async { await server.stop() }
 }
 
-/// The issuer URL, known once the server has its port.
-actor IssuerBox {
-    var value = ""
-    func set(_ new: String) { value = new }
-}
-
 /// Collects events in the order a client emits them.
 final class EventRecorder: Sendable {
     private let events = Locked<[AuthEvent]>([])
