@@ -17,7 +17,7 @@ public actor ProviderDiscovery {
     private let timeToLive: TimeInterval
     private let now: @Sendable () -> Date
     private var cached: (metadata: ProviderMetadata, fetchedAt: Date)?
-    private var inFlight: Task<ProviderMetadata, any Error>?
+    private let fetches = SingleFlight<ProviderMetadata>()
 
     /// Creates a discovery client.
     /// - Parameters:
@@ -43,24 +43,13 @@ public actor ProviderDiscovery {
         if !forceRefresh, let cached, now().timeIntervalSince(cached.fetchedAt) < timeToLive {
             return cached.metadata
         }
-        let task: Task<ProviderMetadata, any Error>
-        if let inFlight {
-            task = inFlight
-        } else {
-            let issuer = issuer
-            let transport = transport
-            task = Task { try await Self.fetch(issuer: issuer, transport: transport) }
-            inFlight = task
-        }
         do {
-            let metadata = try await task.value
-            if inFlight == task {
-                inFlight = nil
-                cached = (metadata, now())
+            let metadata = try await fetches.run { [issuer, transport] in
+                try await Self.fetch(issuer: issuer, transport: transport)
             }
+            cached = (metadata, now())
             return metadata
         } catch {
-            if inFlight == task { inFlight = nil }
             throw error as? OIDCError ?? .network(.cancelled)
         }
     }

@@ -27,7 +27,7 @@ public actor JWKSCache {
     private var lastForcedRefresh: Date?
     /// Keys already loaded into jwt-kit, so that each validation only verifies; emptied with every new key set.
     private var verifiers: [VerifierID: any JWTAlgorithm] = [:]
-    private var inFlight: Task<Result<JSONWebKeySet, IDTokenValidationError>, Never>?
+    private let fetches = SingleFlight<Result<JSONWebKeySet, IDTokenValidationError>>()
 
     /// Creates a cache; nothing is fetched until keys are first asked for.
     public init(
@@ -53,20 +53,18 @@ public actor JWKSCache {
         if let cached, !needsFetch(cached.fetchedAt, forceRefresh: forceRefresh, at: time) {
             return cached.keySet
         }
-        if let inFlight {
-            return try await inFlight.value.get()
-        }
         if forceRefresh {
             lastForcedRefresh = time
             logger.debug("Refreshing the key set for an unknown key", metadata: ["jwks_uri": "\(jwksURI)"])
         }
         let request = HTTPRequest(url: jwksURI, headers: ["Accept": "application/json"])
-        let task = Task { [transport, now] in
-            await Self.fetch(request, through: transport, now: now)
+        let result: Result<JSONWebKeySet, IDTokenValidationError>
+        do {
+            result = try await fetches.run { [transport, now] in await Self.fetch(request, through: transport, now: now)
+            }
+        } catch {
+            throw .jwksUnavailable(.cancelled)
         }
-        inFlight = task
-        let result = await task.value
-        inFlight = nil
         if case .success(let keySet) = result {
             cached = (keySet, now())
             verifiers = [:]

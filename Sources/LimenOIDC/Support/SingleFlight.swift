@@ -7,11 +7,14 @@ import Foundation
 /// let refresh = SingleFlight<String?>()
 /// let token = try await refresh.run { try await fetchNewToken() }   // concurrent callers share one fetch
 /// ```
-actor SingleFlight<Value: Sendable> {
+package actor SingleFlight<Value: Sendable> {
     private var inFlight: Task<Value, any Error>?
 
+    /// Creates a coalescer with nothing under way.
+    package init() {}
+
     /// Joins the operation under way, or starts `operation` when there is none.
-    func run(_ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    package func run(_ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
         if let inFlight { return try await inFlight.value }
         let task = Task { try await operation() }
         inFlight = task
