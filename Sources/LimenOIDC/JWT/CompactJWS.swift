@@ -36,9 +36,12 @@ struct CompactJWS: Sendable {
 
 /// Decoding of JSON objects into ``JSONValue`` members.
 enum JSONObject {
+    /// One decoder for every token: making a decoder costs more than decoding a small header.
+    private static let decoder = JSONDecoder()
+
     /// The members of the JSON object in `data`, or `nil` when `data` is not a JSON object.
     static func decode(_ data: Data) -> [String: JSONValue]? {
-        (try? JSONDecoder().decode(JSONValue.self, from: data))?.objectValue
+        try? decoder.decode([String: JSONValue].self, from: data)
     }
 }
 
