@@ -82,16 +82,25 @@ extension AuthClient {
     ) async throws(LimenError) -> AuthState.User {
         await ensureRestored()
         let before = state
+        logger.debug("sign-in started", metadata: ["method": "\(method.rawValue)"])
         events.emit(.signInStarted(method: method))
         stateStore.update { $0.phase = .signingIn }
         do throws(LimenError) {
             let next = try await body()
             generation += 1
             try await adopt(next)
+            logger.info(
+                "signed in",
+                metadata: [
+                    "method": "\(method.rawValue)", "subject": "\(next.subject)",
+                    "access_token": "\(Redaction.fingerprint(next.accessToken))",
+                ]
+            )
             events.emit(.signInCompleted(method: method))
             return state.user
         } catch {
             stateStore.update { $0 = before }
+            logger.info("sign-in failed", metadata: ["method": "\(method.rawValue)", "code": "\(error.code)"])
             events.emit(.signInFailed(reason: error))
             throw error
         }

@@ -104,6 +104,13 @@ extension AuthClient {
         }
         let next = stored.refreshed(with: response, receivedAt: configuration.now(), claims: newClaims)
         try await adopt(next)
+        logger.debug(
+            "access token refreshed",
+            metadata: [
+                "access_token": "\(Redaction.fingerprint(next.accessToken))",
+                "refresh_token_rotated": "\(next.refreshToken != stored.refreshToken)",
+            ]
+        )
         events.emit(.tokenRefreshed)
         return next.accessToken
     }

@@ -70,37 +70,3 @@ struct LogRedactionTests {
         await fixture.stop()
     }
 }
-
-/// A swift-log handler that keeps every message with its metadata, at trace level, for one logger only.
-private final class CapturedLogs: Sendable {
-    private let captured = Locked<[String]>([])
-
-    /// A logger writing here (not bootstrapped globally).
-    var logger: Logger {
-        var logger = Logger(label: "limen.test") { [captured] label in CapturingHandler(label: label, sink: captured) }
-        logger.logLevel = .trace
-        return logger
-    }
-
-    /// Each captured entry: label, level, message and metadata, as one line.
-    var lines: [String] { captured.withLock { $0 } }
-}
-
-private struct CapturingHandler: LogHandler {
-    let label: String
-    let sink: Locked<[String]>
-    var metadata: Logger.Metadata = [:]
-    var metadataProvider: Logger.MetadataProvider?
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
-        let line = "\(label) \(event.level) \(event.message) \(merged) \(event.error.map { "\($0)" } ?? "")"
-        sink.withLock { $0.append(line) }
-    }
-}

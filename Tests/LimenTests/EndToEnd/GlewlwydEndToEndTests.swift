@@ -22,14 +22,17 @@ struct GlewlwydEndToEndTests {
         await peer.stop()
     }
 
-    func client(for peer: GlewlwydPeer, _ registered: GlewlwydPeer.Client) -> AuthClient {
+    func client(for peer: GlewlwydPeer, _ registered: GlewlwydPeer.Client, logs: CapturedLogs = CapturedLogs())
+        -> AuthClient
+    {
         AuthClient(
             configuration: Configuration(
                 issuer: peer.issuer,
                 clientID: registered.clientID,
                 redirectURI: registered.redirectURIs.first,
                 scopes: ["email", "profile"],
-                clientSecret: registered.clientSecret
+                clientSecret: registered.clientSecret,
+                logger: logs.logger
             )
         )
     }
@@ -40,8 +43,10 @@ struct GlewlwydEndToEndTests {
     func signIn(alg: String) async throws {
         try await withPeer { peer in
             let registered = try #require(peer.client(alg: alg))
-            let client = client(for: peer, registered)
-            let user = try await client.signIn(using: GlewlwydBrowser(peer: peer))
+            let logs = CapturedLogs()
+            let client = client(for: peer, registered, logs: logs)
+            let browser = RecordingUserAgent(base: GlewlwydBrowser(peer: peer))
+            let user = try await client.signIn(using: browser)
             let subject = try #require(user.id)
             #expect(!subject.isEmpty)
             #expect(client.state.phase == .signedIn)
@@ -52,6 +57,11 @@ struct GlewlwydEndToEndTests {
             #expect(info.subject == subject)
             #expect(info.email == peer.user.email)
             #expect(client.state.user.email == peer.user.email)
+            let code = try #require(browser.callbacks.first.flatMap { Self.parameter("code", of: $0) })
+            let tokens = try #require(await client.currentTokens())
+            let secrets = [code, tokens.accessToken, tokens.refreshToken, tokens.idToken, first].compactMap { $0 }
+            #expect(!logs.lines.isEmpty)
+            #expect(logs.lines.allSatisfy { line in secrets.allSatisfy { !line.contains($0) } })
         }
     }
 
@@ -120,6 +130,28 @@ struct GlewlwydEndToEndTests {
             let validator = IDTokenValidator(issuer: metadata.issuer, clientID: "someone-else", keys: keys)
             await #expect(throws: IDTokenValidationError.audienceMismatch) { try await validator.validate(idToken) }
         }
+    }
+}
+
+extension GlewlwydEndToEndTests {
+    static func parameter(_ name: String, of url: URL) -> String? {
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value
+    }
+}
+
+/// Remembers every redirect the browser brought back, so a test can look for the code in the logs.
+final class RecordingUserAgent: UserAgent {
+    let base: GlewlwydBrowser
+    private let recorded = Locked<[URL]>([])
+
+    init(base: GlewlwydBrowser) { self.base = base }
+
+    var callbacks: [URL] { recorded.withLock { $0 } }
+
+    func authorize(url: URL, callback: CallbackMatcher) async throws(UserAgentError) -> URL {
+        let redirect = try await base.authorize(url: url, callback: callback)
+        recorded.withLock { $0.append(redirect) }
+        return redirect
     }
 }
 
