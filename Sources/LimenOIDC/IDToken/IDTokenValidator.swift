@@ -49,30 +49,20 @@ public struct IDTokenValidator: Sendable {
     ///   - maxAge: The `max_age` sent, in seconds; when given, `auth_time` is required and must be recent enough.
     ///   - accessToken: The access token issued with the ID token; when given and the token has `at_hash`, they
     ///     must match.
-    public func validate(
+    nonisolated(nonsending) public func validate(
         _ idToken: String,
         nonce: String? = nil,
         maxAge: TimeInterval? = nil,
         accessToken: String? = nil
     ) async throws(IDTokenValidationError) -> IDTokenClaims {
         let (jws, algorithm) = try JWSVerifier.parse(idToken, allowedAlgorithms: policy.allowedAlgorithms)
-        let key = try await selectKey(for: algorithm, kid: jws.keyID)
-        try JWSVerifier.checkSignature(of: jws, with: try await keys.verifier(for: key, algorithm: algorithm))
+        try JWSVerifier.checkSignature(of: jws, with: try await keys.verifier(for: algorithm, kid: jws.keyID))
         guard let members = JSONObject.decode(jws.payload) else { throw .malformed("the payload is not a JSON object") }
         let claims = try IDTokenClaims(claims: members)
         try checkIssuerAndAudience(claims)
         try checkTimes(claims)
         try checkRequestBinding(claims, nonce: nonce, maxAge: maxAge, accessToken: accessToken, algorithm: algorithm)
         return claims
-    }
-
-    private func selectKey(for algorithm: JWSAlgorithm, kid: String?) async throws(IDTokenValidationError) -> JSONWebKey
-    {
-        do {
-            return try KeySelection.key(for: algorithm, kid: kid, in: await keys.keySet())
-        } catch .keyNotFound {
-            return try KeySelection.key(for: algorithm, kid: kid, in: await keys.keySet(forceRefresh: true))
-        }
     }
 
     private func checkIssuerAndAudience(_ claims: IDTokenClaims) throws(IDTokenValidationError) {

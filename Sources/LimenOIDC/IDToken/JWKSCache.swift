@@ -100,6 +100,18 @@ public actor JWKSCache {
         }
     }
 
+    /// The verifier for a token's `alg` and `kid`: the key is chosen as ``IDTokenValidator`` describes, with one
+    /// forced refresh of the key set when no key fits (key rotation).
+    func verifier(for algorithm: JWSAlgorithm, kid: String?) async throws(IDTokenValidationError) -> any JWTAlgorithm {
+        let key: JSONWebKey
+        do {
+            key = try KeySelection.key(for: algorithm, kid: kid, in: try await keySet())
+        } catch .keyNotFound {
+            key = try KeySelection.key(for: algorithm, kid: kid, in: try await keySet(forceRefresh: true))
+        }
+        return try await verifier(for: key, algorithm: algorithm)
+    }
+
     /// A verifier for `key` pinned to `algorithm`, loaded once per key set.
     func verifier(for key: JSONWebKey, algorithm: JWSAlgorithm) async throws(IDTokenValidationError)
         -> any JWTAlgorithm
