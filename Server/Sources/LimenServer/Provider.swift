@@ -1,0 +1,73 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// A bootstrapped provider: its configuration, store and keys, ready to serve.
+///
+/// ```swift
+/// let provider = try await Provider.bootstrap(configuration: ServerConfiguration())
+/// let app = LimenServerApplication.make(provider: provider)
+/// try await app.runService()
+/// await provider.store.close()
+/// ```
+public struct Provider: Sendable {
+    /// How the server runs.
+    public let configuration: ServerConfiguration
+    /// Where everything is kept.
+    public let store: any Store
+    /// The signing keys.
+    public let keys: KeyRing
+    /// The issuer identifier (known once the port is bound when the configuration leaves it open).
+    public let issuer: IssuerBox
+
+    /// Creates a provider from parts (tests).
+    public init(configuration: ServerConfiguration, store: any Store, keys: KeyRing) {
+        self.configuration = configuration
+        self.store = store
+        self.keys = keys
+        self.issuer = IssuerBox(configuration.issuer(boundPort: configuration.port))
+    }
+
+    /// Prepares everything a start needs: the data folder (0700), the master key (0600, created on first run), the
+    /// SQLite file and its migrations, the signing keys, and the seeded `limen-cli` client.
+    public static func bootstrap(
+        configuration: ServerConfiguration,
+        now: Date = Date(),
+        logger: Logger = Logger(label: "limen.server")
+    ) async throws -> Provider {
+        try FileManager.default.createDirectory(
+            atPath: configuration.dataDirectory,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
+        let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
+        let store = try await SQLiteStore.open(path: configuration.databasePath)
+        do {
+            try await store.migrate()
+            let keys = try await KeyRing.loadOrCreate(store: store, masterKey: masterKey, now: now, logger: logger)
+            if configuration.seedsCLIClient, try await store.insertClientIfAbsent(SeedClients.cli(now: now)) {
+                logger.info("Registered the public client", metadata: ["client_id": "\(SeedClients.cliClientID)"])
+            }
+            return Provider(configuration: configuration, store: store, keys: keys)
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+}
+
+/// The issuer identifier, settable once the listening port is known.
+public final class IssuerBox: Sendable {
+    private let value: NIOLockedValueBox<String>
+
+    init(_ issuer: String) {
+        value = NIOLockedValueBox(issuer)
+    }
+
+    /// The issuer identifier.
+    public var current: String { value.withLockedValue { $0 } }
+
+    func set(_ issuer: String) {
+        value.withLockedValue { $0 = issuer }
+    }
+}

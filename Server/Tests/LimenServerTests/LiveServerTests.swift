@@ -1,0 +1,54 @@
+import Foundation
+import LimenOIDC
+import Logging
+import ServiceLifecycle
+import Testing
+
+@testable import LimenServer
+
+@Suite("The real server on a random loopback port")
+struct LiveServerTests {
+    @Test("the SDK's discovery finds the exact issuer and its JWKS cache reads both signing keys")
+    func sdkAgainstLiveServer() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let provider = try await Provider.bootstrap(configuration: .testing(directory: directory, port: 0))
+        let (issuers, continuation) = AsyncStream.makeStream(of: String.self)
+        let app = LimenServerApplication.make(provider: provider) { continuation.yield($0) }
+        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test"))
+
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                defer { continuation.finish() }
+                try await group.run()
+            }
+            do {
+                var iterator = issuers.makeAsyncIterator()
+                let issuer = try #require(await iterator.next(), "the server did not start")
+                let port = try #require(URLComponents(string: issuer)?.port)
+                #expect(issuer == "http://127.0.0.1:\(port)")
+                #expect(port != 0)
+
+                let transport = URLSessionTransport(timeout: 10)
+                let discovery = ProviderDiscovery(issuer: try #require(URL(string: issuer)), transport: transport)
+                let metadata = try await discovery.metadata()
+                #expect(metadata.issuer == issuer)
+                #expect(metadata.authorizationEndpoint.absoluteString == issuer + "/authorize")
+                #expect(metadata.codeChallengeMethodsSupported == ["S256"])
+                #expect(metadata.authorizationResponseIssParameterSupported == true)
+
+                let jwksURI = try #require(metadata.jwksURI)
+                let keySet = try await JWKSCache(jwksURI: jwksURI, transport: transport).keySet()
+                #expect(Set(keySet.keys.compactMap(\.keyID)) == Set(provider.keys.keys.map(\.kid)))
+                #expect(Set(keySet.keys.compactMap(\.algorithm)) == ["ES256", "RS256"])
+                #expect(keySet.keys.allSatisfy { $0.use == "sig" })
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        await provider.store.close()
+    }
+}
