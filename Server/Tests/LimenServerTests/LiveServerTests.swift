@@ -42,6 +42,26 @@ struct LiveServerTests {
                 #expect(Set(keySet.keys.compactMap(\.keyID)) == Set(provider.keys.keys.map(\.kid)))
                 #expect(Set(keySet.keys.compactMap(\.algorithm)) == ["ES256", "RS256"])
                 #expect(keySet.keys.allSatisfy { $0.use == "sig" })
+
+                // An ID token signed with each key passes the SDK's full validation against the live JWKS.
+                let signer = try await TokenSigner(keys: provider.keys)
+                let validator = IDTokenValidator(
+                    issuer: metadata.issuer,
+                    clientID: "limen-cli",
+                    keys: JWKSCache(jwksURI: jwksURI, transport: transport)
+                )
+                let now = Date().timeIntervalSince1970.rounded(.down)
+                for algorithm in ["ES256", "RS256"] {
+                    let idToken = try await signer.sign(
+                        [
+                            "iss": .string(issuer), "aud": .string("limen-cli"), "sub": .string("user-1"),
+                            "iat": .number(now), "exp": .number(now + 300), "nonce": .string("n-1"),
+                        ],
+                        algorithm: algorithm
+                    )
+                    let claims = try await validator.validate(idToken, nonce: "n-1")
+                    #expect(claims.subject == "user-1")
+                }
             } catch {
                 await group.triggerGracefulShutdown()
                 throw error
