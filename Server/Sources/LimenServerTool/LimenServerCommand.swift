@@ -17,16 +17,16 @@ struct LimenServerCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
+    @Option(help: "The address to listen on (env LIMEN_HOST; default 127.0.0.1).")
+    var host: String?
 
-    @Option(help: "The port to listen on (0 picks a free one).")
-    var port = 8080
+    @Option(help: "The port to listen on, 0 for any free one (env LIMEN_PORT; default 8080).")
+    var port: String?
 
-    @Option(help: "The folder for limen.sqlite and master.key.")
-    var dataDir = "limen-data"
+    @Option(help: "The folder for limen.sqlite and master.key (env LIMEN_DATA_DIR; default ./limen-data).")
+    var dataDir: String?
 
-    @Option(help: "The public issuer URL (default: http://<host>:<port>).")
+    @Option(help: "The public issuer URL (env LIMEN_ISSUER; default http://<host>:<port>).")
     var issuer: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -35,23 +35,23 @@ struct LimenServerCommand: AsyncParsableCommand {
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError(
-                "--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        if let issuer {
-            guard issuer.hasPrefix("https://") || issuer.hasPrefix("http://") else {
-                throw ValidationError("--issuer must be an http(s) URL")
-            }
-            guard !issuer.hasSuffix("/"), !issuer.contains("?"), !issuer.contains("#") else {
-                throw ValidationError("--issuer must have no trailing slash, query or fragment")
-            }
+                "--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
     }
 
     func run() async throws {
         var logger = Logger(label: "limen.server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let configuration = ServerConfiguration(host: host, port: port, dataDirectory: dataDir, issuer: issuer)
+        let configuration: ServerConfiguration
+        do {
+            configuration = try ServerConfiguration.resolve(
+                flags: ConfigurationFlags(host: host, port: port, dataDirectory: dataDir, issuer: issuer),
+                environment: ProcessInfo.processInfo.environment
+            )
+        } catch {
+            throw ValidationError(error.errorDescription ?? error.code)
+        }
         let provider: Provider
         do {
             provider = try await Provider.bootstrap(configuration: configuration, logger: logger)
