@@ -7,6 +7,7 @@ public enum LimenServerApplication {
     /// Every route of the provider.
     public static func router(provider: Provider) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: SecurityHeadersMiddleware())
         DiscoveryRoutes.add(to: router, provider: provider)
         AuthorizeRoutes.add(to: router, provider: provider)
         return router
@@ -25,6 +26,7 @@ public enum LimenServerApplication {
                 address: .hostname(provider.configuration.host, port: provider.configuration.port),
                 serverName: "limen-server"
             ),
+            services: [ExpirySweeper(store: provider.store)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? provider.configuration.port
                 provider.issuer.set(provider.configuration.issuer(boundPort: port))

@@ -98,6 +98,8 @@ struct DiscoveryRouteTests {
                 #expect(response.status == .ok)
                 let body = try json(response.body)
                 #expect(body["status"]?.stringValue == "ok")
+                #expect(response.headers[.xContentTypeOptions] == "nosniff")
+                #expect(response.headers[.contentSecurityPolicy] == "default-src 'none'; frame-ancestors 'none'")
             }
         }
     }
