@@ -41,9 +41,8 @@ public struct Provider: Sendable {
             attributes: [.posixPermissions: 0o700]
         )
         let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
-        let store = try await SQLiteStore.open(path: configuration.databasePath)
+        let store = try await openStore(configuration: configuration)
         do {
-            try await store.migrate()
             let keys = try await KeyRing.loadOrCreate(store: store, masterKey: masterKey, now: now, logger: logger)
             if configuration.seedsCLIClient, try await store.insertClientIfAbsent(SeedClients.cli(now: now)) {
                 logger.info("Registered the public client", metadata: ["client_id": "\(SeedClients.cliClientID)"])
@@ -53,6 +52,25 @@ public struct Provider: Sendable {
             await store.close()
             throw error
         }
+    }
+}
+
+extension Provider {
+    /// The configured store, created and migrated if needed, without keys or seeding (administration commands).
+    public static func openStore(configuration: ServerConfiguration) async throws -> any Store {
+        try FileManager.default.createDirectory(
+            atPath: configuration.dataDirectory,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
+        let store = try await SQLiteStore.open(path: configuration.databasePath)
+        do {
+            try await store.migrate()
+        } catch {
+            await store.close()
+            throw error
+        }
+        return store
     }
 }
 

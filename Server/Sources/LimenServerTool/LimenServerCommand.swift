@@ -10,6 +10,16 @@ struct LimenServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "limen-server",
         abstract: "Limen Server: an OpenID provider with an embedded SQLite database.",
+        subcommands: [ServeCommand.self, ClientsCommand.self],
+        defaultSubcommand: ServeCommand.self
+    )
+}
+
+/// `limen-server serve` (the default): runs the provider.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the OpenID provider (the default when no subcommand is given).",
         discussion: """
             With no arguments it listens on 127.0.0.1:8080, keeps its data in ./limen-data (limen.sqlite and a \
             0600 master.key, created on first run), and registers the public client limen-cli. SIGTERM or \

@@ -146,6 +146,11 @@ public final class SQLiteStore: Store {
         return !rows.isEmpty
     }
 
+    @discardableResult
+    public func deleteClient(id: String) async throws(StorageError) -> Bool {
+        !(try await query("DELETE FROM clients WHERE id = ? RETURNING id", [.text(id)])).isEmpty
+    }
+
     // MARK: Signing keys
 
     public func signingKeys() async throws(StorageError) -> [SigningKeyRecord] {

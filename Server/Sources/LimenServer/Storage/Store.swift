@@ -19,6 +19,9 @@ public protocol Store: Sendable {
     /// Registers `client` unless a client with its identifier exists; returns whether it was inserted.
     @discardableResult
     func insertClientIfAbsent(_ client: ClientRecord) async throws(StorageError) -> Bool
+    /// Removes the client (and its codes); returns whether it existed.
+    @discardableResult
+    func deleteClient(id: String) async throws(StorageError) -> Bool
 
     /// Every signing key, oldest first.
     func signingKeys() async throws(StorageError) -> [SigningKeyRecord]
