@@ -99,4 +99,34 @@ struct ExecutableTests {
         #expect(process.terminationStatus == 1)
         #expect(message.contains("limen-server: The master key file \(keyPath) has mode 604"))
     }
+
+    @Test("clients add prints a confidential client's secret once; the database holds only its hash")
+    func clientsAddStoresOnlyTheHash() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let process = Process()
+        process.executableURL = try serverExecutable()
+        process.arguments = [
+            "clients", "add", "--data-dir", directory.path, "--id", "web", "--redirect-uri", "https://app.example/cb",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = await readOutput(of: output.fileHandleForReading, until: "client_secret:", timeout: .seconds(60))
+        await waitForExit(process)
+        #expect(process.terminationStatus == 0)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("client_secret: ") })
+        let secret = String(line.dropFirst("client_secret: ".count))
+
+        let store = try await SQLiteStore.open(
+            path: (directory.path as NSString).appendingPathComponent("limen.sqlite"))
+        let client = try await store.client(id: "web")
+        await store.close()
+        #expect(client?.kind == .confidential)
+        #expect(client?.secretHash == ClientSecret.hash(secret))
+        let raw = try Data(
+            contentsOf: URL(fileURLWithPath: (directory.path as NSString).appendingPathComponent("limen.sqlite")))
+        #expect(!raw.containsBytes(Data(secret.utf8)))
+    }
 }
