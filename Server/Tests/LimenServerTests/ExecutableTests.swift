@@ -125,8 +125,11 @@ struct ExecutableTests {
         await store.close()
         #expect(client?.kind == .confidential)
         #expect(client?.secretHash == ClientSecret.hash(secret))
-        let raw = try Data(
-            contentsOf: URL(fileURLWithPath: (directory.path as NSString).appendingPathComponent("limen.sqlite")))
-        #expect(!raw.containsBytes(Data(secret.utf8)))
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        where file.hasPrefix("limen.sqlite") {
+            let path = (directory.path as NSString).appendingPathComponent(file)
+            let raw = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(!raw.containsBytes(Data(secret.utf8)), "the secret is in \(file)")
+        }
     }
 }
