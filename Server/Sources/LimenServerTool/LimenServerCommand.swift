@@ -4,6 +4,14 @@ import Hummingbird
 import LimenServer
 import Logging
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `limen-server`: an OpenID provider on 127.0.0.1:8080 with its data in `./limen-data`, ready with no arguments.
 @main
 struct LimenServerCommand: AsyncParsableCommand {
@@ -13,6 +21,21 @@ struct LimenServerCommand: AsyncParsableCommand {
         subcommands: [ServeCommand.self, ClientsCommand.self],
         defaultSubcommand: ServeCommand.self
     )
+
+    static func main() async {
+        // Files the server creates (database, WAL, master key) are readable by their owner only.
+        umask(0o077)
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// `limen-server serve` (the default): runs the provider.

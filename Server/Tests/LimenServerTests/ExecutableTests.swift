@@ -75,8 +75,10 @@ struct ExecutableTests {
         await waitForExit(process)
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
-        #expect(
-            FileManager.default.fileExists(atPath: (directory.path as NSString).appendingPathComponent("master.key")))
+        let database = (directory.path as NSString).appendingPathComponent("limen.sqlite")
+        let attributes = try FileManager.default.attributesOfItem(atPath: database)
+        let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode.map { $0 & 0o077 } == 0, "the database is readable by others")
     }
 
     @Test("it refuses to start with a master key file others can read, saying how to fix it")
