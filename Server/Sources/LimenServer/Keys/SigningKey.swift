@@ -13,8 +13,12 @@ public struct SigningKey: Sendable {
 
     /// The key ID: the RFC 7638 thumbprint of the public key.
     public let kid: String
-    /// When the key was created.
+    /// When the key was created (and published).
     public let createdAt: Date
+    /// When the key starts signing.
+    public let activatesAt: Date
+    /// When the key stopped signing, if it has been rotated out.
+    public let retiredAt: Date?
     let material: Material
 
     /// `ES256` or `RS256`.
@@ -25,20 +29,33 @@ public struct SigningKey: Sendable {
         }
     }
 
-    init(material: Material, createdAt: Date) throws {
+    init(material: Material, createdAt: Date, activatesAt: Date? = nil, retiredAt: Date? = nil) throws {
         self.material = material
         self.createdAt = createdAt
+        self.activatesAt = activatesAt ?? createdAt
+        self.retiredAt = retiredAt
         self.kid = try Self.thumbprint(of: material)
     }
 
-    /// A new P-256 key.
-    static func generateES256(now: Date) throws -> SigningKey {
-        try SigningKey(material: .es256(P256.Signing.PrivateKey()), createdAt: now)
+    /// A new key for `algorithm` (`ES256`: P-256; `RS256`: RSA 2048), signing from `activatesAt`.
+    static func generate(algorithm: String, now: Date, activatesAt: Date? = nil) throws -> SigningKey {
+        switch algorithm {
+        case "ES256":
+            try SigningKey(material: .es256(P256.Signing.PrivateKey()), createdAt: now, activatesAt: activatesAt)
+        case "RS256":
+            try SigningKey(
+                material: .rs256(_RSA.Signing.PrivateKey(keySize: .bits2048)),
+                createdAt: now,
+                activatesAt: activatesAt
+            )
+        default:
+            throw KeyError.unsupportedAlgorithm(algorithm)
+        }
     }
 
-    /// A new RSA 2048-bit key.
-    static func generateRS256(now: Date) throws -> SigningKey {
-        try SigningKey(material: .rs256(_RSA.Signing.PrivateKey(keySize: .bits2048)), createdAt: now)
+    /// Whether the key may sign at `date`.
+    func signs(at date: Date) -> Bool {
+        activatesAt <= date && (retiredAt.map { date < $0 } ?? true)
     }
 
     /// The private key's bytes: P-256 raw scalar, or RSA PKCS#1 DER.
@@ -66,7 +83,9 @@ public struct SigningKey: Sendable {
             kid: kid,
             algorithm: algorithm,
             encryptedPrivateKey: try masterKey.encrypt(privateKeyBytes, context: Self.context(kid: kid)),
-            createdAt: createdAt
+            createdAt: createdAt,
+            activatesAt: activatesAt,
+            retiredAt: retiredAt
         )
     }
 
@@ -79,7 +98,12 @@ public struct SigningKey: Sendable {
             case "RS256": .rs256(try _RSA.Signing.PrivateKey(derRepresentation: bytes))
             default: throw KeyError.unsupportedAlgorithm(record.algorithm)
             }
-        try self.init(material: material, createdAt: record.createdAt)
+        try self.init(
+            material: material,
+            createdAt: record.createdAt,
+            activatesAt: record.activatesAt,
+            retiredAt: record.retiredAt
+        )
         guard kid == record.kid else { throw KeyError.kidMismatch(record.kid) }
     }
 

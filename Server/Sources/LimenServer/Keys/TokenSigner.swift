@@ -33,10 +33,17 @@ public struct TokenSigner: Sendable {
         self.collection = collection
     }
 
-    /// A compact JWS over `claims`, signed with the newest key for `algorithm` (`ES256` or `RS256`); the header
+    /// A compact JWS over `claims`, signed with the key that signs for `algorithm` at `date` (`ES256` or `RS256`); the header
     /// carries `alg`, `kid` and `typ` (`JWT`, or `at+jwt` for RFC 9068 access tokens).
-    public func sign(_ claims: [String: JSONValue], algorithm: String, type: String = "JWT") async throws -> String {
-        guard let key = keys.signingKey(for: algorithm) else { throw KeyError.unsupportedAlgorithm(algorithm) }
+    public func sign(
+        _ claims: [String: JSONValue],
+        algorithm: String,
+        type: String = "JWT",
+        at date: Date = Date()
+    ) async throws -> String {
+        guard let key = keys.signingKey(for: algorithm, at: date) else {
+            throw KeyError.unsupportedAlgorithm(algorithm)
+        }
         var header = JWTHeader()
         header.alg = algorithm
         header.typ = type

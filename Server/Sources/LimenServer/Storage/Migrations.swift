@@ -54,6 +54,14 @@ enum SQLiteMigrations {
                 """,
                 "CREATE INDEX authorization_codes_expires_at ON authorization_codes (expires_at)",
             ]
-        )
+        ),
+        Migration(
+            version: 2,
+            name: "signing keys are published before they sign",
+            statements: [
+                "ALTER TABLE signing_keys ADD COLUMN activates_at INTEGER",
+                "UPDATE signing_keys SET activates_at = created_at WHERE activates_at IS NULL",
+            ]
+        ),
     ]
 }

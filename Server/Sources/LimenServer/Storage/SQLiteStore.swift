@@ -160,6 +160,7 @@ public final class SQLiteStore: Store {
                 algorithm: try Self.text(row, "algorithm"),
                 encryptedPrivateKey: try Self.data(row, "encrypted_private_key"),
                 createdAt: try Self.date(row, "created_at"),
+                activatesAt: row.column("activates_at")?.integer.map { Date(timeIntervalSince1970: Double($0)) },
                 retiredAt: row.column("retired_at")?.integer.map { Date(timeIntervalSince1970: Double($0)) }
             )
         }
@@ -167,13 +168,17 @@ public final class SQLiteStore: Store {
 
     public func insertSigningKey(_ key: SigningKeyRecord) async throws(StorageError) {
         try await query(
-            "INSERT INTO signing_keys (kid, algorithm, encrypted_private_key, created_at, retired_at) "
-                + "VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO signing_keys (kid, algorithm, encrypted_private_key, created_at, activates_at, retired_at) "
+                + "VALUES (?, ?, ?, ?, ?, ?)",
             [
                 .text(key.kid), .text(key.algorithm), Self.blob(key.encryptedPrivateKey), Self.time(key.createdAt),
-                key.retiredAt.map(Self.time) ?? .null,
+                Self.time(key.activatesAt), key.retiredAt.map(Self.time) ?? .null,
             ]
         )
+    }
+
+    public func retireSigningKey(kid: String, at date: Date) async throws(StorageError) {
+        try await query("UPDATE signing_keys SET retired_at = ? WHERE kid = ?", [Self.time(date), .text(kid)])
     }
 
     // MARK: Authorization codes

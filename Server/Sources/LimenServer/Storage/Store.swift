@@ -27,6 +27,8 @@ public protocol Store: Sendable {
     func signingKeys() async throws(StorageError) -> [SigningKeyRecord]
     /// Stores a new signing key.
     func insertSigningKey(_ key: SigningKeyRecord) async throws(StorageError)
+    /// Marks a key as no longer signing from `date` on (it stays published for a while).
+    func retireSigningKey(kid: String, at date: Date) async throws(StorageError)
 
     /// Stores a new authorization code (by its hash).
     func insertAuthorizationCode(_ code: AuthorizationCodeRecord) async throws(StorageError)
@@ -106,17 +108,27 @@ public struct SigningKeyRecord: Sendable, Equatable {
     public var algorithm: String
     /// The private key, sealed with AES-GCM (nonce, ciphertext and tag), bound to `kid`.
     public var encryptedPrivateKey: Data
-    /// When the key was created.
+    /// When the key was created (and published).
     public var createdAt: Date
+    /// When the key starts signing: after it has been published long enough for clients to have fetched it.
+    public var activatesAt: Date
     /// When the key stopped signing; it stays published until tokens it signed expire.
     public var retiredAt: Date?
 
-    /// Creates a signing key record.
-    public init(kid: String, algorithm: String, encryptedPrivateKey: Data, createdAt: Date, retiredAt: Date? = nil) {
+    /// Creates a signing key record; `activatesAt` defaults to `createdAt`.
+    public init(
+        kid: String,
+        algorithm: String,
+        encryptedPrivateKey: Data,
+        createdAt: Date,
+        activatesAt: Date? = nil,
+        retiredAt: Date? = nil
+    ) {
         self.kid = kid
         self.algorithm = algorithm
         self.encryptedPrivateKey = encryptedPrivateKey
         self.createdAt = createdAt
+        self.activatesAt = activatesAt ?? createdAt
         self.retiredAt = retiredAt
     }
 }
