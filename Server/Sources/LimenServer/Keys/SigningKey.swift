@@ -54,7 +54,7 @@ public struct SigningKey: Sendable {
     }
 
     /// Whether the key may sign at `date`.
-    func signs(at date: Date) -> Bool {
+    public func signs(at date: Date) -> Bool {
         activatesAt <= date && (retiredAt.map { date < $0 } ?? true)
     }
 
