@@ -15,17 +15,27 @@ public struct Provider: Sendable {
     public let configuration: ServerConfiguration
     /// Where everything is kept.
     public let store: any Store
-    /// The signing keys.
-    public let keys: KeyRing
+    /// The signing keys as last loaded; ``KeyRingRefresher`` reloads them so rotations reach a running server.
+    public let keyRing: KeyRingBox
     /// The issuer identifier (known once the port is bound when the configuration leaves it open).
     public let issuer: IssuerBox
+    /// Opens the stored signing keys.
+    let masterKey: MasterKey
 
-    /// Creates a provider from parts (tests).
-    public init(configuration: ServerConfiguration, store: any Store, keys: KeyRing) {
+    /// The current signing keys.
+    public var keys: KeyRing { keyRing.current }
+
+    init(configuration: ServerConfiguration, store: any Store, keys: KeyRing, masterKey: MasterKey) {
         self.configuration = configuration
         self.store = store
-        self.keys = keys
+        self.keyRing = KeyRingBox(keys)
+        self.masterKey = masterKey
         self.issuer = IssuerBox(configuration.issuer(boundPort: configuration.port))
+    }
+
+    /// Reloads the signing keys from the store (after a rotation by `limen-server keys rotate`).
+    public func reloadKeys() async throws {
+        keyRing.replace(with: try await KeyRing.loadOrCreate(store: store, masterKey: masterKey))
     }
 
     /// Prepares everything a start needs: the data folder (0700), the master key (0600, created on first run), the
@@ -47,7 +57,7 @@ public struct Provider: Sendable {
             if configuration.seedsCLIClient, try await store.insertClientIfAbsent(SeedClients.cli(now: now)) {
                 logger.info("Registered the public client", metadata: ["client_id": "\(SeedClients.cliClientID)"])
             }
-            return Provider(configuration: configuration, store: store, keys: keys)
+            return Provider(configuration: configuration, store: store, keys: keys, masterKey: masterKey)
         } catch {
             await store.close()
             throw error
@@ -71,6 +81,22 @@ extension Provider {
             throw error
         }
         return store
+    }
+}
+
+/// The current key ring, replaced whole when keys are reloaded.
+public final class KeyRingBox: Sendable {
+    private let value: NIOLockedValueBox<KeyRing>
+
+    init(_ ring: KeyRing) {
+        value = NIOLockedValueBox(ring)
+    }
+
+    /// The key ring now.
+    public var current: KeyRing { value.withLockedValue { $0 } }
+
+    func replace(with ring: KeyRing) {
+        value.withLockedValue { $0 = ring }
     }
 }
 

@@ -26,7 +26,7 @@ struct KeysCommand: AsyncParsableCommand {
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add new ES256 and RS256 keys, published now, signing after --publish-ahead seconds.",
-            discussion: "Running servers pick the new keys up when they restart; restart them before the switchover."
+            discussion: "Running servers reload the keys every minute, so keep --publish-ahead above that."
         )
 
         @OptionGroup var data: DataOptions

@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import LimenOIDC
 import Testing
 
@@ -64,5 +66,41 @@ struct KeyRotationTests {
         let laterJWKS = try JSONWebKeySet(
             json: JSONEncoder().encode(JSONValue.object(ring.jwks(at: start.addingTimeInterval(3600)))))
         _ = try await JWSVerifier.verify(compact: oldToken, jwks: laterJWKS, allowedAlgorithms: [.rs256])
+    }
+
+    @Test("a running server publishes keys rotated by another process once it refreshes")
+    func runningServerPicksUpRotation() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let configuration = ServerConfiguration.testing(directory: directory)
+        let provider = try await Provider.bootstrap(configuration: configuration)
+        let app = Application(router: LimenServerApplication.router(provider: provider))
+        @Sendable func publishedCount(_ client: any TestClientProtocol) async throws -> Int {
+            try await client.execute(uri: "/jwks", method: .get) { response in
+                let body = try JSONDecoder().decode(
+                    [String: [[String: String]]].self,
+                    from: Data(response.body.readableBytesView)
+                )
+                return body["keys"]?.count ?? 0
+            }
+        }
+        do {
+            try await app.test(.router) { client in
+                #expect(try await publishedCount(client) == 2)
+                // Another process (the keys command) rotates through its own connection.
+                let other = try await SQLiteStore.open(path: configuration.databasePath)
+                let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
+                _ = try await KeyRing.rotate(store: other, masterKey: masterKey, publishAhead: 3600)
+                await other.close()
+                #expect(try await publishedCount(client) == 2)
+
+                await KeyRingRefresher(provider: provider).refreshOnce()
+                #expect(try await publishedCount(client) == 4)
+            }
+        } catch {
+            await provider.store.close()
+            throw error
+        }
+        await provider.store.close()
     }
 }
