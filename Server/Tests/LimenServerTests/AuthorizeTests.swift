@@ -159,4 +159,30 @@ struct AuthorizeTests {
                 "https://app.example/cb/", matches: ["https://app.example/cb"], isNative: false)
         )
     }
+
+    @Test("POST /authorize takes the same parameters as a form body (OpenID Connect Core §3.1.2.1)")
+    func postForm() async throws {
+        try await withAuthorize { client in
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            try await client.execute(
+                uri: "/authorize", method: .post, headers: form, body: ByteBuffer(string: query(valid))
+            ) { response in
+                #expect(response.status == .notImplemented)
+            }
+            try await client.execute(
+                uri: "/authorize", method: .post, headers: form,
+                body: ByteBuffer(string: query(replacing("response_type", with: "token")))
+            ) { response in
+                #expect(response.status == .found)
+                #expect(response.headers[.location]?.contains("error=unsupported_response_type") == true)
+            }
+            try await client.execute(
+                uri: "/authorize", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: "{}")
+            ) { response in
+                #expect(response.status == .unsupportedMediaType)
+                #expect(response.headers[.location] == nil)
+            }
+        }
+    }
 }
