@@ -71,4 +71,55 @@ struct LiveServerTests {
         }
         await provider.store.close()
     }
+
+    @Test("an authorization request built by the SDK for limen-cli passes the live server's validation")
+    func sdkAuthorizationRequestAccepted() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let provider = try await Provider.bootstrap(configuration: .testing(directory: directory, port: 0))
+        let (issuers, continuation) = AsyncStream.makeStream(of: String.self)
+        let app = LimenServerApplication.make(provider: provider) { continuation.yield($0) }
+        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test"))
+
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                defer { continuation.finish() }
+                try await group.run()
+            }
+            do {
+                var iterator = issuers.makeAsyncIterator()
+                let issuer = try #require(await iterator.next(), "the server did not start")
+                let transport = URLSessionTransport(timeout: 10)
+                let metadata = try await ProviderDiscovery.fetch(
+                    issuer: try #require(URL(string: issuer)),
+                    transport: transport
+                )
+                // What the CLI sends: a loopback redirect on a port of its own, PKCE S256, state and nonce.
+                var request = AuthorizationRequest(
+                    clientID: "limen-cli",
+                    redirectURI: try #require(URL(string: "http://127.0.0.1:49152/callback")),
+                    scopes: ["openid", "profile", "offline_access"]
+                )
+                request.loginHint = "ada@example.com"
+                let url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
+                let accepted = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
+                #expect(accepted.status == 501, "validation passed; the sign-in pages come next")
+
+                request.redirectURI = try #require(URL(string: "http://127.0.0.1:49152/elsewhere"))
+                let refused = try await transport.send(
+                    HTTPRequest(
+                        url: request.url(authorizationEndpoint: metadata.authorizationEndpoint),
+                        headers: ["Accept": "application/json"]
+                    )
+                )
+                #expect(refused.status == 400)
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        await provider.store.close()
+    }
 }
