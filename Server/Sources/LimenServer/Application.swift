@@ -1,0 +1,38 @@
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Builds the HTTP side of a ``Provider``.
+public enum LimenServerApplication {
+    /// Every route of the provider.
+    public static func router(provider: Provider) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: SecurityHeadersMiddleware())
+        DiscoveryRoutes.add(to: router, provider: provider)
+        AuthorizeRoutes.add(to: router, provider: provider)
+        return router
+    }
+
+    /// The application, listening where the configuration says. Once the port is bound the issuer is fixed (when
+    /// the configuration leaves it to the port) and `onServerRunning` is told the issuer.
+    public static func make(
+        provider: Provider,
+        logger: Logger = Logger(label: "limen.server"),
+        onServerRunning: @escaping @Sendable (_ issuer: String) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            router: router(provider: provider),
+            configuration: ApplicationConfiguration(
+                address: .hostname(provider.configuration.host, port: provider.configuration.port),
+                serverName: "limen-server"
+            ),
+            services: [ExpirySweeper(store: provider.store), KeyRingRefresher(provider: provider)],
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? provider.configuration.port
+                provider.issuer.set(provider.configuration.issuer(boundPort: port))
+                await onServerRunning(provider.issuer.current)
+            },
+            logger: logger
+        )
+    }
+}

@@ -1,0 +1,159 @@
+import Crypto
+import Foundation
+import LimenOIDC
+
+/// What an administrator asks for when registering a client; ``record(now:)`` checks it and makes the stored record.
+///
+/// ```swift
+/// let (client, secret) = try ClientRegistration(id: "web", kind: .confidential,
+///                                               redirectURIs: ["https://app.example/cb"]).record(now: Date())
+/// try await store.insertClientIfAbsent(client)   // show `secret` once; only its hash is kept
+/// ```
+public struct ClientRegistration: Sendable, Equatable {
+    /// The `client_id`: 1–128 characters of letters, digits, `-`, `_`, `.`.
+    public var id: String
+    /// A display name; the ID when absent.
+    public var name: String?
+    /// Public or confidential (a confidential client gets a generated secret).
+    public var kind: ClientRecord.Kind
+    /// A native app (loopback redirects on any port, private-use URI schemes).
+    public var isNative: Bool
+    /// Skips consent.
+    public var isFirstParty: Bool
+    /// Redirect URIs, matched exactly.
+    public var redirectURIs: [String]
+    /// Post-logout redirect URIs.
+    public var postLogoutRedirectURIs: [String]
+    /// `ES256` (default) or `RS256`.
+    public var idTokenSignedResponseAlg: String
+
+    /// Creates a registration request.
+    public init(
+        id: String,
+        name: String? = nil,
+        kind: ClientRecord.Kind,
+        isNative: Bool = false,
+        isFirstParty: Bool = false,
+        redirectURIs: [String],
+        postLogoutRedirectURIs: [String] = [],
+        idTokenSignedResponseAlg: String = "ES256"
+    ) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.isNative = isNative
+        self.isFirstParty = isFirstParty
+        self.redirectURIs = redirectURIs
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
+        self.idTokenSignedResponseAlg = idTokenSignedResponseAlg
+    }
+
+    /// The record to store and, for a confidential client, its secret (returned once, stored only as a hash).
+    public func record(now: Date) throws(ClientRegistrationError) -> (client: ClientRecord, secret: String?) {
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+        guard (1...128).contains(id.count), id.unicodeScalars.allSatisfy(allowed.contains) else {
+            throw .invalidClientID(id)
+        }
+        guard !redirectURIs.isEmpty else { throw .noRedirectURI }
+        for uri in redirectURIs + postLogoutRedirectURIs {
+            if let reason = Self.redirectProblem(uri, isNative: isNative) { throw .invalidRedirectURI(uri, reason) }
+        }
+        guard ["ES256", "RS256"].contains(idTokenSignedResponseAlg) else {
+            throw .unsupportedAlgorithm(idTokenSignedResponseAlg)
+        }
+        if isNative && kind == .confidential { throw .nativeClientWithSecret }
+        let secret = kind == .confidential ? ClientSecret.generate() : nil
+        let client = ClientRecord(
+            id: id,
+            name: name ?? id,
+            kind: kind,
+            secretHash: secret.map(ClientSecret.hash),
+            isNative: isNative,
+            redirectURIs: redirectURIs,
+            postLogoutRedirectURIs: postLogoutRedirectURIs,
+            isFirstParty: isFirstParty,
+            idTokenSignedResponseAlg: idTokenSignedResponseAlg,
+            createdAt: now
+        )
+        return (client, secret)
+    }
+
+    /// Why `uri` cannot be registered (RFC 6749 §3.1.2, RFC 8252 §7, RFC 9700 §2.1), or `nil`.
+    static func redirectProblem(_ uri: String, isNative: Bool) -> String? {
+        guard let components = URLComponents(string: uri), let scheme = components.scheme?.lowercased() else {
+            return "not an absolute URI"
+        }
+        guard components.fragment == nil else { return "a redirect URI has no fragment" }
+        guard components.user == nil, components.password == nil else { return "a redirect URI has no user info" }
+        switch scheme {
+        case "https":
+            return components.host?.isEmpty == false ? nil : "an https redirect URI needs a host"
+        case "http":
+            let host = components.host ?? ""
+            return ["127.0.0.1", "::1", "[::1]"].contains(host)
+                ? nil : "http is only for loopback IP literals (127.0.0.1 or [::1]); use https"
+        default:
+            // RFC 8252 §7.1: private-use schemes are reverse domain names, for native apps only.
+            guard isNative else { return "only native clients may use a private-use URI scheme" }
+            return scheme.contains(".") ? nil : "a private-use scheme is a reverse domain name, e.g. com.example.app"
+        }
+    }
+}
+
+/// Client secrets: 256 random bits, shown once, stored as SHA-256 (they are random, so a fast hash is right).
+public enum ClientSecret {
+    /// A new secret, base64url.
+    public static func generate() -> String {
+        RandomToken.make(byteCount: 32)
+    }
+
+    /// The stored form of `secret`.
+    public static func hash(_ secret: String) -> Data {
+        Data(SHA256.hash(data: Data(secret.utf8)))
+    }
+
+    /// Whether `presented` is the secret whose hash is `stored`, in constant time.
+    public static func matches(_ presented: String, hash stored: Data) -> Bool {
+        ConstantTime.equals(Base64URL.encode(hash(presented)), Base64URL.encode(stored))
+    }
+}
+
+/// Why a client cannot be registered.
+public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError {
+    /// The client ID is empty, too long or has other characters.
+    case invalidClientID(String)
+    /// No redirect URI was given.
+    case noRedirectURI
+    /// A redirect URI cannot be registered.
+    case invalidRedirectURI(String, String)
+    /// The ID token algorithm is not one the server signs with.
+    case unsupportedAlgorithm(String)
+    /// A native app cannot keep a secret (RFC 8252 §8.5).
+    case nativeClientWithSecret
+    /// A client with this ID exists.
+    case alreadyExists(String)
+
+    /// A stable code for logs and tests.
+    public var code: String {
+        switch self {
+        case .invalidClientID: "clients.invalid_client_id"
+        case .noRedirectURI: "clients.no_redirect_uri"
+        case .invalidRedirectURI: "clients.invalid_redirect_uri"
+        case .unsupportedAlgorithm: "clients.unsupported_algorithm"
+        case .nativeClientWithSecret: "clients.native_client_with_secret"
+        case .alreadyExists: "clients.already_exists"
+        }
+    }
+
+    /// A human message.
+    public var errorDescription: String? {
+        switch self {
+        case .invalidClientID(let id): "Invalid client ID \"\(id)\": use 1–128 letters, digits, '-', '_' or '.'"
+        case .noRedirectURI: "A client needs at least one redirect URI"
+        case .invalidRedirectURI(let uri, let reason): "Invalid redirect URI \(uri): \(reason)"
+        case .unsupportedAlgorithm(let algorithm): "Unsupported ID token algorithm \(algorithm): use ES256 or RS256"
+        case .nativeClientWithSecret: "A native client is public: it cannot keep a secret"
+        case .alreadyExists(let id): "A client with ID \(id) already exists"
+        }
+    }
+}

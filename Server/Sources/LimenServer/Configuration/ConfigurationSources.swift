@@ -1,0 +1,104 @@
+import Foundation
+
+/// Settings given on the command line; `nil` means "not given".
+public struct ConfigurationFlags: Sendable, Equatable {
+    /// `--host`
+    public var host: String?
+    /// `--port`
+    public var port: String?
+    /// `--data-dir`
+    public var dataDirectory: String?
+    /// `--issuer`
+    public var issuer: String?
+
+    /// Creates a set of flags.
+    public init(host: String? = nil, port: String? = nil, dataDirectory: String? = nil, issuer: String? = nil) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.issuer = issuer
+    }
+}
+
+extension ServerConfiguration {
+    /// The environment variables read, by setting.
+    public enum EnvironmentKey {
+        /// The listening address.
+        public static let host = "LIMEN_HOST"
+        /// The listening port.
+        public static let port = "LIMEN_PORT"
+        /// The data folder.
+        public static let dataDirectory = "LIMEN_DATA_DIR"
+        /// The public issuer URL.
+        public static let issuer = "LIMEN_ISSUER"
+    }
+
+    /// The configuration from flags, then environment variables, then defaults; a bad value is an error naming the
+    /// flag or variable it came from.
+    ///
+    /// ```swift
+    /// let configuration = try ServerConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment)
+    /// ```
+    public static func resolve(
+        flags: ConfigurationFlags,
+        environment: [String: String]
+    ) throws(ConfigurationError) -> ServerConfiguration {
+        func pick(_ flag: String?, _ flagName: String, _ variable: String) -> (value: String, key: String)? {
+            if let flag { return (flag, flagName) }
+            if let value = environment[variable] { return (value, variable) }
+            return nil
+        }
+        var configuration = ServerConfiguration()
+        if let (value, key) = pick(flags.host, "--host", EnvironmentKey.host) {
+            guard !value.isEmpty, !value.contains("/"), !value.contains(" ") else {
+                throw ConfigurationError(key: key, value: value, reason: "expected an IP address or host name")
+            }
+            configuration.host = value
+        }
+        if let (value, key) = pick(flags.port, "--port", EnvironmentKey.port) {
+            guard let port = Int(value), (0...65535).contains(port) else {
+                throw ConfigurationError(key: key, value: value, reason: "expected a port number from 0 to 65535")
+            }
+            configuration.port = port
+        }
+        if let (value, key) = pick(flags.dataDirectory, "--data-dir", EnvironmentKey.dataDirectory) {
+            guard !value.isEmpty else { throw ConfigurationError(key: key, value: value, reason: "expected a folder") }
+            configuration.dataDirectory = value
+        }
+        if let (value, key) = pick(flags.issuer, "--issuer", EnvironmentKey.issuer) {
+            if let reason = issuerProblem(value) { throw ConfigurationError(key: key, value: value, reason: reason) }
+            configuration.issuer = value
+        }
+        return configuration
+    }
+
+    /// Why `issuer` cannot be an issuer identifier (OpenID Connect Discovery §3, RFC 8414 §2), or `nil` if it can.
+    static func issuerProblem(_ issuer: String) -> String? {
+        guard let components = URLComponents(string: issuer), let scheme = components.scheme?.lowercased(),
+            let host = components.host, !host.isEmpty
+        else { return "expected an absolute URL such as https://id.example.com" }
+        guard components.query == nil, components.fragment == nil else { return "an issuer has no query or fragment" }
+        guard !issuer.hasSuffix("/") else { return "an issuer has no trailing slash" }
+        let loopback = ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host.lowercased())
+        guard scheme == "https" || (scheme == "http" && loopback) else {
+            return "the issuer must use https (http only on a loopback host)"
+        }
+        return nil
+    }
+}
+
+/// A configuration value that cannot be used.
+public struct ConfigurationError: Error, Sendable, Equatable, LocalizedError {
+    /// The flag or environment variable it came from (`--port`, `LIMEN_PORT`).
+    public var key: String
+    /// The value given.
+    public var value: String
+    /// What was expected.
+    public var reason: String
+
+    /// A stable code for logs and tests.
+    public var code: String { "configuration.invalid_value" }
+
+    /// A human message naming the key.
+    public var errorDescription: String? { "Invalid \(key) \"\(value)\": \(reason)" }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// How a Limen Server instance runs: where it listens, where its data lives, and its public name.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on; loopback by default.
+    public var host: String
+    /// The port to listen on; 0 picks a free one.
+    public var port: Int
+    /// The folder holding the SQLite file and the master key; created (0700) on first run.
+    public var dataDirectory: String
+    /// The public issuer URL (no trailing slash, no query). `nil`: `http://host:port`, with the port actually bound.
+    public var issuer: String?
+    /// Registers the public native client `limen-cli` on start.
+    public var seedsCLIClient: Bool
+
+    /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        dataDirectory: String = "limen-data",
+        issuer: String? = nil,
+        seedsCLIClient: Bool = true
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.issuer = issuer
+        self.seedsCLIClient = seedsCLIClient
+    }
+
+    /// `<data directory>/limen.sqlite`.
+    public var databasePath: String { (dataDirectory as NSString).appendingPathComponent("limen.sqlite") }
+    /// `<data directory>/master.key`.
+    public var masterKeyPath: String { (dataDirectory as NSString).appendingPathComponent("master.key") }
+
+    /// The issuer for a server bound to `port`.
+    func issuer(boundPort port: Int) -> String {
+        if let issuer { return issuer }
+        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
+        return "http://\(host):\(port)"
+    }
+}
+
+/// The public client the `limen` CLI signs in with: native, loopback redirect on any port (RFC 8252 §7.3).
+public enum SeedClients {
+    /// The client ID of the CLI.
+    public static let cliClientID = "limen-cli"
+
+    /// `limen-cli`: public, native, redirects to `http://127.0.0.1/callback` or `http://[::1]/callback` on any port.
+    public static func cli(now: Date) -> ClientRecord {
+        ClientRecord(
+            id: cliClientID,
+            name: "Limen CLI",
+            kind: .public,
+            isNative: true,
+            redirectURIs: ["http://127.0.0.1/callback", "http://[::1]/callback"],
+            grantTypes: ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
+            isFirstParty: true,
+            createdAt: now
+        )
+    }
+}

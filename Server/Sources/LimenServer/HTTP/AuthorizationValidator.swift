@@ -1,0 +1,150 @@
+import Foundation
+import LimenOIDC
+
+/// Checks an authorization request (RFC 6749 §4.1.1, RFC 7636, RFC 9700) before anyone signs in.
+///
+/// Until the client and its redirect URI are established, errors are shown on an error page: redirecting to an
+/// unverified URI would make the server an open redirector (RFC 6749 §4.1.2.1, RFC 9700 §4.11). After that, errors
+/// go back to the client's redirect URI with `state` and `iss` (RFC 9207).
+struct AuthorizationValidator: Sendable {
+    /// A request that passed every check.
+    struct Accepted: Sendable, Equatable {
+        var client: ClientRecord
+        var redirectURI: String
+        var scope: String
+        var state: String?
+        var nonce: String?
+        var codeChallenge: String?
+    }
+
+    /// What to do with a request.
+    enum Outcome: Sendable, Equatable {
+        /// Proceed to sign-in.
+        case accepted(Accepted)
+        /// Show an error page; never redirect (unknown client or unregistered redirect URI).
+        case errorPage(error: String, description: String)
+        /// Send the error to the client's verified redirect URI.
+        case redirectError(redirectURI: String, error: String, description: String, state: String?)
+    }
+
+    let store: any Store
+
+    /// Validates the query parameters of a `GET /authorize`.
+    func validate(_ parameters: [(name: String, value: String)]) async throws(StorageError) -> Outcome {
+        var values: [String: [String]] = [:]
+        for (name, value) in parameters { values[name, default: []].append(value) }
+        func single(_ name: String) -> String? { values[name]?.count == 1 ? values[name]?.first : nil }
+        func repeated(_ name: String) -> Bool { (values[name]?.count ?? 0) > 1 }
+
+        guard !repeated("client_id"), let clientID = single("client_id"), !clientID.isEmpty else {
+            return .errorPage(error: "invalid_request", description: "client_id is missing or repeated")
+        }
+        guard let client = try await store.client(id: clientID) else {
+            return .errorPage(error: "invalid_client", description: "unknown client_id")
+        }
+        guard !repeated("redirect_uri"), let redirectURI = single("redirect_uri") else {
+            return .errorPage(error: "invalid_request", description: "redirect_uri is missing or repeated")
+        }
+        guard Self.redirectURI(redirectURI, matches: client.redirectURIs, isNative: client.isNative) else {
+            return .errorPage(error: "invalid_request", description: "redirect_uri is not registered for this client")
+        }
+
+        // From here on the redirect URI is the client's own: errors go back to it.
+        let state = values["state"]?.first
+        func refuse(_ error: String, _ description: String) -> Outcome {
+            .redirectError(redirectURI: redirectURI, error: error, description: description, state: state)
+        }
+        let singleValued = [
+            "response_type", "scope", "state", "nonce", "code_challenge", "code_challenge_method", "prompt",
+            "max_age", "login_hint", "id_token_hint", "ui_locales", "response_mode",
+        ]
+        if let name = singleValued.first(where: repeated) {
+            return refuse("invalid_request", "\(name) is repeated")
+        }
+        guard let responseType = single("response_type") else {
+            return refuse("invalid_request", "response_type is missing")
+        }
+        guard responseType == "code" else {
+            return refuse("unsupported_response_type", "only response_type=code is supported")
+        }
+        guard client.grantTypes.contains("authorization_code") else {
+            return refuse("unauthorized_client", "this client may not use the authorization code grant")
+        }
+        if let mode = single("response_mode"), mode != "query" {
+            return refuse("invalid_request", "only response_mode=query is supported")
+        }
+
+        let challenge = single("code_challenge")
+        let method = single("code_challenge_method")
+        switch (challenge, method) {
+        case (nil, nil):
+            if client.kind == .public {
+                return refuse(
+                    "invalid_request", "PKCE is required: send code_challenge with code_challenge_method=S256")
+            }
+        case (nil, .some):
+            return refuse("invalid_request", "code_challenge_method without code_challenge")
+        case (.some, let method):
+            // RFC 7636 §4.3: a missing method means "plain", which is not accepted.
+            guard method == "S256" else {
+                return refuse("invalid_request", "code_challenge_method must be S256")
+            }
+            guard let challenge, Self.isS256Challenge(challenge) else {
+                return refuse("invalid_request", "code_challenge is not a base64url SHA-256 value (43 characters)")
+            }
+        }
+
+        return .accepted(
+            Accepted(
+                client: client,
+                redirectURI: redirectURI,
+                scope: single("scope") ?? "",
+                state: state,
+                nonce: single("nonce"),
+                codeChallenge: challenge
+            )
+        )
+    }
+
+    /// Exact string match, except that a native client's loopback redirect (`http://127.0.0.1` or `http://[::1]`)
+    /// may use any port (RFC 8252 §7.3). Fragments and user info are never accepted.
+    static func redirectURI(_ requested: String, matches registered: [String], isNative: Bool) -> Bool {
+        guard let request = URLComponents(string: requested), request.fragment == nil, request.user == nil,
+            request.password == nil
+        else { return false }
+        if registered.contains(requested) { return true }
+        guard isNative, request.scheme == "http", let host = request.host, ["127.0.0.1", "::1", "[::1]"].contains(host)
+        else { return false }
+        return registered.contains { candidate in
+            guard let allowed = URLComponents(string: candidate) else { return false }
+            return allowed.scheme == "http" && allowed.host == host
+                && allowed.percentEncodedPath
+                    == request.percentEncodedPath
+                && allowed.percentEncodedQuery == request.percentEncodedQuery
+                && allowed.user == nil && allowed.fragment == nil
+        }
+    }
+
+    /// An S256 challenge is a base64url SHA-256 digest without padding: 43 characters.
+    static func isS256Challenge(_ challenge: String) -> Bool {
+        challenge.utf8.count == 43
+            && challenge.unicodeScalars.allSatisfy {
+                CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_"
+            }
+    }
+
+    /// The redirect carrying an error (RFC 6749 §4.1.2.1) with `state` and `iss` (RFC 9207).
+    static func errorRedirect(
+        redirectURI: String,
+        error: String,
+        description: String,
+        state: String?,
+        issuer: String
+    ) -> String {
+        var fields = [("error", error), ("error_description", description)]
+        if let state { fields.append(("state", state)) }
+        fields.append(("iss", issuer))
+        guard let url = URL(string: redirectURI) else { return redirectURI }
+        return FormEncoding.appending(fields, to: url).absoluteString
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import LimenOIDC
+
+/// `/.well-known/openid-configuration`, its RFC 8414 alias, `/jwks` and `/healthz`.
+enum DiscoveryRoutes {
+    static func add(to router: Router<some RequestContext>, provider: Provider) {
+        router.get("/.well-known/openid-configuration") { _, _ in discoveryResponse(provider) }
+        router.get("/.well-known/oauth-authorization-server") { _, _ in discoveryResponse(provider) }
+        router.get("/jwks") { _, _ in
+            var response = Responses.json(.object(provider.keys.jwks))
+            response.headers[.cacheControl] = "public, max-age=300"
+            return response
+        }
+        router.get("/healthz") { _, _ in
+            do {
+                try await provider.store.ping()
+                return Responses.json(.object(["status": .string("ok")]), noStore: true)
+            } catch {
+                return Responses.json(
+                    .object(["status": .string("unavailable")]), status: .serviceUnavailable, noStore: true)
+            }
+        }
+    }
+
+    static func discoveryResponse(_ provider: Provider) -> Response {
+        var response = Responses.json(document(issuer: provider.issuer.current))
+        response.headers[.cacheControl] = "public, max-age=300"
+        return response
+    }
+
+    /// The provider metadata (OpenID Connect Discovery 1.0 §3, RFC 8414 §2) for `issuer`.
+    static func document(issuer: String) -> JSONValue {
+        let metadata = metadata(issuer: issuer)
+        var object: [String: JSONValue] = [:]
+        if let data = try? JSONEncoder().encode(metadata),
+            let decoded = try? JSONDecoder().decode([String: JSONValue].self, from: data)
+        {
+            object = decoded
+        }
+        // Required by OpenID Connect Discovery §3, not modelled by the SDK's metadata type.
+        object["subject_types_supported"] = .array([.string("public")])
+        return .object(object)
+    }
+
+    /// The metadata, as the SDK models it: only endpoints this server serves or is about to.
+    static func metadata(issuer: String) -> ProviderMetadata {
+        func endpoint(_ path: String) -> URL {
+            URL(string: issuer + path) ?? URL(fileURLWithPath: path)
+        }
+        return ProviderMetadata(
+            issuer: issuer,
+            authorizationEndpoint: endpoint("/authorize"),
+            tokenEndpoint: endpoint("/token"),
+            jwksURI: endpoint("/jwks"),
+            scopesSupported: ["openid", "profile", "email", "offline_access"],
+            responseTypesSupported: ["code"],
+            grantTypesSupported: ["authorization_code", "refresh_token"],
+            idTokenSigningAlgValuesSupported: ["ES256", "RS256"],
+            codeChallengeMethodsSupported: ["S256"],
+            tokenEndpointAuthMethodsSupported: ["none", "client_secret_basic", "client_secret_post"],
+            authorizationResponseIssParameterSupported: true
+        )
+    }
+}

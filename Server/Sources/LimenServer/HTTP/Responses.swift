@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LimenOIDC
+import NIOCore
+
+/// Response builders shared by the routes.
+enum Responses {
+    /// A JSON body; `noStore` adds `Cache-Control: no-store` (for anything carrying secrets or errors).
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, noStore: Bool = false) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        var headers: HTTPFields = [.contentType: "application/json", .xContentTypeOptions: "nosniff"]
+        if noStore { headers[.cacheControl] = "no-store" }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// A small HTML page; the text is escaped.
+    static func html(title: String, message: String, status: HTTPResponse.Status) -> Response {
+        let page = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
+            <meta name="viewport" content="width=device-width, initial-scale=1"></head>
+            <body><main><h1>\(escape(title))</h1><p>\(escape(message))</p></main></body></html>
+
+            """
+        var headers: HTTPFields = [
+            .contentType: "text/html; charset=utf-8",
+            .cacheControl: "no-store",
+            .xContentTypeOptions: "nosniff",
+            .contentSecurityPolicy: "default-src 'none'; frame-ancestors 'none'",
+        ]
+        if let referrerPolicy = HTTPField.Name("Referrer-Policy") { headers[referrerPolicy] = "no-referrer" }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    /// A `302 Found` to `location`.
+    static func redirect(to location: String) -> Response {
+        Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
+    }
+
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

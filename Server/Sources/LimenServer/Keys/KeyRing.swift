@@ -1,0 +1,83 @@
+import Foundation
+import LimenOIDC
+import Logging
+
+/// The provider's signing keys, loaded from the store (and created there on first run).
+///
+/// Rotation (``rotate(store:masterKey:now:publishAhead:logger:)``) publishes a new key before it signs, so clients
+/// caching the JWKS already hold it; a retired key stays published for ``retention`` after it stopped signing, so
+/// tokens it signed still verify until they expire.
+public struct KeyRing: Sendable {
+    /// How long a retired key stays in the JWKS: longer than any token it signed lives.
+    public static let retention: TimeInterval = 24 * 3600
+
+    /// Every stored key, oldest first.
+    public let keys: [SigningKey]
+
+    /// Loads the stored keys, generating and storing an ES256 and an RS256 key when either is missing.
+    public static func loadOrCreate(
+        store: any Store,
+        masterKey: MasterKey,
+        now: Date = Date(),
+        logger: Logger = Logger(label: "limen.keys")
+    ) async throws -> KeyRing {
+        let now = wholeSeconds(now)
+        var keys = try await store.signingKeys().map { try SigningKey(record: $0, masterKey: masterKey) }
+        for algorithm in ["ES256", "RS256"] where !keys.contains(where: { $0.algorithm == algorithm }) {
+            let key = try SigningKey.generate(algorithm: algorithm, now: now)
+            try await store.insertSigningKey(key.record(sealedWith: masterKey))
+            logger.info("Created a signing key", metadata: ["kid": "\(key.kid)", "alg": "\(algorithm)"])
+            keys.append(key)
+        }
+        return KeyRing(keys: keys.sorted { ($0.createdAt, $0.kid) < ($1.createdAt, $1.kid) })
+    }
+
+    /// Adds a new ES256 and RS256 key that sign from `now + publishAhead`, and retires the keys they replace at that
+    /// moment. Returns the ring as stored afterwards.
+    public static func rotate(
+        store: any Store,
+        masterKey: MasterKey,
+        now: Date = Date(),
+        publishAhead: TimeInterval = 3600,
+        logger: Logger = Logger(label: "limen.keys")
+    ) async throws -> KeyRing {
+        let now = wholeSeconds(now)
+        let current = try await loadOrCreate(store: store, masterKey: masterKey, now: now, logger: logger)
+        let switchover = now.addingTimeInterval(publishAhead.rounded(.down))
+        for algorithm in ["ES256", "RS256"] {
+            let key = try SigningKey.generate(algorithm: algorithm, now: now, activatesAt: switchover)
+            try await store.insertSigningKey(key.record(sealedWith: masterKey))
+            for old in current.keys where old.algorithm == algorithm && old.retiredAt == nil {
+                try await store.retireSigningKey(kid: old.kid, at: switchover)
+            }
+            logger.info(
+                "Rotated a signing key",
+                metadata: ["kid": "\(key.kid)", "alg": "\(algorithm)", "signs_from": "\(switchover)"]
+            )
+        }
+        return try await loadOrCreate(store: store, masterKey: masterKey, now: now, logger: logger)
+    }
+
+    /// The key that signs for `algorithm` at `date`: the newest one that is active and not retired.
+    public func signingKey(for algorithm: String, at date: Date = Date()) -> SigningKey? {
+        keys.last { $0.algorithm == algorithm && $0.signs(at: date) }
+    }
+
+    /// The keys published at `date`: every key not retired for longer than ``retention``.
+    public func publishedKeys(at date: Date = Date()) -> [SigningKey] {
+        keys.filter { key in key.retiredAt.map { date < $0.addingTimeInterval(Self.retention) } ?? true }
+    }
+
+    /// The published key set (`/jwks`) at `date`.
+    public func jwks(at date: Date = Date()) -> [String: JSONValue] {
+        ["keys": .array(publishedKeys(at: date).map { .object($0.publicJWK) })]
+    }
+
+    /// The published key set now.
+    public var jwks: [String: JSONValue] { jwks() }
+
+    /// Whole seconds, as the store keeps them, so a restart sees exactly the same times.
+    private static func wholeSeconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// A bootstrapped provider: its configuration, store and keys, ready to serve.
+///
+/// ```swift
+/// let provider = try await Provider.bootstrap(configuration: ServerConfiguration())
+/// let app = LimenServerApplication.make(provider: provider)
+/// try await app.runService()
+/// await provider.store.close()
+/// ```
+public struct Provider: Sendable {
+    /// How the server runs.
+    public let configuration: ServerConfiguration
+    /// Where everything is kept.
+    public let store: any Store
+    /// The signing keys as last loaded; ``KeyRingRefresher`` reloads them so rotations reach a running server.
+    public let keyRing: KeyRingBox
+    /// The issuer identifier (known once the port is bound when the configuration leaves it open).
+    public let issuer: IssuerBox
+    /// Opens the stored signing keys.
+    let masterKey: MasterKey
+
+    /// The current signing keys.
+    public var keys: KeyRing { keyRing.current }
+
+    init(configuration: ServerConfiguration, store: any Store, keys: KeyRing, masterKey: MasterKey) {
+        self.configuration = configuration
+        self.store = store
+        self.keyRing = KeyRingBox(keys)
+        self.masterKey = masterKey
+        self.issuer = IssuerBox(configuration.issuer(boundPort: configuration.port))
+    }
+
+    /// Reloads the signing keys from the store (after a rotation by `limen-server keys rotate`).
+    public func reloadKeys() async throws {
+        keyRing.replace(with: try await KeyRing.loadOrCreate(store: store, masterKey: masterKey))
+    }
+
+    /// Prepares everything a start needs: the data folder (0700), the master key (0600, created on first run), the
+    /// SQLite file and its migrations, the signing keys, and the seeded `limen-cli` client.
+    public static func bootstrap(
+        configuration: ServerConfiguration,
+        now: Date = Date(),
+        logger: Logger = Logger(label: "limen.server")
+    ) async throws -> Provider {
+        try FileManager.default.createDirectory(
+            atPath: configuration.dataDirectory,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
+        let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
+        let store = try await openStore(configuration: configuration)
+        do {
+            let keys = try await KeyRing.loadOrCreate(store: store, masterKey: masterKey, now: now, logger: logger)
+            if configuration.seedsCLIClient, try await store.insertClientIfAbsent(SeedClients.cli(now: now)) {
+                logger.info("Registered the public client", metadata: ["client_id": "\(SeedClients.cliClientID)"])
+            }
+            return Provider(configuration: configuration, store: store, keys: keys, masterKey: masterKey)
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+}
+
+extension Provider {
+    /// The configured store, created and migrated if needed, without keys or seeding (administration commands).
+    public static func openStore(configuration: ServerConfiguration) async throws -> any Store {
+        try FileManager.default.createDirectory(
+            atPath: configuration.dataDirectory,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
+        let store = try await SQLiteStore.open(path: configuration.databasePath)
+        do {
+            try await store.migrate()
+        } catch {
+            await store.close()
+            throw error
+        }
+        return store
+    }
+}
+
+/// The current key ring, replaced whole when keys are reloaded.
+public final class KeyRingBox: Sendable {
+    private let value: NIOLockedValueBox<KeyRing>
+
+    init(_ ring: KeyRing) {
+        value = NIOLockedValueBox(ring)
+    }
+
+    /// The key ring now.
+    public var current: KeyRing { value.withLockedValue { $0 } }
+
+    func replace(with ring: KeyRing) {
+        value.withLockedValue { $0 = ring }
+    }
+}
+
+/// The issuer identifier, settable once the listening port is known.
+public final class IssuerBox: Sendable {
+    private let value: NIOLockedValueBox<String>
+
+    init(_ issuer: String) {
+        value = NIOLockedValueBox(issuer)
+    }
+
+    /// The issuer identifier.
+    public var current: String { value.withLockedValue { $0 } }
+
+    func set(_ issuer: String) {
+        value.withLockedValue { $0 = issuer }
+    }
+}

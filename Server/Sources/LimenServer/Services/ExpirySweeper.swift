@@ -1,0 +1,55 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Deletes expired rows (authorization codes now; sessions, device codes and refresh families as they arrive) at
+/// start and then every ``interval``, until the service group shuts down.
+public struct ExpirySweeper: Service {
+    /// The time between two sweeps.
+    public let interval: Duration
+    private let store: any Store
+    private let clock: any Clock<Duration>
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+
+    /// Creates a sweeper; time is injected so tests need not wait.
+    public init(
+        store: any Store,
+        interval: Duration = .seconds(60),
+        clock: any Clock<Duration> = ContinuousClock(),
+        now: @escaping @Sendable () -> Date = Date.init,
+        logger: Logger = Logger(label: "limen.sweeper")
+    ) {
+        self.store = store
+        self.interval = interval
+        self.clock = clock
+        self.now = now
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            await sweepOnce()
+            let clock = clock
+            let interval = interval
+            do {
+                try await cancelWhenGracefulShutdown { try await clock.sleep(for: interval) }
+            } catch {
+                return  // cancelled or shutting down
+            }
+        }
+    }
+
+    /// One sweep; returns how many rows were removed. A failing store is logged and retried next time.
+    @discardableResult
+    public func sweepOnce() async -> Int {
+        do {
+            let removed = try await store.deleteExpiredAuthorizationCodes(before: now())
+            if removed > 0 { logger.debug("Swept expired authorization codes", metadata: ["count": "\(removed)"]) }
+            return removed
+        } catch {
+            logger.warning("Expiry sweep failed", metadata: ["error": "\(error.code)"])
+            return 0
+        }
+    }
+}

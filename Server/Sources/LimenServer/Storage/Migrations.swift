@@ -1,0 +1,67 @@
+/// One step of the schema, applied once and recorded in `schema_migrations`.
+struct Migration: Sendable {
+    /// Increasing from 1; never reused or edited once released.
+    var version: Int
+    /// What the step does, recorded with it.
+    var name: String
+    /// The statements, run in one transaction.
+    var statements: [String]
+}
+
+/// The SQLite schema, oldest first. Every table carries the columns its expiry sweep needs.
+enum SQLiteMigrations {
+    static let all: [Migration] = [
+        Migration(
+            version: 1,
+            name: "clients, signing keys, authorization codes",
+            statements: [
+                """
+                CREATE TABLE clients (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('public', 'confidential')),
+                    secret_hash BLOB,
+                    is_native INTEGER NOT NULL DEFAULT 0,
+                    redirect_uris TEXT NOT NULL,
+                    post_logout_redirect_uris TEXT NOT NULL,
+                    grant_types TEXT NOT NULL,
+                    is_first_party INTEGER NOT NULL DEFAULT 0,
+                    id_token_signed_response_alg TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE signing_keys (
+                    kid TEXT PRIMARY KEY NOT NULL,
+                    algorithm TEXT NOT NULL,
+                    encrypted_private_key BLOB NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    retired_at INTEGER
+                )
+                """,
+                """
+                CREATE TABLE authorization_codes (
+                    code_hash BLOB PRIMARY KEY NOT NULL,
+                    client_id TEXT NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+                    redirect_uri TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    scope TEXT NOT NULL,
+                    nonce TEXT,
+                    code_challenge TEXT,
+                    auth_time INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL
+                )
+                """,
+                "CREATE INDEX authorization_codes_expires_at ON authorization_codes (expires_at)",
+            ]
+        ),
+        Migration(
+            version: 2,
+            name: "signing keys are published before they sign",
+            statements: [
+                "ALTER TABLE signing_keys ADD COLUMN activates_at INTEGER",
+                "UPDATE signing_keys SET activates_at = created_at WHERE activates_at IS NULL",
+            ]
+        ),
+    ]
+}

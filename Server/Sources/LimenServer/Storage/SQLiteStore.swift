@@ -1,0 +1,296 @@
+import Foundation
+import Logging
+import NIOCore
+import SQLiteNIO
+
+/// The embedded store: one SQLite file (sqlite-nio bundles its own SQLite), in WAL mode.
+///
+/// ```swift
+/// let store = try await SQLiteStore.open(path: "limen-data/limen.sqlite")
+/// try await store.migrate()
+/// ```
+public final class SQLiteStore: Store {
+    private let connection: SQLiteConnection
+    private let logger: Logger
+
+    private init(connection: SQLiteConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Opens (creating if needed) the database file at `path`.
+    public static func open(
+        path: String,
+        logger: Logger = Logger(label: "limen.storage")
+    ) async throws(StorageError) -> SQLiteStore {
+        let connection: SQLiteConnection
+        do {
+            connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+        } catch {
+            throw .openFailed("\(path): \(error)")
+        }
+        let store = SQLiteStore(connection: connection, logger: logger)
+        do {
+            _ = try await connection.query("PRAGMA journal_mode = WAL")
+            _ = try await connection.query("PRAGMA foreign_keys = ON")
+            _ = try await connection.query("PRAGMA busy_timeout = 5000")
+        } catch {
+            await store.close()
+            throw .openFailed("\(path): \(error)")
+        }
+        return store
+    }
+
+    /// An in-memory database, for tests.
+    public static func inMemory(logger: Logger = Logger(label: "limen.storage")) async throws(StorageError)
+        -> SQLiteStore
+    {
+        do {
+            let connection = try await SQLiteConnection.open(storage: .memory, logger: logger)
+            _ = try await connection.query("PRAGMA foreign_keys = ON")
+            return SQLiteStore(connection: connection, logger: logger)
+        } catch {
+            throw .openFailed("memory: \(error)")
+        }
+    }
+
+    public func close() async {
+        try? await connection.close()
+    }
+
+    public func ping() async throws(StorageError) {
+        _ = try await query("SELECT 1")
+    }
+
+    // MARK: Migrations
+
+    public func migrate() async throws(StorageError) {
+        try await migrate(SQLiteMigrations.all)
+    }
+
+    /// The highest applied migration version, 0 when none.
+    func schemaVersion() async throws(StorageError) -> Int {
+        try await query(
+            "CREATE TABLE IF NOT EXISTS schema_migrations "
+                + "(version INTEGER PRIMARY KEY NOT NULL, name TEXT NOT NULL, applied_at INTEGER NOT NULL)"
+        )
+        let rows = try await query("SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations")
+        return rows.first?.column("version")?.integer.map { Int($0) } ?? 0
+    }
+
+    /// The versions recorded in `schema_migrations`, in order.
+    func appliedMigrationVersions() async throws(StorageError) -> [Int] {
+        _ = try await schemaVersion()
+        return try await query("SELECT version FROM schema_migrations ORDER BY version").compactMap {
+            $0.column("version")?.integer.map { Int($0) }
+        }
+    }
+
+    func migrate(_ migrations: [Migration]) async throws(StorageError) {
+        for migration in migrations.sorted(by: { $0.version < $1.version }) {
+            guard try await schemaVersion() < migration.version else { continue }
+            do {
+                // IMMEDIATE takes the write lock first, so two processes starting together apply a step once.
+                _ = try await connection.query("BEGIN IMMEDIATE")
+                let applied = try await connection.query(
+                    "SELECT 1 FROM schema_migrations WHERE version = ?",
+                    [.integer(.init(migration.version))]
+                )
+                if applied.isEmpty {
+                    for statement in migration.statements {
+                        _ = try await connection.query(statement)
+                    }
+                    _ = try await connection.query(
+                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                        [.integer(.init(migration.version)), .text(migration.name), Self.time(Date())]
+                    )
+                }
+                _ = try await connection.query("COMMIT")
+                logger.info("Applied schema migration", metadata: ["version": "\(migration.version)"])
+            } catch {
+                _ = try? await connection.query("ROLLBACK")
+                throw .migrationFailed(version: migration.version, reason: "\(error)")
+            }
+        }
+    }
+
+    // MARK: Clients
+
+    public func client(id: String) async throws(StorageError) -> ClientRecord? {
+        let rows = try await query("SELECT * FROM clients WHERE id = ?", [.text(id)])
+        return try rows.first.map(Self.client(from:))
+    }
+
+    public func clients() async throws(StorageError) -> [ClientRecord] {
+        try await query("SELECT * FROM clients ORDER BY id").map(Self.client(from:))
+    }
+
+    @discardableResult
+    public func insertClientIfAbsent(_ client: ClientRecord) async throws(StorageError) -> Bool {
+        let rows = try await query(
+            """
+            INSERT INTO clients (id, name, kind, secret_hash, is_native, redirect_uris, post_logout_redirect_uris,
+                grant_types, is_first_party, id_token_signed_response_alg, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id
+            """,
+            [
+                .text(client.id), .text(client.name), .text(client.kind.rawValue), Self.blob(client.secretHash),
+                .integer(client.isNative ? 1 : 0), try Self.json(client.redirectURIs),
+                try Self.json(client.postLogoutRedirectURIs), try Self.json(client.grantTypes),
+                .integer(client.isFirstParty ? 1 : 0), .text(client.idTokenSignedResponseAlg),
+                Self.time(client.createdAt),
+            ]
+        )
+        return !rows.isEmpty
+    }
+
+    @discardableResult
+    public func deleteClient(id: String) async throws(StorageError) -> Bool {
+        !(try await query("DELETE FROM clients WHERE id = ? RETURNING id", [.text(id)])).isEmpty
+    }
+
+    // MARK: Signing keys
+
+    public func signingKeys() async throws(StorageError) -> [SigningKeyRecord] {
+        try await query("SELECT * FROM signing_keys ORDER BY created_at, kid").map { row throws(StorageError) in
+            SigningKeyRecord(
+                kid: try Self.text(row, "kid"),
+                algorithm: try Self.text(row, "algorithm"),
+                encryptedPrivateKey: try Self.data(row, "encrypted_private_key"),
+                createdAt: try Self.date(row, "created_at"),
+                activatesAt: row.column("activates_at")?.integer.map { Date(timeIntervalSince1970: Double($0)) },
+                retiredAt: row.column("retired_at")?.integer.map { Date(timeIntervalSince1970: Double($0)) }
+            )
+        }
+    }
+
+    public func insertSigningKey(_ key: SigningKeyRecord) async throws(StorageError) {
+        try await query(
+            "INSERT INTO signing_keys (kid, algorithm, encrypted_private_key, created_at, activates_at, retired_at) "
+                + "VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                .text(key.kid), .text(key.algorithm), Self.blob(key.encryptedPrivateKey), Self.time(key.createdAt),
+                Self.time(key.activatesAt), key.retiredAt.map(Self.time) ?? .null,
+            ]
+        )
+    }
+
+    public func retireSigningKey(kid: String, at date: Date) async throws(StorageError) {
+        try await query("UPDATE signing_keys SET retired_at = ? WHERE kid = ?", [Self.time(date), .text(kid)])
+    }
+
+    // MARK: Authorization codes
+
+    public func insertAuthorizationCode(_ code: AuthorizationCodeRecord) async throws(StorageError) {
+        try await query(
+            """
+            INSERT INTO authorization_codes (code_hash, client_id, redirect_uri, subject, scope, nonce,
+                code_challenge, auth_time, expires_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                Self.blob(code.codeHash), .text(code.clientID), .text(code.redirectURI), .text(code.subject),
+                .text(code.scope), code.nonce.map(SQLiteData.text) ?? .null,
+                code.codeChallenge.map(SQLiteData.text) ?? .null, Self.time(code.authTime), Self.time(code.expiresAt),
+            ]
+        )
+    }
+
+    public func consumeAuthorizationCode(hash: Data, now: Date) async throws(StorageError) -> AuthorizationCodeRecord? {
+        // One statement: two concurrent redemptions cannot both get the row.
+        let rows = try await query("DELETE FROM authorization_codes WHERE code_hash = ? RETURNING *", [Self.blob(hash)])
+        guard let row = rows.first else { return nil }
+        let record = AuthorizationCodeRecord(
+            codeHash: try Self.data(row, "code_hash"),
+            clientID: try Self.text(row, "client_id"),
+            redirectURI: try Self.text(row, "redirect_uri"),
+            subject: try Self.text(row, "subject"),
+            scope: try Self.text(row, "scope"),
+            nonce: row.column("nonce")?.string,
+            codeChallenge: row.column("code_challenge")?.string,
+            authTime: try Self.date(row, "auth_time"),
+            expiresAt: try Self.date(row, "expires_at")
+        )
+        return record.expiresAt > now ? record : nil
+    }
+
+    @discardableResult
+    public func deleteExpiredAuthorizationCodes(before date: Date) async throws(StorageError) -> Int {
+        try await query("DELETE FROM authorization_codes WHERE expires_at <= ? RETURNING 1", [Self.time(date)]).count
+    }
+
+    // MARK: Plumbing
+
+    @discardableResult
+    private func query(_ sql: String, _ binds: [SQLiteData] = []) async throws(StorageError) -> [SQLiteRow] {
+        do {
+            return try await connection.query(sql, binds)
+        } catch {
+            throw .queryFailed("\(error)")
+        }
+    }
+
+    private static func time(_ date: Date) -> SQLiteData {
+        .integer(.init(date.timeIntervalSince1970.rounded(.down)))
+    }
+
+    private static func blob(_ data: Data?) -> SQLiteData {
+        guard let data else { return .null }
+        return .blob(ByteBuffer(bytes: data))
+    }
+
+    private static func json(_ strings: [String]) throws(StorageError) -> SQLiteData {
+        do {
+            return .text(String(decoding: try JSONEncoder().encode(strings), as: UTF8.self))
+        } catch {
+            throw .queryFailed("cannot encode \(strings)")
+        }
+    }
+
+    private static func text(_ row: SQLiteRow, _ column: String) throws(StorageError) -> String {
+        guard let value = row.column(column)?.string else { throw .corruptRow("\(column) is missing") }
+        return value
+    }
+
+    private static func data(_ row: SQLiteRow, _ column: String) throws(StorageError) -> Data {
+        guard var buffer = row.column(column)?.blob, let bytes = buffer.readBytes(length: buffer.readableBytes) else {
+            throw .corruptRow("\(column) is missing")
+        }
+        return Data(bytes)
+    }
+
+    private static func date(_ row: SQLiteRow, _ column: String) throws(StorageError) -> Date {
+        guard let seconds = row.column(column)?.integer else { throw .corruptRow("\(column) is missing") }
+        return Date(timeIntervalSince1970: Double(seconds))
+    }
+
+    private static func strings(_ row: SQLiteRow, _ column: String) throws(StorageError) -> [String] {
+        let text = try text(row, column)
+        guard let strings = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else {
+            throw .corruptRow("\(column) is not a JSON array of strings")
+        }
+        return strings
+    }
+
+    private static func client(from row: SQLiteRow) throws(StorageError) -> ClientRecord {
+        guard let kind = ClientRecord.Kind(rawValue: try text(row, "kind")) else {
+            throw .corruptRow("clients.kind is not public or confidential")
+        }
+        let secretHash: Data? = row.column("secret_hash")?.blob == nil ? nil : try data(row, "secret_hash")
+        return ClientRecord(
+            id: try text(row, "id"),
+            name: try text(row, "name"),
+            kind: kind,
+            secretHash: secretHash,
+            isNative: row.column("is_native")?.bool ?? false,
+            redirectURIs: try strings(row, "redirect_uris"),
+            postLogoutRedirectURIs: try strings(row, "post_logout_redirect_uris"),
+            grantTypes: try strings(row, "grant_types"),
+            isFirstParty: row.column("is_first_party")?.bool ?? false,
+            idTokenSignedResponseAlg: try text(row, "id_token_signed_response_alg"),
+            createdAt: try date(row, "created_at")
+        )
+    }
+}

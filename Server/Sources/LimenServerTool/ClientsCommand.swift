@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import LimenServer
+
+/// The data folder, shared by the administration commands.
+struct DataOptions: ParsableArguments {
+    @Option(help: "The folder holding limen.sqlite (env LIMEN_DATA_DIR; default ./limen-data).")
+    var dataDir: String?
+
+    func configuration() throws -> ServerConfiguration {
+        do {
+            return try ServerConfiguration.resolve(
+                flags: ConfigurationFlags(dataDirectory: dataDir),
+                environment: ProcessInfo.processInfo.environment
+            )
+        } catch {
+            throw ValidationError(error.errorDescription ?? error.code)
+        }
+    }
+}
+
+/// `limen-server clients add|list|remove`.
+struct ClientsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clients",
+        abstract: "Register, list and remove OAuth clients.",
+        subcommands: [Add.self, List.self, Remove.self]
+    )
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register a client; a confidential client's secret is printed once and stored only as a hash."
+        )
+
+        @OptionGroup var data: DataOptions
+
+        @Option(help: "The client_id.")
+        var id: String
+
+        @Option(help: "A display name (default: the client_id).")
+        var name: String?
+
+        @Option(name: .customLong("redirect-uri"), help: "A redirect URI (repeat for several).")
+        var redirectURIs: [String] = []
+
+        @Option(name: .customLong("post-logout-redirect-uri"), help: "A post-logout redirect URI (repeatable).")
+        var postLogoutRedirectURIs: [String] = []
+
+        @Flag(help: "A public client (no secret, PKCE required). Default: confidential.")
+        var `public` = false
+
+        @Flag(help: "A native app: public, loopback redirects on any port, private-use schemes.")
+        var native = false
+
+        @Flag(help: "First-party: consent is skipped.")
+        var firstParty = false
+
+        @Option(help: "ID token signing algorithm: ES256 or RS256.")
+        var idTokenAlg = "ES256"
+
+        func run() async throws {
+            let registration = ClientRegistration(
+                id: id,
+                name: name,
+                kind: self.public || native ? .public : .confidential,
+                isNative: native,
+                isFirstParty: firstParty,
+                redirectURIs: redirectURIs,
+                postLogoutRedirectURIs: postLogoutRedirectURIs,
+                idTokenSignedResponseAlg: idTokenAlg
+            )
+            let (client, secret): (ClientRecord, String?)
+            do {
+                (client, secret) = try registration.record(now: Date())
+            } catch {
+                throw ValidationError(error.errorDescription ?? error.code)
+            }
+            let store = try await Provider.openStore(configuration: data.configuration())
+            let inserted = try await store.insertClientIfAbsent(client)
+            await store.close()
+            guard inserted else {
+                throw ValidationError(ClientRegistrationError.alreadyExists(id).errorDescription ?? "exists")
+            }
+            print("Registered \(client.kind.rawValue) client \(client.id)")
+            if let secret {
+                print("client_secret: \(secret)")
+                print("Keep it now: only its hash is stored, it cannot be shown again.")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List registered clients.")
+
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let store = try await Provider.openStore(configuration: data.configuration())
+            let clients = try await store.clients()
+            await store.close()
+            for client in clients {
+                var traits = [client.kind.rawValue]
+                if client.isNative { traits.append("native") }
+                if client.isFirstParty { traits.append("first-party") }
+                print("\(client.id)\t\(traits.joined(separator: ","))\t\(client.redirectURIs.joined(separator: " "))")
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a client and its pending codes.")
+
+        @OptionGroup var data: DataOptions
+
+        @Option(help: "The client_id.")
+        var id: String
+
+        func run() async throws {
+            let store = try await Provider.openStore(configuration: data.configuration())
+            let removed = try await store.deleteClient(id: id)
+            await store.close()
+            guard removed else { throw ValidationError("No client with ID \(id)") }
+            print("Removed client \(id)")
+        }
+    }
+}

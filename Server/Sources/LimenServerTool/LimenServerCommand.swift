@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import LimenServer
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `limen-server`: an OpenID provider on 127.0.0.1:8080 with its data in `./limen-data`, ready with no arguments.
+@main
+struct LimenServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "limen-server",
+        abstract: "Limen Server: an OpenID provider with an embedded SQLite database.",
+        subcommands: [ServeCommand.self, ClientsCommand.self, KeysCommand.self],
+        defaultSubcommand: ServeCommand.self
+    )
+
+    static func main() async {
+        // Files the server creates (database, WAL, master key) are readable by their owner only.
+        umask(0o077)
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// `limen-server serve` (the default): runs the provider.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the OpenID provider (the default when no subcommand is given).",
+        discussion: """
+            With no arguments it listens on 127.0.0.1:8080, keeps its data in ./limen-data (limen.sqlite and a \
+            0600 master.key, created on first run), and registers the public client limen-cli. SIGTERM or \
+            Ctrl-C stops it gracefully.
+            """
+    )
+
+    @Option(help: "The address to listen on (env LIMEN_HOST; default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "The port to listen on, 0 for any free one (env LIMEN_PORT; default 8080).")
+    var port: String?
+
+    @Option(help: "The folder for limen.sqlite and master.key (env LIMEN_DATA_DIR; default ./limen-data).")
+    var dataDir: String?
+
+    @Option(help: "The public issuer URL (env LIMEN_ISSUER; default http://<host>:<port>).")
+    var issuer: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError(
+                "--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "limen.server")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let configuration: ServerConfiguration
+        do {
+            configuration = try ServerConfiguration.resolve(
+                flags: ConfigurationFlags(host: host, port: port, dataDirectory: dataDir, issuer: issuer),
+                environment: ProcessInfo.processInfo.environment
+            )
+        } catch {
+            throw ValidationError(error.errorDescription ?? error.code)
+        }
+        let provider: Provider
+        do {
+            provider = try await Provider.bootstrap(configuration: configuration, logger: logger)
+        } catch {
+            // A clear sentence (the file and the fix), not the error's debug description.
+            FileHandle.standardError.write(Data("limen-server: \(error.localizedDescription)\n".utf8))
+            throw ExitCode.failure
+        }
+        let app = LimenServerApplication.make(provider: provider, logger: logger) { issuer in
+            // Written straight to the descriptor: `print` is buffered when stdout is a file or a pipe.
+            FileHandle.standardOutput.write(
+                Data(
+                    """
+
+                    Limen Server is running.
+                      issuer:   \(issuer)
+                      data:     \(configuration.databasePath) (master key: \(configuration.masterKeyPath))
+                      client:   \(SeedClients.cliClientID) (public, loopback redirect on any port)
+
+                    Try it from the repository root:
+                      swift run limen login --issuer \(issuer) --client-id \(SeedClients.cliClientID)
+
+                    """.utf8
+                )
+            )
+        }
+        do {
+            // Runs a ServiceGroup that shuts down gracefully on SIGTERM and SIGINT.
+            try await app.runService()
+        } catch {
+            await provider.store.close()
+            throw error
+        }
+        await provider.store.close()
+    }
+}

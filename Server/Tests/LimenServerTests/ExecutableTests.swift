@@ -1,0 +1,137 @@
+import Foundation
+import LimenOIDC
+import Testing
+
+@testable import LimenServer
+
+/// The `limen-server` binary built next to the test bundle.
+private func serverExecutable() throws -> URL {
+    let directory = try #require(Bundle.main.executableURL?.deletingLastPathComponent())
+    let url = directory.appendingPathComponent("limen-server")
+    try #require(FileManager.default.isExecutableFile(atPath: url.path), "build limen-server first (swift build)")
+    return url
+}
+
+/// Reads `handle` until `marker` has been seen and the line holding it is complete, or `timeout` passes.
+private func readOutput(of handle: FileHandle, until marker: String, timeout: Duration) async -> String {
+    await withTaskGroup(of: String?.self) { group in
+        group.addTask {
+            var text = ""
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return text }  // end of file: the process is gone
+                text += String(decoding: chunk, as: UTF8.self)
+                if let range = text.range(of: marker), text[range.upperBound...].contains("\n") { return text }
+            }
+        }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first ?? "(timed out)"
+    }
+}
+
+/// Waits for `process` to end, off the cooperative pool.
+private func waitForExit(_ process: Process) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        DispatchQueue.global().async {
+            process.waitUntilExit()
+            continuation.resume()
+        }
+    }
+}
+
+@Suite("The limen-server executable")
+struct ExecutableTests {
+    @Test("it prints the issuer and the limen login command, serves, and exits 0 on SIGTERM")
+    func servesAndShutsDownOnSIGTERM() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let process = Process()
+        process.executableURL = try serverExecutable()
+        process.arguments = ["--port", "0", "--data-dir", directory.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.interrupt() } }
+
+        let text = await readOutput(of: output.fileHandleForReading, until: "limen login", timeout: .seconds(60))
+        let issuerLine = try #require(text.split(separator: "\n").first { $0.contains("issuer:") }, "\(text)")
+        let issuer = issuerLine.split(separator: " ").last.map(String.init) ?? ""
+        #expect(issuer.hasPrefix("http://127.0.0.1:"))
+        #expect(text.contains("limen login --issuer \(issuer) --client-id limen-cli"))
+
+        let metadata = try await ProviderDiscovery.fetch(
+            issuer: try #require(URL(string: issuer)),
+            transport: URLSessionTransport(timeout: 10)
+        )
+        #expect(metadata.issuer == issuer)
+
+        process.terminate()  // SIGTERM
+        await waitForExit(process)
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        let database = (directory.path as NSString).appendingPathComponent("limen.sqlite")
+        let attributes = try FileManager.default.attributesOfItem(atPath: database)
+        let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode.map { $0 & 0o077 } == 0, "the database is readable by others")
+    }
+
+    @Test("it refuses to start with a master key file others can read, saying how to fix it")
+    func refusesLooseMasterKey() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let keyPath = (directory.path as NSString).appendingPathComponent("master.key")
+        _ = try MasterKey.loadOrCreate(at: keyPath)
+        try FileManager.default.setAttributes([.posixPermissions: 0o604], ofItemAtPath: keyPath)
+
+        let process = Process()
+        process.executableURL = try serverExecutable()
+        process.arguments = ["--port", "0", "--data-dir", directory.path]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let message = await readOutput(of: errors.fileHandleForReading, until: "chmod 600", timeout: .seconds(60))
+        await waitForExit(process)
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("limen-server: The master key file \(keyPath) has mode 604"))
+    }
+
+    @Test("clients add prints a confidential client's secret once; the database holds only its hash")
+    func clientsAddStoresOnlyTheHash() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let process = Process()
+        process.executableURL = try serverExecutable()
+        process.arguments = [
+            "clients", "add", "--data-dir", directory.path, "--id", "web", "--redirect-uri", "https://app.example/cb",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = await readOutput(of: output.fileHandleForReading, until: "client_secret:", timeout: .seconds(60))
+        await waitForExit(process)
+        #expect(process.terminationStatus == 0)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("client_secret: ") })
+        let secret = String(line.dropFirst("client_secret: ".count))
+
+        let store = try await SQLiteStore.open(
+            path: (directory.path as NSString).appendingPathComponent("limen.sqlite"))
+        let client = try await store.client(id: "web")
+        await store.close()
+        #expect(client?.kind == .confidential)
+        #expect(client?.secretHash == ClientSecret.hash(secret))
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        where file.hasPrefix("limen.sqlite") {
+            let path = (directory.path as NSString).appendingPathComponent(file)
+            let raw = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(!raw.containsBytes(Data(secret.utf8)), "the secret is in \(file)")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import LimenOIDC
+import Testing
+
+@testable import LimenServer
+
+@Suite("Signing with the provider's keys")
+struct TokenSignerTests {
+    @Test(
+        "a token signed with each key verifies against the published JWKS, with alg, kid and typ in its header",
+        arguments: ["ES256", "RS256"])
+    func signedTokenVerifiesAgainstJWKS(algorithm: String) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let provider = try await Provider.bootstrap(configuration: .testing(directory: directory))
+        await provider.store.close()
+        let signer = try await TokenSigner(keys: provider.keys)
+        let claims: [String: JSONValue] = ["sub": .string("user-1"), "iat": .number(1_700_000_000)]
+
+        let token = try await signer.sign(claims, algorithm: algorithm, type: "at+jwt")
+
+        let jwks = try JSONWebKeySet(json: JSONEncoder().encode(JSONValue.object(provider.keys.jwks)))
+        let payload = try await JWSVerifier.verify(compact: token, jwks: jwks, allowedAlgorithms: [.es256, .rs256])
+        #expect(try JSONDecoder().decode([String: JSONValue].self, from: payload) == claims)
+        let headerPart = try #require(token.split(separator: ".").first)
+        let header = try JSONDecoder().decode([String: String].self, from: try #require(Base64URL.decode(headerPart)))
+        #expect(header["alg"] == algorithm)
+        #expect(header["kid"] == provider.keys.signingKey(for: algorithm)?.kid)
+        #expect(header["typ"] == "at+jwt")
+    }
+
+    @Test("an algorithm without a key is refused")
+    func unknownAlgorithmRefused() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let provider = try await Provider.bootstrap(configuration: .testing(directory: directory))
+        await provider.store.close()
+        let signer = try await TokenSigner(keys: provider.keys)
+        await #expect(throws: KeyError.unsupportedAlgorithm("HS256")) {
+            _ = try await signer.sign([:], algorithm: "HS256")
+        }
+    }
+}
