@@ -10,77 +10,86 @@ import Testing
 struct LiveServerTests {
     @Test("the SDK's discovery finds the exact issuer and its JWKS cache reads both signing keys")
     func sdkAgainstLiveServer() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let provider = try await Provider.bootstrap(configuration: .testing(directory: directory, port: 0))
-        let (issuers, continuation) = AsyncStream.makeStream(of: String.self)
-        let app = LimenServerApplication.make(provider: provider) { continuation.yield($0) }
-        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test"))
+        try await withLiveServer { provider, issuer in
+            let port = try #require(URLComponents(string: issuer)?.port)
+            #expect(issuer == "http://127.0.0.1:\(port)")
+            #expect(port != 0)
 
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                defer { continuation.finish() }
-                try await group.run()
-            }
-            do {
-                var iterator = issuers.makeAsyncIterator()
-                let issuer = try #require(await iterator.next(), "the server did not start")
-                let port = try #require(URLComponents(string: issuer)?.port)
-                #expect(issuer == "http://127.0.0.1:\(port)")
-                #expect(port != 0)
+            let transport = URLSessionTransport(timeout: 10)
+            let discovery = ProviderDiscovery(issuer: try #require(URL(string: issuer)), transport: transport)
+            let metadata = try await discovery.metadata()
+            #expect(metadata.issuer == issuer)
+            #expect(metadata.authorizationEndpoint.absoluteString == issuer + "/authorize")
+            #expect(metadata.codeChallengeMethodsSupported == ["S256"])
+            #expect(metadata.authorizationResponseIssParameterSupported == true)
 
-                let transport = URLSessionTransport(timeout: 10)
-                let discovery = ProviderDiscovery(issuer: try #require(URL(string: issuer)), transport: transport)
-                let metadata = try await discovery.metadata()
-                #expect(metadata.issuer == issuer)
-                #expect(metadata.authorizationEndpoint.absoluteString == issuer + "/authorize")
-                #expect(metadata.codeChallengeMethodsSupported == ["S256"])
-                #expect(metadata.authorizationResponseIssParameterSupported == true)
+            let jwksURI = try #require(metadata.jwksURI)
+            let keySet = try await JWKSCache(jwksURI: jwksURI, transport: transport).keySet()
+            #expect(Set(keySet.keys.compactMap(\.keyID)) == Set(provider.keys.keys.map(\.kid)))
+            #expect(Set(keySet.keys.compactMap(\.algorithm)) == ["ES256", "RS256"])
+            #expect(keySet.keys.allSatisfy { $0.use == "sig" })
 
-                let jwksURI = try #require(metadata.jwksURI)
-                let keySet = try await JWKSCache(jwksURI: jwksURI, transport: transport).keySet()
-                #expect(Set(keySet.keys.compactMap(\.keyID)) == Set(provider.keys.keys.map(\.kid)))
-                #expect(Set(keySet.keys.compactMap(\.algorithm)) == ["ES256", "RS256"])
-                #expect(keySet.keys.allSatisfy { $0.use == "sig" })
-
-                // An ID token signed with each key passes the SDK's full validation against the live JWKS.
-                let signer = try await TokenSigner(keys: provider.keys)
-                let validator = IDTokenValidator(
-                    issuer: metadata.issuer,
-                    clientID: "limen-cli",
-                    keys: JWKSCache(jwksURI: jwksURI, transport: transport)
+            // An ID token signed with each key passes the SDK's full validation against the live JWKS.
+            let signer = try await TokenSigner(keys: provider.keys)
+            let validator = IDTokenValidator(
+                issuer: metadata.issuer,
+                clientID: "limen-cli",
+                keys: JWKSCache(jwksURI: jwksURI, transport: transport)
+            )
+            let now = Date().timeIntervalSince1970.rounded(.down)
+            for algorithm in ["ES256", "RS256"] {
+                let idToken = try await signer.sign(
+                    [
+                        "iss": .string(issuer), "aud": .string("limen-cli"), "sub": .string("user-1"),
+                        "iat": .number(now), "exp": .number(now + 300), "nonce": .string("n-1"),
+                    ],
+                    algorithm: algorithm
                 )
-                let now = Date().timeIntervalSince1970.rounded(.down)
-                for algorithm in ["ES256", "RS256"] {
-                    let idToken = try await signer.sign(
-                        [
-                            "iss": .string(issuer), "aud": .string("limen-cli"), "sub": .string("user-1"),
-                            "iat": .number(now), "exp": .number(now + 300), "nonce": .string("n-1"),
-                        ],
-                        algorithm: algorithm
-                    )
-                    let claims = try await validator.validate(idToken, nonce: "n-1")
-                    #expect(claims.subject == "user-1")
-                }
-            } catch {
-                await group.triggerGracefulShutdown()
-                throw error
+                let claims = try await validator.validate(idToken, nonce: "n-1")
+                #expect(claims.subject == "user-1")
             }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
         }
-        await provider.store.close()
     }
 
     @Test("an authorization request built by the SDK for limen-cli passes the live server's validation")
     func sdkAuthorizationRequestAccepted() async throws {
+        try await withLiveServer { provider, issuer in
+            let transport = URLSessionTransport(timeout: 10)
+            let metadata = try await ProviderDiscovery.fetch(
+                issuer: try #require(URL(string: issuer)),
+                transport: transport
+            )
+            // What the CLI sends: a loopback redirect on a port of its own, PKCE S256, state and nonce.
+            var request = AuthorizationRequest(
+                clientID: "limen-cli",
+                redirectURI: try #require(URL(string: "http://127.0.0.1:49152/callback")),
+                scopes: ["openid", "profile", "offline_access"]
+            )
+            request.loginHint = "ada@example.com"
+            let url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
+            let accepted = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
+            #expect(accepted.status == 501, "validation passed; the sign-in pages come next")
+
+            request.redirectURI = try #require(URL(string: "http://127.0.0.1:49152/elsewhere"))
+            let refused = try await transport.send(
+                HTTPRequest(
+                    url: request.url(authorizationEndpoint: metadata.authorizationEndpoint),
+                    headers: ["Accept": "application/json"]
+                )
+            )
+            #expect(refused.status == 400)
+        }
+    }
+
+    /// Bootstraps a provider in a temporary directory, serves it on 127.0.0.1 port 0, runs `body` with the issuer
+    /// the server announced, and shuts everything down in every path.
+    private func withLiveServer(_ body: (Provider, String) async throws -> Void) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let provider = try await Provider.bootstrap(configuration: .testing(directory: directory, port: 0))
         let (issuers, continuation) = AsyncStream.makeStream(of: String.self)
         let app = LimenServerApplication.make(provider: provider) { continuation.yield($0) }
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test"))
-
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 defer { continuation.finish() }
@@ -89,30 +98,7 @@ struct LiveServerTests {
             do {
                 var iterator = issuers.makeAsyncIterator()
                 let issuer = try #require(await iterator.next(), "the server did not start")
-                let transport = URLSessionTransport(timeout: 10)
-                let metadata = try await ProviderDiscovery.fetch(
-                    issuer: try #require(URL(string: issuer)),
-                    transport: transport
-                )
-                // What the CLI sends: a loopback redirect on a port of its own, PKCE S256, state and nonce.
-                var request = AuthorizationRequest(
-                    clientID: "limen-cli",
-                    redirectURI: try #require(URL(string: "http://127.0.0.1:49152/callback")),
-                    scopes: ["openid", "profile", "offline_access"]
-                )
-                request.loginHint = "ada@example.com"
-                let url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
-                let accepted = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
-                #expect(accepted.status == 501, "validation passed; the sign-in pages come next")
-
-                request.redirectURI = try #require(URL(string: "http://127.0.0.1:49152/elsewhere"))
-                let refused = try await transport.send(
-                    HTTPRequest(
-                        url: request.url(authorizationEndpoint: metadata.authorizationEndpoint),
-                        headers: ["Accept": "application/json"]
-                    )
-                )
-                #expect(refused.status == 400)
+                try await body(provider, issuer)
             } catch {
                 await group.triggerGracefulShutdown()
                 throw error

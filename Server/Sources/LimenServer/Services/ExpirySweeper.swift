@@ -28,16 +28,7 @@ public struct ExpirySweeper: Service {
     }
 
     public func run() async throws {
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            await sweepOnce()
-            let clock = clock
-            let interval = interval
-            do {
-                try await cancelWhenGracefulShutdown { try await clock.sleep(for: interval) }
-            } catch {
-                return  // cancelled or shutting down
-            }
-        }
+        await PeriodicTask.run(every: interval, on: clock, immediately: true) { await sweepOnce() }
     }
 
     /// One sweep; returns how many rows were removed. A failing store is logged and retried next time.

@@ -25,16 +25,7 @@ public struct KeyRingRefresher: Service {
     }
 
     public func run() async throws {
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            let clock = clock
-            let interval = interval
-            do {
-                try await cancelWhenGracefulShutdown { try await clock.sleep(for: interval) }
-            } catch {
-                return  // cancelled or shutting down
-            }
-            await refreshOnce()
-        }
+        await PeriodicTask.run(every: interval, on: clock, immediately: false) { await refreshOnce() }
     }
 
     /// One reload; a failure is logged and the keys in memory stay as they were.
