@@ -26,9 +26,12 @@ try await BenchmarkSession.store(in: memory)
 let cachedClient = BenchmarkSession.client(store: memory)
 await cachedClient.restore()
 _ = try await cachedClient.validAccessToken()
-let perCall = try await Measure.medianPerCall(batches: 1_000, batchSize: 100) {
-    _ = try await cachedClient.validAccessToken()
-}
+// Off the main actor, like validation below; from the main actor each call also pays one executor hop.
+let perCall = try await Task.detached {
+    try await Measure.medianPerCall(batches: 1_000, batchSize: 100) {
+        _ = try await cachedClient.validAccessToken()
+    }
+}.value
 let nanoseconds = perCall.seconds * 1e9
 rows.append(
     Row(

@@ -11,7 +11,7 @@ extension AuthClient {
     /// - Returns `nil` when nobody is signed in, or when the provider refuses the refresh token (`invalid_grant`):
     ///   then the session is cleared and ``AuthEvent/sessionExpired`` is emitted.
     /// - Throws a retryable ``LimenError`` on a transient failure (offline, timeout, 5xx, 429); the session is kept.
-    public nonisolated(nonsending) func validAccessToken(minimumTimeToLive: TimeInterval? = nil)
+    public nonisolated func validAccessToken(minimumTimeToLive: TimeInterval? = nil)
         async throws(LimenError)
         -> String?
     {

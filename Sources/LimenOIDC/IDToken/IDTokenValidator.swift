@@ -49,7 +49,7 @@ public struct IDTokenValidator: Sendable {
     ///   - maxAge: The `max_age` sent, in seconds; when given, `auth_time` is required and must be recent enough.
     ///   - accessToken: The access token issued with the ID token; when given and the token has `at_hash`, they
     ///     must match.
-    nonisolated(nonsending) public func validate(
+    public func validate(
         _ idToken: String,
         nonce: String? = nil,
         maxAge: TimeInterval? = nil,
