@@ -21,12 +21,21 @@ public struct Provider: Sendable {
     public let issuer: IssuerBox
     /// Opens the stored signing keys.
     let masterKey: MasterKey
+    /// The current time; injected so that expiry is tested without waiting.
+    public let now: @Sendable () -> Date
 
     /// The current signing keys.
     public var keys: KeyRing { keyRing.current }
 
-    init(configuration: ServerConfiguration, store: any Store, keys: KeyRing, masterKey: MasterKey) {
+    init(
+        configuration: ServerConfiguration,
+        store: any Store,
+        keys: KeyRing,
+        masterKey: MasterKey,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.configuration = configuration
+        self.now = now
         self.store = store
         self.keyRing = KeyRingBox(keys)
         self.masterKey = masterKey
@@ -35,14 +44,15 @@ public struct Provider: Sendable {
 
     /// Reloads the signing keys from the store (after a rotation by `limen-server keys rotate`).
     public func reloadKeys() async throws {
-        keyRing.replace(with: try await KeyRing.loadOrCreate(store: store, masterKey: masterKey))
+        keyRing.replace(with: try await KeyRing.loadOrCreate(store: store, masterKey: masterKey, now: now()))
     }
 
     /// Prepares everything a start needs: the data folder (0700), the master key (0600, created on first run), the
-    /// SQLite file and its migrations, the signing keys, and the seeded `limen-cli` client.
+    /// SQLite file and its migrations, the signing keys, and the seeded `limen-cli` client. `now` is the provider's
+    /// clock from then on.
     public static func bootstrap(
         configuration: ServerConfiguration,
-        now: Date = Date(),
+        now: @escaping @Sendable () -> Date = Date.init,
         logger: Logger = Logger(label: "limen.server")
     ) async throws -> Provider {
         try FileManager.default.createDirectory(
@@ -53,11 +63,11 @@ public struct Provider: Sendable {
         let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
         let store = try await openStore(configuration: configuration)
         do {
-            let keys = try await KeyRing.loadOrCreate(store: store, masterKey: masterKey, now: now, logger: logger)
-            if configuration.seedsCLIClient, try await store.insertClientIfAbsent(SeedClients.cli(now: now)) {
+            let keys = try await KeyRing.loadOrCreate(store: store, masterKey: masterKey, now: now(), logger: logger)
+            if configuration.seedsCLIClient, try await store.insertClientIfAbsent(SeedClients.cli(now: now())) {
                 logger.info("Registered the public client", metadata: ["client_id": "\(SeedClients.cliClientID)"])
             }
-            return Provider(configuration: configuration, store: store, keys: keys, masterKey: masterKey)
+            return Provider(configuration: configuration, store: store, keys: keys, masterKey: masterKey, now: now)
         } catch {
             await store.close()
             throw error

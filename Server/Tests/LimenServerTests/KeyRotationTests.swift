@@ -14,7 +14,7 @@ struct KeyRotationTests {
         defer { directory.remove() }
         let configuration = ServerConfiguration.testing(directory: directory)
         let start = Date(timeIntervalSince1970: 1_700_000_000)
-        let first = try await Provider.bootstrap(configuration: configuration, now: start)
+        let first = try await Provider.bootstrap(configuration: configuration, now: { start })
         let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
         let oldKids = Set(first.keys.keys.map(\.kid))
 
@@ -42,7 +42,7 @@ struct KeyRotationTests {
         #expect(Set(rotated.publishedKeys(at: afterRetention).map(\.kid)) == newKids)
 
         // A restart sees the same ring.
-        let restarted = try await Provider.bootstrap(configuration: configuration, now: switchover)
+        let restarted = try await Provider.bootstrap(configuration: configuration, now: { switchover })
         await restarted.store.close()
         #expect(restarted.keys.keys.map(\.kid) == rotated.keys.map(\.kid))
         #expect(
@@ -56,7 +56,7 @@ struct KeyRotationTests {
         defer { directory.remove() }
         let configuration = ServerConfiguration.testing(directory: directory)
         let start = Date(timeIntervalSince1970: 1_700_000_000)
-        let provider = try await Provider.bootstrap(configuration: configuration, now: start)
+        let provider = try await Provider.bootstrap(configuration: configuration, now: { start })
         let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
         let ring = try await KeyRing.rotate(store: provider.store, masterKey: masterKey, now: start, publishAhead: 60)
         await provider.store.close()
