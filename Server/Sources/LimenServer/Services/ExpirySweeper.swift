@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Deletes expired rows (authorization codes now; sessions, device codes and refresh families as they arrive) at
-/// start and then every ``interval``, until the service group shuts down.
+/// Deletes expired rows (authorization codes, grants, refresh tokens and access-token revocations; sessions and
+/// device codes as they arrive) at start and then every ``interval``, until the service group shuts down.
 public struct ExpirySweeper: Service {
     /// The time between two sweeps.
     public let interval: Duration
@@ -34,13 +34,26 @@ public struct ExpirySweeper: Service {
     /// One sweep; returns how many rows were removed. A failing store is logged and retried next time.
     @discardableResult
     public func sweepOnce() async -> Int {
-        do {
-            let removed = try await store.deleteExpiredAuthorizationCodes(before: now())
-            if removed > 0 { logger.debug("Swept expired authorization codes", metadata: ["count": "\(removed)"]) }
-            return removed
-        } catch {
-            logger.warning("Expiry sweep failed", metadata: ["error": "\(error.code)"])
-            return 0
+        let date = now()
+        let store = store
+        let sweeps: [(name: String, sweep: @Sendable () async throws -> Int)] = [
+            ("authorization codes", { try await store.deleteExpiredAuthorizationCodes(before: date) }),
+            ("refresh tokens", { try await store.deleteExpiredRefreshTokens(before: date) }),
+            ("grants", { try await store.deleteExpiredGrants(before: date) }),
+            ("access token revocations", { try await store.deleteExpiredAccessTokenRevocations(before: date) }),
+        ]
+        var total = 0
+        for (name, sweep) in sweeps {
+            do {
+                let removed = try await sweep()
+                if removed > 0 { logger.debug("Swept expired \(name)", metadata: ["count": "\(removed)"]) }
+                total += removed
+            } catch {
+                logger.warning(
+                    "Expiry sweep failed",
+                    metadata: ["table": "\(name)", "error": "\((error as? StorageError)?.code ?? "unknown")"])
+            }
         }
+        return total
     }
 }

@@ -3,8 +3,9 @@ import Foundation
 /// The server's persistence seam: every table the provider needs, behind one small async protocol.
 ///
 /// Implementations: ``SQLiteStore`` (embedded default, one file). Secrets never reach a store in clear:
-/// client secrets and authorization codes arrive as SHA-256 hashes, signing keys as AES-GCM ciphertext.
-public protocol Store: Sendable {
+/// client secrets, authorization codes and refresh tokens arrive as SHA-256 hashes, signing keys as AES-GCM
+/// ciphertext.
+public protocol Store: Sendable, GrantStore, RefreshTokenStore {
     /// Applies every schema migration not yet applied; running it again changes nothing.
     func migrate() async throws(StorageError)
     /// Checks that the store answers (used by `/healthz`).
@@ -32,8 +33,6 @@ public protocol Store: Sendable {
 
     /// Stores a new authorization code (by its hash).
     func insertAuthorizationCode(_ code: AuthorizationCodeRecord) async throws(StorageError)
-    /// Removes and returns the code with this hash if it has not expired at `now`: a code is usable once.
-    func consumeAuthorizationCode(hash: Data, now: Date) async throws(StorageError) -> AuthorizationCodeRecord?
     /// Deletes codes that expired before `date`; returns how many were removed.
     @discardableResult
     func deleteExpiredAuthorizationCodes(before date: Date) async throws(StorageError) -> Int
