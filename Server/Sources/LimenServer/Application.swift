@@ -4,12 +4,19 @@ import NIOCore
 
 /// Builds the HTTP side of a ``Provider``.
 public enum LimenServerApplication {
-    /// Every route of the provider.
-    public static func router(provider: Provider) -> Router<BasicRequestContext> {
+    /// Every route of the provider; `lifetimes` says how long issued tokens live.
+    public static func router(
+        provider: Provider,
+        lifetimes: TokenLifetimes = TokenLifetimes()
+    ) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware())
         DiscoveryRoutes.add(to: router, provider: provider)
         AuthorizeRoutes.add(to: router, provider: provider)
+        let tokens = TokenService(provider: provider, lifetimes: lifetimes)
+        TokenRoutes.add(to: router, service: tokens)
+        RevocationRoutes.add(to: router, service: tokens)
+        UserInfoRoutes.add(to: router, service: tokens)
         return router
     }
 
