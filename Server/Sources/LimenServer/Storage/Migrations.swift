@@ -63,5 +63,21 @@ enum SQLiteMigrations {
                 "UPDATE signing_keys SET activates_at = created_at WHERE activates_at IS NULL",
             ]
         ),
+        Migration(
+            version: 3,
+            name: "users",
+            statements: [
+                """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    email TEXT NOT NULL UNIQUE,
+                    email_verified INTEGER NOT NULL DEFAULT 0,
+                    name TEXT,
+                    password_hash TEXT,
+                    created_at INTEGER NOT NULL
+                )
+                """
+            ]
+        ),
     ]
 }

@@ -224,7 +224,7 @@ public final class SQLiteStore: Store {
     // MARK: Plumbing
 
     @discardableResult
-    private func query(_ sql: String, _ binds: [SQLiteData] = []) async throws(StorageError) -> [SQLiteRow] {
+    func query(_ sql: String, _ binds: [SQLiteData] = []) async throws(StorageError) -> [SQLiteRow] {
         do {
             return try await connection.query(sql, binds)
         } catch {
@@ -232,16 +232,16 @@ public final class SQLiteStore: Store {
         }
     }
 
-    private static func time(_ date: Date) -> SQLiteData {
+    static func time(_ date: Date) -> SQLiteData {
         .integer(.init(date.timeIntervalSince1970.rounded(.down)))
     }
 
-    private static func blob(_ data: Data?) -> SQLiteData {
+    static func blob(_ data: Data?) -> SQLiteData {
         guard let data else { return .null }
         return .blob(ByteBuffer(bytes: data))
     }
 
-    private static func json(_ strings: [String]) throws(StorageError) -> SQLiteData {
+    static func json(_ strings: [String]) throws(StorageError) -> SQLiteData {
         do {
             return .text(String(decoding: try JSONEncoder().encode(strings), as: UTF8.self))
         } catch {
@@ -249,24 +249,24 @@ public final class SQLiteStore: Store {
         }
     }
 
-    private static func text(_ row: SQLiteRow, _ column: String) throws(StorageError) -> String {
+    static func text(_ row: SQLiteRow, _ column: String) throws(StorageError) -> String {
         guard let value = row.column(column)?.string else { throw .corruptRow("\(column) is missing") }
         return value
     }
 
-    private static func data(_ row: SQLiteRow, _ column: String) throws(StorageError) -> Data {
+    static func data(_ row: SQLiteRow, _ column: String) throws(StorageError) -> Data {
         guard var buffer = row.column(column)?.blob, let bytes = buffer.readBytes(length: buffer.readableBytes) else {
             throw .corruptRow("\(column) is missing")
         }
         return Data(bytes)
     }
 
-    private static func date(_ row: SQLiteRow, _ column: String) throws(StorageError) -> Date {
+    static func date(_ row: SQLiteRow, _ column: String) throws(StorageError) -> Date {
         guard let seconds = row.column(column)?.integer else { throw .corruptRow("\(column) is missing") }
         return Date(timeIntervalSince1970: Double(seconds))
     }
 
-    private static func strings(_ row: SQLiteRow, _ column: String) throws(StorageError) -> [String] {
+    static func strings(_ row: SQLiteRow, _ column: String) throws(StorageError) -> [String] {
         let text = try text(row, column)
         guard let strings = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else {
             throw .corruptRow("\(column) is not a JSON array of strings")
