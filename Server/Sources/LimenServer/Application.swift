@@ -8,6 +8,7 @@ public enum LimenServerApplication {
     public static func router(provider: Provider) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware())
+        ServerMetrics.add(to: router)
         DiscoveryRoutes.add(to: router, provider: provider)
         AuthorizeRoutes.add(to: router, provider: provider)
         return router
