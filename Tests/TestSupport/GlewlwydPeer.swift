@@ -50,16 +50,29 @@ public final class GlewlwydPeer: Sendable {
         return "glewlwyd is not installed (run Tests/Peers/glewlwyd/install.sh)"
     }
 
-    /// Starts a fresh instance on a free port.
+    /// The exit status of `start.sh` when its port was taken by someone else before glewlwyd could bind it.
+    private static let portTakenStatus: Int32 = 75
+
+    /// Starts a fresh instance on a free port, trying another port when the chosen one is taken meanwhile.
     public static func start() async throws -> GlewlwydPeer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limen-glewlwyd-\(UUID())")
-        let port = try FreePort.find()
-        let output = try await Subprocess.run(
-            script("start.sh"),
-            arguments: ["--port", String(port), "--dir", directory.path]
-        )
-        let description = try JSONDecoder().decode(Description.self, from: output)
-        return GlewlwydPeer(description: description, directory: directory)
+        var attempt = 1
+        while true {
+            let port = try FreePort.find()
+            let result = try await Subprocess.capture(
+                script("start.sh"),
+                arguments: ["--port", String(port), "--dir", directory.path]
+            )
+            if result.status == portTakenStatus, attempt < 3 {
+                attempt += 1
+                continue
+            }
+            guard result.status == 0 else {
+                throw Subprocess.Failure(description: "start.sh exited \(result.status): \(result.standardError)")
+            }
+            let description = try JSONDecoder().decode(Description.self, from: result.standardOutput)
+            return GlewlwydPeer(description: description, directory: directory)
+        }
     }
 
     private init(description: Description, directory: URL) {

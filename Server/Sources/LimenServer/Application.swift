@@ -11,6 +11,7 @@ public enum LimenServerApplication {
     ) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware())
+        ServerMetrics.add(to: router)
         DiscoveryRoutes.add(to: router, provider: provider)
         AuthorizeRoutes.add(to: router, provider: provider)
         let tokens = TokenService(provider: provider, lifetimes: lifetimes)

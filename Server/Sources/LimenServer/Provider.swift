@@ -27,6 +27,11 @@ public struct Provider: Sendable {
     /// The current signing keys.
     public var keys: KeyRing { keyRing.current }
 
+    /// Accounts: sign-up and password checks over this provider's store.
+    public var accounts: Accounts {
+        Accounts(store: store, hasher: PasswordHasher(parameters: configuration.passwordHashing), now: now)
+    }
+
     init(
         configuration: ServerConfiguration,
         store: any Store,

@@ -18,7 +18,7 @@ struct LimenServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "limen-server",
         abstract: "Limen Server: an OpenID provider with an embedded SQLite database.",
-        subcommands: [ServeCommand.self, ClientsCommand.self, KeysCommand.self],
+        subcommands: [ServeCommand.self, ClientsCommand.self, UsersCommand.self, KeysCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 
@@ -85,6 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.errorDescription ?? error.code)
         }
+        ServerMetrics.bootstrap()
         let provider: Provider
         do {
             provider = try await Provider.bootstrap(configuration: configuration, logger: logger)

@@ -134,4 +134,48 @@ struct ExecutableTests {
             #expect(!raw.containsBytes(Data(secret.utf8)), "the secret is in \(file)")
         }
     }
+
+    @Test("users add reads the password from standard input and stores only its scrypt hash; users list shows it")
+    func usersAdd() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let password = "analytical engine 1843"
+        let add = Process()
+        add.executableURL = try serverExecutable()
+        add.arguments = ["users", "add", "--data-dir", directory.path, "--email", "Ada@Example.com", "--name", "Ada"]
+        let input = Pipe()
+        let output = Pipe()
+        add.standardInput = input
+        add.standardOutput = output
+        add.standardError = FileHandle.nullDevice
+        try add.run()
+        input.fileHandleForWriting.write(Data((password + "\n").utf8))
+        try input.fileHandleForWriting.close()
+        let text = await readOutput(of: output.fileHandleForReading, until: "Created user", timeout: .seconds(60))
+        await waitForExit(add)
+        #expect(add.terminationStatus == 0)
+        #expect(text.contains("Created user ada@example.com"))
+
+        let store = try await SQLiteStore.open(
+            path: (directory.path as NSString).appendingPathComponent("limen.sqlite"))
+        let user = try #require(try await store.user(email: "ada@example.com"))
+        await store.close()
+        #expect(await PasswordHasher().verify(password, against: try #require(user.passwordHash)))
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        where file.hasPrefix("limen.sqlite") {
+            let raw = try Data(
+                contentsOf: URL(fileURLWithPath: (directory.path as NSString).appendingPathComponent(file)))
+            #expect(!raw.containsBytes(Data(password.utf8)), "the password is in \(file)")
+        }
+
+        let list = Process()
+        list.executableURL = try serverExecutable()
+        list.arguments = ["users", "list", "--data-dir", directory.path]
+        let listed = Pipe()
+        list.standardOutput = listed
+        try list.run()
+        let rows = await readOutput(of: listed.fileHandleForReading, until: "ada@example.com", timeout: .seconds(60))
+        await waitForExit(list)
+        #expect(rows.contains("\(user.id)\tada@example.com\tunverified\tAda"))
+    }
 }

@@ -241,6 +241,25 @@ struct StoreConformanceTests {
         #expect(try await store.signingKeys().first?.retiredAt == now.addingTimeInterval(120))
         await cleanup()
     }
+
+    @Test(
+        "a user is found by subject and by email; a second user with the same email is ignored",
+        arguments: StoreUnderTest.allCases)
+    func users(_ kind: StoreUnderTest) async throws {
+        let (store, cleanup) = try await kind.make()
+        let ada = UserRecord(
+            id: "u-1", email: "ada@example.com", emailVerified: true, name: "Ada", passwordHash: "$scrypt$x",
+            createdAt: now)
+        let grace = UserRecord(id: "u-2", email: "grace@example.com", createdAt: now.addingTimeInterval(1))
+        #expect(try await store.insertUserIfAbsent(ada))
+        #expect(try await store.insertUserIfAbsent(grace))
+        #expect(!(try await store.insertUserIfAbsent(UserRecord(id: "u-3", email: "ada@example.com", createdAt: now))))
+        #expect(try await store.user(id: "u-1") == ada)
+        #expect(try await store.user(email: "grace@example.com") == grace)
+        #expect(try await store.user(email: "nobody@example.com") == nil)
+        #expect(try await store.users().map(\.id) == ["u-1", "u-2"])
+        await cleanup()
+    }
 }
 
 @Suite("SQLite migrations")

@@ -16,9 +16,9 @@ struct TemporaryDirectory {
 }
 
 extension ServerConfiguration {
-    /// Loopback, the given port, data in `directory`.
+    /// Loopback, the given port, data in `directory`, cheap password hashing.
     static func testing(directory: TemporaryDirectory, port: Int = 8080) -> ServerConfiguration {
-        ServerConfiguration(host: "127.0.0.1", port: port, dataDirectory: directory.path)
+        ServerConfiguration(host: "127.0.0.1", port: port, dataDirectory: directory.path, passwordHashing: .testing)
     }
 }
 

@@ -7,7 +7,8 @@
 # (log: DIR/glewlwyd.log, pid: DIR/glewlwyd.pid), configures the OIDC plugin, a user
 # and the Limen test clients through the admin API, then prints ONE JSON object on
 # stdout (also written to DIR/peer.json). Diagnostics go to stderr.
-# On failure the server is killed, the log tail printed to stderr, exit status non-zero.
+# On failure the server is killed, the log tail printed to stderr, exit status non-zero: 75 (EX_TEMPFAIL) when the
+# port is taken, so a caller can retry on another port.
 # Stop with: stop.sh DIR
 set -euo pipefail
 
@@ -21,6 +22,7 @@ PID=""
 
 log() { echo "glewlwyd/start: $*" >&2; }
 die() { log "error: $*"; exit 1; }
+PORT_TAKEN=75
 
 usage() {
     echo "usage: $0 --port PORT --dir DIR" >&2
@@ -74,7 +76,8 @@ check_prerequisites() {
     [ -f "$SCHEMA" ] || die "missing $SCHEMA"
     python3 -c 'import cryptography' 2>/dev/null || die "python3 module 'cryptography' missing"
     if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-        die "port $PORT is already in use on 127.0.0.1"
+        log "error: port $PORT is already in use on 127.0.0.1"
+        exit "$PORT_TAKEN"
     fi
 }
 
@@ -169,7 +172,13 @@ start_server() {
 wait_until_ready() {
     local deadline=$((SECONDS + READY_TIMEOUT))
     until curl -fs -o /dev/null --max-time 1 "http://127.0.0.1:$PORT/config"; do
-        kill -0 "$PID" 2>/dev/null || die "glewlwyd exited during start-up"
+        if ! kill -0 "$PID" 2>/dev/null; then
+            if grep -qi 'address already in use' "$DIR/glewlwyd.log" 2>/dev/null; then
+                log "error: port $PORT was taken before glewlwyd could bind it"
+                exit "$PORT_TAKEN"
+            fi
+            die "glewlwyd exited during start-up"
+        fi
         [ "$SECONDS" -lt "$deadline" ] || die "glewlwyd not ready after ${READY_TIMEOUT}s"
         sleep 0.05
     done

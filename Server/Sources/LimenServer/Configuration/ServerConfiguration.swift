@@ -12,6 +12,8 @@ public struct ServerConfiguration: Sendable {
     public var issuer: String?
     /// Registers the public native client `limen-cli` on start.
     public var seedsCLIClient: Bool
+    /// The scrypt cost for new password hashes.
+    public var passwordHashing: PasswordHasher.Parameters
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(
@@ -19,13 +21,15 @@ public struct ServerConfiguration: Sendable {
         port: Int = 8080,
         dataDirectory: String = "limen-data",
         issuer: String? = nil,
-        seedsCLIClient: Bool = true
+        seedsCLIClient: Bool = true,
+        passwordHashing: PasswordHasher.Parameters = .owasp
     ) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
         self.issuer = issuer
         self.seedsCLIClient = seedsCLIClient
+        self.passwordHashing = passwordHashing
     }
 
     /// `<data directory>/limen.sqlite`.

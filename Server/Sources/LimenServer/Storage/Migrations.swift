@@ -64,6 +64,22 @@ enum SQLiteMigrations {
             ]
         ),
         Migration(
+            version: 3,
+            name: "users",
+            statements: [
+                """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    email TEXT NOT NULL UNIQUE,
+                    email_verified INTEGER NOT NULL DEFAULT 0,
+                    name TEXT,
+                    password_hash TEXT,
+                    created_at INTEGER NOT NULL
+                )
+                """
+            ]
+        ),
+        Migration(
             version: 4,
             name: "grants, refresh tokens, replay-detecting authorization codes, revoked access tokens",
             statements: [

@@ -1,0 +1,114 @@
+import Crypto
+import Foundation
+import LimenOIDC
+import NIOPosix
+import _CryptoExtras
+
+/// Hashes passwords with scrypt (memory-hard, RFC 7914) and checks them.
+///
+/// The encoded form follows the PHC string format and carries its parameters, so they can be raised later without
+/// invalidating stored hashes: `$scrypt$ln=17,r=8,p=1$<salt>$<hash>` (base64 without padding). Work runs on NIO's
+/// blocking thread pool, never on an event loop.
+///
+/// ```swift
+/// let hasher = PasswordHasher()
+/// let stored = try await hasher.hash("correct horse battery staple")
+/// let ok = await hasher.verify("correct horse battery staple", against: stored)   // true
+/// ```
+public struct PasswordHasher: Sendable {
+    /// scrypt's cost parameters.
+    public struct Parameters: Sendable, Equatable {
+        /// log2 of the CPU/memory cost N.
+        public var logN: Int
+        /// The block size r.
+        public var blockSize: Int
+        /// The parallelism p.
+        public var parallelism: Int
+
+        /// Creates a parameter set.
+        public init(logN: Int, blockSize: Int, parallelism: Int) {
+            self.logN = logN
+            self.blockSize = blockSize
+            self.parallelism = parallelism
+        }
+
+        /// OWASP's recommendation (Password Storage Cheat Sheet): N = 2^17, r = 8, p = 1 (128 MiB per hash).
+        public static let owasp = Parameters(logN: 17, blockSize: 8, parallelism: 1)
+        /// Cheap parameters for tests only (1 MiB per hash); never for stored passwords of real users.
+        public static let testing = Parameters(logN: 10, blockSize: 8, parallelism: 1)
+    }
+
+    /// The parameters new hashes are made with.
+    public let parameters: Parameters
+    private static let saltByteCount = 16
+    private static let hashByteCount = 32
+
+    /// Creates a hasher; `.owasp` unless told otherwise.
+    public init(parameters: Parameters = .owasp) {
+        self.parameters = parameters
+    }
+
+    /// The encoded hash of `password` with a fresh random salt.
+    public func hash(_ password: String) async throws(AccountError) -> String {
+        let salt = Data((0..<Self.saltByteCount).map { _ in UInt8.random(in: .min ... .max) })
+        guard let derived = await Self.derive(password, salt: salt, parameters: parameters) else {
+            throw .hashingFailed
+        }
+        return "$scrypt$ln=\(parameters.logN),r=\(parameters.blockSize),p=\(parameters.parallelism)$"
+            + Self.base64(salt) + "$" + Self.base64(derived)
+    }
+
+    /// Whether `password` matches `encoded`, compared in constant time; `false` for a malformed encoding.
+    public func verify(_ password: String, against encoded: String) async -> Bool {
+        guard let stored = Self.decode(encoded),
+            let derived = await Self.derive(password, salt: stored.salt, parameters: stored.parameters)
+        else { return false }
+        return ConstantTime.equals(Self.base64(derived), Self.base64(stored.hash))
+    }
+
+    /// Does the work of one verification and discards it, so that an unknown account takes as long to refuse as a
+    /// wrong password.
+    public func verifyNothing(_ password: String) async {
+        _ = await Self.derive(password, salt: Data(count: Self.saltByteCount), parameters: parameters)
+    }
+
+    private static func derive(_ password: String, salt: Data, parameters: Parameters) async -> Data? {
+        try? await NIOThreadPool.singleton.runIfActive {
+            let key = try KDF.Scrypt.deriveKey(
+                from: Data(password.utf8),
+                salt: salt,
+                outputByteCount: hashByteCount,
+                rounds: 1 << parameters.logN,
+                blockSize: parameters.blockSize,
+                parallelism: parameters.parallelism
+            )
+            return key.withUnsafeBytes { Data($0) }
+        }
+    }
+
+    private static func decode(_ encoded: String) -> (parameters: Parameters, salt: Data, hash: Data)? {
+        let fields = encoded.split(separator: "$", omittingEmptySubsequences: false)
+        guard fields.count == 5, fields[0].isEmpty, fields[1] == "scrypt" else { return nil }
+        var values: [String: Int] = [:]
+        for pair in fields[2].split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let value = Int(parts[1]) else { return nil }
+            values[String(parts[0])] = value
+        }
+        guard let logN = values["ln"], (1...22).contains(logN), let blockSize = values["r"],
+            (1...32).contains(blockSize),
+            let parallelism = values["p"], (1...16).contains(parallelism),
+            let salt = unbase64(fields[3]), let hash = unbase64(fields[4]), hash.count == hashByteCount
+        else { return nil }
+        return (Parameters(logN: logN, blockSize: blockSize, parallelism: parallelism), salt, hash)
+    }
+
+    private static func base64(_ data: Data) -> String {
+        String(data.base64EncodedString().prefix { $0 != "=" })
+    }
+
+    private static func unbase64(_ text: Substring) -> Data? {
+        let padding = String(repeating: "=", count: (4 - text.count % 4) % 4)
+        return Data(base64Encoded: String(text) + padding)
+    }
+}

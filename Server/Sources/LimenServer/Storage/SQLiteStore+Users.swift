@@ -1,0 +1,45 @@
+import Foundation
+import SQLiteNIO
+
+extension SQLiteStore {
+    @discardableResult
+    public func insertUserIfAbsent(_ user: UserRecord) async throws(StorageError) -> Bool {
+        let rows = try await query(
+            """
+            INSERT INTO users (id, email, email_verified, name, password_hash, created_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT DO NOTHING
+            RETURNING id
+            """,
+            [
+                .text(user.id), .text(user.email), .integer(user.emailVerified ? 1 : 0),
+                user.name.map(SQLiteData.text) ?? .null, user.passwordHash.map(SQLiteData.text) ?? .null,
+                Self.time(user.createdAt),
+            ]
+        )
+        return !rows.isEmpty
+    }
+
+    public func user(id: String) async throws(StorageError) -> UserRecord? {
+        try await query("SELECT * FROM users WHERE id = ?", [.text(id)]).first.map(Self.user(from:))
+    }
+
+    public func user(email: String) async throws(StorageError) -> UserRecord? {
+        try await query("SELECT * FROM users WHERE email = ?", [.text(email)]).first.map(Self.user(from:))
+    }
+
+    public func users() async throws(StorageError) -> [UserRecord] {
+        try await query("SELECT * FROM users ORDER BY created_at, id").map(Self.user(from:))
+    }
+
+    private static func user(from row: SQLiteRow) throws(StorageError) -> UserRecord {
+        UserRecord(
+            id: try text(row, "id"),
+            email: try text(row, "email"),
+            emailVerified: row.column("email_verified")?.bool ?? false,
+            name: row.column("name")?.string,
+            passwordHash: row.column("password_hash")?.string,
+            createdAt: try date(row, "created_at")
+        )
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A person who can sign in.
+public struct UserRecord: Sendable, Equatable {
+    /// The OpenID `sub`: random and opaque, never reused or reassigned.
+    public var id: String
+    /// The email address, normalised (trimmed, lower-cased); unique among users.
+    public var email: String
+    /// Whether the address has been shown to belong to the user.
+    public var emailVerified: Bool
+    /// The display name, if given.
+    public var name: String?
+    /// The password in ``PasswordHasher``'s encoded form; `nil` for a user without a password (anonymous,
+    /// passwordless or external identity).
+    public var passwordHash: String?
+    /// When the account was created.
+    public var createdAt: Date
+
+    /// Creates a user record.
+    public init(
+        id: String,
+        email: String,
+        emailVerified: Bool = false,
+        name: String? = nil,
+        passwordHash: String? = nil,
+        createdAt: Date
+    ) {
+        self.id = id
+        self.email = email
+        self.emailVerified = emailVerified
+        self.name = name
+        self.passwordHash = passwordHash
+        self.createdAt = createdAt
+    }
+}
+
+/// The users part of the ``Store``.
+public protocol UserStore: Sendable {
+    /// Stores `user` unless a user with its email (or ID) exists; returns whether it was inserted.
+    @discardableResult
+    func insertUserIfAbsent(_ user: UserRecord) async throws(StorageError) -> Bool
+    /// The user with this subject, if any.
+    func user(id: String) async throws(StorageError) -> UserRecord?
+    /// The user with this normalised email, if any.
+    func user(email: String) async throws(StorageError) -> UserRecord?
+    /// Every user, oldest first.
+    func users() async throws(StorageError) -> [UserRecord]
+}
