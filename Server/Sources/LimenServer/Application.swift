@@ -27,7 +27,14 @@ public enum LimenServerApplication {
                 address: .hostname(provider.configuration.host, port: provider.configuration.port),
                 serverName: "limen-server"
             ),
-            services: [ExpirySweeper(store: provider.store, now: provider.now), KeyRingRefresher(provider: provider)],
+            services: [
+                ExpirySweeper(
+                    store: provider.store,
+                    forgetFailuresAfter: provider.configuration.signInLockout.memory,
+                    now: provider.now
+                ),
+                KeyRingRefresher(provider: provider),
+            ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? provider.configuration.port
                 provider.issuer.set(provider.configuration.issuer(boundPort: port))
