@@ -16,6 +16,8 @@ public struct ServerConfiguration: Sendable {
     public var passwordHashing: PasswordHasher.Parameters
     /// When repeated failed sign-ins lock an account name.
     public var signInLockout: SignInLockout
+    /// How many POST requests one client address may make; `nil` turns the limit off (benchmarks).
+    public var postRateLimit: RateLimit?
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(
@@ -25,7 +27,8 @@ public struct ServerConfiguration: Sendable {
         issuer: String? = nil,
         seedsCLIClient: Bool = true,
         passwordHashing: PasswordHasher.Parameters = .owasp,
-        signInLockout: SignInLockout = SignInLockout()
+        signInLockout: SignInLockout = SignInLockout(),
+        postRateLimit: RateLimit? = .defaultPerClientAddress
     ) {
         self.host = host
         self.port = port
@@ -34,6 +37,7 @@ public struct ServerConfiguration: Sendable {
         self.seedsCLIClient = seedsCLIClient
         self.passwordHashing = passwordHashing
         self.signInLockout = signInLockout
+        self.postRateLimit = postRateLimit
     }
 
     /// `<data directory>/limen.sqlite`.
