@@ -8,10 +8,13 @@ public enum LimenServerApplication {
     public static func router(
         provider: Provider,
         lifetimes: TokenLifetimes = TokenLifetimes()
-    ) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    ) -> Router<LimenRequestContext> {
+        let router = Router(context: LimenRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware())
         ServerMetrics.add(to: router)
+        if let limit = provider.configuration.postRateLimit {
+            router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limit: limit), now: provider.now))
+        }
         DiscoveryRoutes.add(to: router, provider: provider)
         AuthorizeRoutes.add(to: router, provider: provider)
         let tokens = TokenService(provider: provider, lifetimes: lifetimes)
@@ -34,7 +37,14 @@ public enum LimenServerApplication {
                 address: .hostname(provider.configuration.host, port: provider.configuration.port),
                 serverName: "limen-server"
             ),
-            services: [ExpirySweeper(store: provider.store, now: provider.now), KeyRingRefresher(provider: provider)],
+            services: [
+                ExpirySweeper(
+                    store: provider.store,
+                    forgetFailuresAfter: provider.configuration.signInLockout.memory,
+                    now: provider.now
+                ),
+                KeyRingRefresher(provider: provider),
+            ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? provider.configuration.port
                 provider.issuer.set(provider.configuration.issuer(boundPort: port))

@@ -1,5 +1,6 @@
 import Foundation
 import LimenServer
+import NIOConcurrencyHelpers
 
 /// A fresh folder under the system's temporary directory, removed by ``remove()``.
 struct TemporaryDirectory {
@@ -16,9 +17,10 @@ struct TemporaryDirectory {
 }
 
 extension ServerConfiguration {
-    /// Loopback, the given port, data in `directory`, cheap password hashing.
+    /// Loopback, the given port, data in `directory`, cheap password hashing, no rate limit (its own tests set one).
     static func testing(directory: TemporaryDirectory, port: Int = 8080) -> ServerConfiguration {
-        ServerConfiguration(host: "127.0.0.1", port: port, dataDirectory: directory.path, passwordHashing: .testing)
+        ServerConfiguration(
+            host: "127.0.0.1", port: port, dataDirectory: directory.path, passwordHashing: .testing, postRateLimit: nil)
     }
 }
 
@@ -32,5 +34,22 @@ extension Data {
             if Array(haystack[start..<start + pattern.count]) == pattern { return true }
         }
         return false
+    }
+}
+
+/// A clock a test sets and advances; hand `{ clock.now }` to what needs the time.
+final class TestClock: Sendable {
+    private let value: NIOLockedValueBox<Date>
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
+        value = NIOLockedValueBox(start)
+    }
+
+    /// The time now.
+    var now: Date { value.withLockedValue { $0 } }
+
+    /// Moves the time forward.
+    func advance(by seconds: TimeInterval) {
+        value.withLockedValue { $0 = $0.addingTimeInterval(seconds) }
     }
 }

@@ -14,6 +14,10 @@ public struct ServerConfiguration: Sendable {
     public var seedsCLIClient: Bool
     /// The scrypt cost for new password hashes.
     public var passwordHashing: PasswordHasher.Parameters
+    /// When repeated failed sign-ins lock an account name.
+    public var signInLockout: SignInLockout
+    /// How many POST requests one client address may make; `nil` turns the limit off (benchmarks).
+    public var postRateLimit: RateLimit?
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(
@@ -22,7 +26,9 @@ public struct ServerConfiguration: Sendable {
         dataDirectory: String = "limen-data",
         issuer: String? = nil,
         seedsCLIClient: Bool = true,
-        passwordHashing: PasswordHasher.Parameters = .owasp
+        passwordHashing: PasswordHasher.Parameters = .owasp,
+        signInLockout: SignInLockout = SignInLockout(),
+        postRateLimit: RateLimit? = .defaultPerClientAddress
     ) {
         self.host = host
         self.port = port
@@ -30,6 +36,8 @@ public struct ServerConfiguration: Sendable {
         self.issuer = issuer
         self.seedsCLIClient = seedsCLIClient
         self.passwordHashing = passwordHashing
+        self.signInLockout = signInLockout
+        self.postRateLimit = postRateLimit
     }
 
     /// `<data directory>/limen.sqlite`.

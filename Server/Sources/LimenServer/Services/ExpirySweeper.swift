@@ -2,12 +2,14 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Deletes expired rows (authorization codes, grants, refresh tokens and access-token revocations; sessions and
-/// device codes as they arrive) at start and then every ``interval``, until the service group shuts down.
+/// Deletes expired rows (authorization codes, grants, refresh tokens, access-token revocations, forgotten sign-in
+/// failures; sessions and device codes as they arrive) at start and then every ``interval``, until the service group
+/// shuts down.
 public struct ExpirySweeper: Service {
     /// The time between two sweeps.
     public let interval: Duration
     private let store: any Store
+    private let forgetFailuresAfter: TimeInterval
     private let clock: any Clock<Duration>
     private let now: @Sendable () -> Date
     private let logger: Logger
@@ -16,12 +18,14 @@ public struct ExpirySweeper: Service {
     public init(
         store: any Store,
         interval: Duration = .seconds(60),
+        forgetFailuresAfter: TimeInterval = SignInLockout().memory,
         clock: any Clock<Duration> = ContinuousClock(),
         now: @escaping @Sendable () -> Date = Date.init,
         logger: Logger = Logger(label: "limen.sweeper")
     ) {
         self.store = store
         self.interval = interval
+        self.forgetFailuresAfter = forgetFailuresAfter
         self.clock = clock
         self.now = now
         self.logger = logger
@@ -34,24 +38,42 @@ public struct ExpirySweeper: Service {
     /// One sweep; returns how many rows were removed. A failing store is logged and retried next time.
     @discardableResult
     public func sweepOnce() async -> Int {
-        let date = now()
-        let store = store
-        let sweeps: [(name: String, sweep: @Sendable () async throws -> Int)] = [
-            ("authorization codes", { try await store.deleteExpiredAuthorizationCodes(before: date) }),
-            ("refresh tokens", { try await store.deleteExpiredRefreshTokens(before: date) }),
-            ("grants", { try await store.deleteExpiredGrants(before: date) }),
-            ("access token revocations", { try await store.deleteExpiredAccessTokenRevocations(before: date) }),
+        let now = now()
+        let sweeps: [(table: String, sweep: @Sendable () async throws(StorageError) -> Int)] = [
+            (
+                "authorization codes",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredAuthorizationCodes(before: now)
+                }
+            ),
+            (
+                "refresh tokens",
+                { [store] () throws(StorageError) in try await store.deleteExpiredRefreshTokens(before: now) }
+            ),
+            ("grants", { [store] () throws(StorageError) in try await store.deleteExpiredGrants(before: now) }),
+            (
+                "access token revocations",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredAccessTokenRevocations(before: now)
+                }
+            ),
+            (
+                "failed sign-ins",
+                { [store, forgetFailuresAfter] () throws(StorageError) in
+                    try await store.deleteSignInFailures(before: now.addingTimeInterval(-forgetFailuresAfter))
+                }
+            ),
         ]
         var total = 0
-        for (name, sweep) in sweeps {
+        for (table, sweep) in sweeps {
             do {
                 let removed = try await sweep()
-                if removed > 0 { logger.debug("Swept expired \(name)", metadata: ["count": "\(removed)"]) }
+                if removed > 0 {
+                    logger.debug("Swept expired rows", metadata: ["table": "\(table)", "count": "\(removed)"])
+                }
                 total += removed
             } catch {
-                logger.warning(
-                    "Expiry sweep failed",
-                    metadata: ["table": "\(name)", "error": "\((error as? StorageError)?.code ?? "unknown")"])
+                logger.warning("Expiry sweep failed", metadata: ["table": "\(table)", "error": "\(error.code)"])
             }
         }
         return total
