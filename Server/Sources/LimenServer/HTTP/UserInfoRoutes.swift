@@ -40,10 +40,12 @@ enum UserInfoRoutes {
             guard let claims = try await service.verifier.verify(token) else {
                 return BearerChallenge.invalidToken.response
             }
-            let scope = Scope(claims.scope)
-            guard scope.contains("openid") else { return BearerChallenge.insufficientScope.response }
-            return Responses.json(
-                .object(try await UserInfoClaims.claims(for: claims, store: service.provider.store)), noStore: true)
+            guard Scope(claims.scope).contains("openid") else { return BearerChallenge.insufficientScope.response }
+            // A user deleted since the token was issued: the token no longer stands for anyone.
+            guard let userInfo = try await UserInfoClaims.claims(for: claims, store: service.provider.store) else {
+                return BearerChallenge.invalidToken.response
+            }
+            return Responses.json(.object(userInfo), noStore: true)
         } catch {
             return Responses.json(
                 .object(["error": .string("server_error")]), status: .internalServerError, noStore: true)
