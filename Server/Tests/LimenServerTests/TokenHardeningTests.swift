@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+import LimenOIDC
+import Testing
+
+@testable import LimenServer
+
+@Suite("Tokens across key rotation, client removal and malformed input")
+struct TokenHardeningTests {
+    @Test("an access token signed before a key rotation stays valid; tokens after the switchover use the new key")
+    func keyRotation() async throws {
+        try await TokenFixture.run { fixture in
+            let before = try #require(try await fixture.signIn()["access_token"])
+            let oldKid = try UnverifiedJWT(before).keyID
+            _ = try await KeyRing.rotate(
+                store: fixture.provider.store, masterKey: fixture.provider.masterKey, now: fixture.clock.now,
+                publishAhead: 60)
+            try await fixture.provider.reloadKeys()
+            fixture.clock.advance(by: 120)
+
+            #expect(try await fixture.userInfo(before).status == .ok)
+            let after = try await fixture.signIn()
+            let accessToken = try #require(after["access_token"])
+            #expect(try UnverifiedJWT(accessToken).keyID != oldKid)
+            #expect(try await fixture.userInfo(accessToken).status == .ok)
+            _ = try await fixture.idTokenValidator(clientID: "native")
+                .validate(try #require(after["id_token"]), accessToken: accessToken)
+        }
+    }
+
+    @Test("removing a client ends its grants: its access tokens and refresh tokens stop working")
+    func clientRemoval() async throws {
+        try await TokenFixture.run { fixture in
+            let tokens = try await fixture.signIn()
+            #expect(try await fixture.provider.store.deleteClient(id: "native"))
+            #expect(try await fixture.userInfo(try #require(tokens["access_token"])).status == .unauthorized)
+            let refresh = try await fixture.refresh(try #require(tokens["refresh_token"]))
+            #expect(refresh.status == .unauthorized)
+            #expect(refresh.error == "invalid_client")
+        }
+    }
+
+    @Test(
+        "a malformed form body is invalid_request, never a crash",
+        arguments: ["&&&===", "%ZZ=%", "grant_type", "=authorization_code", String(repeating: "&", count: 60_000)]
+    )
+    func malformedBody(_ body: String) async throws {
+        try await TokenFixture.run { fixture in
+            let response = try await fixture.post("/token", [], body: body + "&client_id=native")
+            #expect(response.status == .badRequest)
+            #expect(response.error == "invalid_request")
+        }
+    }
+
+    @Test("a code is refused once the sweeper has removed it, and so is its replay")
+    func sweptCode() async throws {
+        try await TokenFixture.run { fixture in
+            let code = try await fixture.issueCode()
+            fixture.clock.advance(by: 61)
+            await ExpirySweeper(store: fixture.provider.store, now: { fixture.clock.now }).sweepOnce()
+            #expect(try await fixture.redeem(code).error == "invalid_grant")
+        }
+    }
+}
