@@ -25,6 +25,7 @@ struct AccessTokenClaims: Sendable, Equatable {
 /// published keys, `typ` `at+jwt` (RFC 9068 §4), this issuer, unexpired, its grant active and the token itself not
 /// revoked.
 struct AccessTokenVerifier: Sendable {
+    /// Whose keys, issuer, store and clock the checks use.
     let provider: Provider
 
     /// The token's claims, or `nil` when it is not one this provider honours now.
@@ -44,7 +45,7 @@ struct AccessTokenVerifier: Sendable {
             keys: provider.keys.publishedKeys(at: now).map { JSONWebKey(parameters: $0.publicJWK) })
         guard (try? await JWSVerifier.verify(compact: token, jwks: keySet, allowedAlgorithms: [.es256])) != nil,
             let jwt = try? UnverifiedJWT(token),  // its signature was verified just above
-            jwt.type?.lowercased() == TokenIssuer.accessTokenType,
+            let type = jwt.type?.lowercased(), ["at+jwt", "application/at+jwt"].contains(type),
             jwt.issuer == provider.issuer.current, jwt.audience.contains(provider.issuer.current),
             let expiresAt = jwt.expiresAt, now < expiresAt, let issuedAt = jwt.issuedAt,
             let subject = jwt.subject, let tokenID = jwt.jwtID,

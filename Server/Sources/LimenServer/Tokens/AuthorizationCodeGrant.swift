@@ -6,8 +6,11 @@ import LimenOIDC
 /// The code is marked used before anything else is checked, so a second attempt is a replay whatever the first one's
 /// outcome; a replay revokes the grant the code produced. Every refusal is the same `invalid_grant`.
 struct AuthorizationCodeGrant: Sendable {
+    /// Where codes, grants and refresh tokens are kept.
     let store: any Store
+    /// Makes the tokens.
     let issuer: TokenIssuer
+    /// The provider's clock.
     let now: @Sendable () -> Date
 
     /// Exchanges the code in `form` for tokens of `client`.

@@ -7,8 +7,11 @@ import LimenOIDC
 /// window gets the very same response (opened from its ``RefreshSuccessorSeal``); a later one is taken for a stolen
 /// token and revokes the whole grant. `scope` may narrow the access token's scope, never widen it.
 struct RefreshTokenGrant: Sendable {
+    /// Where codes, grants and refresh tokens are kept.
     let store: any Store
+    /// Makes the tokens.
     let issuer: TokenIssuer
+    /// The provider's clock.
     let now: @Sendable () -> Date
 
     /// Exchanges the refresh token in `form` for new tokens of `client`.

@@ -20,8 +20,11 @@ struct TokenIssuer: Sendable {
     /// The claim tying an access token to its grant, so revoking the grant reaches it.
     static let grantClaim = "grant_id"
 
+    /// Whose issuer, keys and clock the tokens carry.
     let provider: Provider
+    /// How long each token lives.
     let lifetimes: TokenLifetimes
+    /// The signer for the current keys.
     let signers: TokenSignerCache
 
     /// Tokens for `grant`, narrowed to `scope`; `nonce` goes into the ID token (first issue only, OIDC Core §12.2).

@@ -2,10 +2,15 @@ import Foundation
 
 /// What the token-side routes (`/token`, `/revoke`, `/introspect`, `/userinfo`) share, made once per router.
 struct TokenService: Sendable {
+    /// The provider the routes serve.
     let provider: Provider
+    /// Client authentication for `/token`, `/revoke` and `/introspect`.
     let authenticator: ClientAuthenticator
+    /// `grant_type=authorization_code`.
     let codeGrant: AuthorizationCodeGrant
+    /// `grant_type=refresh_token`.
     let refreshGrant: RefreshTokenGrant
+    /// Access-token checks for `/userinfo`, `/revoke` and `/introspect`.
     let verifier: AccessTokenVerifier
 
     /// Wires the parts over `provider` with `lifetimes`.
