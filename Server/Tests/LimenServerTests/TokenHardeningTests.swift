@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import LimenOIDC
@@ -59,6 +60,37 @@ struct TokenHardeningTests {
             fixture.clock.advance(by: 61)
             await ExpirySweeper(store: fixture.provider.store, now: { fixture.clock.now }).sweepOnce()
             #expect(try await fixture.redeem(code).error == "invalid_grant")
+        }
+    }
+
+    @Test("concurrent redemptions of one code: at most one answer carries tokens, and the replays revoke them")
+    func concurrentCodeRedemption() async throws {
+        try await TokenFixture.run { fixture in
+            let code = try await fixture.issueCode()
+            let responses = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+                for _ in 0..<6 { group.addTask { try await fixture.redeem(code) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let winners = responses.filter { $0.status == .ok }
+            #expect(winners.count <= 1)
+            #expect(responses.filter { $0.error == "invalid_grant" }.count >= 5)
+            for winner in winners {
+                #expect(try await fixture.userInfo(try #require(winner["access_token"])).status == .unauthorized)
+                #expect(try await fixture.refresh(try #require(winner["refresh_token"])).error == "invalid_grant")
+            }
+        }
+    }
+
+    @Test("a PKCE verifier of 128 characters is accepted and one of 129 refused (RFC 7636 §4.1)")
+    func verifierLengthBounds() async throws {
+        try await TokenFixture.run { fixture in
+            for (length, accepted) in [(128, true), (129, false)] {
+                let verifier = String(repeating: "a", count: length)
+                let challenge = Base64URL.encode(SHA256.hash(data: Data(verifier.utf8)))
+                let response = try await fixture.redeem(
+                    try await fixture.issueCode(challenge: challenge), verifier: verifier)
+                #expect((response.status == .ok) == accepted, "\(length) characters")
+            }
         }
     }
 }
