@@ -62,6 +62,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The public issuer URL (env LIMEN_ISSUER; default http://<host>:<port>).")
     var issuer: String?
 
+    @Option(help: "A postgres:// URL instead of SQLite (env LIMEN_DATABASE_URL, which keeps the password out of ps).")
+    var database: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -79,7 +82,8 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration: ServerConfiguration
         do {
             configuration = try ServerConfiguration.resolve(
-                flags: ConfigurationFlags(host: host, port: port, dataDirectory: dataDir, issuer: issuer),
+                flags: ConfigurationFlags(
+                    host: host, port: port, dataDirectory: dataDir, issuer: issuer, database: database),
                 environment: ProcessInfo.processInfo.environment
             )
         } catch {

@@ -34,6 +34,11 @@ struct ConfigurationTests {
         #expect(fromFlags.dataDirectory == "here")
         #expect(fromFlags.issuer == "https://id.example.com")
 
+        let postgres = try ServerConfiguration.resolve(
+            flags: ConfigurationFlags(), environment: ["LIMEN_DATABASE_URL": "postgres://limen:pw@127.0.0.1/limen"])
+        #expect(postgres.databaseURL == "postgres://limen:pw@127.0.0.1/limen")
+        #expect(fromFlags.databaseURL == nil)
+
         let ipv6 = try ServerConfiguration.resolve(flags: ConfigurationFlags(host: "::1"), environment: [:])
         #expect(ipv6.issuer(boundPort: 8080) == "http://[::1]:8080")
     }
@@ -50,6 +55,8 @@ struct ConfigurationTests {
             (ConfigurationFlags(issuer: "https://id.example.com/"), [:], "--issuer"),
             (ConfigurationFlags(issuer: "https://id.example.com?x=1"), [:], "--issuer"),
             (ConfigurationFlags(), ["LIMEN_ISSUER": "http://id.example.com"], "LIMEN_ISSUER"),
+            (ConfigurationFlags(database: "mysql://limen@127.0.0.1/limen"), [:], "--database"),
+            (ConfigurationFlags(), ["LIMEN_DATABASE_URL": "limen.sqlite"], "LIMEN_DATABASE_URL"),
         ] as [(ConfigurationFlags, [String: String], String)]
     )
     func badValueNamesItsKey(flags: ConfigurationFlags, environment: [String: String], key: String) {
@@ -58,5 +65,6 @@ struct ConfigurationTests {
         }
         #expect(error?.key == key)
         #expect(error?.errorDescription?.hasPrefix("Invalid \(key) ") == true)
+        #expect(error?.errorDescription?.contains("limen@") == false, "a database URL may hold a password")
     }
 }

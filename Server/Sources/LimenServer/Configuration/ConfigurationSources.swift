@@ -10,13 +10,22 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var dataDirectory: String?
     /// `--issuer`
     public var issuer: String?
+    /// `--database`
+    public var database: String?
 
     /// Creates a set of flags.
-    public init(host: String? = nil, port: String? = nil, dataDirectory: String? = nil, issuer: String? = nil) {
+    public init(
+        host: String? = nil,
+        port: String? = nil,
+        dataDirectory: String? = nil,
+        issuer: String? = nil,
+        database: String? = nil
+    ) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
         self.issuer = issuer
+        self.database = database
     }
 }
 
@@ -31,6 +40,8 @@ extension ServerConfiguration {
         public static let dataDirectory = "LIMEN_DATA_DIR"
         /// The public issuer URL.
         public static let issuer = "LIMEN_ISSUER"
+        /// A `postgres://` URL selecting PostgreSQL.
+        public static let database = "LIMEN_DATABASE_URL"
     }
 
     /// The configuration from flags, then environment variables, then defaults; a bad value is an error naming the
@@ -68,6 +79,13 @@ extension ServerConfiguration {
         if let (value, key) = pick(flags.issuer, "--issuer", EnvironmentKey.issuer) {
             if let reason = issuerProblem(value) { throw ConfigurationError(key: key, value: value, reason: reason) }
             configuration.issuer = value
+        }
+        if let (value, key) = pick(flags.database, "--database", EnvironmentKey.database) {
+            guard let scheme = URLComponents(string: value)?.scheme, ["postgres", "postgresql"].contains(scheme) else {
+                throw ConfigurationError(
+                    key: key, value: "(hidden)", reason: "expected postgres://user:password@host:port/database")
+            }
+            configuration.databaseURL = value
         }
         return configuration
     }
