@@ -10,10 +10,13 @@ struct DataOptions: ParsableArguments {
     @Option(help: "A postgres:// URL instead of SQLite (env LIMEN_DATABASE_URL, which keeps the password out of ps).")
     var database: String?
 
+    @Option(help: "A YAML or JSON file of settings (env LIMEN_CONFIG).")
+    var config: String?
+
     func configuration() throws -> ServerConfiguration {
         do {
             return try ServerConfiguration.resolve(
-                flags: ConfigurationFlags(dataDirectory: dataDir, database: database),
+                flags: ConfigurationFlags(dataDirectory: dataDir, database: database, configFile: config),
                 environment: ProcessInfo.processInfo.environment
             )
         } catch {
