@@ -10,6 +10,8 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String
     /// The public issuer URL (no trailing slash, no query). `nil`: `http://host:port`, with the port actually bound.
     public var issuer: String?
+    /// A `postgres://` URL to keep the data in PostgreSQL (many nodes); `nil` keeps it in SQLite in the data folder.
+    public var databaseURL: String?
     /// Registers the public native client `limen-cli` on start.
     public var seedsCLIClient: Bool
     /// The scrypt cost for new password hashes.
@@ -25,6 +27,7 @@ public struct ServerConfiguration: Sendable {
         port: Int = 8080,
         dataDirectory: String = "limen-data",
         issuer: String? = nil,
+        databaseURL: String? = nil,
         seedsCLIClient: Bool = true,
         passwordHashing: PasswordHasher.Parameters = .owasp,
         signInLockout: SignInLockout = SignInLockout(),
@@ -34,6 +37,7 @@ public struct ServerConfiguration: Sendable {
         self.port = port
         self.dataDirectory = dataDirectory
         self.issuer = issuer
+        self.databaseURL = databaseURL
         self.seedsCLIClient = seedsCLIClient
         self.passwordHashing = passwordHashing
         self.signInLockout = signInLockout

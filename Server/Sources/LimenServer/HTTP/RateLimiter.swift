@@ -16,6 +16,14 @@ public struct RateLimit: Sendable, Equatable {
 
     /// Per client address, for every POST (sign-in forms, `/token`, revocation, …): bursts of 60, then 20 a second.
     public static let defaultPerClientAddress = RateLimit(burst: 60, perSecond: 20)
+
+    /// Reads a setting `N/s`: N requests a second, in bursts of 3 N; `nil` for anything else.
+    init?(setting: String) {
+        guard setting.hasSuffix("/s"), let rate = Double(setting.dropLast(2)), rate > 0, rate.isFinite else {
+            return nil
+        }
+        self.init(burst: 3 * rate, perSecond: rate)
+    }
 }
 
 /// Token buckets by key (a client address), kept in this node's memory.
