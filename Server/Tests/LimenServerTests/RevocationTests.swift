@@ -20,9 +20,11 @@ struct RevocationTests {
         return try await fixture.post("/introspect", [("token", token)], headers: TokenFixture.basic(client, secret))
     }
 
-    @Test("revoking a refresh token revokes its grant: the refresh token and the access tokens stop working")
-    func revokeRefreshToken() async throws {
-        try await TokenFixture.run { fixture in
+    @Test(
+        "revoking a refresh token revokes its grant: the refresh token and the access tokens stop working",
+        arguments: TokenBackend.allCases)
+    func revokeRefreshToken(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
             let tokens = try await fixture.signIn()
             let refreshToken = try #require(tokens["refresh_token"])
             let accessToken = try #require(tokens["access_token"])
@@ -34,9 +36,11 @@ struct RevocationTests {
         }
     }
 
-    @Test("revoking an access token stops that token only; the grant and its refresh token live on")
-    func revokeAccessToken() async throws {
-        try await TokenFixture.run { fixture in
+    @Test(
+        "revoking an access token stops that token only; the grant and its refresh token live on",
+        arguments: TokenBackend.allCases)
+    func revokeAccessToken(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
             let tokens = try await fixture.signIn()
             let accessToken = try #require(tokens["access_token"])
             #expect(try await revoke(fixture, accessToken).status == .ok)
@@ -85,9 +89,9 @@ struct RevocationTests {
         }
     }
 
-    @Test("introspection describes an active access token to any confidential client")
-    func introspectAccessToken() async throws {
-        try await TokenFixture.run { fixture in
+    @Test("introspection describes an active access token to any confidential client", arguments: TokenBackend.allCases)
+    func introspectAccessToken(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
             let accessToken = try #require(try await fixture.signIn()["access_token"])
             let response = try await introspect(fixture, accessToken, as: "backend")
             #expect(response.status == .ok)

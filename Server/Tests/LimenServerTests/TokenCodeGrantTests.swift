@@ -7,9 +7,11 @@ import Testing
 
 @Suite("POST /token: authorization code grant")
 struct TokenCodeGrantTests {
-    @Test("a code with its PKCE verifier gives an access token, an ID token and a refresh token, uncacheable")
-    func codeExchange() async throws {
-        try await TokenFixture.run { fixture in
+    @Test(
+        "a code with its PKCE verifier gives an access token, an ID token and a refresh token, uncacheable",
+        arguments: TokenBackend.allCases)
+    func codeExchange(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
             let response = try await fixture.signIn()
             #expect(response.status == .ok)
             #expect(response.headers[.cacheControl] == "no-store")
@@ -133,9 +135,11 @@ struct TokenCodeGrantTests {
         }
     }
 
-    @Test("a replayed code is refused and revokes its grant: the refresh token and access token stop working")
-    func replayedCodeRevokesGrant() async throws {
-        try await TokenFixture.run { fixture in
+    @Test(
+        "a replayed code is refused and revokes its grant: the refresh token and access token stop working",
+        arguments: TokenBackend.allCases)
+    func replayedCodeRevokesGrant(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
             let code = try await fixture.issueCode()
             let first = try await fixture.redeem(code)
             #expect(first.status == .ok)

@@ -63,9 +63,11 @@ struct TokenHardeningTests {
         }
     }
 
-    @Test("concurrent redemptions of one code: at most one answer carries tokens, and the replays revoke them")
-    func concurrentCodeRedemption() async throws {
-        try await TokenFixture.run { fixture in
+    @Test(
+        "concurrent redemptions of one code: at most one answer carries tokens, and the replays revoke them",
+        arguments: TokenBackend.allCases)
+    func concurrentCodeRedemption(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
             let code = try await fixture.issueCode()
             let responses = try await withThrowingTaskGroup(of: TestResponse.self) { group in
                 for _ in 0..<6 { group.addTask { try await fixture.redeem(code) } }

@@ -7,9 +7,11 @@ import Testing
 
 @Suite("POST /token: refresh token rotation")
 struct TokenRefreshTests {
-    @Test("a refresh returns new tokens and a new refresh token; the new one refreshes again")
-    func rotation() async throws {
-        try await TokenFixture.run { fixture in
+    @Test(
+        "a refresh returns new tokens and a new refresh token; the new one refreshes again",
+        arguments: TokenBackend.allCases)
+    func rotation(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
             let first = try #require(try await fixture.signIn()["refresh_token"])
             fixture.clock.advance(by: 60)
             let refreshed = try await fixture.refresh(first)
@@ -42,9 +44,11 @@ struct TokenRefreshTests {
         }
     }
 
-    @Test("reusing a rotated refresh token after the grace window revokes the whole grant")
-    func reuseAfterGraceRevokesGrant() async throws {
-        try await TokenFixture.run { fixture in
+    @Test(
+        "reusing a rotated refresh token after the grace window revokes the whole grant",
+        arguments: TokenBackend.allCases)
+    func reuseAfterGraceRevokesGrant(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
             let first = try #require(try await fixture.signIn()["refresh_token"])
             let refreshed = try await fixture.refresh(first)
             let second = try #require(refreshed["refresh_token"])
@@ -59,9 +63,11 @@ struct TokenRefreshTests {
         }
     }
 
-    @Test("a retry within the grace window gets the very same response, and the grant stays")
-    func retryWithinGraceIsIdempotent() async throws {
-        try await TokenFixture.run { fixture in
+    @Test(
+        "a retry within the grace window gets the very same response, and the grant stays",
+        arguments: TokenBackend.allCases)
+    func retryWithinGraceIsIdempotent(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
             let first = try #require(try await fixture.signIn()["refresh_token"])
             let original = try await fixture.refresh(first)
             fixture.clock.advance(by: 10)
@@ -73,9 +79,11 @@ struct TokenRefreshTests {
         }
     }
 
-    @Test("concurrent refreshes with one token all get the same tokens; exactly one successor is stored")
-    func concurrentRefreshes() async throws {
-        try await TokenFixture.run { fixture in
+    @Test(
+        "concurrent refreshes with one token all get the same tokens; exactly one successor is stored",
+        arguments: TokenBackend.allCases)
+    func concurrentRefreshes(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
             let first = try #require(try await fixture.signIn()["refresh_token"])
             let bodies = try await withThrowingTaskGroup(of: TestResponse.self) { group in
                 for _ in 0..<8 { group.addTask { try await fixture.refresh(first) } }
@@ -97,9 +105,11 @@ struct TokenRefreshTests {
         #expect(!sealed.containsBytes(Data("refresh_token".utf8)))
     }
 
-    @Test("scope may narrow (the access token and userinfo follow) but never widen (invalid_scope)")
-    func scopeNarrowing() async throws {
-        try await TokenFixture.run { fixture in
+    @Test(
+        "scope may narrow (the access token and userinfo follow) but never widen (invalid_scope)",
+        arguments: TokenBackend.allCases)
+    func scopeNarrowing(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
             let refreshToken = try #require(
                 try await fixture.signIn(scope: "openid email offline_access")["refresh_token"])
             let widened = try await fixture.refresh(refreshToken, scope: "openid email profile")

@@ -5,8 +5,21 @@ import Hummingbird
 import HummingbirdTesting
 import LimenOIDC
 import NIOCore
+import Testing
 
 @testable import LimenServer
+
+/// Where a token fixture keeps its data: SQLite always, PostgreSQL when it is configured (always in CI).
+enum TokenBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    static var allCases: [TokenBackend] {
+        [.sqlite] + (PostgresTestDatabase.unavailableReason == nil ? [.postgres] : [])
+    }
+
+    var testDescription: String { rawValue }
+}
 
 /// A response read whole, with its JSON members when it has a JSON object body.
 struct TestResponse: Sendable {
@@ -42,12 +55,22 @@ struct TokenFixture: Sendable {
     let clock: TestClock
     let client: any TestClientProtocol
 
-    /// Runs `body` against a fresh provider.
-    static func run(_ body: @Sendable (TokenFixture) async throws -> Void) async throws {
+    /// Runs `body` against a fresh provider whose data is kept by `backend`.
+    static func run(
+        on backend: TokenBackend = .sqlite,
+        _ body: @Sendable (TokenFixture) async throws -> Void
+    ) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
+        var configuration = ServerConfiguration.testing(directory: directory)
+        var dropDatabase: (@Sendable () async -> Void)?
+        if backend == .postgres {
+            let (_, url, drop) = try await PostgresTestDatabase.make()
+            configuration.databaseURL = url
+            dropDatabase = drop
+        }
         let clock = TestClock()
-        let provider = try await Provider.bootstrap(configuration: .testing(directory: directory), now: { clock.now })
+        let provider = try await Provider.bootstrap(configuration: configuration, now: { clock.now })
         let store = provider.store
         let now = clock.now
         try await store.insertUserIfAbsent(user)
@@ -70,9 +93,11 @@ struct TokenFixture: Sendable {
             }
         } catch {
             await store.close()
+            await dropDatabase?()
             throw error
         }
         await store.close()
+        await dropDatabase?()
     }
 
     /// Stores an authorization code as `/authorize` would (SHA-256 of 256 random bits, 60 s) and returns it.

@@ -7,9 +7,11 @@ import Testing
 
 @Suite("GET and POST /userinfo")
 struct UserInfoTests {
-    @Test("a bearer token in the header gives sub, email, email_verified and name by scope")
-    func claimsByScope() async throws {
-        try await TokenFixture.run { fixture in
+    @Test(
+        "a bearer token in the header gives sub, email, email_verified and name by scope",
+        arguments: TokenBackend.allCases)
+    func claimsByScope(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
             let accessToken = try #require(try await fixture.signIn()["access_token"])
             let response = try await fixture.userInfo(accessToken)
             #expect(response.status == .ok)
