@@ -40,6 +40,10 @@ struct UserInfoTests {
                 "/userinfo", [("access_token", accessToken)], headers: [.authorization: "Bearer \(accessToken)"])
             #expect(both.status == .badRequest)
             #expect(both.headers[.wwwAuthenticate]?.contains("error=\"invalid_request\"") == true)
+            let json = try await fixture.post(
+                "/userinfo", [], headers: [.authorization: "Bearer \(accessToken)", .contentType: "application/json"],
+                body: "{}")
+            #expect(json["sub"] == "user-1")
         }
     }
 

@@ -11,11 +11,13 @@ enum UserInfoRoutes {
         }
         router.post("/userinfo") { request, _ in
             let headerToken = bearerToken(in: request)
-            guard request.headers[.contentType] != nil else {
+            // Only a form body can carry the token (RFC 6750 §2.2); any other body is ignored.
+            let contentType = request.headers[.contentType]?.lowercased() ?? ""
+            guard contentType.hasPrefix("application/x-www-form-urlencoded") else {
                 return await respond(token: headerToken, service: service)
             }
             guard let form = try? await FormParameters.read(from: request) else {
-                return BearerChallenge.invalidRequest("the body must be a form of at most 64 KiB").response
+                return BearerChallenge.invalidRequest("the form is malformed or larger than 64 KiB").response
             }
             switch (headerToken, form["access_token"]) {
             case (.some, .some):
