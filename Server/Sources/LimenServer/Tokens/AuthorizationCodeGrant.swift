@@ -1,11 +1,14 @@
 import Foundation
 import LimenOIDC
+import Logging
 
 /// `grant_type=authorization_code` (RFC 6749 §4.1.3, RFC 7636 §4.6, RFC 9700 §2.1.1).
 ///
 /// The code is marked used before anything else is checked, so a second attempt is a replay whatever the first one's
 /// outcome; a replay revokes the grant the code produced. Every refusal is the same `invalid_grant`.
 struct AuthorizationCodeGrant: Sendable {
+    private static let logger = Logger(label: "limen.tokens")
+
     /// Where codes, grants and refresh tokens are kept.
     let store: any Store
     /// Makes the tokens.
@@ -21,6 +24,10 @@ struct AuthorizationCodeGrant: Sendable {
         let grantID = RandomToken.make(byteCount: 16)
         let now = self.now()
         let redemption = try await store.redeemAuthorizationCode(hash: codeHash, grantID: grantID, now: now)
+        if redemption == .replayed {
+            Self.logger.warning(
+                "Authorization code replayed; its grant is revoked", metadata: ["client_id": "\(client.id)"])
+        }
         guard case .redeemed(let record) = redemption, record.clientID == client.id,
             record.redirectURI == redirectURI
         else { throw TokenEndpointError.invalidGrant }

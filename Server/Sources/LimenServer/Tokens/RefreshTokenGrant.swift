@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import Logging
 
 /// `grant_type=refresh_token` (RFC 6749 §6) with rotation (RFC 9700 §4.14.2).
 ///
@@ -7,6 +8,8 @@ import LimenOIDC
 /// window gets the very same response (opened from its ``RefreshSuccessorSeal``); a later one is taken for a stolen
 /// token and revokes the whole grant. `scope` may narrow the access token's scope, never widen it.
 struct RefreshTokenGrant: Sendable {
+    private static let logger = Logger(label: "limen.tokens")
+
     /// Where codes, grants and refresh tokens are kept.
     let store: any Store
     /// Makes the tokens.
@@ -58,6 +61,10 @@ struct RefreshTokenGrant: Sendable {
             return body
         }
         try await store.revokeGrant(id: grant.id, at: now)
+        Self.logger.warning(
+            "Rotated refresh token reused after the grace window; its grant is revoked",
+            metadata: ["client_id": "\(grant.clientID)", "grant_id": "\(grant.id)"]
+        )
         throw TokenEndpointError.invalidGrant
     }
 
