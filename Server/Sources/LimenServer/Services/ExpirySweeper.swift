@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Deletes expired rows (authorization codes now; sessions, device codes and refresh families as they arrive) at
-/// start and then every ``interval``, until the service group shuts down.
+/// Deletes expired rows (authorization codes, pending authorization requests, browser sessions; device codes and
+/// refresh families as they arrive) at start and then every ``interval``, until the service group shuts down.
 public struct ExpirySweeper: Service {
     /// The time between two sweeps.
     public let interval: Duration
@@ -34,13 +34,29 @@ public struct ExpirySweeper: Service {
     /// One sweep; returns how many rows were removed. A failing store is logged and retried next time.
     @discardableResult
     public func sweepOnce() async -> Int {
-        do {
-            let removed = try await store.deleteExpiredAuthorizationCodes(before: now())
-            if removed > 0 { logger.debug("Swept expired authorization codes", metadata: ["count": "\(removed)"]) }
-            return removed
-        } catch {
-            logger.warning("Expiry sweep failed", metadata: ["error": "\(error.code)"])
-            return 0
+        let now = now()
+        let store = store
+        let sweeps: [(table: String, delete: @Sendable () async throws(StorageError) -> Int)] = [
+            ("authorization codes", { () async throws(StorageError) in
+                try await store.deleteExpiredAuthorizationCodes(before: now)
+            }),
+            ("pending authorization requests", { () async throws(StorageError) in
+                try await store.deleteExpiredPendingAuthorizations(before: now)
+            }),
+            ("browser sessions", { () async throws(StorageError) in
+                try await store.deleteExpiredBrowserSessions(before: now)
+            }),
+        ]
+        var total = 0
+        for sweep in sweeps {
+            do {
+                let removed = try await sweep.delete()
+                if removed > 0 { logger.debug("Swept expired \(sweep.table)", metadata: ["count": "\(removed)"]) }
+                total += removed
+            } catch {
+                logger.warning("Expiry sweep failed", metadata: ["table": "\(sweep.table)", "error": "\(error.code)"])
+            }
         }
+        return total
     }
 }
