@@ -9,7 +9,12 @@ public enum LimenServerApplication {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware())
         DiscoveryRoutes.add(to: router, provider: provider)
-        AuthorizeRoutes.add(to: router, provider: provider)
+        let signIn = SignInResponder(provider: provider)
+        AuthorizeRoutes.add(to: router, responder: signIn)
+        SignInRoutes.add(to: router, responder: signIn)
+        ConsentRoutes.add(to: router, responder: signIn)
+        LogoutRoutes.add(to: router, responder: signIn)
+        Stylesheet.add(to: router)
         return router
     }
 

@@ -128,7 +128,9 @@ struct AuthorizationValidator: Sendable {
         var scopes: [String] = []
         for scope in (single("scope") ?? "").split(separator: " ").map(String.init) where !scopes.contains(scope) {
             guard Self.supportedScopes.contains(scope) else {
-                return refuse("invalid_scope", "unknown scope \(scope); supported: \(Self.supportedScopes.joined(separator: " "))")
+                return refuse(
+                    "invalid_scope", "unknown scope \(scope); supported: \(Self.supportedScopes.joined(separator: " "))"
+                )
             }
             scopes.append(scope)
         }

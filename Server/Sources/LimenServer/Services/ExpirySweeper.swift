@@ -35,28 +35,27 @@ public struct ExpirySweeper: Service {
     @discardableResult
     public func sweepOnce() async -> Int {
         let now = now()
-        let store = store
-        let sweeps: [(table: String, delete: @Sendable () async throws(StorageError) -> Int)] = [
-            ("authorization codes", { () async throws(StorageError) in
-                try await store.deleteExpiredAuthorizationCodes(before: now)
-            }),
-            ("pending authorization requests", { () async throws(StorageError) in
-                try await store.deleteExpiredPendingAuthorizations(before: now)
-            }),
-            ("browser sessions", { () async throws(StorageError) in
-                try await store.deleteExpiredBrowserSessions(before: now)
-            }),
-        ]
-        var total = 0
-        for sweep in sweeps {
-            do {
-                let removed = try await sweep.delete()
-                if removed > 0 { logger.debug("Swept expired \(sweep.table)", metadata: ["count": "\(removed)"]) }
-                total += removed
-            } catch {
-                logger.warning("Expiry sweep failed", metadata: ["table": "\(sweep.table)", "error": "\(error.code)"])
-            }
+        let codes = await sweep("authorization codes") { () async throws(StorageError) in
+            try await store.deleteExpiredAuthorizationCodes(before: now)
         }
-        return total
+        let requests = await sweep("pending authorization requests") { () async throws(StorageError) in
+            try await store.deleteExpiredPendingAuthorizations(before: now)
+        }
+        let sessions = await sweep("browser sessions") { () async throws(StorageError) in
+            try await store.deleteExpiredBrowserSessions(before: now)
+        }
+        return codes + requests + sessions
+    }
+
+    /// Runs one table's delete; a failure is logged and counts as nothing removed.
+    private func sweep(_ table: String, _ delete: () async throws(StorageError) -> Int) async -> Int {
+        do {
+            let removed = try await delete()
+            if removed > 0 { logger.debug("Swept expired \(table)", metadata: ["count": "\(removed)"]) }
+            return removed
+        } catch {
+            logger.warning("Expiry sweep failed", metadata: ["table": "\(table)", "error": "\(error.code)"])
+            return 0
+        }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import SQLiteNIO
 
-extension SQLiteStore: BrowserSessionStore {
+extension SQLiteStore {
     public func insertBrowserSession(_ session: BrowserSessionRecord) async throws(StorageError) {
         try await query(
             "INSERT INTO browser_sessions (id_hash, subject, auth_time, expires_at) VALUES (?, ?, ?, ?)",

@@ -1,7 +1,7 @@
 import Foundation
 import SQLiteNIO
 
-extension SQLiteStore: ConsentStore {
+extension SQLiteStore {
     public func grantedScopes(subject: String, clientID: String) async throws(StorageError) -> Set<String> {
         let rows = try await query(
             "SELECT scope FROM consents WHERE subject = ? AND client_id = ?",

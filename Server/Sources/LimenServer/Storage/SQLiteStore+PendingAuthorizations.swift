@@ -1,7 +1,7 @@
 import Foundation
 import SQLiteNIO
 
-extension SQLiteStore: PendingAuthorizationStore {
+extension SQLiteStore {
     public func insertPendingAuthorization(_ request: PendingAuthorizationRecord) async throws(StorageError) {
         try await query(
             """
