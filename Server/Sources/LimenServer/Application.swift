@@ -8,6 +8,7 @@ public enum LimenServerApplication {
     public static func router(provider: Provider) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware())
+        ServerMetrics.add(to: router)
         DiscoveryRoutes.add(to: router, provider: provider)
         let signIn = SignInResponder(provider: provider)
         AuthorizeRoutes.add(to: router, responder: signIn)
@@ -31,7 +32,14 @@ public enum LimenServerApplication {
                 address: .hostname(provider.configuration.host, port: provider.configuration.port),
                 serverName: "limen-server"
             ),
-            services: [ExpirySweeper(store: provider.store, now: provider.now), KeyRingRefresher(provider: provider)],
+            services: [
+                ExpirySweeper(
+                    store: provider.store,
+                    forgetFailuresAfter: provider.configuration.signInLockout.memory,
+                    now: provider.now
+                ),
+                KeyRingRefresher(provider: provider),
+            ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? provider.configuration.port
                 provider.issuer.set(provider.configuration.issuer(boundPort: port))

@@ -29,7 +29,12 @@ public struct Provider: Sendable {
 
     /// Accounts: sign-up and password checks over this provider's store.
     public var accounts: Accounts {
-        Accounts(store: store, hasher: PasswordHasher(parameters: configuration.passwordHashing), now: now)
+        Accounts(
+            store: store,
+            hasher: PasswordHasher(parameters: configuration.passwordHashing),
+            lockout: configuration.signInLockout,
+            now: now
+        )
     }
 
     init(

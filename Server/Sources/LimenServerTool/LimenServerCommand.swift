@@ -85,6 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.errorDescription ?? error.code)
         }
+        ServerMetrics.bootstrap()
         let provider: Provider
         do {
             provider = try await Provider.bootstrap(configuration: configuration, logger: logger)

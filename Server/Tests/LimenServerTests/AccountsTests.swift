@@ -55,12 +55,15 @@ struct PasswordHasherTests {
 
 @Suite("Accounts")
 struct AccountsTests {
+    private let clock = TestClock()
+
     private func withAccounts(_ body: (Accounts, any Store) async throws -> Void) async throws {
         let store = try await SQLiteStore.inMemory()
         try await store.migrate()
-        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let clock = clock
         do {
-            try await body(Accounts(store: store, hasher: PasswordHasher(parameters: .testing), now: { now }), store)
+            try await body(
+                Accounts(store: store, hasher: PasswordHasher(parameters: .testing), now: { clock.now }), store)
         } catch {
             await store.close()
             throw error
@@ -130,5 +133,67 @@ struct AccountsTests {
             }
             #expect(try await store.users().isEmpty)
         }
+    }
+
+    @Test("five failures lock the email even for the right password; after the lock it works and the count restarts")
+    func lockout() async throws {
+        try await withAccounts { accounts, _ in
+            _ = try await accounts.signUp(email: "ada@example.com", password: "analytical engine", name: nil)
+            for _ in 1...5 {
+                await #expect(throws: AccountError.invalidCredentials) {
+                    try await accounts.signIn(email: "ada@example.com", password: "wrong password")
+                }
+            }
+            await #expect(throws: AccountError.locked(retryAfter: 30)) {
+                try await accounts.signIn(email: "ada@example.com", password: "analytical engine")
+            }
+            clock.advance(by: 31)
+            _ = try await accounts.signIn(email: "Ada@example.com", password: "analytical engine")
+            await #expect(throws: AccountError.invalidCredentials) {
+                try await accounts.signIn(email: "ada@example.com", password: "wrong password")
+            }
+        }
+    }
+
+    @Test("an email without an account is locked the same way, so a lock tells nothing about accounts")
+    func lockoutWithoutAccount() async throws {
+        try await withAccounts { accounts, _ in
+            for _ in 1...5 {
+                await #expect(throws: AccountError.invalidCredentials) {
+                    try await accounts.signIn(email: "nobody@example.com", password: "guess")
+                }
+            }
+            await #expect(throws: AccountError.locked(retryAfter: 30)) {
+                try await accounts.signIn(email: "nobody@example.com", password: "guess")
+            }
+        }
+    }
+}
+
+@Suite("Sign-in lockout policy")
+struct SignInLockoutTests {
+    @Test(
+        "the lock starts at the fifth failure, doubles with each further one and stops at 15 minutes",
+        arguments: [(1, nil), (4, nil), (5, 30), (6, 60), (7, 120), (9, 480), (10, 900), (64, 900)] as [(Int, Double?)]
+    )
+    func durations(_ failures: Int, _ expected: Double?) {
+        #expect(SignInLockout().lockDuration(afterFailures: failures) == expected)
+    }
+
+    @Test("the sweep forgets failures a day old, but not a lock still running")
+    func sweep() async throws {
+        let store = try await SQLiteStore.inMemory()
+        try await store.migrate()
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        _ = try await store.recordSignInFailure(key: "old", now: start)
+        _ = try await store.recordSignInFailure(key: "locked", now: start)
+        try await store.lockSignIn(key: "locked", until: start.addingTimeInterval(90_000))
+        _ = try await store.recordSignInFailure(key: "recent", now: start.addingTimeInterval(80_000))
+        let sweeper = ExpirySweeper(store: store, now: { start.addingTimeInterval(86_401) })
+        #expect(await sweeper.sweepOnce() == 1)
+        #expect(try await store.recordSignInFailure(key: "old", now: start) == 1)
+        #expect(try await store.recordSignInFailure(key: "locked", now: start) == 2)
+        #expect(try await store.recordSignInFailure(key: "recent", now: start) == 2)
+        await store.close()
     }
 }

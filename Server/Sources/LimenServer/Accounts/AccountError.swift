@@ -10,6 +10,8 @@ public enum AccountError: Error, Sendable, Equatable, LocalizedError {
     case emailTaken
     /// Unknown email or wrong password (deliberately not told apart).
     case invalidCredentials
+    /// Too many failed sign-ins to this email: try again after this many seconds.
+    case locked(retryAfter: Int)
     /// The password could not be hashed.
     case hashingFailed
     /// The store failed.
@@ -22,6 +24,7 @@ public enum AccountError: Error, Sendable, Equatable, LocalizedError {
         case .weakPassword: "accounts.weak_password"
         case .emailTaken: "accounts.email_taken"
         case .invalidCredentials: "accounts.invalid_credentials"
+        case .locked: "accounts.locked"
         case .hashingFailed: "accounts.hashing_failed"
         case .storage: "accounts.storage"
         }
@@ -34,6 +37,8 @@ public enum AccountError: Error, Sendable, Equatable, LocalizedError {
         case .weakPassword(let reason): reason
         case .emailTaken: "An account with this email already exists. Sign in instead."
         case .invalidCredentials: "The email or password is not correct."
+        case .locked(let seconds):
+            "Too many failed attempts. Try again in \(seconds < 120 ? "\(seconds) seconds" : "\(seconds / 60) minutes")."
         case .hashingFailed, .storage: "Something went wrong on our side. Please try again."
         }
     }

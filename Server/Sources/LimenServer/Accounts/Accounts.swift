@@ -15,12 +15,19 @@ public struct Accounts: Sendable {
 
     private let store: any Store
     private let hasher: PasswordHasher
+    private let lockout: SignInLockout
     private let now: @Sendable () -> Date
 
     /// Creates the service over a store.
-    public init(store: any Store, hasher: PasswordHasher, now: @escaping @Sendable () -> Date) {
+    public init(
+        store: any Store,
+        hasher: PasswordHasher,
+        lockout: SignInLockout = SignInLockout(),
+        now: @escaping @Sendable () -> Date
+    ) {
         self.store = store
         self.hasher = hasher
+        self.lockout = lockout
         self.now = now
     }
 
@@ -43,31 +50,52 @@ public struct Accounts: Sendable {
             passwordHash: try await hasher.hash(password),
             createdAt: now()
         )
-        let inserted: Bool
-        do {
-            inserted = try await store.insertUserIfAbsent(user)
-        } catch {
-            throw .storage(error)
+        guard try await storage({ () throws(StorageError) in try await store.insertUserIfAbsent(user) }) else {
+            throw .emailTaken
         }
-        guard inserted else { throw .emailTaken }
         return user
     }
 
-    /// The user with this email and password; an unknown email and a wrong password are the same error, and cost
-    /// the same work.
+    /// The user with this email and password. An unknown email and a wrong password are the same error and cost the
+    /// same work; repeated failures lock the email for a while (``SignInLockout``), whether or not it has an account.
     public func signIn(email: String, password: String) async throws(AccountError) -> UserRecord {
-        let found: UserRecord?
+        let email = Self.normalise(email)
+        let key = SignInLockout.key(forEmail: email)
+        let lockedUntil = try await storage { () throws(StorageError) in try await store.signInLockedUntil(key: key) }
+        if let lockedUntil, lockedUntil > now() {
+            throw .locked(retryAfter: Int(lockedUntil.timeIntervalSince(now()).rounded(.up)))
+        }
+        let found = try await storage { () throws(StorageError) in try await store.user(email: email) }
+        var verified = false
+        if let stored = found?.passwordHash {
+            verified = await hasher.verify(password, against: stored)
+        } else {
+            await hasher.verifyNothing(password)
+        }
+        guard verified, let user = found else {
+            let failures = try await storage { () throws(StorageError) in
+                try await store.recordSignInFailure(key: key, now: now())
+            }
+            if let duration = lockout.lockDuration(afterFailures: failures) {
+                try await storage { () throws(StorageError) in
+                    try await store.lockSignIn(key: key, until: now().addingTimeInterval(duration))
+                }
+            }
+            throw .invalidCredentials
+        }
+        try await storage { () throws(StorageError) in try await store.clearSignInFailures(key: key) }
+        return user
+    }
+
+    /// Runs a store call, reporting its failure as an account error.
+    private func storage<Value>(
+        _ body: () async throws(StorageError) -> Value
+    ) async throws(AccountError) -> Value {
         do {
-            found = try await store.user(email: Self.normalise(email))
+            return try await body()
         } catch {
             throw .storage(error)
         }
-        guard let user = found, let stored = user.passwordHash else {
-            await hasher.verifyNothing(password)
-            throw .invalidCredentials
-        }
-        guard await hasher.verify(password, against: stored) else { throw .invalidCredentials }
-        return user
     }
 
     /// Trimmed and lower-cased.

@@ -14,6 +14,8 @@ public struct ServerConfiguration: Sendable {
     public var seedsCLIClient: Bool
     /// The scrypt cost for new password hashes.
     public var passwordHashing: PasswordHasher.Parameters
+    /// When repeated failed sign-ins lock an account name.
+    public var signInLockout: SignInLockout
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(
@@ -22,7 +24,8 @@ public struct ServerConfiguration: Sendable {
         dataDirectory: String = "limen-data",
         issuer: String? = nil,
         seedsCLIClient: Bool = true,
-        passwordHashing: PasswordHasher.Parameters = .owasp
+        passwordHashing: PasswordHasher.Parameters = .owasp,
+        signInLockout: SignInLockout = SignInLockout()
     ) {
         self.host = host
         self.port = port
@@ -30,6 +33,7 @@ public struct ServerConfiguration: Sendable {
         self.issuer = issuer
         self.seedsCLIClient = seedsCLIClient
         self.passwordHashing = passwordHashing
+        self.signInLockout = signInLockout
     }
 
     /// `<data directory>/limen.sqlite`.

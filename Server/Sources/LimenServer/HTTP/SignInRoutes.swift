@@ -27,11 +27,20 @@ enum SignInRoutes {
                 do throws(AccountError) {
                     return .success(
                         try await responder.provider.accounts.signIn(email: email, password: form["password"] ?? ""))
-                } catch .invalidCredentials {
-                    // One message for an unknown email and a wrong password: the page tells nobody who has an account.
-                    let message = AccountError.invalidCredentials.errorDescription ?? ""
-                    return .failure(
-                        Pages.signIn(pending, csrf: csrf, email: email, error: message, status: .badRequest))
+                } catch {
+                    switch error {
+                    case .invalidCredentials, .locked:
+                        // One message for an unknown email and a wrong password (and the lockout counts unknown
+                        // emails too): the page tells nobody who has an account.
+                        var page = Pages.signIn(
+                            pending, csrf: csrf, email: email, error: error.errorDescription,
+                            status: error == .invalidCredentials ? .badRequest : .tooManyRequests
+                        )
+                        if case .locked(let seconds) = error { page.headers[.retryAfter] = "\(seconds)" }
+                        return .failure(page)
+                    default:
+                        throw error
+                    }
                 }
             }
         }

@@ -2,12 +2,14 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Deletes expired rows (authorization codes, pending authorization requests, browser sessions; device codes and
-/// refresh families as they arrive) at start and then every ``interval``, until the service group shuts down.
+/// Deletes expired rows (authorization codes, forgotten sign-in failures, pending authorization requests, browser
+/// sessions; device codes and refresh families as they arrive) at start and then every ``interval``, until the
+/// service group shuts down.
 public struct ExpirySweeper: Service {
     /// The time between two sweeps.
     public let interval: Duration
     private let store: any Store
+    private let forgetFailuresAfter: TimeInterval
     private let clock: any Clock<Duration>
     private let now: @Sendable () -> Date
     private let logger: Logger
@@ -16,12 +18,14 @@ public struct ExpirySweeper: Service {
     public init(
         store: any Store,
         interval: Duration = .seconds(60),
+        forgetFailuresAfter: TimeInterval = SignInLockout().memory,
         clock: any Clock<Duration> = ContinuousClock(),
         now: @escaping @Sendable () -> Date = Date.init,
         logger: Logger = Logger(label: "limen.sweeper")
     ) {
         self.store = store
         self.interval = interval
+        self.forgetFailuresAfter = forgetFailuresAfter
         self.clock = clock
         self.now = now
         self.logger = logger
@@ -35,27 +39,44 @@ public struct ExpirySweeper: Service {
     @discardableResult
     public func sweepOnce() async -> Int {
         let now = now()
-        let codes = await sweep("authorization codes") { () async throws(StorageError) in
-            try await store.deleteExpiredAuthorizationCodes(before: now)
+        let sweeps: [(table: String, sweep: @Sendable () async throws(StorageError) -> Int)] = [
+            (
+                "authorization codes",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredAuthorizationCodes(before: now)
+                }
+            ),
+            (
+                "failed sign-ins",
+                { [store, forgetFailuresAfter] () throws(StorageError) in
+                    try await store.deleteSignInFailures(before: now.addingTimeInterval(-forgetFailuresAfter))
+                }
+            ),
+            (
+                "pending authorization requests",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredPendingAuthorizations(before: now)
+                }
+            ),
+            (
+                "browser sessions",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredBrowserSessions(before: now)
+                }
+            ),
+        ]
+        var total = 0
+        for (table, sweep) in sweeps {
+            do {
+                let removed = try await sweep()
+                if removed > 0 {
+                    logger.debug("Swept expired rows", metadata: ["table": "\(table)", "count": "\(removed)"])
+                }
+                total += removed
+            } catch {
+                logger.warning("Expiry sweep failed", metadata: ["table": "\(table)", "error": "\(error.code)"])
+            }
         }
-        let requests = await sweep("pending authorization requests") { () async throws(StorageError) in
-            try await store.deleteExpiredPendingAuthorizations(before: now)
-        }
-        let sessions = await sweep("browser sessions") { () async throws(StorageError) in
-            try await store.deleteExpiredBrowserSessions(before: now)
-        }
-        return codes + requests + sessions
-    }
-
-    /// Runs one table's delete; a failure is logged and counts as nothing removed.
-    private func sweep(_ table: String, _ delete: () async throws(StorageError) -> Int) async -> Int {
-        do {
-            let removed = try await delete()
-            if removed > 0 { logger.debug("Swept expired \(table)", metadata: ["count": "\(removed)"]) }
-            return removed
-        } catch {
-            logger.warning("Expiry sweep failed", metadata: ["table": "\(table)", "error": "\(error.code)"])
-            return 0
-        }
+        return total
     }
 }

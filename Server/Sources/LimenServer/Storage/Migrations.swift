@@ -65,7 +65,7 @@ enum SQLiteMigrations {
         ),
         Migration(
             version: 3,
-            name: "users",
+            name: "users and failed sign-ins",
             statements: [
                 """
                 CREATE TABLE users (
@@ -76,7 +76,16 @@ enum SQLiteMigrations {
                     password_hash TEXT,
                     created_at INTEGER NOT NULL
                 )
+                """,
                 """
+                CREATE TABLE sign_in_failures (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    failures INTEGER NOT NULL,
+                    last_failure_at INTEGER NOT NULL,
+                    locked_until INTEGER
+                )
+                """,
+                "CREATE INDEX sign_in_failures_last_failure_at ON sign_in_failures (last_failure_at)",
             ]
         ),
         Migration(
