@@ -75,9 +75,14 @@ func withSignIn(
 /// A browser, by hand: keeps the cookies responses set and sends them back.
 struct Browser {
     /// Cookie values by name.
-    private(set) var cookies: [String: String] = [:]
+    private(set) var cookies: [String: String]
     /// The raw `Set-Cookie` lines of the last response.
     private(set) var lastSetCookies: [String] = []
+
+    /// A browser holding `cookies`.
+    init(cookies: [String: String] = [:]) {
+        self.cookies = cookies
+    }
 
     /// Sends a request with the browser's cookies, remembering what the response sets.
     mutating func send(
