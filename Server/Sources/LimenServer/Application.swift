@@ -5,10 +5,13 @@ import NIOCore
 /// Builds the HTTP side of a ``Provider``.
 public enum LimenServerApplication {
     /// Every route of the provider.
-    public static func router(provider: Provider) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    public static func router(provider: Provider) -> Router<LimenRequestContext> {
+        let router = Router(context: LimenRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware())
         ServerMetrics.add(to: router)
+        if let limit = provider.configuration.postRateLimit {
+            router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limit: limit), now: provider.now))
+        }
         DiscoveryRoutes.add(to: router, provider: provider)
         let signIn = SignInResponder(provider: provider)
         AuthorizeRoutes.add(to: router, responder: signIn)

@@ -86,14 +86,20 @@ public struct Provider: Sendable {
 }
 
 extension Provider {
-    /// The configured store, created and migrated if needed, without keys or seeding (administration commands).
+    /// The configured store (PostgreSQL when a database URL is set, else the SQLite file), created and migrated if
+    /// needed, without keys or seeding (administration commands).
     public static func openStore(configuration: ServerConfiguration) async throws -> any Store {
         try FileManager.default.createDirectory(
             atPath: configuration.dataDirectory,
             withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700]
         )
-        let store = try await SQLiteStore.open(path: configuration.databasePath)
+        let store: any Store =
+            if let url = configuration.databaseURL {
+                try PostgresStore.connect(url: url)
+            } else {
+                try await SQLiteStore.open(path: configuration.databasePath)
+            }
         do {
             try await store.migrate()
         } catch {

@@ -7,10 +7,16 @@ struct DataOptions: ParsableArguments {
     @Option(help: "The folder holding limen.sqlite (env LIMEN_DATA_DIR; default ./limen-data).")
     var dataDir: String?
 
+    @Option(help: "A postgres:// URL instead of SQLite (env LIMEN_DATABASE_URL, which keeps the password out of ps).")
+    var database: String?
+
+    @Option(help: "A YAML or JSON file of settings (env LIMEN_CONFIG).")
+    var config: String?
+
     func configuration() throws -> ServerConfiguration {
         do {
             return try ServerConfiguration.resolve(
-                flags: ConfigurationFlags(dataDirectory: dataDir),
+                flags: ConfigurationFlags(dataDirectory: dataDir, database: database, configFile: config),
                 environment: ProcessInfo.processInfo.environment
             )
         } catch {

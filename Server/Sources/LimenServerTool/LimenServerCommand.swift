@@ -62,6 +62,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The public issuer URL (env LIMEN_ISSUER; default http://<host>:<port>).")
     var issuer: String?
 
+    @Option(help: "A postgres:// URL instead of SQLite (env LIMEN_DATABASE_URL, which keeps the password out of ps).")
+    var database: String?
+
+    @Option(help: "POSTs a second per client address, like 20/s, or off (env LIMEN_POST_RATE_LIMIT; default 20/s).")
+    var postRateLimit: String?
+
+    @Option(help: "A YAML or JSON file of settings; flags and LIMEN_* variables win over it (env LIMEN_CONFIG).")
+    var config: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -79,7 +88,9 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration: ServerConfiguration
         do {
             configuration = try ServerConfiguration.resolve(
-                flags: ConfigurationFlags(host: host, port: port, dataDirectory: dataDir, issuer: issuer),
+                flags: ConfigurationFlags(
+                    host: host, port: port, dataDirectory: dataDir, issuer: issuer, database: database,
+                    postRateLimit: postRateLimit, configFile: config),
                 environment: ProcessInfo.processInfo.environment
             )
         } catch {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LimenServer
@@ -34,6 +35,11 @@ struct ConfigurationTests {
         #expect(fromFlags.dataDirectory == "here")
         #expect(fromFlags.issuer == "https://id.example.com")
 
+        let postgres = try ServerConfiguration.resolve(
+            flags: ConfigurationFlags(), environment: ["LIMEN_DATABASE_URL": "postgres://limen:pw@127.0.0.1/limen"])
+        #expect(postgres.databaseURL == "postgres://limen:pw@127.0.0.1/limen")
+        #expect(fromFlags.databaseURL == nil)
+
         let ipv6 = try ServerConfiguration.resolve(flags: ConfigurationFlags(host: "::1"), environment: [:])
         #expect(ipv6.issuer(boundPort: 8080) == "http://[::1]:8080")
     }
@@ -50,6 +56,8 @@ struct ConfigurationTests {
             (ConfigurationFlags(issuer: "https://id.example.com/"), [:], "--issuer"),
             (ConfigurationFlags(issuer: "https://id.example.com?x=1"), [:], "--issuer"),
             (ConfigurationFlags(), ["LIMEN_ISSUER": "http://id.example.com"], "LIMEN_ISSUER"),
+            (ConfigurationFlags(database: "mysql://limen@127.0.0.1/limen"), [:], "--database"),
+            (ConfigurationFlags(), ["LIMEN_DATABASE_URL": "limen.sqlite"], "LIMEN_DATABASE_URL"),
         ] as [(ConfigurationFlags, [String: String], String)]
     )
     func badValueNamesItsKey(flags: ConfigurationFlags, environment: [String: String], key: String) {
@@ -58,5 +66,85 @@ struct ConfigurationTests {
         }
         #expect(error?.key == key)
         #expect(error?.errorDescription?.hasPrefix("Invalid \(key) ") == true)
+        #expect(error?.errorDescription?.contains("limen@") == false, "a database URL may hold a password")
+    }
+}
+
+@Suite("Configuration file")
+struct ConfigurationFileTests {
+    private func withFile(_ text: String, _ body: (String) throws -> Void) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/limen.yaml"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        try body(path)
+    }
+
+    @Test("YAML settings apply under the environment and flags")
+    func yamlUnderEnvironmentAndFlags() throws {
+        let yaml = """
+            host: 0.0.0.0
+            port: 9090
+            data_dir: /var/lib/limen
+            issuer: https://id.example.com
+            post_rate_limit: 5/s
+            """
+        try withFile(yaml) { path in
+            let fromFile = try ServerConfiguration.resolve(
+                flags: ConfigurationFlags(configFile: path), environment: [:])
+            #expect(fromFile.host == "0.0.0.0")
+            #expect(fromFile.port == 9090)
+            #expect(fromFile.dataDirectory == "/var/lib/limen")
+            #expect(fromFile.issuer == "https://id.example.com")
+            #expect(fromFile.postRateLimit == RateLimit(burst: 15, perSecond: 5))
+
+            let layered = try ServerConfiguration.resolve(
+                flags: ConfigurationFlags(port: "7000"),
+                environment: ["LIMEN_CONFIG": path, "LIMEN_HOST": "127.0.0.1", "LIMEN_POST_RATE_LIMIT": "off"]
+            )
+            #expect(layered.port == 7000)
+            #expect(layered.host == "127.0.0.1")
+            #expect(layered.dataDirectory == "/var/lib/limen")
+            #expect(layered.postRateLimit == nil)
+        }
+    }
+
+    @Test("a JSON file is read the same way")
+    func json() throws {
+        try withFile(#"{"port": 8443, "database_url": "postgres://limen@127.0.0.1/limen"}"#) { path in
+            let configuration = try ServerConfiguration.resolve(
+                flags: ConfigurationFlags(configFile: path), environment: [:])
+            #expect(configuration.port == 8443)
+            #expect(configuration.databaseURL == "postgres://limen@127.0.0.1/limen")
+        }
+    }
+
+    @Test(
+        "an unknown, nested, malformed or invalid setting is refused, naming the file and key",
+        arguments: [
+            ("prot: 8080", ": prot"),
+            ("port:\n  value: 8080", ": port"),
+            ("port: [8080", "--config"),
+            ("- port", "--config"),
+            ("port: eighty", ": port"),
+            ("post_rate_limit: fast", ": post_rate_limit"),
+        ]
+    )
+    func refused(_ text: String, _ keySuffix: String) throws {
+        try withFile(text) { path in
+            let error = #expect(throws: ConfigurationError.self) {
+                try ServerConfiguration.resolve(flags: ConfigurationFlags(configFile: path), environment: [:])
+            }
+            #expect(error?.key.hasSuffix(keySuffix) == true, "key was \(error?.key ?? "nil")")
+        }
+    }
+
+    @Test("a missing file is refused")
+    func missingFile() {
+        let error = #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration.resolve(
+                flags: ConfigurationFlags(configFile: "/nonexistent/limen.yaml"), environment: [:])
+        }
+        #expect(error?.key == "--config")
     }
 }

@@ -3,10 +3,15 @@ import Testing
 
 @testable import LimenServer
 
-/// Every `Store` implementation the conformance tests run against; PostgreSQL joins this list.
+/// Every `Store` implementation the conformance tests run against; PostgreSQL when it is configured (always in CI).
 enum StoreUnderTest: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqliteInMemory
     case sqliteFile
+    case postgres
+
+    static var allCases: [StoreUnderTest] {
+        [.sqliteInMemory, .sqliteFile] + (PostgresTestDatabase.unavailableReason == nil ? [.postgres] : [])
+    }
 
     var testDescription: String { rawValue }
 
@@ -28,7 +33,51 @@ enum StoreUnderTest: String, CaseIterable, Sendable, CustomTestStringConvertible
                     directory.remove()
                 }
             )
+        case .postgres:
+            let (store, _, cleanup) = try await PostgresTestDatabase.make()
+            return (store, cleanup)
         }
+    }
+}
+
+@Suite("PostgreSQL store", .enabled(if: PostgresTestDatabase.unavailableReason == nil, "PostgreSQL is not configured"))
+struct PostgresStoreTests {
+    @Test("the conformance suite includes PostgreSQL, whose migrations apply once even when run twice at once")
+    func migrations() async throws {
+        #expect(StoreUnderTest.allCases.contains(.postgres))
+        let (store, _, cleanup) = try await PostgresTestDatabase.make()
+        async let first: Void = store.migrate()
+        async let second: Void = store.migrate()
+        _ = try await (first, second)
+        #expect(try await store.appliedMigrationVersions() == PostgresMigrations.all.map(\.version))
+        #expect(PostgresMigrations.all.map(\.version) == SQLiteMigrations.all.map(\.version))
+        await cleanup()
+    }
+
+    @Test("a provider configured with a database URL keeps its keys and clients in PostgreSQL, not in SQLite")
+    func providerOnPostgres() async throws {
+        let (store, url, cleanup) = try await PostgresTestDatabase.make()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = ServerConfiguration.testing(directory: directory)
+        configuration.databaseURL = url
+        let provider = try await Provider.bootstrap(configuration: configuration)
+        #expect(provider.store is PostgresStore)
+        await provider.store.close()
+        #expect(Set(try await store.signingKeys().map(\.kid)) == Set(provider.keys.keys.map(\.kid)))
+        #expect(try await store.client(id: SeedClients.cliClientID) != nil)
+        #expect(!FileManager.default.fileExists(atPath: configuration.databasePath))
+        await cleanup()
+    }
+
+    @Test(
+        "a malformed URL or sslmode is refused with a clear error",
+        arguments: [
+            "mysql://limen@127.0.0.1/limen", "postgres://127.0.0.1/limen",
+            "postgres://limen@127.0.0.1/limen?sslmode=maybe",
+        ])
+    func malformedURL(_ url: String) {
+        #expect(throws: StorageError.self) { try PostgresStore.connect(url: url) }
     }
 }
 
@@ -134,6 +183,22 @@ struct StoreConformanceTests {
         #expect(try await store.user(email: "grace@example.com") == grace)
         #expect(try await store.user(email: "nobody@example.com") == nil)
         #expect(try await store.users().map(\.id) == ["u-1", "u-2"])
+        await cleanup()
+    }
+
+    @Test("failed sign-ins count up per key, lock, and clear", arguments: StoreUnderTest.allCases)
+    func signInFailures(_ kind: StoreUnderTest) async throws {
+        let (store, cleanup) = try await kind.make()
+        #expect(try await store.recordSignInFailure(key: "k", now: now) == 1)
+        #expect(try await store.recordSignInFailure(key: "k", now: now) == 2)
+        #expect(try await store.recordSignInFailure(key: "other", now: now) == 1)
+        #expect(try await store.signInLockedUntil(key: "k") == nil)
+        try await store.lockSignIn(key: "k", until: now.addingTimeInterval(30))
+        #expect(try await store.signInLockedUntil(key: "k") == now.addingTimeInterval(30))
+        #expect(try await store.deleteSignInFailures(before: now.addingTimeInterval(1)) == 1, "only the unlocked key")
+        try await store.clearSignInFailures(key: "k")
+        #expect(try await store.signInLockedUntil(key: "k") == nil)
+        #expect(try await store.recordSignInFailure(key: "k", now: now) == 1)
         await cleanup()
     }
 }

@@ -10,13 +10,30 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var dataDirectory: String?
     /// `--issuer`
     public var issuer: String?
+    /// `--database`
+    public var database: String?
+    /// `--post-rate-limit`
+    public var postRateLimit: String?
+    /// `--config`
+    public var configFile: String?
 
     /// Creates a set of flags.
-    public init(host: String? = nil, port: String? = nil, dataDirectory: String? = nil, issuer: String? = nil) {
+    public init(
+        host: String? = nil,
+        port: String? = nil,
+        dataDirectory: String? = nil,
+        issuer: String? = nil,
+        database: String? = nil,
+        postRateLimit: String? = nil,
+        configFile: String? = nil
+    ) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
         self.issuer = issuer
+        self.database = database
+        self.postRateLimit = postRateLimit
+        self.configFile = configFile
     }
 }
 
@@ -31,10 +48,16 @@ extension ServerConfiguration {
         public static let dataDirectory = "LIMEN_DATA_DIR"
         /// The public issuer URL.
         public static let issuer = "LIMEN_ISSUER"
+        /// A `postgres://` URL selecting PostgreSQL.
+        public static let database = "LIMEN_DATABASE_URL"
+        /// POSTs per second per client address (`20/s`), or `off`.
+        public static let postRateLimit = "LIMEN_POST_RATE_LIMIT"
+        /// A YAML or JSON configuration file.
+        public static let configFile = "LIMEN_CONFIG"
     }
 
-    /// The configuration from flags, then environment variables, then defaults; a bad value is an error naming the
-    /// flag or variable it came from.
+    /// The configuration from flags, then environment variables, then the configuration file (`--config` or
+    /// `LIMEN_CONFIG`), then defaults; a bad value is an error naming the flag, variable or file key it came from.
     ///
     /// ```swift
     /// let configuration = try ServerConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment)
@@ -43,31 +66,59 @@ extension ServerConfiguration {
         flags: ConfigurationFlags,
         environment: [String: String]
     ) throws(ConfigurationError) -> ServerConfiguration {
-        func pick(_ flag: String?, _ flagName: String, _ variable: String) -> (value: String, key: String)? {
+        let file = try (flags.configFile ?? environment[EnvironmentKey.configFile]).map {
+            path throws(ConfigurationError) in try ConfigurationFile.load(path: path)
+        }
+        func pick(
+            _ flag: String?,
+            _ flagName: String,
+            _ variable: String,
+            _ fileKey: String
+        ) -> (value: String, key: String)? {
             if let flag { return (flag, flagName) }
             if let value = environment[variable] { return (value, variable) }
+            if let file, let value = file.values[fileKey] { return (value, "\(file.path): \(fileKey)") }
             return nil
         }
         var configuration = ServerConfiguration()
-        if let (value, key) = pick(flags.host, "--host", EnvironmentKey.host) {
+        if let (value, key) = pick(flags.host, "--host", EnvironmentKey.host, "host") {
             guard !value.isEmpty, !value.contains("/"), !value.contains(" ") else {
                 throw ConfigurationError(key: key, value: value, reason: "expected an IP address or host name")
             }
             configuration.host = value
         }
-        if let (value, key) = pick(flags.port, "--port", EnvironmentKey.port) {
+        if let (value, key) = pick(flags.port, "--port", EnvironmentKey.port, "port") {
             guard let port = Int(value), (0...65535).contains(port) else {
                 throw ConfigurationError(key: key, value: value, reason: "expected a port number from 0 to 65535")
             }
             configuration.port = port
         }
-        if let (value, key) = pick(flags.dataDirectory, "--data-dir", EnvironmentKey.dataDirectory) {
+        if let (value, key) = pick(flags.dataDirectory, "--data-dir", EnvironmentKey.dataDirectory, "data_dir") {
             guard !value.isEmpty else { throw ConfigurationError(key: key, value: value, reason: "expected a folder") }
             configuration.dataDirectory = value
         }
-        if let (value, key) = pick(flags.issuer, "--issuer", EnvironmentKey.issuer) {
+        if let (value, key) = pick(flags.issuer, "--issuer", EnvironmentKey.issuer, "issuer") {
             if let reason = issuerProblem(value) { throw ConfigurationError(key: key, value: value, reason: reason) }
             configuration.issuer = value
+        }
+        if let (value, key) = pick(flags.database, "--database", EnvironmentKey.database, "database_url") {
+            guard let scheme = URLComponents(string: value)?.scheme, ["postgres", "postgresql"].contains(scheme) else {
+                throw ConfigurationError(
+                    key: key, value: "(hidden)", reason: "expected postgres://user:password@host:port/database")
+            }
+            configuration.databaseURL = value
+        }
+        if let (value, key) = pick(
+            flags.postRateLimit, "--post-rate-limit", EnvironmentKey.postRateLimit, "post_rate_limit")
+        {
+            if value == "off" {
+                configuration.postRateLimit = nil
+            } else if let limit = RateLimit(setting: value) {
+                configuration.postRateLimit = limit
+            } else {
+                throw ConfigurationError(
+                    key: key, value: value, reason: "expected requests per second like 20/s, or off")
+            }
         }
         return configuration
     }

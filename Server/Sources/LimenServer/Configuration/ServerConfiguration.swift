@@ -10,12 +10,16 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String
     /// The public issuer URL (no trailing slash, no query). `nil`: `http://host:port`, with the port actually bound.
     public var issuer: String?
+    /// A `postgres://` URL to keep the data in PostgreSQL (many nodes); `nil` keeps it in SQLite in the data folder.
+    public var databaseURL: String?
     /// Registers the public native client `limen-cli` on start.
     public var seedsCLIClient: Bool
     /// The scrypt cost for new password hashes.
     public var passwordHashing: PasswordHasher.Parameters
     /// When repeated failed sign-ins lock an account name.
     public var signInLockout: SignInLockout
+    /// How many POST requests one client address may make; `nil` turns the limit off (benchmarks).
+    public var postRateLimit: RateLimit?
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(
@@ -23,17 +27,21 @@ public struct ServerConfiguration: Sendable {
         port: Int = 8080,
         dataDirectory: String = "limen-data",
         issuer: String? = nil,
+        databaseURL: String? = nil,
         seedsCLIClient: Bool = true,
         passwordHashing: PasswordHasher.Parameters = .owasp,
-        signInLockout: SignInLockout = SignInLockout()
+        signInLockout: SignInLockout = SignInLockout(),
+        postRateLimit: RateLimit? = .defaultPerClientAddress
     ) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
         self.issuer = issuer
+        self.databaseURL = databaseURL
         self.seedsCLIClient = seedsCLIClient
         self.passwordHashing = passwordHashing
         self.signInLockout = signInLockout
+        self.postRateLimit = postRateLimit
     }
 
     /// `<data directory>/limen.sqlite`.

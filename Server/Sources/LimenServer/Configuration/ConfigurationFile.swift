@@ -1,0 +1,56 @@
+import Foundation
+import Yams
+
+/// A configuration file: a YAML (or JSON, which YAML reads too) mapping of setting names to plain values.
+///
+/// ```yaml
+/// host: 0.0.0.0
+/// port: 8080
+/// data_dir: /var/lib/limen
+/// issuer: https://id.example.com
+/// database_url: postgres://limen@db.internal/limen   # the password from LIMEN_DATABASE_URL is safer
+/// post_rate_limit: 20/s                              # or "off"
+/// ```
+struct ConfigurationFile: Sendable, Equatable {
+    /// The setting names a file may hold.
+    static let keys: Set<String> = ["host", "port", "data_dir", "issuer", "database_url", "post_rate_limit"]
+
+    /// Where it was read from, for error messages.
+    let path: String
+    /// The values by setting name, as text.
+    let values: [String: String]
+
+    /// Reads and checks the file at `path`: unreadable, malformed, nested or unknown settings are errors naming the
+    /// file and the key.
+    static func load(path: String) throws(ConfigurationError) -> ConfigurationFile {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else {
+            throw ConfigurationError(key: "--config", value: path, reason: "cannot read the file")
+        }
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch {
+            throw ConfigurationError(key: "--config", value: path, reason: "not valid YAML or JSON: \(error)")
+        }
+        guard let mapping = root?.mapping else {
+            throw ConfigurationError(key: "--config", value: path, reason: "expected a mapping of settings")
+        }
+        var values: [String: String] = [:]
+        for (keyNode, valueNode) in mapping {
+            let key = keyNode.string ?? "\(keyNode)"
+            guard keys.contains(key) else {
+                throw ConfigurationError(
+                    key: "\(path): \(key)",
+                    value: valueNode.string ?? "",
+                    reason: "unknown setting; known: \(keys.sorted().joined(separator: ", "))"
+                )
+            }
+            guard let value = valueNode.scalar?.string else {
+                throw ConfigurationError(key: "\(path): \(key)", value: "", reason: "expected a plain value")
+            }
+            values[key] = value
+        }
+        return ConfigurationFile(path: path, values: values)
+    }
+}

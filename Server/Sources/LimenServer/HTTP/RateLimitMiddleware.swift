@@ -1,0 +1,33 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LimenOIDC
+
+/// Refuses POST requests from a client address over its ``RateLimit`` with `429 Too Many Requests` and `Retry-After`
+/// (RFC 6585 §4): the sign-in forms and the token, revocation and introspection endpoints are all POSTs.
+struct RateLimitMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
+    let limiter: RateLimiter
+    let now: @Sendable () -> Date
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard request.method == .post else { return try await next(request, context) }
+        let address = context.remoteAddress?.ipAddress ?? "unknown"
+        guard let wait = limiter.admit(address, at: now()) else { return try await next(request, context) }
+        let seconds = max(1, Int(wait.rounded(.up)))
+        let message = "Too many requests from this address. Try again in \(seconds) seconds."
+        var response =
+            request.headers[.accept]?.contains("text/html") == true
+            ? Responses.html(title: "Slow down", message: message, status: .tooManyRequests)
+            : Responses.json(
+                .object(["error": .string("too_many_requests"), "error_description": .string(message)]),
+                status: .tooManyRequests,
+                noStore: true
+            )
+        response.headers[.retryAfter] = String(seconds)
+        return response
+    }
+}

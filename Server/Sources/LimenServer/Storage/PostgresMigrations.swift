@@ -1,0 +1,83 @@
+/// The PostgreSQL schema, step for step the same versions as ``SQLiteMigrations`` (types differ: `BYTEA`, `BIGINT`
+/// seconds, `BOOLEAN`).
+enum PostgresMigrations {
+    static let all: [Migration] = [
+        Migration(
+            version: 1,
+            name: "clients, signing keys, authorization codes",
+            statements: [
+                """
+                CREATE TABLE clients (
+                    id TEXT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('public', 'confidential')),
+                    secret_hash BYTEA,
+                    is_native BOOLEAN NOT NULL DEFAULT FALSE,
+                    redirect_uris TEXT NOT NULL,
+                    post_logout_redirect_uris TEXT NOT NULL,
+                    grant_types TEXT NOT NULL,
+                    is_first_party BOOLEAN NOT NULL DEFAULT FALSE,
+                    id_token_signed_response_alg TEXT NOT NULL,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE signing_keys (
+                    kid TEXT PRIMARY KEY,
+                    algorithm TEXT NOT NULL,
+                    encrypted_private_key BYTEA NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    retired_at BIGINT
+                )
+                """,
+                """
+                CREATE TABLE authorization_codes (
+                    code_hash BYTEA PRIMARY KEY,
+                    client_id TEXT NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+                    redirect_uri TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    scope TEXT NOT NULL,
+                    nonce TEXT,
+                    code_challenge TEXT,
+                    auth_time BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX authorization_codes_expires_at ON authorization_codes (expires_at)",
+            ]
+        ),
+        Migration(
+            version: 2,
+            name: "signing keys are published before they sign",
+            statements: [
+                "ALTER TABLE signing_keys ADD COLUMN activates_at BIGINT",
+                "UPDATE signing_keys SET activates_at = created_at WHERE activates_at IS NULL",
+            ]
+        ),
+        Migration(
+            version: 3,
+            name: "users and failed sign-ins",
+            statements: [
+                """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY,
+                    email TEXT NOT NULL UNIQUE,
+                    email_verified BOOLEAN NOT NULL DEFAULT FALSE,
+                    name TEXT,
+                    password_hash TEXT,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE sign_in_failures (
+                    key TEXT PRIMARY KEY,
+                    failures INTEGER NOT NULL,
+                    last_failure_at BIGINT NOT NULL,
+                    locked_until BIGINT
+                )
+                """,
+                "CREATE INDEX sign_in_failures_last_failure_at ON sign_in_failures (last_failure_at)",
+            ]
+        ),
+    ]
+}

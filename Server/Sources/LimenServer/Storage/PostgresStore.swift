@@ -1,0 +1,187 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// The store for many stateless nodes: PostgreSQL through postgres-nio's connection pool.
+///
+/// ```swift
+/// let store = try PostgresStore.connect(url: "postgres://limen:secret@127.0.0.1:5432/limen")
+/// try await store.migrate()
+/// ```
+public final class PostgresStore: Store {
+    private let client: PostgresClient
+    /// Runs the pool until ``close()``: postgres-nio leases connections only while `run()` is active. An unstructured
+    /// task because the store's lifetime is open/close, not a scope.
+    private let runner: Task<Void, Never>
+    let logger: Logger
+
+    private init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+        runner = Task { await client.run() }
+    }
+
+    /// Connects to the database a `postgres://user:password@host:port/database?sslmode=…` URL names (`sslmode`:
+    /// `disable`, `prefer` (default) or `require`).
+    public static func connect(
+        url: String,
+        logger: Logger = Logger(label: "limen.storage")
+    ) throws(StorageError) -> PostgresStore {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
+            let host = components.host, !host.isEmpty, let username = components.user
+        else {
+            throw .openFailed("expected postgres://user:password@host:port/database, got a malformed URL")
+        }
+        let database = String(components.path.drop { $0 == "/" })
+        let tls: PostgresClient.Configuration.TLS
+        switch components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "prefer" {
+        case "disable": tls = .disable
+        case "prefer": tls = .prefer(.makeClientConfiguration())
+        case "require": tls = .require(.makeClientConfiguration())
+        case let mode: throw .openFailed("sslmode \(mode) is not one of disable, prefer, require")
+        }
+        let configuration = PostgresClient.Configuration(
+            host: host,
+            port: components.port ?? 5432,
+            username: username,
+            password: components.password,
+            database: database.isEmpty ? username : database,
+            tls: tls
+        )
+        return PostgresStore(
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+    }
+
+    public func close() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    public func ping() async throws(StorageError) {
+        try await rows("SELECT 1")
+    }
+
+    // MARK: Migrations
+
+    public func migrate() async throws(StorageError) {
+        try await migrate(PostgresMigrations.all)
+    }
+
+    /// Applies each migration not yet applied, one transaction each, under an advisory lock so that nodes starting
+    /// together apply a step once.
+    func migrate(_ migrations: [Migration]) async throws(StorageError) {
+        for migration in migrations.sorted(by: { $0.version < $1.version }) {
+            do {
+                let applied = try await client.withTransaction(logger: logger) { connection in
+                    try await connection.query("SELECT pg_advisory_xact_lock(7470356)", logger: logger)
+                    try await connection.query(
+                        """
+                        CREATE TABLE IF NOT EXISTS schema_migrations
+                            (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)
+                        """,
+                        logger: logger
+                    )
+                    let done = try await connection.query(
+                        "SELECT 1 FROM schema_migrations WHERE version = \(migration.version)", logger: logger
+                    ).collect()
+                    guard done.isEmpty else { return false }
+                    for statement in migration.statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query(
+                        """
+                        INSERT INTO schema_migrations (version, name, applied_at)
+                        VALUES (\(migration.version), \(migration.name), \(Self.seconds(Date())))
+                        """,
+                        logger: logger
+                    )
+                    return true
+                }
+                if applied { logger.info("Applied schema migration", metadata: ["version": "\(migration.version)"]) }
+            } catch {
+                throw .migrationFailed(version: migration.version, reason: String(reflecting: error))
+            }
+        }
+    }
+
+    /// The versions recorded in `schema_migrations`, in order.
+    func appliedMigrationVersions() async throws(StorageError) -> [Int] {
+        try await rows("SELECT version FROM schema_migrations ORDER BY version").map { row throws(StorageError) in
+            try Self.value(row, "version", as: Int.self)
+        }
+    }
+
+    // MARK: Plumbing
+
+    /// Runs `query` and returns every row.
+    @discardableResult
+    func rows(_ query: PostgresQuery) async throws(StorageError) -> [PostgresRandomAccessRow] {
+        do {
+            return try await client.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
+        } catch {
+            throw .queryFailed(String(reflecting: error))
+        }
+    }
+
+    /// Bytes as postgres-nio binds them without a throwing encoder.
+    static func bytes(_ data: Data) -> ByteBuffer {
+        ByteBuffer(bytes: data)
+    }
+
+    /// A time as whole seconds since 1970, as every table stores it.
+    static func seconds(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// The column's value, which must be present.
+    static func value<Value: PostgresDecodable>(
+        _ row: PostgresRandomAccessRow,
+        _ column: String,
+        as type: Value.Type
+    ) throws(StorageError) -> Value {
+        do {
+            return try row[column].decode(Value.self)
+        } catch {
+            throw .corruptRow("\(column): \(error)")
+        }
+    }
+
+    /// The column's value, or `nil` when it is SQL NULL.
+    static func optional<Value: PostgresDecodable>(
+        _ row: PostgresRandomAccessRow,
+        _ column: String,
+        as type: Value.Type
+    ) throws(StorageError) -> Value? {
+        guard row[column].bytes != nil else { return nil }
+        do {
+            return try row[column].decode(Value.self)
+        } catch {
+            throw .corruptRow("\(column): \(error)")
+        }
+    }
+
+    /// A stored time.
+    static func date(_ row: PostgresRandomAccessRow, _ column: String) throws(StorageError) -> Date {
+        Date(timeIntervalSince1970: Double(try value(row, column, as: Int64.self)))
+    }
+
+    /// A stored time that may be absent.
+    static func optionalDate(_ row: PostgresRandomAccessRow, _ column: String) throws(StorageError) -> Date? {
+        try optional(row, column, as: Int64.self).map { Date(timeIntervalSince1970: Double($0)) }
+    }
+
+    /// A JSON array of strings, as stored in TEXT columns.
+    static func json(_ strings: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(strings)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    /// A TEXT column holding a JSON array of strings.
+    static func strings(_ row: PostgresRandomAccessRow, _ column: String) throws(StorageError) -> [String] {
+        let text = try value(row, column, as: String.self)
+        guard let strings = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else {
+            throw .corruptRow("\(column) is not a JSON array of strings")
+        }
+        return strings
+    }
+}

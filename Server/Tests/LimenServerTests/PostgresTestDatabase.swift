@@ -1,0 +1,46 @@
+import Foundation
+import PostgresNIO
+
+@testable import LimenServer
+
+/// A throw-away PostgreSQL database per test, made through the admin URL in `LIMEN_TEST_POSTGRES_URL`
+/// (`Tests/Peers/postgres/start.sh` prints it; `.ci/run` sets it).
+enum PostgresTestDatabase {
+    /// The admin URL, when PostgreSQL is configured for the tests.
+    static var adminURL: String? { ProcessInfo.processInfo.environment["LIMEN_TEST_POSTGRES_URL"] }
+
+    /// Why PostgreSQL tests cannot run, or `nil` when they can. With `LIMEN_REQUIRE_PEERS=1` (CI) they always run,
+    /// so a missing database fails instead of being skipped.
+    static var unavailableReason: String? {
+        if adminURL != nil || ProcessInfo.processInfo.environment["LIMEN_REQUIRE_PEERS"] == "1" { return nil }
+        return "LIMEN_TEST_POSTGRES_URL is not set (export it from Tests/Peers/postgres/start.sh)"
+    }
+
+    /// A new, migrated database, its URL, and what drops it.
+    static func make() async throws -> (store: PostgresStore, url: String, cleanup: @Sendable () async -> Void) {
+        guard let adminURL, var components = URLComponents(string: adminURL) else {
+            throw StorageError.openFailed("LIMEN_TEST_POSTGRES_URL is not set")
+        }
+        let name = "limen_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
+        let admin = try PostgresStore.connect(url: adminURL)
+        do {
+            try await admin.rows(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+        } catch {
+            await admin.close()
+            throw error
+        }
+        components.path = "/" + name
+        let url = components.string ?? adminURL
+        let store = try PostgresStore.connect(url: url)
+        try await store.migrate()
+        return (
+            store,
+            url,
+            {
+                await store.close()
+                _ = try? await admin.rows(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
+                await admin.close()
+            }
+        )
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LimenOIDC
+import NIOCore
+import Testing
+
+@testable import LimenServer
+
+@Suite("Rate limits")
+struct RateLimitTests {
+    private let start = Date(timeIntervalSince1970: 1_700_000_000)
+
+    @Test("a bucket admits its burst, then tells how long until the next token; keys are independent")
+    func tokenBucket() {
+        let limiter = RateLimiter(limit: RateLimit(burst: 3, perSecond: 2))
+        for _ in 1...3 { #expect(limiter.admit("a", at: start) == nil) }
+        #expect(limiter.admit("a", at: start) == 0.5)
+        #expect(limiter.admit("b", at: start) == nil)
+        #expect(limiter.admit("a", at: start.addingTimeInterval(0.25)) == 0.25)
+        #expect(limiter.admit("a", at: start.addingTimeInterval(0.5)) == nil)
+        #expect(limiter.admit("a", at: start.addingTimeInterval(0.5)) == 0.5)
+    }
+
+    @Test("past the key limit, full buckets are forgotten and limited ones kept")
+    func boundedMemory() {
+        let limiter = RateLimiter(limit: RateLimit(burst: 1, perSecond: 1), maximumKeys: 2)
+        #expect(limiter.admit("quiet", at: start) == nil)
+        #expect(limiter.admit("busy", at: start.addingTimeInterval(10)) == nil)
+        // "quiet" has refilled by now and is dropped; "busy" is still empty and must stay limited.
+        #expect(limiter.admit("new", at: start.addingTimeInterval(10)) == nil)
+        #expect(limiter.admit("busy", at: start.addingTimeInterval(10)) != nil)
+    }
+
+    @Test("POSTs over the limit get 429 with Retry-After, as JSON or as a page; GETs are not limited")
+    func middleware() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = ServerConfiguration.testing(directory: directory)
+        configuration.postRateLimit = RateLimit(burst: 2, perSecond: 0.1)
+        let provider = try await Provider.bootstrap(configuration: configuration, now: { start })
+        let app = Application(router: LimenServerApplication.router(provider: provider))
+        try await app.test(.router) { client in
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            for _ in 1...2 {
+                try await client.execute(uri: "/authorize", method: .post, headers: form, body: ByteBuffer()) {
+                    #expect($0.status != .tooManyRequests)
+                }
+            }
+            try await client.execute(uri: "/authorize", method: .post, headers: form, body: ByteBuffer()) { response in
+                #expect(response.status == .tooManyRequests)
+                #expect(response.headers[.retryAfter] == "10")
+                let body = try JSONDecoder().decode([String: String].self, from: Data(response.body.readableBytesView))
+                #expect(body["error"] == "too_many_requests")
+            }
+            var htmlForm = form
+            htmlForm[.accept] = "text/html,application/xhtml+xml"
+            try await client.execute(uri: "/authorize", method: .post, headers: htmlForm, body: ByteBuffer()) {
+                #expect($0.status == .tooManyRequests)
+                #expect($0.headers[.contentType]?.hasPrefix("text/html") == true)
+            }
+            try await client.execute(uri: "/jwks", method: .get) { #expect($0.status == .ok) }
+        }
+        await provider.store.close()
+    }
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Start the Debian PostgreSQL cluster on 127.0.0.1 and make a role and database for Limen's tests.
+#
+# Usage: start.sh        Prints ONE line on stdout: the admin URL for LIMEN_TEST_POSTGRES_URL
+#                        (role `limen` may create databases; the tests make one database per test and drop it).
+# Environment: LIMEN_PG_PASSWORD (default: limen-test).
+set -euo pipefail
+log() { echo "postgres/start: $*" >&2; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+as_postgres() { as_root runuser -u postgres -- "$@"; }
+
+PASSWORD=${LIMEN_PG_PASSWORD:-limen-test}
+VERSION=$(ls /etc/postgresql | sort -n | tail -n 1)
+[ -n "$VERSION" ] || { log "error: PostgreSQL is not installed (run install.sh)"; exit 1; }
+PORT=$(sed -n 's/^port[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' "/etc/postgresql/$VERSION/main/postgresql.conf")
+
+if ! as_postgres pg_ctlcluster "$VERSION" main status >/dev/null 2>&1; then
+    as_root pg_ctlcluster "$VERSION" main start
+fi
+for _ in $(seq 1 100); do
+    as_postgres psql -qAt -p "$PORT" -c 'SELECT 1' >/dev/null 2>&1 && break
+    sleep 0.1
+done
+as_postgres psql -qAt -p "$PORT" -v ON_ERROR_STOP=1 -v password="$PASSWORD" >/dev/null <<'SQL'
+SELECT 'CREATE ROLE limen LOGIN CREATEDB' WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'limen') \gexec
+ALTER ROLE limen PASSWORD :'password';
+SELECT 'CREATE DATABASE limen OWNER limen' WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'limen') \gexec
+SQL
+log "ready on 127.0.0.1:$PORT"
+echo "postgres://limen:$PASSWORD@127.0.0.1:$PORT/limen?sslmode=disable"
