@@ -6,19 +6,13 @@ import Hummingbird
 enum SignInRoutes {
     static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
         router.get("/login") { request, _ in
-            await responder.page(for: request) { browser throws(StorageError) in
-                guard let pending = try await responder.pending(id: FormFields(query: request.uri.query)["request"])
-                else { return Pages.requestExpired() }
-                let csrf = browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id))
-                return Pages.signIn(pending, csrf: csrf, email: nil, error: nil)
+            await show(request, responder: responder) { pending, csrf in
+                Pages.signIn(pending, csrf: csrf, email: nil, error: nil)
             }
         }
         router.get("/signup") { request, _ in
-            await responder.page(for: request) { browser throws(StorageError) in
-                guard let pending = try await responder.pending(id: FormFields(query: request.uri.query)["request"])
-                else { return Pages.requestExpired() }
-                let csrf = browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id))
-                return Pages.signUp(pending, csrf: csrf, email: nil, name: nil, error: nil)
+            await show(request, responder: responder) { pending, csrf in
+                Pages.signUp(pending, csrf: csrf, email: nil, name: nil, error: nil)
             }
         }
         router.post("/login") { request, _ in
@@ -68,6 +62,20 @@ enum SignInRoutes {
         }
     }
 
+    /// Shows a form of the pending request named in the query (`?request=`), or the expired page.
+    private static func show(
+        _ request: Request,
+        responder: SignInResponder,
+        render: (PendingAuthorization, _ csrf: String) -> Response
+    ) async -> Response {
+        await responder.page(for: request) { browser throws(StorageError) in
+            guard let pending = try await responder.pending(id: FormFields(query: request.uri.query)["request"]) else {
+                return Pages.requestExpired()
+            }
+            return render(pending, browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id)))
+        }
+    }
+
     /// What a form's account step gives: the user, or the page to show instead.
     private enum AccountOutcome {
         case success(UserRecord)
@@ -81,7 +89,7 @@ enum SignInRoutes {
         responder: SignInResponder,
         account: (PendingAuthorization, FormFields, _ csrf: String) async throws(AccountError) -> AccountOutcome
     ) async -> Response {
-        return await responder.form(for: request) { browser, form throws(StorageError) in
+        await responder.form(for: request) { browser, form throws(StorageError) in
             guard let pending = try await responder.pending(id: form["request"]) else { return Pages.requestExpired() }
             let purpose = CSRFToken.signInPurpose(requestID: pending.id)
             guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: purpose) else { return Pages.forbidden() }
