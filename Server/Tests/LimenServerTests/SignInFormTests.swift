@@ -75,6 +75,7 @@ struct SignInFormTests {
             let sameText = unknownEmail.body.replacingOccurrences(of: "nobody@example.com", with: SignInFixture.email)
             #expect(sameText == wrongPassword.body)
             #expect(!wrongPassword.body.contains("not the password"), "the password is never echoed")
+            #expect(wrongPassword.body.contains("aria-describedby=\"form-error\""), "the inputs point at the message")
         }
     }
 

@@ -164,8 +164,9 @@ struct Page {
 
     /// The text of the page's `role="alert"` paragraph.
     var alert: String? {
-        guard let range = body.range(of: "role=\"alert\">") else { return nil }
-        let rest = body[range.upperBound...]
+        guard let range = body.range(of: "role=\"alert\""), let open = body[range.upperBound...].firstIndex(of: ">")
+        else { return nil }
+        let rest = body[body.index(after: open)...]
         return rest.range(of: "</p>").map { String(rest[..<$0.lowerBound]) }
     }
 

@@ -35,16 +35,16 @@ enum PageTemplates {
     static let signIn = """
         {{<layout}}{{$content}}
         <p class="context">to continue to <strong>{{clientName}}</strong></p>
-        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        {{#error}}<p class="error" role="alert" id="form-error">{{error}}</p>{{/error}}
         <form method="post" action="login">
         <input type="hidden" name="request" value="{{requestID}}">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label for="email">Email</label>
         <input id="email" name="email" type="email" autocomplete="username" spellcheck="false" required \
-        value="{{email}}"{{^email}} autofocus{{/email}}>
+        value="{{email}}"{{^email}} autofocus{{/email}}{{#error}} aria-describedby="form-error"{{/error}}>
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required\
-        {{#email}} autofocus{{/email}}>
+        {{#email}} autofocus{{/email}}{{#error}} aria-describedby="form-error"{{/error}}>
         <button type="submit">Sign in</button>
         </form>
         <p class="switch">No account yet? <a href="signup?request={{requestID}}">Create an account</a></p>
@@ -55,18 +55,18 @@ enum PageTemplates {
     static let signUp = """
         {{<layout}}{{$content}}
         <p class="context">to continue to <strong>{{clientName}}</strong></p>
-        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        {{#error}}<p class="error" role="alert" id="form-error">{{error}}</p>{{/error}}
         <form method="post" action="signup">
         <input type="hidden" name="request" value="{{requestID}}">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label for="email">Email</label>
         <input id="email" name="email" type="email" autocomplete="email" spellcheck="false" required \
-        value="{{email}}" autofocus>
+        value="{{email}}" autofocus{{#error}} aria-describedby="form-error"{{/error}}>
         <label for="name">Name <span class="optional">(optional)</span></label>
         <input id="name" name="name" type="text" autocomplete="name" maxlength="200" value="{{name}}">
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="new-password" required \
-        minlength="{{minimumPasswordLength}}" aria-describedby="password-rule">
+        minlength="{{minimumPasswordLength}}" aria-describedby="password-rule{{#error}} form-error{{/error}}">
         <p class="hint" id="password-rule">At least {{minimumPasswordLength}} characters.</p>
         <button type="submit">Create account</button>
         </form>
