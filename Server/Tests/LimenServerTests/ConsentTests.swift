@@ -82,6 +82,19 @@ struct ConsentTests {
         }
     }
 
+    @Test("a consent POST after the session ended shows the sign-in form and grants nothing")
+    func consentAfterSignOut() async throws {
+        try await withSignIn { fixture in
+            var browser = Browser()
+            let page = try await consentPage(fixture, &browser)
+            let session = try #require(browser.cookies[BrowserSessions.cookieName])
+            try await fixture.provider.store.deleteBrowserSession(idHash: RandomIdentifier.hash(session))
+            let answer = try await browser.submit(fixture.client, page, to: "/consent", [("decision", "allow")])
+            #expect(answer.status == .ok && answer.body.contains("action=\"login\""))
+            #expect(try await fixture.provider.store.grantedScopes(subject: fixture.user.id, clientID: "web").isEmpty)
+        }
+    }
+
     @Test("the first-party limen-cli never shows the consent page")
     func firstPartySkipsConsent() async throws {
         try await withSignIn { fixture in

@@ -79,6 +79,30 @@ struct SignInFormTests {
         }
     }
 
+    @Test("after repeated failures the form answers 429 with Retry-After, the same for a known and an unknown email")
+    func lockout() async throws {
+        try await withSignIn { fixture in
+            var browser = Browser()
+            let form = try await browser.send(fixture.client, SignInFixture.authorizeURI())
+            var last: [String: Page] = [:]
+            for email in [SignInFixture.email, "nobody@example.com"] {
+                for _ in 0..<6 {
+                    last[email] = try await browser.signIn(fixture.client, from: form, email: email, password: "wrong")
+                }
+            }
+            let known = try #require(last[SignInFixture.email])
+            let unknown = try #require(last["nobody@example.com"])
+            #expect(known.status == .tooManyRequests)
+            #expect(known.headers[.retryAfter] != nil)
+            #expect(known.alert?.contains("Too many failed attempts") == true)
+            #expect(unknown.status == known.status)
+            #expect(unknown.alert == known.alert)
+            let locked = try await browser.signIn(fixture.client, from: form)
+            #expect(locked.status == .tooManyRequests, "even the right password waits")
+            #expect(browser.cookies[BrowserSessions.cookieName] == nil)
+        }
+    }
+
     @Test("login_hint prefills the email field; the page's lang follows an English ui_locales, else en")
     func loginHintAndLanguage() async throws {
         try await withSignIn { fixture in
