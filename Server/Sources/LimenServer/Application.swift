@@ -13,7 +13,12 @@ public enum LimenServerApplication {
             router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limit: limit), now: provider.now))
         }
         DiscoveryRoutes.add(to: router, provider: provider)
-        AuthorizeRoutes.add(to: router, provider: provider)
+        let signIn = SignInResponder(provider: provider)
+        AuthorizeRoutes.add(to: router, responder: signIn)
+        SignInRoutes.add(to: router, responder: signIn)
+        ConsentRoutes.add(to: router, responder: signIn)
+        LogoutRoutes.add(to: router, responder: signIn)
+        Stylesheet.add(to: router)
         return router
     }
 

@@ -68,7 +68,8 @@ struct LiveServerTests {
             request.loginHint = "ada@example.com"
             let url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
             let accepted = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
-            #expect(accepted.status == 501, "validation passed; the sign-in pages come next")
+            #expect(accepted.status == 200, "validation passed: the sign-in page")
+            #expect(accepted.header("Content-Type")?.hasPrefix("text/html") == true)
 
             request.redirectURI = try #require(URL(string: "http://127.0.0.1:49152/elsewhere"))
             let refused = try await transport.send(

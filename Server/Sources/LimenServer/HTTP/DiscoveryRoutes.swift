@@ -53,7 +53,7 @@ enum DiscoveryRoutes {
             authorizationEndpoint: endpoint("/authorize"),
             tokenEndpoint: endpoint("/token"),
             jwksURI: endpoint("/jwks"),
-            scopesSupported: ["openid", "profile", "email", "offline_access"],
+            scopesSupported: AuthorizationValidator.supportedScopes,
             responseTypesSupported: ["code"],
             grantTypesSupported: ["authorization_code", "refresh_token"],
             idTokenSigningAlgValuesSupported: ["ES256", "RS256"],

@@ -2,9 +2,9 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Deletes expired rows (authorization codes, forgotten sign-in failures; sessions, device codes and refresh families
-/// as they arrive) at
-/// start and then every ``interval``, until the service group shuts down.
+/// Deletes expired rows (authorization codes, forgotten sign-in failures, pending authorization requests, browser
+/// sessions; device codes and refresh families as they arrive) at start and then every ``interval``, until the
+/// service group shuts down.
 public struct ExpirySweeper: Service {
     /// The time between two sweeps.
     public let interval: Duration
@@ -50,6 +50,18 @@ public struct ExpirySweeper: Service {
                 "failed sign-ins",
                 { [store, forgetFailuresAfter] () throws(StorageError) in
                     try await store.deleteSignInFailures(before: now.addingTimeInterval(-forgetFailuresAfter))
+                }
+            ),
+            (
+                "pending authorization requests",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredPendingAuthorizations(before: now)
+                }
+            ),
+            (
+                "browser sessions",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredBrowserSessions(before: now)
                 }
             ),
         ]

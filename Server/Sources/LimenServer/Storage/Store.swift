@@ -4,7 +4,9 @@ import Foundation
 ///
 /// Implementations: ``SQLiteStore`` (embedded default, one file). Secrets never reach a store in clear:
 /// client secrets and authorization codes arrive as SHA-256 hashes, signing keys as AES-GCM ciphertext.
-public protocol Store: Sendable, UserStore, SignInThrottleStore {
+public protocol Store:
+    Sendable, UserStore, SignInThrottleStore, PendingAuthorizationStore, BrowserSessionStore, ConsentStore
+{
     /// Applies every schema migration not yet applied; running it again changes nothing.
     func migrate() async throws(StorageError)
     /// Checks that the store answers (used by `/healthz`).
