@@ -16,7 +16,12 @@ public enum LimenServerApplication {
             router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limit: limit), now: provider.now))
         }
         DiscoveryRoutes.add(to: router, provider: provider)
-        AuthorizeRoutes.add(to: router, provider: provider)
+        let signIn = SignInResponder(provider: provider)
+        AuthorizeRoutes.add(to: router, responder: signIn)
+        SignInRoutes.add(to: router, responder: signIn)
+        ConsentRoutes.add(to: router, responder: signIn)
+        LogoutRoutes.add(to: router, responder: signIn)
+        Stylesheet.add(to: router)
         let tokens = TokenService(provider: provider, lifetimes: lifetimes)
         TokenRoutes.add(to: router, service: tokens)
         RevocationRoutes.add(to: router, service: tokens)

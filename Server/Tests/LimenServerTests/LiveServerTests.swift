@@ -68,7 +68,8 @@ struct LiveServerTests {
             request.loginHint = "ada@example.com"
             let url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
             let accepted = try await transport.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
-            #expect(accepted.status == 501, "validation passed; the sign-in pages come next")
+            #expect(accepted.status == 200, "validation passed: the sign-in page")
+            #expect(accepted.header("Content-Type")?.hasPrefix("text/html") == true)
 
             request.redirectURI = try #require(URL(string: "http://127.0.0.1:49152/elsewhere"))
             let refused = try await transport.send(
@@ -97,7 +98,8 @@ struct LiveServerTests {
             let redirectURI = try #require(URL(string: "http://127.0.0.1:49152/callback"))
             try await provider.store.insertAuthorizationCode(
                 AuthorizationCodeRecord(
-                    codeHash: TokenIssuer.hash(code), clientID: "limen-cli", redirectURI: redirectURI.absoluteString,
+                    codeHash: RandomIdentifier.hash(code), clientID: "limen-cli",
+                    redirectURI: redirectURI.absoluteString,
                     subject: "user-1", scope: "openid email profile offline_access", nonce: "n-1",
                     codeChallenge: pkce.challenge, authTime: Date(), expiresAt: Date().addingTimeInterval(60)
                 )

@@ -8,13 +8,13 @@ import Testing
 @Suite("POST /revoke and POST /introspect")
 struct RevocationTests {
     private func revoke(_ fixture: TokenFixture, _ token: String, clientID: String = "native") async throws
-        -> TestResponse
+        -> RecordedResponse
     {
         try await fixture.post("/revoke", [("token", token), ("client_id", clientID)])
     }
 
     private func introspect(_ fixture: TokenFixture, _ token: String, as client: String = "web") async throws
-        -> TestResponse
+        -> RecordedResponse
     {
         let secret = client == "web" ? TokenFixture.webSecret : TokenFixture.backendSecret
         return try await fixture.post("/introspect", [("token", token)], headers: TokenFixture.basic(client, secret))

@@ -69,7 +69,7 @@ struct TokenHardeningTests {
     func concurrentCodeRedemption(_ backend: TokenBackend) async throws {
         try await TokenFixture.run(on: backend) { fixture in
             let code = try await fixture.issueCode()
-            let responses = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+            let responses = try await withThrowingTaskGroup(of: RecordedResponse.self) { group in
                 for _ in 0..<6 { group.addTask { try await fixture.redeem(code) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }

@@ -21,7 +21,7 @@ struct TokenRefreshTests {
             #expect(second != first)
             #expect(refreshed["scope"] == "openid email profile offline_access")
             #expect(try await fixture.userInfo(try #require(refreshed["access_token"])).status == .ok)
-            let rotated = try await fixture.provider.store.refreshToken(hash: TokenIssuer.hash(first))
+            let rotated = try await fixture.provider.store.refreshToken(hash: RandomIdentifier.hash(first))
             #expect(rotated?.rotatedAt == fixture.clock.now)
             fixture.clock.advance(by: 60)
             #expect(try await fixture.refresh(second).status == .ok)
@@ -85,7 +85,7 @@ struct TokenRefreshTests {
     func concurrentRefreshes(_ backend: TokenBackend) async throws {
         try await TokenFixture.run(on: backend) { fixture in
             let first = try #require(try await fixture.signIn()["refresh_token"])
-            let bodies = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+            let bodies = try await withThrowingTaskGroup(of: RecordedResponse.self) { group in
                 for _ in 0..<8 { group.addTask { try await fixture.refresh(first) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -22,7 +21,7 @@ enum TokenBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 }
 
 /// A response read whole, with its JSON members when it has a JSON object body.
-struct TestResponse: Sendable {
+struct RecordedResponse: Sendable {
     var status: HTTPResponse.Status
     var headers: HTTPFields
     var body: Data
@@ -112,7 +111,7 @@ struct TokenFixture: Sendable {
         let code = RandomToken.make(byteCount: 32)
         try await provider.store.insertAuthorizationCode(
             AuthorizationCodeRecord(
-                codeHash: Data(SHA256.hash(data: Data(code.utf8))), clientID: clientID, redirectURI: redirectURI,
+                codeHash: RandomIdentifier.hash(code), clientID: clientID, redirectURI: redirectURI,
                 subject: Self.user.id, scope: scope, nonce: nonce, codeChallenge: challenge,
                 authTime: clock.now.addingTimeInterval(-30), expiresAt: clock.now.addingTimeInterval(60)
             )
@@ -126,29 +125,29 @@ struct TokenFixture: Sendable {
         _ fields: [(String, String)],
         headers: HTTPFields = [:],
         body: String? = nil
-    ) async throws -> TestResponse {
+    ) async throws -> RecordedResponse {
         var headers = headers
         if headers[.contentType] == nil { headers[.contentType] = "application/x-www-form-urlencoded" }
         return try await client.execute(
             uri: path, method: .post, headers: headers,
             body: ByteBuffer(string: body ?? FormEncoding.encode(fields))
         ) { response in
-            TestResponse(
+            RecordedResponse(
                 status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
         }
     }
 
     /// `GET path` with headers.
-    func get(_ path: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+    func get(_ path: String, headers: HTTPFields = [:]) async throws -> RecordedResponse {
         try await client.execute(uri: path, method: .get, headers: headers) { response in
-            TestResponse(
+            RecordedResponse(
                 status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
         }
     }
 
     /// The native client's code exchange, with the fixture's verifier unless told otherwise.
     func redeem(_ code: String, verifier: String? = PKCE.fixture.verifier, clientID: String = "native") async throws
-        -> TestResponse
+        -> RecordedResponse
     {
         try await post(
             "/token",
@@ -159,7 +158,8 @@ struct TokenFixture: Sendable {
     }
 
     /// A refresh by the native client.
-    func refresh(_ refreshToken: String, scope: String? = nil, clientID: String = "native") async throws -> TestResponse
+    func refresh(_ refreshToken: String, scope: String? = nil, clientID: String = "native") async throws
+        -> RecordedResponse
     {
         try await post(
             "/token",
@@ -170,12 +170,12 @@ struct TokenFixture: Sendable {
     }
 
     /// Signed-in tokens of the native client: a fresh code redeemed.
-    func signIn(scope: String = "openid email profile offline_access") async throws -> TestResponse {
+    func signIn(scope: String = "openid email profile offline_access") async throws -> RecordedResponse {
         try await redeem(try await issueCode(scope: scope))
     }
 
     /// `GET /userinfo` with a bearer token.
-    func userInfo(_ accessToken: String) async throws -> TestResponse {
+    func userInfo(_ accessToken: String) async throws -> RecordedResponse {
         try await get("/userinfo", headers: [.authorization: "Bearer \(accessToken)"])
     }
 
@@ -194,6 +194,15 @@ struct TokenFixture: Sendable {
             now: { [clock] in clock.now }
         )
         return IDTokenValidator(issuer: issuer, clientID: clientID, keys: jwks, now: { [clock] in clock.now })
+    }
+}
+
+extension Store {
+    /// The code with this hash, redeemed (for a throw-away grant) as `/token` would; `nil` when it was not usable.
+    func redeemedCode(hash: Data, now: Date) async throws -> AuthorizationCodeRecord? {
+        let redemption = try await redeemAuthorizationCode(hash: hash, grantID: RandomIdentifier.make(), now: now)
+        guard case .redeemed(let record) = redemption else { return nil }
+        return record
     }
 }
 

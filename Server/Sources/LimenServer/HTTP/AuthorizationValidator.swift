@@ -7,14 +7,45 @@ import LimenOIDC
 /// unverified URI would make the server an open redirector (RFC 6749 §4.1.2.1, RFC 9700 §4.11). After that, errors
 /// go back to the client's redirect URI with `state` and `iss` (RFC 9207).
 struct AuthorizationValidator: Sendable {
+    /// The scopes this server knows (OpenID Connect Core §5.4, §11); anything else is `invalid_scope`.
+    static let supportedScopes = ["openid", "profile", "email", "offline_access"]
+
+    /// A value of the `prompt` parameter (OpenID Connect Core §3.1.2.1).
+    enum Prompt: String, Sendable, Hashable, CaseIterable {
+        /// Show no page: answer at once, with an error if the user would have to act.
+        case none
+        /// Ask the user to sign in again even with a session.
+        case login
+        /// Ask for consent even if it was given before.
+        case consent
+        /// Let the user choose an account; with one account per browser session, this is a fresh sign-in.
+        case selectAccount = "select_account"
+    }
+
     /// A request that passed every check.
     struct Accepted: Sendable, Equatable {
+        /// The registered client.
         var client: ClientRecord
+        /// The redirect URI, registered for the client.
         var redirectURI: String
+        /// The requested scopes, each known and without repetition, `openid` among them, space-separated.
         var scope: String
+        /// The client's `state`.
         var state: String?
+        /// The client's `nonce`.
         var nonce: String?
+        /// The PKCE challenge (S256).
         var codeChallenge: String?
+        /// The `prompt` values; `none` comes alone.
+        var prompt: Set<Prompt> = []
+        /// The `max_age` in seconds.
+        var maxAge: Int?
+        /// The `login_hint` (an email address, for this server).
+        var loginHint: String?
+        /// The `id_token_hint`, not yet verified.
+        var idTokenHint: String?
+        /// The `ui_locales`: language tags, preferred first, space-separated.
+        var uiLocales: String?
     }
 
     /// What to do with a request.
@@ -94,14 +125,49 @@ struct AuthorizationValidator: Sendable {
             }
         }
 
+        var scopes: [String] = []
+        for scope in (single("scope") ?? "").split(separator: " ").map(String.init) where !scopes.contains(scope) {
+            guard Self.supportedScopes.contains(scope) else {
+                return refuse(
+                    "invalid_scope", "unknown scope \(scope); supported: \(Self.supportedScopes.joined(separator: " "))"
+                )
+            }
+            scopes.append(scope)
+        }
+        guard scopes.contains("openid") else {
+            return refuse("invalid_scope", "this OpenID provider requires the openid scope")
+        }
+        var prompt: Set<Prompt> = []
+        for value in (single("prompt") ?? "").split(separator: " ") {
+            guard let known = Prompt(rawValue: String(value)) else {
+                return refuse("invalid_request", "unknown prompt value \(value)")
+            }
+            prompt.insert(known)
+        }
+        if prompt.contains(.none) && prompt.count > 1 {
+            return refuse("invalid_request", "prompt=none cannot be combined with other values")
+        }
+        var maxAge: Int?
+        if let text = single("max_age") {
+            guard let seconds = Int(text), seconds >= 0 else {
+                return refuse("invalid_request", "max_age must be a non-negative number of seconds")
+            }
+            maxAge = seconds
+        }
+
         return .accepted(
             Accepted(
                 client: client,
                 redirectURI: redirectURI,
-                scope: single("scope") ?? "",
+                scope: scopes.joined(separator: " "),
                 state: state,
                 nonce: single("nonce"),
-                codeChallenge: challenge
+                codeChallenge: challenge,
+                prompt: prompt,
+                maxAge: maxAge,
+                loginHint: single("login_hint"),
+                idTokenHint: single("id_token_hint"),
+                uiLocales: single("ui_locales")
             )
         )
     }
@@ -141,7 +207,23 @@ struct AuthorizationValidator: Sendable {
         state: String?,
         issuer: String
     ) -> String {
-        var fields = [("error", error), ("error_description", description)]
+        responseRedirect(
+            redirectURI: redirectURI,
+            fields: [("error", error), ("error_description", description)],
+            state: state,
+            issuer: issuer
+        )
+    }
+
+    /// The redirect carrying an authorization response (RFC 6749 §4.1.2, `code`; or §4.1.2.1, `error`), followed by
+    /// `state` when the request had one and `iss` (RFC 9207), added to any query the redirect URI already has.
+    static func responseRedirect(
+        redirectURI: String,
+        fields: [(String, String)],
+        state: String?,
+        issuer: String
+    ) -> String {
+        var fields = fields
         if let state { fields.append(("state", state)) }
         fields.append(("iss", issuer))
         guard let url = URL(string: redirectURI) else { return redirectURI }

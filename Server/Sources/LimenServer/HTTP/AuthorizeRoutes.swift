@@ -3,45 +3,37 @@ import Hummingbird
 import LimenOIDC
 import NIOCore
 
-/// `GET` and `POST /authorize` (OpenID Connect Core §3.1.2.1): validation and error behaviour; the sign-in pages
-/// come next.
+/// `GET` and `POST /authorize` (OpenID Connect Core §3.1.2.1): validation and error behaviour, then the sign-in
+/// side (``SignInResponder``): the sign-in or consent page, or at once the redirect with a code.
 enum AuthorizeRoutes {
-    /// The largest form body accepted.
-    static let maximumBodySize = 64 * 1024
-
-    static func add(to router: Router<some RequestContext>, provider: Provider) {
-        let validator = AuthorizationValidator(store: provider.store)
+    static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
+        let validator = AuthorizationValidator(store: responder.provider.store)
         router.get("/authorize") { request, _ in
             let parameters = FormEncoding.decode(request.uri.query ?? "").map { (name: $0.0, value: $0.1) }
-            return await respond(to: parameters, request: request, validator: validator, provider: provider)
+            return await respond(to: parameters, request: request, validator: validator, responder: responder)
         }
         router.post("/authorize") { request, _ in
-            let wantsJSON = request.headers[.accept]?.contains("application/json") ?? false
-            let contentType = request.headers[.contentType]?.lowercased() ?? ""
-            guard contentType.hasPrefix("application/x-www-form-urlencoded") else {
-                return errorPage(
-                    "invalid_request",
-                    "the body must be application/x-www-form-urlencoded",
-                    .unsupportedMediaType,
-                    wantsJSON
-                )
+            switch await FormBody.pairs(of: request) {
+            case .success(let parameters):
+                return await respond(to: parameters, request: request, validator: validator, responder: responder)
+            case .failure(let failure):
+                return errorPage("invalid_request", failure.description, failure.status, wantsJSON(request))
             }
-            var request = request
-            guard let body = try? await request.collectBody(upTo: maximumBodySize) else {
-                return errorPage("invalid_request", "the request body is too large", .contentTooLarge, wantsJSON)
-            }
-            let parameters = FormEncoding.decode(String(buffer: body)).map { (name: $0.0, value: $0.1) }
-            return await respond(to: parameters, request: request, validator: validator, provider: provider)
         }
+    }
+
+    private static func wantsJSON(_ request: Request) -> Bool {
+        request.headers[.accept]?.contains("application/json") ?? false
     }
 
     private static func respond(
         to parameters: [(name: String, value: String)],
         request: Request,
         validator: AuthorizationValidator,
-        provider: Provider
+        responder: SignInResponder
     ) async -> Response {
-        let wantsJSON = request.headers[.accept]?.contains("application/json") ?? false
+        let wantsJSON = wantsJSON(request)
+        let provider = responder.provider
         let outcome: AuthorizationValidator.Outcome
         do {
             outcome = try await validator.validate(parameters)
@@ -61,13 +53,8 @@ enum AuthorizeRoutes {
                     issuer: provider.issuer.current
                 )
             )
-        case .accepted:
-            return errorPage(
-                "temporarily_unavailable",
-                "The request is valid, but this server has no sign-in pages yet.",
-                .notImplemented,
-                wantsJSON
-            )
+        case .accepted(let accepted):
+            return await responder.begin(accepted, request: request)
         }
     }
 
@@ -84,6 +71,6 @@ enum AuthorizeRoutes {
                 noStore: true
             )
         }
-        return Responses.html(title: "Sign-in request refused", message: "\(description) (\(error))", status: status)
+        return Pages.message(title: "Sign-in request refused", message: "\(description) (\(error))", status: status)
     }
 }

@@ -61,7 +61,7 @@ enum DiscoveryRoutes {
             jwksURI: endpoint("/jwks"),
             revocationEndpoint: endpoint("/revoke"),
             introspectionEndpoint: endpoint("/introspect"),
-            scopesSupported: ["openid", "profile", "email", "offline_access"],
+            scopesSupported: AuthorizationValidator.supportedScopes,
             responseTypesSupported: ["code"],
             grantTypesSupported: ["authorization_code", "refresh_token"],
             idTokenSigningAlgValuesSupported: ["ES256", "RS256"],

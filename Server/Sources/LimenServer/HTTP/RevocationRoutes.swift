@@ -37,7 +37,7 @@ enum RevocationRoutes {
     private static func revoke(_ token: String, by client: ClientRecord, service: TokenService) async throws {
         let store = service.provider.store
         let now = service.provider.now()
-        if let refreshToken = try await store.refreshToken(hash: TokenIssuer.hash(token)) {
+        if let refreshToken = try await store.refreshToken(hash: RandomIdentifier.hash(token)) {
             guard let grant = try await store.grant(id: refreshToken.grantID) else { return }
             try refuseUnlessOwned(by: client, clientID: grant.clientID)
             try await store.revokeGrant(id: grant.id, at: now)
@@ -61,7 +61,7 @@ enum RevocationRoutes {
         let store = service.provider.store
         let now = service.provider.now()
         let issuer = JSONValue.string(service.provider.issuer.current)
-        if let refreshToken = try await store.refreshToken(hash: TokenIssuer.hash(token)) {
+        if let refreshToken = try await store.refreshToken(hash: RandomIdentifier.hash(token)) {
             guard refreshToken.rotatedAt == nil, now < refreshToken.expiresAt,
                 let grant = try await store.grant(id: refreshToken.grantID), grant.isActive(at: now),
                 grant.clientID == client.id

@@ -3,8 +3,8 @@ import Logging
 import ServiceLifecycle
 
 /// Deletes expired rows (authorization codes, grants, refresh tokens, access-token revocations, forgotten sign-in
-/// failures; sessions and device codes as they arrive) at start and then every ``interval``, until the service group
-/// shuts down.
+/// failures, pending authorization requests, browser sessions; device codes as they arrive) at start and then every
+/// ``interval``, until the service group shuts down.
 public struct ExpirySweeper: Service {
     /// The time between two sweeps.
     public let interval: Duration
@@ -61,6 +61,18 @@ public struct ExpirySweeper: Service {
                 "failed sign-ins",
                 { [store, forgetFailuresAfter] () throws(StorageError) in
                     try await store.deleteSignInFailures(before: now.addingTimeInterval(-forgetFailuresAfter))
+                }
+            ),
+            (
+                "pending authorization requests",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredPendingAuthorizations(before: now)
+                }
+            ),
+            (
+                "browser sessions",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredBrowserSessions(before: now)
                 }
             ),
         ]

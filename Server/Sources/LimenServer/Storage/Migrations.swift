@@ -130,5 +130,49 @@ enum SQLiteMigrations {
                 "CREATE INDEX revoked_access_tokens_expires_at ON revoked_access_tokens (expires_at)",
             ]
         ),
+        Migration(
+            version: 5,
+            name: "pending authorization requests, browser sessions, consents",
+            statements: [
+                """
+                CREATE TABLE pending_authorizations (
+                    id_hash BLOB PRIMARY KEY NOT NULL,
+                    client_id TEXT NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+                    redirect_uri TEXT NOT NULL,
+                    scope TEXT NOT NULL,
+                    state TEXT,
+                    nonce TEXT,
+                    code_challenge TEXT,
+                    prompt TEXT,
+                    max_age INTEGER,
+                    login_hint TEXT,
+                    hinted_subject TEXT,
+                    ui_locales TEXT,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL
+                )
+                """,
+                "CREATE INDEX pending_authorizations_expires_at ON pending_authorizations (expires_at)",
+                """
+                CREATE TABLE browser_sessions (
+                    id_hash BLOB PRIMARY KEY NOT NULL,
+                    subject TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    auth_time INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL
+                )
+                """,
+                "CREATE INDEX browser_sessions_expires_at ON browser_sessions (expires_at)",
+                "CREATE INDEX browser_sessions_subject ON browser_sessions (subject)",
+                """
+                CREATE TABLE consents (
+                    subject TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    client_id TEXT NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+                    scope TEXT NOT NULL,
+                    granted_at INTEGER NOT NULL,
+                    PRIMARY KEY (subject, client_id, scope)
+                )
+                """,
+            ]
+        ),
     ]
 }

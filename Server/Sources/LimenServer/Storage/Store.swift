@@ -5,7 +5,10 @@ import Foundation
 /// Implementations: ``SQLiteStore`` (embedded default, one file). Secrets never reach a store in clear:
 /// client secrets, authorization codes and refresh tokens arrive as SHA-256 hashes, signing keys as AES-GCM
 /// ciphertext.
-public protocol Store: Sendable, UserStore, SignInThrottleStore, GrantStore, RefreshTokenStore {
+public protocol Store:
+    Sendable, UserStore, SignInThrottleStore, PendingAuthorizationStore, BrowserSessionStore, ConsentStore,
+    GrantStore, RefreshTokenStore
+{
     /// Applies every schema migration not yet applied; running it again changes nothing.
     func migrate() async throws(StorageError)
     /// Checks that the store answers (used by `/healthz`).

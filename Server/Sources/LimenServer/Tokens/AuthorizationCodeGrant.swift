@@ -20,7 +20,7 @@ struct AuthorizationCodeGrant: Sendable {
     func exchange(_ form: FormParameters, client: ClientRecord) async throws -> JSONValue {
         let code = try form.required("code")
         let redirectURI = try form.required("redirect_uri")
-        let codeHash = TokenIssuer.hash(code)
+        let codeHash = RandomIdentifier.hash(code)
         let grantID = RandomToken.make(byteCount: 16)
         let now = self.now()
         let redemption = try await store.redeemAuthorizationCode(hash: codeHash, grantID: grantID, now: now)

@@ -15,7 +15,7 @@ enum RefreshSuccessorSeal {
         let sealed = try AES.GCM.seal(
             try encoder.encode(body),
             using: key(for: refreshToken),
-            authenticating: TokenIssuer.hash(refreshToken)
+            authenticating: RandomIdentifier.hash(refreshToken)
         )
         guard let combined = sealed.combined else { throw CryptoKitError.incorrectParameterSize }
         return combined
@@ -25,7 +25,7 @@ enum RefreshSuccessorSeal {
     static func open(_ sealed: Data, with refreshToken: String) -> JSONValue? {
         guard let box = try? AES.GCM.SealedBox(combined: sealed),
             let plain = try? AES.GCM.open(
-                box, using: key(for: refreshToken), authenticating: TokenIssuer.hash(refreshToken))
+                box, using: key(for: refreshToken), authenticating: RandomIdentifier.hash(refreshToken))
         else { return nil }
         return try? JSONDecoder().decode(JSONValue.self, from: plain)
     }

@@ -20,7 +20,7 @@ struct RefreshTokenGrant: Sendable {
     /// Exchanges the refresh token in `form` for new tokens of `client`.
     func refresh(_ form: FormParameters, client: ClientRecord) async throws -> JSONValue {
         let token = try form.required("refresh_token")
-        let tokenHash = TokenIssuer.hash(token)
+        let tokenHash = RandomIdentifier.hash(token)
         let now = Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down))
         guard let record = try await store.refreshToken(hash: tokenHash), now < record.expiresAt,
             let grant = try await store.grant(id: record.grantID), grant.isActive(at: now),

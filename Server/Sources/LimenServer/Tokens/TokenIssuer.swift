@@ -74,19 +74,15 @@ struct TokenIssuer: Sendable {
         var lastExpiry = accessExpiry
         var record: RefreshTokenRecord?
         if client.grantTypes.contains("refresh_token") {
-            let refreshToken = RandomToken.make(byteCount: 32)
+            let refreshToken = RandomIdentifier.make()
             let refreshExpiry = now.addingTimeInterval(lifetimes.refreshToken)
             body["refresh_token"] = .string(refreshToken)
             record = RefreshTokenRecord(
-                tokenHash: Self.hash(refreshToken), grantID: grant.id, issuedAt: now, expiresAt: refreshExpiry)
+                tokenHash: RandomIdentifier.hash(refreshToken), grantID: grant.id, issuedAt: now,
+                expiresAt: refreshExpiry)
             lastExpiry = max(lastExpiry, refreshExpiry)
         }
         return IssuedTokens(body: .object(body), refreshToken: record, lastExpiry: lastExpiry)
-    }
-
-    /// SHA-256 of an opaque token or code, as stored.
-    static func hash(_ token: String) -> Data {
-        Data(SHA256.hash(data: Data(token.utf8)))
     }
 
     /// `at_hash` (OpenID Connect Core §3.1.3.6): the left half of SHA-256 of the token, base64url — SHA-256 being

@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+
+/// What a browser's request carries for the hosted pages: its session cookie and its CSRF secret (a new one when the
+/// browser has none yet, set on the response by ``finish(_:cookies:)``).
+struct BrowserState: Sendable {
+    /// The `limen_session` cookie's value.
+    let sessionCookie: String?
+    /// The browser's CSRF secret.
+    let csrfSecret: String
+    /// Whether the secret was made for this response (the browser sent none).
+    let isNewCSRFSecret: Bool
+
+    /// Reads the cookies of `request`.
+    init(request: Request) {
+        sessionCookie = request.cookies[BrowserSessions.cookieName]?.value
+        if let existing = request.cookies[CSRFToken.cookieName]?.value, !existing.isEmpty {
+            csrfSecret = existing
+            isNewCSRFSecret = false
+        } else {
+            csrfSecret = RandomIdentifier.make()
+            isNewCSRFSecret = true
+        }
+    }
+
+    /// The token a form for `purpose` carries.
+    func csrfToken(for purpose: String) -> String {
+        CSRFToken.make(browserSecret: csrfSecret, purpose: purpose)
+    }
+
+    /// Whether a submitted form carries the token for `purpose` in this browser. A browser that sent no CSRF cookie
+    /// never passes.
+    func acceptsCSRFToken(_ token: String?, for purpose: String) -> Bool {
+        CSRFToken.isValid(token, browserSecret: isNewCSRFSecret ? nil : csrfSecret, purpose: purpose)
+    }
+
+    /// Sets the CSRF cookie on `response` when it is new.
+    func finish(_ response: inout Response, cookies: BrowserCookies) {
+        if isNewCSRFSecret { response.setCookie(cookies.csrfSecret(csrfSecret)) }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Hummingbird
+
+/// `POST /consent`: the user allows or denies a third-party client. Allow remembers the grant (user, client,
+/// scopes) and issues the code; Deny sends `access_denied` to the client.
+enum ConsentRoutes {
+    static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
+        router.post("/consent") { request, _ in
+            return await responder.form(for: request) { browser, form throws(StorageError) in
+                guard let pending = try await responder.pending(id: form["request"]) else {
+                    return Pages.requestExpired()
+                }
+                guard let session = try await responder.sessions.current(cookieValue: browser.sessionCookie) else {
+                    // Signed out since the page was shown: sign in again before anything is granted.
+                    return try await responder.respond(to: .signIn, pending: pending, browser: browser, stored: true)
+                }
+                let purpose = CSRFToken.consentPurpose(requestID: pending.id, subject: session.subject)
+                guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: purpose) else {
+                    return Pages.forbidden()
+                }
+                let completion: AuthorizationFlow.Completion
+                switch form["decision"] {
+                case "allow":
+                    try await responder.flow.recordConsent(for: pending, subject: session.subject)
+                    completion = .code(subject: session.subject, authTime: session.authTime)
+                case "deny":
+                    completion = .error("access_denied", description: "the user did not allow this client")
+                default:
+                    return Pages.message(
+                        title: "Request refused", message: "Choose Allow or Deny.", status: .badRequest,
+                        uiLocales: pending.record.uiLocales)
+                }
+                return try await responder.respond(
+                    to: .complete(completion), pending: pending, browser: browser, stored: true)
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Hummingbird
+
+/// `GET /logout` asks, `POST /logout` (CSRF-checked) ends the browser session: its row is deleted and the cookie
+/// cleared, so the next `/authorize` shows the sign-in form again.
+enum LogoutRoutes {
+    static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
+        router.get("/logout") { request, _ in
+            await responder.page(for: request) { browser throws(StorageError) in
+                let session = try await responder.sessions.current(cookieValue: browser.sessionCookie)
+                return Pages.logout(csrf: browser.csrfToken(for: CSRFToken.logoutPurpose), signedIn: session != nil)
+            }
+        }
+        router.post("/logout") { request, _ in
+            return await responder.form(for: request) { browser, form throws(StorageError) in
+                guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: CSRFToken.logoutPurpose) else {
+                    return Pages.forbidden()
+                }
+                try await responder.sessions.end(cookieValue: browser.sessionCookie)
+                var response = Pages.message(
+                    title: "Signed out", message: "You are signed out in this browser.", status: .ok, isError: false)
+                response.setCookie(responder.cookies.clearedSession())
+                return response
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Hummingbird
+import LimenOIDC
+import Logging
+
+/// Turns the steps of an authorization request into responses: the sign-in or consent page, or the redirect back to
+/// the client. Shared by `/authorize` and the page routes.
+struct SignInResponder: Sendable {
+    /// The provider served.
+    let provider: Provider
+    private let logger = Logger(label: "limen.sign-in")
+
+    /// Decides and completes requests.
+    var flow: AuthorizationFlow { AuthorizationFlow(provider: provider) }
+    /// Browser sessions.
+    var sessions: BrowserSessions { BrowserSessions(store: provider.store, now: provider.now) }
+    /// The cookies, `Secure` when the issuer is HTTPS (known once the port is bound).
+    var cookies: BrowserCookies { BrowserCookies(issuer: provider.issuer.current) }
+
+    /// Answers an accepted `/authorize` request: at once when no page is needed (single sign-on, `prompt=none`),
+    /// otherwise with a page for the request, now stored as pending.
+    func begin(_ accepted: AuthorizationValidator.Accepted, request: Request) async -> Response {
+        await page(for: request) { browser throws(StorageError) in
+            var hintedSubject: String?
+            if let hint = accepted.idTokenHint {
+                hintedSubject = await IDTokenHint.subject(
+                    of: hint, keys: provider.keys, issuer: provider.issuer.current, now: provider.now())
+                guard hintedSubject != nil else {
+                    return Responses.redirect(
+                        to: AuthorizationValidator.errorRedirect(
+                            redirectURI: accepted.redirectURI,
+                            error: "invalid_request",
+                            description: "id_token_hint is not an ID token issued by this provider",
+                            state: accepted.state,
+                            issuer: provider.issuer.current
+                        )
+                    )
+                }
+            }
+            let pending = PendingAuthorization(accepted: accepted, hintedSubject: hintedSubject, now: provider.now())
+            let session = try await sessions.current(cookieValue: browser.sessionCookie)
+            let step = try await flow.step(for: pending, session: session)
+            return try await respond(to: step, pending: pending, browser: browser, stored: false)
+        }
+    }
+
+    /// The response for `step`. A page stores the request first unless it is `stored` already; a completion consumes
+    /// the stored request and redirects to the client.
+    func respond(
+        to step: AuthorizationFlow.Step,
+        pending: PendingAuthorization,
+        browser: BrowserState,
+        stored: Bool
+    ) async throws(StorageError) -> Response {
+        switch step {
+        case .signIn:
+            if !stored { try await provider.store.insertPendingAuthorization(pending.record) }
+            let csrf = browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id))
+            return Pages.signIn(pending, csrf: csrf, email: nil, error: nil)
+        case .consent(let subject):
+            if !stored { try await provider.store.insertPendingAuthorization(pending.record) }
+            let csrf = browser.csrfToken(for: CSRFToken.consentPurpose(requestID: pending.id, subject: subject))
+            let account = try await provider.store.user(id: subject)?.email
+            return Pages.consent(pending, csrf: csrf, account: account)
+        case .complete(let completion):
+            guard let location = try await flow.complete(pending, with: completion, stored: stored) else {
+                return Pages.requestGone(uiLocales: pending.record.uiLocales)
+            }
+            return Responses.redirect(to: location)
+        }
+    }
+
+    /// Runs a page handler for a browser: reads its cookies, answers a storage failure with an error page, and sets
+    /// the CSRF cookie when the browser had none.
+    func page(
+        for request: Request,
+        _ body: (BrowserState) async throws(StorageError) -> Response
+    ) async -> Response {
+        let browser = BrowserState(request: request)
+        var response: Response
+        do {
+            response = try await body(browser)
+        } catch {
+            logger.error("Sign-in storage failure", metadata: ["error": "\(error.code)"])
+            response = Pages.serverError()
+        }
+        browser.finish(&response, cookies: cookies)
+        return response
+    }
+
+    /// Runs a form handler: reads the form body (a refusal page for another media type or an oversized body), then
+    /// as ``page(for:_:)``.
+    func form(
+        for request: Request,
+        _ body: (BrowserState, FormFields) async throws(StorageError) -> Response
+    ) async -> Response {
+        switch await FormBody.fields(of: request) {
+        case .success(let form):
+            return await page(for: request) { browser throws(StorageError) in try await body(browser, form) }
+        case .failure(let failure):
+            return Pages.message(title: "Request refused", message: failure.description, status: failure.status)
+        }
+    }
+
+    /// The pending request named by a form or query, if it is still waiting.
+    func pending(id: String?) async throws(StorageError) -> PendingAuthorization? {
+        try await PendingAuthorization.load(id: id, store: provider.store, now: provider.now())
+    }
+}

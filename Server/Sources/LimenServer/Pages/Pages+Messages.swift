@@ -1,0 +1,40 @@
+import Hummingbird
+
+extension Pages {
+    /// The request is unknown or older than ten minutes: the client must start again.
+    static func requestExpired() -> Response {
+        message(
+            title: "This sign-in has expired",
+            message: "Go back to the application and start signing in again.",
+            status: .badRequest
+        )
+    }
+
+    /// The request was completed already (a form submitted twice).
+    static func requestGone(uiLocales: String?) -> Response {
+        message(
+            title: "This sign-in is complete",
+            message: "This request has already been answered. Go back to the application.",
+            status: .badRequest,
+            uiLocales: uiLocales
+        )
+    }
+
+    /// A form without the right CSRF token.
+    static func forbidden() -> Response {
+        message(
+            title: "This form has expired",
+            message: "The form could not be verified. Reload the page and try again.",
+            status: .forbidden
+        )
+    }
+
+    /// The store failed.
+    static func serverError() -> Response {
+        message(
+            title: "Something went wrong",
+            message: "Something went wrong on our side. Please try again.",
+            status: .internalServerError
+        )
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Mustache
+import NIOCore
+
+/// Renders the hosted pages (sign-in, sign-up, consent, messages, sign-out) as HTML responses with the headers every
+/// page carries: a strict CSP without `form-action` (Chromium applies it to the redirect that follows a form POST,
+/// which would block the 302 to the client), `Referrer-Policy: no-referrer` and `Cache-Control: no-store`.
+enum Pages {
+    /// The pages' Content Security Policy: only the stylesheet from here, no scripts, no framing.
+    static let contentSecurityPolicy =
+        "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+    /// The compiled templates; ``PageTemplates`` are constants checked by a test, so a parse failure cannot depend
+    /// on input (pages would then fall back to plain HTML rather than crash).
+    static let library: MustacheLibrary? = try? compile()
+
+    /// Compiles every template of ``PageTemplates``.
+    static func compile() throws -> MustacheLibrary {
+        var library = MustacheLibrary()
+        for (name, text) in PageTemplates.all {
+            try library.register(text, named: name)
+        }
+        return library
+    }
+
+    /// The sign-in form of a pending request.
+    static func signIn(
+        _ pending: PendingAuthorization,
+        csrf: String,
+        email: String?,
+        error: String?,
+        status: HTTPResponse.Status = .ok
+    ) -> Response {
+        let page = SignInPage(
+            lang: PageLanguage.tag(uiLocales: pending.record.uiLocales),
+            title: "Sign in",
+            clientName: pending.client.name,
+            requestID: pending.id,
+            csrf: csrf,
+            email: email ?? pending.record.loginHint,
+            error: error
+        )
+        return render(page, template: "sign-in", title: page.title, status: status)
+    }
+
+    /// The sign-up form of a pending request.
+    static func signUp(
+        _ pending: PendingAuthorization,
+        csrf: String,
+        email: String?,
+        name: String?,
+        error: String?,
+        status: HTTPResponse.Status = .ok
+    ) -> Response {
+        let page = SignUpPage(
+            lang: PageLanguage.tag(uiLocales: pending.record.uiLocales),
+            title: "Create your account",
+            clientName: pending.client.name,
+            requestID: pending.id,
+            csrf: csrf,
+            email: email ?? pending.record.loginHint,
+            name: name,
+            error: error,
+            minimumPasswordLength: Accounts.minimumPasswordLength
+        )
+        return render(page, template: "sign-up", title: page.title, status: status)
+    }
+
+    /// The consent page: the client, what it asks for, and who is signed in.
+    static func consent(_ pending: PendingAuthorization, csrf: String, account: String?) -> Response {
+        let page = ConsentPage(
+            lang: PageLanguage.tag(uiLocales: pending.record.uiLocales),
+            title: "Allow access?",
+            clientName: pending.client.name,
+            requestID: pending.id,
+            csrf: csrf,
+            scopes: pending.scopes.map(ScopeDescriptions.describe),
+            account: account
+        )
+        return render(page, template: "consent", title: page.title, status: .ok)
+    }
+
+    /// A page with a title and one message; `isError` marks it as an alert.
+    static func message(
+        title: String,
+        message: String,
+        status: HTTPResponse.Status,
+        isError: Bool = true,
+        uiLocales: String? = nil
+    ) -> Response {
+        let page = MessagePage(
+            lang: PageLanguage.tag(uiLocales: uiLocales),
+            title: title,
+            message: message,
+            isError: isError
+        )
+        return render(page, template: "message", title: title, status: status)
+    }
+
+    /// The sign-out confirmation.
+    static func logout(csrf: String, signedIn: Bool) -> Response {
+        let page = LogoutPage(
+            lang: PageLanguage.tag(uiLocales: nil),
+            title: "Sign out",
+            message: signedIn ? "Sign out of Limen in this browser?" : "You are not signed in.",
+            csrf: csrf
+        )
+        return render(page, template: "logout", title: page.title, status: .ok)
+    }
+
+    private static func render(
+        _ page: Any,
+        template: String,
+        title: String,
+        status: HTTPResponse.Status
+    ) -> Response {
+        guard let html = library?.render(page, withTemplate: template) else {
+            return Responses.html(title: title, message: "This page cannot be shown.", status: .internalServerError)
+        }
+        var headers: HTTPFields = [
+            .contentType: "text/html; charset=utf-8",
+            .cacheControl: "no-store",
+            .contentSecurityPolicy: contentSecurityPolicy,
+        ]
+        if let referrerPolicy = HTTPField.Name("Referrer-Policy") { headers[referrerPolicy] = "no-referrer" }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+}
+
+/// The values of the sign-in page.
+private struct SignInPage {
+    var lang: String
+    var title: String
+    var clientName: String
+    var requestID: String
+    var csrf: String
+    var email: String?
+    var error: String?
+}
+
+/// The values of the sign-up page.
+private struct SignUpPage {
+    var lang: String
+    var title: String
+    var clientName: String
+    var requestID: String
+    var csrf: String
+    var email: String?
+    var name: String?
+    var error: String?
+    var minimumPasswordLength: Int
+}
+
+/// The values of the consent page.
+private struct ConsentPage {
+    var lang: String
+    var title: String
+    var clientName: String
+    var requestID: String
+    var csrf: String
+    var scopes: [String]
+    var account: String?
+}
+
+/// The values of a message page.
+private struct MessagePage {
+    var lang: String
+    var title: String
+    var message: String
+    var isError: Bool
+}
+
+/// The values of the sign-out page.
+private struct LogoutPage {
+    var lang: String
+    var title: String
+    var message: String
+    var csrf: String
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// What an authorization request needs next (OpenID Connect Core §3.1.2.3–§3.1.2.6), and its completion: a code or
+/// an error sent back to the client's redirect URI.
+struct AuthorizationFlow: Sendable {
+    /// How long an authorization code may be redeemed (RFC 6749 §4.1.2 recommends at most ten minutes).
+    static let codeLifetime: TimeInterval = 60
+
+    /// The next step of a request.
+    enum Step: Sendable, Equatable {
+        /// The user must sign in (or sign up).
+        case signIn
+        /// The signed-in user must allow or deny the client.
+        case consent(subject: String)
+        /// Nothing more to ask: the request completes.
+        case complete(Completion)
+    }
+
+    /// How a request ends.
+    enum Completion: Sendable, Equatable {
+        /// A code for this user, who authenticated at `authTime`.
+        case code(subject: String, authTime: Date)
+        /// An error response (RFC 6749 §4.1.2.1, OpenID Connect Core §3.1.2.6).
+        case error(String, description: String)
+    }
+
+    /// The provider whose store, keys and clock are used.
+    let provider: Provider
+
+    /// Decides the next step for `pending` given the browser's session. `freshSignIn` says the session was started by
+    /// this very request, so `prompt=login`, `max_age` and `id_token_hint` are satisfied by it.
+    func step(
+        for pending: PendingAuthorization,
+        session: BrowserSessionRecord?,
+        freshSignIn: Bool = false
+    ) async throws(StorageError) -> Step {
+        let prompt = pending.prompt
+        let interactive = !prompt.contains(.none)
+        guard let session, freshSignIn || !needsSignIn(pending, session: session) else {
+            return interactive
+                ? .signIn : .complete(.error("login_required", description: "the user is not signed in"))
+        }
+        if try await needsConsent(pending, subject: session.subject) {
+            return interactive
+                ? .consent(subject: session.subject)
+                : .complete(.error("consent_required", description: "the user has not allowed this client"))
+        }
+        return .complete(.code(subject: session.subject, authTime: session.authTime))
+    }
+
+    /// Remembers that `subject` allowed the client the requested scopes.
+    func recordConsent(for pending: PendingAuthorization, subject: String) async throws(StorageError) {
+        try await provider.store.recordConsent(
+            subject: subject,
+            clientID: pending.client.id,
+            scopes: Set(pending.scopes),
+            at: provider.now()
+        )
+    }
+
+    /// Ends the request: issues the code (stored as its SHA-256, redeemable once within ``codeLifetime``) or the
+    /// error, and returns the redirect to the client with `state` and `iss`. A stored request is consumed first, so
+    /// two racing submissions complete it once: the loser gets `nil`.
+    func complete(
+        _ pending: PendingAuthorization,
+        with completion: Completion,
+        stored: Bool
+    ) async throws(StorageError) -> String? {
+        let now = provider.now()
+        if stored, try await provider.store.consumePendingAuthorization(idHash: pending.record.idHash, now: now) == nil
+        {
+            return nil
+        }
+        let record = pending.record
+        let fields: [(String, String)]
+        switch completion {
+        case .code(let subject, let authTime):
+            let code = RandomIdentifier.make()
+            try await provider.store.insertAuthorizationCode(
+                AuthorizationCodeRecord(
+                    codeHash: RandomIdentifier.hash(code),
+                    clientID: record.clientID,
+                    redirectURI: record.redirectURI,
+                    subject: subject,
+                    scope: record.scope,
+                    nonce: record.nonce,
+                    codeChallenge: record.codeChallenge,
+                    authTime: authTime,
+                    expiresAt: now.addingTimeInterval(Self.codeLifetime)
+                )
+            )
+            fields = [("code", code)]
+        case .error(let error, let description):
+            fields = [("error", error), ("error_description", description)]
+        }
+        return AuthorizationValidator.responseRedirect(
+            redirectURI: record.redirectURI,
+            fields: fields,
+            state: record.state,
+            issuer: provider.issuer.current
+        )
+    }
+
+    /// Whether the session does not do for this request: a fresh sign-in was asked for (`prompt=login`,
+    /// `select_account`, `max_age=0`), the sign-in is older than `max_age`, or the `id_token_hint` names someone else.
+    private func needsSignIn(_ pending: PendingAuthorization, session: BrowserSessionRecord) -> Bool {
+        if !pending.prompt.isDisjoint(with: [.login, .selectAccount]) { return true }
+        if let maxAge = pending.record.maxAge {
+            let elapsed = provider.now().timeIntervalSince(session.authTime)
+            if maxAge == 0 || elapsed > Double(maxAge) { return true }
+        }
+        if let hinted = pending.record.hintedSubject, hinted != session.subject { return true }
+        return false
+    }
+
+    /// Whether the consent page must be shown: never for a first-party client; always for `prompt=consent`;
+    /// otherwise when a requested scope has not been allowed before.
+    private func needsConsent(_ pending: PendingAuthorization, subject: String) async throws(StorageError) -> Bool {
+        guard !pending.client.isFirstParty else { return false }
+        if pending.prompt.contains(.consent) { return true }
+        let granted = try await provider.store.grantedScopes(subject: subject, clientID: pending.client.id)
+        return !Set(pending.scopes).isSubset(of: granted)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Browser sessions at the provider: started on sign-in with a fresh random cookie, found from the cookie, ended on
+/// sign-out. The store sees only the cookie's SHA-256.
+struct BrowserSessions: Sendable {
+    /// How long a session lasts, whatever happens.
+    static let lifetime: TimeInterval = 12 * 3600
+    /// The session cookie's name.
+    static let cookieName = "limen_session"
+
+    /// Where sessions are kept.
+    let store: any Store
+    /// The provider's clock.
+    let now: @Sendable () -> Date
+
+    /// Starts a session for `subject`, authenticated now; returns the cookie value and the stored record.
+    func start(subject: String) async throws(StorageError) -> (cookieValue: String, record: BrowserSessionRecord) {
+        let value = RandomIdentifier.make()
+        let authTime = Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down))
+        let record = BrowserSessionRecord(
+            idHash: RandomIdentifier.hash(value),
+            subject: subject,
+            authTime: authTime,
+            expiresAt: authTime.addingTimeInterval(Self.lifetime)
+        )
+        try await store.insertBrowserSession(record)
+        return (value, record)
+    }
+
+    /// The live session named by the cookie value, if any.
+    func current(cookieValue: String?) async throws(StorageError) -> BrowserSessionRecord? {
+        guard let cookieValue, !cookieValue.isEmpty else { return nil }
+        return try await store.browserSession(idHash: RandomIdentifier.hash(cookieValue), now: now())
+    }
+
+    /// Ends the session named by the cookie value; returns whether there was one.
+    @discardableResult
+    func end(cookieValue: String?) async throws(StorageError) -> Bool {
+        guard let cookieValue, !cookieValue.isEmpty else { return false }
+        return try await store.deleteBrowserSession(idHash: RandomIdentifier.hash(cookieValue))
+    }
+}

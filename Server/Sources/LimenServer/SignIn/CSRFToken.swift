@@ -1,0 +1,45 @@
+import Crypto
+import Foundation
+import LimenOIDC
+
+/// Tokens that tie a form to the browser it was shown in: a double-submit cookie with an HMAC.
+///
+/// Each browser gets a random secret in the `limen_csrf` cookie (HttpOnly, so page scripts cannot read it). A form
+/// carries HMAC-SHA256(secret, purpose), where the purpose names what the form does (`authorize:<request id>`,
+/// `consent:<request id>:<subject>`, `logout`). Another site can make the browser send the cookie, but it cannot read
+/// it, so it cannot compute the token; and a token for one request or user does not pass for another.
+enum CSRFToken {
+    /// The cookie holding the browser's secret.
+    static let cookieName = "limen_csrf"
+    /// The form field holding the token.
+    static let fieldName = "csrf"
+
+    /// The token for `purpose` in the browser holding `browserSecret`.
+    static func make(browserSecret: String, purpose: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Data(purpose.utf8),
+            using: SymmetricKey(data: Data(browserSecret.utf8))
+        )
+        return Base64URL.encode(Data(mac))
+    }
+
+    /// Whether `token` is the one for `purpose` in this browser; compared in constant time. A missing token or
+    /// cookie never passes.
+    static func isValid(_ token: String?, browserSecret: String?, purpose: String) -> Bool {
+        guard let token, let browserSecret, !browserSecret.isEmpty else { return false }
+        return ConstantTime.equals(token, make(browserSecret: browserSecret, purpose: purpose))
+    }
+
+    /// The purpose of the sign-in and sign-up forms of a pending request.
+    static func signInPurpose(requestID: String) -> String {
+        "authorize:\(requestID)"
+    }
+
+    /// The purpose of a consent form: bound to the user it was shown to, so a sign-in in another tab voids it.
+    static func consentPurpose(requestID: String, subject: String) -> String {
+        "consent:\(requestID):\(subject)"
+    }
+
+    /// The purpose of the sign-out form.
+    static let logoutPurpose = "logout"
+}

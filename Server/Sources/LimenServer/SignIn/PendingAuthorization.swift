@@ -1,0 +1,69 @@
+import Foundation
+
+/// An accepted authorization request on its way through the pages: the stored record, the client it names, and the
+/// random identifier the pages carry (never stored; the store keys the record by its hash).
+struct PendingAuthorization: Sendable {
+    /// How long the user has to sign in and consent.
+    static let lifetime: TimeInterval = 600
+
+    /// The identifier in the pages' URLs and forms.
+    let id: String
+    /// The request as stored.
+    let record: PendingAuthorizationRecord
+    /// The requesting client.
+    let client: ClientRecord
+
+    /// A new pending request for an accepted `/authorize` call; `hintedSubject` is the subject of the verified
+    /// `id_token_hint`.
+    init(accepted: AuthorizationValidator.Accepted, hintedSubject: String?, now: Date) {
+        let id = RandomIdentifier.make()
+        let prompt = AuthorizationValidator.Prompt.allCases.filter(accepted.prompt.contains).map(\.rawValue)
+        self.id = id
+        self.client = accepted.client
+        self.record = PendingAuthorizationRecord(
+            idHash: RandomIdentifier.hash(id),
+            clientID: accepted.client.id,
+            redirectURI: accepted.redirectURI,
+            scope: accepted.scope,
+            state: accepted.state,
+            nonce: accepted.nonce,
+            codeChallenge: accepted.codeChallenge,
+            prompt: prompt.isEmpty ? nil : prompt.joined(separator: " "),
+            maxAge: accepted.maxAge,
+            loginHint: accepted.loginHint,
+            hintedSubject: hintedSubject,
+            uiLocales: accepted.uiLocales,
+            createdAt: now,
+            expiresAt: now.addingTimeInterval(Self.lifetime)
+        )
+    }
+
+    /// A stored pending request found again by its identifier.
+    init(id: String, record: PendingAuthorizationRecord, client: ClientRecord) {
+        self.id = id
+        self.record = record
+        self.client = client
+    }
+
+    /// The `prompt` values.
+    var prompt: Set<AuthorizationValidator.Prompt> {
+        Set(
+            (record.prompt ?? "").split(separator: " ").compactMap {
+                AuthorizationValidator.Prompt(rawValue: String($0))
+            })
+    }
+
+    /// The requested scopes.
+    var scopes: [String] {
+        record.scope.split(separator: " ").map(String.init)
+    }
+
+    /// Loads the pending request named by `id` if it is known, unexpired and its client still registered.
+    static func load(id: String?, store: any Store, now: Date) async throws(StorageError) -> PendingAuthorization? {
+        guard let id, !id.isEmpty,
+            let record = try await store.pendingAuthorization(idHash: RandomIdentifier.hash(id), now: now),
+            let client = try await store.client(id: record.clientID)
+        else { return nil }
+        return PendingAuthorization(id: id, record: record, client: client)
+    }
+}

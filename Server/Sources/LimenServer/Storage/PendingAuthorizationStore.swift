@@ -1,0 +1,81 @@
+import Foundation
+
+/// Authorization requests waiting for the user: accepted by `/authorize`, kept server-side while the sign-in, sign-up
+/// and consent pages are shown, so that the browser carries only an opaque random identifier.
+public protocol PendingAuthorizationStore: Sendable {
+    /// Stores a new pending request (by the hash of its identifier).
+    func insertPendingAuthorization(_ request: PendingAuthorizationRecord) async throws(StorageError)
+    /// The pending request with this identifier hash, if it has not expired at `now`.
+    func pendingAuthorization(idHash: Data, now: Date) async throws(StorageError) -> PendingAuthorizationRecord?
+    /// Removes and returns the pending request if it has not expired at `now`: a request completes once, even when
+    /// two submissions race.
+    func consumePendingAuthorization(idHash: Data, now: Date) async throws(StorageError) -> PendingAuthorizationRecord?
+    /// Deletes pending requests that expired before `date`; returns how many were removed.
+    @discardableResult
+    func deleteExpiredPendingAuthorizations(before date: Date) async throws(StorageError) -> Int
+}
+
+/// A validated authorization request (OpenID Connect Core §3.1.2.1) waiting for sign-in or consent.
+public struct PendingAuthorizationRecord: Sendable, Equatable {
+    /// SHA-256 of the random identifier the pages carry.
+    public var idHash: Data
+    /// The requesting client.
+    public var clientID: String
+    /// The verified redirect URI.
+    public var redirectURI: String
+    /// The requested scopes, space-separated, each known to the server.
+    public var scope: String
+    /// The client's `state`, returned with the response.
+    public var state: String?
+    /// The client's `nonce`, put in the ID token.
+    public var nonce: String?
+    /// The PKCE challenge (S256).
+    public var codeChallenge: String?
+    /// The `prompt` values, space-separated (`login`, `consent`, `select_account`; `none` never waits).
+    public var prompt: String?
+    /// The `max_age` in seconds: an older sign-in must be repeated.
+    public var maxAge: Int?
+    /// The `login_hint`, used to prefill the email field.
+    public var loginHint: String?
+    /// The subject of a verified `id_token_hint` (never the token itself).
+    public var hintedSubject: String?
+    /// The `ui_locales`, for the pages' language.
+    public var uiLocales: String?
+    /// When `/authorize` accepted the request.
+    public var createdAt: Date
+    /// When the request is no longer honoured.
+    public var expiresAt: Date
+
+    /// Creates a pending request record.
+    public init(
+        idHash: Data,
+        clientID: String,
+        redirectURI: String,
+        scope: String,
+        state: String? = nil,
+        nonce: String? = nil,
+        codeChallenge: String? = nil,
+        prompt: String? = nil,
+        maxAge: Int? = nil,
+        loginHint: String? = nil,
+        hintedSubject: String? = nil,
+        uiLocales: String? = nil,
+        createdAt: Date,
+        expiresAt: Date
+    ) {
+        self.idHash = idHash
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scope = scope
+        self.state = state
+        self.nonce = nonce
+        self.codeChallenge = codeChallenge
+        self.prompt = prompt
+        self.maxAge = maxAge
+        self.loginHint = loginHint
+        self.hintedSubject = hintedSubject
+        self.uiLocales = uiLocales
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}

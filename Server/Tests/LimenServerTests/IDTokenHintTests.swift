@@ -1,0 +1,77 @@
+import Foundation
+import HTTPTypes
+import LimenOIDC
+import Testing
+
+@testable import LimenServer
+
+@Suite("id_token_hint")
+struct IDTokenHintTests {
+    /// An ID token for `subject`, expired an hour ago, signed with `keys` (the provider's unless given).
+    private func idToken(
+        _ fixture: SignInFixture,
+        subject: String,
+        issuer: String? = nil,
+        keys: KeyRing? = nil
+    ) async throws -> String {
+        let now = fixture.clock.now.timeIntervalSince1970
+        let signer = try await TokenSigner(keys: keys ?? fixture.provider.keys)
+        return try await signer.sign(
+            [
+                "iss": .string(issuer ?? fixture.issuer), "sub": .string(subject), "aud": .string("limen-cli"),
+                "iat": .number(now - 7200), "exp": .number(now - 3600),
+            ],
+            algorithm: "ES256",
+            at: fixture.clock.now
+        )
+    }
+
+    /// A browser signed in as the fixture's user.
+    private func signedIn(_ fixture: SignInFixture) async throws -> Browser {
+        var browser = Browser()
+        _ = try await browser.signIn(
+            fixture.client, from: try await browser.send(fixture.client, SignInFixture.authorizeURI()))
+        return browser
+    }
+
+    @Test("prompt=none with an (expired) hint naming the signed-in user answers with a code")
+    func hintMatchesSession() async throws {
+        try await withSignIn { fixture in
+            var browser = try await signedIn(fixture)
+            let hint = try await idToken(fixture, subject: fixture.user.id)
+            let page = try await browser.send(
+                fixture.client, SignInFixture.authorizeURI([("prompt", "none"), ("id_token_hint", hint)]))
+            #expect(page.redirect?.query["code"] != nil)
+        }
+    }
+
+    @Test("a hint naming someone else: login_required with prompt=none, the sign-in form otherwise")
+    func hintNamesSomeoneElse() async throws {
+        try await withSignIn { fixture in
+            var browser = try await signedIn(fixture)
+            let hint = try await idToken(fixture, subject: "someone-else")
+            let silent = try await browser.send(
+                fixture.client, SignInFixture.authorizeURI([("prompt", "none"), ("id_token_hint", hint)]))
+            #expect(silent.redirect?.query["error"] == "login_required")
+            let form = try await browser.send(fixture.client, SignInFixture.authorizeURI([("id_token_hint", hint)]))
+            #expect(form.status == .ok && form.body.contains("action=\"login\""))
+        }
+    }
+
+    @Test("a hint not signed by this provider's keys, or from another issuer, is invalid_request")
+    func foreignHint() async throws {
+        try await withSignIn { fixture in
+            var browser = try await signedIn(fixture)
+            let foreignKeys = KeyRing(keys: [try SigningKey.generate(algorithm: "ES256", now: fixture.clock.now)])
+            let forged = try await idToken(fixture, subject: fixture.user.id, keys: foreignKeys)
+            let otherIssuer = try await idToken(fixture, subject: fixture.user.id, issuer: "https://other.example")
+            for hint in [forged, otherIssuer, "not-a-jwt"] {
+                let page = try await browser.send(
+                    fixture.client, SignInFixture.authorizeURI([("prompt", "none"), ("id_token_hint", hint)]))
+                let redirect = try #require(page.redirect)
+                #expect(redirect.query["error"] == "invalid_request")
+                #expect(redirect.query["state"] == "s-1")
+            }
+        }
+    }
+}

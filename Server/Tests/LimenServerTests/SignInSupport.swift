@@ -1,0 +1,182 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LimenOIDC
+import NIOCore
+import Testing
+
+@testable import LimenServer
+
+/// A provider for the sign-in tests: a settable clock, cheap password hashing, a user, and a third-party client
+/// (`web`) next to the first-party `limen-cli`.
+struct SignInFixture: Sendable {
+    static let email = "ada@example.com"
+    static let password = "correct horse battery"
+    static let cliRedirect = "http://127.0.0.1:53124/callback"
+    static let webRedirect = "https://app.example/cb"
+    static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"  // RFC 7636 Appendix B
+
+    let provider: Provider
+    let clock: TestClock
+    let user: UserRecord
+    let client: any TestClientProtocol
+
+    var issuer: String { provider.issuer.current }
+
+    /// The query of an authorization request from `limen-cli` (first party) or `web` (third party), with `extra`
+    /// parameters added or replacing the defaults.
+    static func authorizeURI(client: String = "limen-cli", _ extra: [(String, String)] = []) -> String {
+        var fields: [(String, String)] = [
+            ("response_type", "code"), ("client_id", client),
+            ("redirect_uri", client == "web" ? webRedirect : cliRedirect), ("scope", "openid profile"),
+            ("state", "s-1"), ("nonce", "n-1"), ("code_challenge", challenge), ("code_challenge_method", "S256"),
+        ]
+        for (name, value) in extra {
+            fields.removeAll { $0.0 == name }
+            fields.append((name, value))
+        }
+        return "/authorize?" + FormEncoding.encode(fields)
+    }
+}
+
+/// Runs `body` against a fresh provider (router-level test client); `issuer` overrides the configured issuer.
+func withSignIn(
+    issuer: String? = nil,
+    _ body: @Sendable (SignInFixture) async throws -> Void
+) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let clock = TestClock()
+    var configuration = ServerConfiguration.testing(directory: directory)
+    configuration.issuer = issuer
+    configuration.passwordHashing = .testing
+    let provider = try await Provider.bootstrap(configuration: configuration, now: { clock.now })
+    do {
+        try await provider.store.insertClientIfAbsent(
+            ClientRecord(
+                id: "web", name: "Example Web", kind: .confidential, secretHash: Data(repeating: 7, count: 32),
+                redirectURIs: [SignInFixture.webRedirect], createdAt: clock.now
+            )
+        )
+        let user = try await provider.accounts.signUp(
+            email: SignInFixture.email, password: SignInFixture.password, name: "Ada")
+        let app = Application(router: LimenServerApplication.router(provider: provider))
+        try await app.test(.router) { client in
+            try await body(SignInFixture(provider: provider, clock: clock, user: user, client: client))
+        }
+    } catch {
+        await provider.store.close()
+        throw error
+    }
+    await provider.store.close()
+}
+
+/// A browser, by hand: keeps the cookies responses set and sends them back.
+struct Browser {
+    /// Cookie values by name.
+    private(set) var cookies: [String: String]
+    /// The raw `Set-Cookie` lines of the last response.
+    private(set) var lastSetCookies: [String] = []
+
+    /// A browser holding `cookies`.
+    init(cookies: [String: String] = [:]) {
+        self.cookies = cookies
+    }
+
+    /// Sends a request with the browser's cookies, remembering what the response sets.
+    mutating func send(
+        _ client: any TestClientProtocol,
+        _ uri: String,
+        method: HTTPRequest.Method = .get,
+        form: [(String, String)]? = nil
+    ) async throws -> Page {
+        var headers: HTTPFields = [:]
+        if !cookies.isEmpty {
+            headers[.cookie] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                .joined(separator: "; ")
+        }
+        var body: ByteBuffer?
+        if let form {
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            body = ByteBuffer(string: FormEncoding.encode(form))
+        }
+        let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
+        lastSetCookies = response.headers[values: .setCookie]
+        for line in lastSetCookies {
+            let pair = line.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
+            let name = String(pair[0])
+            let value = pair.count > 1 ? String(pair[1]) : ""
+            if line.lowercased().contains("max-age=0") || value.isEmpty {
+                cookies[name] = nil
+            } else {
+                cookies[name] = value
+            }
+        }
+        return Page(response: response)
+    }
+
+    /// Submits the form on `page` to `action` with its hidden fields plus `fields`.
+    mutating func submit(
+        _ client: any TestClientProtocol,
+        _ page: Page,
+        to action: String,
+        _ fields: [(String, String)]
+    ) async throws -> Page {
+        var form = fields
+        if let request = page.hiddenField("request") { form.append(("request", request)) }
+        if let csrf = page.hiddenField("csrf") { form.append(("csrf", csrf)) }
+        return try await send(client, action, method: .post, form: form)
+    }
+
+    /// Signs in through the form `page` shows.
+    mutating func signIn(
+        _ client: any TestClientProtocol,
+        from page: Page,
+        email: String = SignInFixture.email,
+        password: String = SignInFixture.password
+    ) async throws -> Page {
+        try await submit(client, page, to: "/login", [("email", email), ("password", password)])
+    }
+}
+
+/// A response as a test reads it.
+struct Page {
+    let status: HTTPResponse.Status
+    let headers: HTTPFields
+    let body: String
+
+    init(response: TestResponse) {
+        status = response.status
+        headers = response.headers
+        body = String(buffer: response.body)
+    }
+
+    /// Whether this is an HTML page.
+    var isHTML: Bool { headers[.contentType]?.hasPrefix("text/html") == true }
+
+    /// The value of a hidden form field.
+    func hiddenField(_ name: String) -> String? {
+        guard let range = body.range(of: "name=\"\(name)\" value=\"") else { return nil }
+        let rest = body[range.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+
+    /// The text of the page's `role="alert"` paragraph.
+    var alert: String? {
+        guard let range = body.range(of: "role=\"alert\""), let open = body[range.upperBound...].firstIndex(of: ">")
+        else { return nil }
+        let rest = body[body.index(after: open)...]
+        return rest.range(of: "</p>").map { String(rest[..<$0.lowerBound]) }
+    }
+
+    /// The redirect's query parameters, with the redirect itself without its query.
+    var redirect: (base: String, query: [String: String])? {
+        guard status == .found, let location = headers[.location], var components = URLComponents(string: location)
+        else { return nil }
+        let query = Dictionary(
+            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+        components.query = nil
+        return (components.string ?? location, query)
+    }
+}
