@@ -95,10 +95,10 @@ struct TokenCodeGrantTests {
     @Test(
         "PKCE (RFC 7636 §4.6, RFC 9700 §2.1.1): a wrong, missing or malformed verifier is invalid_grant",
         arguments: [
-            ("wrong", "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_q4Ic1AOHsNvSX"),
+            ("wrong", "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXX"),
             ("missing", nil),
             ("too short", "dBjftJeZ4CVP"),
-            ("not unreserved", "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_q4Ic1AOHsNv!!"),
+            ("not unreserved", "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEj!!"),
         ] as [(String, String?)]
     )
     func badVerifier(_ label: String, _ verifier: String?) async throws {
@@ -215,5 +215,13 @@ struct TokenCodeGrantTests {
             #expect(response["refresh_token"] == nil)
             #expect(response["id_token"] == nil)
         }
+    }
+}
+
+@Suite("PKCE fixture")
+struct PKCEFixtureTests {
+    @Test("the fixture is RFC 7636 Appendix B's verifier and challenge")
+    func appendixB() {
+        #expect(PKCE.fixture.challenge == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
     }
 }

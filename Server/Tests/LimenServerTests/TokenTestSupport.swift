@@ -207,8 +207,8 @@ extension Store {
 }
 
 extension PKCE {
-    /// RFC 7636 Appendix B's verifier and challenge.
-    static let fixture = PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_q4Ic1AOHsNvSK")!
+    /// RFC 7636 Appendix B's verifier (its challenge is `E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM`).
+    static let fixture = PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")!
 }
 
 /// An SDK transport that sends requests to the router under test (the provider's own routes, in process).
