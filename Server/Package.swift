@@ -69,6 +69,7 @@ let package = Package(
             name: "LimenServerTests",
             dependencies: [
                 "LimenServer",
+                .product(name: "Limen", package: "Limen"),
                 .product(name: "LimenOIDC", package: "Limen"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
