@@ -69,7 +69,6 @@ let package = Package(
             name: "LimenServerTests",
             dependencies: [
                 "LimenServer",
-                .product(name: "Limen", package: "Limen"),
                 .product(name: "LimenOIDC", package: "Limen"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,30 +1,40 @@
 import Foundation
 import Limen
 import LimenOIDC
-import NIOConcurrencyHelpers
 
-/// Plays a person in a browser against a live Limen Server: follows redirects by hand with a cookie jar, fills the
-/// sign-in form (and allows consent), and hands back the redirect to the client's callback.
-final class HostedPagesBrowser: UserAgent {
-    private let email: String
-    private let password: String
+/// Plays a person in a browser against Limen Server's hosted pages: follows redirects by hand with a cookie jar, fills the
+/// sign-in form (and allows consent), and hands back the redirect to the client's callback. A page that shows an error
+/// (`role="alert"`) ends the attempt with that text.
+public final class LimenServerBrowser: UserAgent {
+    private let credentials: (email: String, password: String)?
     private let transport = URLSessionTransport(timeout: 10)
-    private let jar = NIOLockedValueBox<[String: String]>([:])
-    private let seen = NIOLockedValueBox<[URL]>([])
+    private let jar: Locked<[String: String]>
+    private let seen = Locked<[URL]>([])
 
-    /// A browser that signs in as `email`.
-    init(email: String, password: String) {
-        self.email = email
-        self.password = password
+    /// A browser that signs in as `email` when asked.
+    public init(email: String, password: String) {
+        credentials = (email, password)
+        jar = Locked([:])
+    }
+
+    private init(jar: Locked<[String: String]>) {
+        credentials = nil
+        self.jar = jar
+    }
+
+    /// A browser with `other`'s cookies (the same browser, another tab) that fails if it is asked for a password:
+    /// for single sign-on.
+    public static func formless(sharingCookiesWith other: LimenServerBrowser) -> LimenServerBrowser {
+        LimenServerBrowser(jar: other.jar)
     }
 
     /// Every callback handed back so far.
-    var callbacks: [URL] { seen.withLockedValue { $0 } }
+    public var callbacks: [URL] { seen.withLock { $0 } }
 
-    func authorize(url: URL, callback: CallbackMatcher) async throws(UserAgentError) -> URL {
+    public func authorize(url: URL, callback: CallbackMatcher) async throws(UserAgentError) -> URL {
         do {
             let location = try await follow(url, until: callback)
-            seen.withLockedValue { $0.append(location) }
+            seen.withLock { $0.append(location) }
             return location
         } catch let error as UserAgentError {
             throw error
@@ -34,7 +44,7 @@ final class HostedPagesBrowser: UserAgent {
     }
 
     /// Opens `url` and answers each page until the provider redirects to the callback.
-    func follow(_ url: URL, until callback: CallbackMatcher) async throws -> URL {
+    public func follow(_ url: URL, until callback: CallbackMatcher) async throws -> URL {
         var response = try await send(HTTPRequest(url: url))
         var current = url
         for _ in 0..<10 {
@@ -52,8 +62,12 @@ final class HostedPagesBrowser: UserAgent {
             else {
                 throw UserAgentError.presentationFailed("page answered \(response.status): \(page.prefix(300))")
             }
+            if let alert = Self.alert(in: page) { throw UserAgentError.presentationFailed("the page says: \(alert)") }
             var fields = Self.hiddenFields(in: page)
-            if page.contains("name=\"password\"") { fields += [("email", email), ("password", password)] }
+            if page.contains("name=\"password\"") {
+                guard let credentials else { throw UserAgentError.presentationFailed("asked for a password") }
+                fields += [("email", credentials.email), ("password", credentials.password)]
+            }
             if page.contains("value=\"allow\"") { fields.append(("decision", "allow")) }
             current = target
             response = try await send(
@@ -70,14 +84,14 @@ final class HostedPagesBrowser: UserAgent {
 
     private func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
-        let cookies = jar.withLockedValue { $0 }
+        let cookies = jar.withLock { $0 }
         if !cookies.isEmpty {
             request.headers["Cookie"] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                 .joined(separator: "; ")
         }
         let response = try await transport.send(request)
         for cookie in Self.cookies(in: response.header("Set-Cookie") ?? "") {
-            jar.withLockedValue { $0[cookie.name] = cookie.value.isEmpty ? nil : cookie.value }
+            jar.withLock { $0[cookie.name] = cookie.value.isEmpty ? nil : cookie.value }
         }
         return response
     }
@@ -86,13 +100,17 @@ final class HostedPagesBrowser: UserAgent {
     /// occurs inside an `Expires` date; a piece whose first part is not `name=value` is such a date's tail.
     static func cookies(in header: String) -> [(name: String, value: String)] {
         header.components(separatedBy: ", ").compactMap { segment in
-            let pair = segment.split(separator: ";")[0].split(
-                separator: "=", maxSplits: 1, omittingEmptySubsequences: false
-            )
-            .map(String.init)
+            guard let first = segment.split(separator: ";").first else { return nil }
+            let pair = first.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard pair.count == 2, !pair[0].contains(" ") else { return nil }
             return (pair[0], pair[1])
         }
+    }
+
+    private static func alert(in page: String) -> String? {
+        guard let range = page.range(of: "role=\"alert\">") else { return nil }
+        let rest = page[range.upperBound...]
+        return rest.range(of: "</").map { String(rest[..<$0.lowerBound]) }
     }
 
     private static func formAction(in page: String) -> String? {
