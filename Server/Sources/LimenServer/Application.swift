@@ -4,11 +4,8 @@ import NIOCore
 
 /// Builds the HTTP side of a ``Provider``.
 public enum LimenServerApplication {
-    /// Every route of the provider; `lifetimes` says how long issued tokens live.
-    public static func router(
-        provider: Provider,
-        lifetimes: TokenLifetimes = TokenLifetimes()
-    ) -> Router<LimenRequestContext> {
+    /// Every route of the provider.
+    public static func router(provider: Provider) -> Router<LimenRequestContext> {
         let router = Router(context: LimenRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware())
         ServerMetrics.add(to: router)
@@ -22,7 +19,7 @@ public enum LimenServerApplication {
         ConsentRoutes.add(to: router, responder: signIn)
         LogoutRoutes.add(to: router, responder: signIn)
         Stylesheet.add(to: router)
-        let tokens = TokenService(provider: provider, lifetimes: lifetimes)
+        let tokens = TokenService(provider: provider, lifetimes: provider.configuration.tokenLifetimes)
         TokenRoutes.add(to: router, service: tokens)
         RevocationRoutes.add(to: router, service: tokens)
         UserInfoRoutes.add(to: router, service: tokens)

@@ -95,4 +95,24 @@ struct TokenHardeningTests {
             }
         }
     }
+
+    @Test("token lifetimes and the reuse grace window come from the server configuration")
+    func configuredLifetimes() async throws {
+        let lifetimes = TokenLifetimes(accessToken: 60, idToken: 30, refreshToken: 3600, refreshReuseGrace: 30)
+        let configure: (inout ServerConfiguration) -> Void = { $0.tokenLifetimes = lifetimes }
+        try await TokenFixture.run(configure: configure) { fixture in
+            let tokens = try await fixture.signIn()
+            #expect(tokens.json["expires_in"] == .number(60))
+            let now = fixture.clock.now.timeIntervalSince1970
+            #expect(try UnverifiedJWT(try #require(tokens["access_token"]))[claim: "exp"] == .number(now + 60))
+            #expect(try UnverifiedJWT(try #require(tokens["id_token"]))[claim: "exp"] == .number(now + 30))
+            let refreshToken = try #require(tokens["refresh_token"])
+            let stored = try await fixture.provider.store.refreshToken(hash: RandomIdentifier.hash(refreshToken))
+            #expect(stored?.expiresAt == fixture.clock.now.addingTimeInterval(3600))
+
+            let first = try await fixture.refresh(refreshToken)
+            fixture.clock.advance(by: 25)  // beyond the default 10 s, within the configured 30 s
+            #expect(try await fixture.refresh(refreshToken).body == first.body)
+        }
+    }
 }

@@ -54,9 +54,10 @@ struct TokenFixture: Sendable {
     let clock: TestClock
     let client: any TestClientProtocol
 
-    /// Runs `body` against a fresh provider whose data is kept by `backend`.
+    /// Runs `body` against a fresh provider whose data is kept by `backend`, configured by `configure`.
     static func run(
         on backend: TokenBackend = .sqlite,
+        configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (TokenFixture) async throws -> Void
     ) async throws {
         let directory = try TemporaryDirectory()
@@ -68,6 +69,7 @@ struct TokenFixture: Sendable {
             configuration.databaseURL = url
             dropDatabase = drop
         }
+        configure(&configuration)
         let clock = TestClock()
         let provider = try await Provider.bootstrap(configuration: configuration, now: { clock.now })
         let store = provider.store
