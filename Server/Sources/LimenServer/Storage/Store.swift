@@ -23,7 +23,7 @@ public protocol Store:
     /// Registers `client` unless a client with its identifier exists; returns whether it was inserted.
     @discardableResult
     func insertClientIfAbsent(_ client: ClientRecord) async throws(StorageError) -> Bool
-    /// Removes the client (and its codes); returns whether it existed.
+    /// Removes the client (and its codes, grants and their tokens); returns whether it existed.
     @discardableResult
     func deleteClient(id: String) async throws(StorageError) -> Bool
 
