@@ -49,6 +49,19 @@ struct TokenCodeGrantTests {
         }
     }
 
+    @Test("the ID token carries the profile claims its scope grants, and only those")
+    func idTokenProfileClaims() async throws {
+        try await TokenFixture.run { fixture in
+            let full = try UnverifiedJWT(try #require(try await fixture.signIn()["id_token"]))
+            #expect(full[claim: "email"] == .string(TokenFixture.user.email))
+            #expect(full[claim: "email_verified"] == .bool(TokenFixture.user.emailVerified))
+            let bare = try UnverifiedJWT(try #require(try await fixture.signIn(scope: "openid")["id_token"]))
+            #expect(bare[claim: "email"] == nil)
+            #expect(bare[claim: "name"] == nil)
+            #expect(bare.subject == TokenFixture.user.id)
+        }
+    }
+
     @Test("a client registered for RS256 gets an RS256 ID token that the SDK validates")
     func rs256IDToken() async throws {
         try await TokenFixture.run { fixture in

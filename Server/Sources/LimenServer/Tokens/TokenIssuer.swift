@@ -60,11 +60,19 @@ struct TokenIssuer: Sendable {
             "expires_in": .number(lifetimes.accessToken), "scope": .string(scope),
         ]
         if Scope(scope).contains("openid") {
-            var claims: [String: JSONValue] = [
+            let user: UserRecord?
+            do {
+                user = try await provider.store.user(id: grant.subject)
+            } catch {
+                throw .serverError
+            }
+            guard let user else { throw .invalidGrant }
+            var claims = UserInfoClaims.claims(of: user, scope: Scope(scope))
+            claims.merge([
                 "iss": .string(issuer), "sub": .string(grant.subject), "aud": .string(client.id),
                 "iat": Self.seconds(now), "exp": Self.seconds(now.addingTimeInterval(lifetimes.idToken)),
                 "auth_time": Self.seconds(grant.authTime), "at_hash": .string(Self.accessTokenHash(accessToken)),
-            ]
+            ]) { _, registered in registered }
             if let nonce { claims["nonce"] = .string(nonce) }
             body["id_token"] = .string(
                 try await sign(
