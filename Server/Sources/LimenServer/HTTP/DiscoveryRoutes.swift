@@ -53,6 +53,7 @@ enum DiscoveryRoutes {
             authorizationEndpoint: endpoint("/authorize"),
             tokenEndpoint: endpoint("/token"),
             jwksURI: endpoint("/jwks"),
+            endSessionEndpoint: endpoint("/end_session"),
             scopesSupported: AuthorizationValidator.supportedScopes,
             responseTypesSupported: ["code"],
             grantTypesSupported: ["authorization_code", "refresh_token"],
