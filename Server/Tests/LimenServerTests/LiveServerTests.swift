@@ -1,7 +1,5 @@
 import Foundation
 import LimenOIDC
-import Logging
-import ServiceLifecycle
 import Testing
 
 @testable import LimenServer
@@ -80,33 +78,5 @@ struct LiveServerTests {
             )
             #expect(refused.status == 400)
         }
-    }
-
-    /// Bootstraps a provider in a temporary directory, serves it on 127.0.0.1 port 0, runs `body` with the issuer
-    /// the server announced, and shuts everything down in every path.
-    private func withLiveServer(_ body: (Provider, String) async throws -> Void) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let provider = try await Provider.bootstrap(configuration: .testing(directory: directory, port: 0))
-        let (issuers, continuation) = AsyncStream.makeStream(of: String.self)
-        let app = LimenServerApplication.make(provider: provider) { continuation.yield($0) }
-        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test"))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                defer { continuation.finish() }
-                try await group.run()
-            }
-            do {
-                var iterator = issuers.makeAsyncIterator()
-                let issuer = try #require(await iterator.next(), "the server did not start")
-                try await body(provider, issuer)
-            } catch {
-                await group.triggerGracefulShutdown()
-                throw error
-            }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-        }
-        await provider.store.close()
     }
 }

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+@testable import LimenServer
+
+/// The headless Chromium peer (`Tests/Peers/chromium`): Debian's `chromium` and `chromium-driver`, and Selenium.
+enum ChromiumPeer {
+    /// The repository's root, found from this file.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    /// The script that drives the browser.
+    static let script = repositoryRoot.appendingPathComponent("Tests/Peers/chromium/sign_in.py")
+
+    /// Why the browser test cannot run, or `nil` when it can. With `LIMEN_REQUIRE_PEERS=1` (CI) it always runs, so a
+    /// missing browser fails instead of being skipped.
+    static let unavailableReason: String? = {
+        if ProcessInfo.processInfo.environment["LIMEN_REQUIRE_PEERS"] == "1" { return nil }
+        let install = "run Tests/Peers/chromium/install.sh"
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"]
+        where !FileManager.default.isExecutableFile(atPath: tool) {
+            return "\(tool) is missing: \(install)"
+        }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import selenium"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return "python3 is missing: \(install)" }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0 ? nil : "the Python module selenium is missing: \(install)"
+    }()
+}
+
+/// What `sign_in.py` prints.
+private struct BrowserSummary: Decodable {
+    let redirectURI: String
+    let code: String?
+    let state: String?
+    let sentState: String
+    let iss: String?
+    let landedCode: String?
+    let consentAccount: String
+    let sessionCookieAfterLogout: Bool
+    let signInFormAfterLogout: Bool
+    let screenshot: String
+
+    enum CodingKeys: String, CodingKey {
+        case redirectURI = "redirect_uri"
+        case code, state
+        case sentState = "sent_state"
+        case iss
+        case landedCode = "landed_code"
+        case consentAccount = "consent_account"
+        case sessionCookieAfterLogout = "session_cookie_after_logout"
+        case signInFormAfterLogout = "sign_in_form_after_logout"
+        case screenshot
+    }
+}
+
+@Suite(
+    "A real browser (headless Chromium) through the hosted pages",
+    .enabled(
+        if: ChromiumPeer.unavailableReason == nil,
+        Comment(rawValue: ChromiumPeer.unavailableReason ?? "")
+    )
+)
+struct ChromiumPeerTests {
+    @Test("sign-up via the sign-in page, consent, the code at the client's redirect; sign-out shows sign-in again")
+    func signUpConsentAndSignOut() async throws {
+        try await withLiveServer { provider, issuer in
+            let (client, _) = try ClientRegistration(
+                id: "browser-test", name: "Browser Test", kind: .public, isNative: true,
+                redirectURIs: ["http://127.0.0.1/callback"]
+            ).record(now: provider.now())
+            #expect(try await provider.store.insertClientIfAbsent(client))
+            let email = "grace@example.com"
+
+            let result = try await runSubprocess(
+                [
+                    "python3", ChromiumPeer.script.path, "--issuer", issuer, "--client-id", client.id,
+                    "--email", email, "--password", "a long enough password",
+                ],
+                in: ChromiumPeer.repositoryRoot
+            )
+            try #require(result.status == 0, "sign_in.py failed; its output: \(result.output)")
+            let summary = try JSONDecoder().decode(BrowserSummary.self, from: Data(result.output.utf8))
+
+            #expect(summary.state == summary.sentState)
+            #expect(summary.iss == issuer)
+            #expect(summary.landedCode == summary.code, "the browser itself ended on the redirect with the code")
+            #expect(summary.consentAccount.contains(email))
+            let code = try #require(summary.code)
+            let codeHash = RandomIdentifier.hash(code)
+            let stored = try #require(
+                try await provider.store.consumeAuthorizationCode(hash: codeHash, now: provider.now()))
+            let user = try #require(try await provider.store.user(email: email), "sign-up created the account")
+            #expect(stored.clientID == client.id && stored.subject == user.id)
+            #expect(stored.redirectURI == summary.redirectURI)
+
+            #expect(!summary.sessionCookieAfterLogout)
+            #expect(summary.signInFormAfterLogout)
+            let png = try Data(contentsOf: URL(fileURLWithPath: summary.screenshot))
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "a PNG file")
+        }
+    }
+}
