@@ -32,7 +32,8 @@ extension Subprocess {
         // The child holds its own copies; closing ours lets the readers see end of file when it exits.
         try? output.fileHandleForWriting.close()
         try? error.fileHandleForWriting.close()
-        running.read(output.fileHandleForReading, into: running.output, lines: nil, done: running.outputDone)
+        running.read(
+            output.fileHandleForReading, into: running.output, lines: running.outputSink, done: running.outputDone)
         running.read(error.fileHandleForReading, into: running.error, lines: running.lineSink, done: running.errorDone)
         return running
     }
@@ -43,6 +44,8 @@ public final class RunningProcess: Sendable {
     /// Standard error, line by line (without the newline), as the program writes it; ends when the program closes
     /// its standard error. Iterate it from one task only.
     public let errorLines: AsyncStream<String>
+    /// Standard output, line by line, likewise.
+    public let outputLines: AsyncStream<String>
     /// The process identifier.
     public var processIdentifier: Int32 { process.processIdentifier }
 
@@ -52,11 +55,13 @@ public final class RunningProcess: Sendable {
     fileprivate let output = Locked(Data())
     fileprivate let error = Locked(Data())
     fileprivate let lineSink: AsyncStream<String>.Continuation
+    fileprivate let outputSink: AsyncStream<String>.Continuation
     private let process: Process
 
     fileprivate init(process: Process) {
         self.process = process
         (errorLines, lineSink) = AsyncStream.makeStream(of: String.self)
+        (outputLines, outputSink) = AsyncStream.makeStream(of: String.self)
     }
 
     /// Standard error so far.
@@ -74,7 +79,7 @@ public final class RunningProcess: Sendable {
         )
     }
 
-    /// Sends SIGTERM, for cleaning up after a failed test; ``wait()`` still returns the outcome.
+    /// Sends SIGTERM (a graceful stop for servers, a clean-up after a failed test); ``wait()`` still returns the outcome.
     public func terminate() {
         if process.isRunning { process.terminate() }
     }

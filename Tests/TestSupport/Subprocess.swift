@@ -18,13 +18,15 @@ public enum Subprocess {
         public let description: String
     }
 
-    /// Runs a program to completion; throws when it exits non-zero, with its standard error.
+    /// Runs a program to completion, with `input` on its standard input; throws when it exits non-zero, with its
+    /// standard error.
     public static func run(
         _ executable: URL,
         arguments: [String],
-        environment: [String: String]? = nil
+        environment: [String: String]? = nil,
+        input: Data? = nil
     ) async throws -> Data {
-        let result = try await capture(executable, arguments: arguments, environment: environment)
+        let result = try await capture(executable, arguments: arguments, environment: environment, input: input)
         guard result.status == 0 else {
             throw Failure(
                 description: "\(executable.lastPathComponent) exited \(result.status): \(result.standardError)")
@@ -32,11 +34,13 @@ public enum Subprocess {
         return result.standardOutput
     }
 
-    /// Runs a program to completion and returns its status and output, whatever the status.
+    /// Runs a program to completion, with `input` on its standard input, and returns its status and output, whatever
+    /// the status.
     public static func capture(
         _ executable: URL,
         arguments: [String],
-        environment: [String: String]? = nil
+        environment: [String: String]? = nil,
+        input: Data? = nil
     ) async throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -52,10 +56,15 @@ public enum Subprocess {
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = input.map { _ in Pipe() }
+        process.standardInput = inputPipe ?? FileHandle.nullDevice
         let exited = Gate()
         process.terminationHandler = { _ in Task { await exited.open() } }
         try process.run()
+        if let input, let inputPipe {
+            inputPipe.fileHandleForWriting.write(input)
+            try? inputPipe.fileHandleForWriting.close()
+        }
         await exited.wait()
         let outData = (try? Data(contentsOf: outURL)) ?? Data()
         let errData = (try? Data(contentsOf: errURL)) ?? Data()

@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import Logging
 import ServiceLifecycle
 import Testing
@@ -7,22 +6,16 @@ import Testing
 @testable import LimenServer
 
 /// Bootstraps a provider in a temporary directory, serves it on 127.0.0.1 port 0, runs `body` with the issuer the
-/// server announced, and shuts everything down (server and store) in every path.
-func withLiveServer(_ body: (Provider, String) async throws -> Void) async throws {
+/// server announced, and shuts everything down in every path. `configure` adjusts the test configuration first.
+func withLiveServer(
+    configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: (Provider, String) async throws -> Void
+) async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let provider = try await Provider.bootstrap(configuration: .testing(directory: directory, port: 0))
-    do {
-        try await serve(provider, body)
-    } catch {
-        await provider.store.close()
-        throw error
-    }
-    await provider.store.close()
-}
-
-/// Serves `provider` until `body`, given the announced issuer, returns or throws.
-private func serve(_ provider: Provider, _ body: (Provider, String) async throws -> Void) async throws {
+    var configuration = ServerConfiguration.testing(directory: directory, port: 0)
+    configure(&configuration)
+    let provider = try await Provider.bootstrap(configuration: configuration)
     let (issuers, continuation) = AsyncStream.makeStream(of: String.self)
     let app = LimenServerApplication.make(provider: provider) { continuation.yield($0) }
     let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test"))
@@ -37,9 +30,11 @@ private func serve(_ provider: Provider, _ body: (Provider, String) async throws
             try await body(provider, issuer)
         } catch {
             await group.triggerGracefulShutdown()
+            await provider.store.close()
             throw error
         }
         await group.triggerGracefulShutdown()
         try await tasks.waitForAll()
     }
+    await provider.store.close()
 }

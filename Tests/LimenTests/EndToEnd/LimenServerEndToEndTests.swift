@@ -1,0 +1,108 @@
+import Foundation
+import Limen
+import LimenOIDC
+import TestSupport
+import Testing
+
+/// The SDK against Limen Server: the `limen-server` binary on a random loopback port, with the test playing the
+/// person in the browser through the hosted pages.
+@Suite(
+    "End to end against Limen Server",
+    .enabled(
+        if: LimenServerPeer.unavailableReason == nil, "limen-server is not built (swift build --package-path Server)")
+)
+struct LimenServerEndToEndTests {
+    func withServer(_ body: (LimenServerPeer) async throws -> Void) async throws {
+        let server = try await LimenServerPeer.start()
+        do {
+            try await body(server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        #expect(await server.stop() == 0, "limen-server exits 0 on SIGTERM")
+    }
+
+    /// `AuthClient` for the seeded native client `limen-cli`, with a loopback redirect on a port of its own.
+    func client(_ server: LimenServerPeer, logs: CapturedLogs = CapturedLogs()) throws -> AuthClient {
+        AuthClient(
+            configuration: Configuration(
+                issuer: server.issuer,
+                clientID: "limen-cli",
+                redirectURI: try #require(URL(string: "http://127.0.0.1:49321/callback")),
+                scopes: ["profile", "email", "offline_access"],
+                logger: logs.logger
+            )
+        )
+    }
+
+    func browser(_ server: LimenServerPeer, password: String? = nil) -> LimenServerBrowser {
+        LimenServerBrowser(email: server.user.email, password: password ?? server.user.password)
+    }
+
+    @Test("code + PKCE through the hosted pages, then refresh, userinfo, and sign-out that revokes the refresh token")
+    func lifecycle() async throws {
+        try await withServer { server in
+            let logs = CapturedLogs()
+            let client = try client(server, logs: logs)
+            let browser = browser(server)
+
+            let user = try await client.signIn(using: browser, options: SignInOptions(loginHint: server.user.email))
+            let subject = try #require(user.id)
+            #expect(client.state.phase == .signedIn)
+            #expect(client.state.user.email == server.user.email)
+            let callback = try #require(browser.callbacks.first)
+            let query = URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            #expect(query.first { $0.name == "iss" }?.value == server.issuer.absoluteString, "RFC 9207 iss")
+
+            let first = try #require(try await client.validAccessToken())
+            #expect(try UnverifiedJWT(first).type == "at+jwt", "RFC 9068 access token")
+            let refreshed = try #require(try await client.refresh())
+            #expect(refreshed != first)
+            let info = try await client.userInfo()
+            #expect(info.subject == subject)
+            #expect(info.email == server.user.email)
+
+            let tokens = try #require(await client.currentTokens())
+            let refreshToken = try #require(tokens.refreshToken)
+            let result = await client.signOut(revoke: true)
+            #expect(result.revocationError == nil)
+            #expect(client.state.phase == .signedOut)
+            let metadata = try await ProviderDiscovery.fetch(issuer: server.issuer, transport: URLSessionTransport())
+            let tokenClient = TokenClient(
+                metadata: metadata, authentication: client.configuration.clientAuthentication,
+                transport: URLSessionTransport())
+            await #expect(throws: OIDCError.self) { try await tokenClient.refresh(refreshToken) }
+
+            let code = try #require(query.first { $0.name == "code" }?.value)
+            let secrets = [code, first, refreshed, refreshToken, tokens.accessToken, tokens.idToken].compactMap { $0 }
+            #expect(!logs.lines.isEmpty)
+            #expect(logs.lines.allSatisfy { line in secrets.allSatisfy { !line.contains($0) } })
+        }
+    }
+
+    @Test("a second sign-in in the same browser is single sign-on: no password form, the same user")
+    func singleSignOn() async throws {
+        try await withServer { server in
+            let browser = browser(server)
+            let first = try client(server)
+            let user = try await first.signIn(using: browser)
+            let second = try client(server)
+            let sameBrowser = LimenServerBrowser.formless(sharingCookiesWith: browser)
+            #expect(try await second.signIn(using: sameBrowser).id == user.id)
+            #expect(sameBrowser.callbacks.count == 1)
+        }
+    }
+
+    @Test("a wrong password never reaches the callback; the client stays signed out with a typed error")
+    func wrongPassword() async throws {
+        try await withServer { server in
+            let client = try client(server)
+            let browser = browser(server, password: "not the password")
+            let error = await #expect(throws: LimenError.self) { try await client.signIn(using: browser) }
+            #expect(error?.code == "user_agent.presentation_failed", "was \(error?.code ?? "nil")")
+            #expect(client.state.phase == .signedOut)
+            #expect(browser.callbacks.isEmpty)
+        }
+    }
+}

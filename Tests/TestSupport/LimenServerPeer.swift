@@ -1,0 +1,84 @@
+import Foundation
+
+/// Limen Server as a real process: the `limen-server` binary on 127.0.0.1 port 0 with its own data folder, a user
+/// created through `limen-server users add`, stopped with SIGTERM.
+///
+/// The binary is `Server/.build/debug/limen-server` (the README's test command builds the server package first), or
+/// the path in `LIMEN_SERVER_BINARY`.
+public final class LimenServerPeer: Sendable {
+    /// The test user.
+    public struct User: Sendable {
+        /// The sign-in email.
+        public let email: String
+        /// The password.
+        public let password: String
+    }
+
+    /// The issuer the server announced (with the port it bound).
+    public let issuer: URL
+    /// The user that can sign in.
+    public let user: User
+    /// The data folder (SQLite file and master key).
+    public let dataDirectory: URL
+    private let running: RunningProcess
+
+    /// The binary the tests run.
+    public static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["LIMEN_SERVER_BINARY"] { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Server/.build/debug/limen-server")
+    }
+
+    /// Why the server cannot run here, or `nil` when it can. Tests are skipped with this reason; `.ci/run` sets
+    /// `LIMEN_REQUIRE_PEERS=1` so that a missing binary fails instead.
+    public static var unavailableReason: String? {
+        if FileManager.default.isExecutableFile(atPath: binary.path) { return nil }
+        if ProcessInfo.processInfo.environment["LIMEN_REQUIRE_PEERS"] == "1" { return nil }
+        return "limen-server is not built (swift build --package-path Server)"
+    }
+
+    /// Creates a data folder with one user, starts the server on a free port and waits for its issuer line.
+    public static func start(
+        email: String = "ada@example.com",
+        password: String = "correct horse battery"
+    ) async throws -> LimenServerPeer {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limen-server-\(UUID())")
+        let data = ["--data-dir", directory.path]
+        _ = try await Subprocess.run(
+            binary, arguments: ["users", "add", "--email", email] + data, input: Data("\(password)\n".utf8))
+        let running = try Subprocess.start(
+            binary, arguments: ["serve", "--port", "0", "--log-level", "warning"] + data)
+        var issuer: URL?
+        for await line in running.outputLines {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("issuer:") {
+                issuer = URL(string: trimmed.dropFirst("issuer:".count).trimmingCharacters(in: .whitespaces))
+                break
+            }
+        }
+        guard let issuer else {
+            running.terminate()
+            let result = await running.wait()
+            try? FileManager.default.removeItem(at: directory)
+            throw Subprocess.Failure(description: "limen-server did not start: \(result.standardError)")
+        }
+        return LimenServerPeer(
+            issuer: issuer, user: User(email: email, password: password), dataDirectory: directory, running: running)
+    }
+
+    private init(issuer: URL, user: User, dataDirectory: URL, running: RunningProcess) {
+        self.issuer = issuer
+        self.user = user
+        self.dataDirectory = dataDirectory
+        self.running = running
+    }
+
+    /// Stops the server gracefully and removes its data; returns its exit status.
+    @discardableResult
+    public func stop() async -> Int32 {
+        running.terminate()
+        let status = await running.wait().status
+        try? FileManager.default.removeItem(at: dataDirectory)
+        return status
+    }
+}
