@@ -126,9 +126,11 @@ struct EndSessionTests {
                 fixture.client,
                 endSessionURI([
                     ("client_id", "web"), ("post_logout_redirect_uri", SignInFixture.webSignedOut), ("state", "s-9"),
+                    ("ui_locales", "en-GB fr"),
                 ])
             )
             #expect(confirm.status == .ok && confirm.body.contains("action=\"end_session\""))
+            #expect(confirm.body.contains("<html lang=\"en-GB\">"))
             #expect(confirm.body.contains("Example Web asks you to sign out"))
             #expect(try await hasSession(browser, fixture), "a plain GET does not end the session")
             let form = ["client_id", "post_logout_redirect_uri", "state", EndSessionRoutes.confirmationField]
@@ -136,6 +138,20 @@ struct EndSessionTests {
             #expect(form.count == 4)
             let done = try await browser.submit(fixture.client, confirm, to: "/end_session", form)
             #expect(done.headers[.location] == SignInFixture.webSignedOut + "?state=s-9")
+            #expect(try await !hasSession(browser, fixture))
+        }
+    }
+
+    @Test("a client's POST with a hint for the session's user ends the session as the GET does")
+    func postFromClient() async throws {
+        try await withSignIn { fixture in
+            var browser = try await signedIn(fixture)
+            let hint = try await idToken(fixture, subject: fixture.user.id)
+            let page = try await browser.send(
+                fixture.client, "/end_session", method: .post,
+                form: [("id_token_hint", hint), ("post_logout_redirect_uri", SignInFixture.webSignedOut)]
+            )
+            #expect(page.headers[.location] == SignInFixture.webSignedOut)
             #expect(try await !hasSession(browser, fixture))
         }
     }
