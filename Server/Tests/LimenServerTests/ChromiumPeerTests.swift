@@ -5,30 +5,19 @@ import Testing
 
 /// The headless Chromium peer (`Tests/Peers/chromium`): Debian's `chromium` and `chromium-driver`, and Selenium.
 enum ChromiumPeer {
-    /// The repository's root, found from this file.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
     /// The script that drives the browser.
-    static let script = repositoryRoot.appendingPathComponent("Tests/Peers/chromium/sign_in.py")
+    static let script = PythonPeer.script("Tests/Peers/chromium/sign_in.py")
 
     /// Why the browser test cannot run, or `nil` when it can. With `LIMEN_REQUIRE_PEERS=1` (CI) it always runs, so a
     /// missing browser fails instead of being skipped.
     static let unavailableReason: String? = {
-        if ProcessInfo.processInfo.environment["LIMEN_REQUIRE_PEERS"] == "1" { return nil }
+        if PythonPeer.peersRequired { return nil }
         let install = "run Tests/Peers/chromium/install.sh"
         for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"]
         where !FileManager.default.isExecutableFile(atPath: tool) {
             return "\(tool) is missing: \(install)"
         }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import selenium"]
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return "python3 is missing: \(install)" }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0 ? nil : "the Python module selenium is missing: \(install)"
+        return PythonPeer.missingModulesReason("selenium", install: install)
     }()
 }
 
@@ -76,15 +65,11 @@ struct ChromiumPeerTests {
             #expect(try await provider.store.insertClientIfAbsent(client))
             let email = "grace@example.com"
 
-            let result = try await runSubprocess(
-                [
-                    "python3", ChromiumPeer.script.path, "--issuer", issuer, "--client-id", client.id,
-                    "--email", email, "--password", "a long enough password",
-                ],
-                in: ChromiumPeer.repositoryRoot
-            )
-            try #require(result.status == 0, "sign_in.py failed; its output: \(result.output)")
-            let summary = try JSONDecoder().decode(BrowserSummary.self, from: Data(result.output.utf8))
+            let output = try await PythonPeer.run([
+                ChromiumPeer.script.path, "--issuer", issuer, "--client-id", client.id, "--email", email,
+                "--password", "a long enough password",
+            ])
+            let summary = try JSONDecoder().decode(BrowserSummary.self, from: output)
 
             #expect(summary.state == summary.sentState)
             #expect(summary.iss == issuer)
