@@ -85,7 +85,8 @@ def start_browser():
 def wait_for_heading(driver, text):
     """Waits until the page's h1 reads `text`; fails with the page's heading otherwise."""
     try:
-        WebDriverWait(driver, TIMEOUT).until(expected_conditions.text_to_be_present_in_element((By.TAG_NAME, "h1"), text))
+        heading_reads = expected_conditions.text_to_be_present_in_element((By.TAG_NAME, "h1"), text)
+        WebDriverWait(driver, TIMEOUT).until(heading_reads)
     except Exception:
         headings = [element.text for element in driver.find_elements(By.TAG_NAME, "h1")]
         fail(f"expected the page '{text}', got {headings} at {driver.current_url}")
