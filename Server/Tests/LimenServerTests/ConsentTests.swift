@@ -52,7 +52,7 @@ struct ConsentTests {
             let page = try await consentPage(fixture, &browser)
             let allowed = try await browser.submit(fixture.client, page, to: "/consent", [("decision", "allow")])
             let code = try #require(allowed.redirect?.query["code"])
-            let row = try await fixture.provider.store.consumeAuthorizationCode(
+            let row = try await fixture.provider.store.redeemedCode(
                 hash: RandomIdentifier.hash(code), now: fixture.clock.now)
             #expect(row?.clientID == "web")
             #expect(row?.redirectURI == SignInFixture.webRedirect)

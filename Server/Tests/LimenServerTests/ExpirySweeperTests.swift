@@ -31,8 +31,44 @@ struct ExpirySweeperTests {
         let sweeper = ExpirySweeper(store: store, now: { Self.start.addingTimeInterval(90) })
         #expect(await sweeper.sweepOnce() == 2)
         #expect(await sweeper.sweepOnce() == 0)
-        let live = try await store.consumeAuthorizationCode(hash: Data(repeating: 3, count: 32), now: Self.start)
-        #expect(live != nil)
+        let live = try await store.redeemAuthorizationCode(
+            hash: Data(repeating: 3, count: 32), grantID: "g", now: Self.start)
+        #expect(live != .unknown)
+        await store.close()
+    }
+
+    @Test("a sweep removes expired grants with their refresh tokens, expired refresh tokens and stale revocations")
+    func sweepRemovesExpiredGrantsAndTokens() async throws {
+        let store = try await storeWithCodes()
+        let hash = Data(repeating: 1, count: 32)
+        #expect(try await store.redeemAuthorizationCode(hash: hash, grantID: "g1", now: Self.start) != .unknown)
+        let grant = GrantRecord(
+            id: "g1", clientID: "limen-cli", subject: "user-1", scope: "openid", authTime: Self.start,
+            createdAt: Self.start, expiresAt: Self.start.addingTimeInterval(1000)
+        )
+        #expect(try await store.insertGrant(grant, redeemedCodeHash: hash))
+        for (byte, lifetime) in [(UInt8(7), 100.0), (8, 1000)] {
+            try await store.insertRefreshToken(
+                RefreshTokenRecord(
+                    tokenHash: Data(repeating: byte, count: 32), grantID: "g1", issuedAt: Self.start,
+                    expiresAt: Self.start.addingTimeInterval(lifetime)
+                )
+            )
+        }
+        try await store.revokeAccessToken(jti: "old", expiresAt: Self.start.addingTimeInterval(100))
+        try await store.revokeAccessToken(jti: "new", expiresAt: Self.start.addingTimeInterval(2000))
+
+        // At +700 s: the three codes, one refresh token and one revocation have expired.
+        #expect(await ExpirySweeper(store: store, now: { Self.start.addingTimeInterval(700) }).sweepOnce() == 5)
+        #expect(try await store.refreshToken(hash: Data(repeating: 7, count: 32)) == nil)
+        #expect(try await store.refreshToken(hash: Data(repeating: 8, count: 32)) != nil)
+        #expect(try await store.isAccessTokenRevoked(jti: "old") == false)
+        #expect(try await store.isAccessTokenRevoked(jti: "new"))
+
+        // At +1000 s the grant expires, and its last refresh token goes with it.
+        #expect(await ExpirySweeper(store: store, now: { Self.start.addingTimeInterval(1000) }).sweepOnce() == 2)
+        #expect(try await store.grant(id: "g1") == nil)
+        #expect(try await store.refreshToken(hash: Data(repeating: 8, count: 32)) == nil)
         await store.close()
     }
 

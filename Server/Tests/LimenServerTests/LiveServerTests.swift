@@ -79,4 +79,54 @@ struct LiveServerTests {
             #expect(refused.status == 400)
         }
     }
+
+    @Test(
+        "the SDK exchanges a code, validates the ID token, reads userinfo, refreshes and revokes against the live server"
+    )
+    func sdkTokenLifecycle() async throws {
+        try await withLiveServer { provider, issuer in
+            let transport = URLSessionTransport(timeout: 10)
+            let metadata = try await ProviderDiscovery.fetch(
+                issuer: try #require(URL(string: issuer)), transport: transport)
+            try await provider.store.insertUserIfAbsent(
+                UserRecord(id: "user-1", email: "ada@example.com", emailVerified: true, name: "Ada", createdAt: Date()))
+            // What /authorize stores for the CLI's loopback redirect.
+            let pkce = PKCE()
+            let code = RandomToken.make()
+            let redirectURI = try #require(URL(string: "http://127.0.0.1:49152/callback"))
+            try await provider.store.insertAuthorizationCode(
+                AuthorizationCodeRecord(
+                    codeHash: RandomIdentifier.hash(code), clientID: "limen-cli",
+                    redirectURI: redirectURI.absoluteString,
+                    subject: "user-1", scope: "openid email profile offline_access", nonce: "n-1",
+                    codeChallenge: pkce.challenge, authTime: Date(), expiresAt: Date().addingTimeInterval(60)
+                )
+            )
+            let tokens = TokenClient(
+                metadata: metadata, authentication: .none(clientID: "limen-cli"), transport: transport)
+
+            let issued = try await tokens.exchangeCode(code, redirectURI: redirectURI, codeVerifier: pkce.verifier)
+            let validator = IDTokenValidator(
+                issuer: issuer, clientID: "limen-cli",
+                keys: JWKSCache(jwksURI: try #require(metadata.jwksURI), transport: transport))
+            let claims = try await validator.validate(
+                try #require(issued.idToken), nonce: "n-1", accessToken: issued.accessToken)
+            let userInfo = try await UserInfo.fetch(
+                from: try #require(metadata.userinfoEndpoint), accessToken: issued.accessToken,
+                expectedSubject: claims.subject, transport: transport)
+            #expect(userInfo.email == "ada@example.com")
+            #expect(userInfo.name == "Ada")
+
+            let refreshed = try await tokens.refresh(try #require(issued.refreshToken), scopes: ["openid"])
+            #expect(refreshed.scope == "openid")
+            let successor = try #require(refreshed.refreshToken)
+            try await tokens.revoke(successor, hint: .refreshToken)
+            await #expect {
+                _ = try await tokens.refresh(successor)
+            } throws: { error in
+                guard case .oauth(let oauth) = error as? OIDCError else { return false }
+                return oauth.error == .invalidGrant
+            }
+        }
+    }
 }

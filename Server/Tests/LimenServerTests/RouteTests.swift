@@ -48,6 +48,19 @@ struct DiscoveryRouteTests {
             #expect(document["authorization_endpoint"]?.stringValue == "http://127.0.0.1:8080/authorize")
             #expect(document["token_endpoint"]?.stringValue == "http://127.0.0.1:8080/token")
             #expect(document["jwks_uri"]?.stringValue == "http://127.0.0.1:8080/jwks")
+            #expect(document["userinfo_endpoint"]?.stringValue == "http://127.0.0.1:8080/userinfo")
+            #expect(document["revocation_endpoint"]?.stringValue == "http://127.0.0.1:8080/revoke")
+            #expect(document["introspection_endpoint"]?.stringValue == "http://127.0.0.1:8080/introspect")
+            #expect(document["grant_types_supported"]?.stringArrayValue == ["authorization_code", "refresh_token"])
+            #expect(document["claims_supported"]?.stringArrayValue?.contains("email_verified") == true)
+            #expect(
+                document["revocation_endpoint_auth_methods_supported"]?.stringArrayValue
+                    == ["none", "client_secret_basic", "client_secret_post"]
+            )
+            #expect(
+                document["introspection_endpoint_auth_methods_supported"]?.stringArrayValue
+                    == ["client_secret_basic", "client_secret_post"]
+            )
             #expect(document["response_types_supported"]?.stringArrayValue == ["code"])
             #expect(document["code_challenge_methods_supported"]?.stringArrayValue == ["S256"])
             #expect(document["id_token_signing_alg_values_supported"]?.stringArrayValue == ["ES256", "RS256"])

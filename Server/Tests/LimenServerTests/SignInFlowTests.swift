@@ -25,7 +25,7 @@ struct SignInFlowTests {
             let code = try #require(redirect.query["code"])
             #expect(Base64URL.decode(code)?.count == 32)
 
-            let row = try await fixture.provider.store.consumeAuthorizationCode(
+            let row = try await fixture.provider.store.redeemedCode(
                 hash: RandomIdentifier.hash(code), now: fixture.clock.now)
             let stored = try #require(row)
             #expect(stored.clientID == "limen-cli")
@@ -51,7 +51,7 @@ struct SignInFlowTests {
             let redirect = try #require(again.redirect)
             #expect(redirect.query["state"] == "s-2")
             let code = try #require(redirect.query["code"])
-            let row = try await fixture.provider.store.consumeAuthorizationCode(
+            let row = try await fixture.provider.store.redeemedCode(
                 hash: RandomIdentifier.hash(code), now: fixture.clock.now)
             #expect(row?.authTime == fixture.clock.now.addingTimeInterval(-300), "auth_time is the sign-in's")
 
@@ -101,7 +101,7 @@ struct SignInFlowTests {
             fixture.clock.advance(by: 5)
             let done = try await browser.signIn(fixture.client, from: form)
             let code = try #require(done.redirect?.query["code"])
-            let row = try await fixture.provider.store.consumeAuthorizationCode(
+            let row = try await fixture.provider.store.redeemedCode(
                 hash: RandomIdentifier.hash(code), now: fixture.clock.now)
             #expect(row?.authTime == fixture.clock.now, "auth_time is the new sign-in's")
         }
@@ -147,7 +147,7 @@ struct SignInFlowTests {
             let form = try await browser.send(
                 fixture.client, SignInFixture.authorizeURI([("scope", "openid email openid")]))
             let code = try #require(try await browser.signIn(fixture.client, from: form).redirect?.query["code"])
-            let row = try await fixture.provider.store.consumeAuthorizationCode(
+            let row = try await fixture.provider.store.redeemedCode(
                 hash: RandomIdentifier.hash(code), now: fixture.clock.now)
             #expect(row?.scope == "openid email")
         }

@@ -141,7 +141,7 @@ struct SignInFormTests {
             #expect(created.redirect?.query["state"] == "s-1")
             let user = try #require(try await fixture.provider.store.user(email: "grace@example.com"))
             #expect(user.name == "Grace Hopper")
-            let row = try await fixture.provider.store.consumeAuthorizationCode(
+            let row = try await fixture.provider.store.redeemedCode(
                 hash: RandomIdentifier.hash(code), now: fixture.clock.now)
             #expect(row?.subject == user.id)
 

@@ -116,40 +116,164 @@ struct StoreConformanceTests {
         await cleanup()
     }
 
-    @Test("an authorization code is usable once and not after it expires", arguments: StoreUnderTest.allCases)
+    private func grant(_ id: String, expiresIn seconds: Double = 3600) -> GrantRecord {
+        GrantRecord(
+            id: id, clientID: "limen-cli", subject: "user-1", scope: "openid", authTime: now, nonce: "n",
+            createdAt: now, expiresAt: now.addingTimeInterval(seconds)
+        )
+    }
+
+    @Test("an authorization code is redeemed once and not after it expires", arguments: StoreUnderTest.allCases)
     func authorizationCodeSingleUse(_ kind: StoreUnderTest) async throws {
         let (store, cleanup) = try await kind.make()
         try await store.insertClientIfAbsent(SeedClients.cli(now: now))
         try await store.insertAuthorizationCode(code(1, expiresIn: 60))
         try await store.insertAuthorizationCode(code(2, expiresIn: 60))
-        let first = try await store.consumeAuthorizationCode(hash: Data(repeating: 1, count: 32), now: now)
-        #expect(first == code(1, expiresIn: 60))
-        #expect(try await store.consumeAuthorizationCode(hash: Data(repeating: 1, count: 32), now: now) == nil)
+        let first = try await store.redeemAuthorizationCode(
+            hash: Data(repeating: 1, count: 32), grantID: "g1", now: now)
+        #expect(first == .redeemed(code(1, expiresIn: 60)))
+        let again = try await store.redeemAuthorizationCode(
+            hash: Data(repeating: 1, count: 32), grantID: "g2", now: now)
+        #expect(again == .replayed)
         let late = now.addingTimeInterval(61)
-        #expect(try await store.consumeAuthorizationCode(hash: Data(repeating: 2, count: 32), now: late) == nil)
+        let expired = try await store.redeemAuthorizationCode(
+            hash: Data(repeating: 2, count: 32), grantID: "g3", now: late)
+        #expect(expired == .unknown)
+        let unknown = try await store.redeemAuthorizationCode(
+            hash: Data(repeating: 9, count: 32), grantID: "g4", now: now)
+        #expect(unknown == .unknown)
 
         try await store.insertAuthorizationCode(code(3, expiresIn: 10))
         try await store.insertAuthorizationCode(code(4, expiresIn: 100))
+        // Used codes are kept until they expire (so replays are seen), then swept with the others.
         #expect(try await store.deleteExpiredAuthorizationCodes(before: now.addingTimeInterval(50)) == 1)
-        #expect(try await store.consumeAuthorizationCode(hash: Data(repeating: 4, count: 32), now: now) != nil)
+        #expect(try await store.deleteExpiredAuthorizationCodes(before: now.addingTimeInterval(61)) == 2)
+        let live = try await store.redeemAuthorizationCode(hash: Data(repeating: 4, count: 32), grantID: "g5", now: now)
+        #expect(live != .unknown)
         await cleanup()
     }
 
-    @Test("concurrent redemptions of one code: exactly one succeeds", arguments: StoreUnderTest.allCases)
+    @Test(
+        "concurrent redemptions of one code: exactly one succeeds, the others are replays",
+        arguments: StoreUnderTest.allCases)
     func concurrentRedemption(_ kind: StoreUnderTest) async throws {
         let (store, cleanup) = try await kind.make()
         try await store.insertClientIfAbsent(SeedClients.cli(now: now))
         try await store.insertAuthorizationCode(code(5, expiresIn: 60))
         let now = now
-        let successes = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for _ in 0..<20 {
+        let outcomes = try await withThrowingTaskGroup(of: AuthorizationCodeRedemption.self) { group in
+            for attempt in 0..<20 {
                 group.addTask {
-                    try await store.consumeAuthorizationCode(hash: Data(repeating: 5, count: 32), now: now) != nil
+                    try await store.redeemAuthorizationCode(
+                        hash: Data(repeating: 5, count: 32), grantID: "g\(attempt)", now: now)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { if case .redeemed = $0 { true } else { false } }.count == 1)
+        #expect(outcomes.filter { $0 == .replayed }.count == 19)
+        await cleanup()
+    }
+
+    @Test(
+        "a grant is stored for the code that was redeemed for it, and a replay revokes it",
+        arguments: StoreUnderTest.allCases)
+    func replayRevokesGrant(_ kind: StoreUnderTest) async throws {
+        let (store, cleanup) = try await kind.make()
+        try await store.insertClientIfAbsent(SeedClients.cli(now: now))
+        try await store.insertAuthorizationCode(code(1, expiresIn: 60))
+        let hash = Data(repeating: 1, count: 32)
+        _ = try await store.redeemAuthorizationCode(hash: hash, grantID: "g1", now: now)
+        #expect(try await store.insertGrant(grant("other"), redeemedCodeHash: hash) == false)
+        #expect(try await store.insertGrant(grant("g1"), redeemedCodeHash: hash))
+        #expect(try await store.grant(id: "g1") == grant("g1"))
+        #expect(try await store.grant(id: "g1")?.isActive(at: now) == true)
+
+        let later = now.addingTimeInterval(5)
+        #expect(try await store.redeemAuthorizationCode(hash: hash, grantID: "g2", now: later) == .replayed)
+        #expect(try await store.grant(id: "g1")?.revokedAt == later)
+        #expect(try await store.grant(id: "g1")?.isActive(at: later) == false)
+        await cleanup()
+    }
+
+    @Test("a grant whose code was replayed before it was stored is never stored", arguments: StoreUnderTest.allCases)
+    func replayBeforeGrantStored(_ kind: StoreUnderTest) async throws {
+        let (store, cleanup) = try await kind.make()
+        try await store.insertClientIfAbsent(SeedClients.cli(now: now))
+        try await store.insertAuthorizationCode(code(1, expiresIn: 60))
+        let hash = Data(repeating: 1, count: 32)
+        _ = try await store.redeemAuthorizationCode(hash: hash, grantID: "g1", now: now)
+        #expect(try await store.redeemAuthorizationCode(hash: hash, grantID: "g2", now: now) == .replayed)
+        #expect(try await store.insertGrant(grant("g1"), redeemedCodeHash: hash) == false)
+        #expect(try await store.grant(id: "g1") == nil)
+        await cleanup()
+    }
+
+    @Test("a grant is revoked once and extended only forwards", arguments: StoreUnderTest.allCases)
+    func grantRevocationAndExtension(_ kind: StoreUnderTest) async throws {
+        let (store, cleanup) = try await kind.make()
+        try await store.insertClientIfAbsent(SeedClients.cli(now: now))
+        try await store.insertAuthorizationCode(code(1, expiresIn: 60))
+        let hash = Data(repeating: 1, count: 32)
+        _ = try await store.redeemAuthorizationCode(hash: hash, grantID: "g1", now: now)
+        #expect(try await store.insertGrant(grant("g1", expiresIn: 600), redeemedCodeHash: hash))
+        try await store.extendGrant(id: "g1", until: now.addingTimeInterval(300))
+        #expect(try await store.grant(id: "g1")?.expiresAt == now.addingTimeInterval(600))
+        try await store.extendGrant(id: "g1", until: now.addingTimeInterval(900))
+        #expect(try await store.grant(id: "g1")?.expiresAt == now.addingTimeInterval(900))
+        #expect(try await store.revokeGrant(id: "g1", at: now))
+        #expect(try await store.revokeGrant(id: "g1", at: now.addingTimeInterval(1)) == false)
+        #expect(try await store.grant(id: "g1")?.revokedAt == now)
+        #expect(try await store.revokeGrant(id: "nobody", at: now) == false)
+        await cleanup()
+    }
+
+    @Test("a refresh token rotates once; of concurrent rotations exactly one wins", arguments: StoreUnderTest.allCases)
+    func refreshTokenRotation(_ kind: StoreUnderTest) async throws {
+        let (store, cleanup) = try await kind.make()
+        try await store.insertClientIfAbsent(SeedClients.cli(now: now))
+        try await store.insertAuthorizationCode(code(1, expiresIn: 60))
+        let codeHash = Data(repeating: 1, count: 32)
+        _ = try await store.redeemAuthorizationCode(hash: codeHash, grantID: "g1", now: now)
+        #expect(try await store.insertGrant(grant("g1"), redeemedCodeHash: codeHash))
+        let record = RefreshTokenRecord(
+            tokenHash: Data(repeating: 3, count: 32), grantID: "g1", issuedAt: now,
+            expiresAt: now.addingTimeInterval(600)
+        )
+        try await store.insertRefreshToken(record)
+        #expect(try await store.refreshToken(hash: record.tokenHash) == record)
+        #expect(try await store.refreshToken(hash: Data(repeating: 4, count: 32)) == nil)
+
+        let now = now
+        let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for attempt in 0..<10 {
+                group.addTask {
+                    try await store.rotateRefreshToken(
+                        hash: record.tokenHash, at: now, sealedSuccessor: Data([UInt8(attempt)]))
                 }
             }
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
-        #expect(successes == 1)
+        #expect(wins == 1)
+        let rotated = try #require(try await store.refreshToken(hash: record.tokenHash))
+        #expect(rotated.rotatedAt == now)
+        #expect(rotated.sealedSuccessor?.count == 1)
+
+        try await store.deleteRefreshToken(hash: record.tokenHash)
+        #expect(try await store.refreshToken(hash: record.tokenHash) == nil)
+        await cleanup()
+    }
+
+    @Test("a revoked access token is remembered until it expires", arguments: StoreUnderTest.allCases)
+    func accessTokenRevocation(_ kind: StoreUnderTest) async throws {
+        let (store, cleanup) = try await kind.make()
+        #expect(try await store.isAccessTokenRevoked(jti: "j1") == false)
+        try await store.revokeAccessToken(jti: "j1", expiresAt: now.addingTimeInterval(600))
+        try await store.revokeAccessToken(jti: "j1", expiresAt: now.addingTimeInterval(600))
+        #expect(try await store.isAccessTokenRevoked(jti: "j1"))
+        #expect(try await store.deleteExpiredAccessTokenRevocations(before: now) == 0)
+        #expect(try await store.deleteExpiredAccessTokenRevocations(before: now.addingTimeInterval(600)) == 1)
+        #expect(try await store.isAccessTokenRevoked(jti: "j1") == false)
         await cleanup()
     }
 

@@ -20,6 +20,8 @@ public struct ServerConfiguration: Sendable {
     public var signInLockout: SignInLockout
     /// How many POST requests one client address may make; `nil` turns the limit off (benchmarks).
     public var postRateLimit: RateLimit?
+    /// How long issued tokens live and the refresh-token reuse grace window.
+    public var tokenLifetimes: TokenLifetimes
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(
@@ -31,7 +33,8 @@ public struct ServerConfiguration: Sendable {
         seedsCLIClient: Bool = true,
         passwordHashing: PasswordHasher.Parameters = .owasp,
         signInLockout: SignInLockout = SignInLockout(),
-        postRateLimit: RateLimit? = .defaultPerClientAddress
+        postRateLimit: RateLimit? = .defaultPerClientAddress,
+        tokenLifetimes: TokenLifetimes = TokenLifetimes()
     ) {
         self.host = host
         self.port = port
@@ -42,6 +45,7 @@ public struct ServerConfiguration: Sendable {
         self.passwordHashing = passwordHashing
         self.signInLockout = signInLockout
         self.postRateLimit = postRateLimit
+        self.tokenLifetimes = tokenLifetimes
     }
 
     /// `<data directory>/limen.sqlite`.

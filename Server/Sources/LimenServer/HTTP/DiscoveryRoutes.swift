@@ -40,6 +40,11 @@ enum DiscoveryRoutes {
         }
         // Required by OpenID Connect Discovery §3, not modelled by the SDK's metadata type.
         object["subject_types_supported"] = .array([.string("public")])
+        // RFC 8414 §2: how /revoke and /introspect authenticate clients.
+        object["revocation_endpoint_auth_methods_supported"] = .array(
+            ["none", "client_secret_basic", "client_secret_post"].map(JSONValue.string))
+        object["introspection_endpoint_auth_methods_supported"] = .array(
+            ["client_secret_basic", "client_secret_post"].map(JSONValue.string))
         return .object(object)
     }
 
@@ -52,7 +57,10 @@ enum DiscoveryRoutes {
             issuer: issuer,
             authorizationEndpoint: endpoint("/authorize"),
             tokenEndpoint: endpoint("/token"),
+            userinfoEndpoint: endpoint("/userinfo"),
             jwksURI: endpoint("/jwks"),
+            revocationEndpoint: endpoint("/revoke"),
+            introspectionEndpoint: endpoint("/introspect"),
             endSessionEndpoint: endpoint("/end_session"),
             scopesSupported: AuthorizationValidator.supportedScopes,
             responseTypesSupported: ["code"],
@@ -60,6 +68,9 @@ enum DiscoveryRoutes {
             idTokenSigningAlgValuesSupported: ["ES256", "RS256"],
             codeChallengeMethodsSupported: ["S256"],
             tokenEndpointAuthMethodsSupported: ["none", "client_secret_basic", "client_secret_post"],
+            claimsSupported: [
+                "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "email", "email_verified", "name",
+            ],
             authorizationResponseIssParameterSupported: true
         )
     }

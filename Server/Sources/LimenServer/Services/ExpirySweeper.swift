@@ -2,9 +2,9 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Deletes expired rows (authorization codes, forgotten sign-in failures, pending authorization requests, browser
-/// sessions; device codes and refresh families as they arrive) at start and then every ``interval``, until the
-/// service group shuts down.
+/// Deletes expired rows (authorization codes, grants, refresh tokens, access-token revocations, forgotten sign-in
+/// failures, pending authorization requests, browser sessions; device codes as they arrive) at start and then every
+/// ``interval``, until the service group shuts down.
 public struct ExpirySweeper: Service {
     /// The time between two sweeps.
     public let interval: Duration
@@ -44,6 +44,17 @@ public struct ExpirySweeper: Service {
                 "authorization codes",
                 { [store] () throws(StorageError) in
                     try await store.deleteExpiredAuthorizationCodes(before: now)
+                }
+            ),
+            (
+                "refresh tokens",
+                { [store] () throws(StorageError) in try await store.deleteExpiredRefreshTokens(before: now) }
+            ),
+            ("grants", { [store] () throws(StorageError) in try await store.deleteExpiredGrants(before: now) }),
+            (
+                "access token revocations",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredAccessTokenRevocations(before: now)
                 }
             ),
             (

@@ -2,7 +2,8 @@ import Crypto
 import Foundation
 import LimenOIDC
 
-/// The opaque secrets the sign-in side hands out (session cookies, pending-request identifiers, authorization codes):
+/// The opaque secrets the provider hands out (session cookies, pending-request identifiers, authorization codes,
+/// refresh tokens):
 /// 256 random bits, base64url, kept at rest only as SHA-256 (random values need no slow hash).
 enum RandomIdentifier {
     /// A new identifier.

@@ -89,6 +89,48 @@ enum SQLiteMigrations {
             ]
         ),
         Migration(
+            version: 4,
+            name: "grants, refresh tokens, replay-detecting authorization codes, revoked access tokens",
+            statements: [
+                "ALTER TABLE authorization_codes ADD COLUMN used_at INTEGER",
+                "ALTER TABLE authorization_codes ADD COLUMN grant_id TEXT",
+                "ALTER TABLE authorization_codes ADD COLUMN replayed_at INTEGER",
+                """
+                CREATE TABLE grants (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    client_id TEXT NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+                    subject TEXT NOT NULL,
+                    scope TEXT NOT NULL,
+                    auth_time INTEGER NOT NULL,
+                    nonce TEXT,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    revoked_at INTEGER
+                )
+                """,
+                "CREATE INDEX grants_expires_at ON grants (expires_at)",
+                """
+                CREATE TABLE refresh_tokens (
+                    token_hash BLOB PRIMARY KEY NOT NULL,
+                    grant_id TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
+                    issued_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    rotated_at INTEGER,
+                    sealed_successor BLOB
+                )
+                """,
+                "CREATE INDEX refresh_tokens_grant_id ON refresh_tokens (grant_id)",
+                "CREATE INDEX refresh_tokens_expires_at ON refresh_tokens (expires_at)",
+                """
+                CREATE TABLE revoked_access_tokens (
+                    jti TEXT PRIMARY KEY NOT NULL,
+                    expires_at INTEGER NOT NULL
+                )
+                """,
+                "CREATE INDEX revoked_access_tokens_expires_at ON revoked_access_tokens (expires_at)",
+            ]
+        ),
+        Migration(
             version: 5,
             name: "pending authorization requests, browser sessions, consents",
             statements: [

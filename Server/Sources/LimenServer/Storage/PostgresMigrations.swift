@@ -80,6 +80,48 @@ enum PostgresMigrations {
             ]
         ),
         Migration(
+            version: 4,
+            name: "grants, refresh tokens, replay-detecting authorization codes, revoked access tokens",
+            statements: [
+                "ALTER TABLE authorization_codes ADD COLUMN used_at BIGINT",
+                "ALTER TABLE authorization_codes ADD COLUMN grant_id TEXT",
+                "ALTER TABLE authorization_codes ADD COLUMN replayed_at BIGINT",
+                """
+                CREATE TABLE grants (
+                    id TEXT PRIMARY KEY,
+                    client_id TEXT NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+                    subject TEXT NOT NULL,
+                    scope TEXT NOT NULL,
+                    auth_time BIGINT NOT NULL,
+                    nonce TEXT,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    revoked_at BIGINT
+                )
+                """,
+                "CREATE INDEX grants_expires_at ON grants (expires_at)",
+                """
+                CREATE TABLE refresh_tokens (
+                    token_hash BYTEA PRIMARY KEY,
+                    grant_id TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
+                    issued_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    rotated_at BIGINT,
+                    sealed_successor BYTEA
+                )
+                """,
+                "CREATE INDEX refresh_tokens_grant_id ON refresh_tokens (grant_id)",
+                "CREATE INDEX refresh_tokens_expires_at ON refresh_tokens (expires_at)",
+                """
+                CREATE TABLE revoked_access_tokens (
+                    jti TEXT PRIMARY KEY,
+                    expires_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX revoked_access_tokens_expires_at ON revoked_access_tokens (expires_at)",
+            ]
+        ),
+        Migration(
             version: 5,
             name: "pending authorization requests, browser sessions, consents",
             statements: [

@@ -93,25 +93,6 @@ extension PostgresStore {
         )
     }
 
-    public func consumeAuthorizationCode(hash: Data, now: Date) async throws(StorageError) -> AuthorizationCodeRecord? {
-        // One statement: two concurrent redemptions cannot both get the row.
-        let deleted = try await rows(
-            "DELETE FROM authorization_codes WHERE code_hash = \(Self.bytes(hash)) RETURNING *")
-        guard let row = deleted.first else { return nil }
-        let record = AuthorizationCodeRecord(
-            codeHash: try Self.value(row, "code_hash", as: Data.self),
-            clientID: try Self.value(row, "client_id", as: String.self),
-            redirectURI: try Self.value(row, "redirect_uri", as: String.self),
-            subject: try Self.value(row, "subject", as: String.self),
-            scope: try Self.value(row, "scope", as: String.self),
-            nonce: try Self.optional(row, "nonce", as: String.self),
-            codeChallenge: try Self.optional(row, "code_challenge", as: String.self),
-            authTime: try Self.date(row, "auth_time"),
-            expiresAt: try Self.date(row, "expires_at")
-        )
-        return record.expiresAt > now ? record : nil
-    }
-
     @discardableResult
     public func deleteExpiredAuthorizationCodes(before date: Date) async throws(StorageError) -> Int {
         try await rows("DELETE FROM authorization_codes WHERE expires_at <= \(Self.seconds(date)) RETURNING 1").count

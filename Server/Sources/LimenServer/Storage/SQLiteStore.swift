@@ -198,24 +198,6 @@ public final class SQLiteStore: Store {
         )
     }
 
-    public func consumeAuthorizationCode(hash: Data, now: Date) async throws(StorageError) -> AuthorizationCodeRecord? {
-        // One statement: two concurrent redemptions cannot both get the row.
-        let rows = try await query("DELETE FROM authorization_codes WHERE code_hash = ? RETURNING *", [Self.blob(hash)])
-        guard let row = rows.first else { return nil }
-        let record = AuthorizationCodeRecord(
-            codeHash: try Self.data(row, "code_hash"),
-            clientID: try Self.text(row, "client_id"),
-            redirectURI: try Self.text(row, "redirect_uri"),
-            subject: try Self.text(row, "subject"),
-            scope: try Self.text(row, "scope"),
-            nonce: row.column("nonce")?.string,
-            codeChallenge: row.column("code_challenge")?.string,
-            authTime: try Self.date(row, "auth_time"),
-            expiresAt: try Self.date(row, "expires_at")
-        )
-        return record.expiresAt > now ? record : nil
-    }
-
     @discardableResult
     public func deleteExpiredAuthorizationCodes(before date: Date) async throws(StorageError) -> Int {
         try await query("DELETE FROM authorization_codes WHERE expires_at <= ? RETURNING 1", [Self.time(date)]).count

@@ -3,9 +3,11 @@ import Foundation
 /// The server's persistence seam: every table the provider needs, behind one small async protocol.
 ///
 /// Implementations: ``SQLiteStore`` (embedded default, one file). Secrets never reach a store in clear:
-/// client secrets and authorization codes arrive as SHA-256 hashes, signing keys as AES-GCM ciphertext.
+/// client secrets, authorization codes and refresh tokens arrive as SHA-256 hashes, signing keys as AES-GCM
+/// ciphertext.
 public protocol Store:
-    Sendable, UserStore, SignInThrottleStore, PendingAuthorizationStore, BrowserSessionStore, ConsentStore
+    Sendable, UserStore, SignInThrottleStore, PendingAuthorizationStore, BrowserSessionStore, ConsentStore,
+    GrantStore, RefreshTokenStore
 {
     /// Applies every schema migration not yet applied; running it again changes nothing.
     func migrate() async throws(StorageError)
@@ -21,7 +23,7 @@ public protocol Store:
     /// Registers `client` unless a client with its identifier exists; returns whether it was inserted.
     @discardableResult
     func insertClientIfAbsent(_ client: ClientRecord) async throws(StorageError) -> Bool
-    /// Removes the client (and its codes); returns whether it existed.
+    /// Removes the client (and its codes, grants and their tokens); returns whether it existed.
     @discardableResult
     func deleteClient(id: String) async throws(StorageError) -> Bool
 
@@ -34,8 +36,6 @@ public protocol Store:
 
     /// Stores a new authorization code (by its hash).
     func insertAuthorizationCode(_ code: AuthorizationCodeRecord) async throws(StorageError)
-    /// Removes and returns the code with this hash if it has not expired at `now`: a code is usable once.
-    func consumeAuthorizationCode(hash: Data, now: Date) async throws(StorageError) -> AuthorizationCodeRecord?
     /// Deletes codes that expired before `date`; returns how many were removed.
     @discardableResult
     func deleteExpiredAuthorizationCodes(before date: Date) async throws(StorageError) -> Int

@@ -1,0 +1,34 @@
+import HTTPTypes
+import Hummingbird
+
+/// An RFC 6750 §3 refusal: a status and a `WWW-Authenticate: Bearer` challenge.
+enum BearerChallenge: Sendable, Equatable {
+    /// No token was sent: a challenge without an error code (§3.1).
+    case missingToken
+    /// The request is malformed (400).
+    case invalidRequest(String)
+    /// The token is expired, revoked, malformed or not ours (401).
+    case invalidToken
+    /// The token lacks the `openid` scope (403).
+    case insufficientScope
+
+    /// The response carrying the challenge.
+    var response: Response {
+        var challenge = "Bearer realm=\"limen\""
+        let status: HTTPResponse.Status
+        switch self {
+        case .missingToken:
+            status = .unauthorized
+        case .invalidRequest(let description):
+            status = .badRequest
+            challenge += ", error=\"invalid_request\", error_description=\"\(description)\""
+        case .invalidToken:
+            status = .unauthorized
+            challenge += ", error=\"invalid_token\", error_description=\"the access token is not valid\""
+        case .insufficientScope:
+            status = .forbidden
+            challenge += ", error=\"insufficient_scope\", scope=\"openid\""
+        }
+        return Response(status: status, headers: [.wwwAuthenticate: challenge, .cacheControl: "no-store"])
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Hummingbird
+import LimenOIDC
+
+/// `POST /revoke` (RFC 7009) and `POST /introspect` (RFC 7662), client-authenticated like `/token`.
+///
+/// A refresh token is looked up by its hash; anything else is tried as one of our access tokens. Revoking a refresh
+/// token revokes its grant (and so every access token of it); revoking an access token revokes that token (its `jti`)
+/// until it expires. A token issued to another client is refused with `unauthorized_client` (RFC 7009 §2.1); an
+/// unknown, expired or already revoked token is answered with 200 (§2.2).
+enum RevocationRoutes {
+    static func add(to router: Router<some RequestContext>, service: TokenService) {
+        router.post("/revoke") { request, _ in
+            await TokenRoutes.answer {
+                let form = try await FormParameters.read(from: request)
+                let client = try await service.authenticator.authenticate(request, form: form)
+                try await revoke(try form.required("token"), by: client, service: service)
+                var response = Response(status: .ok)
+                response.headers[.cacheControl] = "no-store"
+                return response
+            }
+        }
+        router.post("/introspect") { request, _ in
+            await TokenRoutes.answer {
+                let form = try await FormParameters.read(from: request)
+                let client = try await service.authenticator.authenticate(request, form: form)
+                // Only a client that authenticated with a secret may introspect (RFC 7662 §2.1, §4).
+                guard client.kind == .confidential else {
+                    throw TokenEndpointError.invalidClient(basicChallenge: false)
+                }
+                let claims = try await introspect(try form.required("token"), by: client, service: service)
+                return Responses.tokenJSON(.object(claims))
+            }
+        }
+    }
+
+    private static func revoke(_ token: String, by client: ClientRecord, service: TokenService) async throws {
+        let store = service.provider.store
+        let now = service.provider.now()
+        if let refreshToken = try await store.refreshToken(hash: RandomIdentifier.hash(token)) {
+            guard let grant = try await store.grant(id: refreshToken.grantID) else { return }
+            try refuseUnlessOwned(by: client, clientID: grant.clientID)
+            try await store.revokeGrant(id: grant.id, at: now)
+        } else if let claims = await service.verifier.signedClaims(token, now: now) {
+            try refuseUnlessOwned(by: client, clientID: claims.clientID)
+            try await store.revokeAccessToken(jti: claims.tokenID, expiresAt: claims.expiresAt)
+        }
+    }
+
+    private static func refuseUnlessOwned(by client: ClientRecord, clientID: String) throws(TokenEndpointError) {
+        guard clientID == client.id else { throw .unauthorizedClient("the token was issued to another client") }
+    }
+
+    /// RFC 7662 §2.2: the token's claims with `active: true`, or only `active: false`. A refresh token is described
+    /// only to the client it was issued to; an access token to any confidential client (a resource server).
+    private static func introspect(
+        _ token: String,
+        by client: ClientRecord,
+        service: TokenService
+    ) async throws -> [String: JSONValue] {
+        let store = service.provider.store
+        let now = service.provider.now()
+        let issuer = JSONValue.string(service.provider.issuer.current)
+        if let refreshToken = try await store.refreshToken(hash: RandomIdentifier.hash(token)) {
+            guard refreshToken.rotatedAt == nil, now < refreshToken.expiresAt,
+                let grant = try await store.grant(id: refreshToken.grantID), grant.isActive(at: now),
+                grant.clientID == client.id
+            else { return ["active": .bool(false)] }
+            return [
+                "active": .bool(true), "token_type": .string("refresh_token"), "client_id": .string(grant.clientID),
+                "sub": .string(grant.subject), "scope": .string(grant.scope), "iss": issuer,
+                "iat": .number(refreshToken.issuedAt.timeIntervalSince1970),
+                "exp": .number(refreshToken.expiresAt.timeIntervalSince1970),
+            ]
+        }
+        guard let claims = try await service.verifier.verify(token) else { return ["active": .bool(false)] }
+        var members = claims.all
+        members["active"] = .bool(true)
+        members["token_type"] = .string("Bearer")
+        return members
+    }
+}

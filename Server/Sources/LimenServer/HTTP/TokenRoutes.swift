@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+import LimenOIDC
+import Logging
+
+/// `POST /token` (RFC 6749 §3.2, §4.1.3, §5, §6): the authorization code and refresh token grants.
+enum TokenRoutes {
+    private static let logger = Logger(label: "limen.tokens")
+
+    static func add(to router: Router<some RequestContext>, service: TokenService) {
+        router.post("/token") { request, _ in
+            await answer {
+                let form = try await FormParameters.read(from: request)
+                let client = try await service.authenticator.authenticate(request, form: form)
+                let grantType = try form.required("grant_type")
+                let body: JSONValue
+                switch grantType {
+                case "authorization_code":
+                    try requireGrantType(grantType, client: client)
+                    body = try await service.codeGrant.exchange(form, client: client)
+                case "refresh_token":
+                    try requireGrantType(grantType, client: client)
+                    body = try await service.refreshGrant.refresh(form, client: client)
+                default:
+                    throw TokenEndpointError.unsupportedGrantType
+                }
+                return Responses.tokenJSON(body)
+            }
+        }
+    }
+
+    private static func requireGrantType(_ grantType: String, client: ClientRecord) throws(TokenEndpointError) {
+        guard client.grantTypes.contains(grantType) else {
+            throw .unauthorizedClient("this client may not use the \(grantType) grant")
+        }
+    }
+
+    /// Runs `handler`; a ``TokenEndpointError`` is answered as RFC 6749 §5.2 says, anything else as `server_error`
+    /// (logged by its code, never with a token).
+    static func answer(_ handler: () async throws -> Response) async -> Response {
+        do {
+            return try await handler()
+        } catch let error as TokenEndpointError {
+            return error.response
+        } catch {
+            let code = (error as? StorageError)?.code ?? String(describing: type(of: error))
+            logger.error("Token endpoint failure", metadata: ["error": "\(code)"])
+            return TokenEndpointError.serverError.response
+        }
+    }
+}

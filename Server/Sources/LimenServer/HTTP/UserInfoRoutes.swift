@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import LimenOIDC
+
+/// `GET` and `POST /userinfo` (OpenID Connect Core §5.3) with RFC 6750 bearer tokens: from the `Authorization`
+/// header, or the `access_token` form parameter of a POST (§2.2); never from the query string (RFC 9700 §4.3.2).
+enum UserInfoRoutes {
+    static func add(to router: Router<some RequestContext>, service: TokenService) {
+        router.get("/userinfo") { request, _ in
+            await respond(token: bearerToken(in: request), service: service)
+        }
+        router.post("/userinfo") { request, _ in
+            let headerToken = bearerToken(in: request)
+            // Only a form body can carry the token (RFC 6750 §2.2); any other body is ignored.
+            let contentType = request.headers[.contentType]?.lowercased() ?? ""
+            guard contentType.hasPrefix("application/x-www-form-urlencoded") else {
+                return await respond(token: headerToken, service: service)
+            }
+            guard let form = try? await FormParameters.read(from: request) else {
+                return BearerChallenge.invalidRequest("the form is malformed or larger than 64 KiB").response
+            }
+            switch (headerToken, form["access_token"]) {
+            case (.some, .some):
+                return BearerChallenge.invalidRequest("send the access token one way only").response
+            case (let token, nil), (nil, let token):
+                return await respond(token: token, service: service)
+            }
+        }
+    }
+
+    /// The token of an `Authorization: Bearer` header (RFC 6750 §2.1).
+    private static func bearerToken(in request: Request) -> String? {
+        guard let header = request.headers[.authorization] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func respond(token: String?, service: TokenService) async -> Response {
+        guard let token else { return BearerChallenge.missingToken.response }
+        do {
+            guard let claims = try await service.verifier.verify(token) else {
+                return BearerChallenge.invalidToken.response
+            }
+            guard Scope(claims.scope).contains("openid") else { return BearerChallenge.insufficientScope.response }
+            // A user deleted since the token was issued: the token no longer stands for anyone.
+            guard let userInfo = try await UserInfoClaims.claims(for: claims, store: service.provider.store) else {
+                return BearerChallenge.invalidToken.response
+            }
+            return Responses.json(.object(userInfo), noStore: true)
+        } catch {
+            return Responses.json(
+                .object(["error": .string("server_error")]), status: .internalServerError, noStore: true)
+        }
+    }
+}

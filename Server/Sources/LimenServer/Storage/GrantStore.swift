@@ -1,0 +1,97 @@
+import Foundation
+
+/// What redeeming an authorization code found.
+public enum AuthorizationCodeRedemption: Sendable, Equatable {
+    /// The code was unused and unexpired; it is now marked used and tied to the grant being made.
+    case redeemed(AuthorizationCodeRecord)
+    /// The code had been redeemed before: the grant it produced has been revoked (RFC 6749 §4.1.2).
+    case replayed
+    /// No such code, or it expired.
+    case unknown
+}
+
+/// One authorization: what a user granted a client, made when a code is redeemed. Its refresh tokens and access
+/// tokens live as long as it does, and revoking it stops all of them.
+public struct GrantRecord: Sendable, Equatable {
+    /// A random identifier, carried by the access tokens (`grant_id`) so revocation reaches them.
+    public var id: String
+    /// The client the grant was made to.
+    public var clientID: String
+    /// The user who granted it.
+    public var subject: String
+    /// The granted scope; a refresh may narrow it, never widen it.
+    public var scope: String
+    /// When the user authenticated.
+    public var authTime: Date
+    /// The authorization request's `nonce`.
+    public var nonce: String?
+    /// When the grant was made.
+    public var createdAt: Date
+    /// When its last token expires; the sweeper deletes it afterwards.
+    public var expiresAt: Date
+    /// When it was revoked, if it was.
+    public var revokedAt: Date?
+
+    /// Creates a grant record.
+    public init(
+        id: String,
+        clientID: String,
+        subject: String,
+        scope: String,
+        authTime: Date,
+        nonce: String? = nil,
+        createdAt: Date,
+        expiresAt: Date,
+        revokedAt: Date? = nil
+    ) {
+        self.id = id
+        self.clientID = clientID
+        self.subject = subject
+        self.scope = scope
+        self.authTime = authTime
+        self.nonce = nonce
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.revokedAt = revokedAt
+    }
+
+    /// Whether tokens of this grant are honoured at `date`: not revoked and not expired.
+    public func isActive(at date: Date) -> Bool {
+        revokedAt == nil && date < expiresAt
+    }
+}
+
+/// The grants part of the ``Store``: code redemption with replay detection, grants, and revoked access tokens.
+///
+/// Each method is atomic on its own, and their order makes redemption safe without a transaction: a replay either
+/// revokes the grant already stored or stops it from being stored (``insertGrant(_:redeemedCodeHash:)``).
+public protocol GrantStore: Sendable {
+    /// Marks the code with this hash used by the grant `grantID` if it is unused and unexpired at `now`. A code used
+    /// before is marked replayed and the grant it produced is revoked at `now`.
+    func redeemAuthorizationCode(
+        hash: Data,
+        grantID: String,
+        now: Date
+    ) async throws(StorageError) -> AuthorizationCodeRedemption
+    /// Stores the grant made by redeeming the code with this hash; `false` (nothing stored) when the code has been
+    /// replayed since, or was not redeemed for this grant.
+    func insertGrant(_ grant: GrantRecord, redeemedCodeHash: Data) async throws(StorageError) -> Bool
+    /// The grant with this identifier, if it has not been swept.
+    func grant(id: String) async throws(StorageError) -> GrantRecord?
+    /// Moves the grant's expiry to `date` if that is later (its newest token lives until then).
+    func extendGrant(id: String, until date: Date) async throws(StorageError)
+    /// Revokes the grant at `date`; returns whether it existed and was not revoked already.
+    @discardableResult
+    func revokeGrant(id: String, at date: Date) async throws(StorageError) -> Bool
+    /// Deletes grants that expired before `date`, with their refresh tokens; returns how many grants were removed.
+    @discardableResult
+    func deleteExpiredGrants(before date: Date) async throws(StorageError) -> Int
+
+    /// Records that the access token `jti` is revoked; kept until `expiresAt`, when the token expires anyway.
+    func revokeAccessToken(jti: String, expiresAt: Date) async throws(StorageError)
+    /// Whether the access token `jti` has been revoked.
+    func isAccessTokenRevoked(jti: String) async throws(StorageError) -> Bool
+    /// Forgets revocations of access tokens that expired before `date`; returns how many were removed.
+    @discardableResult
+    func deleteExpiredAccessTokenRevocations(before date: Date) async throws(StorageError) -> Int
+}

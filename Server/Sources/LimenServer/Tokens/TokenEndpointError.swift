@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LimenOIDC
+
+/// A refusal by `/token`, `/revoke` or `/introspect`, answered as RFC 6749 §5.2 says.
+///
+/// Grant errors say nothing an attacker could use (which check failed is logged nowhere and shown nowhere).
+public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
+    /// The request is malformed: a missing or repeated parameter, two client authentication methods.
+    case invalidRequest(String)
+    /// The body is not `application/x-www-form-urlencoded` (answered with 415).
+    case unsupportedMediaType
+    /// The body is larger than the endpoint accepts (answered with 413).
+    case bodyTooLarge
+    /// Client authentication failed (401); `basicChallenge` when the client tried HTTP Basic.
+    case invalidClient(basicChallenge: Bool)
+    /// The code, refresh token or PKCE verifier is not valid.
+    case invalidGrant
+    /// The client may not use this grant type (or endpoint).
+    case unauthorizedClient(String)
+    /// The grant type is not one this server supports.
+    case unsupportedGrantType
+    /// The requested scope exceeds what was granted.
+    case invalidScope
+    /// The server could not complete the request.
+    case serverError
+
+    /// The RFC 6749 §5.2 `error` value.
+    public var code: String {
+        switch self {
+        case .invalidRequest, .unsupportedMediaType, .bodyTooLarge: "invalid_request"
+        case .invalidClient: "invalid_client"
+        case .invalidGrant: "invalid_grant"
+        case .unauthorizedClient: "unauthorized_client"
+        case .unsupportedGrantType: "unsupported_grant_type"
+        case .invalidScope: "invalid_scope"
+        case .serverError: "server_error"
+        }
+    }
+
+    /// A human message, sent as `error_description`.
+    public var errorDescription: String? {
+        switch self {
+        case .invalidRequest(let reason): reason
+        case .unsupportedMediaType: "the body must be application/x-www-form-urlencoded"
+        case .bodyTooLarge: "the request body is too large"
+        case .invalidClient: "client authentication failed"
+        case .invalidGrant: "the grant is invalid, expired or revoked"
+        case .unauthorizedClient(let reason): reason
+        case .unsupportedGrantType: "unsupported grant_type"
+        case .invalidScope: "the requested scope exceeds the granted scope"
+        case .serverError: "the server could not complete the request"
+        }
+    }
+
+    /// The HTTP status.
+    var status: HTTPResponse.Status {
+        switch self {
+        case .invalidClient: .unauthorized
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .bodyTooLarge: .contentTooLarge
+        case .serverError: .internalServerError
+        default: .badRequest
+        }
+    }
+
+    /// The JSON error response, uncacheable, with `WWW-Authenticate: Basic` after a failed Basic authentication.
+    var response: Response {
+        var response = Responses.tokenJSON(
+            .object(["error": .string(code), "error_description": .string(errorDescription ?? code)]),
+            status: status
+        )
+        if case .invalidClient(basicChallenge: true) = self {
+            response.headers[.wwwAuthenticate] = "Basic realm=\"limen\", charset=\"UTF-8\""
+        }
+        return response
+    }
+}

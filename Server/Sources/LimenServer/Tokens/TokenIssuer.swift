@@ -1,0 +1,111 @@
+import Crypto
+import Foundation
+import LimenOIDC
+
+/// The tokens of one successful token request, and the refresh token to store (hashed) before answering.
+struct IssuedTokens: Sendable {
+    /// The RFC 6749 §5.1 response body.
+    var body: JSONValue
+    /// The new refresh token's record, when one was issued.
+    var refreshToken: RefreshTokenRecord?
+    /// When the last issued token expires; the grant lives at least as long.
+    var lastExpiry: Date
+}
+
+/// Makes the tokens a grant entitles a client to: an RFC 9068 access token, an ID token when the scope has `openid`,
+/// and an opaque refresh token when the client may use the `refresh_token` grant.
+struct TokenIssuer: Sendable {
+    /// The access token's JOSE `typ` (RFC 9068 §2.1).
+    static let accessTokenType = "at+jwt"
+    /// The claim tying an access token to its grant, so revoking the grant reaches it.
+    static let grantClaim = "grant_id"
+
+    /// Whose issuer, keys and clock the tokens carry.
+    let provider: Provider
+    /// How long each token lives.
+    let lifetimes: TokenLifetimes
+    /// The signer for the current keys.
+    let signers: TokenSignerCache
+
+    /// Tokens for `grant`, narrowed to `scope`; `nonce` goes into the ID token (first issue only, OIDC Core §12.2).
+    func issue(
+        grant: GrantRecord,
+        client: ClientRecord,
+        scope: String,
+        nonce: String?
+    ) async throws(TokenEndpointError) -> IssuedTokens {
+        let now = Date(timeIntervalSince1970: provider.now().timeIntervalSince1970.rounded(.down))
+        let issuer = provider.issuer.current
+        let signer: TokenSigner
+        do {
+            signer = try await signers.signer(for: provider.keys)
+        } catch {
+            throw .serverError
+        }
+        let accessExpiry = now.addingTimeInterval(lifetimes.accessToken)
+        let accessToken = try await sign(
+            [
+                "iss": .string(issuer), "sub": .string(grant.subject), "aud": .string(issuer),
+                "client_id": .string(client.id), "scope": .string(scope), "iat": Self.seconds(now),
+                "exp": Self.seconds(accessExpiry), "jti": .string(RandomToken.make(byteCount: 16)),
+                "auth_time": Self.seconds(grant.authTime), Self.grantClaim: .string(grant.id),
+            ],
+            algorithm: "ES256",
+            type: Self.accessTokenType,
+            signer: signer,
+            now: now
+        )
+        var body: [String: JSONValue] = [
+            "access_token": .string(accessToken), "token_type": .string("Bearer"),
+            "expires_in": .number(lifetimes.accessToken), "scope": .string(scope),
+        ]
+        if Scope(scope).contains("openid") {
+            var claims: [String: JSONValue] = [
+                "iss": .string(issuer), "sub": .string(grant.subject), "aud": .string(client.id),
+                "iat": Self.seconds(now), "exp": Self.seconds(now.addingTimeInterval(lifetimes.idToken)),
+                "auth_time": Self.seconds(grant.authTime), "at_hash": .string(Self.accessTokenHash(accessToken)),
+            ]
+            if let nonce { claims["nonce"] = .string(nonce) }
+            body["id_token"] = .string(
+                try await sign(
+                    claims, algorithm: client.idTokenSignedResponseAlg, type: "JWT", signer: signer, now: now)
+            )
+        }
+        var lastExpiry = accessExpiry
+        var record: RefreshTokenRecord?
+        if client.grantTypes.contains("refresh_token") {
+            let refreshToken = RandomIdentifier.make()
+            let refreshExpiry = now.addingTimeInterval(lifetimes.refreshToken)
+            body["refresh_token"] = .string(refreshToken)
+            record = RefreshTokenRecord(
+                tokenHash: RandomIdentifier.hash(refreshToken), grantID: grant.id, issuedAt: now,
+                expiresAt: refreshExpiry)
+            lastExpiry = max(lastExpiry, refreshExpiry)
+        }
+        return IssuedTokens(body: .object(body), refreshToken: record, lastExpiry: lastExpiry)
+    }
+
+    /// `at_hash` (OpenID Connect Core §3.1.3.6): the left half of SHA-256 of the token, base64url — SHA-256 being
+    /// the hash of both ES256 and RS256.
+    static func accessTokenHash(_ accessToken: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Data(accessToken.utf8))).prefix(16))
+    }
+
+    private static func seconds(_ date: Date) -> JSONValue {
+        .number(date.timeIntervalSince1970.rounded(.down))
+    }
+
+    private func sign(
+        _ claims: [String: JSONValue],
+        algorithm: String,
+        type: String,
+        signer: TokenSigner,
+        now: Date
+    ) async throws(TokenEndpointError) -> String {
+        do {
+            return try await signer.sign(claims, algorithm: algorithm, type: type, at: now)
+        } catch {
+            throw .serverError
+        }
+    }
+}
