@@ -18,6 +18,7 @@ public enum LimenServerApplication {
         SignInRoutes.add(to: router, responder: signIn)
         ConsentRoutes.add(to: router, responder: signIn)
         LogoutRoutes.add(to: router, responder: signIn)
+        EndSessionRoutes.add(to: router, responder: signIn)
         Stylesheet.add(to: router)
         let tokens = TokenService(provider: provider, lifetimes: provider.configuration.tokenLifetimes)
         TokenRoutes.add(to: router, service: tokens)

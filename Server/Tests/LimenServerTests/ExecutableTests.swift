@@ -34,16 +34,6 @@ private func readOutput(of handle: FileHandle, until marker: String, timeout: Du
     }
 }
 
-/// Waits for `process` to end, off the cooperative pool.
-private func waitForExit(_ process: Process) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        DispatchQueue.global().async {
-            process.waitUntilExit()
-            continuation.resume()
-        }
-    }
-}
-
 @Suite("The limen-server executable")
 struct ExecutableTests {
     @Test("it prints the issuer and the limen login command, serves, and exits 0 on SIGTERM")

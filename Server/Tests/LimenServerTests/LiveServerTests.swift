@@ -1,7 +1,5 @@
 import Foundation
 import LimenOIDC
-import Logging
-import ServiceLifecycle
 import Testing
 
 @testable import LimenServer

@@ -9,12 +9,13 @@ import Testing
 @testable import LimenServer
 
 /// A provider for the sign-in tests: a settable clock, cheap password hashing, a user, and a third-party client
-/// (`web`) next to the first-party `limen-cli`.
+/// (`web`, with a post-logout redirect URI) next to the first-party `limen-cli`.
 struct SignInFixture: Sendable {
     static let email = "ada@example.com"
     static let password = "correct horse battery"
     static let cliRedirect = "http://127.0.0.1:53124/callback"
     static let webRedirect = "https://app.example/cb"
+    static let webSignedOut = "https://app.example/signed-out"
     static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"  // RFC 7636 Appendix B
 
     let provider: Provider
@@ -56,7 +57,8 @@ func withSignIn(
         try await provider.store.insertClientIfAbsent(
             ClientRecord(
                 id: "web", name: "Example Web", kind: .confidential, secretHash: Data(repeating: 7, count: 32),
-                redirectURIs: [SignInFixture.webRedirect], createdAt: clock.now
+                redirectURIs: [SignInFixture.webRedirect], postLogoutRedirectURIs: [SignInFixture.webSignedOut],
+                createdAt: clock.now
             )
         )
         let user = try await provider.accounts.signUp(

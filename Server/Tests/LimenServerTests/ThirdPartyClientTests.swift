@@ -41,7 +41,7 @@ struct ThirdPartyClientTests {
                 "--email", "ada@example.com", "--password", password,
             ]
             if let secret { arguments += ["--client-secret", secret] }
-            let output = try await AuthlibPeer.run(arguments)
+            let output = try await PythonPeer.run(arguments)
             let decoder = JSONDecoder()
             decoder.keyDecodingStrategy = .convertFromSnakeCase
             let summary = try decoder.decode(Summary.self, from: output)
@@ -55,55 +55,14 @@ struct ThirdPartyClientTests {
     }
 }
 
-/// Runs the Authlib script with python3.
+/// The Authlib script.
 enum AuthlibPeer {
     /// `Tests/Peers/authlib/code_flow.py` in the repository.
-    static var script: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
-                "Tests/Peers/authlib/code_flow.py")
-    }
+    static let script = PythonPeer.script("Tests/Peers/authlib/code_flow.py")
 
     /// Why the script cannot run, or `nil`; with `LIMEN_REQUIRE_PEERS=1` it always runs (and fails when missing).
-    static let unavailableReason: String? = {
-        if ProcessInfo.processInfo.environment["LIMEN_REQUIRE_PEERS"] == "1" { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import authlib, joserfc, requests"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return "python3 is not installed" }
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? nil : "pip install authlib joserfc requests"
-    }()
-
-    /// Runs python3 with `arguments`; its standard output, or an error with its standard error. Output goes to files,
-    /// so neither stream can fill a pipe and stall the script.
-    static func run(_ arguments: [String]) async throws -> Data {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let outURL = URL(fileURLWithPath: directory.path + "/stdout")
-        let errURL = URL(fileURLWithPath: directory.path + "/stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        let exited = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in exited.continuation.finish() }
-        try process.run()
-        for await _ in exited.stream {}
-        guard process.terminationStatus == 0 else {
-            throw AuthlibError(message: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
-        }
-        return try Data(contentsOf: outURL)
-    }
-
-    /// The script failed; its standard error.
-    struct AuthlibError: Error, CustomStringConvertible {
-        let message: String
-        var description: String { "code_flow.py failed: \(message)" }
-    }
+    static let unavailableReason: String? =
+        PythonPeer.peersRequired
+        ? nil
+        : PythonPeer.missingModulesReason("authlib, joserfc, requests", install: "pip install authlib joserfc requests")
 }

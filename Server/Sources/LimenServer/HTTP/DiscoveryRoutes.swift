@@ -61,6 +61,7 @@ enum DiscoveryRoutes {
             jwksURI: endpoint("/jwks"),
             revocationEndpoint: endpoint("/revoke"),
             introspectionEndpoint: endpoint("/introspect"),
+            endSessionEndpoint: endpoint("/end_session"),
             scopesSupported: AuthorizationValidator.supportedScopes,
             responseTypesSupported: ["code"],
             grantTypesSupported: ["authorization_code", "refresh_token"],

@@ -16,11 +16,7 @@ enum LogoutRoutes {
                 guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: CSRFToken.logoutPurpose) else {
                     return Pages.forbidden()
                 }
-                try await responder.sessions.end(cookieValue: browser.sessionCookie)
-                var response = Pages.message(
-                    title: "Signed out", message: "You are signed out in this browser.", status: .ok, isError: false)
-                response.setCookie(responder.cookies.clearedSession())
-                return response
+                return try await responder.signOut(browser, answering: Pages.signedOut(uiLocales: nil))
             }
         }
     }

@@ -23,8 +23,9 @@ struct SignInResponder: Sendable {
         await page(for: request) { browser throws(StorageError) in
             var hintedSubject: String?
             if let hint = accepted.idTokenHint {
-                hintedSubject = await IDTokenHint.subject(
-                    of: hint, keys: provider.keys, issuer: provider.issuer.current, now: provider.now())
+                hintedSubject = await IDTokenHint.verify(
+                    hint, keys: provider.keys, issuer: provider.issuer.current, now: provider.now()
+                )?.subject
                 guard hintedSubject != nil else {
                     return Responses.redirect(
                         to: AuthorizationValidator.errorRedirect(
@@ -100,6 +101,15 @@ struct SignInResponder: Sendable {
         case .failure(let failure):
             return Pages.message(title: "Request refused", message: failure.description, status: failure.status)
         }
+    }
+
+    /// Ends the browser's session (its row deleted, its cookie cleared) and answers with `response`. Shared by
+    /// `/logout` and `/end_session`.
+    func signOut(_ browser: BrowserState, answering response: Response) async throws(StorageError) -> Response {
+        try await sessions.end(cookieValue: browser.sessionCookie)
+        var response = response
+        response.setCookie(cookies.clearedSession())
+        return response
     }
 
     /// The pending request named by a form or query, if it is still waiting.

@@ -105,8 +105,9 @@ enum PageTemplates {
     static let logout = """
         {{<layout}}{{$content}}
         <p>{{message}}</p>
-        <form method="post" action="logout">
-        <input type="hidden" name="csrf" value="{{csrf}}">
+        <form method="post" action="{{action}}">
+        {{#fields}}<input type="hidden" name="{{name}}" value="{{value}}">
+        {{/fields}}<input type="hidden" name="csrf" value="{{csrf}}">
         <button type="submit">Sign out</button>
         </form>
         {{/content}}{{/layout}}

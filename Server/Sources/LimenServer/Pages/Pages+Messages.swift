@@ -20,6 +20,17 @@ extension Pages {
         )
     }
 
+    /// The browser's session has ended.
+    static func signedOut(uiLocales: String?) -> Response {
+        message(
+            title: "Signed out",
+            message: "You are signed out in this browser.",
+            status: .ok,
+            isError: false,
+            uiLocales: uiLocales
+        )
+    }
+
     /// A form without the right CSRF token.
     static func forbidden() -> Response {
         message(

@@ -99,12 +99,31 @@ enum Pages {
         return render(page, template: "message", title: title, status: status)
     }
 
-    /// The sign-out confirmation.
+    /// The sign-out confirmation of `/logout`.
     static func logout(csrf: String, signedIn: Bool) -> Response {
-        let page = LogoutPage(
-            lang: PageLanguage.tag(uiLocales: nil),
-            title: "Sign out",
+        signOutConfirmation(
             message: signedIn ? "Sign out of Limen in this browser?" : "You are not signed in.",
+            action: "logout",
+            csrf: csrf,
+            fields: [],
+            uiLocales: nil
+        )
+    }
+
+    /// A sign-out confirmation: `message`, and a form posting the hidden `fields` and the CSRF token to `action`.
+    static func signOutConfirmation(
+        message: String,
+        action: String,
+        csrf: String,
+        fields: [(String, String)],
+        uiLocales: String?
+    ) -> Response {
+        let page = LogoutPage(
+            lang: PageLanguage.tag(uiLocales: uiLocales),
+            title: "Sign out",
+            message: message,
+            action: action,
+            fields: fields.map { HiddenField(name: $0.0, value: $0.1) },
             csrf: csrf
         )
         return render(page, template: "logout", title: page.title, status: .ok)
@@ -177,5 +196,13 @@ private struct LogoutPage {
     var lang: String
     var title: String
     var message: String
+    var action: String
+    var fields: [HiddenField]
     var csrf: String
+}
+
+/// A hidden form field.
+private struct HiddenField {
+    var name: String
+    var value: String
 }

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import LimenServer
+
+/// The headless Chromium peer (`Tests/Peers/chromium`): Debian's `chromium` and `chromium-driver`, and Selenium.
+enum ChromiumPeer {
+    /// The script that drives the browser.
+    static let script = PythonPeer.script("Tests/Peers/chromium/sign_in.py")
+
+    /// Why the browser test cannot run, or `nil` when it can. With `LIMEN_REQUIRE_PEERS=1` (CI) it always runs, so a
+    /// missing browser fails instead of being skipped.
+    static let unavailableReason: String? = {
+        if PythonPeer.peersRequired { return nil }
+        let install = "run Tests/Peers/chromium/install.sh"
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"]
+        where !FileManager.default.isExecutableFile(atPath: tool) {
+            return "\(tool) is missing: \(install)"
+        }
+        return PythonPeer.missingModulesReason("selenium", install: install)
+    }()
+}
+
+/// What `sign_in.py` prints.
+private struct BrowserSummary: Decodable {
+    let redirectURI: String
+    let code: String?
+    let state: String?
+    let sentState: String
+    let iss: String?
+    let landedCode: String?
+    let consentAccount: String
+    let sessionCookieAfterLogout: Bool
+    let signInFormAfterLogout: Bool
+    let screenshot: String
+
+    enum CodingKeys: String, CodingKey {
+        case redirectURI = "redirect_uri"
+        case code, state
+        case sentState = "sent_state"
+        case iss
+        case landedCode = "landed_code"
+        case consentAccount = "consent_account"
+        case sessionCookieAfterLogout = "session_cookie_after_logout"
+        case signInFormAfterLogout = "sign_in_form_after_logout"
+        case screenshot
+    }
+}
+
+@Suite(
+    "A real browser (headless Chromium) through the hosted pages",
+    .enabled(
+        if: ChromiumPeer.unavailableReason == nil,
+        Comment(rawValue: ChromiumPeer.unavailableReason ?? "")
+    )
+)
+struct ChromiumPeerTests {
+    @Test("sign-up via the sign-in page, consent, the code at the client's redirect; sign-out shows sign-in again")
+    func signUpConsentAndSignOut() async throws {
+        try await withLiveServer { provider, issuer in
+            let (client, _) = try ClientRegistration(
+                id: "browser-test", name: "Browser Test", kind: .public, isNative: true,
+                redirectURIs: ["http://127.0.0.1/callback"]
+            ).record(now: provider.now())
+            #expect(try await provider.store.insertClientIfAbsent(client))
+            let email = "grace@example.com"
+
+            let output = try await PythonPeer.run([
+                ChromiumPeer.script.path, "--issuer", issuer, "--client-id", client.id, "--email", email,
+                "--password", "a long enough password",
+            ])
+            let summary = try JSONDecoder().decode(BrowserSummary.self, from: output)
+
+            #expect(summary.state == summary.sentState)
+            #expect(summary.iss == issuer)
+            #expect(summary.landedCode == summary.code, "the browser itself ended on the redirect with the code")
+            #expect(summary.consentAccount.contains(email))
+            #expect(!summary.sessionCookieAfterLogout)
+            #expect(summary.signInFormAfterLogout)
+            let png = try Data(contentsOf: URL(fileURLWithPath: summary.screenshot))
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "a PNG file")
+
+            let code = try #require(summary.code)
+            let user = try #require(try await provider.store.user(email: email), "sign-up created the account")
+            let redemption = try await provider.store.redeemAuthorizationCode(
+                hash: RandomIdentifier.hash(code), grantID: "browser-test-grant", now: provider.now())
+            guard case .redeemed(let stored) = redemption else {
+                Issue.record("the code is not in the store: \(redemption)")
+                return
+            }
+            #expect(stored.clientID == client.id && stored.subject == user.id)
+            #expect(stored.redirectURI == summary.redirectURI)
+        }
+    }
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Drives Limen Server's hosted pages in a real headless Chromium (Selenium + chromedriver).
+
+As a user would: the authorization URL of a third-party client shows the sign-in page (saved as a PNG), the
+"Create an account" link leads to sign-up, the new account is created, the consent page is answered with Allow, and
+the browser lands on the client's loopback redirect URI (served by this script) with code, state and iss. Then the
+user signs out through /logout, and a new authorization request must show the sign-in page again.
+
+Prints one JSON object with what it saw; exits non-zero on any unexpected page.
+
+Usage: sign_in.py --issuer URL --client-id ID --email E --password P [--name N]
+Screenshots go to $LIMEN_ARTIFACTS_DIR (default .build/artifacts).
+"""
+import argparse
+import base64
+import hashlib
+import json
+import os
+import secrets
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from urllib.parse import parse_qs, urlencode, urlparse
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+CHROMEDRIVER = "/usr/bin/chromedriver"
+CALLBACK_PATH = "/callback"
+TIMEOUT = 30
+
+
+def fail(message):
+    print(f"sign_in: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+class Callback(BaseHTTPRequestHandler):
+    """The client's redirect URI: records the query it was called with and answers a small page."""
+
+    received = []
+
+    def do_GET(self):
+        url = urlparse(self.path)
+        if url.path == CALLBACK_PATH:
+            Callback.received.append(parse_qs(url.query))
+        body = b"<!doctype html><title>Client</title><p>Signed in.</p>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def start_callback_server():
+    server = HTTPServer(("127.0.0.1", 0), Callback)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def authorization_url(issuer, client_id, redirect_uri, state):
+    verifier = secrets.token_urlsafe(32)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    query = urlencode({
+        "response_type": "code", "client_id": client_id, "redirect_uri": redirect_uri,
+        "scope": "openid profile email", "state": state, "nonce": secrets.token_urlsafe(16),
+        "code_challenge": challenge, "code_challenge_method": "S256",
+    })
+    return f"{issuer}/authorize?{query}"
+
+
+def start_browser():
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1024,768"):
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def wait_for_heading(driver, text):
+    """Waits until the page's h1 reads `text`; fails with the page's heading otherwise."""
+    try:
+        heading_reads = expected_conditions.text_to_be_present_in_element((By.TAG_NAME, "h1"), text)
+        WebDriverWait(driver, TIMEOUT).until(heading_reads)
+    except Exception:
+        headings = [element.text for element in driver.find_elements(By.TAG_NAME, "h1")]
+        fail(f"expected the page '{text}', got {headings} at {driver.current_url}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--issuer", required=True)
+    parser.add_argument("--client-id", required=True)
+    parser.add_argument("--email", required=True)
+    parser.add_argument("--password", required=True)
+    parser.add_argument("--name", default="Grace Hopper")
+    args = parser.parse_args()
+
+    artifacts = os.environ.get("LIMEN_ARTIFACTS_DIR") or ".build/artifacts"
+    os.makedirs(artifacts, exist_ok=True)
+    screenshot = os.path.abspath(os.path.join(artifacts, "sign-in.png"))
+
+    server = start_callback_server()
+    redirect_uri = f"http://127.0.0.1:{server.server_address[1]}{CALLBACK_PATH}"
+    state = secrets.token_urlsafe(16)
+    driver = start_browser()
+    try:
+        driver.get(authorization_url(args.issuer, args.client_id, redirect_uri, state))
+        wait_for_heading(driver, "Sign in")
+        if not driver.save_screenshot(screenshot):
+            fail("could not save the screenshot")
+
+        driver.find_element(By.LINK_TEXT, "Create an account").click()
+        wait_for_heading(driver, "Create your account")
+        driver.find_element(By.ID, "email").send_keys(args.email)
+        driver.find_element(By.ID, "name").send_keys(args.name)
+        driver.find_element(By.ID, "password").send_keys(args.password)
+        driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+
+        wait_for_heading(driver, "Allow access?")
+        consent_account = driver.find_element(By.CLASS_NAME, "account").text
+        driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()
+
+        WebDriverWait(driver, TIMEOUT).until(lambda d: d.current_url.startswith(redirect_uri))
+        landed = parse_qs(urlparse(driver.current_url).query)
+        if not Callback.received:
+            fail("the client's redirect URI was not called")
+        received = Callback.received[-1]
+
+        driver.get(f"{args.issuer}/logout")
+        wait_for_heading(driver, "Sign out")
+        driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait_for_heading(driver, "Signed out")
+        session_cookie_after_logout = driver.get_cookie("limen_session")
+
+        driver.get(authorization_url(args.issuer, args.client_id, redirect_uri, secrets.token_urlsafe(16)))
+        wait_for_heading(driver, "Sign in")
+        sign_in_form_after_logout = len(driver.find_elements(By.CSS_SELECTOR, "form[action=login]")) == 1
+    finally:
+        driver.quit()
+        server.shutdown()
+
+    def single(query, name):
+        values = query.get(name, [])
+        return values[0] if len(values) == 1 else None
+
+    print(json.dumps({
+        "browser": "chromium",
+        "redirect_uri": redirect_uri,
+        "code": single(received, "code"),
+        "state": single(received, "state"),
+        "sent_state": state,
+        "iss": single(received, "iss"),
+        "landed_code": single(landed, "code"),
+        "consent_account": consent_account,
+        "session_cookie_after_logout": session_cookie_after_logout is not None,
+        "sign_in_form_after_logout": sign_in_form_after_logout,
+        "screenshot": screenshot,
+    }))
+
+
+if __name__ == "__main__":
+    main()
