@@ -10,7 +10,13 @@ public enum LimenServerApplication {
         router.add(middleware: SecurityHeadersMiddleware())
         ServerMetrics.add(to: router)
         if let limit = provider.configuration.postRateLimit {
-            router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limit: limit), now: provider.now))
+            router.add(
+                middleware: RateLimitMiddleware(
+                    limiter: RateLimiter(limit: limit),
+                    proxies: provider.configuration.trustedProxies,
+                    now: provider.now
+                )
+            )
         }
         DiscoveryRoutes.add(to: router, provider: provider)
         let signIn = SignInResponder(provider: provider)

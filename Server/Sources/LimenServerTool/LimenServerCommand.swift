@@ -68,6 +68,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "POSTs a second per client address, like 20/s, or off (env LIMEN_POST_RATE_LIMIT; default 20/s).")
     var postRateLimit: String?
 
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "A reverse proxy whose X-Forwarded-For names the client address; repeat for several (env "
+                + "LIMEN_TRUSTED_PROXIES, comma-separated).",
+            valueName: "ip-address"
+        )
+    )
+    var trustedProxies: [String] = []
+
     @Option(help: "A YAML or JSON file of settings; flags and LIMEN_* variables win over it (env LIMEN_CONFIG).")
     var config: String?
 
@@ -90,7 +100,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration = try ServerConfiguration.resolve(
                 flags: ConfigurationFlags(
                     host: host, port: port, dataDirectory: dataDir, issuer: issuer, database: database,
-                    postRateLimit: postRateLimit, configFile: config),
+                    postRateLimit: postRateLimit, trustedProxies: trustedProxies, configFile: config),
                 environment: ProcessInfo.processInfo.environment
             )
         } catch {

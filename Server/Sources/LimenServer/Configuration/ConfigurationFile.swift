@@ -10,10 +10,15 @@ import Yams
 /// issuer: https://id.example.com
 /// database_url: postgres://limen@db.internal/limen   # the password from LIMEN_DATABASE_URL is safer
 /// post_rate_limit: 20/s                              # or "off"
+/// trusted_proxies: [127.0.0.1, "::1"]                 # or one comma-separated string
 /// ```
 struct ConfigurationFile: Sendable, Equatable {
     /// The setting names a file may hold.
-    static let keys: Set<String> = ["host", "port", "data_dir", "issuer", "database_url", "post_rate_limit"]
+    static let keys: Set<String> = [
+        "host", "port", "data_dir", "issuer", "database_url", "post_rate_limit", "trusted_proxies",
+    ]
+    /// The settings that may also be a list of plain values, read as one comma-separated value.
+    static let listKeys: Set<String> = ["trusted_proxies"]
 
     /// Where it was read from, for error messages.
     let path: String
@@ -45,6 +50,15 @@ struct ConfigurationFile: Sendable, Equatable {
                     value: valueNode.string ?? "",
                     reason: "unknown setting; known: \(keys.sorted().joined(separator: ", "))"
                 )
+            }
+            if listKeys.contains(key), let sequence = valueNode.sequence {
+                let items = sequence.compactMap { $0.scalar?.string }
+                guard items.count == sequence.count else {
+                    throw ConfigurationError(
+                        key: "\(path): \(key)", value: "", reason: "expected a list of plain values")
+                }
+                values[key] = items.joined(separator: ",")
+                continue
             }
             guard let value = valueNode.scalar?.string else {
                 throw ConfigurationError(key: "\(path): \(key)", value: "", reason: "expected a plain value")

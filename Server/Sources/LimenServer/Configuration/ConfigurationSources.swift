@@ -14,6 +14,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var database: String?
     /// `--post-rate-limit`
     public var postRateLimit: String?
+    /// `--trusted-proxy`, repeated; `nil` or empty when not given.
+    public var trustedProxies: [String]?
     /// `--config`
     public var configFile: String?
 
@@ -25,6 +27,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         issuer: String? = nil,
         database: String? = nil,
         postRateLimit: String? = nil,
+        trustedProxies: [String]? = nil,
         configFile: String? = nil
     ) {
         self.host = host
@@ -33,6 +36,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         self.issuer = issuer
         self.database = database
         self.postRateLimit = postRateLimit
+        self.trustedProxies = trustedProxies
         self.configFile = configFile
     }
 }
@@ -52,6 +56,8 @@ extension ServerConfiguration {
         public static let database = "LIMEN_DATABASE_URL"
         /// POSTs per second per client address (`20/s`), or `off`.
         public static let postRateLimit = "LIMEN_POST_RATE_LIMIT"
+        /// The reverse proxies trusted for `X-Forwarded-For`, as a comma-separated list of IP addresses.
+        public static let trustedProxies = "LIMEN_TRUSTED_PROXIES"
         /// A YAML or JSON configuration file.
         public static let configFile = "LIMEN_CONFIG"
     }
@@ -119,6 +125,19 @@ extension ServerConfiguration {
                 throw ConfigurationError(
                     key: key, value: value, reason: "expected requests per second like 20/s, or off")
             }
+        }
+        let proxyFlags = flags.trustedProxies.flatMap { $0.isEmpty ? nil : $0.joined(separator: ",") }
+        if let (value, key) = pick(proxyFlags, "--trusted-proxy", EnvironmentKey.trustedProxies, "trusted_proxies") {
+            let entries = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            guard let proxies = TrustedProxies(entries) else {
+                throw ConfigurationError(
+                    key: key,
+                    value: entries.first { TrustedProxies.canonical($0) == nil } ?? value,
+                    reason: "expected IP addresses (no ranges, no ports), separated by commas"
+                )
+            }
+            configuration.trustedProxies = proxies
         }
         return configuration
     }

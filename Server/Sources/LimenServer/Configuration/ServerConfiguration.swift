@@ -20,6 +20,8 @@ public struct ServerConfiguration: Sendable {
     public var signInLockout: SignInLockout
     /// How many POST requests one client address may make; `nil` turns the limit off (benchmarks).
     public var postRateLimit: RateLimit?
+    /// The reverse proxies whose `X-Forwarded-For` names the client address that rate limits key on.
+    public var trustedProxies: TrustedProxies
     /// How long issued tokens live and the refresh-token reuse grace window.
     public var tokenLifetimes: TokenLifetimes
 
@@ -34,6 +36,7 @@ public struct ServerConfiguration: Sendable {
         passwordHashing: PasswordHasher.Parameters = .owasp,
         signInLockout: SignInLockout = SignInLockout(),
         postRateLimit: RateLimit? = .defaultPerClientAddress,
+        trustedProxies: TrustedProxies = .none,
         tokenLifetimes: TokenLifetimes = TokenLifetimes()
     ) {
         self.host = host
@@ -45,6 +48,7 @@ public struct ServerConfiguration: Sendable {
         self.passwordHashing = passwordHashing
         self.signInLockout = signInLockout
         self.postRateLimit = postRateLimit
+        self.trustedProxies = trustedProxies
         self.tokenLifetimes = tokenLifetimes
     }
 
