@@ -4,36 +4,6 @@ import Testing
 
 @testable import LimenServer
 
-/// The `limen-server` binary built next to the test bundle.
-private func serverExecutable() throws -> URL {
-    let directory = try #require(Bundle.main.executableURL?.deletingLastPathComponent())
-    let url = directory.appendingPathComponent("limen-server")
-    try #require(FileManager.default.isExecutableFile(atPath: url.path), "build limen-server first (swift build)")
-    return url
-}
-
-/// Reads `handle` until `marker` has been seen and the line holding it is complete, or `timeout` passes.
-private func readOutput(of handle: FileHandle, until marker: String, timeout: Duration) async -> String {
-    await withTaskGroup(of: String?.self) { group in
-        group.addTask {
-            var text = ""
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { return text }  // end of file: the process is gone
-                text += String(decoding: chunk, as: UTF8.self)
-                if let range = text.range(of: marker), text[range.upperBound...].contains("\n") { return text }
-            }
-        }
-        group.addTask {
-            try? await Task.sleep(for: timeout)
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first ?? "(timed out)"
-    }
-}
-
 @Suite("The limen-server executable")
 struct ExecutableTests {
     @Test("it prints the issuer and the limen login command, serves, and exits 0 on SIGTERM")

@@ -93,6 +93,18 @@ struct Browser {
         method: HTTPRequest.Method = .get,
         form: [(String, String)]? = nil
     ) async throws -> Page {
+        try await send(uri, method: method, form: form) { uri, method, headers, body in
+            Page(response: try await client.executeRequest(uri: uri, method: method, headers: headers, body: body))
+        }
+    }
+
+    /// As ``send(_:_:method:form:)``, through `transport` (a connection to a live server, say).
+    mutating func send(
+        _ uri: String,
+        method: HTTPRequest.Method = .get,
+        form: [(String, String)]? = nil,
+        through transport: (String, HTTPRequest.Method, HTTPFields, ByteBuffer?) async throws -> Page
+    ) async throws -> Page {
         var headers: HTTPFields = [:]
         if !cookies.isEmpty {
             headers[.cookie] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
@@ -103,8 +115,8 @@ struct Browser {
             headers[.contentType] = "application/x-www-form-urlencoded"
             body = ByteBuffer(string: FormEncoding.encode(form))
         }
-        let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
-        lastSetCookies = response.headers[values: .setCookie]
+        let page = try await transport(uri, method, headers, body)
+        lastSetCookies = page.headers[values: .setCookie]
         for line in lastSetCookies {
             let pair = line.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
             let name = String(pair[0])
@@ -115,7 +127,7 @@ struct Browser {
                 cookies[name] = value
             }
         }
-        return Page(response: response)
+        return page
     }
 
     /// Submits the form on `page` to `action` with its hidden fields plus `fields`.
@@ -149,9 +161,13 @@ struct Page {
     let body: String
 
     init(response: TestResponse) {
-        status = response.status
-        headers = response.headers
-        body = String(buffer: response.body)
+        self.init(status: response.status, headers: response.headers, body: response.body)
+    }
+
+    init(status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer) {
+        self.status = status
+        self.headers = headers
+        self.body = String(buffer: body)
     }
 
     /// Whether this is an HTML page.

@@ -1,0 +1,69 @@
+import Foundation
+
+/// nginx as the reverse proxy in front of several `limen-server` nodes (`Tests/Peers/nginx/install.sh` installs the
+/// Debian package). Each test writes its own configuration into a temporary folder and runs nginx in the foreground,
+/// with its pid file, logs and buffers in that folder; the system service is never used.
+enum NginxProxy {
+    /// Where Debian installs nginx.
+    static let executable = URL(fileURLWithPath: "/usr/sbin/nginx")
+
+    /// Why nginx cannot run, or `nil` when it can (always `nil` with `LIMEN_REQUIRE_PEERS=1`, so CI fails instead).
+    static var unavailableReason: String? {
+        if PythonPeer.peersRequired || FileManager.default.isExecutableFile(atPath: executable.path) { return nil }
+        return "\(executable.path) is missing: run Tests/Peers/nginx/install.sh"
+    }
+
+    /// A configuration listening on 127.0.0.1:`port` that spreads requests over the nodes on `upstreamPorts` in turn
+    /// (round robin) and tells each node the client's address in `X-Forwarded-For`.
+    static func configuration(port: Int, upstreamPorts: [Int], directory: String) -> String {
+        let servers = upstreamPorts.map { "        server 127.0.0.1:\($0);" }.joined(separator: "\n")
+        return """
+            daemon off;
+            worker_processes 1;
+            pid \(directory)/nginx.pid;
+            error_log \(directory)/nginx-error.log info;
+            error_log stderr notice;
+            events {
+                worker_connections 64;
+            }
+            http {
+                access_log \(directory)/nginx-access.log;
+                client_body_temp_path \(directory)/client_body;
+                proxy_temp_path \(directory)/proxy;
+                fastcgi_temp_path \(directory)/fastcgi;
+                uwsgi_temp_path \(directory)/uwsgi;
+                scgi_temp_path \(directory)/scgi;
+                upstream limen {
+            \(servers)
+                }
+                server {
+                    listen 127.0.0.1:\(port);
+                    location / {
+                        proxy_pass http://limen;
+                        proxy_set_header Host $http_host;
+                        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+                        proxy_set_header X-Forwarded-Proto $scheme;
+                        proxy_buffering off;
+                    }
+                }
+            }
+
+            """
+    }
+
+    /// Writes the configuration into `directory` and starts nginx; ready once its master has bound the port and
+    /// started its worker.
+    static func start(port: Int, upstreamPorts: [Int], directory: String) async throws -> ServiceProcess {
+        let path = directory + "/nginx.conf"
+        let text = configuration(port: port, upstreamPorts: upstreamPorts, directory: directory)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return try await ServiceProcess.start(
+            name: "nginx",
+            executable: executable,
+            arguments: ["-e", "stderr", "-p", directory, "-c", path],
+            readyWhen: "start worker processes",
+            on: .standardError,
+            logPath: directory + "/nginx-stdout.log"
+        )
+    }
+}

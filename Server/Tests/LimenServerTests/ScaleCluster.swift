@@ -1,0 +1,115 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import LimenOIDC
+import NIOCore
+
+@testable import LimenServer
+
+/// Two `limen-server` processes on one PostgreSQL database and one data folder (one master key, so both open the same
+/// signing keys), both named by the proxy's issuer URL, behind nginx.
+struct ScaleCluster {
+    /// The issuer: nginx's URL.
+    let issuer: String
+    /// nginx's port.
+    let proxyPort: Int
+    /// The nodes' ports, node A first.
+    let nodePorts: [Int]
+    /// The shared database, for arranging data.
+    let store: PostgresStore
+    /// The shared data folder.
+    let dataDirectory: String
+    /// The shared database's URL.
+    let databaseURL: String
+
+    /// Why the cluster cannot run (nginx, PostgreSQL or the binary missing), or `nil` when it can; always `nil` with
+    /// `LIMEN_REQUIRE_PEERS=1`, so CI fails instead of skipping.
+    static var unavailableReason: String? {
+        if PythonPeer.peersRequired { return nil }
+        if serverExecutableURL == nil { return "the limen-server binary is missing: swift build --package-path Server" }
+        return PostgresTestDatabase.unavailableReason ?? NginxProxy.unavailableReason
+    }
+}
+
+/// Starts a fresh database, node A, node B (after A, so that A alone creates the master key and the signing keys) and
+/// nginx, runs `body`, and stops them all and drops the database in every path. Nodes trust 127.0.0.1 (nginx) as a
+/// proxy. `body` gets the cluster; stopping a node must end it with status 0.
+func withScaleCluster(_ body: (ScaleCluster) async throws -> Void) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let database = try await PostgresTestDatabase.make()
+    var services: [ServiceProcess] = []
+    do {
+        let proxyPort = try await FreePort.find()
+        let issuer = "http://127.0.0.1:\(proxyPort)"
+        let dataDirectory = directory.path + "/data"
+        var nodePorts: [Int] = []
+        for name in ["a", "b"] {
+            let port = try await FreePort.find()
+            let arguments = [
+                "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDirectory, "--issuer", issuer,
+                "--trusted-proxy", "127.0.0.1",
+            ]
+            services.append(
+                try await ServiceProcess.start(
+                    name: "limen-server node \(name)",
+                    executable: try serverExecutable(),
+                    arguments: arguments,
+                    environment: ["LIMEN_DATABASE_URL": database.url],
+                    readyWhen: "limen login",
+                    on: .standardOutput,
+                    logPath: "\(directory.path)/node-\(name).log"
+                )
+            )
+            nodePorts.append(port)
+        }
+        services.append(
+            try await NginxProxy.start(port: proxyPort, upstreamPorts: nodePorts, directory: directory.path))
+        try await body(
+            ScaleCluster(
+                issuer: issuer, proxyPort: proxyPort, nodePorts: nodePorts, store: database.store,
+                dataDirectory: dataDirectory, databaseURL: database.url
+            )
+        )
+    } catch {
+        for service in services.reversed() { await service.stop() }
+        await database.cleanup()
+        throw error
+    }
+    for service in services.reversed() {
+        let status = await service.stop()
+        if status != 0 { throw ServiceProcess.NotReady(name: service.name, output: "exit \(status)", log: service.log) }
+    }
+    await database.cleanup()
+}
+
+/// Sends one request to the server on 127.0.0.1:`port` over a new connection (HummingbirdTesting's HTTP/1.1 client,
+/// which keeps every `Set-Cookie` field apart and never follows redirects).
+func livePage(
+    port: Int,
+    _ uri: String,
+    method: HTTPTypes.HTTPRequest.Method = .get,
+    headers: HTTPFields = [:],
+    body: ByteBuffer? = nil
+) async throws -> Page {
+    try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+        let request = TestClient.Request(
+            uri, method: method, authority: "127.0.0.1:\(port)", headers: headers, body: body)
+        let response = try await client.execute(request)
+        return Page(status: response.status, headers: response.headers, body: response.body ?? ByteBuffer())
+    }
+}
+
+/// POSTs a form to the server on 127.0.0.1:`port`.
+func liveForm(port: Int, _ uri: String, _ form: [(String, String)]) async throws -> Page {
+    try await livePage(
+        port: port, uri, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+        body: ByteBuffer(string: FormEncoding.encode(form)))
+}
+
+extension Page {
+    /// The body as a JSON object; empty when it is not one.
+    var json: [String: JSONValue] {
+        (try? JSONDecoder().decode([String: JSONValue].self, from: Data(body.utf8))) ?? [:]
+    }
+}
