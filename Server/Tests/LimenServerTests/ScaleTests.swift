@@ -102,10 +102,51 @@ struct ScaleTests {
         }
     }
 
-    /// The GET requests to `route` that a node's Prometheus text counts (Hummingbird's `hb_requests` counter).
-    private static func requestCount(route: String, in metrics: String) -> Int {
+    @Test("a sign-in through nginx, its pages answered by different nodes in turn, ends in a code that gives tokens")
+    func signInAcrossNodes() async throws {
+        try await withScaleCluster { cluster in
+            let accounts = Accounts(store: cluster.store, hasher: PasswordHasher(parameters: .testing), now: Date.init)
+            _ = try await accounts.signUp(email: SignInFixture.email, password: SignInFixture.password, name: "Ada")
+            var browser = Browser()
+            let form = try await browser.send(SignInFixture.authorizeURI()) {
+                try await livePage(port: cluster.proxyPort, $0, method: $1, headers: $2, body: $3)
+            }
+            let fields = [
+                ("email", SignInFixture.email), ("password", SignInFixture.password),
+                ("request", try #require(form.hiddenField("request"))),
+                ("csrf", try #require(form.hiddenField("csrf"))),
+            ]
+            let landing = try await browser.send("/login", method: .post, form: fields) {
+                try await livePage(port: cluster.proxyPort, $0, method: $1, headers: $2, body: $3)
+            }
+            let code = try #require(landing.redirect?.query["code"], "\(landing.status) \(landing.body.prefix(300))")
+            let exchange = try await liveForm(
+                port: cluster.proxyPort, "/token",
+                [
+                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", SignInFixture.cliRedirect),
+                    ("client_id", "limen-cli"), ("code_verifier", PKCE.fixture.verifier),
+                ])
+            #expect(exchange.status == .ok, "\(exchange.body)")
+
+            var served: [(authorize: Int, login: Int)] = []
+            for port in cluster.nodePorts {
+                let metrics = try await livePage(port: port, "/metrics").body
+                served.append(
+                    (
+                        Self.requestCount(route: "/authorize", method: "GET", in: metrics),
+                        Self.requestCount(route: "/login", method: "POST", in: metrics)
+                    ))
+            }
+            #expect(served.map(\.authorize).reduce(0, +) == 1 && served.map(\.login).reduce(0, +) == 1)
+            #expect(
+                !served.contains { $0.authorize == 1 && $0.login == 1 }, "one node showed the form, the other took it")
+        }
+    }
+
+    /// The `method` requests to `route` that a node's Prometheus text counts (Hummingbird's `hb_requests` counter).
+    private static func requestCount(route: String, method: String = "GET", in metrics: String) -> Int {
         metrics.split(separator: "\n")
-            .filter { $0.hasPrefix("hb_requests{") && $0.contains(#""\#(route)""#) && $0.contains(#""GET""#) }
+            .filter { $0.hasPrefix("hb_requests{") && $0.contains(#""\#(route)""#) && $0.contains(#""\#(method)""#) }
             .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
             .reduce(0) { $0 + Int($1) }
     }
