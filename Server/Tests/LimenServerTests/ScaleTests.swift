@@ -7,7 +7,8 @@ import Testing
 
 @Suite(
     "Stateless nodes: two limen-server processes on one PostgreSQL database, behind nginx",
-    .enabled(if: ScaleCluster.unavailableReason == nil, Comment(rawValue: ScaleCluster.unavailableReason ?? ""))
+    .enabled(if: ScaleCluster.unavailableReason == nil, Comment(rawValue: ScaleCluster.unavailableReason ?? "")),
+    .serialized  // one cluster (two nodes and their connection pools) at a time on a small machine
 )
 struct ScaleTests {
     @Test(
