@@ -24,6 +24,7 @@ public enum LimenServerApplication {
         TokenRoutes.add(to: router, service: tokens)
         RevocationRoutes.add(to: router, service: tokens)
         UserInfoRoutes.add(to: router, service: tokens)
+        AdminRoutes.add(to: router, provider: provider)
         return router
     }
 

@@ -174,5 +174,26 @@ enum SQLiteMigrations {
                 """,
             ]
         ),
+        Migration(
+            version: 9,
+            name: "admin API token, per-client token lifetimes, a deleted user takes their grants and codes",
+            statements: [
+                """
+                CREATE TABLE admin_token (
+                    id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                    token_hash BLOB NOT NULL,
+                    created_at INTEGER NOT NULL
+                )
+                """,
+                "ALTER TABLE clients ADD COLUMN access_token_ttl INTEGER",
+                "ALTER TABLE clients ADD COLUMN refresh_token_ttl INTEGER",
+                """
+                CREATE TRIGGER users_delete_issued AFTER DELETE ON users BEGIN
+                    DELETE FROM grants WHERE subject = OLD.id;
+                    DELETE FROM authorization_codes WHERE subject = OLD.id;
+                END
+                """,
+            ]
+        ),
     ]
 }

@@ -165,5 +165,20 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        Migration(
+            version: 9,
+            name: "admin API token, per-client token lifetimes",
+            statements: [
+                """
+                CREATE TABLE admin_token (
+                    id SMALLINT PRIMARY KEY CHECK (id = 1),
+                    token_hash BYTEA NOT NULL,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                "ALTER TABLE clients ADD COLUMN access_token_ttl BIGINT",
+                "ALTER TABLE clients ADD COLUMN refresh_token_ttl BIGINT",
+            ]
+        ),
     ]
 }
