@@ -5,7 +5,7 @@ import Testing
 @testable import LimenServer
 
 /// The `limen-server` binary built next to the test bundle.
-private func serverExecutable() throws -> URL {
+func serverExecutable() throws -> URL {
     let directory = try #require(Bundle.main.executableURL?.deletingLastPathComponent())
     let url = directory.appendingPathComponent("limen-server")
     try #require(FileManager.default.isExecutableFile(atPath: url.path), "build limen-server first (swift build)")
@@ -13,7 +13,7 @@ private func serverExecutable() throws -> URL {
 }
 
 /// Reads `handle` until `marker` has been seen and the line holding it is complete, or `timeout` passes.
-private func readOutput(of handle: FileHandle, until marker: String, timeout: Duration) async -> String {
+func readOutput(of handle: FileHandle, until marker: String, timeout: Duration) async -> String {
     await withTaskGroup(of: String?.self) { group in
         group.addTask {
             var text = ""

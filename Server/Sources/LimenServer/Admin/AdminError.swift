@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import LimenOIDC
 import Hummingbird
+import LimenOIDC
 
 /// Why an admin API request was refused; answered as `{"error": …, "error_description": …}`.
 public enum AdminError: Error, Sendable, Equatable, LocalizedError {

@@ -10,6 +10,7 @@ enum AdminRoutes {
     /// The largest `limit` of a page of users.
     static let maximumPageSize = 500
 
+    /// Adds the routes, each behind the admin token.
     static func add(to router: Router<some RequestContext>, provider: Provider) {
         let admin = router.group("admin").add(middleware: AdminAuthenticationMiddleware(store: provider.store))
         let store = provider.store
