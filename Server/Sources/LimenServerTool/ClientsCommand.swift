@@ -122,6 +122,8 @@ struct ClientsCommand: AsyncParsableCommand {
                 var traits = [client.kind.rawValue]
                 if client.isNative { traits.append("native") }
                 if client.isFirstParty { traits.append("first-party") }
+                if let seconds = client.accessTokenLifetime { traits.append("access-token-ttl=\(Int(seconds))") }
+                if let seconds = client.refreshTokenLifetime { traits.append("refresh-token-ttl=\(Int(seconds))") }
                 print("\(client.id)\t\(traits.joined(separator: ","))\t\(client.redirectURIs.joined(separator: " "))")
             }
         }

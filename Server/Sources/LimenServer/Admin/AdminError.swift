@@ -4,7 +4,7 @@ import Hummingbird
 import LimenOIDC
 
 /// Why an admin API request was refused; answered as `{"error": …, "error_description": …}`.
-public enum AdminError: Error, Sendable, Equatable, LocalizedError {
+enum AdminError: Error, Sendable, Equatable, LocalizedError {
     /// The body is not JSON of the expected shape, or a query parameter is invalid (400).
     case invalidRequest(String)
     /// The body is not `application/json` (415).
@@ -21,7 +21,7 @@ public enum AdminError: Error, Sendable, Equatable, LocalizedError {
     case serverError
 
     /// A stable code for logs and tests.
-    public var code: String {
+    var code: String {
         switch self {
         case .invalidRequest: "admin.invalid_request"
         case .unsupportedMediaType: "admin.unsupported_media_type"
@@ -34,7 +34,7 @@ public enum AdminError: Error, Sendable, Equatable, LocalizedError {
     }
 
     /// A human message, sent as `error_description`; a client registration error starts with the member it is about.
-    public var errorDescription: String? {
+    var errorDescription: String? {
         switch self {
         case .invalidRequest(let reason): reason
         case .unsupportedMediaType: "the body must be application/json"

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import LimenOIDC
+import Logging
 
 /// The admin API under `/admin` (JSON in and out, behind ``AdminAuthenticationMiddleware``): clients and users,
 /// listed, created, read and deleted. Secrets and hashes never leave it, except a new client's secret, once.
@@ -9,6 +10,8 @@ enum AdminRoutes {
     static let defaultPageSize = 50
     /// The largest `limit` of a page of users.
     static let maximumPageSize = 500
+    /// Every change made through the API is logged (identifiers only, never a secret or an email).
+    static let logger = Logger(label: "limen.admin")
 
     /// Adds the routes, each behind the admin token.
     static func add(to router: Router<some RequestContext>, provider: Provider) {
@@ -35,6 +38,7 @@ enum AdminRoutes {
                 else {
                     throw .client(.alreadyExists(client.id), field: "client_id")
                 }
+                logger.notice("Admin API registered a client", metadata: ["client_id": "\(client.id)"])
                 return Responses.json(
                     encoding: AdminClientResource(client, secret: secret), status: .created, noStore: true)
             }
@@ -55,6 +59,7 @@ enum AdminRoutes {
                 guard try await storage({ () throws(StorageError) in try await store.deleteClient(id: id) }) else {
                     throw .notFound("client")
                 }
+                logger.notice("Admin API removed a client", metadata: ["client_id": "\(id)"])
                 return Response(status: .noContent)
             }
         }
@@ -90,6 +95,7 @@ enum AdminRoutes {
                 } catch {
                     throw .account(error)
                 }
+                logger.notice("Admin API created a user", metadata: ["sub": "\(user.id)"])
                 return Responses.json(encoding: AdminUserResource(user), status: .created, noStore: true)
             }
         }
@@ -108,6 +114,7 @@ enum AdminRoutes {
                 guard try await storage({ () throws(StorageError) in try await store.deleteUser(id: id) }) else {
                     throw .notFound("user")
                 }
+                logger.notice("Admin API removed a user", metadata: ["sub": "\(id)"])
                 return Response(status: .noContent)
             }
         }
