@@ -29,24 +29,9 @@ struct CLIEndToEndTests {
         let registered = try #require(peer.client(alg: "RS256"))
         let ports = registered.redirectURIs.compactMap { $0.port.map(UInt16.init) }
         let port = try #require(LoopbackPort.firstFree(among: ports), "every registered redirect port is taken")
-        let running = try cli.launch([
-            "login", "--issuer", peer.issuer.absoluteString, "--client-id", registered.clientID,
-            "--port", String(port), "--no-browser", "--scope", "openid email profile",
-        ])
-        do {
-            let line = await running.firstErrorLine { $0.hasPrefix(peer.issuer.absoluteString) }
-            let authorizationURL = try #require(line.flatMap(URL.init(string:)), "no authorization URL: \(running)")
-            let redirectURI = try #require(URL(string: "http://127.0.0.1:\(port)/callback"))
-            let callback = try await GlewlwydBrowser(peer: peer)
-                .authorize(url: authorizationURL, callback: CallbackMatcher(redirectURI: redirectURI))
-            let page = try await URLSessionTransport().send(HTTPRequest(url: callback))
-            #expect(page.status == 200)
-        } catch {
-            running.terminate()
-            _ = await running.wait()
-            throw error
-        }
-        return await running.wait()
+        return try await cli.logIn(
+            issuer: peer.issuer.absoluteString, clientID: registered.clientID, port: port,
+            scope: "openid email profile", browser: GlewlwydBrowser(peer: peer))
     }
 
     @Test("login through the browser redirect, then token, exec-credential, whoami and logout --revoke")

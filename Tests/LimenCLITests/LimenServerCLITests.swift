@@ -26,26 +26,10 @@ struct LimenServerCLITests {
     }
 
     private func run(_ server: LimenServerPeer, _ cli: CLIRunner) async throws {
-        let issuer = server.issuer.absoluteString
-        let port = try FreePort.find()
-        let running = try cli.launch([
-            "login", "--issuer", issuer, "--client-id", "limen-cli", "--port", String(port), "--no-browser",
-            "--scope", "openid email profile offline_access",
-        ])
-        do {
-            let line = await running.firstErrorLine { $0.hasPrefix(issuer) }
-            let authorizationURL = try #require(line.flatMap(URL.init(string:)), "no authorization URL: \(running)")
-            let redirectURI = try #require(URL(string: "http://127.0.0.1:\(port)/callback"))
-            let callback = try await LimenServerBrowser(email: server.user.email, password: server.user.password)
-                .authorize(url: authorizationURL, callback: CallbackMatcher(redirectURI: redirectURI))
-            let page = try await URLSessionTransport().send(HTTPRequest(url: callback))
-            #expect(page.status == 200)
-        } catch {
-            running.terminate()
-            _ = await running.wait()
-            throw error
-        }
-        let login = await running.wait()
+        let login = try await cli.logIn(
+            issuer: server.issuer.absoluteString, clientID: "limen-cli", port: try FreePort.find(),
+            scope: "openid email profile offline_access",
+            browser: LimenServerBrowser(email: server.user.email, password: server.user.password))
         #expect(login.status == 0, "\(login.standardError)")
         let subject = login.trimmedOutput
         #expect(!subject.isEmpty)

@@ -116,7 +116,8 @@ struct ServeCommand: AsyncParsableCommand {
                       data:     \(configuration.databasePath) (master key: \(configuration.masterKeyPath))
                       client:   \(SeedClients.cliClientID) (public, loopback redirect on any port)
 
-                    Try it from the repository root:
+                    Try it from the repository root (create an account on the sign-in page, or first run
+                    limen-server users add --email you@example.com):
                       swift run limen login --issuer \(issuer) --client-id \(SeedClients.cliClientID)
 
                     """.utf8
