@@ -6,6 +6,7 @@ import LimenOIDC
 /// as at `/token` (a public client names itself), asks for a device code and a user code for `scope` (checked as at
 /// `/authorize`: known scopes, `openid` among them). Refusals are RFC 6749 §5.2 JSON.
 enum DeviceAuthorizationRoutes {
+    /// Adds `POST /device_authorization`, authenticating clients and storing codes through `service`.
     static func add(to router: Router<some RequestContext>, service: TokenService) {
         router.post("/device_authorization") { request, _ in
             await TokenRoutes.answer {

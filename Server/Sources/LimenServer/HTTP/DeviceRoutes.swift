@@ -7,6 +7,7 @@ import Hummingbird
 /// the device request (Allow / Deny, posted to `/consent`). A wrong, expired or used code shows the form again with
 /// an error; wrong codes are counted per browser (``DeviceCodeAttempts``).
 enum DeviceRoutes {
+    /// Adds `GET` and `POST /device` over the sign-in pages of `responder`.
     static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
         router.get(RouterPath(DeviceFlow.verificationPath)) { request, _ in
             await responder.page(for: request) { browser throws(StorageError) in
