@@ -28,7 +28,7 @@ extension SQLiteStore {
         ).map(Self.user(from:))
     }
 
-    /// Grants and codes go with the user through the `users_delete_issued` trigger (migration 9); sessions and
+    /// Grants and codes go with the user through the `users_delete_issued` trigger (migration 7); sessions and
     /// consents through their foreign keys.
     @discardableResult
     public func deleteUser(id: String) async throws(StorageError) -> Bool {
