@@ -55,4 +55,35 @@ struct LimenServerCLITests {
         #expect(after.status != 0)
         #expect(after.outputText.isEmpty)
     }
+
+    @Test("login --device signs in once the person enters the code on the server's /device page and allows it")
+    func deviceLogin() async throws {
+        let server = try await LimenServerPeer.start()
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let running = try cli.launch([
+            "login", "--issuer", server.issuer.absoluteString, "--client-id", "limen-cli", "--device",
+            "--scope", "openid email profile offline_access",
+        ])
+        do {
+            let line = try #require(await running.firstErrorLine { $0.hasPrefix("Visit ") })
+            let parts = line.dropFirst("Visit ".count).components(separatedBy: " and enter code ")
+            let verificationURI = try #require(parts.first.flatMap(URL.init(string:)))
+            let userCode = try #require(parts.last)
+            #expect(verificationURI.absoluteString == server.issuer.absoluteString + "/device")
+            let browser = LimenServerBrowser(email: server.user.email, password: server.user.password)
+            _ = try await browser.approveDevice(verificationURI: verificationURI, userCode: userCode)
+        } catch {
+            running.terminate()
+            _ = await running.wait()
+            await server.stop()
+            throw error
+        }
+        let login = await running.wait()
+        #expect(login.status == 0, "\(login.standardError)")
+        let token = try await cli.complete(["token"])
+        #expect(token.status == 0, "\(token.standardError)")
+        #expect(try UnverifiedJWT(token.trimmedOutput).claims["sub"] == .string(login.trimmedOutput))
+        await server.stop()
+    }
 }

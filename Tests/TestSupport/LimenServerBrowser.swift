@@ -43,31 +43,58 @@ public final class LimenServerBrowser: UserAgent {
         }
     }
 
+    /// Where browsing ended.
+    enum Outcome {
+        /// The provider redirected to the awaited URL.
+        case redirected(URL)
+        /// A page without a form: the end of a flow that does not redirect (the device grant's result page).
+        case page(String)
+    }
+
     /// Opens `url` and answers each page until the provider redirects to the callback.
     public func follow(_ url: URL, until callback: CallbackMatcher) async throws -> URL {
+        guard case .redirected(let location) = try await browse(url, until: callback.matches) else {
+            throw UserAgentError.presentationFailed("the pages ended without a redirect to the callback")
+        }
+        return location
+    }
+
+    /// Approves a device authorization (RFC 8628) as the person would: opens the verification page, enters
+    /// `userCode`, signs in and allows; returns the text of the final page.
+    public func approveDevice(verificationURI: URL, userCode: String) async throws -> String {
+        guard case .page(let text) = try await browse(verificationURI, userCode: userCode, until: { _ in false }) else {
+            throw UserAgentError.presentationFailed("the device pages redirected")
+        }
+        return text
+    }
+
+    private func browse(_ url: URL, userCode: String? = nil, until stop: (URL) -> Bool) async throws -> Outcome {
         var response = try await send(HTTPRequest(url: url))
         var current = url
         for _ in 0..<10 {
             if response.status == 302 || response.status == 303 {
                 guard let header = response.header("Location"), let next = URL(string: header, relativeTo: current)
                 else { throw UserAgentError.presentationFailed("a redirect without a Location") }
-                if callback.matches(next.absoluteURL) { return next.absoluteURL }
+                if stop(next.absoluteURL) { return .redirected(next.absoluteURL) }
                 current = next.absoluteURL
                 response = try await send(HTTPRequest(url: current))
                 continue
             }
             let page = String(decoding: response.body, as: UTF8.self)
-            guard response.status == 200, let action = Self.formAction(in: page),
-                let target = URL(string: action, relativeTo: current)?.absoluteURL
-            else {
+            guard response.status == 200 else {
                 throw UserAgentError.presentationFailed("page answered \(response.status): \(page.prefix(300))")
             }
             if let alert = Self.alert(in: page) { throw UserAgentError.presentationFailed("the page says: \(alert)") }
+            guard let action = Self.formAction(in: page) else { return .page(page) }
+            guard let target = URL(string: action, relativeTo: current)?.absoluteURL else {
+                throw UserAgentError.presentationFailed("a form without a usable action")
+            }
             var fields = Self.hiddenFields(in: page)
             if page.contains("name=\"password\"") {
                 guard let credentials else { throw UserAgentError.presentationFailed("asked for a password") }
                 fields += [("email", credentials.email), ("password", credentials.password)]
             }
+            if page.contains("name=\"user_code\""), let userCode { fields.append(("user_code", userCode)) }
             if page.contains("value=\"allow\"") { fields.append(("decision", "allow")) }
             current = target
             response = try await send(

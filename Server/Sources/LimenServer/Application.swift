@@ -25,11 +25,14 @@ public enum LimenServerApplication {
         ConsentRoutes.add(to: router, responder: signIn)
         LogoutRoutes.add(to: router, responder: signIn)
         EndSessionRoutes.add(to: router, responder: signIn)
+        DeviceRoutes.add(to: router, responder: signIn)
         Stylesheet.add(to: router)
         let tokens = TokenService(provider: provider, lifetimes: provider.configuration.tokenLifetimes)
         TokenRoutes.add(to: router, service: tokens)
+        DeviceAuthorizationRoutes.add(to: router, service: tokens)
         RevocationRoutes.add(to: router, service: tokens)
         UserInfoRoutes.add(to: router, service: tokens)
+        AdminRoutes.add(to: router, provider: provider)
         return router
     }
 

@@ -64,6 +64,18 @@ struct ClientsCommand: AsyncParsableCommand {
         @Option(help: "ID token signing algorithm: ES256 or RS256.")
         var idTokenAlg = "ES256"
 
+        @Option(
+            name: .customLong("access-token-ttl"),
+            help: "This client's access token lifetime in seconds (60–86400; default: the server's)."
+        )
+        var accessTokenTTL: Int?
+
+        @Option(
+            name: .customLong("refresh-token-ttl"),
+            help: "This client's refresh token lifetime in seconds (60–31536000; default: the server's)."
+        )
+        var refreshTokenTTL: Int?
+
         func run() async throws {
             let registration = ClientRegistration(
                 id: id,
@@ -73,7 +85,9 @@ struct ClientsCommand: AsyncParsableCommand {
                 isFirstParty: firstParty,
                 redirectURIs: redirectURIs,
                 postLogoutRedirectURIs: postLogoutRedirectURIs,
-                idTokenSignedResponseAlg: idTokenAlg
+                idTokenSignedResponseAlg: idTokenAlg,
+                accessTokenLifetime: accessTokenTTL.map(TimeInterval.init),
+                refreshTokenLifetime: refreshTokenTTL.map(TimeInterval.init)
             )
             let (client, secret): (ClientRecord, String?)
             do {
@@ -108,6 +122,8 @@ struct ClientsCommand: AsyncParsableCommand {
                 var traits = [client.kind.rawValue]
                 if client.isNative { traits.append("native") }
                 if client.isFirstParty { traits.append("first-party") }
+                if let seconds = client.accessTokenLifetime { traits.append("access-token-ttl=\(Int(seconds))") }
+                if let seconds = client.refreshTokenLifetime { traits.append("refresh-token-ttl=\(Int(seconds))") }
                 print("\(client.id)\t\(traits.joined(separator: ","))\t\(client.redirectURIs.joined(separator: " "))")
             }
         }

@@ -18,7 +18,9 @@ struct LimenServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "limen-server",
         abstract: "Limen Server: an OpenID provider with an embedded SQLite database.",
-        subcommands: [ServeCommand.self, ClientsCommand.self, UsersCommand.self, KeysCommand.self],
+        subcommands: [
+            ServeCommand.self, ClientsCommand.self, UsersCommand.self, KeysCommand.self, AdminTokenCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 

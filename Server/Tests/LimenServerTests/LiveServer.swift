@@ -6,16 +6,18 @@ import Testing
 @testable import LimenServer
 
 /// Bootstraps a provider in a temporary directory, serves it on 127.0.0.1 port 0, runs `body` with the issuer the
-/// server announced, and shuts everything down in every path. `configure` adjusts the test configuration first.
+/// server announced, and shuts everything down in every path. `configure` adjusts the test configuration first; `now`
+/// is the provider's clock.
 func withLiveServer(
     configure: (inout ServerConfiguration) -> Void = { _ in },
+    now: @escaping @Sendable () -> Date = Date.init,
     _ body: (Provider, String) async throws -> Void
 ) async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     var configuration = ServerConfiguration.testing(directory: directory, port: 0)
     configure(&configuration)
-    let provider = try await Provider.bootstrap(configuration: configuration)
+    let provider = try await Provider.bootstrap(configuration: configuration, now: now)
     let (issuers, continuation) = AsyncStream.makeStream(of: String.self)
     let app = LimenServerApplication.make(provider: provider) { continuation.yield($0) }
     let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test"))

@@ -51,7 +51,12 @@ struct DiscoveryRouteTests {
             #expect(document["userinfo_endpoint"]?.stringValue == "http://127.0.0.1:8080/userinfo")
             #expect(document["revocation_endpoint"]?.stringValue == "http://127.0.0.1:8080/revoke")
             #expect(document["introspection_endpoint"]?.stringValue == "http://127.0.0.1:8080/introspect")
-            #expect(document["grant_types_supported"]?.stringArrayValue == ["authorization_code", "refresh_token"])
+            #expect(
+                document["grant_types_supported"]?.stringArrayValue
+                    == ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"])
+            #expect(
+                document["device_authorization_endpoint"]?.stringValue
+                    == "http://127.0.0.1:8080/device_authorization")
             #expect(document["claims_supported"]?.stringArrayValue?.contains("email_verified") == true)
             #expect(
                 document["revocation_endpoint_auth_methods_supported"]?.stringArrayValue

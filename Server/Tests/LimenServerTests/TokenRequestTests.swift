@@ -131,7 +131,7 @@ struct TokenRequestTests {
     @Test("an unknown grant type is unsupported_grant_type; a missing one is invalid_request")
     func unsupportedGrantType() async throws {
         try await TokenFixture.run { fixture in
-            for grantType in ["password", "client_credentials", "urn:ietf:params:oauth:grant-type:device_code"] {
+            for grantType in ["password", "client_credentials", "urn:ietf:params:oauth:grant-type:jwt-bearer"] {
                 let response = try await fixture.post("/token", [("grant_type", grantType), ("client_id", "native")])
                 #expect(response.status == .badRequest)
                 #expect(response.error == "unsupported_grant_type")

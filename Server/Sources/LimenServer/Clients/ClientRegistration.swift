@@ -26,6 +26,15 @@ public struct ClientRegistration: Sendable, Equatable {
     public var postLogoutRedirectURIs: [String]
     /// `ES256` (default) or `RS256`.
     public var idTokenSignedResponseAlg: String
+    /// The client's own access token lifetime in seconds (``accessTokenLifetimeRange``); `nil`: the server's.
+    public var accessTokenLifetime: TimeInterval?
+    /// The client's own refresh token lifetime in seconds (``refreshTokenLifetimeRange``); `nil`: the server's.
+    public var refreshTokenLifetime: TimeInterval?
+
+    /// Access token lifetimes a client may have: a minute to a day (a bearer token is not revocable everywhere).
+    public static let accessTokenLifetimeRange: ClosedRange<TimeInterval> = 60...86_400
+    /// Refresh token lifetimes a client may have: a minute to a year.
+    public static let refreshTokenLifetimeRange: ClosedRange<TimeInterval> = 60...31_536_000
 
     /// Creates a registration request.
     public init(
@@ -36,7 +45,9 @@ public struct ClientRegistration: Sendable, Equatable {
         isFirstParty: Bool = false,
         redirectURIs: [String],
         postLogoutRedirectURIs: [String] = [],
-        idTokenSignedResponseAlg: String = "ES256"
+        idTokenSignedResponseAlg: String = "ES256",
+        accessTokenLifetime: TimeInterval? = nil,
+        refreshTokenLifetime: TimeInterval? = nil
     ) {
         self.id = id
         self.name = name
@@ -46,6 +57,8 @@ public struct ClientRegistration: Sendable, Equatable {
         self.redirectURIs = redirectURIs
         self.postLogoutRedirectURIs = postLogoutRedirectURIs
         self.idTokenSignedResponseAlg = idTokenSignedResponseAlg
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
     }
 
     /// The record to store and, for a confidential client, its secret (returned once, stored only as a hash).
@@ -62,6 +75,12 @@ public struct ClientRegistration: Sendable, Equatable {
             throw .unsupportedAlgorithm(idTokenSignedResponseAlg)
         }
         if isNative && kind == .confidential { throw .nativeClientWithSecret }
+        if let accessTokenLifetime, !Self.accessTokenLifetimeRange.contains(accessTokenLifetime) {
+            throw .invalidTokenLifetime("access_token_ttl", Self.accessTokenLifetimeRange)
+        }
+        if let refreshTokenLifetime, !Self.refreshTokenLifetimeRange.contains(refreshTokenLifetime) {
+            throw .invalidTokenLifetime("refresh_token_ttl", Self.refreshTokenLifetimeRange)
+        }
         let secret = kind == .confidential ? ClientSecret.generate() : nil
         let client = ClientRecord(
             id: id,
@@ -73,6 +92,8 @@ public struct ClientRegistration: Sendable, Equatable {
             postLogoutRedirectURIs: postLogoutRedirectURIs,
             isFirstParty: isFirstParty,
             idTokenSignedResponseAlg: idTokenSignedResponseAlg,
+            accessTokenLifetime: accessTokenLifetime?.rounded(.down),
+            refreshTokenLifetime: refreshTokenLifetime?.rounded(.down),
             createdAt: now
         )
         return (client, secret)
@@ -132,6 +153,8 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
     case nativeClientWithSecret
     /// A client with this ID exists.
     case alreadyExists(String)
+    /// A token lifetime (named by its wire name) is outside the allowed range of seconds.
+    case invalidTokenLifetime(String, ClosedRange<TimeInterval>)
 
     /// A stable code for logs and tests.
     public var code: String {
@@ -142,6 +165,7 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
         case .unsupportedAlgorithm: "clients.unsupported_algorithm"
         case .nativeClientWithSecret: "clients.native_client_with_secret"
         case .alreadyExists: "clients.already_exists"
+        case .invalidTokenLifetime: "clients.invalid_token_lifetime"
         }
     }
 
@@ -154,6 +178,8 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
         case .unsupportedAlgorithm(let algorithm): "Unsupported ID token algorithm \(algorithm): use ES256 or RS256"
         case .nativeClientWithSecret: "A native client is public: it cannot keep a secret"
         case .alreadyExists(let id): "A client with ID \(id) already exists"
+        case .invalidTokenLifetime(let field, let range):
+            "\(field) must be between \(Int(range.lowerBound)) and \(Int(range.upperBound)) seconds"
         }
     }
 }

@@ -125,17 +125,10 @@ struct AuthorizationValidator: Sendable {
             }
         }
 
-        var scopes: [String] = []
-        for scope in (single("scope") ?? "").split(separator: " ").map(String.init) where !scopes.contains(scope) {
-            guard Self.supportedScopes.contains(scope) else {
-                return refuse(
-                    "invalid_scope", "unknown scope \(scope); supported: \(Self.supportedScopes.joined(separator: " "))"
-                )
-            }
-            scopes.append(scope)
-        }
-        guard scopes.contains("openid") else {
-            return refuse("invalid_scope", "this OpenID provider requires the openid scope")
+        let scope: String
+        switch Self.requestedScope(single("scope")) {
+        case .success(let accepted): scope = accepted
+        case .failure(let refusal): return refuse("invalid_scope", refusal.description)
         }
         var prompt: Set<Prompt> = []
         for value in (single("prompt") ?? "").split(separator: " ") {
@@ -159,7 +152,7 @@ struct AuthorizationValidator: Sendable {
             Accepted(
                 client: client,
                 redirectURI: redirectURI,
-                scope: scopes.joined(separator: " "),
+                scope: scope,
                 state: state,
                 nonce: single("nonce"),
                 codeChallenge: challenge,
@@ -170,6 +163,30 @@ struct AuthorizationValidator: Sendable {
                 uiLocales: single("ui_locales")
             )
         )
+    }
+
+    /// Why a requested scope is refused (`invalid_scope`).
+    struct ScopeRefusal: Error, Sendable, Equatable {
+        /// What is wrong, for `error_description`.
+        let description: String
+    }
+
+    /// The requested scopes (`scope`, space-separated), each known and kept once, `openid` among them, as one
+    /// space-separated string; shared by `/authorize` and `/device_authorization`.
+    static func requestedScope(_ requested: String?) -> Result<String, ScopeRefusal> {
+        var scopes: [String] = []
+        for scope in (requested ?? "").split(separator: " ").map(String.init) where !scopes.contains(scope) {
+            guard supportedScopes.contains(scope) else {
+                return .failure(
+                    ScopeRefusal(
+                        description: "unknown scope \(scope); supported: \(supportedScopes.joined(separator: " "))"))
+            }
+            scopes.append(scope)
+        }
+        guard scopes.contains("openid") else {
+            return .failure(ScopeRefusal(description: "this OpenID provider requires the openid scope"))
+        }
+        return .success(scopes.joined(separator: " "))
     }
 
     /// Exact string match, except that a native client's loopback redirect (`http://127.0.0.1` or `http://[::1]`)

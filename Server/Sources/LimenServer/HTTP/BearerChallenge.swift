@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 
@@ -11,6 +12,14 @@ enum BearerChallenge: Sendable, Equatable {
     case invalidToken
     /// The token lacks the `openid` scope (403).
     case insufficientScope
+
+    /// The token of an `Authorization: Bearer` header (RFC 6750 §2.1), `nil` when there is none.
+    static func token(in request: Request) -> String? {
+        guard let header = request.headers[.authorization] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
+    }
 
     /// The response carrying the challenge.
     var response: Response {

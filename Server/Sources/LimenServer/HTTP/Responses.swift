@@ -8,6 +8,15 @@ import NIOCore
 enum Responses {
     /// A JSON body; `noStore` adds `Cache-Control: no-store` (for anything carrying secrets or errors).
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, noStore: Bool = false) -> Response {
+        json(encoding: value, status: status, noStore: noStore)
+    }
+
+    /// Any `Encodable` value as a JSON body (keys sorted), like ``json(_:status:noStore:)``.
+    static func json(
+        encoding value: some Encodable,
+        status: HTTPResponse.Status = .ok,
+        noStore: Bool = false
+    ) -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)

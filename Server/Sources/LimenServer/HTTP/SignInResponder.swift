@@ -46,7 +46,7 @@ struct SignInResponder: Sendable {
     }
 
     /// The response for `step`. A page stores the request first unless it is `stored` already; a completion consumes
-    /// the stored request and redirects to the client.
+    /// the stored request and redirects to the client (or, for a device authorization, records the decision).
     func respond(
         to step: AuthorizationFlow.Step,
         pending: PendingAuthorization,
@@ -63,6 +63,8 @@ struct SignInResponder: Sendable {
             let csrf = browser.csrfToken(for: CSRFToken.consentPurpose(requestID: pending.id, subject: subject))
             let account = try await provider.store.user(id: subject)?.email
             return Pages.consent(pending, csrf: csrf, account: account)
+        case .complete(let completion) where pending.isDeviceRequest:
+            return try await DeviceVerification(provider: provider).complete(pending, with: completion)
         case .complete(let completion):
             guard let location = try await flow.complete(pending, with: completion, stored: stored) else {
                 return Pages.requestGone(uiLocales: pending.record.uiLocales)

@@ -3,7 +3,8 @@ import Hummingbird
 import LimenOIDC
 import Logging
 
-/// `POST /token` (RFC 6749 §3.2, §4.1.3, §5, §6): the authorization code and refresh token grants.
+/// `POST /token` (RFC 6749 §3.2, §4.1.3, §5, §6; RFC 8628 §3.4): the authorization code, refresh token and device
+/// code grants.
 enum TokenRoutes {
     private static let logger = Logger(label: "limen.tokens")
 
@@ -21,6 +22,9 @@ enum TokenRoutes {
                 case "refresh_token":
                     try requireGrantType(grantType, client: client)
                     body = try await service.refreshGrant.refresh(form, client: client)
+                case DeviceFlow.grantType:
+                    try requireGrantType(grantType, client: client)
+                    body = try await service.deviceGrant.exchange(form, client: client)
                 default:
                     throw TokenEndpointError.unsupportedGrantType
                 }
@@ -29,7 +33,8 @@ enum TokenRoutes {
         }
     }
 
-    private static func requireGrantType(_ grantType: String, client: ClientRecord) throws(TokenEndpointError) {
+    /// Refuses a client not registered for `grantType` (`unauthorized_client`).
+    static func requireGrantType(_ grantType: String, client: ClientRecord) throws(TokenEndpointError) {
         guard client.grantTypes.contains(grantType) else {
             throw .unauthorizedClient("this client may not use the \(grantType) grant")
         }

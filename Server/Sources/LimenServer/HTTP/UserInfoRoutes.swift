@@ -7,10 +7,10 @@ import LimenOIDC
 enum UserInfoRoutes {
     static func add(to router: Router<some RequestContext>, service: TokenService) {
         router.get("/userinfo") { request, _ in
-            await respond(token: bearerToken(in: request), service: service)
+            await respond(token: BearerChallenge.token(in: request), service: service)
         }
         router.post("/userinfo") { request, _ in
-            let headerToken = bearerToken(in: request)
+            let headerToken = BearerChallenge.token(in: request)
             // Only a form body can carry the token (RFC 6750 §2.2); any other body is ignored.
             let contentType = request.headers[.contentType]?.lowercased() ?? ""
             guard contentType.hasPrefix("application/x-www-form-urlencoded") else {
@@ -26,14 +26,6 @@ enum UserInfoRoutes {
                 return await respond(token: token, service: service)
             }
         }
-    }
-
-    /// The token of an `Authorization: Bearer` header (RFC 6750 §2.1).
-    private static func bearerToken(in request: Request) -> String? {
-        guard let header = request.headers[.authorization] else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return parts[1].trimmingCharacters(in: .whitespaces)
     }
 
     private static func respond(token: String?, service: TokenService) async -> Response {

@@ -9,6 +9,7 @@ enum PageTemplates {
         "consent": consent,
         "message": message,
         "logout": logout,
+        "device": device,
     ]
 
     /// The document around every page: language, title, stylesheet.
@@ -77,7 +78,9 @@ enum PageTemplates {
     /// What the client asks for, with Allow and Deny.
     static let consent = """
         {{<layout}}{{$content}}
-        <p class="context"><strong>{{clientName}}</strong> would like to:</p>
+        {{#deviceRequest}}<p class="notice" id="device-request">A device is asking to sign in to your account with the \
+        code you entered. Allow it only if you started this yourself, on a device you have with you.</p>
+        {{/deviceRequest}}<p class="context"><strong>{{clientName}}</strong> would like to:</p>
         <ul class="scopes">
         {{#scopes}}<li>{{.}}</li>
         {{/scopes}}
@@ -109,6 +112,22 @@ enum PageTemplates {
         {{#fields}}<input type="hidden" name="{{name}}" value="{{value}}">
         {{/fields}}<input type="hidden" name="csrf" value="{{csrf}}">
         <button type="submit">Sign out</button>
+        </form>
+        {{/content}}{{/layout}}
+        """
+
+    /// The verification page of the device authorization grant: the user code, prefilled when the link carried it.
+    static let device = """
+        {{<layout}}{{$content}}
+        <p class="context">Enter the code shown on your device.</p>
+        {{#error}}<p class="error" role="alert" id="form-error">{{error}}</p>{{/error}}
+        <form method="post" action="device">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="user_code">Code</label>
+        <input id="user_code" name="user_code" type="text" autocomplete="one-time-code" autocapitalize="characters" \
+        spellcheck="false" required maxlength="20" placeholder="XXXX-XXXX" value="{{userCode}}" \
+        autofocus{{#error}} aria-describedby="form-error"{{/error}}>
+        <button type="submit">Continue</button>
         </form>
         {{/content}}{{/layout}}
         """

@@ -68,16 +68,18 @@ enum Pages {
         return render(page, template: "sign-up", title: page.title, status: status)
     }
 
-    /// The consent page: the client, what it asks for, and who is signed in.
+    /// The consent page: the client, what it asks for, and who is signed in; for a device authorization, a warning
+    /// that it signs in a device somewhere else (RFC 8628 §5.4).
     static func consent(_ pending: PendingAuthorization, csrf: String, account: String?) -> Response {
         let page = ConsentPage(
             lang: PageLanguage.tag(uiLocales: pending.record.uiLocales),
-            title: "Allow access?",
+            title: pending.isDeviceRequest ? "Connect a device?" : "Allow access?",
             clientName: pending.client.name,
             requestID: pending.id,
             csrf: csrf,
             scopes: pending.scopes.map(ScopeDescriptions.describe),
-            account: account
+            account: account,
+            deviceRequest: pending.isDeviceRequest
         )
         return render(page, template: "consent", title: page.title, status: .ok)
     }
@@ -129,7 +131,8 @@ enum Pages {
         return render(page, template: "logout", title: page.title, status: .ok)
     }
 
-    private static func render(
+    /// Renders `page` with `template` as a page with the common headers.
+    static func render(
         _ page: Any,
         template: String,
         title: String,
@@ -181,6 +184,7 @@ private struct ConsentPage {
     var csrf: String
     var scopes: [String]
     var account: String?
+    var deviceRequest: Bool
 }
 
 /// The values of a message page.

@@ -33,6 +33,7 @@ enum Stylesheet {
           outline-offset: 2px; }
         a { color: var(--accent); }
         .error { color: var(--error); font-weight: 600; }
+        .notice { border-left: 4px solid var(--error); padding-left: .75rem; }
         .scopes { padding-left: 1.25rem; }
 
         """

@@ -3,7 +3,7 @@ import Logging
 import ServiceLifecycle
 
 /// Deletes expired rows (authorization codes, grants, refresh tokens, access-token revocations, forgotten sign-in
-/// failures, pending authorization requests, browser sessions; device codes as they arrive) at start and then every
+/// failures, pending authorization requests, browser sessions, device authorizations) at start and then every
 /// ``interval``, until the service group shuts down.
 public struct ExpirySweeper: Service {
     /// The time between two sweeps.
@@ -67,6 +67,12 @@ public struct ExpirySweeper: Service {
                 "pending authorization requests",
                 { [store] () throws(StorageError) in
                     try await store.deleteExpiredPendingAuthorizations(before: now)
+                }
+            ),
+            (
+                "device authorizations",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredDeviceAuthorizations(before: now)
                 }
             ),
             (

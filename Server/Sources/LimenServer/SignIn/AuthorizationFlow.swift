@@ -113,9 +113,12 @@ struct AuthorizationFlow: Sendable {
         return false
     }
 
-    /// Whether the consent page must be shown: never for a first-party client; always for `prompt=consent`;
-    /// otherwise when a requested scope has not been allowed before.
+    /// Whether the consent page must be shown: always for a device authorization, first-party client or not (RFC 8628
+    /// §5.4: a user code may have been phished, so the person confirms the device request they are approving); never
+    /// for a first-party client otherwise; always for `prompt=consent`; otherwise when a requested scope has not been
+    /// allowed before.
     private func needsConsent(_ pending: PendingAuthorization, subject: String) async throws(StorageError) -> Bool {
+        if pending.isDeviceRequest { return true }
         guard !pending.client.isFirstParty else { return false }
         if pending.prompt.contains(.consent) { return true }
         let granted = try await provider.store.grantedScopes(subject: subject, clientID: pending.client.id)

@@ -6,7 +6,7 @@ import LimenOIDC
 ///
 /// Each browser gets a random secret in the `limen_csrf` cookie (HttpOnly, so page scripts cannot read it). A form
 /// carries HMAC-SHA256(secret, purpose), where the purpose names what the form does (`authorize:<request id>`,
-/// `consent:<request id>:<subject>`, `logout`, `end_session`). Another site can make the browser send the cookie, but it cannot read
+/// `consent:<request id>:<subject>`, `logout`, `end_session`, `device`). Another site can make the browser send the cookie, but it cannot read
 /// it, so it cannot compute the token; and a token for one request or user does not pass for another.
 enum CSRFToken {
     /// The cookie holding the browser's secret.
@@ -45,4 +45,7 @@ enum CSRFToken {
 
     /// The purpose of the confirmation asked by `/end_session`.
     static let endSessionPurpose = "end_session"
+
+    /// The purpose of the user-code form of `/device`.
+    static let devicePurpose = "device"
 }

@@ -174,5 +174,49 @@ enum SQLiteMigrations {
                 """,
             ]
         ),
+        Migration(
+            version: 6,
+            name: "device authorizations (RFC 8628)",
+            statements: [
+                """
+                CREATE TABLE device_authorizations (
+                    device_code_hash BLOB PRIMARY KEY NOT NULL,
+                    user_code_hash BLOB NOT NULL UNIQUE,
+                    client_id TEXT NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+                    scope TEXT NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied', 'consumed')),
+                    subject TEXT,
+                    auth_time INTEGER,
+                    poll_interval INTEGER NOT NULL,
+                    last_polled_at INTEGER,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL
+                )
+                """,
+                "CREATE INDEX device_authorizations_expires_at ON device_authorizations (expires_at)",
+                "ALTER TABLE pending_authorizations ADD COLUMN device_code_hash BLOB",
+            ]
+        ),
+        Migration(
+            version: 7,
+            name: "admin API token, per-client token lifetimes, a deleted user takes their grants and codes",
+            statements: [
+                """
+                CREATE TABLE admin_token (
+                    id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                    token_hash BLOB NOT NULL,
+                    created_at INTEGER NOT NULL
+                )
+                """,
+                "ALTER TABLE clients ADD COLUMN access_token_ttl INTEGER",
+                "ALTER TABLE clients ADD COLUMN refresh_token_ttl INTEGER",
+                """
+                CREATE TRIGGER users_delete_issued AFTER DELETE ON users BEGIN
+                    DELETE FROM grants WHERE subject = OLD.id;
+                    DELETE FROM authorization_codes WHERE subject = OLD.id;
+                END
+                """,
+            ]
+        ),
     ]
 }

@@ -41,6 +41,9 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
     public var hintedSubject: String?
     /// The `ui_locales`, for the pages' language.
     public var uiLocales: String?
+    /// SHA-256 of the device code when this is the confirmation of a device authorization (RFC 8628 §3.3) rather
+    /// than an `/authorize` request: it completes by deciding that authorization, not by a redirect.
+    public var deviceCodeHash: Data?
     /// When `/authorize` accepted the request.
     public var createdAt: Date
     /// When the request is no longer honoured.
@@ -60,6 +63,7 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
         loginHint: String? = nil,
         hintedSubject: String? = nil,
         uiLocales: String? = nil,
+        deviceCodeHash: Data? = nil,
         createdAt: Date,
         expiresAt: Date
     ) {
@@ -75,6 +79,7 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
         self.loginHint = loginHint
         self.hintedSubject = hintedSubject
         self.uiLocales = uiLocales
+        self.deviceCodeHash = deviceCodeHash
         self.createdAt = createdAt
         self.expiresAt = expiresAt
     }

@@ -165,5 +165,43 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        Migration(
+            version: 6,
+            name: "device authorizations (RFC 8628)",
+            statements: [
+                """
+                CREATE TABLE device_authorizations (
+                    device_code_hash BYTEA PRIMARY KEY,
+                    user_code_hash BYTEA NOT NULL UNIQUE,
+                    client_id TEXT NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+                    scope TEXT NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied', 'consumed')),
+                    subject TEXT,
+                    auth_time BIGINT,
+                    poll_interval INTEGER NOT NULL,
+                    last_polled_at BIGINT,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX device_authorizations_expires_at ON device_authorizations (expires_at)",
+                "ALTER TABLE pending_authorizations ADD COLUMN device_code_hash BYTEA",
+            ]
+        ),
+        Migration(
+            version: 7,
+            name: "admin API token, per-client token lifetimes",
+            statements: [
+                """
+                CREATE TABLE admin_token (
+                    id SMALLINT PRIMARY KEY CHECK (id = 1),
+                    token_hash BYTEA NOT NULL,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                "ALTER TABLE clients ADD COLUMN access_token_ttl BIGINT",
+                "ALTER TABLE clients ADD COLUMN refresh_token_ttl BIGINT",
+            ]
+        ),
     ]
 }

@@ -15,10 +15,12 @@ extension PostgresStore {
         let inserted = try await rows(
             """
             INSERT INTO clients (id, name, kind, secret_hash, is_native, redirect_uris, post_logout_redirect_uris,
-                grant_types, is_first_party, id_token_signed_response_alg, created_at)
+                grant_types, is_first_party, id_token_signed_response_alg, access_token_ttl, refresh_token_ttl,
+                created_at)
             VALUES (\(client.id), \(client.name), \(client.kind.rawValue), \(client.secretHash.map(Self.bytes)), \(client.isNative),
                 \(Self.json(client.redirectURIs)), \(Self.json(client.postLogoutRedirectURIs)),
                 \(Self.json(client.grantTypes)), \(client.isFirstParty), \(client.idTokenSignedResponseAlg),
+                \(client.accessTokenLifetime.map(Self.wholeSeconds)), \(client.refreshTokenLifetime.map(Self.wholeSeconds)),
                 \(Self.seconds(client.createdAt)))
             ON CONFLICT (id) DO NOTHING
             RETURNING id
@@ -47,6 +49,8 @@ extension PostgresStore {
             grantTypes: try strings(row, "grant_types"),
             isFirstParty: try value(row, "is_first_party", as: Bool.self),
             idTokenSignedResponseAlg: try value(row, "id_token_signed_response_alg", as: String.self),
+            accessTokenLifetime: try optional(row, "access_token_ttl", as: Int64.self).map(TimeInterval.init),
+            refreshTokenLifetime: try optional(row, "refresh_token_ttl", as: Int64.self).map(TimeInterval.init),
             createdAt: try date(row, "created_at")
         )
     }

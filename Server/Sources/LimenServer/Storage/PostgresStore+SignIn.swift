@@ -8,11 +8,12 @@ extension PostgresStore {
         try await rows(
             """
             INSERT INTO pending_authorizations (id_hash, client_id, redirect_uri, scope, state, nonce, code_challenge,
-                prompt, max_age, login_hint, hinted_subject, ui_locales, created_at, expires_at)
+                prompt, max_age, login_hint, hinted_subject, ui_locales, device_code_hash, created_at, expires_at)
             VALUES (\(Self.bytes(request.idHash)), \(request.clientID), \(request.redirectURI), \(request.scope),
                 \(request.state), \(request.nonce), \(request.codeChallenge), \(request.prompt),
                 \(request.maxAge.map(Int64.init)), \(request.loginHint), \(request.hintedSubject), \(request.uiLocales),
-                \(Self.seconds(request.createdAt)), \(Self.seconds(request.expiresAt)))
+                \(request.deviceCodeHash.map(Self.bytes)), \(Self.seconds(request.createdAt)),
+                \(Self.seconds(request.expiresAt)))
             """
         )
     }
@@ -62,6 +63,7 @@ extension PostgresStore {
             loginHint: try optional(row, "login_hint", as: String.self),
             hintedSubject: try optional(row, "hinted_subject", as: String.self),
             uiLocales: try optional(row, "ui_locales", as: String.self),
+            deviceCodeHash: try optional(row, "device_code_hash", as: Data.self),
             createdAt: try date(row, "created_at"),
             expiresAt: try date(row, "expires_at")
         )

@@ -28,7 +28,7 @@ extension PostgresStore {
         try await rows("SELECT * FROM users ORDER BY created_at, id").map(Self.user(from:))
     }
 
-    private static func user(from row: PostgresRandomAccessRow) throws(StorageError) -> UserRecord {
+    static func user(from row: PostgresRandomAccessRow) throws(StorageError) -> UserRecord {
         UserRecord(
             id: try value(row, "id", as: String.self),
             email: try value(row, "email", as: String.self),

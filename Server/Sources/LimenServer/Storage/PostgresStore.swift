@@ -134,6 +134,11 @@ public final class PostgresStore: Store {
         Int64(date.timeIntervalSince1970.rounded(.down))
     }
 
+    /// A duration as whole seconds.
+    static func wholeSeconds(_ interval: TimeInterval) -> Int64 {
+        Int64(interval.rounded(.down))
+    }
+
     /// The column's value, which must be present.
     static func value<Value: PostgresDecodable>(
         _ row: PostgresRandomAccessRow,

@@ -32,7 +32,7 @@ extension SQLiteStore {
         try await query("SELECT * FROM users ORDER BY created_at, id").map(Self.user(from:))
     }
 
-    private static func user(from row: SQLiteRow) throws(StorageError) -> UserRecord {
+    static func user(from row: SQLiteRow) throws(StorageError) -> UserRecord {
         UserRecord(
             id: try text(row, "id"),
             email: try text(row, "email"),

@@ -130,8 +130,9 @@ public final class SQLiteStore: Store {
         let rows = try await query(
             """
             INSERT INTO clients (id, name, kind, secret_hash, is_native, redirect_uris, post_logout_redirect_uris,
-                grant_types, is_first_party, id_token_signed_response_alg, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                grant_types, is_first_party, id_token_signed_response_alg, access_token_ttl, refresh_token_ttl,
+                created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO NOTHING
             RETURNING id
             """,
@@ -140,6 +141,7 @@ public final class SQLiteStore: Store {
                 .integer(client.isNative ? 1 : 0), try Self.json(client.redirectURIs),
                 try Self.json(client.postLogoutRedirectURIs), try Self.json(client.grantTypes),
                 .integer(client.isFirstParty ? 1 : 0), .text(client.idTokenSignedResponseAlg),
+                Self.seconds(client.accessTokenLifetime), Self.seconds(client.refreshTokenLifetime),
                 Self.time(client.createdAt),
             ]
         )
@@ -218,6 +220,12 @@ public final class SQLiteStore: Store {
         .integer(.init(date.timeIntervalSince1970.rounded(.down)))
     }
 
+    /// A duration as whole seconds, `NULL` when absent.
+    static func seconds(_ interval: TimeInterval?) -> SQLiteData {
+        guard let interval else { return .null }
+        return .integer(.init(interval.rounded(.down)))
+    }
+
     static func blob(_ data: Data?) -> SQLiteData {
         guard let data else { return .null }
         return .blob(ByteBuffer(bytes: data))
@@ -272,6 +280,8 @@ public final class SQLiteStore: Store {
             grantTypes: try strings(row, "grant_types"),
             isFirstParty: row.column("is_first_party")?.bool ?? false,
             idTokenSignedResponseAlg: try text(row, "id_token_signed_response_alg"),
+            accessTokenLifetime: row.column("access_token_ttl")?.integer.map(TimeInterval.init),
+            refreshTokenLifetime: row.column("refresh_token_ttl")?.integer.map(TimeInterval.init),
             createdAt: try date(row, "created_at")
         )
     }

@@ -7,7 +7,7 @@ import Foundation
 /// ciphertext.
 public protocol Store:
     Sendable, UserStore, SignInThrottleStore, PendingAuthorizationStore, BrowserSessionStore, ConsentStore,
-    GrantStore, RefreshTokenStore
+    GrantStore, RefreshTokenStore, DeviceAuthorizationStore, AdministrationStore
 {
     /// Applies every schema migration not yet applied; running it again changes nothing.
     func migrate() async throws(StorageError)
@@ -71,6 +71,10 @@ public struct ClientRecord: Sendable, Equatable {
     public var isFirstParty: Bool
     /// The algorithm its ID tokens are signed with (`ES256` or `RS256`).
     public var idTokenSignedResponseAlg: String
+    /// How long its access tokens live, in seconds; `nil`: the server's ``TokenLifetimes/accessToken``.
+    public var accessTokenLifetime: TimeInterval?
+    /// How long its refresh tokens live, in seconds; `nil`: the server's ``TokenLifetimes/refreshToken``.
+    public var refreshTokenLifetime: TimeInterval?
     /// When the client was registered.
     public var createdAt: Date
 
@@ -86,6 +90,8 @@ public struct ClientRecord: Sendable, Equatable {
         grantTypes: [String] = ["authorization_code", "refresh_token"],
         isFirstParty: Bool = false,
         idTokenSignedResponseAlg: String = "ES256",
+        accessTokenLifetime: TimeInterval? = nil,
+        refreshTokenLifetime: TimeInterval? = nil,
         createdAt: Date
     ) {
         self.id = id
@@ -98,6 +104,8 @@ public struct ClientRecord: Sendable, Equatable {
         self.grantTypes = grantTypes
         self.isFirstParty = isFirstParty
         self.idTokenSignedResponseAlg = idTokenSignedResponseAlg
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
         self.createdAt = createdAt
     }
 }

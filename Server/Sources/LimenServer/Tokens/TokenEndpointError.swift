@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LimenOIDC
 
-/// A refusal by `/token`, `/revoke` or `/introspect`, answered as RFC 6749 §5.2 says.
+/// A refusal by `/token`, `/device_authorization`, `/revoke` or `/introspect`, answered as RFC 6749 §5.2 says.
 ///
 /// Grant errors say nothing an attacker could use (which check failed is logged nowhere and shown nowhere).
 public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
@@ -23,6 +23,16 @@ public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
     case unsupportedGrantType
     /// The requested scope exceeds what was granted.
     case invalidScope
+    /// A requested scope is unknown, or `openid` is missing (`/device_authorization`).
+    case unknownScope(String)
+    /// RFC 8628 §3.5: the user has not decided yet; poll again after the interval.
+    case authorizationPending
+    /// RFC 8628 §3.5: polled faster than the interval, which has now grown by 5 seconds.
+    case slowDown
+    /// RFC 8628 §3.5: the user denied the device authorization.
+    case accessDenied
+    /// RFC 8628 §3.5: the device code expired; the device must start again.
+    case expiredToken
     /// The server could not complete the request.
     case serverError
 
@@ -34,7 +44,11 @@ public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
         case .invalidGrant: "invalid_grant"
         case .unauthorizedClient: "unauthorized_client"
         case .unsupportedGrantType: "unsupported_grant_type"
-        case .invalidScope: "invalid_scope"
+        case .invalidScope, .unknownScope: "invalid_scope"
+        case .authorizationPending: "authorization_pending"
+        case .slowDown: "slow_down"
+        case .accessDenied: "access_denied"
+        case .expiredToken: "expired_token"
         case .serverError: "server_error"
         }
     }
@@ -50,6 +64,11 @@ public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
         case .unauthorizedClient(let reason): reason
         case .unsupportedGrantType: "unsupported grant_type"
         case .invalidScope: "the requested scope exceeds the granted scope"
+        case .unknownScope(let reason): reason
+        case .authorizationPending: "the user has not yet allowed or denied this device"
+        case .slowDown: "polling too often: wait longer between requests"
+        case .accessDenied: "the user denied this device"
+        case .expiredToken: "the device code has expired"
         case .serverError: "the server could not complete the request"
         }
     }

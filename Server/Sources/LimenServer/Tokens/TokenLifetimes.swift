@@ -30,3 +30,13 @@ public struct TokenLifetimes: Sendable, Equatable {
         self.refreshReuseGrace = refreshReuseGrace
     }
 }
+
+extension TokenLifetimes {
+    /// These lifetimes with the client's own access and refresh token lifetimes where it has them.
+    func overridden(by client: ClientRecord) -> TokenLifetimes {
+        var lifetimes = self
+        lifetimes.accessToken = client.accessTokenLifetime ?? accessToken
+        lifetimes.refreshToken = client.refreshTokenLifetime ?? refreshToken
+        return lifetimes
+    }
+}

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the token-side routes (`/token`, `/revoke`, `/introspect`, `/userinfo`) share, made once per router.
+/// What the token-side routes (`/token`, `/device_authorization`, `/revoke`, `/introspect`, `/userinfo`) share, made once per router.
 struct TokenService: Sendable {
     /// The provider the routes serve.
     let provider: Provider
@@ -10,6 +10,10 @@ struct TokenService: Sendable {
     let codeGrant: AuthorizationCodeGrant
     /// `grant_type=refresh_token`.
     let refreshGrant: RefreshTokenGrant
+    /// `grant_type=urn:ietf:params:oauth:grant-type:device_code`.
+    let deviceGrant: DeviceCodeGrant
+    /// Starts device authorizations at `/device_authorization`.
+    let deviceFlow: DeviceFlow
     /// Access-token checks for `/userinfo`, `/revoke` and `/introspect`.
     let verifier: AccessTokenVerifier
 
@@ -20,6 +24,8 @@ struct TokenService: Sendable {
         authenticator = ClientAuthenticator(store: provider.store)
         codeGrant = AuthorizationCodeGrant(store: provider.store, issuer: issuer, now: provider.now)
         refreshGrant = RefreshTokenGrant(store: provider.store, issuer: issuer, now: provider.now)
+        deviceGrant = DeviceCodeGrant(store: provider.store, issuer: issuer, now: provider.now)
+        deviceFlow = DeviceFlow(store: provider.store, now: provider.now)
         verifier = AccessTokenVerifier(provider: provider)
     }
 }

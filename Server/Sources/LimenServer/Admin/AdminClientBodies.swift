@@ -1,0 +1,127 @@
+import Foundation
+
+/// `POST /admin/clients`: a ``ClientRegistration`` on the wire (member names after RFC 7591 where it has one).
+///
+/// ```json
+/// {"client_id": "web", "client_name": "Web", "kind": "confidential", "redirect_uris": ["https://app.example/cb"],
+///  "access_token_ttl": 300}
+/// ```
+struct AdminClientRequest: Decodable, Sendable {
+    var clientID: String
+    var clientName: String?
+    var kind: String?
+    var native: Bool?
+    var firstParty: Bool?
+    var redirectURIs: [String]?
+    var postLogoutRedirectURIs: [String]?
+    var idTokenSignedResponseAlg: String?
+    var accessTokenTTL: Int?
+    var refreshTokenTTL: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case clientID = "client_id"
+        case clientName = "client_name"
+        case kind, native
+        case firstParty = "first_party"
+        case redirectURIs = "redirect_uris"
+        case postLogoutRedirectURIs = "post_logout_redirect_uris"
+        case idTokenSignedResponseAlg = "id_token_signed_response_alg"
+        case accessTokenTTL = "access_token_ttl"
+        case refreshTokenTTL = "refresh_token_ttl"
+    }
+
+    /// The registration it asks for: confidential unless `kind` is `public` or the client is native.
+    func registration() throws(AdminError) -> ClientRegistration {
+        let native = native ?? false
+        let recordKind: ClientRecord.Kind
+        switch kind {
+        case nil: recordKind = native ? .public : .confidential
+        case let name?:
+            guard let parsed = ClientRecord.Kind(rawValue: name) else {
+                throw .invalidRequest("kind must be public or confidential")
+            }
+            recordKind = parsed
+        }
+        return ClientRegistration(
+            id: clientID,
+            name: clientName,
+            kind: recordKind,
+            isNative: native,
+            isFirstParty: firstParty ?? false,
+            redirectURIs: redirectURIs ?? [],
+            postLogoutRedirectURIs: postLogoutRedirectURIs ?? [],
+            idTokenSignedResponseAlg: idTokenSignedResponseAlg ?? "ES256",
+            accessTokenLifetime: accessTokenTTL.map(TimeInterval.init),
+            refreshTokenLifetime: refreshTokenTTL.map(TimeInterval.init)
+        )
+    }
+
+    /// The request member `error` is about, as named on the wire.
+    func field(of error: ClientRegistrationError) -> String {
+        switch error {
+        case .invalidClientID, .alreadyExists: "client_id"
+        case .noRedirectURI: "redirect_uris"
+        case .invalidRedirectURI(let uri, _):
+            (postLogoutRedirectURIs ?? []).contains(uri) && !(redirectURIs ?? []).contains(uri)
+                ? "post_logout_redirect_uris" : "redirect_uris"
+        case .unsupportedAlgorithm: "id_token_signed_response_alg"
+        case .nativeClientWithSecret: "kind"
+        case .invalidTokenLifetime(let field, _): field
+        }
+    }
+}
+
+/// A client as the admin API shows it: everything but its secret's hash.
+struct AdminClientResource: Encodable, Sendable {
+    var clientID: String
+    var clientName: String
+    var kind: String
+    var native: Bool
+    var firstParty: Bool
+    var redirectURIs: [String]
+    var postLogoutRedirectURIs: [String]
+    var grantTypes: [String]
+    var idTokenSignedResponseAlg: String
+    var accessTokenTTL: Int?
+    var refreshTokenTTL: Int?
+    var createdAt: Int
+    /// Only in the answer to the registration of a confidential client: the secret, shown this once.
+    var clientSecret: String?
+
+    enum CodingKeys: String, CodingKey {
+        case clientID = "client_id"
+        case clientName = "client_name"
+        case kind, native
+        case firstParty = "first_party"
+        case redirectURIs = "redirect_uris"
+        case postLogoutRedirectURIs = "post_logout_redirect_uris"
+        case grantTypes = "grant_types"
+        case idTokenSignedResponseAlg = "id_token_signed_response_alg"
+        case accessTokenTTL = "access_token_ttl"
+        case refreshTokenTTL = "refresh_token_ttl"
+        case createdAt = "created_at"
+        case clientSecret = "client_secret"
+    }
+
+    /// The resource of `client`, with `secret` when it was just generated.
+    init(_ client: ClientRecord, secret: String? = nil) {
+        clientID = client.id
+        clientName = client.name
+        kind = client.kind.rawValue
+        native = client.isNative
+        firstParty = client.isFirstParty
+        redirectURIs = client.redirectURIs
+        postLogoutRedirectURIs = client.postLogoutRedirectURIs
+        grantTypes = client.grantTypes
+        idTokenSignedResponseAlg = client.idTokenSignedResponseAlg
+        accessTokenTTL = client.accessTokenLifetime.map { Int($0) }
+        refreshTokenTTL = client.refreshTokenLifetime.map { Int($0) }
+        createdAt = Int(client.createdAt.timeIntervalSince1970)
+        clientSecret = secret
+    }
+}
+
+/// `GET /admin/clients`.
+struct AdminClientList: Encodable, Sendable {
+    var clients: [AdminClientResource]
+}

@@ -1,0 +1,67 @@
+import Foundation
+import LimenOIDC
+
+/// Starts device authorizations (RFC 8628 §3.1–§3.2): a 256-bit device code and a user code, both stored only as
+/// SHA-256, valid for ``lifetime``, to be polled no faster than every ``interval`` seconds.
+struct DeviceFlow: Sendable {
+    /// The grant type of the token request (RFC 8628 §3.4).
+    static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
+    /// How long the codes are accepted: 10 minutes.
+    static let lifetime: TimeInterval = 600
+    /// The initial minimum seconds between polls (RFC 8628 §3.2 default).
+    static let interval = 5
+    /// How much each `slow_down` adds to the interval (RFC 8628 §3.5).
+    static let slowDownStep = 5
+    /// The path of the verification page.
+    static let verificationPath = "/device"
+
+    /// The codes of a started authorization, shown once.
+    struct Started: Sendable, Equatable {
+        /// The secret the device polls with.
+        var deviceCode: String
+        /// What the user types, `XXXX-XXXX`.
+        var userCode: String
+    }
+
+    /// Where authorizations are kept.
+    let store: any Store
+    /// The provider's clock.
+    let now: @Sendable () -> Date
+
+    /// Stores a new authorization for `client` and `scope`; another user code is drawn when one is taken. `nil` when
+    /// no free user code was found (practically impossible: 20⁸ codes).
+    func start(client: ClientRecord, scope: String) async throws(StorageError) -> Started? {
+        let now = Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down))
+        let deviceCode = RandomIdentifier.make()
+        for _ in 0..<3 {
+            let userCode = UserCode.make()
+            let record = DeviceAuthorizationRecord(
+                deviceCodeHash: RandomIdentifier.hash(deviceCode),
+                userCodeHash: UserCode.hash(normalised: userCode.filter { $0 != "-" }),
+                clientID: client.id,
+                scope: scope,
+                interval: Self.interval,
+                createdAt: now,
+                expiresAt: now.addingTimeInterval(Self.lifetime)
+            )
+            if try await store.insertDeviceAuthorization(record) {
+                return Started(deviceCode: deviceCode, userCode: userCode)
+            }
+        }
+        return nil
+    }
+
+    /// The RFC 8628 §3.2 response body for `started` at `issuer`.
+    static func responseBody(_ started: Started, issuer: String) -> JSONValue {
+        let verificationURI = issuer + verificationPath
+        return .object([
+            "device_code": .string(started.deviceCode),
+            "user_code": .string(started.userCode),
+            "verification_uri": .string(verificationURI),
+            "verification_uri_complete": .string(
+                verificationURI + "?" + FormEncoding.encode([("user_code", started.userCode)])),
+            "expires_in": .number(lifetime),
+            "interval": .number(Double(interval)),
+        ])
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Hummingbird
+import LimenOIDC
+import Logging
+
+/// The admin API under `/admin` (JSON in and out, behind ``AdminAuthenticationMiddleware``): clients and users,
+/// listed, created, read and deleted. Secrets and hashes never leave it, except a new client's secret, once.
+enum AdminRoutes {
+    /// Users per page when `limit` is absent.
+    static let defaultPageSize = 50
+    /// The largest `limit` of a page of users.
+    static let maximumPageSize = 500
+    /// Every change made through the API is logged (identifiers only, never a secret or an email).
+    static let logger = Logger(label: "limen.admin")
+
+    /// Adds the routes, each behind the admin token.
+    static func add(to router: Router<some RequestContext>, provider: Provider) {
+        let admin = router.group("admin").add(middleware: AdminAuthenticationMiddleware(store: provider.store))
+        let store = provider.store
+
+        admin.get("clients") { _, _ in
+            await answer { () async throws(AdminError) in
+                let clients = try await storage { () throws(StorageError) in try await store.clients() }
+                return Responses.json(encoding: AdminClientList(clients: clients.map { AdminClientResource($0) }))
+            }
+        }
+        admin.post("clients") { request, _ in
+            await answer { () async throws(AdminError) in
+                let body = try await AdminJSON.decode(AdminClientRequest.self, from: request)
+                let registration = try body.registration()
+                let (client, secret): (ClientRecord, String?)
+                do throws(ClientRegistrationError) {
+                    (client, secret) = try registration.record(now: provider.now())
+                } catch {
+                    throw .client(error, field: body.field(of: error))
+                }
+                guard try await storage({ () throws(StorageError) in try await store.insertClientIfAbsent(client) })
+                else {
+                    throw .client(.alreadyExists(client.id), field: "client_id")
+                }
+                logger.notice("Admin API registered a client", metadata: ["client_id": "\(client.id)"])
+                return Responses.json(
+                    encoding: AdminClientResource(client, secret: secret), status: .created, noStore: true)
+            }
+        }
+        admin.get("clients/:id") { _, context in
+            await answer { () async throws(AdminError) in
+                let id = context.parameters.get("id") ?? ""
+                guard let client = try await storage({ () throws(StorageError) in try await store.client(id: id) })
+                else {
+                    throw .notFound("client")
+                }
+                return Responses.json(encoding: AdminClientResource(client), noStore: true)
+            }
+        }
+        admin.delete("clients/:id") { _, context in
+            await answer { () async throws(AdminError) in
+                let id = context.parameters.get("id") ?? ""
+                guard try await storage({ () throws(StorageError) in try await store.deleteClient(id: id) }) else {
+                    throw .notFound("client")
+                }
+                logger.notice("Admin API removed a client", metadata: ["client_id": "\(id)"])
+                return Response(status: .noContent)
+            }
+        }
+        addUserRoutes(to: admin, provider: provider)
+    }
+
+    private static func addUserRoutes(to admin: RouterGroup<some RequestContext>, provider: Provider) {
+        let store = provider.store
+        admin.get("users") { request, _ in
+            await answer { () async throws(AdminError) in
+                let query = FormFields(query: request.uri.query)
+                let limit = try pageSize(query["limit"])
+                let after = query["after"]
+                // One more than asked: whether it exists tells whether there is a next page.
+                let users = try await storage { () throws(StorageError) in
+                    try await store.users(after: after, limit: limit + 1)
+                }
+                let page = users.prefix(limit)
+                return Responses.json(
+                    encoding: AdminUserPage(
+                        users: page.map(AdminUserResource.init), nextAfter: users.count > limit ? page.last?.id : nil),
+                    noStore: true)
+            }
+        }
+        admin.post("users") { request, _ in
+            await answer { () async throws(AdminError) in
+                let body = try await AdminJSON.decode(AdminUserRequest.self, from: request)
+                let user: UserRecord
+                do throws(AccountError) {
+                    user = try await provider.accounts.signUp(
+                        email: body.email, password: body.password, name: body.name,
+                        emailVerified: body.emailVerified ?? false)
+                } catch {
+                    throw .account(error)
+                }
+                logger.notice("Admin API created a user", metadata: ["sub": "\(user.id)"])
+                return Responses.json(encoding: AdminUserResource(user), status: .created, noStore: true)
+            }
+        }
+        admin.get("users/:id") { _, context in
+            await answer { () async throws(AdminError) in
+                let id = context.parameters.get("id") ?? ""
+                guard let user = try await storage({ () throws(StorageError) in try await store.user(id: id) }) else {
+                    throw .notFound("user")
+                }
+                return Responses.json(encoding: AdminUserResource(user), noStore: true)
+            }
+        }
+        admin.delete("users/:id") { _, context in
+            await answer { () async throws(AdminError) in
+                let id = context.parameters.get("id") ?? ""
+                guard try await storage({ () throws(StorageError) in try await store.deleteUser(id: id) }) else {
+                    throw .notFound("user")
+                }
+                logger.notice("Admin API removed a user", metadata: ["sub": "\(id)"])
+                return Response(status: .noContent)
+            }
+        }
+    }
+
+    /// The `limit` query parameter: 1…``maximumPageSize``, ``defaultPageSize`` when absent.
+    static func pageSize(_ value: String?) throws(AdminError) -> Int {
+        guard let value else { return defaultPageSize }
+        guard let limit = Int(value), (1...maximumPageSize).contains(limit) else {
+            throw .invalidRequest("limit must be a whole number from 1 to \(maximumPageSize)")
+        }
+        return limit
+    }
+
+    /// The response `body` makes, or the refusal it threw.
+    private static func answer(_ body: () async throws(AdminError) -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch {
+            return error.response
+        }
+    }
+
+    /// Runs a store call, a failure of which is the server's.
+    private static func storage<Value>(_ call: () async throws(StorageError) -> Value) async throws(AdminError)
+        -> Value
+    {
+        do {
+            return try await call()
+        } catch {
+            throw .serverError
+        }
+    }
+}

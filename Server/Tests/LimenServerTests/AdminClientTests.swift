@@ -1,0 +1,170 @@
+import Foundation
+import HTTPTypes
+import LimenOIDC
+import Testing
+
+@testable import LimenServer
+
+@Suite("Admin API: clients")
+struct AdminClientTests {
+    static let webClient = """
+        {"client_id": "shop", "client_name": "Shop", "redirect_uris": ["https://shop.example/cb"],
+         "post_logout_redirect_uris": ["https://shop.example/"], "first_party": true}
+        """
+
+    @Test("registering a confidential client shows its secret once and stores only the secret's hash")
+    func secretShownOnce() async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let created = try await fixture.admin(.post, "/admin/clients", token: token, json: Self.webClient)
+            #expect(created.status == .created)
+            #expect(created.headers[.cacheControl] == "no-store")
+            #expect(created["kind"] == "confidential")
+            #expect(created.json["first_party"] == .bool(true))
+            let secret = try #require(created["client_secret"])
+            let stored = try #require(try await fixture.provider.store.client(id: "shop"))
+            #expect(stored.secretHash == ClientSecret.hash(secret))
+            #expect(!created.text.contains(Base64URL.encode(ClientSecret.hash(secret))))
+
+            let read = try await fixture.admin(.get, "/admin/clients/shop", token: token)
+            #expect(read.status == .ok)
+            #expect(read["client_name"] == "Shop")
+            #expect(read.json["client_secret"] == nil)
+            #expect(!read.text.contains(secret))
+            let list = try await fixture.admin(.get, "/admin/clients", token: token)
+            #expect(!list.text.contains(secret))
+            #expect(!list.text.contains("secret"), "neither secrets nor their hashes are listed")
+        }
+    }
+
+    @Test("the list has every registered client")
+    func list() async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let list = try await fixture.admin(.get, "/admin/clients", token: token)
+            #expect(list.status == .ok)
+            let ids = list.objects(in: "clients").compactMap { $0["client_id"]?.stringValue }
+            #expect(ids == ["backend", "limen-cli", "native", "web"])
+        }
+    }
+
+    @Test("a public native client gets no secret")
+    func publicClient() async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let created = try await fixture.admin(
+                .post, "/admin/clients", token: token,
+                json: #"{"client_id": "app", "native": true, "redirect_uris": ["com.example.app:/cb"]}"#)
+            #expect(created.status == .created)
+            #expect(created["kind"] == "public")
+            #expect(created.json["client_secret"] == nil)
+            #expect(try await fixture.provider.store.client(id: "app")?.secretHash == nil)
+        }
+    }
+
+    @Test("registering an ID that exists is refused with 409 and leaves the client as it was")
+    func duplicate() async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let before = try await fixture.provider.store.client(id: "web")
+            let response = try await fixture.admin(
+                .post, "/admin/clients", token: token,
+                json: #"{"client_id": "web", "redirect_uris": ["https://other.example/cb"]}"#)
+            #expect(response.status == .conflict)
+            #expect(response.error == "client_exists")
+            #expect(response["error_description"]?.hasPrefix("client_id: ") == true)
+            #expect(try await fixture.provider.store.client(id: "web") == before)
+        }
+    }
+
+    @Test(
+        "an invalid client is refused with 400 naming the member at fault",
+        arguments: [
+            (
+                #"{"client_id": "x", "redirect_uris": ["http://app.example/cb"]}"#, "invalid_redirect_uri",
+                "redirect_uris"
+            ),
+            (
+                #"{"client_id": "x", "redirect_uris": ["https://a.example/cb"], "post_logout_redirect_uris": ["x"]}"#,
+                "invalid_redirect_uri", "post_logout_redirect_uris"
+            ),
+            (#"{"client_id": "x"}"#, "invalid_redirect_uri", "redirect_uris"),
+            (
+                #"{"client_id": "no spaces", "redirect_uris": ["https://a.example/cb"]}"#, "invalid_client_metadata",
+                "client_id"
+            ),
+            (
+                #"{"client_id": "x", "redirect_uris": ["https://a.example/cb"], "access_token_ttl": 5}"#,
+                "invalid_client_metadata", "access_token_ttl"
+            ),
+            (
+                #"{"client_id": "x", "redirect_uris": ["https://a.example/cb"], "refresh_token_ttl": -1}"#,
+                "invalid_client_metadata", "refresh_token_ttl"
+            ),
+            (
+                #"{"client_id": "x", "redirect_uris": ["https://a.example/cb"], "id_token_signed_response_alg": "none"}"#,
+                "invalid_client_metadata", "id_token_signed_response_alg"
+            ),
+        ])
+    func invalidClient(_ body: String, _ error: String, _ field: String) async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let response = try await fixture.admin(.post, "/admin/clients", token: token, json: body)
+            #expect(response.status == .badRequest)
+            #expect(response.error == error)
+            #expect(response["error_description"]?.hasPrefix("\(field): ") == true)
+            #expect(try await fixture.provider.store.client(id: "x") == nil)
+        }
+    }
+
+    @Test(
+        "a body that is not the expected JSON is refused with 400 invalid_request naming the problem",
+        arguments: [
+            ("{\"client_id\": ", "the body is not valid JSON"),
+            ("[1, 2]", "the body must be a JSON object"),
+            (#"{"redirect_uris": []}"#, "client_id is required"),
+            (#"{"client_id": 7, "redirect_uris": []}"#, "client_id must be of type"),
+            (#"{"client_id": "x", "redirect_uris": "https://a.example/cb"}"#, "redirect_uris must be of type"),
+            (#"{"client_id": "x", "redirect_uris": [], "kind": "secret"}"#, "kind must be public or confidential"),
+        ])
+    func malformedJSON(_ body: String, _ description: String) async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let response = try await fixture.admin(.post, "/admin/clients", token: token, json: body)
+            #expect(response.status == .badRequest)
+            #expect(response.error == "invalid_request")
+            #expect(response["error_description"]?.hasPrefix(description) == true)
+        }
+    }
+
+    @Test("a body that is not JSON, or too large, is refused with 415 or 413")
+    func bodyLimits() async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let form = try await fixture.admin(
+                .post, "/admin/clients", token: token, json: "client_id=x",
+                contentType: "application/x-www-form-urlencoded")
+            #expect(form.status == .unsupportedMediaType)
+            #expect(form.error == "unsupported_media_type")
+            let padding = String(repeating: " ", count: AdminJSON.maximumBodySize)
+            let large = try await fixture.admin(.post, "/admin/clients", token: token, json: Self.webClient + padding)
+            #expect(large.status == .contentTooLarge)
+            #expect(try await fixture.provider.store.client(id: "shop") == nil)
+        }
+    }
+
+    @Test("an unknown client ID is 404 for reading and deleting")
+    func unknownClient() async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let read = try await fixture.admin(.get, "/admin/clients/nobody", token: token)
+            #expect(read.status == .notFound)
+            #expect(read.error == "not_found")
+            #expect(try await fixture.admin(.delete, "/admin/clients/nobody", token: token).status == .notFound)
+        }
+    }
+
+    @Test("deleting a client removes it and ends its refresh tokens")
+    func delete() async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let refreshToken = try #require(try await fixture.signIn()["refresh_token"])
+            let deleted = try await fixture.admin(.delete, "/admin/clients/native", token: token)
+            #expect(deleted.status == .noContent)
+            #expect(try await fixture.provider.store.client(id: "native") == nil)
+            #expect(try await fixture.admin(.get, "/admin/clients/native", token: token).status == .notFound)
+            #expect(try await fixture.refresh(refreshToken).status != .ok)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import LimenServer
+
+@Suite("The limen-server admin commands")
+struct AdminCommandTests {
+    /// Runs `limen-server arguments…` to completion and returns its standard output once `marker` is printed.
+    private func run(_ arguments: [String], until marker: String) async throws -> (output: String, status: Int32) {
+        let process = Process()
+        process.executableURL = try serverExecutable()
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = await readOutput(of: output.fileHandleForReading, until: marker, timeout: .seconds(60))
+        await waitForExit(process)
+        return (text, process.terminationStatus)
+    }
+
+    private func openStore(_ directory: TemporaryDirectory) async throws -> SQLiteStore {
+        try await SQLiteStore.open(path: (directory.path as NSString).appendingPathComponent("limen.sqlite"))
+    }
+
+    @Test("admin-token prints a new token once, stores only its hash, and --remove turns the API off")
+    func adminToken() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (text, status) = try await run(["admin-token", "--data-dir", directory.path], until: "admin_token:")
+        #expect(status == 0)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("admin_token: ") })
+        let token = String(line.dropFirst("admin_token: ".count))
+
+        var store = try await openStore(directory)
+        #expect(try await store.adminTokenHash() == ClientSecret.hash(token))
+        await store.close()
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        where file.hasPrefix("limen.sqlite") {
+            let raw = try Data(
+                contentsOf: URL(fileURLWithPath: (directory.path as NSString).appendingPathComponent(file)))
+            #expect(!raw.containsBytes(Data(token.utf8)), "the token is in \(file)")
+        }
+
+        let removed = try await run(["admin-token", "--remove", "--data-dir", directory.path], until: "Removed")
+        #expect(removed.status == 0)
+        store = try await openStore(directory)
+        #expect(try await store.adminTokenHash() == nil)
+        await store.close()
+    }
+
+    @Test("clients add stores the client's own token lifetimes, and refuses one out of range")
+    func clientLifetimes() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let added = try await run(
+            [
+                "clients", "add", "--data-dir", directory.path, "--id", "app", "--public",
+                "--redirect-uri", "http://127.0.0.1/cb", "--access-token-ttl", "120", "--refresh-token-ttl", "3600",
+            ],
+            until: "Registered")
+        #expect(added.status == 0)
+        let refused = try await run(
+            [
+                "clients", "add", "--data-dir", directory.path, "--id", "other", "--public",
+                "--redirect-uri", "http://127.0.0.1/cb", "--access-token-ttl", "5",
+            ],
+            until: "Registered")
+        #expect(refused.status != 0)
+
+        let store = try await openStore(directory)
+        let client = try await store.client(id: "app")
+        #expect(client?.accessTokenLifetime == 120)
+        #expect(client?.refreshTokenLifetime == 3600)
+        #expect(try await store.client(id: "other") == nil)
+        await store.close()
+    }
+}
