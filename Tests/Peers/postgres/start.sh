@@ -21,6 +21,15 @@ for _ in $(seq 1 100); do
     as_postgres psql -qAt -p "$PORT" -c 'SELECT 1' >/dev/null 2>&1 && break
     sleep 0.1
 done
+# Tests run in parallel, each with its own database and connection pool: room for more than the default 100.
+if [ "$(as_postgres psql -qAt -p "$PORT" -c 'SHOW max_connections')" -lt 400 ]; then
+    as_postgres psql -qAt -p "$PORT" -c 'ALTER SYSTEM SET max_connections = 400' >/dev/null
+    as_root pg_ctlcluster "$VERSION" main restart
+    for _ in $(seq 1 100); do
+        as_postgres psql -qAt -p "$PORT" -c 'SELECT 1' >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+fi
 as_postgres psql -qAt -p "$PORT" -v ON_ERROR_STOP=1 -v password="$PASSWORD" >/dev/null <<'SQL'
 SELECT 'CREATE ROLE limen LOGIN CREATEDB' WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'limen') \gexec
 ALTER ROLE limen PASSWORD :'password';
