@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Renders the results of Server/Benchmarks/run.sh (JSON lines) as one Markdown table per run.
+
+Usage: report.py --duration SECONDS --threads N RESULTS.jsonl
+Each line: {"run": 1, "target": "SQLite", "measure": "refresh" | "introspect" | "signin" | "rss", "data": ...}.
+"""
+import argparse
+import json
+from collections import defaultdict
+
+TARGET_ORDER = ["SQLite", "PostgreSQL", "glewlwyd"]
+RSS_GROWTH_LIMIT = 0.10  # "flat": the last sample of a run within 10 % of its first
+
+
+def is_limen(target):
+    return target != "glewlwyd"
+
+
+def errors_note(data):
+    problems = []
+    if data["non2xx"]:
+        problems.append(f"{data['non2xx']:,} non-2xx")
+    if data["socket_errors"]:
+        problems.append(f"{data['socket_errors']:,} socket errors")
+    return f" — **{', '.join(problems)}**" if problems else ""
+
+
+def throughput(data):
+    return (f"{data['rps']:,.0f}/s, p50 {data['p50_ms']:.1f} ms, p99 {data['p99_ms']:.1f} ms "
+            f"({data['requests']:,} requests)") + errors_note(data)
+
+
+def met(flag):
+    return "yes" if flag else "**no**"
+
+
+def row(measure, target, result, goal, verdict):
+    return f"| {measure} | {target} | {result} | {goal} | {verdict} |"
+
+
+def refresh_row(target, data, label):
+    if not is_limen(target):
+        return row(label, target, throughput(data), "— (reference; no rotation)", "n/a")
+    ok = data["rps"] >= 1000 and data["p99_ms"] <= 20 and not data["non2xx"] and not data["socket_errors"]
+    return row(label, target, throughput(data), "≥ 1,000/s, p99 ≤ 20 ms", met(ok))
+
+
+def introspect_row(target, data, label):
+    if not is_limen(target):
+        return row(label, target, throughput(data), "— (reference)", "n/a")
+    ok = data["rps"] >= 10000 and not data["non2xx"] and not data["socket_errors"]
+    return row(label, target, throughput(data), "≥ 10,000/s", met(ok))
+
+
+def signin_row(target, data, label):
+    result = f"median {data['median']:.1f} ms (p90 {data['p90']:.1f} ms, max {data['max']:.1f} ms, n = {data['n']})"
+    return row(label, target, result, "≤ 15 ms", met(data["median"] <= 15))
+
+
+def rss_row(target, samples, label):
+    if not samples:
+        return row(label, target, "no samples", "≤ 150 MB, flat", "n/a")
+    first, last, peak = samples[0] / 1024, samples[-1] / 1024, max(samples) / 1024
+    result = f"{first:.0f} → {last:.0f} MB (max {peak:.0f} MB, {len(samples)} samples)"
+    if not is_limen(target):
+        return row(label, target, result, "— (reference)", "n/a")
+    ok = peak <= 150 and last <= first * (1 + RSS_GROWTH_LIMIT)
+    return row(label, target, result, "≤ 150 MB, flat", met(ok))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--duration", type=int, required=True)
+    parser.add_argument("--threads", type=int, required=True)
+    parser.add_argument("results")
+    args = parser.parse_args()
+
+    runs = defaultdict(dict)
+    with open(args.results) as file:
+        for line in file:
+            entry = json.loads(line)
+            runs[entry["run"]][(entry["target"], entry["measure"])] = entry["data"]
+
+    wrk = f"wrk, {args.threads} threads × 1 connection, {args.duration} s"
+    measures = [
+        ("refresh", f"Refresh grant (rotating; {wrk})", refresh_row),
+        ("introspect", f"Introspection of an access token ({wrk})", introspect_row),
+        ("signin", "Sign-in with a browser session: authorize → code → token (Python `requests`)", signin_row),
+        ("rss", "Resident memory (VmRSS, 1/s) during the refresh load", rss_row),
+    ]
+    for number in sorted(runs):
+        results = runs[number]
+        print(f"### Run {number}\n")
+        print("| Measure | Store / provider | Result | Goal | Met |")
+        print("|---|---|---|---|---|")
+        for measure, label, render in measures:
+            for target in TARGET_ORDER:
+                if (target, measure) in results:
+                    print(render(target, results[(target, measure)], label))
+        print()
+
+
+if __name__ == "__main__":
+    main()

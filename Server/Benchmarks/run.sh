@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# Limen Server benchmarks (issue 3 §9). Not a test: neither `swift test` nor `.ci/run` runs it.
+#
+# Usage: Server/Benchmarks/run.sh            (from anywhere; prints Markdown tables for BENCHMARKS.md on stdout)
+#
+# Builds limen-server in release, installs wrk (Debian) if missing, then for SQLite and for PostgreSQL (a fresh
+# database on the cluster of Tests/Peers/postgres/start.sh) starts the server on a free loopback port with
+# `--post-rate-limit off --log-level error`, adds a user and a confidential first-party client, and per run measures:
+#   - the refresh grant with wrk (one connection per thread, each thread its own rotating token chain: refresh.lua),
+#     sampling the server's VmRSS from /proc once a second meanwhile;
+#   - introspection of an access token by the confidential client with wrk (introspect.lua);
+#   - sign-in with a browser session (authorize -> code -> token), timed from Python (flows.py).
+# glewlwyd (Tests/Peers/glewlwyd) is measured side by side for refresh and introspection.
+# Environment: BENCH_DURATION (seconds per wrk run, default 20), BENCH_RUNS (default 2), BENCH_THREADS (wrk threads =
+# connections, default 4), BENCH_SIGNINS (timed sign-ins per run, default 300), BENCH_TARGETS (default
+# "sqlite postgres glewlwyd"), BENCH_BIN (a limen-server binary to use instead of building one). Diagnostics go to stderr; the work folder is removed at the end.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+DURATION=${BENCH_DURATION:-20}
+RUNS=${BENCH_RUNS:-2}
+THREADS=${BENCH_THREADS:-4}
+SIGNINS=${BENCH_SIGNINS:-300}
+TARGETS=${BENCH_TARGETS:-sqlite postgres glewlwyd}
+WORK=$(mktemp -d)
+RESULTS="$WORK/results.jsonl"
+EMAIL=bench@example.test
+PASSWORD=$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')
+REDIRECT_URI=http://127.0.0.1:9/callback
+SERVER_PID=""
+POSTGRES_ADMIN_URL=""
+POSTGRES_DATABASE=""
+GLEWLWYD_DIR=""
+
+log() { echo "bench: $*" >&2; }
+die() { log "error: $*"; exit 1; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+cleanup() {
+    stop_server
+    [ -z "$GLEWLWYD_DIR" ] || bash "$ROOT/Tests/Peers/glewlwyd/stop.sh" "$GLEWLWYD_DIR" >/dev/null 2>&1 || true
+    if [ -n "$POSTGRES_DATABASE" ]; then
+        psql -qAt "$POSTGRES_ADMIN_URL" -c "DROP DATABASE IF EXISTS $POSTGRES_DATABASE" >/dev/null 2>&1 || true
+    fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+stop_server() {
+    [ -n "$SERVER_PID" ] || return 0
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+}
+
+build() {
+    if [ -n "${BENCH_BIN:-}" ]; then
+        BIN=$BENCH_BIN
+    else
+        log "building limen-server (release)"
+        swift build -c release --package-path "$ROOT/Server" --product limen-server >&2
+        BIN="$(swift build -c release --package-path "$ROOT/Server" --show-bin-path)/limen-server"
+    fi
+    [ -x "$BIN" ] || die "no binary at $BIN"
+    if ! command -v wrk >/dev/null; then
+        log "installing wrk"
+        as_root apt-get install -y -q wrk >&2
+    fi
+}
+
+# Records one result line: record RUN TARGET MEASURE JSON
+record() { echo "{\"run\":$1,\"target\":\"$2\",\"measure\":\"$3\",\"data\":$4}" >> "$RESULTS"; }
+
+# Runs wrk against URL with SCRIPT and prints the BENCH json line of report.lua: wrk_json SCRIPT URL
+wrk_json() {
+    local output
+    output=$(BENCH_LUA_DIR="$HERE" wrk -t "$THREADS" -c "$THREADS" -d "${DURATION}s" --latency --timeout 5s \
+        -s "$HERE/$1" "$2")
+    echo "$output" >&2
+    echo "$output" | sed -n 's/^BENCH //p'
+}
+
+# VmRSS of PID in kB, once a second, until killed: sample_rss PID FILE
+sample_rss() {
+    while kill -0 "$1" 2>/dev/null; do
+        awk '/^VmRSS/ { print $2 }' "/proc/$1/status" >> "$2" 2>/dev/null || true
+        sleep 1
+    done
+}
+
+# The refresh measure with RSS sampling: refresh_run RUN TARGET URL BASIC PID TOKENS_FILE
+refresh_run() {
+    local rss="$WORK/rss-$2-$1" sampler json
+    : > "$rss"
+    sample_rss "$5" "$rss" &
+    sampler=$!
+    json=$(BENCH_TOKENS="$6" BENCH_BASIC="$4" wrk_json refresh.lua "$3")
+    kill "$sampler" 2>/dev/null || true
+    wait "$sampler" 2>/dev/null || true
+    record "$1" "$2" refresh "$json"
+    record "$1" "$2" rss "[$(paste -sd, "$rss")]"
+}
+
+introspect_run() { # RUN TARGET URL BASIC ACCESS_TOKEN
+    local active
+    active=$(curl -fsS -H "Authorization: $4" --data-urlencode "token=$5" "$3")
+    case "$active" in *'"active":true'* | *'"active": true'*) ;; *) die "$2: the access token is not active: $active" ;; esac
+    record "$1" "$2" introspect "$(BENCH_TOKEN="$5" BENCH_BASIC="$4" wrk_json introspect.lua "$3")"
+}
+
+limen_flows() { # ISSUER SECRET COUNT TIMING
+    python3 "$HERE/flows.py" limen --issuer "$1" --client-id bench --client-secret "$2" \
+        --redirect-uri "$REDIRECT_URI" --email "$EMAIL" --password "$PASSWORD" --count "$3" --timing "$4"
+}
+
+# Prints a Python expression of the JSON object `d` read from stdin: field EXPRESSION
+field() { python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
+
+bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
+    local target=$1 data="$WORK/data-$1" port issuer secret basic flows run tokens="$WORK/tokens"
+    local -a store=(--data-dir "$data")
+    [ $# -lt 2 ] || store+=(--database "$2")
+    mkdir -p "$data"
+    printf '%s\n' "$PASSWORD" | "$BIN" users add "${store[@]}" --email "$EMAIL" --verified >&2
+    secret=$("$BIN" clients add "${store[@]}" --id bench --redirect-uri "$REDIRECT_URI" --first-party |
+        sed -n 's/^client_secret: //p')
+    [ -n "$secret" ] || die "$target: no client secret printed"
+    basic=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import flows; print(flows.basic_header(*sys.argv[2:]))' \
+        "$HERE" bench "$secret")
+    port=$(free_port)
+    issuer="http://127.0.0.1:$port"
+    "$BIN" "${store[@]}" --port "$port" --post-rate-limit off --log-level error >"$WORK/server-$target.log" 2>&1 &
+    SERVER_PID=$!
+    for _ in $(seq 1 100); do
+        curl -fs -o /dev/null "$issuer/.well-known/openid-configuration" && break
+        kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server-$target.log" >&2; die "$target: server exited"; }
+        sleep 0.1
+    done
+    log "$target: limen-server pid $SERVER_PID on $issuer"
+    for run in $(seq 1 "$RUNS"); do
+        flows=$(limen_flows "$issuer" "$secret" "$THREADS" "$SIGNINS")
+        record "$run" "$target" signin "$(echo "$flows" | field 'json.dumps(d["timing_ms"])')"
+        echo "$flows" | field '"\n".join(d["refresh_tokens"])' > "$tokens"
+        log "$target run $run: refresh"
+        refresh_run "$run" "$target" "$issuer/token" "$basic" "$SERVER_PID" "$tokens"
+        log "$target run $run: introspection"
+        introspect_run "$run" "$target" "$issuer/introspect" "$basic" "$(echo "$flows" | field 'd["access_token"]')"
+    done
+    stop_server
+}
+
+bench_glewlwyd() {
+    local port peer flows basic pid run tokens="$WORK/tokens"
+    GLEWLWYD_DIR="$WORK/glewlwyd"
+    port=$(free_port)
+    bash "$ROOT/Tests/Peers/glewlwyd/start.sh" --port "$port" --dir "$GLEWLWYD_DIR" > /dev/null
+    peer="$GLEWLWYD_DIR/peer.json"
+    pid=$(cat "$GLEWLWYD_DIR/glewlwyd.pid")
+    for run in $(seq 1 "$RUNS"); do
+        flows=$(python3 "$HERE/flows.py" glewlwyd --peer-json "$peer")
+        basic=$(echo "$flows" | field 'd["basic"]')
+        echo "$flows" | field 'd["refresh_tokens"][0]' > "$tokens"
+        log "glewlwyd run $run: refresh"
+        refresh_run "$run" glewlwyd "http://127.0.0.1:$port/api/oidc/token" "$basic" "$pid" "$tokens"
+        log "glewlwyd run $run: introspection"
+        introspect_run "$run" glewlwyd "http://127.0.0.1:$port/api/oidc/introspect" "$basic" \
+            "$(echo "$flows" | field 'd["access_token"]')"
+    done
+    bash "$ROOT/Tests/Peers/glewlwyd/stop.sh" "$GLEWLWYD_DIR" >/dev/null 2>&1 || true
+    GLEWLWYD_DIR=""
+}
+
+main() {
+    build
+    for target in $TARGETS; do
+        case "$target" in
+            sqlite) bench_limen SQLite ;;
+            postgres)
+                POSTGRES_ADMIN_URL=$(bash "$ROOT/Tests/Peers/postgres/start.sh")
+                POSTGRES_DATABASE="limen_bench_$$"
+                psql -qAt "$POSTGRES_ADMIN_URL" -c "CREATE DATABASE $POSTGRES_DATABASE" >/dev/null
+                bench_limen PostgreSQL "$(echo "$POSTGRES_ADMIN_URL" | sed "s#/limen?#/$POSTGRES_DATABASE?#")"
+                ;;
+            glewlwyd) bench_glewlwyd ;;
+            *) die "unknown target $target" ;;
+        esac
+    done
+    python3 "$HERE/report.py" --duration "$DURATION" --threads "$THREADS" "$RESULTS"
+}
+
+main
