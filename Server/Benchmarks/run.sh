@@ -13,7 +13,8 @@
 # glewlwyd (Tests/Peers/glewlwyd) is measured side by side for refresh and introspection.
 # Environment: BENCH_DURATION (seconds per wrk run, default 20), BENCH_RUNS (default 2), BENCH_THREADS (wrk threads =
 # connections, default 4), BENCH_SIGNINS (timed sign-ins per run, default 300), BENCH_TARGETS (default
-# "sqlite postgres glewlwyd"), BENCH_BIN (a limen-server binary to use instead of building one). Diagnostics go to stderr; the work folder is removed at the end.
+# "sqlite postgres glewlwyd"), BENCH_BIN (a limen-server binary to use instead of building one).
+# Diagnostics go to stderr; the work folder is removed at the end.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -108,7 +109,10 @@ refresh_run() {
 introspect_run() { # RUN TARGET URL BASIC ACCESS_TOKEN
     local active
     active=$(curl -fsS -H "Authorization: $4" --data-urlencode "token=$5" "$3")
-    case "$active" in *'"active":true'* | *'"active": true'*) ;; *) die "$2: the access token is not active: $active" ;; esac
+    case "$active" in
+        *'"active":true'* | *'"active": true'*) ;;
+        *) die "$2: the access token is not active: $active" ;;
+    esac
     record "$1" "$2" introspect "$(BENCH_TOKEN="$5" BENCH_BASIC="$4" wrk_json introspect.lua "$3")"
 }
 
@@ -129,8 +133,7 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     secret=$("$BIN" clients add "${store[@]}" --id bench --redirect-uri "$REDIRECT_URI" --first-party |
         sed -n 's/^client_secret: //p')
     [ -n "$secret" ] || die "$target: no client secret printed"
-    basic=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import flows; print(flows.basic_header(*sys.argv[2:]))' \
-        "$HERE" bench "$secret")
+    basic=$(cd "$HERE" && python3 -c 'import flows, sys; print(flows.basic_header(*sys.argv[1:]))' bench "$secret")
     port=$(free_port)
     issuer="http://127.0.0.1:$port"
     "$BIN" "${store[@]}" --port "$port" --post-rate-limit off --log-level error >"$WORK/server-$target.log" 2>&1 &
