@@ -22,36 +22,14 @@ import secrets
 import statistics
 import sys
 import time
-from html.parser import HTMLParser
+from pathlib import Path
 from urllib.parse import parse_qs, quote, urlencode, urljoin, urlparse
 
 import requests
 
-TIMEOUT = 10
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests/Peers/authlib"))
+from hosted_pages import TIMEOUT, fail, sign_in  # noqa: E402
 
-
-class FormParser(HTMLParser):
-    """Collects the first form's action and its inputs (hidden values and submit buttons)."""
-
-    def __init__(self):
-        super().__init__()
-        self.action = None
-        self.fields = {}
-        self.buttons = []
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form" and self.action is None:
-            self.action = attrs.get("action", "")
-        elif tag == "input" and attrs.get("name"):
-            self.fields.setdefault(attrs["name"], attrs.get("value", ""))
-        elif tag == "button" and attrs.get("name"):
-            self.buttons.append((attrs["name"], attrs.get("value", "")))
-
-
-def fail(message):
-    print(f"flows: {message}", file=sys.stderr)
-    sys.exit(1)
 
 
 def basic_header(client_id, secret):
@@ -82,33 +60,6 @@ def code_from(callback):
     return codes[0]
 
 
-def sign_in_pages(browser, url, redirect_uri, email, password):
-    """Plays the user through the hosted pages until the provider redirects to redirect_uri; returns that URL."""
-    response = browser.get(url, allow_redirects=False, timeout=TIMEOUT)
-    for _ in range(10):
-        if response.status_code in (302, 303):
-            location = urljoin(response.url, response.headers["Location"])
-            if location.startswith(redirect_uri):
-                return location
-            response = browser.get(location, allow_redirects=False, timeout=TIMEOUT)
-            continue
-        if response.status_code != 200:
-            fail(f"unexpected answer {response.status_code} from {response.url}: {response.text[:200]}")
-        form = FormParser()
-        form.feed(response.text)
-        if form.action is None:
-            fail(f"no form on {response.url}: {response.text[:300]}")
-        data = dict(form.fields)
-        if "password" in data:
-            data.update(email=email, password=password)
-        for name, value in form.buttons:
-            if value == "allow":
-                data[name] = value
-        response = browser.post(urljoin(response.url, form.action), data=data, allow_redirects=False,
-                                timeout=TIMEOUT)
-    fail("too many pages")
-
-
 def redeem(browser, token_endpoint, basic, code, redirect_uri, verifier):
     response = browser.post(token_endpoint, headers={"Authorization": basic}, timeout=TIMEOUT, data={
         "grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "code_verifier": verifier})
@@ -125,7 +76,7 @@ def limen(args):
 
     verifier, challenge = pkce_pair()
     url = authorization_url(authorize, args.client_id, args.redirect_uri, challenge)
-    callback = sign_in_pages(browser, url, args.redirect_uri, args.email, args.password)
+    callback = sign_in(browser, url, args.redirect_uri, args.email, args.password)
     tokens = redeem(browser, token_endpoint, basic, code_from(callback), args.redirect_uri, verifier)
 
     def signed_in_flow():

@@ -9,10 +9,7 @@ struct DeviceStoreTests {
 
     /// A migrated store with the CLI client and one user (`user-1`).
     private func make(_ kind: StoreUnderTest) async throws -> (store: any Store, cleanup: @Sendable () async -> Void) {
-        let (store, cleanup) = try await kind.make()
-        try await store.insertClientIfAbsent(SeedClients.cli(now: now))
-        try await store.insertUserIfAbsent(UserRecord(id: "user-1", email: "ada@example.com", createdAt: now))
-        return (store, cleanup)
+        try await kind.makeWithCLIClientAndUser(now: now)
     }
 
     private func record(_ byte: UInt8, userCode: UInt8? = nil, expiresIn seconds: Double = 600)

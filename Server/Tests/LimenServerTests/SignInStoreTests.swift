@@ -9,10 +9,7 @@ struct SignInStoreTests {
 
     /// A migrated store with the CLI client and one user (`user-1`).
     private func make(_ kind: StoreUnderTest) async throws -> (store: any Store, cleanup: @Sendable () async -> Void) {
-        let (store, cleanup) = try await kind.make()
-        try await store.insertClientIfAbsent(SeedClients.cli(now: now))
-        try await store.insertUserIfAbsent(UserRecord(id: "user-1", email: "ada@example.com", createdAt: now))
-        return (store, cleanup)
+        try await kind.makeWithCLIClientAndUser(now: now)
     }
 
     private func pending(_ byte: UInt8, expiresIn seconds: Double) -> PendingAuthorizationRecord {

@@ -40,6 +40,16 @@ enum StoreUnderTest: String, CaseIterable, Sendable, CustomTestStringConvertible
     }
 }
 
+extension StoreUnderTest {
+    /// A migrated store holding the CLI client and one user (`user-1`), for suites whose rows refer to both.
+    func makeWithCLIClientAndUser(now: Date) async throws -> (store: any Store, cleanup: @Sendable () async -> Void) {
+        let (store, cleanup) = try await make()
+        try await store.insertClientIfAbsent(SeedClients.cli(now: now))
+        try await store.insertUserIfAbsent(UserRecord(id: "user-1", email: "ada@example.com", createdAt: now))
+        return (store, cleanup)
+    }
+}
+
 @Suite("PostgreSQL store", .enabled(if: PostgresTestDatabase.unavailableReason == nil, "PostgreSQL is not configured"))
 struct PostgresStoreTests {
     @Test("the conformance suite includes PostgreSQL, whose migrations apply once even when run twice at once")

@@ -12,8 +12,7 @@ import argparse
 import json
 import secrets
 import sys
-from html.parser import HTMLParser
-from urllib.parse import parse_qs, urljoin, urlparse
+from urllib.parse import parse_qs, urlparse
 
 import requests
 from authlib.common.security import generate_token
@@ -21,55 +20,7 @@ from authlib.integrations.requests_client import OAuth2Session
 from joserfc import jwt
 from joserfc.jwk import KeySet
 
-
-class FormParser(HTMLParser):
-    """Collects the first form's action and its inputs (hidden values and submit buttons)."""
-
-    def __init__(self):
-        super().__init__()
-        self.action = None
-        self.fields = {}
-        self.buttons = []
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form" and self.action is None:
-            self.action = attrs.get("action", "")
-        elif tag == "input" and attrs.get("name"):
-            self.fields.setdefault(attrs["name"], attrs.get("value", ""))
-        elif tag == "button" and attrs.get("name"):
-            self.buttons.append((attrs["name"], attrs.get("value", "")))
-
-
-def fail(message):
-    print(f"code_flow: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
-def sign_in(browser, url, redirect_uri, email, password):
-    """Plays the user: follows the pages until the provider redirects to redirect_uri; returns that URL."""
-    response = browser.get(url, allow_redirects=False)
-    for _ in range(10):
-        if response.status_code in (302, 303):
-            location = urljoin(response.url, response.headers["Location"])
-            if location.startswith(redirect_uri):
-                return location
-            response = browser.get(location, allow_redirects=False)
-            continue
-        if response.status_code != 200 or "text/html" not in response.headers.get("Content-Type", ""):
-            fail(f"unexpected answer {response.status_code} from {response.url}: {response.text[:200]}")
-        form = FormParser()
-        form.feed(response.text)
-        if form.action is None:
-            fail(f"no form on {response.url}: {response.text[:300]}")
-        data = dict(form.fields)
-        if "password" in data:
-            data.update(email=email, password=password)
-        for name, value in form.buttons:
-            if value == "allow":
-                data[name] = value
-        response = browser.post(urljoin(response.url, form.action), data=data, allow_redirects=False)
-    fail("too many pages")
+from hosted_pages import fail, sign_in
 
 
 def error_of(call):
