@@ -117,7 +117,7 @@ introspect_run() { # RUN TARGET URL BASIC ACCESS_TOKEN
 }
 
 limen_flows() { # ISSUER SECRET COUNT TIMING
-    python3 "$HERE/flows.py" limen --issuer "$1" --client-id bench --client-secret "$2" \
+    python3 "$HERE/flows.py" limen --issuer "$1" --client-id bench --client-secret="$2" \
         --redirect-uri "$REDIRECT_URI" --email "$EMAIL" --password "$PASSWORD" --count "$3" --timing "$4"
 }
 

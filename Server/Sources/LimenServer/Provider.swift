@@ -96,7 +96,7 @@ extension Provider {
         )
         let store: any Store =
             if let url = configuration.databaseURL {
-                try PostgresStore.connect(url: url)
+                try PostgresStore.connect(url: url, maximumConnections: configuration.databasePoolSize)
             } else {
                 try await SQLiteStore.open(path: configuration.databasePath)
             }

@@ -67,6 +67,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A postgres:// URL instead of SQLite (env LIMEN_DATABASE_URL, which keeps the password out of ps).")
     var database: String?
 
+    @Option(help: "The most PostgreSQL connections this node opens (env LIMEN_DATABASE_POOL_SIZE; default 20).")
+    var databasePoolSize: String?
+
     @Option(help: "POSTs a second per client address, like 20/s, or off (env LIMEN_POST_RATE_LIMIT; default 20/s).")
     var postRateLimit: String?
 
@@ -102,7 +105,8 @@ struct ServeCommand: AsyncParsableCommand {
             configuration = try ServerConfiguration.resolve(
                 flags: ConfigurationFlags(
                     host: host, port: port, dataDirectory: dataDir, issuer: issuer, database: database,
-                    postRateLimit: postRateLimit, trustedProxies: trustedProxies, configFile: config),
+                    databasePoolSize: databasePoolSize, postRateLimit: postRateLimit, trustedProxies: trustedProxies,
+                    configFile: config),
                 environment: ProcessInfo.processInfo.environment
             )
         } catch {

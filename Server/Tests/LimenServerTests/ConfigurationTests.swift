@@ -39,6 +39,10 @@ struct ConfigurationTests {
             flags: ConfigurationFlags(), environment: ["LIMEN_DATABASE_URL": "postgres://limen:pw@127.0.0.1/limen"])
         #expect(postgres.databaseURL == "postgres://limen:pw@127.0.0.1/limen")
         #expect(fromFlags.databaseURL == nil)
+        #expect(fromFlags.databasePoolSize == 20)
+        let pool = try ServerConfiguration.resolve(
+            flags: ConfigurationFlags(databasePoolSize: "8"), environment: ["LIMEN_DATABASE_POOL_SIZE": "50"])
+        #expect(pool.databasePoolSize == 8)
 
         let ipv6 = try ServerConfiguration.resolve(flags: ConfigurationFlags(host: "::1"), environment: [:])
         #expect(ipv6.issuer(boundPort: 8080) == "http://[::1]:8080")
@@ -58,6 +62,8 @@ struct ConfigurationTests {
             (ConfigurationFlags(), ["LIMEN_ISSUER": "http://id.example.com"], "LIMEN_ISSUER"),
             (ConfigurationFlags(database: "mysql://limen@127.0.0.1/limen"), [:], "--database"),
             (ConfigurationFlags(), ["LIMEN_DATABASE_URL": "limen.sqlite"], "LIMEN_DATABASE_URL"),
+            (ConfigurationFlags(databasePoolSize: "0"), [:], "--database-pool-size"),
+            (ConfigurationFlags(), ["LIMEN_DATABASE_POOL_SIZE": "many"], "LIMEN_DATABASE_POOL_SIZE"),
         ] as [(ConfigurationFlags, [String: String], String)]
     )
     func badValueNamesItsKey(flags: ConfigurationFlags, environment: [String: String], key: String) {
@@ -88,6 +94,7 @@ struct ConfigurationFileTests {
             data_dir: /var/lib/limen
             issuer: https://id.example.com
             post_rate_limit: 5/s
+            database_pool_size: 4
             """
         try withFile(yaml) { path in
             let fromFile = try ServerConfiguration.resolve(
@@ -97,6 +104,7 @@ struct ConfigurationFileTests {
             #expect(fromFile.dataDirectory == "/var/lib/limen")
             #expect(fromFile.issuer == "https://id.example.com")
             #expect(fromFile.postRateLimit == RateLimit(burst: 15, perSecond: 5))
+            #expect(fromFile.databasePoolSize == 4)
 
             let layered = try ServerConfiguration.resolve(
                 flags: ConfigurationFlags(port: "7000"),
@@ -128,6 +136,7 @@ struct ConfigurationFileTests {
             ("- port", "--config"),
             ("port: eighty", ": port"),
             ("post_rate_limit: fast", ": post_rate_limit"),
+            ("database_pool_size: 1001", ": database_pool_size"),
         ]
     )
     func refused(_ text: String, _ keySuffix: String) throws {

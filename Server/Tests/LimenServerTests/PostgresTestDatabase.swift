@@ -16,13 +16,17 @@ enum PostgresTestDatabase {
         return "LIMEN_TEST_POSTGRES_URL is not set (export it from Tests/Peers/postgres/start.sh)"
     }
 
+    /// The connections each test's stores open at most. Tests run all at once, each with its own database: with
+    /// postgres-nio's default of 20 a machine with many cores would exceed PostgreSQL's `max_connections`.
+    static let poolSize = 4
+
     /// A new, migrated database, its URL, and what drops it.
     static func make() async throws -> (store: PostgresStore, url: String, cleanup: @Sendable () async -> Void) {
         guard let adminURL, var components = URLComponents(string: adminURL) else {
             throw StorageError.openFailed("LIMEN_TEST_POSTGRES_URL is not set")
         }
         let name = "limen_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
-        let admin = try PostgresStore.connect(url: adminURL)
+        let admin = try PostgresStore.connect(url: adminURL, maximumConnections: 1)
         do {
             try await admin.rows(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
         } catch {
@@ -31,7 +35,7 @@ enum PostgresTestDatabase {
         }
         components.path = "/" + name
         let url = components.string ?? adminURL
-        let store = try PostgresStore.connect(url: url)
+        let store = try PostgresStore.connect(url: url, maximumConnections: poolSize)
         try await store.migrate()
         return (
             store,

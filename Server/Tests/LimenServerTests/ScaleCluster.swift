@@ -55,7 +55,10 @@ func withScaleCluster(_ body: (ScaleCluster) async throws -> Void) async throws 
                     name: "limen-server node \(name)",
                     executable: try serverExecutable(),
                     arguments: arguments,
-                    environment: ["LIMEN_DATABASE_URL": database.url],
+                    environment: [
+                        "LIMEN_DATABASE_URL": database.url,
+                        "LIMEN_DATABASE_POOL_SIZE": String(PostgresTestDatabase.poolSize),
+                    ],
                     readyWhen: "limen login",
                     on: .standardOutput,
                     logPath: "\(directory.path)/node-\(name).log"

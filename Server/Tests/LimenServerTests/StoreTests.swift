@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import Testing
 
 @testable import LimenServer
@@ -71,6 +72,7 @@ struct PostgresStoreTests {
         defer { directory.remove() }
         var configuration = ServerConfiguration.testing(directory: directory)
         configuration.databaseURL = url
+        configuration.databasePoolSize = PostgresTestDatabase.poolSize
         let provider = try await Provider.bootstrap(configuration: configuration)
         #expect(provider.store is PostgresStore)
         await provider.store.close()
@@ -88,6 +90,26 @@ struct PostgresStoreTests {
         ])
     func malformedURL(_ url: String) {
         #expect(throws: StorageError.self) { try PostgresStore.connect(url: url) }
+    }
+
+    @Test("a store opens no more connections than its pool size, however many queries run at once")
+    func poolSize() async throws {
+        let (_, url, cleanup) = try await PostgresTestDatabase.make()
+        #expect(throws: StorageError.self) { try PostgresStore.connect(url: url, maximumConnections: 0) }
+        let store = try PostgresStore.connect(url: url, maximumConnections: 2)
+        // Each query holds its connection a moment, so that twelve at once would need twelve without the cap.
+        let backends = try await withThrowingTaskGroup(of: Int32.self) { group in
+            for _ in 0..<12 {
+                group.addTask {
+                    let row = try await store.rows("SELECT pg_backend_pid() AS pid FROM pg_sleep(0.05)")
+                    return try PostgresStore.value(try #require(row.first), "pid", as: Int32.self)
+                }
+            }
+            return try await group.reduce(into: Set<Int32>()) { $0.insert($1) }
+        }
+        #expect((1...2).contains(backends.count))
+        await store.close()
+        await cleanup()
     }
 }
 

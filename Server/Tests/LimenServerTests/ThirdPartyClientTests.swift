@@ -40,7 +40,8 @@ struct ThirdPartyClientTests {
                 AuthlibPeer.script.path, "--issuer", issuer, "--client-id", clientID, "--redirect-uri", redirectURI,
                 "--email", "ada@example.com", "--password", password,
             ]
-            if let secret { arguments += ["--client-secret", secret] }
+            // One argument with `=`: a random secret may start with "-", which argparse would read as an option.
+            if let secret { arguments.append("--client-secret=\(secret)") }
             let output = try await PythonPeer.run(arguments)
             let decoder = JSONDecoder()
             decoder.keyDecodingStrategy = .convertFromSnakeCase

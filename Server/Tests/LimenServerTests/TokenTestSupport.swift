@@ -67,6 +67,7 @@ struct TokenFixture: Sendable {
         if backend == .postgres {
             let (_, url, drop) = try await PostgresTestDatabase.make()
             configuration.databaseURL = url
+            configuration.databasePoolSize = PostgresTestDatabase.poolSize
             dropDatabase = drop
         }
         configure(&configuration)

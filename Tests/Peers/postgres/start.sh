@@ -21,9 +21,12 @@ for _ in $(seq 1 100); do
     as_postgres psql -qAt -p "$PORT" -c 'SELECT 1' >/dev/null 2>&1 && break
     sleep 0.1
 done
-# Tests run in parallel, each with its own database and connection pool: room for more than the default 100.
-if [ "$(as_postgres psql -qAt -p "$PORT" -c 'SHOW max_connections')" -lt 400 ]; then
-    as_postgres psql -qAt -p "$PORT" -c 'ALTER SYSTEM SET max_connections = 400' >/dev/null
+# Tests run in parallel, each with its own database and connection pool: room for far more than the default 100.
+# They connect over TCP to 127.0.0.1, which "localhost" (the default listen address) may not resolve to.
+if [ "$(as_postgres psql -qAt -p "$PORT" -c 'SHOW max_connections')" -lt 1000 ] \
+    || [ "$(as_postgres psql -qAt -p "$PORT" -c 'SHOW listen_addresses')" != "127.0.0.1" ]; then
+    as_postgres psql -qAt -p "$PORT" -c 'ALTER SYSTEM SET max_connections = 1000' >/dev/null
+    as_postgres psql -qAt -p "$PORT" -c "ALTER SYSTEM SET listen_addresses = '127.0.0.1'" >/dev/null
     as_root pg_ctlcluster "$VERSION" main restart
     for _ in $(seq 1 100); do
         as_postgres psql -qAt -p "$PORT" -c 'SELECT 1' >/dev/null 2>&1 && break
@@ -35,5 +38,10 @@ SELECT 'CREATE ROLE limen LOGIN CREATEDB' WHERE NOT EXISTS (SELECT 1 FROM pg_rol
 ALTER ROLE limen PASSWORD :'password';
 SELECT 'CREATE DATABASE limen OWNER limen' WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'limen') \gexec
 SQL
+# What the tests will do: log in as limen over TCP. Fail here, with PostgreSQL's reason, rather than in every test.
+if ! PGPASSWORD="$PASSWORD" psql -qAt -h 127.0.0.1 -p "$PORT" -U limen -d limen -c 'SELECT 1' >/dev/null; then
+    log "error: cannot log in as limen on 127.0.0.1:$PORT"
+    exit 1
+fi
 log "ready on 127.0.0.1:$PORT"
 echo "postgres://limen:$PASSWORD@127.0.0.1:$PORT/limen?sslmode=disable"

@@ -9,13 +9,15 @@ import Yams
 /// data_dir: /var/lib/limen
 /// issuer: https://id.example.com
 /// database_url: postgres://limen@db.internal/limen   # the password from LIMEN_DATABASE_URL is safer
+/// database_pool_size: 20                              # PostgreSQL connections per node
 /// post_rate_limit: 20/s                              # or "off"
 /// trusted_proxies: [127.0.0.1, "::1"]                 # or one comma-separated string
 /// ```
 struct ConfigurationFile: Sendable, Equatable {
     /// The setting names a file may hold.
     static let keys: Set<String> = [
-        "host", "port", "data_dir", "issuer", "database_url", "post_rate_limit", "trusted_proxies",
+        "host", "port", "data_dir", "issuer", "database_url", "database_pool_size", "post_rate_limit",
+        "trusted_proxies",
     ]
     /// The settings that may also be a list of plain values, read as one comma-separated value.
     static let listKeys: Set<String> = ["trusted_proxies"]

@@ -12,6 +12,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var issuer: String?
     /// `--database`
     public var database: String?
+    /// `--database-pool-size`
+    public var databasePoolSize: String?
     /// `--post-rate-limit`
     public var postRateLimit: String?
     /// `--trusted-proxy`, repeated; `nil` or empty when not given.
@@ -26,6 +28,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         dataDirectory: String? = nil,
         issuer: String? = nil,
         database: String? = nil,
+        databasePoolSize: String? = nil,
         postRateLimit: String? = nil,
         trustedProxies: [String]? = nil,
         configFile: String? = nil
@@ -35,6 +38,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         self.dataDirectory = dataDirectory
         self.issuer = issuer
         self.database = database
+        self.databasePoolSize = databasePoolSize
         self.postRateLimit = postRateLimit
         self.trustedProxies = trustedProxies
         self.configFile = configFile
@@ -54,6 +58,8 @@ extension ServerConfiguration {
         public static let issuer = "LIMEN_ISSUER"
         /// A `postgres://` URL selecting PostgreSQL.
         public static let database = "LIMEN_DATABASE_URL"
+        /// The most PostgreSQL connections a node opens.
+        public static let databasePoolSize = "LIMEN_DATABASE_POOL_SIZE"
         /// POSTs per second per client address (`20/s`), or `off`.
         public static let postRateLimit = "LIMEN_POST_RATE_LIMIT"
         /// The reverse proxies trusted for `X-Forwarded-For`, as a comma-separated list of IP addresses.
@@ -113,6 +119,17 @@ extension ServerConfiguration {
                     key: key, value: "(hidden)", reason: "expected postgres://user:password@host:port/database")
             }
             configuration.databaseURL = value
+        }
+        if let (value, key) = pick(
+            flags.databasePoolSize, "--database-pool-size", EnvironmentKey.databasePoolSize, "database_pool_size")
+        {
+            guard let size = Int(value), PostgresStore.maximumConnectionsRange.contains(size) else {
+                let range = PostgresStore.maximumConnectionsRange
+                throw ConfigurationError(
+                    key: key, value: value,
+                    reason: "expected a number of connections from \(range.lowerBound) to \(range.upperBound)")
+            }
+            configuration.databasePoolSize = size
         }
         if let (value, key) = pick(
             flags.postRateLimit, "--post-rate-limit", EnvironmentKey.postRateLimit, "post_rate_limit")

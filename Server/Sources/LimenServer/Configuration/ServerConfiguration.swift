@@ -12,6 +12,8 @@ public struct ServerConfiguration: Sendable {
     public var issuer: String?
     /// A `postgres://` URL to keep the data in PostgreSQL (many nodes); `nil` keeps it in SQLite in the data folder.
     public var databaseURL: String?
+    /// The most PostgreSQL connections this node opens at once; several nodes share the server's `max_connections`.
+    public var databasePoolSize: Int
     /// Registers the public native client `limen-cli` on start.
     public var seedsCLIClient: Bool
     /// The scrypt cost for new password hashes.
@@ -32,6 +34,7 @@ public struct ServerConfiguration: Sendable {
         dataDirectory: String = "limen-data",
         issuer: String? = nil,
         databaseURL: String? = nil,
+        databasePoolSize: Int = PostgresStore.defaultMaximumConnections,
         seedsCLIClient: Bool = true,
         passwordHashing: PasswordHasher.Parameters = .owasp,
         signInLockout: SignInLockout = SignInLockout(),
@@ -44,6 +47,7 @@ public struct ServerConfiguration: Sendable {
         self.dataDirectory = dataDirectory
         self.issuer = issuer
         self.databaseURL = databaseURL
+        self.databasePoolSize = databasePoolSize
         self.seedsCLIClient = seedsCLIClient
         self.passwordHashing = passwordHashing
         self.signInLockout = signInLockout

@@ -22,12 +22,22 @@ public final class PostgresStore: Store {
         runner = Task { await client.run() }
     }
 
+    /// The connections a store opens at most unless told otherwise (postgres-nio's own default).
+    public static let defaultMaximumConnections = 20
+    /// The pool sizes ``connect(url:maximumConnections:logger:)`` accepts.
+    public static let maximumConnectionsRange = 1...1000
+
     /// Connects to the database a `postgres://user:password@host:port/database?sslmode=…` URL names (`sslmode`:
-    /// `disable`, `prefer` (default) or `require`).
+    /// `disable`, `prefer` (default) or `require`), opening at most `maximumConnections` connections at once.
+
     public static func connect(
         url: String,
+        maximumConnections: Int = defaultMaximumConnections,
         logger: Logger = Logger(label: "limen.storage")
     ) throws(StorageError) -> PostgresStore {
+        guard maximumConnectionsRange.contains(maximumConnections) else {
+            throw .openFailed("a pool of \(maximumConnections) connections is outside \(maximumConnectionsRange)")
+        }
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
             let host = components.host, !host.isEmpty, let username = components.user
         else {
@@ -41,7 +51,7 @@ public final class PostgresStore: Store {
         case "require": tls = .require(.makeClientConfiguration())
         case let mode: throw .openFailed("sslmode \(mode) is not one of disable, prefer, require")
         }
-        let configuration = PostgresClient.Configuration(
+        var configuration = PostgresClient.Configuration(
             host: host,
             port: components.port ?? 5432,
             username: username,
@@ -49,6 +59,7 @@ public final class PostgresStore: Store {
             database: database.isEmpty ? username : database,
             tls: tls
         )
+        configuration.options.maximumConnections = maximumConnections
         return PostgresStore(
             client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
     }
