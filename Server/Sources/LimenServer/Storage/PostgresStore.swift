@@ -60,8 +60,21 @@ public final class PostgresStore: Store {
             tls: tls
         )
         configuration.options.maximumConnections = maximumConnections
+        Self.parkWithoutTimers(&configuration.options)
         return PostgresStore(
             client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+    }
+
+    /// Keeps every connection open and unpinged while idle, so that handing a connection back to the pool starts no
+    /// timer. postgres-nio 1.33 otherwise starts a keep-alive timer (30 s) and, above `minimumConnections`, an
+    /// idle-timeout timer (60 s) each time a query hands its connection back, and cancels them at the next lease; but a
+    /// cancelled `Task.sleep` stays allocated until the deadline it was set for (Swift 6.3; swiftlang/swift#89075).
+    /// Under refresh load that held ≈ 10 KB per refresh (≈ 7 queries) for 30–60 s: the server grew from 50 MB to
+    /// 440 MB. The price: the pool opens its `maximumConnections` at start and does not probe idle ones; a connection
+    /// the network dropped fails one query and is replaced.
+    static func parkWithoutTimers(_ options: inout PostgresClient.Configuration.Options) {
+        options.minimumConnections = options.maximumConnections
+        options.keepAliveBehavior = nil
     }
 
     public func close() async {
