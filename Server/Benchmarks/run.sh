@@ -13,7 +13,8 @@
 # glewlwyd (Tests/Peers/glewlwyd) is measured side by side for refresh and introspection.
 # Environment: BENCH_DURATION (seconds per wrk run, default 20), BENCH_RUNS (default 2), BENCH_THREADS (wrk threads =
 # connections, default 4), BENCH_SIGNINS (timed sign-ins per run, default 300), BENCH_TARGETS (default
-# "sqlite postgres glewlwyd"), BENCH_BIN (a limen-server binary to use instead of building one).
+# "sqlite postgres glewlwyd"), BENCH_BIN (a limen-server binary to use instead of building one), BENCH_ONLY=refresh
+# (skip introspection: the refresh load and its memory alone, e.g. to compare two builds).
 # Diagnostics go to stderr; the work folder is removed at the end.
 set -euo pipefail
 
@@ -23,6 +24,8 @@ DURATION=${BENCH_DURATION:-20}
 RUNS=${BENCH_RUNS:-2}
 THREADS=${BENCH_THREADS:-4}
 SIGNINS=${BENCH_SIGNINS:-300}
+ONLY=${BENCH_ONLY:-}
+[ -z "$ONLY" ] || [ "$ONLY" = refresh ] || { echo "bench: BENCH_ONLY must be refresh or unset" >&2; exit 1; }
 TARGETS=${BENCH_TARGETS:-sqlite postgres glewlwyd}
 WORK=$(mktemp -d)
 RESULTS="$WORK/results.jsonl"
@@ -150,6 +153,7 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
         echo "$flows" | field '"\n".join(d["refresh_tokens"])' > "$tokens"
         log "$target run $run: refresh"
         refresh_run "$run" "$target" "$issuer/token" "$basic" "$SERVER_PID" "$tokens"
+        [ "$ONLY" != refresh ] || continue
         log "$target run $run: introspection"
         introspect_run "$run" "$target" "$issuer/introspect" "$basic" "$(echo "$flows" | field 'd["access_token"]')"
     done
@@ -169,6 +173,7 @@ bench_glewlwyd() {
         echo "$flows" | field 'd["refresh_tokens"][0]' > "$tokens"
         log "glewlwyd run $run: refresh"
         refresh_run "$run" glewlwyd "http://127.0.0.1:$port/api/oidc/token" "$basic" "$pid" "$tokens"
+        [ "$ONLY" != refresh ] || continue
         log "glewlwyd run $run: introspection"
         introspect_run "$run" glewlwyd "http://127.0.0.1:$port/api/oidc/introspect" "$basic" \
             "$(echo "$flows" | field 'd["access_token"]')"
