@@ -260,42 +260,6 @@ struct StoreConformanceTests {
         await cleanup()
     }
 
-    @Test("a refresh token rotates once; of concurrent rotations exactly one wins", arguments: StoreUnderTest.allCases)
-    func refreshTokenRotation(_ kind: StoreUnderTest) async throws {
-        let (store, cleanup) = try await kind.make()
-        try await store.insertClientIfAbsent(SeedClients.cli(now: now))
-        try await store.insertAuthorizationCode(code(1, expiresIn: 60))
-        let codeHash = Data(repeating: 1, count: 32)
-        _ = try await store.redeemAuthorizationCode(hash: codeHash, grantID: "g1", now: now)
-        #expect(try await store.insertGrant(grant("g1"), redeemedCodeHash: codeHash))
-        let record = RefreshTokenRecord(
-            tokenHash: Data(repeating: 3, count: 32), grantID: "g1", issuedAt: now,
-            expiresAt: now.addingTimeInterval(600)
-        )
-        try await store.insertRefreshToken(record)
-        #expect(try await store.refreshToken(hash: record.tokenHash) == record)
-        #expect(try await store.refreshToken(hash: Data(repeating: 4, count: 32)) == nil)
-
-        let now = now
-        let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for attempt in 0..<10 {
-                group.addTask {
-                    try await store.rotateRefreshToken(
-                        hash: record.tokenHash, at: now, sealedSuccessor: Data([UInt8(attempt)]))
-                }
-            }
-            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
-        }
-        #expect(wins == 1)
-        let rotated = try #require(try await store.refreshToken(hash: record.tokenHash))
-        #expect(rotated.rotatedAt == now)
-        #expect(rotated.sealedSuccessor?.count == 1)
-
-        try await store.deleteRefreshToken(hash: record.tokenHash)
-        #expect(try await store.refreshToken(hash: record.tokenHash) == nil)
-        await cleanup()
-    }
-
     @Test("a revoked access token is remembered until it expires", arguments: StoreUnderTest.allCases)
     func accessTokenRevocation(_ kind: StoreUnderTest) async throws {
         let (store, cleanup) = try await kind.make()

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 
-/// Grants, code redemption, refresh tokens and revoked access tokens in PostgreSQL. Each method is one statement or an
+/// Grants, code redemption and revoked access tokens in PostgreSQL. Each method is one statement or an
 /// ordered pair of autocommitted statements; the code row's lock orders a grant's insertion against a replay of its
 /// code (see ``insertGrant(_:redeemedCodeHash:)``).
 extension PostgresStore {
@@ -59,18 +59,9 @@ extension PostgresStore {
     }
 
     public func grant(id: String) async throws(StorageError) -> GrantRecord? {
-        guard let row = try await rows("SELECT * FROM grants WHERE id = \(id)").first else { return nil }
-        return GrantRecord(
-            id: try Self.value(row, "id", as: String.self),
-            clientID: try Self.value(row, "client_id", as: String.self),
-            subject: try Self.value(row, "subject", as: String.self),
-            scope: try Self.value(row, "scope", as: String.self),
-            authTime: try Self.date(row, "auth_time"),
-            nonce: try Self.optional(row, "nonce", as: String.self),
-            createdAt: try Self.date(row, "created_at"),
-            expiresAt: try Self.date(row, "expires_at"),
-            revokedAt: try Self.optionalDate(row, "revoked_at")
-        )
+        try await rows("SELECT * FROM grants WHERE id = \(id)").first.map { row throws(StorageError) in
+            try Self.grant(from: row, columnPrefix: "")
+        }
     }
 
     public func extendGrant(id: String, until date: Date) async throws(StorageError) {
@@ -112,57 +103,23 @@ extension PostgresStore {
         ).count
     }
 
-    // MARK: Refresh tokens
-
-    public func insertRefreshToken(_ token: RefreshTokenRecord) async throws(StorageError) {
-        try await rows(
-            """
-            INSERT INTO refresh_tokens (token_hash, grant_id, issued_at, expires_at, rotated_at, sealed_successor)
-            VALUES (\(Self.bytes(token.tokenHash)), \(token.grantID), \(Self.seconds(token.issuedAt)),
-                \(Self.seconds(token.expiresAt)), \(token.rotatedAt.map(Self.seconds)),
-                \(token.sealedSuccessor.map(Self.bytes)))
-            """
-        )
-    }
-
-    public func refreshToken(hash: Data) async throws(StorageError) -> RefreshTokenRecord? {
-        let found = try await rows("SELECT * FROM refresh_tokens WHERE token_hash = \(Self.bytes(hash))")
-        guard let row = found.first else { return nil }
-        return RefreshTokenRecord(
-            tokenHash: try Self.value(row, "token_hash", as: Data.self),
-            grantID: try Self.value(row, "grant_id", as: String.self),
-            issuedAt: try Self.date(row, "issued_at"),
-            expiresAt: try Self.date(row, "expires_at"),
-            rotatedAt: try Self.optionalDate(row, "rotated_at"),
-            sealedSuccessor: try Self.optional(row, "sealed_successor", as: Data.self)
-        )
-    }
-
-    public func rotateRefreshToken(
-        hash: Data,
-        at date: Date,
-        sealedSuccessor: Data
-    ) async throws(StorageError) -> Bool {
-        let rotated = try await rows(
-            """
-            UPDATE refresh_tokens SET rotated_at = \(Self.seconds(date)), sealed_successor = \(Self.bytes(sealedSuccessor))
-            WHERE token_hash = \(Self.bytes(hash)) AND rotated_at IS NULL
-            RETURNING token_hash
-            """
-        )
-        return !rotated.isEmpty
-    }
-
-    public func deleteRefreshToken(hash: Data) async throws(StorageError) {
-        try await rows("DELETE FROM refresh_tokens WHERE token_hash = \(Self.bytes(hash))")
-    }
-
-    @discardableResult
-    public func deleteExpiredRefreshTokens(before date: Date) async throws(StorageError) -> Int {
-        try await rows("DELETE FROM refresh_tokens WHERE expires_at <= \(Self.seconds(date)) RETURNING 1").count
-    }
-
     // MARK: Rows
+
+    /// The grant in `row`, whose grant columns are named with `columnPrefix` (`grant_id`, `grant_client_id`, … when
+    /// joined to another table).
+    static func grant(from row: PostgresRandomAccessRow, columnPrefix: String) throws(StorageError) -> GrantRecord {
+        GrantRecord(
+            id: try value(row, columnPrefix + "id", as: String.self),
+            clientID: try value(row, columnPrefix + "client_id", as: String.self),
+            subject: try value(row, columnPrefix + "subject", as: String.self),
+            scope: try value(row, columnPrefix + "scope", as: String.self),
+            authTime: try date(row, columnPrefix + "auth_time"),
+            nonce: try optional(row, columnPrefix + "nonce", as: String.self),
+            createdAt: try date(row, columnPrefix + "created_at"),
+            expiresAt: try date(row, columnPrefix + "expires_at"),
+            revokedAt: try optionalDate(row, columnPrefix + "revoked_at")
+        )
+    }
 
     private static func authorizationCode(from row: PostgresRandomAccessRow) throws(StorageError)
         -> AuthorizationCodeRecord

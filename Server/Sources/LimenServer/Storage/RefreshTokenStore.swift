@@ -34,17 +34,62 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     }
 }
 
+/// A refresh token and the grant it belongs to, read together: what a refresh needs before it issues anything.
+public struct RefreshTokenWithGrant: Sendable, Equatable {
+    /// The stored refresh token.
+    public var token: RefreshTokenRecord
+    /// Its grant.
+    public var grant: GrantRecord
+
+    /// Pairs a refresh token with its grant.
+    public init(token: RefreshTokenRecord, grant: GrantRecord) {
+        self.token = token
+        self.grant = grant
+    }
+}
+
+/// One rotation of a refresh token: the token exchanged, the response kept for retries, and its successor.
+public struct RefreshTokenRotation: Sendable, Equatable {
+    /// SHA-256 of the token being exchanged.
+    public var tokenHash: Data
+    /// When it is exchanged.
+    public var rotatedAt: Date
+    /// The response of this exchange, sealed under the exchanged token (see ``RefreshTokenRecord/sealedSuccessor``).
+    public var sealedSuccessor: Data
+    /// The refresh token the response carries, stored only when this rotation wins.
+    public var successor: RefreshTokenRecord
+    /// When the newest token of the grant expires: the grant lives at least until then.
+    public var grantExpiresAt: Date
+
+    /// Describes a rotation.
+    public init(
+        tokenHash: Data,
+        rotatedAt: Date,
+        sealedSuccessor: Data,
+        successor: RefreshTokenRecord,
+        grantExpiresAt: Date
+    ) {
+        self.tokenHash = tokenHash
+        self.rotatedAt = rotatedAt
+        self.sealedSuccessor = sealedSuccessor
+        self.successor = successor
+        self.grantExpiresAt = grantExpiresAt
+    }
+}
+
 /// The refresh-token part of the ``Store``: tokens by hash, and their one-time rotation.
 public protocol RefreshTokenStore: Sendable {
     /// Stores a new refresh token.
     func insertRefreshToken(_ token: RefreshTokenRecord) async throws(StorageError)
     /// The refresh token with this hash, if it has not been swept.
     func refreshToken(hash: Data) async throws(StorageError) -> RefreshTokenRecord?
-    /// Marks the token rotated at `date` and keeps `sealedSuccessor`, in one step, if it was not rotated already;
-    /// returns whether this call rotated it (of concurrent callers, exactly one does).
-    func rotateRefreshToken(hash: Data, at date: Date, sealedSuccessor: Data) async throws(StorageError) -> Bool
-    /// Deletes the refresh token with this hash (a successor whose rotation lost the race).
-    func deleteRefreshToken(hash: Data) async throws(StorageError)
+    /// The refresh token with this hash and its grant, in one read; `nil` when either is gone.
+    func refreshTokenWithGrant(hash: Data) async throws(StorageError) -> RefreshTokenWithGrant?
+    /// If the token was not rotated already: marks it rotated and keeps the sealed response, stores the successor
+    /// and extends the successor's grant to ``RefreshTokenRotation/grantExpiresAt``, as one step. Returns whether this
+    /// call rotated it; of concurrent callers exactly one does, and only its successor is stored. The successor is
+    /// usable no later than the rotation is visible.
+    func rotateRefreshToken(_ rotation: RefreshTokenRotation) async throws(StorageError) -> Bool
     /// Deletes refresh tokens that expired before `date`; returns how many were removed.
     @discardableResult
     func deleteExpiredRefreshTokens(before date: Date) async throws(StorageError) -> Int

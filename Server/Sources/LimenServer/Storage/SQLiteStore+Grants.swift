@@ -1,7 +1,7 @@
 import Foundation
 import SQLiteNIO
 
-/// Grants, code redemption, refresh tokens and revoked access tokens in SQLite: every method is one statement (or an
+/// Grants, code redemption and revoked access tokens in SQLite: every method is one statement (or an
 /// ordered pair of them), so concurrent requests need no transaction.
 extension SQLiteStore {
     // MARK: Authorization code redemption
@@ -59,18 +59,9 @@ extension SQLiteStore {
     }
 
     public func grant(id: String) async throws(StorageError) -> GrantRecord? {
-        guard let row = try await query("SELECT * FROM grants WHERE id = ?", [.text(id)]).first else { return nil }
-        return GrantRecord(
-            id: try Self.text(row, "id"),
-            clientID: try Self.text(row, "client_id"),
-            subject: try Self.text(row, "subject"),
-            scope: try Self.text(row, "scope"),
-            authTime: try Self.date(row, "auth_time"),
-            nonce: row.column("nonce")?.string,
-            createdAt: try Self.date(row, "created_at"),
-            expiresAt: try Self.date(row, "expires_at"),
-            revokedAt: Self.optionalDate(row, "revoked_at")
-        )
+        try await query("SELECT * FROM grants WHERE id = ?", [.text(id)]).first.map { row throws(StorageError) in
+            try Self.grant(from: row, columnPrefix: "")
+        }
     }
 
     public func extendGrant(id: String, until date: Date) async throws(StorageError) {
@@ -115,63 +106,27 @@ extension SQLiteStore {
         ).count
     }
 
-    // MARK: Refresh tokens
-
-    public func insertRefreshToken(_ token: RefreshTokenRecord) async throws(StorageError) {
-        try await query(
-            """
-            INSERT INTO refresh_tokens (token_hash, grant_id, issued_at, expires_at, rotated_at, sealed_successor)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """,
-            [
-                Self.blob(token.tokenHash), .text(token.grantID), Self.time(token.issuedAt),
-                Self.time(token.expiresAt), token.rotatedAt.map(Self.time) ?? .null, Self.blob(token.sealedSuccessor),
-            ]
-        )
-    }
-
-    public func refreshToken(hash: Data) async throws(StorageError) -> RefreshTokenRecord? {
-        let rows = try await query("SELECT * FROM refresh_tokens WHERE token_hash = ?", [Self.blob(hash)])
-        guard let row = rows.first else { return nil }
-        return RefreshTokenRecord(
-            tokenHash: try Self.data(row, "token_hash"),
-            grantID: try Self.text(row, "grant_id"),
-            issuedAt: try Self.date(row, "issued_at"),
-            expiresAt: try Self.date(row, "expires_at"),
-            rotatedAt: Self.optionalDate(row, "rotated_at"),
-            sealedSuccessor: row.column("sealed_successor")?.blob == nil ? nil : try Self.data(row, "sealed_successor")
-        )
-    }
-
-    public func rotateRefreshToken(
-        hash: Data,
-        at date: Date,
-        sealedSuccessor: Data
-    ) async throws(StorageError) -> Bool {
-        let rows = try await query(
-            """
-            UPDATE refresh_tokens SET rotated_at = ?, sealed_successor = ?
-            WHERE token_hash = ? AND rotated_at IS NULL
-            RETURNING token_hash
-            """,
-            [Self.time(date), Self.blob(sealedSuccessor), Self.blob(hash)]
-        )
-        return !rows.isEmpty
-    }
-
-    public func deleteRefreshToken(hash: Data) async throws(StorageError) {
-        try await query("DELETE FROM refresh_tokens WHERE token_hash = ?", [Self.blob(hash)])
-    }
-
-    @discardableResult
-    public func deleteExpiredRefreshTokens(before date: Date) async throws(StorageError) -> Int {
-        try await query("DELETE FROM refresh_tokens WHERE expires_at <= ? RETURNING 1", [Self.time(date)]).count
-    }
-
     // MARK: Rows
 
-    private static func optionalDate(_ row: SQLiteRow, _ column: String) -> Date? {
+    /// A stored time that may be absent.
+    static func optionalDate(_ row: SQLiteRow, _ column: String) -> Date? {
         row.column(column)?.integer.map { Date(timeIntervalSince1970: Double($0)) }
+    }
+
+    /// The grant in `row`, whose grant columns are named with `columnPrefix` (`grant_id`, `grant_client_id`, … when
+    /// joined to another table).
+    static func grant(from row: SQLiteRow, columnPrefix: String) throws(StorageError) -> GrantRecord {
+        GrantRecord(
+            id: try text(row, columnPrefix + "id"),
+            clientID: try text(row, columnPrefix + "client_id"),
+            subject: try text(row, columnPrefix + "subject"),
+            scope: try text(row, columnPrefix + "scope"),
+            authTime: try date(row, columnPrefix + "auth_time"),
+            nonce: row.column(columnPrefix + "nonce")?.string,
+            createdAt: try date(row, columnPrefix + "created_at"),
+            expiresAt: try date(row, columnPrefix + "expires_at"),
+            revokedAt: optionalDate(row, columnPrefix + "revoked_at")
+        )
     }
 
     private static func authorizationCode(from row: SQLiteRow) throws(StorageError) -> AuthorizationCodeRecord {

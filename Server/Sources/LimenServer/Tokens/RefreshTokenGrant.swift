@@ -22,27 +22,28 @@ struct RefreshTokenGrant: Sendable {
         let token = try form.required("refresh_token")
         let tokenHash = RandomIdentifier.hash(token)
         let now = Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down))
-        guard let record = try await store.refreshToken(hash: tokenHash), now < record.expiresAt,
-            let grant = try await store.grant(id: record.grantID), grant.isActive(at: now),
-            grant.clientID == client.id
+        guard let found = try await store.refreshTokenWithGrant(hash: tokenHash), now < found.token.expiresAt,
+            found.grant.isActive(at: now), found.grant.clientID == client.id
         else { throw TokenEndpointError.invalidGrant }
-        if record.rotatedAt != nil { return try await reuse(of: record, token: token, grant: grant, now: now) }
+        let grant = found.grant
+        if found.token.rotatedAt != nil {
+            return try await reuse(of: found.token, token: token, grant: grant, now: now)
+        }
 
         let scope = try Self.scope(requested: form["scope"], granted: grant.scope)
         let tokens = try await issuer.issue(grant: grant, client: client, scope: scope, nonce: nil)
         guard let successor = tokens.refreshToken else { throw TokenEndpointError.serverError }
-        // The successor is stored first so that it exists the moment the rotation makes it reachable.
-        try await store.insertRefreshToken(successor)
-        let sealed = try RefreshSuccessorSeal.seal(tokens.body, under: token)
-        guard try await store.rotateRefreshToken(hash: tokenHash, at: now, sealedSuccessor: sealed) else {
+        let rotation = RefreshTokenRotation(
+            tokenHash: tokenHash, rotatedAt: now,
+            sealedSuccessor: try RefreshSuccessorSeal.seal(tokens.body, under: token),
+            successor: successor, grantExpiresAt: tokens.lastExpiry)
+        guard try await store.rotateRefreshToken(rotation) else {
             // A concurrent request rotated it first: answer with its response.
-            try await store.deleteRefreshToken(hash: successor.tokenHash)
             guard let rotated = try await store.refreshToken(hash: tokenHash) else {
                 throw TokenEndpointError.invalidGrant
             }
             return try await reuse(of: rotated, token: token, grant: grant, now: now)
         }
-        try await store.extendGrant(id: grant.id, until: tokens.lastExpiry)
         return tokens.body
     }
 

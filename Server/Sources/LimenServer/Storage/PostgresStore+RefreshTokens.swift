@@ -1,0 +1,81 @@
+import Foundation
+import PostgresNIO
+
+/// Refresh tokens in PostgreSQL. A refresh reads its token and grant in one statement and rotates in one more (the
+/// rotation, the successor and the grant's extension together), so that a rotation costs two round trips.
+extension PostgresStore {
+    public func insertRefreshToken(_ token: RefreshTokenRecord) async throws(StorageError) {
+        try await rows(
+            """
+            INSERT INTO refresh_tokens (token_hash, grant_id, issued_at, expires_at, rotated_at, sealed_successor)
+            VALUES (\(Self.bytes(token.tokenHash)), \(token.grantID), \(Self.seconds(token.issuedAt)),
+                \(Self.seconds(token.expiresAt)), \(token.rotatedAt.map(Self.seconds)),
+                \(token.sealedSuccessor.map(Self.bytes)))
+            """
+        )
+    }
+
+    public func refreshToken(hash: Data) async throws(StorageError) -> RefreshTokenRecord? {
+        try await rows("SELECT * FROM refresh_tokens WHERE token_hash = \(Self.bytes(hash))").first.map {
+            row throws(StorageError) in try Self.refreshToken(from: row)
+        }
+    }
+
+    public func refreshTokenWithGrant(hash: Data) async throws(StorageError) -> RefreshTokenWithGrant? {
+        let found = try await rows(
+            """
+            SELECT t.*, g.client_id AS grant_client_id, g.subject AS grant_subject, g.scope AS grant_scope,
+                g.auth_time AS grant_auth_time, g.nonce AS grant_nonce, g.created_at AS grant_created_at,
+                g.expires_at AS grant_expires_at, g.revoked_at AS grant_revoked_at
+            FROM refresh_tokens t JOIN grants g ON g.id = t.grant_id
+            WHERE t.token_hash = \(Self.bytes(hash))
+            """
+        )
+        guard let row = found.first else { return nil }
+        return RefreshTokenWithGrant(
+            token: try Self.refreshToken(from: row), grant: try Self.grant(from: row, columnPrefix: "grant_"))
+    }
+
+    public func rotateRefreshToken(_ rotation: RefreshTokenRotation) async throws(StorageError) -> Bool {
+        // One statement, so one snapshot and one commit: the successor and the grant's extension exist exactly when
+        // the rotation does. A concurrent rotation of the same token waits for the row lock, then finds it rotated.
+        let successor = rotation.successor
+        let rotated = try await rows(
+            """
+            WITH rotated AS (
+                UPDATE refresh_tokens
+                SET rotated_at = \(Self.seconds(rotation.rotatedAt)),
+                    sealed_successor = \(Self.bytes(rotation.sealedSuccessor))
+                WHERE token_hash = \(Self.bytes(rotation.tokenHash)) AND rotated_at IS NULL
+                RETURNING grant_id
+            ), successor AS (
+                INSERT INTO refresh_tokens (token_hash, grant_id, issued_at, expires_at)
+                SELECT \(Self.bytes(successor.tokenHash)), \(successor.grantID), \(Self.seconds(successor.issuedAt)),
+                    \(Self.seconds(successor.expiresAt))
+                FROM rotated
+            ), extended AS (
+                UPDATE grants SET expires_at = GREATEST(expires_at, \(Self.seconds(rotation.grantExpiresAt)))
+                WHERE id = \(successor.grantID) AND EXISTS (SELECT 1 FROM rotated)
+            )
+            SELECT 1 FROM rotated
+            """
+        )
+        return !rotated.isEmpty
+    }
+
+    @discardableResult
+    public func deleteExpiredRefreshTokens(before date: Date) async throws(StorageError) -> Int {
+        try await rows("DELETE FROM refresh_tokens WHERE expires_at <= \(Self.seconds(date)) RETURNING 1").count
+    }
+
+    private static func refreshToken(from row: PostgresRandomAccessRow) throws(StorageError) -> RefreshTokenRecord {
+        RefreshTokenRecord(
+            tokenHash: try value(row, "token_hash", as: Data.self),
+            grantID: try value(row, "grant_id", as: String.self),
+            issuedAt: try date(row, "issued_at"),
+            expiresAt: try date(row, "expires_at"),
+            rotatedAt: try optionalDate(row, "rotated_at"),
+            sealedSuccessor: try optional(row, "sealed_successor", as: Data.self)
+        )
+    }
+}

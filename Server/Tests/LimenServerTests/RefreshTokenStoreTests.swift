@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+@testable import LimenServer
+
+@Suite("Store conformance: refresh tokens")
+struct RefreshTokenStoreTests {
+    private let now = Date(timeIntervalSince1970: 1_700_000_000)
+    private let grantLifetime: TimeInterval = 3600
+
+    /// A migrated store holding grant `g1` (expiring in an hour) and its refresh token, which it returns.
+    private func make(_ kind: StoreUnderTest) async throws
+        -> (store: any Store, token: RefreshTokenRecord, grant: GrantRecord, cleanup: @Sendable () async -> Void)
+    {
+        let (store, cleanup) = try await kind.makeWithCLIClientAndUser(now: now)
+        let codeHash = hash("code")
+        try await store.insertAuthorizationCode(
+            AuthorizationCodeRecord(
+                codeHash: codeHash, clientID: "limen-cli", redirectURI: "http://127.0.0.1/cb", subject: "user-1",
+                scope: "openid", authTime: now, expiresAt: now.addingTimeInterval(60)))
+        _ = try await store.redeemAuthorizationCode(hash: codeHash, grantID: "g1", now: now)
+        let grant = GrantRecord(
+            id: "g1", clientID: "limen-cli", subject: "user-1", scope: "openid", authTime: now, nonce: "n",
+            createdAt: now, expiresAt: now.addingTimeInterval(grantLifetime))
+        #expect(try await store.insertGrant(grant, redeemedCodeHash: codeHash))
+        let token = RefreshTokenRecord(
+            tokenHash: hash("first"), grantID: "g1", issuedAt: now, expiresAt: now.addingTimeInterval(600))
+        try await store.insertRefreshToken(token)
+        return (store, token, grant, cleanup)
+    }
+
+    private func hash(_ text: String) -> Data {
+        RandomIdentifier.hash(text)
+    }
+
+    /// A rotation of `token` to the successor named `successor`, the grant extended by `grantExtension` seconds.
+    private func rotation(
+        of token: RefreshTokenRecord,
+        to successor: String,
+        grantExtension: TimeInterval = 7200
+    ) -> RefreshTokenRotation {
+        RefreshTokenRotation(
+            tokenHash: token.tokenHash, rotatedAt: now.addingTimeInterval(5), sealedSuccessor: Data(successor.utf8),
+            successor: RefreshTokenRecord(
+                tokenHash: hash(successor), grantID: token.grantID, issuedAt: now.addingTimeInterval(5),
+                expiresAt: now.addingTimeInterval(605)),
+            grantExpiresAt: now.addingTimeInterval(grantExtension))
+    }
+
+    @Test("a refresh token is read alone or with its grant; an unknown one is nil", arguments: StoreUnderTest.allCases)
+    func lookup(_ kind: StoreUnderTest) async throws {
+        let (store, token, grant, cleanup) = try await make(kind)
+        #expect(try await store.refreshToken(hash: token.tokenHash) == token)
+        #expect(try await store.refreshTokenWithGrant(hash: token.tokenHash) == .init(token: token, grant: grant))
+        #expect(try await store.refreshToken(hash: hash("unknown")) == nil)
+        #expect(try await store.refreshTokenWithGrant(hash: hash("unknown")) == nil)
+        await cleanup()
+    }
+
+    @Test(
+        "a rotation marks the token, keeps the sealed response, stores the successor and extends the grant",
+        arguments: StoreUnderTest.allCases)
+    func rotation(_ kind: StoreUnderTest) async throws {
+        let (store, token, grant, cleanup) = try await make(kind)
+        let rotation = rotation(of: token, to: "second")
+        #expect(try await store.rotateRefreshToken(rotation))
+        let rotated = try #require(try await store.refreshTokenWithGrant(hash: token.tokenHash))
+        #expect(rotated.token.rotatedAt == rotation.rotatedAt)
+        #expect(rotated.token.sealedSuccessor == rotation.sealedSuccessor)
+        #expect(rotated.grant.expiresAt == rotation.grantExpiresAt)
+        #expect(
+            try await store.refreshTokenWithGrant(hash: hash("second"))
+                == .init(
+                    token: rotation.successor, grant: rotated.grant))
+        #expect(grant.expiresAt < rotated.grant.expiresAt)
+        await cleanup()
+    }
+
+    @Test(
+        "of concurrent rotations exactly one wins, and only its successor is stored", arguments: StoreUnderTest.allCases
+    )
+    func concurrentRotations(_ kind: StoreUnderTest) async throws {
+        let (store, token, _, cleanup) = try await make(kind)
+        let rotations = (0..<10).map { rotation(of: token, to: "successor-\($0)") }
+        let winners = try await withThrowingTaskGroup(of: RefreshTokenRotation?.self) { group in
+            for rotation in rotations {
+                group.addTask { try await store.rotateRefreshToken(rotation) ? rotation : nil }
+            }
+            return try await group.reduce(into: []) { winners, winner in winner.map { winners.append($0) } }
+        }
+        let winner = try #require(winners.first)
+        #expect(winners.count == 1)
+        #expect(try await store.refreshToken(hash: token.tokenHash)?.sealedSuccessor == winner.sealedSuccessor)
+        for rotation in rotations {
+            let stored = try await store.refreshToken(hash: rotation.successor.tokenHash)
+            #expect(stored == (rotation == winner ? rotation.successor : nil))
+        }
+        await cleanup()
+    }
+
+    @Test("a rotation of a rotated token stores nothing and leaves the grant", arguments: StoreUnderTest.allCases)
+    func rotatedTokenStaysRotated(_ kind: StoreUnderTest) async throws {
+        let (store, token, _, cleanup) = try await make(kind)
+        let first = rotation(of: token, to: "second")
+        #expect(try await store.rotateRefreshToken(first))
+        #expect(try await store.rotateRefreshToken(rotation(of: token, to: "third", grantExtension: 9000)) == false)
+        #expect(try await store.refreshToken(hash: hash("third")) == nil)
+        #expect(try await store.refreshToken(hash: token.tokenHash)?.sealedSuccessor == first.sealedSuccessor)
+        #expect(try await store.grant(id: "g1")?.expiresAt == first.grantExpiresAt)
+        await cleanup()
+    }
+
+    @Test("a rotation never shortens its grant", arguments: StoreUnderTest.allCases)
+    func grantNeverShortened(_ kind: StoreUnderTest) async throws {
+        let (store, token, grant, cleanup) = try await make(kind)
+        #expect(try await store.rotateRefreshToken(rotation(of: token, to: "second", grantExtension: 60)))
+        #expect(try await store.grant(id: "g1")?.expiresAt == grant.expiresAt)
+        await cleanup()
+    }
+}
