@@ -22,13 +22,14 @@ public final class PostgresStore: Store {
         runner = Task { await client.run() }
     }
 
-    /// The connections a store opens at most unless told otherwise (postgres-nio's own default).
+    /// The connections a store keeps open unless told otherwise (postgres-nio's own default maximum).
     public static let defaultMaximumConnections = 20
     /// The pool sizes ``connect(url:maximumConnections:logger:)`` accepts.
     public static let maximumConnectionsRange = 1...1000
 
     /// Connects to the database a `postgres://user:password@host:port/database?sslmode=…` URL names (`sslmode`:
-    /// `disable`, `prefer` (default) or `require`), opening at most `maximumConnections` connections at once.
+    /// `disable`, `prefer` (default) or `require`), keeping `maximumConnections` connections open (never more; see
+    /// ``parkWithoutTimers(_:)``).
 
     public static func connect(
         url: String,
