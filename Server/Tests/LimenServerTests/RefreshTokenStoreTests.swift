@@ -8,19 +8,22 @@ struct RefreshTokenStoreTests {
     private let now = Date(timeIntervalSince1970: 1_700_000_000)
     private let grantLifetime: TimeInterval = 3600
 
-    /// A migrated store holding grant `g1` (expiring in an hour) and its refresh token, which it returns.
-    private func make(_ kind: StoreUnderTest) async throws
+    /// The user `makeWithCLIClientAndUser` stores, the subject of grant `g1`.
+    private var user: UserRecord { UserRecord(id: "user-1", email: "ada@example.com", createdAt: now) }
+
+    /// A migrated store holding grant `g1` of `subject` (expiring in an hour) and its refresh token, which it returns.
+    private func make(_ kind: StoreUnderTest, subject: String = "user-1") async throws
         -> (store: any Store, token: RefreshTokenRecord, grant: GrantRecord, cleanup: @Sendable () async -> Void)
     {
         let (store, cleanup) = try await kind.makeWithCLIClientAndUser(now: now)
         let codeHash = hash("code")
         try await store.insertAuthorizationCode(
             AuthorizationCodeRecord(
-                codeHash: codeHash, clientID: "limen-cli", redirectURI: "http://127.0.0.1/cb", subject: "user-1",
+                codeHash: codeHash, clientID: "limen-cli", redirectURI: "http://127.0.0.1/cb", subject: subject,
                 scope: "openid", authTime: now, expiresAt: now.addingTimeInterval(60)))
         _ = try await store.redeemAuthorizationCode(hash: codeHash, grantID: "g1", now: now)
         let grant = GrantRecord(
-            id: "g1", clientID: "limen-cli", subject: "user-1", scope: "openid", authTime: now, nonce: "n",
+            id: "g1", clientID: "limen-cli", subject: subject, scope: "openid", authTime: now, nonce: "n",
             createdAt: now, expiresAt: now.addingTimeInterval(grantLifetime))
         #expect(try await store.insertGrant(grant, redeemedCodeHash: codeHash))
         let token = RefreshTokenRecord(
@@ -47,13 +50,26 @@ struct RefreshTokenStoreTests {
             grantExpiresAt: now.addingTimeInterval(grantExtension))
     }
 
-    @Test("a refresh token is read alone or with its grant; an unknown one is nil", arguments: StoreUnderTest.allCases)
+    @Test(
+        "a refresh token is read alone or with its grant and user; an unknown one is nil",
+        arguments: StoreUnderTest.allCases)
     func lookup(_ kind: StoreUnderTest) async throws {
         let (store, token, grant, cleanup) = try await make(kind)
         #expect(try await store.refreshToken(hash: token.tokenHash) == token)
-        #expect(try await store.refreshTokenWithGrant(hash: token.tokenHash) == .init(token: token, grant: grant))
+        #expect(
+            try await store.refreshTokenWithGrant(hash: token.tokenHash)
+                == .init(token: token, grant: grant, user: user))
         #expect(try await store.refreshToken(hash: hash("unknown")) == nil)
         #expect(try await store.refreshTokenWithGrant(hash: hash("unknown")) == nil)
+        await cleanup()
+    }
+
+    @Test("a refresh token whose grant's user is gone is read without a user", arguments: StoreUnderTest.allCases)
+    func lookupWithoutUser(_ kind: StoreUnderTest) async throws {
+        let (store, token, grant, cleanup) = try await make(kind, subject: "nobody")
+        #expect(
+            try await store.refreshTokenWithGrant(hash: token.tokenHash) == .init(token: token, grant: grant, user: nil)
+        )
         await cleanup()
     }
 
@@ -71,7 +87,7 @@ struct RefreshTokenStoreTests {
         #expect(
             try await store.refreshTokenWithGrant(hash: hash("second"))
                 == .init(
-                    token: rotation.successor, grant: rotated.grant))
+                    token: rotation.successor, grant: rotated.grant, user: user))
         #expect(grant.expiresAt < rotated.grant.expiresAt)
         await cleanup()
     }

@@ -41,13 +41,18 @@ extension PostgresStore {
     }
 
     static func user(from row: PostgresRandomAccessRow) throws(StorageError) -> UserRecord {
+        try user(from: row, columnPrefix: "")
+    }
+
+    /// The user in `row`, whose user columns are named with `columnPrefix` (`user_id`, … when joined).
+    static func user(from row: PostgresRandomAccessRow, columnPrefix: String) throws(StorageError) -> UserRecord {
         UserRecord(
-            id: try value(row, "id", as: String.self),
-            email: try value(row, "email", as: String.self),
-            emailVerified: try value(row, "email_verified", as: Bool.self),
-            name: try optional(row, "name", as: String.self),
-            passwordHash: try optional(row, "password_hash", as: String.self),
-            createdAt: try date(row, "created_at")
+            id: try value(row, columnPrefix + "id", as: String.self),
+            email: try value(row, columnPrefix + "email", as: String.self),
+            emailVerified: try value(row, columnPrefix + "email_verified", as: Bool.self),
+            name: try optional(row, columnPrefix + "name", as: String.self),
+            passwordHash: try optional(row, columnPrefix + "password_hash", as: String.self),
+            createdAt: try date(row, columnPrefix + "created_at")
         )
     }
 

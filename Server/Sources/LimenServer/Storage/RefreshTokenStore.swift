@@ -34,17 +34,20 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     }
 }
 
-/// A refresh token and the grant it belongs to, read together: what a refresh needs before it issues anything.
+/// A refresh token, its grant and the grant's user, read together: what a refresh needs before it issues anything.
 public struct RefreshTokenWithGrant: Sendable, Equatable {
     /// The stored refresh token.
     public var token: RefreshTokenRecord
     /// Its grant.
     public var grant: GrantRecord
+    /// The grant's user (its subject), `nil` if that user is gone.
+    public var user: UserRecord?
 
-    /// Pairs a refresh token with its grant.
-    public init(token: RefreshTokenRecord, grant: GrantRecord) {
+    /// Pairs a refresh token with its grant and the grant's user.
+    public init(token: RefreshTokenRecord, grant: GrantRecord, user: UserRecord?) {
         self.token = token
         self.grant = grant
+        self.user = user
     }
 }
 
@@ -83,7 +86,8 @@ public protocol RefreshTokenStore: Sendable {
     func insertRefreshToken(_ token: RefreshTokenRecord) async throws(StorageError)
     /// The refresh token with this hash, if it has not been swept.
     func refreshToken(hash: Data) async throws(StorageError) -> RefreshTokenRecord?
-    /// The refresh token with this hash and its grant, in one read; `nil` when either is gone.
+    /// The refresh token with this hash, its grant and the grant's user, in one read; `nil` when the token or the
+    /// grant is gone.
     func refreshTokenWithGrant(hash: Data) async throws(StorageError) -> RefreshTokenWithGrant?
     /// If the token was not rotated already: marks it rotated and keeps the sealed response, stores the successor
     /// and extends the successor's grant to ``RefreshTokenRotation/grantExpiresAt``, as one step. Returns whether this

@@ -46,13 +46,18 @@ extension SQLiteStore {
     }
 
     static func user(from row: SQLiteRow) throws(StorageError) -> UserRecord {
+        try user(from: row, columnPrefix: "")
+    }
+
+    /// The user in `row`, whose user columns are named with `columnPrefix` (`user_id`, … when joined).
+    static func user(from row: SQLiteRow, columnPrefix: String) throws(StorageError) -> UserRecord {
         UserRecord(
-            id: try text(row, "id"),
-            email: try text(row, "email"),
-            emailVerified: row.column("email_verified")?.bool ?? false,
-            name: row.column("name")?.string,
-            passwordHash: row.column("password_hash")?.string,
-            createdAt: try date(row, "created_at")
+            id: try text(row, columnPrefix + "id"),
+            email: try text(row, columnPrefix + "email"),
+            emailVerified: row.column(columnPrefix + "email_verified")?.bool ?? false,
+            name: row.column(columnPrefix + "name")?.string,
+            passwordHash: row.column(columnPrefix + "password_hash")?.string,
+            createdAt: try date(row, columnPrefix + "created_at")
         )
     }
 }

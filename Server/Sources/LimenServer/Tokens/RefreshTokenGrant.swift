@@ -31,7 +31,7 @@ struct RefreshTokenGrant: Sendable {
         }
 
         let scope = try Self.scope(requested: form["scope"], granted: grant.scope)
-        let tokens = try await issuer.issue(grant: grant, client: client, scope: scope, nonce: nil)
+        let tokens = try await issuer.issue(grant: grant, client: client, scope: scope, nonce: nil, user: found.user)
         guard let successor = tokens.refreshToken else { throw TokenEndpointError.serverError }
         let rotation = RefreshTokenRotation(
             tokenHash: tokenHash, rotatedAt: now,

@@ -28,11 +28,13 @@ struct TokenIssuer: Sendable {
     let signers: TokenSignerCache
 
     /// Tokens for `grant`, narrowed to `scope`; `nonce` goes into the ID token (first issue only, OIDC Core §12.2).
+    /// `user` is the grant's user when the caller has read it already; otherwise an ID token reads it from the store.
     func issue(
         grant: GrantRecord,
         client: ClientRecord,
         scope: String,
-        nonce: String?
+        nonce: String?,
+        user knownUser: UserRecord? = nil
     ) async throws(TokenEndpointError) -> IssuedTokens {
         let now = Date(timeIntervalSince1970: provider.now().timeIntervalSince1970.rounded(.down))
         let lifetimes = self.lifetimes.overridden(by: client)
@@ -61,11 +63,13 @@ struct TokenIssuer: Sendable {
             "expires_in": .number(lifetimes.accessToken), "scope": .string(scope),
         ]
         if Scope(scope).contains("openid") {
-            let user: UserRecord?
-            do {
-                user = try await provider.store.user(id: grant.subject)
-            } catch {
-                throw .serverError
+            var user = knownUser
+            if user == nil {
+                do {
+                    user = try await provider.store.user(id: grant.subject)
+                } catch {
+                    throw .serverError
+                }
             }
             guard let user else { throw .invalidGrant }
             var claims = UserInfoClaims.claims(of: user, scope: Scope(scope))
