@@ -13,7 +13,8 @@
 # glewlwyd (Tests/Peers/glewlwyd) is measured side by side for refresh and introspection.
 # Environment: BENCH_DURATION (seconds per wrk run, default 20), BENCH_RUNS (default 2), BENCH_THREADS (wrk threads =
 # connections, default 4), BENCH_SIGNINS (timed sign-ins per run, default 300), BENCH_TARGETS (default
-# "sqlite postgres glewlwyd"), BENCH_BIN (a limen-server binary to use instead of building one).
+# "sqlite postgres glewlwyd"), BENCH_BIN (a limen-server binary to use instead of building one), BENCH_ONLY
+# ("introspect": only the introspection measure, no refresh load, RSS samples or timed sign-ins; default: all).
 # Diagnostics go to stderr; the work folder is removed at the end.
 set -euo pipefail
 
@@ -24,6 +25,9 @@ RUNS=${BENCH_RUNS:-2}
 THREADS=${BENCH_THREADS:-4}
 SIGNINS=${BENCH_SIGNINS:-300}
 TARGETS=${BENCH_TARGETS:-sqlite postgres glewlwyd}
+ONLY=${BENCH_ONLY:-}
+case "$ONLY" in "" | introspect) ;; *) echo "bench: BENCH_ONLY must be empty or introspect" >&2; exit 1 ;; esac
+[ "$ONLY" != introspect ] || SIGNINS=0
 WORK=$(mktemp -d)
 RESULTS="$WORK/results.jsonl"
 EMAIL=bench@example.test
@@ -108,6 +112,7 @@ refresh_run() {
 
 introspect_run() { # RUN TARGET URL BASIC ACCESS_TOKEN
     local active
+    log "$2 run $1: load average before introspection $(cut -d' ' -f1-3 /proc/loadavg)"
     active=$(curl -fsS -H "Authorization: $4" --data-urlencode "token=$5" "$3")
     case "$active" in
         *'"active":true'* | *'"active": true'*) ;;
@@ -146,10 +151,12 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     log "$target: limen-server pid $SERVER_PID on $issuer"
     for run in $(seq 1 "$RUNS"); do
         flows=$(limen_flows "$issuer" "$secret" "$THREADS" "$SIGNINS")
-        record "$run" "$target" signin "$(echo "$flows" | field 'json.dumps(d["timing_ms"])')"
-        echo "$flows" | field '"\n".join(d["refresh_tokens"])' > "$tokens"
-        log "$target run $run: refresh"
-        refresh_run "$run" "$target" "$issuer/token" "$basic" "$SERVER_PID" "$tokens"
+        if [ "$ONLY" != introspect ]; then
+            record "$run" "$target" signin "$(echo "$flows" | field 'json.dumps(d["timing_ms"])')"
+            echo "$flows" | field '"\n".join(d["refresh_tokens"])' > "$tokens"
+            log "$target run $run: refresh"
+            refresh_run "$run" "$target" "$issuer/token" "$basic" "$SERVER_PID" "$tokens"
+        fi
         log "$target run $run: introspection"
         introspect_run "$run" "$target" "$issuer/introspect" "$basic" "$(echo "$flows" | field 'd["access_token"]')"
     done
@@ -166,9 +173,11 @@ bench_glewlwyd() {
     for run in $(seq 1 "$RUNS"); do
         flows=$(python3 "$HERE/flows.py" glewlwyd --peer-json "$peer")
         basic=$(echo "$flows" | field 'd["basic"]')
-        echo "$flows" | field 'd["refresh_tokens"][0]' > "$tokens"
-        log "glewlwyd run $run: refresh"
-        refresh_run "$run" glewlwyd "http://127.0.0.1:$port/api/oidc/token" "$basic" "$pid" "$tokens"
+        if [ "$ONLY" != introspect ]; then
+            echo "$flows" | field 'd["refresh_tokens"][0]' > "$tokens"
+            log "glewlwyd run $run: refresh"
+            refresh_run "$run" glewlwyd "http://127.0.0.1:$port/api/oidc/token" "$basic" "$pid" "$tokens"
+        fi
         log "glewlwyd run $run: introspection"
         introspect_run "$run" glewlwyd "http://127.0.0.1:$port/api/oidc/introspect" "$basic" \
             "$(echo "$flows" | field 'd["access_token"]')"
