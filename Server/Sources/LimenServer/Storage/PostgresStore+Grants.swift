@@ -60,7 +60,12 @@ extension PostgresStore {
 
     public func grant(id: String) async throws(StorageError) -> GrantRecord? {
         guard let row = try await rows("SELECT * FROM grants WHERE id = \(id)").first else { return nil }
-        return GrantRecord(
+        return try Self.grant(from: row)
+    }
+
+    /// A row of `grants`.
+    static func grant(from row: PostgresRandomAccessRow) throws(StorageError) -> GrantRecord {
+        GrantRecord(
             id: try Self.value(row, "id", as: String.self),
             clientID: try Self.value(row, "client_id", as: String.self),
             subject: try Self.value(row, "subject", as: String.self),

@@ -60,7 +60,12 @@ extension SQLiteStore {
 
     public func grant(id: String) async throws(StorageError) -> GrantRecord? {
         guard let row = try await query("SELECT * FROM grants WHERE id = ?", [.text(id)]).first else { return nil }
-        return GrantRecord(
+        return try Self.grant(from: row)
+    }
+
+    /// A row of `grants`.
+    static func grant(from row: SQLiteRow) throws(StorageError) -> GrantRecord {
+        GrantRecord(
             id: try Self.text(row, "id"),
             clientID: try Self.text(row, "client_id"),
             subject: try Self.text(row, "subject"),
