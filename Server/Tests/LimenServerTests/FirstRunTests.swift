@@ -1,0 +1,79 @@
+import Foundation
+import LimenOIDC
+import Testing
+
+@testable import LimenServer
+
+@Suite("First run: nodes starting together create one key set")
+struct FirstRunTests {
+    private let now = Date(timeIntervalSince1970: 1_700_000_000)
+
+    private func key(_ kid: String, _ algorithm: String) -> SigningKeyRecord {
+        SigningKeyRecord(
+            kid: kid, algorithm: algorithm, encryptedPrivateKey: Data([1, 2, 3]), createdAt: now, activatesAt: now)
+    }
+
+    @Test(
+        "a first key of an algorithm is stored once; a second of the same algorithm is not",
+        arguments: StoreUnderTest.allCases)
+    func insertIfAlgorithmAbsent(_ kind: StoreUnderTest) async throws {
+        let (store, cleanup) = try await kind.make()
+        #expect(try await store.insertSigningKeyIfAlgorithmAbsent(key("es-1", "ES256")))
+        #expect(try await store.insertSigningKeyIfAlgorithmAbsent(key("es-2", "ES256")) == false)
+        #expect(try await store.insertSigningKeyIfAlgorithmAbsent(key("rs-1", "RS256")))
+        #expect(try await store.signingKeys().map(\.kid) == ["es-1", "rs-1"])
+        await cleanup()
+    }
+
+    @Test("many first keys of one algorithm stored at once leave exactly one", arguments: StoreUnderTest.allCases)
+    func concurrentInserts(_ kind: StoreUnderTest) async throws {
+        let (store, cleanup) = try await kind.make()
+        let stored = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<8 {
+                group.addTask { try await store.insertSigningKeyIfAlgorithmAbsent(key("es-\(index)", "ES256")) }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(stored == 1)
+        #expect(try await store.signingKeys().count == 1)
+        await cleanup()
+    }
+
+    @Test(
+        "two providers starting at once on one fresh PostgreSQL database make one key set and one limen-cli",
+        .enabled(if: PostgresTestDatabase.unavailableReason == nil, "PostgreSQL is not configured"))
+    func twoNodesOnPostgres() async throws {
+        let (store, url, cleanup) = try await PostgresTestDatabase.make()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = ServerConfiguration.testing(directory: directory)
+        configuration.databaseURL = url
+        configuration.databasePoolSize = PostgresTestDatabase.poolSize
+        try await expectOneKeySet(configuration: configuration, store: store)
+        await cleanup()
+    }
+
+    @Test("two providers starting at once on one fresh SQLite file make one master key, key set and limen-cli")
+    func twoNodesOnSQLite() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let configuration = ServerConfiguration.testing(directory: directory)
+        let store = try await SQLiteStore.open(path: configuration.databasePath)
+        try await expectOneKeySet(configuration: configuration, store: store)
+        await store.close()
+    }
+
+    /// Bootstraps two providers with `configuration` at once and checks what `store` (the same database) holds.
+    private func expectOneKeySet(configuration: ServerConfiguration, store: any Store) async throws {
+        async let first = Provider.bootstrap(configuration: configuration)
+        async let second = Provider.bootstrap(configuration: configuration)
+        let providers = try await [first, second]
+
+        let keys = try await store.signingKeys()
+        #expect(keys.map(\.algorithm).sorted() == ["ES256", "RS256"])
+        #expect(try await store.clients().filter { $0.id == SeedClients.cliClientID }.count == 1)
+        #expect(providers[0].keys.jwks == providers[1].keys.jwks)
+        #expect(Set(providers[0].keys.keys.map(\.kid)) == Set(keys.map(\.kid)))
+        for provider in providers { await provider.store.close() }
+    }
+}
