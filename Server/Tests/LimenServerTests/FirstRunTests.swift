@@ -53,6 +53,30 @@ struct FirstRunTests {
         await cleanup()
     }
 
+    @Test(
+        "a node whose master key differs from the one that created the keys is refused with a message saying so",
+        .enabled(if: PostgresTestDatabase.unavailableReason == nil, "PostgreSQL is not configured"))
+    func differentMasterKeyRefused() async throws {
+        let (_, url, cleanup) = try await PostgresTestDatabase.make()
+        let firstDirectory = try TemporaryDirectory()
+        let secondDirectory = try TemporaryDirectory()
+        defer {
+            firstDirectory.remove()
+            secondDirectory.remove()
+        }
+        var configuration = ServerConfiguration.testing(directory: firstDirectory)
+        configuration.databaseURL = url
+        configuration.databasePoolSize = PostgresTestDatabase.poolSize
+        let first = try await Provider.bootstrap(configuration: configuration)
+        await first.store.close()
+
+        configuration.dataDirectory = secondDirectory.path
+        let error = await #expect(throws: KeyError.self) { try await Provider.bootstrap(configuration: configuration) }
+        #expect(error?.code == "keys.wrong_master_key")
+        #expect(error?.errorDescription?.contains("same master.key") == true)
+        await cleanup()
+    }
+
     @Test("two providers starting at once on one fresh SQLite file make one master key, key set and limen-cli")
     func twoNodesOnSQLite() async throws {
         let directory = try TemporaryDirectory()
