@@ -83,21 +83,37 @@ struct FirstRunTests {
         defer { directory.remove() }
         let configuration = ServerConfiguration.testing(directory: directory)
         let store = try await SQLiteStore.open(path: configuration.databasePath)
-        try await expectOneKeySet(configuration: configuration, store: store)
+        do {
+            try await expectOneKeySet(configuration: configuration, store: store)
+        } catch {
+            await store.close()
+            throw error
+        }
         await store.close()
     }
 
     /// Bootstraps two providers with `configuration` at once and checks what `store` (the same database) holds.
     private func expectOneKeySet(configuration: ServerConfiguration, store: any Store) async throws {
-        async let first = Provider.bootstrap(configuration: configuration)
-        async let second = Provider.bootstrap(configuration: configuration)
-        let providers = try await [first, second]
+        let outcomes = await withTaskGroup(of: Result<Provider, any Error>.self) { group in
+            for _ in 0..<2 {
+                group.addTask {
+                    do {
+                        return .success(try await Provider.bootstrap(configuration: configuration))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        // Every store opened is closed, even when the other start failed.
+        for case .success(let provider) in outcomes { await provider.store.close() }
+        let providers = try outcomes.map { try $0.get() }
 
         let keys = try await store.signingKeys()
         #expect(keys.map(\.algorithm).sorted() == ["ES256", "RS256"])
         #expect(try await store.clients().filter { $0.id == SeedClients.cliClientID }.count == 1)
         #expect(providers[0].keys.jwks == providers[1].keys.jwks)
         #expect(Set(providers[0].keys.keys.map(\.kid)) == Set(keys.map(\.kid)))
-        for provider in providers { await provider.store.close() }
     }
 }
