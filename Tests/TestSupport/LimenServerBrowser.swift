@@ -7,7 +7,7 @@ import LimenOIDC
 /// (`role="alert"`) ends the attempt with that text.
 public final class LimenServerBrowser: UserAgent {
     private let credentials: (email: String, password: String)?
-    private let transport = URLSessionTransport(timeout: 10)
+    private let transport = URLSessionTransport(timeout: 60)  // stops a hung test only; a loaded machine is slow
     private let jar: Locked<[String: String]>
     private let seen = Locked<[URL]>([])
 

@@ -77,6 +77,46 @@ struct AdministrationStoreTests {
         await cleanup()
     }
 
+    @Test(
+        "changing a user's name or verified flag keeps what they hold; a new password hash ends it, and no one else's",
+        arguments: StoreUnderTest.allCases)
+    func updateUser(_ kind: StoreUnderTest) async throws {
+        let (store, cleanup) = try await kind.make()
+        try await store.insertClientIfAbsent(SeedClients.cli(now: now))
+        for subject in ["ada", "grace"] {
+            try await store.insertUserIfAbsent(
+                UserRecord(id: subject, email: "\(subject)@example.com", passwordHash: "old", createdAt: now))
+            try await issue(to: subject, in: store)
+        }
+        var ada = try #require(try await store.user(id: "ada"))
+        ada.name = "Ada"
+        ada.emailVerified = true
+        ada.email = "ignored@example.com"
+        #expect(try await store.updateUser(ada))
+        let renamed = try #require(try await store.user(id: "ada"))
+        #expect(renamed.name == "Ada" && renamed.emailVerified && renamed.email == "ada@example.com")
+        #expect(try await store.grant(id: "grant-ada") != nil)
+        #expect(try await store.browserSession(idHash: hash("session-ada"), now: now) != nil)
+
+        ada.passwordHash = "new"
+        #expect(try await store.updateUser(ada))
+        #expect(try await store.user(id: "ada")?.passwordHash == "new")
+        #expect(try await store.grant(id: "grant-ada") == nil)
+        #expect(try await store.refreshToken(hash: hash("refresh-ada")) == nil)
+        #expect(try await store.redeemedCode(hash: hash("pending-ada"), now: now) == nil)
+        #expect(try await store.browserSession(idHash: hash("session-ada"), now: now) == nil)
+        #expect(try await store.grantedScopes(subject: "ada", clientID: "limen-cli") == ["openid"], "consent stays")
+
+        #expect(try await store.grant(id: "grant-grace") != nil)
+        #expect(try await store.refreshToken(hash: hash("refresh-grace")) != nil)
+        #expect(try await store.browserSession(idHash: hash("session-grace"), now: now) != nil)
+        #expect(try await store.redeemedCode(hash: hash("pending-grace"), now: now) != nil)
+
+        ada.id = "nobody"
+        #expect(try await store.updateUser(ada) == false)
+        await cleanup()
+    }
+
     private func hash(_ text: String) -> Data {
         RandomIdentifier.hash(text)
     }

@@ -13,7 +13,7 @@ struct DeviceLiveTests {
         try await withLiveServer(now: now) { provider, issuer in
             _ = try await provider.accounts.signUp(
                 email: SignInFixture.email, password: SignInFixture.password, name: "Ada")
-            let transport = URLSessionTransport(timeout: 10)
+            let transport = URLSessionTransport.forLiveTests()
             let metadata = try await ProviderDiscovery.fetch(
                 issuer: try #require(URL(string: issuer)), transport: transport)
             let tokens = TokenClient(

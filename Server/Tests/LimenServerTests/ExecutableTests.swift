@@ -27,7 +27,7 @@ struct ExecutableTests {
 
         let metadata = try await ProviderDiscovery.fetch(
             issuer: try #require(URL(string: issuer)),
-            transport: URLSessionTransport(timeout: 10)
+            transport: URLSessionTransport.forLiveTests()
         )
         #expect(metadata.issuer == issuer)
 

@@ -1,4 +1,5 @@
 import Foundation
+import LimenOIDC
 import Logging
 import ServiceLifecycle
 import Testing
@@ -39,4 +40,12 @@ func withLiveServer(
         try await tasks.waitForAll()
     }
     await provider.store.close()
+}
+
+extension URLSessionTransport {
+    /// A transport for requests to a live test server. Its timeout only stops a hung test: the whole suite runs at
+    /// once, so on a loaded machine an answer may take seconds, and a short timeout would fail a correct server.
+    static func forLiveTests() -> URLSessionTransport {
+        URLSessionTransport(timeout: 60)
+    }
 }

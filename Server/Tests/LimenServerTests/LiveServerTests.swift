@@ -13,7 +13,7 @@ struct LiveServerTests {
             #expect(issuer == "http://127.0.0.1:\(port)")
             #expect(port != 0)
 
-            let transport = URLSessionTransport(timeout: 10)
+            let transport = URLSessionTransport.forLiveTests()
             let discovery = ProviderDiscovery(issuer: try #require(URL(string: issuer)), transport: transport)
             let metadata = try await discovery.metadata()
             #expect(metadata.issuer == issuer)
@@ -52,7 +52,7 @@ struct LiveServerTests {
     @Test("an authorization request built by the SDK for limen-cli passes the live server's validation")
     func sdkAuthorizationRequestAccepted() async throws {
         try await withLiveServer { provider, issuer in
-            let transport = URLSessionTransport(timeout: 10)
+            let transport = URLSessionTransport.forLiveTests()
             let metadata = try await ProviderDiscovery.fetch(
                 issuer: try #require(URL(string: issuer)),
                 transport: transport
@@ -85,7 +85,7 @@ struct LiveServerTests {
     )
     func sdkTokenLifecycle() async throws {
         try await withLiveServer { provider, issuer in
-            let transport = URLSessionTransport(timeout: 10)
+            let transport = URLSessionTransport.forLiveTests()
             let metadata = try await ProviderDiscovery.fetch(
                 issuer: try #require(URL(string: issuer)), transport: transport)
             try await provider.store.insertUserIfAbsent(

@@ -53,7 +53,7 @@ struct ScaleTests {
                 issuer: cluster.issuer, clientID: "limen-cli",
                 keys: JWKSCache(
                     jwksURI: try #require(URL(string: cluster.issuer + "/jwks")),
-                    transport: URLSessionTransport(timeout: 10)))
+                    transport: URLSessionTransport.forLiveTests()))
             let claims = try await validator.validate(
                 try #require(tokens["id_token"]?.stringValue), nonce: "n-1",
                 accessToken: tokens["access_token"]?.stringValue)

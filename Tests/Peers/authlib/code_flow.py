@@ -20,7 +20,7 @@ from authlib.integrations.requests_client import OAuth2Session
 from joserfc import jwt
 from joserfc.jwk import KeySet
 
-from hosted_pages import fail, sign_in
+from hosted_pages import TIMEOUT, fail, sign_in
 
 
 def error_of(call):
@@ -38,10 +38,10 @@ def main():
     parser.add_argument("--client-secret")
     args = parser.parse_args()
 
-    metadata = requests.get(args.issuer + "/.well-known/openid-configuration", timeout=10).json()
+    metadata = requests.get(args.issuer + "/.well-known/openid-configuration", timeout=TIMEOUT).json()
     if metadata["issuer"] != args.issuer:
         fail(f"issuer mismatch: {metadata['issuer']}")
-    keys = KeySet.import_key_set(requests.get(metadata["jwks_uri"], timeout=10).json())
+    keys = KeySet.import_key_set(requests.get(metadata["jwks_uri"], timeout=TIMEOUT).json())
     method = "client_secret_basic" if args.client_secret else "none"
 
     def session():

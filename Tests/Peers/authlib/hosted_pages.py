@@ -4,7 +4,7 @@ import sys
 from html.parser import HTMLParser
 from urllib.parse import urljoin
 
-TIMEOUT = 10
+TIMEOUT = 60  # stops a hung test only: the whole suite runs at once, a loaded machine is slow
 
 
 class FormParser(HTMLParser):

@@ -41,12 +41,11 @@ public struct Accounts: Sendable {
         let email = Self.normalise(email)
         guard Self.isPlausibleEmail(email) else { throw .invalidEmail }
         if let problem = Self.passwordProblem(password, email: email) { throw .weakPassword(problem) }
-        let trimmedName = name?.trimmingCharacters(in: .whitespacesAndNewlines)
         let user = UserRecord(
             id: RandomToken.make(byteCount: 16),
             email: email,
             emailVerified: emailVerified,
-            name: trimmedName?.isEmpty == false ? trimmedName : nil,
+            name: Self.displayName(name),
             passwordHash: try await hasher.hash(password),
             createdAt: now()
         )
@@ -54,6 +53,23 @@ public struct Accounts: Sendable {
             throw .emailTaken
         }
         return user
+    }
+
+    /// Applies `changes` to the account with subject `id` and returns it as stored, or `nil` when there is none. A new
+    /// password is checked like a sign-up's; setting it ends the user's sessions, grants and codes (``UserStore``).
+    public func update(id: String, _ changes: AccountChanges) async throws(AccountError) -> UserRecord? {
+        guard var user = try await storage({ () throws(StorageError) in try await store.user(id: id) }) else {
+            return nil
+        }
+        if let name = changes.name { user.name = Self.displayName(name) }
+        if let emailVerified = changes.emailVerified { user.emailVerified = emailVerified }
+        if let password = changes.password {
+            if let problem = Self.passwordProblem(password, email: user.email) { throw .weakPassword(problem) }
+            user.passwordHash = try await hasher.hash(password)
+        }
+        let stored = user
+        guard try await storage({ () throws(StorageError) in try await store.updateUser(stored) }) else { return nil }
+        return stored
     }
 
     /// The user with this email and password. An unknown email and a wrong password are the same error and cost the
@@ -96,6 +112,12 @@ public struct Accounts: Sendable {
         } catch {
             throw .storage(error)
         }
+    }
+
+    /// A display name trimmed, or `nil` when nothing is left.
+    static func displayName(_ name: String?) -> String? {
+        let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed?.isEmpty == false ? trimmed : nil
     }
 
     /// Trimmed and lower-cased.

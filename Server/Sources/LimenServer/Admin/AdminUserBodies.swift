@@ -50,3 +50,37 @@ struct AdminUserPage: Encodable, Sendable {
         case nextAfter = "next_after"
     }
 }
+
+/// `PATCH /admin/users/:id`, a JSON merge patch (RFC 7396) of `name`, `email_verified` and `password`: an absent member
+/// stays as it is; `"name": null` removes the name. Any other member is refused, so a typo never passes silently.
+struct AdminUserPatch: Decodable, Sendable {
+    var changes: AccountChanges
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, password
+        case emailVerified = "email_verified"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+            .filter { key in !CodingKeys.allCases.contains { $0.stringValue == key } }
+        if let member = unknown.sorted().first {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: [AnyKey(stringValue: member)], debugDescription: "unknown member"))
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        changes = AccountChanges(
+            name: try container.contains(.name) ? .some(container.decodeIfPresent(String.self, forKey: .name)) : nil,
+            emailVerified: try container.decodeIfPresent(Bool.self, forKey: .emailVerified),
+            password: try container.decodeIfPresent(String.self, forKey: .password)
+        )
+    }
+
+    /// Any member name, to find those the patch does not know.
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}

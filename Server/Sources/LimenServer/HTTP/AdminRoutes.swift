@@ -4,7 +4,7 @@ import LimenOIDC
 import Logging
 
 /// The admin API under `/admin` (JSON in and out, behind ``AdminAuthenticationMiddleware``): clients and users,
-/// listed, created, read and deleted. Secrets and hashes never leave it, except a new client's secret, once.
+/// listed, created, read and deleted; users also changed. Secrets and hashes never leave it, except a new client's secret, once.
 enum AdminRoutes {
     /// Users per page when `limit` is absent.
     static let defaultPageSize = 50
@@ -106,6 +106,23 @@ enum AdminRoutes {
                 guard let user = try await storage({ () throws(StorageError) in try await store.user(id: id) }) else {
                     throw .notFound("user")
                 }
+                return Responses.json(encoding: AdminUserResource(user), noStore: true)
+            }
+        }
+        admin.patch("users/:id") { request, context in
+            await answer { () async throws(AdminError) in
+                let id = context.parameters.get("id") ?? ""
+                let patch = try await AdminJSON.decode(AdminUserPatch.self, from: request)
+                let updated: UserRecord?
+                do throws(AccountError) {
+                    updated = try await provider.accounts.update(id: id, patch.changes)
+                } catch {
+                    throw .account(error)
+                }
+                guard let user = updated else { throw .notFound("user") }
+                logger.notice(
+                    "Admin API changed a user",
+                    metadata: ["sub": "\(user.id)", "password_replaced": "\(patch.changes.password != nil)"])
                 return Responses.json(encoding: AdminUserResource(user), noStore: true)
             }
         }

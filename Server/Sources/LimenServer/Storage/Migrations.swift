@@ -218,5 +218,20 @@ enum SQLiteMigrations {
                 """,
             ]
         ),
+        Migration(
+            version: 8,
+            name: "a changed password ends the user's sessions, grants, codes and device authorizations",
+            statements: [
+                """
+                CREATE TRIGGER users_password_changed AFTER UPDATE OF password_hash ON users
+                WHEN OLD.password_hash IS NOT NEW.password_hash BEGIN
+                    DELETE FROM browser_sessions WHERE subject = OLD.id;
+                    DELETE FROM grants WHERE subject = OLD.id;
+                    DELETE FROM authorization_codes WHERE subject = OLD.id;
+                    DELETE FROM device_authorizations WHERE subject = OLD.id;
+                END
+                """
+            ]
+        ),
     ]
 }

@@ -203,5 +203,27 @@ enum PostgresMigrations {
                 "ALTER TABLE clients ADD COLUMN refresh_token_ttl BIGINT",
             ]
         ),
+        Migration(
+            version: 8,
+            name: "a changed password ends the user's sessions, grants, codes and device authorizations",
+            statements: [
+                """
+                CREATE FUNCTION users_password_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    DELETE FROM browser_sessions WHERE subject = OLD.id;
+                    DELETE FROM grants WHERE subject = OLD.id;
+                    DELETE FROM authorization_codes WHERE subject = OLD.id;
+                    DELETE FROM device_authorizations WHERE subject = OLD.id;
+                    RETURN NEW;
+                END
+                $$
+                """,
+                """
+                CREATE TRIGGER users_password_changed AFTER UPDATE OF password_hash ON users FOR EACH ROW
+                WHEN (OLD.password_hash IS DISTINCT FROM NEW.password_hash)
+                EXECUTE FUNCTION users_password_changed()
+                """,
+            ]
+        ),
     ]
 }

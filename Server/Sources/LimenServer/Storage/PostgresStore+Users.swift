@@ -28,6 +28,18 @@ extension PostgresStore {
         try await rows("SELECT * FROM users ORDER BY created_at, id").map(Self.user(from:))
     }
 
+    @discardableResult
+    public func updateUser(_ user: UserRecord) async throws(StorageError) -> Bool {
+        // A changed password_hash fires the users_password_changed trigger (migration 8), in this statement.
+        !(try await rows(
+            """
+            UPDATE users SET email_verified = \(user.emailVerified), name = \(user.name),
+                password_hash = \(user.passwordHash)
+            WHERE id = \(user.id) RETURNING id
+            """
+        )).isEmpty
+    }
+
     static func user(from row: PostgresRandomAccessRow) throws(StorageError) -> UserRecord {
         UserRecord(
             id: try value(row, "id", as: String.self),

@@ -32,6 +32,19 @@ extension SQLiteStore {
         try await query("SELECT * FROM users ORDER BY created_at, id").map(Self.user(from:))
     }
 
+    @discardableResult
+    public func updateUser(_ user: UserRecord) async throws(StorageError) -> Bool {
+        // A changed password_hash fires the users_password_changed trigger (migration 8), in this statement.
+        let rows = try await query(
+            "UPDATE users SET email_verified = ?, name = ?, password_hash = ? WHERE id = ? RETURNING id",
+            [
+                .integer(user.emailVerified ? 1 : 0), user.name.map(SQLiteData.text) ?? .null,
+                user.passwordHash.map(SQLiteData.text) ?? .null, .text(user.id),
+            ]
+        )
+        return !rows.isEmpty
+    }
+
     static func user(from row: SQLiteRow) throws(StorageError) -> UserRecord {
         UserRecord(
             id: try text(row, "id"),

@@ -45,4 +45,10 @@ public protocol UserStore: Sendable {
     func user(email: String) async throws(StorageError) -> UserRecord?
     /// Every user, oldest first.
     func users() async throws(StorageError) -> [UserRecord]
+    /// Replaces the stored email-verified flag, name and password hash of the user with `user.id` (the email and
+    /// creation time stay); returns whether there was such a user. A changed password hash also ends everything the
+    /// old password let in, in the same step: the user's browser sessions, grants (so their refresh and access
+    /// tokens), authorization codes and device authorizations.
+    @discardableResult
+    func updateUser(_ user: UserRecord) async throws(StorageError) -> Bool
 }

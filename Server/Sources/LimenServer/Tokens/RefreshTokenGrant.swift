@@ -24,7 +24,7 @@ struct RefreshTokenGrant: Sendable {
         let now = Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down))
         guard let record = try await store.refreshToken(hash: tokenHash), now < record.expiresAt,
             let grant = try await store.grant(id: record.grantID), grant.isActive(at: now),
-            grant.clientID == client.id
+            grant.clientID == client.id, now < issuer.lifetimes.deadline(of: grant)
         else { throw TokenEndpointError.invalidGrant }
         if record.rotatedAt != nil { return try await reuse(of: record, token: token, grant: grant, now: now) }
 
