@@ -47,8 +47,7 @@ struct FirstRunTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var configuration = ServerConfiguration.testing(directory: directory)
-        configuration.databaseURL = url
-        configuration.databasePoolSize = PostgresTestDatabase.poolSize
+        configuration.usePostgres(url: url)
         try await expectOneKeySet(configuration: configuration, store: store)
         await cleanup()
     }
@@ -65,8 +64,7 @@ struct FirstRunTests {
             secondDirectory.remove()
         }
         var configuration = ServerConfiguration.testing(directory: firstDirectory)
-        configuration.databaseURL = url
-        configuration.databasePoolSize = PostgresTestDatabase.poolSize
+        configuration.usePostgres(url: url)
         let first = try await Provider.bootstrap(configuration: configuration)
         await first.store.close()
 

@@ -72,30 +72,15 @@ extension ServerConfiguration {
     ) throws(ConfigurationError) {
         typealias Parameters = PasswordHasher.Parameters
         var parameters = configuration.passwordHashing
-        let logNSource = pick(
-            flags.passwordHashLogN, "--password-hash-log-n", EnvironmentKey.passwordHashLogN, "password_hash_log_n")
-        if let (value, key) = logNSource {
-            guard let logN = Int(value), Parameters.settableLogN.contains(logN) else {
-                let range = Parameters.settableLogN
-                throw ConfigurationError(
-                    key: key, value: value,
-                    reason: "expected log2 of scrypt's N from \(range.lowerBound) to \(range.upperBound)")
-            }
-            parameters.logN = logN
-        }
-        let parallelismSource = pick(
+        let logN = try pick.integer(
+            flags.passwordHashLogN, "--password-hash-log-n", EnvironmentKey.passwordHashLogN, "password_hash_log_n",
+            in: Parameters.settableLogN, expected: "log2 of scrypt's N")
+        if let logN { parameters.logN = logN.value }
+        let parallelism = try pick.integer(
             flags.passwordHashParallelism, "--password-hash-parallelism", EnvironmentKey.passwordHashParallelism,
-            "password_hash_parallelism")
-        if let (value, key) = parallelismSource {
-            guard let parallelism = Int(value), Parameters.settableParallelism.contains(parallelism) else {
-                let range = Parameters.settableParallelism
-                throw ConfigurationError(
-                    key: key, value: value,
-                    reason: "expected scrypt's parallelism from \(range.lowerBound) to \(range.upperBound)")
-            }
-            parameters.parallelism = parallelism
-        }
-        if let (value, key) = parallelismSource ?? logNSource, !parameters.meetsOWASPMinimum {
+            "password_hash_parallelism", in: Parameters.settableParallelism, expected: "scrypt's parallelism")
+        if let parallelism { parameters.parallelism = parallelism.value }
+        if let (_, key, value) = parallelism ?? logN, !parameters.meetsOWASPMinimum {
             let least = Parameters.owaspMinimumParallelism(logN: parameters.logN).map { "\($0)" } ?? "?"
             throw ConfigurationError(
                 key: key, value: value,

@@ -152,15 +152,10 @@ extension ServerConfiguration {
             }
             configuration.databaseURL = value
         }
-        if let (value, key) = pick(
-            flags.databasePoolSize, "--database-pool-size", EnvironmentKey.databasePoolSize, "database_pool_size")
+        if let (size, _, _) = try pick.integer(
+            flags.databasePoolSize, "--database-pool-size", EnvironmentKey.databasePoolSize, "database_pool_size",
+            in: PostgresStore.maximumConnectionsRange, expected: "a number of connections")
         {
-            guard let size = Int(value), PostgresStore.maximumConnectionsRange.contains(size) else {
-                let range = PostgresStore.maximumConnectionsRange
-                throw ConfigurationError(
-                    key: key, value: value,
-                    reason: "expected a number of connections from \(range.lowerBound) to \(range.upperBound)")
-            }
             configuration.databasePoolSize = size
         }
         if let (value, key) = pick(
@@ -226,6 +221,24 @@ struct SettingLookup {
         if let value = environment[variable] { return (value, variable) }
         if let file, let value = file.values[fileKey] { return (value, "\(file.path): \(fileKey)") }
         return nil
+    }
+
+    /// A whole number within `range` and the key it came from, `nil` when not given; anything else is an error
+    /// saying it expected `what` within the range.
+    func integer(
+        _ flag: String?,
+        _ flagName: String,
+        _ variable: String,
+        _ fileKey: String,
+        in range: ClosedRange<Int>,
+        expected what: String
+    ) throws(ConfigurationError) -> (value: Int, key: String, text: String)? {
+        guard let (text, key) = self(flag, flagName, variable, fileKey) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw ConfigurationError(
+                key: key, value: text, reason: "expected \(what) from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return (value, key, text)
     }
 }
 
