@@ -13,8 +13,9 @@
 # glewlwyd (Tests/Peers/glewlwyd) is measured side by side for refresh and introspection.
 # Environment: BENCH_DURATION (seconds per wrk run, default 20), BENCH_RUNS (default 2), BENCH_THREADS (wrk threads =
 # connections, default 4), BENCH_SIGNINS (timed sign-ins per run, default 300), BENCH_TARGETS (default
-# "sqlite postgres glewlwyd"), BENCH_BIN (a limen-server binary to use instead of building one), BENCH_ONLY=refresh
-# (skip introspection: the refresh load and its memory alone, e.g. to compare two builds).
+# "sqlite postgres glewlwyd"), BENCH_BIN (a limen-server binary to use instead of building one), BENCH_ONLY
+# ("introspect": only the introspection measure, no refresh load, RSS samples or timed sign-ins; "refresh": the
+# refresh load, its RSS samples and the sign-ins, no introspection, e.g. to compare two builds; default: all).
 # Diagnostics go to stderr; the work folder is removed at the end.
 set -euo pipefail
 
@@ -24,9 +25,13 @@ DURATION=${BENCH_DURATION:-20}
 RUNS=${BENCH_RUNS:-2}
 THREADS=${BENCH_THREADS:-4}
 SIGNINS=${BENCH_SIGNINS:-300}
-ONLY=${BENCH_ONLY:-}
-[ -z "$ONLY" ] || [ "$ONLY" = refresh ] || { echo "bench: BENCH_ONLY must be refresh or unset" >&2; exit 1; }
 TARGETS=${BENCH_TARGETS:-sqlite postgres glewlwyd}
+ONLY=${BENCH_ONLY:-}
+case "$ONLY" in
+    "" | introspect | refresh) ;;
+    *) echo "bench: BENCH_ONLY must be empty, introspect or refresh" >&2; exit 1 ;;
+esac
+[ "$ONLY" != introspect ] || SIGNINS=0
 WORK=$(mktemp -d)
 RESULTS="$WORK/results.jsonl"
 EMAIL=bench@example.test
@@ -111,6 +116,7 @@ refresh_run() {
 
 introspect_run() { # RUN TARGET URL BASIC ACCESS_TOKEN
     local active
+    log "$2 run $1: load average before introspection $(cut -d' ' -f1-3 /proc/loadavg)"
     active=$(curl -fsS -H "Authorization: $4" --data-urlencode "token=$5" "$3")
     case "$active" in
         *'"active":true'* | *'"active": true'*) ;;
@@ -149,10 +155,12 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     log "$target: limen-server pid $SERVER_PID on $issuer"
     for run in $(seq 1 "$RUNS"); do
         flows=$(limen_flows "$issuer" "$secret" "$THREADS" "$SIGNINS")
-        record "$run" "$target" signin "$(echo "$flows" | field 'json.dumps(d["timing_ms"])')"
-        echo "$flows" | field '"\n".join(d["refresh_tokens"])' > "$tokens"
-        log "$target run $run: refresh"
-        refresh_run "$run" "$target" "$issuer/token" "$basic" "$SERVER_PID" "$tokens"
+        if [ "$ONLY" != introspect ]; then
+            record "$run" "$target" signin "$(echo "$flows" | field 'json.dumps(d["timing_ms"])')"
+            echo "$flows" | field '"\n".join(d["refresh_tokens"])' > "$tokens"
+            log "$target run $run: refresh"
+            refresh_run "$run" "$target" "$issuer/token" "$basic" "$SERVER_PID" "$tokens"
+        fi
         [ "$ONLY" != refresh ] || continue
         log "$target run $run: introspection"
         introspect_run "$run" "$target" "$issuer/introspect" "$basic" "$(echo "$flows" | field 'd["access_token"]')"
@@ -170,9 +178,11 @@ bench_glewlwyd() {
     for run in $(seq 1 "$RUNS"); do
         flows=$(python3 "$HERE/flows.py" glewlwyd --peer-json "$peer")
         basic=$(echo "$flows" | field 'd["basic"]')
-        echo "$flows" | field 'd["refresh_tokens"][0]' > "$tokens"
-        log "glewlwyd run $run: refresh"
-        refresh_run "$run" glewlwyd "http://127.0.0.1:$port/api/oidc/token" "$basic" "$pid" "$tokens"
+        if [ "$ONLY" != introspect ]; then
+            echo "$flows" | field 'd["refresh_tokens"][0]' > "$tokens"
+            log "glewlwyd run $run: refresh"
+            refresh_run "$run" glewlwyd "http://127.0.0.1:$port/api/oidc/token" "$basic" "$pid" "$tokens"
+        fi
         [ "$ONLY" != refresh ] || continue
         log "glewlwyd run $run: introspection"
         introspect_run "$run" glewlwyd "http://127.0.0.1:$port/api/oidc/introspect" "$basic" \

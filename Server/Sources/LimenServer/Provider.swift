@@ -23,6 +23,9 @@ public struct Provider: Sendable {
     let masterKey: MasterKey
     /// The current time; injected so that expiry is tested without waiting.
     public let now: @Sendable () -> Date
+    /// Client records for client authentication, served for a few seconds (see ``ClientCache`` for what another
+    /// node's change costs).
+    public let clientCache: ClientCache
 
     /// The current signing keys.
     public var keys: KeyRing { keyRing.current }
@@ -47,9 +50,18 @@ public struct Provider: Sendable {
         self.configuration = configuration
         self.now = now
         self.store = store
+        self.clientCache = ClientCache(now: now)
         self.keyRing = KeyRingBox(keys)
         self.masterKey = masterKey
         self.issuer = IssuerBox(configuration.issuer(boundPort: configuration.port))
+    }
+
+    /// Removes the client (with its codes, grants and their tokens) and forgets its cached record, so this node
+    /// refuses it at once; returns whether it existed.
+    @discardableResult
+    public func removeClient(id: String) async throws(StorageError) -> Bool {
+        defer { clientCache.forget(id: id) }
+        return try await store.deleteClient(id: id)
     }
 
     /// Reloads the signing keys from the store (after a rotation by `limen-server keys rotate`).

@@ -130,7 +130,13 @@ struct ClientsCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a client and its pending codes.")
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a client and its pending codes.",
+            discussion: """
+                Running servers keep client records for up to 5 seconds (ClientCache): they refuse the client within \
+                that time. The admin API (DELETE /admin/clients/{id}) makes the node that serves it refuse it at once.
+                """
+        )
 
         @OptionGroup var data: DataOptions
 

@@ -83,6 +83,40 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var trustedProxies: [String] = []
 
+    @Option(
+        name: .customLong("access-token-ttl"),
+        help: "Access token lifetime, like 600 or 10m, 1m–24h (env LIMEN_ACCESS_TOKEN_TTL; default 10m).")
+    var accessTokenTTL: String?
+
+    @Option(
+        name: .customLong("id-token-ttl"),
+        help: "ID token lifetime, 1m–24h (env LIMEN_ID_TOKEN_TTL; default 5m).")
+    var idTokenTTL: String?
+
+    @Option(
+        name: .customLong("refresh-token-ttl"),
+        help: "Refresh token lifetime, like 30d, 1m–365d (env LIMEN_REFRESH_TOKEN_TTL; default 30d).")
+    var refreshTokenTTL: String?
+
+    @Option(
+        help: "How long a rotated refresh token may be retried, 0s–60s (env LIMEN_REFRESH_REUSE_GRACE; default 10s).")
+    var refreshReuseGrace: String?
+
+    @Option(
+        help: "How long a grant lives however often it is refreshed, 1h–1825d (env LIMEN_GRANT_MAX_LIFETIME; 90d).")
+    var grantMaxLifetime: String?
+
+    @Option(
+        name: .customLong("password-hash-log-n"),
+        help: "log2 of scrypt's N for new and changed passwords, 14–20 (env LIMEN_PASSWORD_HASH_LOG_N; default 17).")
+    var passwordHashLogN: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "scrypt's parallelism p for new passwords, 1–16, at least OWASP's for N (env "
+                + "LIMEN_PASSWORD_HASH_PARALLELISM; default 1)."))
+    var passwordHashParallelism: String?
+
     @Option(help: "A YAML or JSON file of settings; flags and LIMEN_* variables win over it (env LIMEN_CONFIG).")
     var config: String?
 
@@ -106,7 +140,10 @@ struct ServeCommand: AsyncParsableCommand {
                 flags: ConfigurationFlags(
                     host: host, port: port, dataDirectory: dataDir, issuer: issuer, database: database,
                     databasePoolSize: databasePoolSize, postRateLimit: postRateLimit, trustedProxies: trustedProxies,
-                    configFile: config),
+                    accessTokenLifetime: accessTokenTTL, idTokenLifetime: idTokenTTL,
+                    refreshTokenLifetime: refreshTokenTTL, refreshReuseGrace: refreshReuseGrace,
+                    grantMaxLifetime: grantMaxLifetime, passwordHashLogN: passwordHashLogN,
+                    passwordHashParallelism: passwordHashParallelism, configFile: config),
                 environment: ProcessInfo.processInfo.environment
             )
         } catch {

@@ -52,12 +52,7 @@ struct AdministrationStoreTests {
         "deleting a user removes their grants, refresh tokens, codes, sessions and consents, and no one else's",
         arguments: StoreUnderTest.allCases)
     func deleteUser(_ kind: StoreUnderTest) async throws {
-        let (store, cleanup) = try await kind.make()
-        try await store.insertClientIfAbsent(SeedClients.cli(now: now))
-        for subject in ["ada", "grace"] {
-            try await store.insertUserIfAbsent(UserRecord(id: subject, email: "\(subject)@example.com", createdAt: now))
-            try await issue(to: subject, in: store)
-        }
+        let (store, cleanup) = try await adaAndGrace(kind)
 
         #expect(try await store.deleteUser(id: "ada"))
         #expect(try await store.user(id: "ada") == nil)
@@ -81,13 +76,7 @@ struct AdministrationStoreTests {
         "changing a user's name or verified flag keeps what they hold; a new password hash ends it, and no one else's",
         arguments: StoreUnderTest.allCases)
     func updateUser(_ kind: StoreUnderTest) async throws {
-        let (store, cleanup) = try await kind.make()
-        try await store.insertClientIfAbsent(SeedClients.cli(now: now))
-        for subject in ["ada", "grace"] {
-            try await store.insertUserIfAbsent(
-                UserRecord(id: subject, email: "\(subject)@example.com", passwordHash: "old", createdAt: now))
-            try await issue(to: subject, in: store)
-        }
+        let (store, cleanup) = try await adaAndGrace(kind)
         var ada = try #require(try await store.user(id: "ada"))
         ada.name = "Ada"
         ada.emailVerified = true
@@ -119,6 +108,19 @@ struct AdministrationStoreTests {
 
     private func hash(_ text: String) -> Data {
         RandomIdentifier.hash(text)
+    }
+
+    /// A store with the CLI client and two users, `ada` and `grace` (password hash "old"), each holding what
+    /// ``issue(to:in:)`` gives.
+    private func adaAndGrace(_ kind: StoreUnderTest) async throws -> (any Store, @Sendable () async -> Void) {
+        let (store, cleanup) = try await kind.make()
+        try await store.insertClientIfAbsent(SeedClients.cli(now: now))
+        for subject in ["ada", "grace"] {
+            try await store.insertUserIfAbsent(
+                UserRecord(id: subject, email: "\(subject)@example.com", passwordHash: "old", createdAt: now))
+            try await issue(to: subject, in: store)
+        }
+        return (store, cleanup)
     }
 
     /// A grant with a refresh token, an unredeemed code, a browser session and a consent for `subject`.

@@ -90,7 +90,7 @@ struct BootstrapTests {
         await store.close()
         let stranger = MasterKey(key: .init(size: .bits256))
         for record in records {
-            #expect(throws: (any Error).self) { try SigningKey(record: record, masterKey: stranger) }
+            #expect(throws: KeyError.wrongMasterKey(record.kid)) { try SigningKey(record: record, masterKey: stranger) }
         }
     }
 

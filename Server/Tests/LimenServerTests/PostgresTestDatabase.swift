@@ -48,3 +48,11 @@ enum PostgresTestDatabase {
         )
     }
 }
+
+extension ServerConfiguration {
+    /// Keeps the data in the test database at `url`, with a test-sized connection pool.
+    mutating func usePostgres(url: String) {
+        databaseURL = url
+        databasePoolSize = PostgresTestDatabase.poolSize
+    }
+}

@@ -71,8 +71,7 @@ struct PostgresStoreTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var configuration = ServerConfiguration.testing(directory: directory)
-        configuration.databaseURL = url
-        configuration.databasePoolSize = PostgresTestDatabase.poolSize
+        configuration.usePostgres(url: url)
         let provider = try await Provider.bootstrap(configuration: configuration)
         #expect(provider.store is PostgresStore)
         await provider.store.close()

@@ -33,7 +33,7 @@ struct TokenHardeningTests {
     func clientRemoval() async throws {
         try await TokenFixture.run { fixture in
             let tokens = try await fixture.signIn()
-            #expect(try await fixture.provider.store.deleteClient(id: "native"))
+            #expect(try await fixture.provider.removeClient(id: "native"))
             #expect(try await fixture.userInfo(try #require(tokens["access_token"])).status == .unauthorized)
             let refresh = try await fixture.refresh(try #require(tokens["refresh_token"]))
             #expect(refresh.status == .unauthorized)

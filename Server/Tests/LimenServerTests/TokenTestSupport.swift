@@ -66,8 +66,7 @@ struct TokenFixture: Sendable {
         var dropDatabase: (@Sendable () async -> Void)?
         if backend == .postgres {
             let (_, url, drop) = try await PostgresTestDatabase.make()
-            configuration.databaseURL = url
-            configuration.databasePoolSize = PostgresTestDatabase.poolSize
+            configuration.usePostgres(url: url)
             dropDatabase = drop
         }
         configure(&configuration)

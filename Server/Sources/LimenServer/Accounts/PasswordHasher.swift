@@ -7,8 +7,9 @@ import _CryptoExtras
 /// Hashes passwords with scrypt (memory-hard, RFC 7914) and checks them.
 ///
 /// The encoded form follows the PHC string format and carries its parameters, so they can be raised later without
-/// invalidating stored hashes: `$scrypt$ln=17,r=8,p=1$<salt>$<hash>` (base64 without padding). Work runs on NIO's
-/// blocking thread pool, never on an event loop.
+/// invalidating stored hashes: `$scrypt$ln=17,r=8,p=1$<salt>$<hash>` (base64 without padding). Raising the cost
+/// (``ServerConfiguration/passwordHashing``) applies to new and changed passwords; stored hashes keep verifying with
+/// their own. Work runs on NIO's blocking thread pool, never on an event loop.
 ///
 /// ```swift
 /// let hasher = PasswordHasher()
@@ -36,6 +37,29 @@ public struct PasswordHasher: Sendable {
         public static let owasp = Parameters(logN: 17, blockSize: 8, parallelism: 1)
         /// Cheap parameters for tests only (1 MiB per hash); never for stored passwords of real users.
         public static let testing = Parameters(logN: 10, blockSize: 8, parallelism: 1)
+
+        /// The log2 N a server may be set to: 2^14 (16 MiB per hash) to 2^20 (1 GiB per hash).
+        public static let settableLogN = 14...20
+        /// The parallelism a server may be set to.
+        public static let settableParallelism = 1...16
+
+        /// The least parallelism OWASP's Password Storage Cheat Sheet pairs with `logN` at r = 8 (2^17 with 1, 2^16
+        /// with 2, 2^15 with 3, 2^14 with 5); `nil` below 2^14.
+        public static func owaspMinimumParallelism(logN: Int) -> Int? {
+            switch logN {
+            case 17...: 1
+            case 16: 2
+            case 15: 3
+            case 14: 5
+            default: nil
+            }
+        }
+
+        /// Whether these parameters cost at least as much as one of OWASP's minimum configurations.
+        public var meetsOWASPMinimum: Bool {
+            guard blockSize >= 8, let least = Self.owaspMinimumParallelism(logN: logN) else { return false }
+            return parallelism >= least
+        }
     }
 
     /// The parameters new hashes are made with.

@@ -12,12 +12,20 @@ import Yams
 /// database_pool_size: 20                              # PostgreSQL connections per node
 /// post_rate_limit: 20/s                              # or "off"
 /// trusted_proxies: [127.0.0.1, "::1"]                 # or one comma-separated string
+/// access_token_ttl: 10m                               # durations: 600, 45s, 10m, 12h, 30d
+/// id_token_ttl: 5m
+/// refresh_token_ttl: 30d
+/// refresh_reuse_grace: 10s
+/// grant_max_lifetime: 90d                             # a grant ends then, however often it is refreshed
+/// password_hash_log_n: 17                             # scrypt N = 2^17 for new and changed passwords
+/// password_hash_parallelism: 1
 /// ```
 struct ConfigurationFile: Sendable, Equatable {
     /// The setting names a file may hold.
     static let keys: Set<String> = [
         "host", "port", "data_dir", "issuer", "database_url", "database_pool_size", "post_rate_limit",
-        "trusted_proxies",
+        "trusted_proxies", "access_token_ttl", "id_token_ttl", "refresh_token_ttl", "refresh_reuse_grace",
+        "grant_max_lifetime", "password_hash_log_n", "password_hash_parallelism",
     ]
     /// The settings that may also be a list of plain values, read as one comma-separated value.
     static let listKeys: Set<String> = ["trusted_proxies"]

@@ -18,6 +18,20 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var postRateLimit: String?
     /// `--trusted-proxy`, repeated; `nil` or empty when not given.
     public var trustedProxies: [String]?
+    /// `--access-token-ttl`
+    public var accessTokenLifetime: String?
+    /// `--id-token-ttl`
+    public var idTokenLifetime: String?
+    /// `--refresh-token-ttl`
+    public var refreshTokenLifetime: String?
+    /// `--refresh-reuse-grace`
+    public var refreshReuseGrace: String?
+    /// `--grant-max-lifetime`
+    public var grantMaxLifetime: String?
+    /// `--password-hash-log-n`
+    public var passwordHashLogN: String?
+    /// `--password-hash-parallelism`
+    public var passwordHashParallelism: String?
     /// `--config`
     public var configFile: String?
 
@@ -31,6 +45,13 @@ public struct ConfigurationFlags: Sendable, Equatable {
         databasePoolSize: String? = nil,
         postRateLimit: String? = nil,
         trustedProxies: [String]? = nil,
+        accessTokenLifetime: String? = nil,
+        idTokenLifetime: String? = nil,
+        refreshTokenLifetime: String? = nil,
+        refreshReuseGrace: String? = nil,
+        grantMaxLifetime: String? = nil,
+        passwordHashLogN: String? = nil,
+        passwordHashParallelism: String? = nil,
         configFile: String? = nil
     ) {
         self.host = host
@@ -41,6 +62,13 @@ public struct ConfigurationFlags: Sendable, Equatable {
         self.databasePoolSize = databasePoolSize
         self.postRateLimit = postRateLimit
         self.trustedProxies = trustedProxies
+        self.accessTokenLifetime = accessTokenLifetime
+        self.idTokenLifetime = idTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.refreshReuseGrace = refreshReuseGrace
+        self.grantMaxLifetime = grantMaxLifetime
+        self.passwordHashLogN = passwordHashLogN
+        self.passwordHashParallelism = passwordHashParallelism
         self.configFile = configFile
     }
 }
@@ -64,6 +92,20 @@ extension ServerConfiguration {
         public static let postRateLimit = "LIMEN_POST_RATE_LIMIT"
         /// The reverse proxies trusted for `X-Forwarded-For`, as a comma-separated list of IP addresses.
         public static let trustedProxies = "LIMEN_TRUSTED_PROXIES"
+        /// The server's access token lifetime (`600`, `10m`).
+        public static let accessTokenLifetime = "LIMEN_ACCESS_TOKEN_TTL"
+        /// The ID token lifetime.
+        public static let idTokenLifetime = "LIMEN_ID_TOKEN_TTL"
+        /// The server's refresh token lifetime (`30d`).
+        public static let refreshTokenLifetime = "LIMEN_REFRESH_TOKEN_TTL"
+        /// How long a rotated refresh token may be retried with the same answer (`10s`).
+        public static let refreshReuseGrace = "LIMEN_REFRESH_REUSE_GRACE"
+        /// How long a grant lives from its creation however often it is refreshed (`90d`).
+        public static let grantMaxLifetime = "LIMEN_GRANT_MAX_LIFETIME"
+        /// log2 of scrypt's cost N for new password hashes.
+        public static let passwordHashLogN = "LIMEN_PASSWORD_HASH_LOG_N"
+        /// scrypt's parallelism p for new password hashes.
+        public static let passwordHashParallelism = "LIMEN_PASSWORD_HASH_PARALLELISM"
         /// A YAML or JSON configuration file.
         public static let configFile = "LIMEN_CONFIG"
     }
@@ -81,17 +123,7 @@ extension ServerConfiguration {
         let file = try (flags.configFile ?? environment[EnvironmentKey.configFile]).map {
             path throws(ConfigurationError) in try ConfigurationFile.load(path: path)
         }
-        func pick(
-            _ flag: String?,
-            _ flagName: String,
-            _ variable: String,
-            _ fileKey: String
-        ) -> (value: String, key: String)? {
-            if let flag { return (flag, flagName) }
-            if let value = environment[variable] { return (value, variable) }
-            if let file, let value = file.values[fileKey] { return (value, "\(file.path): \(fileKey)") }
-            return nil
-        }
+        let pick = SettingLookup(environment: environment, file: file)
         var configuration = ServerConfiguration()
         if let (value, key) = pick(flags.host, "--host", EnvironmentKey.host, "host") {
             guard !value.isEmpty, !value.contains("/"), !value.contains(" ") else {
@@ -120,15 +152,10 @@ extension ServerConfiguration {
             }
             configuration.databaseURL = value
         }
-        if let (value, key) = pick(
-            flags.databasePoolSize, "--database-pool-size", EnvironmentKey.databasePoolSize, "database_pool_size")
+        if let (size, _, _) = try pick.integer(
+            flags.databasePoolSize, "--database-pool-size", EnvironmentKey.databasePoolSize, "database_pool_size",
+            in: PostgresStore.maximumConnectionsRange, expected: "a number of connections")
         {
-            guard let size = Int(value), PostgresStore.maximumConnectionsRange.contains(size) else {
-                let range = PostgresStore.maximumConnectionsRange
-                throw ConfigurationError(
-                    key: key, value: value,
-                    reason: "expected a number of connections from \(range.lowerBound) to \(range.upperBound)")
-            }
             configuration.databasePoolSize = size
         }
         if let (value, key) = pick(
@@ -156,6 +183,8 @@ extension ServerConfiguration {
             }
             configuration.trustedProxies = proxies
         }
+        try resolveLifetimes(flags: flags, pick: pick, into: &configuration)
+        try resolvePasswordHashing(flags: flags, pick: pick, into: &configuration)
         return configuration
     }
 
@@ -171,6 +200,45 @@ extension ServerConfiguration {
             return "the issuer must use https (http only on a loopback host)"
         }
         return nil
+    }
+}
+
+/// Finds one setting's value: the flag, else the environment variable, else the configuration file's key.
+struct SettingLookup {
+    /// The process environment.
+    let environment: [String: String]
+    /// The configuration file, if one was given.
+    let file: ConfigurationFile?
+
+    /// The value and the name of the key it came from (for errors), or `nil` when the setting is not given.
+    func callAsFunction(
+        _ flag: String?,
+        _ flagName: String,
+        _ variable: String,
+        _ fileKey: String
+    ) -> (value: String, key: String)? {
+        if let flag { return (flag, flagName) }
+        if let value = environment[variable] { return (value, variable) }
+        if let file, let value = file.values[fileKey] { return (value, "\(file.path): \(fileKey)") }
+        return nil
+    }
+
+    /// A whole number within `range` and the key it came from, `nil` when not given; anything else is an error
+    /// saying it expected `what` within the range.
+    func integer(
+        _ flag: String?,
+        _ flagName: String,
+        _ variable: String,
+        _ fileKey: String,
+        in range: ClosedRange<Int>,
+        expected what: String
+    ) throws(ConfigurationError) -> (value: Int, key: String, text: String)? {
+        guard let (text, key) = self(flag, flagName, variable, fileKey) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw ConfigurationError(
+                key: key, value: text, reason: "expected \(what) from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return (value, key, text)
     }
 }
 

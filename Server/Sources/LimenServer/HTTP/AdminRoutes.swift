@@ -38,6 +38,7 @@ enum AdminRoutes {
                 else {
                     throw .client(.alreadyExists(client.id), field: "client_id")
                 }
+                provider.clientCache.forget(id: client.id)
                 logger.notice("Admin API registered a client", metadata: ["client_id": "\(client.id)"])
                 return Responses.json(
                     encoding: AdminClientResource(client, secret: secret), status: .created, noStore: true)
@@ -56,7 +57,7 @@ enum AdminRoutes {
         admin.delete("clients/:id") { _, context in
             await answer { () async throws(AdminError) in
                 let id = context.parameters.get("id") ?? ""
-                guard try await storage({ () throws(StorageError) in try await store.deleteClient(id: id) }) else {
+                guard try await storage({ () throws(StorageError) in try await provider.removeClient(id: id) }) else {
                     throw .notFound("client")
                 }
                 logger.notice("Admin API removed a client", metadata: ["client_id": "\(id)"])

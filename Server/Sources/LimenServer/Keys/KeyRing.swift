@@ -14,7 +14,9 @@ public struct KeyRing: Sendable {
     /// Every stored key, oldest first.
     public let keys: [SigningKey]
 
-    /// Loads the stored keys, generating and storing an ES256 and an RS256 key when either is missing.
+    /// Loads the stored keys, generating and storing an ES256 and an RS256 key when either is missing. Nodes starting
+    /// together on one database end with the same keys: each stores its key only if no other node's is stored
+    /// (``FirstRunStore``), and then loads what is stored.
     public static func loadOrCreate(
         store: any Store,
         masterKey: MasterKey,
@@ -22,13 +24,18 @@ public struct KeyRing: Sendable {
         logger: Logger = Logger(label: "limen.keys")
     ) async throws -> KeyRing {
         let now = wholeSeconds(now)
-        var keys = try await store.signingKeys().map { try SigningKey(record: $0, masterKey: masterKey) }
-        for algorithm in ["ES256", "RS256"] where !keys.contains(where: { $0.algorithm == algorithm }) {
-            let key = try SigningKey.generate(algorithm: algorithm, now: now)
-            try await store.insertSigningKey(key.record(sealedWith: masterKey))
-            logger.info("Created a signing key", metadata: ["kid": "\(key.kid)", "alg": "\(algorithm)"])
-            keys.append(key)
+        var records = try await store.signingKeys()
+        let missing = ["ES256", "RS256"].filter { algorithm in !records.contains { $0.algorithm == algorithm } }
+        if !missing.isEmpty {
+            for algorithm in missing {
+                let key = try SigningKey.generate(algorithm: algorithm, now: now)
+                if try await store.insertSigningKeyIfAlgorithmAbsent(key.record(sealedWith: masterKey)) {
+                    logger.info("Created a signing key", metadata: ["kid": "\(key.kid)", "alg": "\(algorithm)"])
+                }
+            }
+            records = try await store.signingKeys()
         }
+        let keys = try records.map { try SigningKey(record: $0, masterKey: masterKey) }
         return KeyRing(keys: keys.sorted { ($0.createdAt, $0.kid) < ($1.createdAt, $1.kid) })
     }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LimenOIDC
 
 #if canImport(Glibc)
     import Glibc
@@ -11,8 +12,9 @@ import Foundation
 
 /// The key that encrypts signing keys at rest: 256 random bits in a file only its owner may read.
 ///
-/// The file holds the key in base64 on one line. It is created on first run with mode 0600 (created exclusively,
-/// so a second process never overwrites it); a file that its group or others may read or write is refused.
+/// The file holds the key in base64 on one line. It is created on first run with mode 0600, written whole under a
+/// temporary name and then linked into place, so a process starting at the same moment reads either no file or the
+/// complete one and never overwrites it; a file that its group or others may read or write is refused.
 public struct MasterKey: Sendable {
     /// The AES-256 key.
     let key: SymmetricKey
@@ -24,16 +26,19 @@ public struct MasterKey: Sendable {
         }
         let key = SymmetricKey(size: .bits256)
         let text = key.withUnsafeBytes { Data($0).base64EncodedString() } + "\n"
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else {
-            if errno == EEXIST { return try load(at: path) }
-            throw .unwritable(path: path, reason: String(cString: strerror(errno)))
-        }
-        defer { close(descriptor) }
+        let temporaryPath = path + ".\(RandomToken.make(byteCount: 8)).tmp"
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { throw .unwritable(path: path, reason: String(cString: strerror(errno))) }
+        defer { unlink(temporaryPath) }
         let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fsync(descriptor) == 0 else {
-            unlink(path)
+        let synced = written == bytes.count && fsync(descriptor) == 0
+        let writeError = errno
+        close(descriptor)
+        guard synced else { throw .unwritable(path: path, reason: String(cString: strerror(writeError))) }
+        // link(2) fails rather than replace an existing file: the first process's key wins.
+        guard link(temporaryPath, path) == 0 else {
+            if errno == EEXIST { return try load(at: path) }
             throw .unwritable(path: path, reason: String(cString: strerror(errno)))
         }
         return MasterKey(key: key)

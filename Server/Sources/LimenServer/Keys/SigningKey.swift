@@ -91,7 +91,8 @@ public struct SigningKey: Sendable {
 
     /// Opens a stored record; fails if the ciphertext was altered, moved or sealed under another master key.
     init(record: SigningKeyRecord, masterKey: MasterKey) throws {
-        let bytes = try masterKey.decrypt(record.encryptedPrivateKey, context: Self.context(kid: record.kid))
+        guard let bytes = try? masterKey.decrypt(record.encryptedPrivateKey, context: Self.context(kid: record.kid))
+        else { throw KeyError.wrongMasterKey(record.kid) }
         let material: Material =
             switch record.algorithm {
             case "ES256": .es256(try P256.Signing.PrivateKey(rawRepresentation: bytes))
@@ -144,12 +145,15 @@ public enum KeyError: Error, Sendable, Equatable, LocalizedError {
     case unsupportedAlgorithm(String)
     /// A stored key's material does not match its kid.
     case kidMismatch(String)
+    /// A stored key cannot be opened with this node's master key (another node created it with another one).
+    case wrongMasterKey(String)
 
     /// A stable code for logs and tests.
     public var code: String {
         switch self {
         case .unsupportedAlgorithm: "keys.unsupported_algorithm"
         case .kidMismatch: "keys.kid_mismatch"
+        case .wrongMasterKey: "keys.wrong_master_key"
         }
     }
 
@@ -158,6 +162,9 @@ public enum KeyError: Error, Sendable, Equatable, LocalizedError {
         switch self {
         case .unsupportedAlgorithm(let algorithm): "Unsupported signing key algorithm \(algorithm)"
         case .kidMismatch(let kid): "The stored signing key \(kid) does not match its key ID"
+        case .wrongMasterKey(let kid):
+            "The stored signing key \(kid) cannot be opened with this master key: every node of one database needs "
+                + "the same master.key (copy it from the node that started first)"
         }
     }
 }

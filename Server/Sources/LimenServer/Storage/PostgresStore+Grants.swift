@@ -59,9 +59,12 @@ extension PostgresStore {
     }
 
     public func grant(id: String) async throws(StorageError) -> GrantRecord? {
-        try await rows("SELECT * FROM grants WHERE id = \(id)").first.map { row throws(StorageError) in
-            try Self.grant(from: row, columnPrefix: "")
-        }
+        try await rows("SELECT * FROM grants WHERE id = \(id)").first.map(Self.grant(from:))
+    }
+
+    /// A row of `grants`.
+    static func grant(from row: PostgresRandomAccessRow) throws(StorageError) -> GrantRecord {
+        try grant(from: row, columnPrefix: "")
     }
 
     public func extendGrant(id: String, until date: Date) async throws(StorageError) {

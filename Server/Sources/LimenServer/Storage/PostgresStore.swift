@@ -10,7 +10,8 @@ import PostgresNIO
 /// try await store.migrate()
 /// ```
 public final class PostgresStore: Store {
-    private let client: PostgresClient
+    /// The connection pool (internal so that extensions can run transactions).
+    let client: PostgresClient
     /// Runs the pool until ``close()``: postgres-nio leases connections only while `run()` is active. An unstructured
     /// task because the store's lifetime is open/close, not a scope.
     private let runner: Task<Void, Never>

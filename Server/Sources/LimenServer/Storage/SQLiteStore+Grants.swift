@@ -59,9 +59,12 @@ extension SQLiteStore {
     }
 
     public func grant(id: String) async throws(StorageError) -> GrantRecord? {
-        try await query("SELECT * FROM grants WHERE id = ?", [.text(id)]).first.map { row throws(StorageError) in
-            try Self.grant(from: row, columnPrefix: "")
-        }
+        try await query("SELECT * FROM grants WHERE id = ?", [.text(id)]).first.map(Self.grant(from:))
+    }
+
+    /// A row of `grants`.
+    static func grant(from row: SQLiteRow) throws(StorageError) -> GrantRecord {
+        try grant(from: row, columnPrefix: "")
     }
 
     public func extendGrant(id: String, until date: Date) async throws(StorageError) {

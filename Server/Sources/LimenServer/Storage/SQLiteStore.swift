@@ -31,9 +31,10 @@ public final class SQLiteStore: Store {
         }
         let store = SQLiteStore(connection: connection, logger: logger)
         do {
+            // The busy timeout first: switching to WAL waits for a process that has the new file locked.
+            _ = try await connection.query("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
             _ = try await connection.query("PRAGMA journal_mode = WAL")
             _ = try await connection.query("PRAGMA foreign_keys = ON")
-            _ = try await connection.query("PRAGMA busy_timeout = 5000")
         } catch {
             await store.close()
             throw .openFailed("\(path): \(error)")
@@ -86,7 +87,25 @@ public final class SQLiteStore: Store {
         }
     }
 
+    /// How long a statement waits for another process's write lock.
+    static let busyTimeoutMilliseconds = 5000
+    /// How long a start waits for the write lock while migrating: another process starting on the same file holds it
+    /// through each of its own migrations, and on a busy machine they take longer than ``busyTimeoutMilliseconds``.
+    static let migrationBusyTimeoutMilliseconds = 60_000
+
     func migrate(_ migrations: [Migration]) async throws(StorageError) {
+        _ = try await query("PRAGMA busy_timeout = \(Self.migrationBusyTimeoutMilliseconds)")
+        do {
+            try await apply(migrations)
+        } catch {
+            _ = try? await query("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds)")
+            throw error
+        }
+        _ = try await query("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds)")
+    }
+
+    /// Applies each migration not yet applied, one `BEGIN IMMEDIATE` transaction each.
+    private func apply(_ migrations: [Migration]) async throws(StorageError) {
         for migration in migrations.sorted(by: { $0.version < $1.version }) {
             guard try await schemaVersion() < migration.version else { continue }
             do {

@@ -7,7 +7,8 @@ import Foundation
 /// ciphertext.
 public protocol Store:
     Sendable, UserStore, SignInThrottleStore, PendingAuthorizationStore, BrowserSessionStore, ConsentStore,
-    GrantStore, RefreshTokenStore, DeviceAuthorizationStore, AdministrationStore
+    GrantStore, RefreshTokenStore, DeviceAuthorizationStore, AdministrationStore, FirstRunStore,
+    AccessTokenStateStore
 {
     /// Applies every schema migration not yet applied; running it again changes nothing.
     func migrate() async throws(StorageError)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import LimenOIDC
 
@@ -24,6 +25,10 @@ struct AccessTokenClaims: Sendable, Equatable {
 /// Checks an access token presented to `/userinfo`, `/introspect` or `/revoke`: an ES256 signature by one of the
 /// published keys, `typ` `at+jwt` (RFC 9068 §4), this issuer, unexpired, its grant active and the token itself not
 /// revoked.
+///
+/// The signature is checked with the provider's own keys in memory (swift-crypto), not through a JWKS loaded into
+/// jwt-kit per request: the same key selection as ``JWSVerifier`` (the header's `alg` must be `ES256`; the `kid`, or
+/// without one the only ES256 key, picks exactly one published key), without rebuilding keys on the hot path.
 struct AccessTokenVerifier: Sendable {
     /// Whose keys, issuer, store and clock the checks use.
     let provider: Provider
@@ -31,20 +36,18 @@ struct AccessTokenVerifier: Sendable {
     /// The token's claims, or `nil` when it is not one this provider honours now.
     func verify(_ token: String) async throws(StorageError) -> AccessTokenClaims? {
         let now = provider.now()
-        guard let claims = await signedClaims(token, now: now) else { return nil }
-        guard let grant = try await provider.store.grant(id: claims.grantID), grant.isActive(at: now),
-            grant.clientID == claims.clientID, grant.subject == claims.subject,
-            try await !provider.store.isAccessTokenRevoked(jti: claims.tokenID)
+        guard let claims = signedClaims(token, now: now) else { return nil }
+        guard let state = try await provider.store.accessTokenState(grantID: claims.grantID, jti: claims.tokenID),
+            !state.isTokenRevoked, state.grant.isActive(at: now), state.grant.clientID == claims.clientID,
+            state.grant.subject == claims.subject
         else { return nil }
         return claims
     }
 
     /// The claims of a token signed by this provider, unexpired, whatever has been revoked since.
-    func signedClaims(_ token: String, now: Date) async -> AccessTokenClaims? {
-        let keySet = JSONWebKeySet(
-            keys: provider.keys.publishedKeys(at: now).map { JSONWebKey(parameters: $0.publicJWK) })
-        guard (try? await JWSVerifier.verify(compact: token, jwks: keySet, allowedAlgorithms: [.es256])) != nil,
-            let jwt = try? UnverifiedJWT(token),  // its signature was verified just above
+    func signedClaims(_ token: String, now: Date) -> AccessTokenClaims? {
+        guard let jwt = try? UnverifiedJWT(token), jwt.algorithm == "ES256",
+            let key = verificationKey(kid: jwt.keyID, at: now), Self.hasValidSignature(token, key: key),
             let type = jwt.type?.lowercased(), ["at+jwt", "application/at+jwt"].contains(type),
             jwt.issuer == provider.issuer.current, jwt.audience.contains(provider.issuer.current),
             let expiresAt = jwt.expiresAt, now < expiresAt, let issuedAt = jwt.issuedAt,
@@ -57,5 +60,26 @@ struct AccessTokenVerifier: Sendable {
             subject: subject, clientID: clientID, scope: scope, grantID: grantID, tokenID: tokenID,
             issuedAt: issuedAt, expiresAt: expiresAt, all: jwt.claims
         )
+    }
+
+    /// The published ES256 key named by `kid` (without a `kid`, the only published ES256 key); `nil` when there is
+    /// none or more than one.
+    private func verificationKey(kid: String?, at now: Date) -> P256.Signing.PublicKey? {
+        let candidates = provider.keys.publishedKeys(at: now).compactMap { key -> P256.Signing.PublicKey? in
+            guard kid == nil || key.kid == kid, case .es256(let privateKey) = key.material else { return nil }
+            return privateKey.publicKey
+        }
+        return candidates.count == 1 ? candidates[0] : nil
+    }
+
+    /// Whether the compact JWS `token` carries a valid ES256 signature (raw `r ‖ s`, RFC 7518 §3.4) by `key` over
+    /// its first two segments.
+    private static func hasValidSignature(_ token: String, key: P256.Signing.PublicKey) -> Bool {
+        let bytes = token.utf8
+        guard let lastDot = bytes.lastIndex(of: UInt8(ascii: ".")),
+            let signatureBytes = Base64URL.decode(token[token.index(after: lastDot)...]),
+            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes)
+        else { return false }
+        return key.isValidSignature(signature, for: Data(bytes[..<lastDot]))
     }
 }

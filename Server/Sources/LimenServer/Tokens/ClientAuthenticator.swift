@@ -11,6 +11,8 @@ import LimenOIDC
 struct ClientAuthenticator: Sendable {
     /// Where clients are registered.
     let store: any Store
+    /// Recently read client records (the secret is still checked on every request).
+    let cache: ClientCache
 
     /// The authenticated (or, for a public client, identified) client.
     func authenticate(_ request: Request, form: FormParameters) async throws(TokenEndpointError) -> ClientRecord {
@@ -48,7 +50,7 @@ struct ClientAuthenticator: Sendable {
 
     private func client(id: String) async throws(TokenEndpointError) -> ClientRecord? {
         do {
-            return try await store.client(id: id)
+            return try await cache.client(id: id, in: store)
         } catch {
             throw .serverError
         }
@@ -68,8 +70,12 @@ struct ClientAuthenticator: Sendable {
         return (id, secret)
     }
 
-    /// One `application/x-www-form-urlencoded` component: `+` is a space, then percent-decoding.
+    /// One `application/x-www-form-urlencoded` component: `+` is a space, then percent-decoding. A component with
+    /// neither (most client IDs and generated secrets) is taken as it is, without Foundation's slower string path.
     private static func formDecoded(_ component: Substring) -> String? {
-        component.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        guard component.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
+            return String(component)
+        }
+        return component.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 }

@@ -23,7 +23,8 @@ struct RefreshTokenGrant: Sendable {
         let tokenHash = RandomIdentifier.hash(token)
         let now = Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down))
         guard let found = try await store.refreshTokenWithGrant(hash: tokenHash), now < found.token.expiresAt,
-            found.grant.isActive(at: now), found.grant.clientID == client.id
+            found.grant.isActive(at: now), found.grant.clientID == client.id,
+            now < issuer.lifetimes.deadline(of: found.grant)
         else { throw TokenEndpointError.invalidGrant }
         let grant = found.grant
         if found.token.rotatedAt != nil {

@@ -37,7 +37,7 @@ struct TokenIssuer: Sendable {
         user knownUser: UserRecord? = nil
     ) async throws(TokenEndpointError) -> IssuedTokens {
         let now = Date(timeIntervalSince1970: provider.now().timeIntervalSince1970.rounded(.down))
-        let lifetimes = self.lifetimes.overridden(by: client)
+        let lifetimes = self.lifetimes.overridden(by: client).bounded(by: grant, at: now)
         let issuer = provider.issuer.current
         let signer: TokenSigner
         do {

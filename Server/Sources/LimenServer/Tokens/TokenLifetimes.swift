@@ -1,6 +1,6 @@
 import Foundation
 
-/// How long each token lives, in one place.
+/// How long each token lives, and how long a grant may be kept alive by refreshing, in one place.
 ///
 /// ```swift
 /// var lifetimes = TokenLifetimes()
@@ -16,18 +16,35 @@ public struct TokenLifetimes: Sendable, Equatable {
     /// How long after a rotation a retry with the old refresh token gets the same response instead of revoking the
     /// grant: 10 seconds (a lost response, a client retrying concurrently).
     public var refreshReuseGrace: TimeInterval
+    /// How long a grant lives from its creation however often it is refreshed: 90 days (RFC 9700 §4.14.2). No token
+    /// of the grant outlives it, and a refresh after it is `invalid_grant`: the user signs in again.
+    public var grantMaxLifetime: TimeInterval
+
+    /// Access token lifetimes the server may be set to: a minute to a day (a bearer token is not revocable
+    /// everywhere).
+    public static let accessTokenRange = ClientRegistration.accessTokenLifetimeRange
+    /// ID token lifetimes the server may be set to: a minute to a day.
+    public static let idTokenRange: ClosedRange<TimeInterval> = 60...86_400
+    /// Refresh token lifetimes the server may be set to: a minute to a year.
+    public static let refreshTokenRange = ClientRegistration.refreshTokenLifetimeRange
+    /// Reuse grace windows the server may be set to: none to a minute.
+    public static let refreshReuseGraceRange: ClosedRange<TimeInterval> = 0...60
+    /// Grant lifetimes the server may be set to: an hour to five years.
+    public static let grantMaxLifetimeRange: ClosedRange<TimeInterval> = 3600...(5 * 365 * 86_400)
 
     /// The defaults, each overridable.
     public init(
         accessToken: TimeInterval = 600,
         idToken: TimeInterval = 300,
-        refreshToken: TimeInterval = 30 * 24 * 3600,
-        refreshReuseGrace: TimeInterval = 10
+        refreshToken: TimeInterval = 30 * 86_400,
+        refreshReuseGrace: TimeInterval = 10,
+        grantMaxLifetime: TimeInterval = 90 * 86_400
     ) {
         self.accessToken = accessToken
         self.idToken = idToken
         self.refreshToken = refreshToken
         self.refreshReuseGrace = refreshReuseGrace
+        self.grantMaxLifetime = grantMaxLifetime
     }
 }
 
@@ -37,6 +54,21 @@ extension TokenLifetimes {
         var lifetimes = self
         lifetimes.accessToken = client.accessTokenLifetime ?? accessToken
         lifetimes.refreshToken = client.refreshTokenLifetime ?? refreshToken
+        return lifetimes
+    }
+
+    /// The moment `grant` ends however often it is refreshed: its creation plus ``grantMaxLifetime``.
+    func deadline(of grant: GrantRecord) -> Date {
+        grant.createdAt.addingTimeInterval(grantMaxLifetime)
+    }
+
+    /// These lifetimes shortened so that an access or refresh token of `grant` issued at `now` ends by the grant's
+    /// ``deadline(of:)``, and the grant, which lives as long as its last token, is never extended beyond it.
+    func bounded(by grant: GrantRecord, at now: Date) -> TokenLifetimes {
+        let remaining = max(0, deadline(of: grant).timeIntervalSince(now))
+        var lifetimes = self
+        lifetimes.accessToken = min(accessToken, remaining)
+        lifetimes.refreshToken = min(refreshToken, remaining)
         return lifetimes
     }
 }

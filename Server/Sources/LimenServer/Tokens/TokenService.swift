@@ -21,7 +21,7 @@ struct TokenService: Sendable {
     init(provider: Provider, lifetimes: TokenLifetimes) {
         let issuer = TokenIssuer(provider: provider, lifetimes: lifetimes, signers: TokenSignerCache())
         self.provider = provider
-        authenticator = ClientAuthenticator(store: provider.store)
+        authenticator = ClientAuthenticator(store: provider.store, cache: provider.clientCache)
         codeGrant = AuthorizationCodeGrant(store: provider.store, issuer: issuer, now: provider.now)
         refreshGrant = RefreshTokenGrant(store: provider.store, issuer: issuer, now: provider.now)
         deviceGrant = DeviceCodeGrant(store: provider.store, issuer: issuer, now: provider.now)
