@@ -66,15 +66,15 @@ struct ClientsCommand: AsyncParsableCommand {
 
         @Option(
             name: .customLong("access-token-ttl"),
-            help: "This client's access token lifetime in seconds (60–86400; default: the server's)."
+            help: "This client's access token lifetime, like 300, 5m or 1h (1m–24h; default: the server's)."
         )
-        var accessTokenTTL: Int?
+        var accessTokenTTL: DurationArgument?
 
         @Option(
             name: .customLong("refresh-token-ttl"),
-            help: "This client's refresh token lifetime in seconds (60–31536000; default: the server's)."
+            help: "This client's refresh token lifetime, like 86400, 12h or 30d (1m–365d; default: the server's)."
         )
-        var refreshTokenTTL: Int?
+        var refreshTokenTTL: DurationArgument?
 
         func run() async throws {
             let registration = ClientRegistration(
@@ -86,8 +86,8 @@ struct ClientsCommand: AsyncParsableCommand {
                 redirectURIs: redirectURIs,
                 postLogoutRedirectURIs: postLogoutRedirectURIs,
                 idTokenSignedResponseAlg: idTokenAlg,
-                accessTokenLifetime: accessTokenTTL.map(TimeInterval.init),
-                refreshTokenLifetime: refreshTokenTTL.map(TimeInterval.init)
+                accessTokenLifetime: accessTokenTTL?.seconds,
+                refreshTokenLifetime: refreshTokenTTL?.seconds
             )
             let (client, secret): (ClientRecord, String?)
             do {
@@ -122,8 +122,12 @@ struct ClientsCommand: AsyncParsableCommand {
                 var traits = [client.kind.rawValue]
                 if client.isNative { traits.append("native") }
                 if client.isFirstParty { traits.append("first-party") }
-                if let seconds = client.accessTokenLifetime { traits.append("access-token-ttl=\(Int(seconds))") }
-                if let seconds = client.refreshTokenLifetime { traits.append("refresh-token-ttl=\(Int(seconds))") }
+                if let seconds = client.accessTokenLifetime {
+                    traits.append("access-token-ttl=\(DurationSetting.text(for: seconds))")
+                }
+                if let seconds = client.refreshTokenLifetime {
+                    traits.append("refresh-token-ttl=\(DurationSetting.text(for: seconds))")
+                }
                 print("\(client.id)\t\(traits.joined(separator: ","))\t\(client.redirectURIs.joined(separator: " "))")
             }
         }
@@ -150,5 +154,16 @@ struct ClientsCommand: AsyncParsableCommand {
             guard removed else { throw ValidationError("No client with ID \(id)") }
             print("Removed client \(id)")
         }
+    }
+}
+
+/// A duration on the command line, written as settings write it (``DurationSetting``): `300`, `5m`, `12h`, `30d`.
+struct DurationArgument: ExpressibleByArgument {
+    /// The length in seconds.
+    let seconds: TimeInterval
+
+    init?(argument: String) {
+        guard let seconds = DurationSetting.seconds(in: argument) else { return nil }
+        self.seconds = seconds
     }
 }

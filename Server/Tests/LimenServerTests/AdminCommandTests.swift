@@ -49,14 +49,14 @@ struct AdminCommandTests {
         await store.close()
     }
 
-    @Test("clients add stores the client's own token lifetimes, and refuses one out of range")
+    @Test("clients add stores the client's own token lifetimes (seconds or 2m-style), and refuses one out of range")
     func clientLifetimes() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let added = try await run(
             [
                 "clients", "add", "--data-dir", directory.path, "--id", "app", "--public",
-                "--redirect-uri", "http://127.0.0.1/cb", "--access-token-ttl", "120", "--refresh-token-ttl", "3600",
+                "--redirect-uri", "http://127.0.0.1/cb", "--access-token-ttl", "2m", "--refresh-token-ttl", "3600",
             ],
             until: "Registered")
         #expect(added.status == 0)
@@ -67,6 +67,8 @@ struct AdminCommandTests {
             ],
             until: "Registered")
         #expect(refused.status != 0)
+        let listed = try await run(["clients", "list", "--data-dir", directory.path], until: "refresh-token-ttl")
+        #expect(listed.output.contains("access-token-ttl=2m,refresh-token-ttl=1h"))
 
         let store = try await openStore(directory)
         let client = try await store.client(id: "app")
