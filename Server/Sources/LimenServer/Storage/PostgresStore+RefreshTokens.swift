@@ -23,15 +23,7 @@ extension PostgresStore {
 
     public func refreshTokenWithGrant(hash: Data) async throws(StorageError) -> RefreshTokenWithGrant? {
         let found = try await rows(
-            """
-            SELECT t.*, g.client_id AS grant_client_id, g.subject AS grant_subject, g.scope AS grant_scope,
-                g.auth_time AS grant_auth_time, g.nonce AS grant_nonce, g.created_at AS grant_created_at,
-                g.expires_at AS grant_expires_at, g.revoked_at AS grant_revoked_at, u.id AS user_id,
-                u.email AS user_email, u.email_verified AS user_email_verified, u.name AS user_name,
-                u.password_hash AS user_password_hash, u.created_at AS user_created_at
-            FROM refresh_tokens t JOIN grants g ON g.id = t.grant_id LEFT JOIN users u ON u.id = g.subject
-            WHERE t.token_hash = \(Self.bytes(hash))
-            """
+            "\(unescaped: RefreshTokenWithGrant.selectSQL) WHERE t.token_hash = \(Self.bytes(hash))"
         )
         guard let row = found.first else { return nil }
         return RefreshTokenWithGrant(
