@@ -22,8 +22,9 @@ enum PostgresTestDatabase {
 
     /// A new, migrated database, its URL, and what drops it.
     static func make() async throws -> (store: PostgresStore, url: String, cleanup: @Sendable () async -> Void) {
-        guard let adminURL, var components = URLComponents(string: adminURL) else {
-            throw StorageError.openFailed("LIMEN_TEST_POSTGRES_URL is not set")
+        guard let adminURL else { throw StorageError.openFailed("LIMEN_TEST_POSTGRES_URL is not set") }
+        guard var components = URLComponents(string: adminURL), components.host != nil else {
+            throw StorageError.openFailed("LIMEN_TEST_POSTGRES_URL is not a URL (\(adminURL.count) characters)")
         }
         let name = "limen_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
         let admin = try PostgresStore.connect(url: adminURL, maximumConnections: 1)

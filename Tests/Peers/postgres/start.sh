@@ -5,6 +5,9 @@
 #                        (role `limen` may create databases; the tests make one database per test and drop it).
 # Environment: LIMEN_PG_PASSWORD (default: limen-test).
 set -euo pipefail
+# Only the URL may reach stdout, which callers capture: everything else (pg_ctlcluster and systemctl print
+# notices on stdout) goes to stderr.
+exec 3>&1 1>&2
 log() { echo "postgres/start: $*" >&2; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 as_postgres() { as_root runuser -u postgres -- "$@"; }
@@ -12,7 +15,7 @@ as_postgres() { as_root runuser -u postgres -- "$@"; }
 PASSWORD=${LIMEN_PG_PASSWORD:-limen-test}
 VERSION=$(ls /etc/postgresql | sort -n | tail -n 1)
 [ -n "$VERSION" ] || { log "error: PostgreSQL is not installed (run install.sh)"; exit 1; }
-PORT=$(sed -n 's/^port[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' "/etc/postgresql/$VERSION/main/postgresql.conf")
+PORT=$(sed -n 's/^port[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' "/etc/postgresql/$VERSION/main/postgresql.conf" | tail -n 1)   # the last setting wins
 
 if ! as_postgres pg_ctlcluster "$VERSION" main status >/dev/null 2>&1; then
     as_root pg_ctlcluster "$VERSION" main start
@@ -44,4 +47,5 @@ if ! PGPASSWORD="$PASSWORD" psql -qAt -h 127.0.0.1 -p "$PORT" -U limen -d limen 
     exit 1
 fi
 log "ready on 127.0.0.1:$PORT"
-echo "postgres://limen:$PASSWORD@127.0.0.1:$PORT/limen?sslmode=disable"
+[[ "$PORT" =~ ^[0-9]+$ ]] || { log "error: no port in /etc/postgresql/$VERSION/main/postgresql.conf"; exit 1; }
+echo "postgres://limen:$PASSWORD@127.0.0.1:$PORT/limen?sslmode=disable" >&3
