@@ -35,53 +35,12 @@ struct CompactJWS: Sendable {
 }
 
 /// Decoding of JSON objects into ``JSONValue`` members.
-///
-/// Uses `JSONSerialization`, about three times faster than `JSONDecoder` into `JSONValue` on small token JSON:
-/// decoding claims is most of the fixed cost of validating an ID token.
 enum JSONObject {
-    /// The members of the JSON object in `data`, or `nil` when `data` is not a JSON object.
+    /// The members of the JSON object in `data`, or `nil` when `data` is not a JSON object as ``JSONParser`` reads
+    /// JSON (strictly, refusing duplicate member names).
     static func decode(_ data: Data) -> [String: JSONValue]? {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-        var members: [String: JSONValue] = [:]
-        for (name, value) in object {
-            guard let member = JSONValue(serialized: value) else { return nil }
-            members[name] = member
-        }
+        guard case .object(let members)? = try? JSONParser.parse(data) else { return nil }
         return members
-    }
-}
-
-extension JSONValue {
-    /// Converts what `JSONSerialization` produced; `nil` for anything it cannot produce.
-    ///
-    /// Booleans arrive as `NSNumber`s of Objective-C type `c` (`__NSCFBoolean`), never confused with the numbers
-    /// 0 and 1, which arrive with an integer or floating-point type.
-    init?(serialized value: Any) {
-        switch value {
-        case let string as String:
-            self = .string(string)
-        case let number as NSNumber:
-            self = String(cString: number.objCType) == "c" ? .bool(number.boolValue) : .number(number.doubleValue)
-        case is NSNull:
-            self = .null
-        case let array as [Any]:
-            var elements: [JSONValue] = []
-            elements.reserveCapacity(array.count)
-            for element in array {
-                guard let converted = JSONValue(serialized: element) else { return nil }
-                elements.append(converted)
-            }
-            self = .array(elements)
-        case let object as [String: Any]:
-            var members: [String: JSONValue] = [:]
-            for (name, member) in object {
-                guard let converted = JSONValue(serialized: member) else { return nil }
-                members[name] = converted
-            }
-            self = .object(members)
-        default:
-            return nil
-        }
     }
 }
 

@@ -33,4 +33,17 @@ struct TokenJSONTests {
     func notAnObject(payload: String) {
         #expect(throws: JWTDecodingError.invalidJSON(.payload)) { try UnverifiedJWT(Self.token(payload: payload)) }
     }
+
+    @Test("a header naming alg twice is refused, so no two readers can pick different algorithms")
+    func duplicateHeaderParameter() {
+        let header = Base64URL.encode(Data(#"{"alg":"none","alg":"ES256"}"#.utf8))
+        #expect(throws: JWTDecodingError.invalidJSON(.header)) { try UnverifiedJWT("\(header).e30.c2ln") }
+    }
+
+    @Test("a payload naming a claim twice is refused")
+    func duplicateClaim() {
+        #expect(throws: JWTDecodingError.invalidJSON(.payload)) {
+            try UnverifiedJWT(Self.token(payload: #"{"sub":"alice","sub":"mallory"}"#))
+        }
+    }
 }
