@@ -14,16 +14,33 @@ struct CompactJWS: Sendable {
     let signature: Data
 
     /// Splits and decodes a compact JWS.
+    ///
+    /// Works on the token's UTF-8 bytes rather than its `Character`s: a token is a long ASCII string on a hot path.
     init(_ compact: String) throws(JWTDecodingError) {
-        let segments = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3 else { throw .segmentCount(segments.count) }
-        guard let headerData = Base64URL.decode(segments[0]) else { throw .invalidBase64URL(.header) }
-        guard let payload = Base64URL.decode(segments[1]) else { throw .invalidBase64URL(.payload) }
-        guard let signature = Base64URL.decode(segments[2]) else { throw .invalidBase64URL(.signature) }
+        var compact = compact
+        self = try compact.withUTF8 { bytes in
+            Result { () throws(JWTDecodingError) in try CompactJWS(utf8: bytes) }
+        }.get()
+    }
+
+    private init(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(JWTDecodingError) {
+        let dot = UInt8(ascii: ".")
+        guard let firstDot = bytes.firstIndex(of: dot), let secondDot = bytes[(firstDot + 1)...].firstIndex(of: dot),
+            !bytes[(secondDot + 1)...].contains(dot)
+        else { throw .segmentCount(bytes.lazy.filter { $0 == dot }.count + 1) }
+        let signingInput = UnsafeBufferPointer(rebasing: bytes[..<secondDot])
+        guard let headerData = Base64URL.decode(utf8: UnsafeBufferPointer(rebasing: bytes[..<firstDot])) else {
+            throw .invalidBase64URL(.header)
+        }
+        guard let payload = Base64URL.decode(utf8: UnsafeBufferPointer(rebasing: bytes[(firstDot + 1)..<secondDot]))
+        else { throw .invalidBase64URL(.payload) }
+        guard let signature = Base64URL.decode(utf8: UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...])) else {
+            throw .invalidBase64URL(.signature)
+        }
         guard let header = JSONObject.decode(headerData) else { throw .invalidJSON(.header) }
         self.header = header
         self.payload = payload
-        self.signingInput = Data("\(segments[0]).\(segments[1])".utf8)
+        self.signingInput = Data(signingInput)
         self.signature = signature
     }
 

@@ -24,6 +24,10 @@ struct JSONParser {
     /// How deep arrays and objects may nest; a top-level object is depth 1.
     static let maximumDepth = 64
 
+    /// Room reserved in every non-empty object, enough for most token headers and claim sets, so that the dictionary
+    /// is not grown (and rehashed) member by member.
+    private static let expectedMemberCount = 12
+
     /// The document.
     let bytes: UnsafeBufferPointer<UInt8>
     /// The offset of the next byte to read.
@@ -107,6 +111,7 @@ struct JSONParser {
             index += 1
             return members
         }
+        members.reserveCapacity(Self.expectedMemberCount)
         while true {
             guard let quote = peek() else { throw .unexpectedEnd }
             guard quote == UInt8(ascii: "\"") else { throw .unexpectedCharacter }

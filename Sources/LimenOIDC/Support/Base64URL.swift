@@ -20,20 +20,69 @@ public enum Base64URL {
 
     /// Decodes unpadded base64url (RFC 7515 §2); `nil` for padding, characters outside the alphabet, or an
     /// impossible length.
+    ///
+    /// Like `Data(base64Encoded:)`, it ignores the unused low bits of the last character.
     public static func decode(_ text: some StringProtocol) -> Data? {
-        var bytes = Array(text.utf8)
-        guard bytes.count % 4 != 1 else { return nil }
-        for index in bytes.indices {
-            switch bytes[index] {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"):
-                continue
-            case UInt8(ascii: "-"): bytes[index] = UInt8(ascii: "+")
-            case UInt8(ascii: "_"): bytes[index] = UInt8(ascii: "/")
-            default: return nil
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(utf8: $0) }) { return decoded }
+        return Array(text.utf8).withUnsafeBufferPointer { decode(utf8: $0) }
+    }
+
+    /// Decodes unpadded base64url held as UTF-8 bytes, as ``decode(_:)`` does.
+    ///
+    /// Four characters at a time through a lookup table, without a branch per character: the characters of a
+    /// signature are random, so branching on their class would mispredict often.
+    static func decode(utf8: UnsafeBufferPointer<UInt8>) -> Data? {
+        guard utf8.count % 4 != 1 else { return nil }
+        var decoded = Data(count: utf8.count * 3 / 4)
+        let isValid = sextets.withUnsafeBufferPointer { table in
+            decoded.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) -> Bool in
+                var flags: UInt8 = 0
+                var input = 0
+                var written = 0
+                while input + 4 <= utf8.count {
+                    let first = table[Int(utf8[input])]
+                    let second = table[Int(utf8[input + 1])]
+                    let third = table[Int(utf8[input + 2])]
+                    let fourth = table[Int(utf8[input + 3])]
+                    flags |= first | second | third | fourth
+                    let group = UInt32(first) << 18 | UInt32(second) << 12 | UInt32(third) << 6 | UInt32(fourth)
+                    output[written] = UInt8(truncatingIfNeeded: group >> 16)
+                    output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                    output[written + 2] = UInt8(truncatingIfNeeded: group)
+                    input += 4
+                    written += 3
+                }
+                var group: UInt32 = 0
+                for character in utf8[input...] {
+                    let sextet = table[Int(character)]
+                    flags |= sextet
+                    group = group << 6 | UInt32(sextet)
+                }
+                switch utf8.count - input {
+                case 2:
+                    output[written] = UInt8(truncatingIfNeeded: group >> 4)
+                case 3:
+                    output[written] = UInt8(truncatingIfNeeded: group >> 10)
+                    output[written + 1] = UInt8(truncatingIfNeeded: group >> 2)
+                default:
+                    break
+                }
+                return flags & invalid == 0
             }
         }
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (4 - bytes.count % 4) % 4))
-        return Data(base64Encoded: Data(bytes))
+        return isValid ? decoded : nil
     }
+
+    /// Marks a byte outside the alphabet in ``sextets``.
+    private static let invalid: UInt8 = 0x80
+
+    /// The six bits each byte stands for, indexed by the byte; ``invalid`` for bytes outside the alphabet.
+    private static let sextets: [UInt8] = {
+        var table = [UInt8](repeating: invalid, count: 256)
+        let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+        for (value, character) in alphabet.utf8.enumerated() {
+            table[Int(character)] = UInt8(value)
+        }
+        return table
+    }()
 }
