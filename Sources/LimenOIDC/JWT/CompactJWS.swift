@@ -24,10 +24,9 @@ struct CompactJWS: Sendable {
     }
 
     private init(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(JWTDecodingError) {
-        let dot = UInt8(ascii: ".")
-        guard let firstDot = bytes.firstIndex(of: dot), let secondDot = bytes[(firstDot + 1)...].firstIndex(of: dot),
-            !bytes[(secondDot + 1)...].contains(dot)
-        else { throw .segmentCount(bytes.lazy.filter { $0 == dot }.count + 1) }
+        guard let firstDot = Self.dot(in: bytes, from: 0), let secondDot = Self.dot(in: bytes, from: firstDot + 1),
+            Self.dot(in: bytes, from: secondDot + 1) == nil
+        else { throw .segmentCount(bytes.lazy.filter { $0 == UInt8(ascii: ".") }.count + 1) }
         let signingInput = UnsafeBufferPointer(rebasing: bytes[..<secondDot])
         guard let headerData = Base64URL.decode(utf8: UnsafeBufferPointer(rebasing: bytes[..<firstDot])) else {
             throw .invalidBase64URL(.header)
@@ -42,6 +41,14 @@ struct CompactJWS: Sendable {
         self.payload = payload
         self.signingInput = Data(signingInput)
         self.signature = signature
+    }
+
+    /// The offset of the first `.` in `bytes` at or after `start`, found by the C library's vectorised `memchr`.
+    private static func dot(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress,
+            let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start)
+        else { return nil }
+        return UnsafeRawPointer(base).distance(to: found)
     }
 
     /// The `alg` header parameter, when it is a string.
