@@ -3,7 +3,7 @@ import Foundation
 /// A strict RFC 8259 JSON parser over UTF-8 bytes, producing ``JSONValue``s.
 ///
 /// It replaces `JSONSerialization`, whose `NSDictionary`/`NSNumber` bridging on Linux was most of the fixed cost of
-/// reading token JSON. Strict means exactly the grammar of RFC 8259, plus three limits:
+/// reading token JSON. Strict means exactly the grammar of RFC 8259, and two limits of its own:
 /// - One value, surrounded by nothing but space, tab, LF and CR: no comments, trailing commas, single quotes, byte
 ///   order mark or trailing content.
 /// - Numbers without leading zeros, `+`, a bare `.` or `-`, NaN or Infinity, each read as `Double(String)` reads
@@ -28,10 +28,14 @@ struct JSONParser {
     /// is not grown (and rehashed) member by member.
     private static let expectedMemberCount = 12
 
-    /// The document.
+    /// The document, valid only while the static `parse` that made this parser runs.
     let bytes: UnsafeBufferPointer<UInt8>
     /// The offset of the next byte to read.
     var index = 0
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
 
     /// Parses one JSON document.
     static func parse(_ data: Data) throws(JSONParsingError) -> JSONValue {
