@@ -156,7 +156,9 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     for run in $(seq 1 "$RUNS"); do
         flows=$(limen_flows "$issuer" "$secret" "$THREADS" "$SIGNINS")
         if [ "$ONLY" != introspect ]; then
-            record "$run" "$target" signin "$(echo "$flows" | field 'json.dumps(d["timing_ms"])')"
+            if [ "$SIGNINS" -gt 0 ]; then
+                record "$run" "$target" signin "$(echo "$flows" | field 'json.dumps(d["timing_ms"])')"
+            fi
             echo "$flows" | field '"\n".join(d["refresh_tokens"])' > "$tokens"
             log "$target run $run: refresh"
             refresh_run "$run" "$target" "$issuer/token" "$basic" "$SERVER_PID" "$tokens"

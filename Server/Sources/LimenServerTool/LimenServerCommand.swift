@@ -3,6 +3,8 @@ import Foundation
 import Hummingbird
 import LimenServer
 import Logging
+import NIOCore
+import NIOPosix
 
 #if canImport(Glibc)
     import Glibc
@@ -25,6 +27,10 @@ struct LimenServerCommand: AsyncParsableCommand {
     )
 
     static func main() async {
+        // Requests then run on the event loops that read them instead of hopping to Swift's own thread pool: on a
+        // small machine the hops (futex wake-ups and context switches) cost more than the work. Blocking work, such
+        // as password hashing, already runs on NIO's thread pool.
+        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         // Files the server creates (database, WAL, master key) are readable by their owner only.
         umask(0o077)
         do {

@@ -17,15 +17,22 @@ public enum FormEncoding {
     }
 
     /// Decodes a form or query string into pairs, in order; `+` is a space.
+    ///
+    /// Fields split on the bytes `&` and `=` (WHATWG URL §5.1), so a combining mark after a separator does not hide
+    /// it. A name or value with a malformed escape (`%ZZ`) is kept as sent. Parts with nothing escaped, such as
+    /// base64url tokens, skip percent-decoding: on a token request that is most of the cost of reading the form.
     public static func decode(_ string: String) -> [(String, String)] {
-        string.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func unescape(_ part: Substring) -> String {
-                let spaced = part.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
-            }
+        string.utf8.split(separator: UInt8(ascii: "&")).map { pair in
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             return (unescape(parts[0]), parts.count > 1 ? unescape(parts[1]) : "")
         }
+    }
+
+    private static func unescape(_ part: Substring.UTF8View) -> String {
+        let text = Substring(part)
+        guard part.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(text) }
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
     }
 }
 

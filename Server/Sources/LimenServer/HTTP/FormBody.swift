@@ -42,17 +42,9 @@ enum FormBody {
         return .success(decode(String(buffer: body)))
     }
 
-    /// The fields of a form body, as ``FormEncoding/decode(_:)`` reads them. A body with nothing escaped (no `+` or
-    /// `%`, as token requests carrying base64url tokens are) is only split: Foundation's percent-decoding would give
-    /// back the same text at several times the cost, most of an introspection's parsing.
+    /// The fields of a form body, as ``FormEncoding/decode(_:)`` reads them.
     static func decode(_ body: String) -> [(name: String, value: String)] {
-        guard !body.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
-            return FormEncoding.decode(body).map { (name: $0.0, value: $0.1) }
-        }
-        return body.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : "")
-        }
+        FormEncoding.decode(body).map { (name: $0.0, value: $0.1) }
     }
 
     /// The body's fields by name; a field sent more than once counts as absent.

@@ -7,8 +7,11 @@ import NIOCore
 /// Response builders shared by the routes.
 enum Responses {
     /// A JSON body; `noStore` adds `Cache-Control: no-store` (for anything carrying secrets or errors).
+    ///
+    /// Written by ``JSONValue/serialized()`` (members sorted), several times faster than `JSONEncoder`: this is the
+    /// body of every token, introspection and userinfo answer.
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, noStore: Bool = false) -> Response {
-        json(encoding: value, status: status, noStore: noStore)
+        json(bytes: value.serialized(), status: status, noStore: noStore)
     }
 
     /// Any `Encodable` value as a JSON body (keys sorted), like ``json(_:status:noStore:)``.
@@ -20,9 +23,13 @@ enum Responses {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return json(bytes: data, status: status, noStore: noStore)
+    }
+
+    private static func json(bytes: some Sequence<UInt8>, status: HTTPResponse.Status, noStore: Bool) -> Response {
         var headers: HTTPFields = [.contentType: "application/json", .xContentTypeOptions: "nosniff"]
         if noStore { headers[.cacheControl] = "no-store" }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// A small HTML page; the text is escaped.

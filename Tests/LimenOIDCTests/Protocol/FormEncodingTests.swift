@@ -1,0 +1,41 @@
+import LimenOIDC
+import Testing
+
+@Suite("Form encoding")
+struct FormEncodingTests {
+    static func decoded(_ body: String) -> [String] { FormEncoding.decode(body).map { "\($0.0)=\($0.1)" } }
+
+    @Test(
+        "a body decodes into its fields in order: + is a space, %XX a byte, a malformed escape is kept as sent",
+        arguments: [
+            (
+                "token=eyJ.a-b_c.d~e&token_type_hint=access_token",
+                ["token=eyJ.a-b_c.d~e", "token_type_hint=access_token"]
+            ),
+            ("a=1&&b=&=c&d", ["a=1", "b=", "=c", "d="]),
+            ("x=a+b&y=%2B%20%26%3D&z=%ZZ", ["x=a b", "y=+ &=", "z=%ZZ"]),
+            ("name=caf%C3%A9&raw=café", ["name=café", "raw=café"]),
+            ("", []),
+            ("&&&", []),
+            ("k=v=w", ["k=v=w"]),
+        ])
+    func decodes(_ body: String, _ expected: [String]) {
+        #expect(Self.decoded(body) == expected)
+    }
+
+    @Test("a combining mark right after a separator does not hide it (fields split on bytes, not characters)")
+    func combiningMarkAfterSeparator() {
+        #expect(Self.decoded("a=\u{301}b&\u{301}c=d") == ["a=\u{301}b", "\u{301}c=d"])
+    }
+
+    @Test("what encode writes, decode reads back, whatever the characters")
+    func roundTrip() {
+        let fields = [
+            ("redirect_uri", "http://127.0.0.1:53682/callback?x=1&y=2"), ("scope", "openid profile"),
+            ("name", "Zoë + \u{301}ü=%"),
+        ]
+        #expect(
+            FormEncoding.decode(FormEncoding.encode(fields)).map { "\($0.0)=\($0.1)" }
+                == fields.map { "\($0.0)=\($0.1)" })
+    }
+}
