@@ -219,6 +219,15 @@ struct JSONParserTests {
         #expect(JSONObject.decode(Data(#"{"a":1,"a":1}"#.utf8)) == nil)
     }
 
+    @Test("what JSONValue.serialized() writes reads back as the same value")
+    func serializedRoundTrip() throws {
+        let value = JSONValue.object([
+            "exp": .number(1_800_000_000), "x": .number(-0.5), "s": .string("a\"b\\c\n\u{1}/é 😀"),
+            "aud": .array([.string("a"), .null, .bool(false)]), "o": .object(["n": .object([:])]),
+        ])
+        #expect(try JSONParser.parse(Data(value.serialized())) == value)
+    }
+
     @Test("every refusal has its own stable code")
     func codes() {
         let reasons = Set(Self.refused.map(\.reason) + [.tooDeep])
