@@ -19,6 +19,8 @@ struct BenchmarkKey {
     let kid: String
     let publicJWK: [String: String]
     let sign: (Data) throws -> Data
+    /// The bare signature check (swift-crypto, as jwt-kit calls it): signature, then signed bytes.
+    let verify: (Data, Data) -> Bool
 
     static func rs256() throws -> BenchmarkKey {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
@@ -29,7 +31,12 @@ struct BenchmarkKey {
                 "kty": "RSA", "n": Base64URL.encode(primitives.modulus),
                 "e": Base64URL.encode(primitives.publicExponent),
             ],
-            sign: { try key.signature(for: SHA256.hash(data: $0), padding: .insecurePKCS1v1_5).rawRepresentation })
+            sign: { try key.signature(for: SHA256.hash(data: $0), padding: .insecurePKCS1v1_5).rawRepresentation },
+            verify: { signature, input in
+                key.publicKey.isValidSignature(
+                    _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: input),
+                    padding: .insecurePKCS1v1_5)
+            })
     }
 
     static func es256() -> BenchmarkKey {
@@ -41,7 +48,12 @@ struct BenchmarkKey {
                 "kty": "EC", "crv": "P-256", "x": Base64URL.encode(raw.prefix(32)),
                 "y": Base64URL.encode(raw.suffix(32)),
             ],
-            sign: { try key.signature(for: $0).rawRepresentation })
+            sign: { try key.signature(for: $0).rawRepresentation },
+            verify: { signature, input in
+                (try? P256.Signing.ECDSASignature(rawRepresentation: signature)).map {
+                    key.publicKey.isValidSignature($0, for: input)
+                } ?? false
+            })
     }
 
     static func edDSA() -> BenchmarkKey {
@@ -49,7 +61,8 @@ struct BenchmarkKey {
         return BenchmarkKey(
             algorithm: "EdDSA", kid: "ed",
             publicJWK: ["kty": "OKP", "crv": "Ed25519", "x": Base64URL.encode(key.publicKey.rawRepresentation)],
-            sign: { try key.signature(for: $0) })
+            sign: { try key.signature(for: $0) },
+            verify: { signature, input in key.publicKey.isValidSignature(signature, for: input) })
     }
 
     /// A compact JWS over `claims`.

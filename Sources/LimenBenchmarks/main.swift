@@ -71,6 +71,18 @@ for key in keys {
         }
     let ratio = reference.map { rate / $0 }
     let parseRate = try await Measure.throughput(for: .seconds(1)) { _ = try UnverifiedJWT(token) }
+    let signingInput = Data(token.utf8[..<(token.utf8.lastIndex(of: UInt8(ascii: ".")) ?? token.utf8.endIndex)])
+    let signature = try key.sign(signingInput)
+    let verifyRate = try await Measure.throughput(for: .seconds(1)) {
+        guard key.verify(signature, signingInput) else { fatalError("the benchmark signature does not verify") }
+    }
+    rows.append(
+        Row(
+            measure: "\(key.algorithm) signature check alone (swift-crypto, as jwt-kit calls it), for reference",
+            result: String(
+                format: "%.0f/s = %@ openssl", verifyRate,
+                reference.map { String(format: "%.2f×", verifyRate / $0) } ?? "?"),
+            goal: "—", met: nil))
     rows.append(
         Row(
             measure: "\(key.algorithm) token parse alone (base64url + header and claims JSON), for reference",

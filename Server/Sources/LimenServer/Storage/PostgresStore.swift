@@ -150,6 +150,15 @@ public final class PostgresStore: Store {
         }
     }
 
+    /// Runs a prepared `statement` and returns every row.
+    func rows(_ statement: some PostgresHotStatement) async throws(StorageError) -> [PostgresRandomAccessRow] {
+        do {
+            return try await client.execute(statement, logger: logger).collect()
+        } catch {
+            throw .queryFailed(String(reflecting: error))
+        }
+    }
+
     /// Bytes as postgres-nio binds them without a throwing encoder.
     static func bytes(_ data: Data) -> ByteBuffer {
         ByteBuffer(bytes: data)
