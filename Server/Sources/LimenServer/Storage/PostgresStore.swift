@@ -153,7 +153,9 @@ public final class PostgresStore: Store {
     /// Runs a prepared `statement` and returns every row.
     func rows(_ statement: some PostgresHotStatement) async throws(StorageError) -> [PostgresRandomAccessRow] {
         do {
-            return try await client.execute(statement, logger: logger).collect()
+            var rows: [PostgresRandomAccessRow] = []
+            for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
+            return rows
         } catch {
             throw .queryFailed(String(reflecting: error))
         }
