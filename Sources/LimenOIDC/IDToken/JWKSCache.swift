@@ -25,8 +25,11 @@ public actor JWKSCache {
     private let logger = Logger(label: "limen.idtoken")
     private var cached: (keySet: JSONWebKeySet, fetchedAt: Date)?
     private var lastForcedRefresh: Date?
-    /// Keys already loaded into jwt-kit, so that each validation only verifies; emptied with every new key set.
-    private var verifiers: [VerifierID: any JWTAlgorithm] = [:]
+    /// Verifiers already selected and loaded into jwt-kit for the current key set, by the token's algorithm and
+    /// `kid`, so that each validation after the first only looks one up; emptied with every new key set.
+    private var selectedVerifiers: [VerifierSlot: any JWTAlgorithm] = [:]
+    /// Counts the key sets stored, so that a verifier loaded while a newer key set arrived is not cached for it.
+    private var keySetGeneration = 0
     private let fetches = SingleFlight<Result<JSONWebKeySet, IDTokenValidationError>>()
 
     /// Creates a cache; nothing is fetched until keys are first asked for.
@@ -67,7 +70,8 @@ public actor JWKSCache {
         }
         if case .success(let keySet) = result {
             cached = (keySet, now())
-            verifiers = [:]
+            selectedVerifiers = [:]
+            keySetGeneration += 1
         }
         return try result.get()
     }
@@ -102,30 +106,30 @@ public actor JWKSCache {
 
     /// The verifier for a token's `alg` and `kid`: the key is chosen as ``IDTokenValidator`` describes, with one
     /// forced refresh of the key set when no key fits (key rotation).
+    ///
+    /// The chosen key is loaded once per key set and kept under (`alg`, `kid`), `kid` nil included: that entry exists
+    /// only after the selection found exactly one fitting key in the same key set, so the rules are not bypassed.
     func verifier(for algorithm: JWSAlgorithm, kid: String?) async throws(IDTokenValidationError) -> any JWTAlgorithm {
+        let keySet = try await keySet()
+        let slot = VerifierSlot(algorithm: algorithm, kid: kid)
+        if let selected = selectedVerifiers[slot] { return selected }
         let key: JSONWebKey
         do {
-            key = try KeySelection.key(for: algorithm, kid: kid, in: try await keySet())
+            key = try KeySelection.key(for: algorithm, kid: kid, in: keySet)
         } catch .keyNotFound {
-            key = try KeySelection.key(for: algorithm, kid: kid, in: try await keySet(forceRefresh: true))
+            key = try KeySelection.key(for: algorithm, kid: kid, in: try await self.keySet(forceRefresh: true))
         }
-        return try await verifier(for: key, algorithm: algorithm)
-    }
-
-    /// A verifier for `key` pinned to `algorithm`, loaded once per key set.
-    func verifier(for key: JSONWebKey, algorithm: JWSAlgorithm) async throws(IDTokenValidationError)
-        -> any JWTAlgorithm
-    {
-        let id = VerifierID(key: key, algorithm: algorithm)
-        if let loaded = verifiers[id] { return loaded }
+        let generation = keySetGeneration
         let loaded = try await JWSVerifier.loadVerifier(key: key, algorithm: algorithm)
-        verifiers[id] = loaded
+        if generation == keySetGeneration {
+            selectedVerifiers[slot] = loaded
+        }
         return loaded
     }
 }
 
-/// Identifies a loaded verifier: the key's members and the algorithm it is pinned to.
-private struct VerifierID: Hashable {
-    let key: JSONWebKey
+/// Where a selected verifier is kept: the token header's algorithm and key ID (nil when the header names none).
+private struct VerifierSlot: Hashable {
     let algorithm: JWSAlgorithm
+    let kid: String?
 }
