@@ -109,13 +109,12 @@ struct JSONParser {
     private mutating func parseObject(depth: Int) throws(JSONParsingError) -> [String: JSONValue] {
         guard depth <= Self.maximumDepth else { throw .tooDeep }
         index += 1
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1
-            return members
+            return [:]
         }
-        members.reserveCapacity(Self.expectedMemberCount)
+        var members = [String: JSONValue](minimumCapacity: Self.expectedMemberCount)
         while true {
             guard let quote = peek() else { throw .unexpectedEnd }
             guard quote == UInt8(ascii: "\"") else { throw .unexpectedCharacter }
