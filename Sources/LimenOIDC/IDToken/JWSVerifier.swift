@@ -23,7 +23,7 @@ public enum JWSVerifier {
         let (jws, algorithm) = try parse(compact, allowedAlgorithms: allowedAlgorithms)
         let key = try KeySelection.key(for: algorithm, kid: jws.keyID, in: jwks)
         try await checkSignature(of: jws, algorithm: algorithm, key: key)
-        return jws.payload
+        return Data(jws.payload)
     }
 
     /// Takes a compact JWS apart and checks its `alg` against the allow-list, touching no key.

@@ -7,11 +7,11 @@ struct CompactJWS: Sendable {
     /// The protected header as a JSON object.
     let header: [String: JSONValue]
     /// The decoded payload.
-    let payload: Data
+    let payload: [UInt8]
     /// `BASE64URL(header) || '.' || BASE64URL(payload)`: the bytes the signature covers.
-    let signingInput: Data
+    let signingInput: [UInt8]
     /// The decoded signature.
-    let signature: Data
+    let signature: [UInt8]
 
     /// Splits and decodes a compact JWS.
     ///
@@ -28,18 +28,18 @@ struct CompactJWS: Sendable {
             Self.dot(in: bytes, from: secondDot + 1) == nil
         else { throw .segmentCount(bytes.lazy.filter { $0 == UInt8(ascii: ".") }.count + 1) }
         let signingInput = UnsafeBufferPointer(rebasing: bytes[..<secondDot])
-        guard let headerData = Base64URL.decode(utf8: UnsafeBufferPointer(rebasing: bytes[..<firstDot])) else {
+        guard let headerBytes = Base64URL.bytes(utf8: UnsafeBufferPointer(rebasing: bytes[..<firstDot])) else {
             throw .invalidBase64URL(.header)
         }
-        guard let payload = Base64URL.decode(utf8: UnsafeBufferPointer(rebasing: bytes[(firstDot + 1)..<secondDot]))
+        guard let payload = Base64URL.bytes(utf8: UnsafeBufferPointer(rebasing: bytes[(firstDot + 1)..<secondDot]))
         else { throw .invalidBase64URL(.payload) }
-        guard let signature = Base64URL.decode(utf8: UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...])) else {
+        guard let signature = Base64URL.bytes(utf8: UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...])) else {
             throw .invalidBase64URL(.signature)
         }
-        guard let header = JSONObject.decode(headerData) else { throw .invalidJSON(.header) }
+        guard let header = JSONObject.decode(headerBytes) else { throw .invalidJSON(.header) }
         self.header = header
         self.payload = payload
-        self.signingInput = Data(signingInput)
+        self.signingInput = Array(signingInput)
         self.signature = signature
     }
 
@@ -60,9 +60,9 @@ struct CompactJWS: Sendable {
 
 /// Decoding of JSON objects into ``JSONValue`` members.
 enum JSONObject {
-    /// The members of the JSON object in `data`, or `nil` when `data` is not a JSON object as ``JSONParser`` reads
-    /// JSON (strictly, refusing duplicate member names).
-    static func decode(_ data: Data) -> [String: JSONValue]? {
+    /// The members of the JSON object in `data` (`Data`, or a byte array), or `nil` when `data` is not a JSON object
+    /// as ``JSONParser`` reads JSON (strictly, refusing duplicate member names).
+    static func decode(_ data: some ContiguousBytes) -> [String: JSONValue]? {
         guard case .object(let members)? = try? JSONParser.parse(data) else { return nil }
         return members
     }

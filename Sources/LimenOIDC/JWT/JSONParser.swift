@@ -37,8 +37,8 @@ struct JSONParser {
         self.bytes = bytes
     }
 
-    /// Parses one JSON document.
-    static func parse(_ data: Data) throws(JSONParsingError) -> JSONValue {
+    /// Parses one JSON document held in `data` (`Data`, or a byte array).
+    static func parse(_ data: some ContiguousBytes) throws(JSONParsingError) -> JSONValue {
         try data.withUnsafeBytes { raw in
             raw.withMemoryRebound(to: UInt8.self) { bytes in
                 Result { () throws(JSONParsingError) in try parse(bytes) }

@@ -23,19 +23,24 @@ public enum Base64URL {
     ///
     /// Like `Data(base64Encoded:)`, it ignores the unused low bits of the last character.
     public static func decode(_ text: some StringProtocol) -> Data? {
-        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(utf8: $0) }) { return decoded }
-        return Array(text.utf8).withUnsafeBufferPointer { decode(utf8: $0) }
+        let decoded =
+            text.utf8.withContiguousStorageIfAvailable { bytes(utf8: $0) }
+            ?? Array(text.utf8).withUnsafeBufferPointer { bytes(utf8: $0) }
+        return decoded.map { Data($0) }
     }
 
-    /// Decodes unpadded base64url held as UTF-8 bytes, as ``decode(_:)`` does.
+    /// Decodes unpadded base64url held as UTF-8 bytes, as ``decode(_:)`` does, into an array.
     ///
     /// Four characters at a time through a lookup table, without a branch per character: the characters of a
-    /// signature are random, so branching on their class would mispredict often.
-    static func decode(utf8: UnsafeBufferPointer<UInt8>) -> Data? {
+    /// signature are random, so branching on their class would mispredict often. An array rather than `Data`, whose
+    /// storage checks exclusive access at run time on every resize, access and release.
+    static func bytes(utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard utf8.count % 4 != 1 else { return nil }
-        var decoded = Data(count: utf8.count * 3 / 4)
-        let isValid = sextets.withUnsafeBufferPointer { table in
-            decoded.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) -> Bool in
+        let count = utf8.count * 3 / 4
+        var isValid = false
+        let decoded = [UInt8](unsafeUninitializedCapacity: count) { output, initializedCount in
+            initializedCount = count
+            isValid = sextets.withUnsafeBufferPointer { table -> Bool in
                 var flags: UInt8 = 0
                 var input = 0
                 var written = 0
