@@ -15,21 +15,6 @@ struct IDTokenValidatorKeySetChangeTests {
         return Fixture.claims(["exp": .number(now + 300), "iat": .number(now - 10)])
     }
 
-    @Test("after a rotation, the new key's tokens are validated without another fetch")
-    func rotatedKeyIsKept() async throws {
-        let old = try await TestSigningKey.es256(kid: "old")
-        let new = try await TestSigningKey.edDSA(kid: "new")
-        let fixture = await Fixture(keys: [old])
-        _ = try await fixture.validator.validate(try old.sign(Fixture.claims()))
-        await fixture.transport.respond(to: Fixture.jwksURL, json: TestSigningKey.jwksJSON([old, new]))
-
-        _ = try await fixture.validator.validate(try new.sign(Fixture.claims()))
-        let claims = try await fixture.validator.validate(try new.sign(Fixture.claims()))
-
-        #expect(claims.subject == "alice")
-        #expect(await fixture.jwksRequests == 2)
-    }
-
     @Test("a kid used before a rotation is checked against the key the refetched set gives it")
     func reusedKidFollowsForcedRefresh() async throws {
         let retired = try await TestSigningKey.es256(kid: "k1")
