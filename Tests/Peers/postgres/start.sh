@@ -13,9 +13,10 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 as_postgres() { as_root runuser -u postgres -- "$@"; }
 
 PASSWORD=${LIMEN_PG_PASSWORD:-limen-test}
-VERSION=$(ls /etc/postgresql | sort -n | tail -n 1)
-[ -n "$VERSION" ] || { log "error: PostgreSQL is not installed (run install.sh)"; exit 1; }
-PORT=$(sed -n 's/^port[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' "/etc/postgresql/$VERSION/main/postgresql.conf" | tail -n 1)   # the last setting wins
+# The newest cluster named main, and its port, as postgresql-common records them (not parsed from the config file).
+read -r VERSION PORT < <(pg_lsclusters -h 2>/dev/null | awk '$2 == "main" { print $1, $3 }' | sort -n | tail -n 1) || true
+[ -n "${VERSION:-}" ] || { log "error: PostgreSQL is not installed (run install.sh)"; exit 1; }
+[[ "${PORT:-}" =~ ^[0-9]+$ ]] || { log "error: pg_lsclusters gives no port for cluster $VERSION/main"; exit 1; }
 
 if ! as_postgres pg_ctlcluster "$VERSION" main status >/dev/null 2>&1; then
     as_root pg_ctlcluster "$VERSION" main start
@@ -47,5 +48,4 @@ if ! PGPASSWORD="$PASSWORD" psql -qAt -h 127.0.0.1 -p "$PORT" -U limen -d limen 
     exit 1
 fi
 log "ready on 127.0.0.1:$PORT"
-[[ "$PORT" =~ ^[0-9]+$ ]] || { log "error: no port in /etc/postgresql/$VERSION/main/postgresql.conf"; exit 1; }
 echo "postgres://limen:$PASSWORD@127.0.0.1:$PORT/limen?sslmode=disable" >&3
