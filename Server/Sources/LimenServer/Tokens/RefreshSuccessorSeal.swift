@@ -10,10 +10,8 @@ enum RefreshSuccessorSeal {
 
     /// The sealed response (nonce, ciphertext and tag), bound to the token's hash.
     static func seal(_ body: JSONValue, under refreshToken: String) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
         let sealed = try AES.GCM.seal(
-            try encoder.encode(body),
+            body.serialized(),
             using: key(for: refreshToken),
             authenticating: RandomIdentifier.hash(refreshToken)
         )
