@@ -12,16 +12,7 @@ struct AccessTokenStateStoreTests {
         store: any Store, grant: GrantRecord, cleanup: @Sendable () async -> Void
     ) {
         let (store, cleanup) = try await kind.makeWithCLIClientAndUser(now: now)
-        let codeHash = Data(repeating: 7, count: 32)
-        try await store.insertAuthorizationCode(
-            AuthorizationCodeRecord(
-                codeHash: codeHash, clientID: "limen-cli", redirectURI: "http://127.0.0.1:5000/callback",
-                subject: "user-1", scope: "openid", authTime: now, expiresAt: now.addingTimeInterval(60)))
-        _ = try await store.redeemAuthorizationCode(hash: codeHash, grantID: "g1", now: now)
-        let grant = GrantRecord(
-            id: "g1", clientID: "limen-cli", subject: "user-1", scope: "openid", authTime: now, nonce: "n",
-            createdAt: now, expiresAt: now.addingTimeInterval(3600))
-        #expect(try await store.insertGrant(grant, redeemedCodeHash: codeHash))
+        let grant = try await store.insertRedeemedGrant(id: "g1", now: now)
         return (store, grant, cleanup)
     }
 
@@ -61,5 +52,22 @@ struct AccessTokenStateStoreTests {
         #expect(try await store.accessTokenState(grantID: "nobody", jti: "j1") == nil)
         #expect(try await store.accessTokenState(grantID: "nobody", jti: "j9") == nil)
         await cleanup()
+    }
+}
+
+extension Store {
+    /// Stores grant `id` of `user-1` to the CLI client (both already stored) as redeeming a code does, and returns it.
+    func insertRedeemedGrant(id: String, now: Date) async throws -> GrantRecord {
+        let codeHash = Data(repeating: 7, count: 32)
+        try await insertAuthorizationCode(
+            AuthorizationCodeRecord(
+                codeHash: codeHash, clientID: "limen-cli", redirectURI: "http://127.0.0.1:5000/callback",
+                subject: "user-1", scope: "openid", authTime: now, expiresAt: now.addingTimeInterval(60)))
+        _ = try await redeemAuthorizationCode(hash: codeHash, grantID: id, now: now)
+        let grant = GrantRecord(
+            id: id, clientID: "limen-cli", subject: "user-1", scope: "openid", authTime: now, nonce: "n",
+            createdAt: now, expiresAt: now.addingTimeInterval(3600))
+        #expect(try await insertGrant(grant, redeemedCodeHash: codeHash))
+        return grant
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import SQLiteNIO
 
-/// Access-token state in SQLite: the grant row with the revocation list's verdict, one statement.
+/// Access-token state in SQLite: the grant row with the revocation list's verdict, one statement on the read
+/// connection (it is read on every `/introspect`, `/userinfo` and `/revoke`).
 extension SQLiteStore {
     public func accessTokenState(grantID: String, jti: String) async throws(StorageError) -> AccessTokenState? {
-        let rows = try await query(
+        let rows = try await readRows(
             """
             SELECT grants.*, EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = ?) AS token_revoked
             FROM grants WHERE id = ?

@@ -63,7 +63,7 @@ extension SQLiteStore {
     }
 
     /// A row of `grants`.
-    static func grant(from row: SQLiteRow) throws(StorageError) -> GrantRecord {
+    static func grant(from row: some SQLiteColumns) throws(StorageError) -> GrantRecord {
         try grant(from: row, columnPrefix: "")
     }
 
@@ -112,13 +112,13 @@ extension SQLiteStore {
     // MARK: Rows
 
     /// A stored time that may be absent.
-    static func optionalDate(_ row: SQLiteRow, _ column: String) -> Date? {
+    static func optionalDate(_ row: some SQLiteColumns, _ column: String) -> Date? {
         row.column(column)?.integer.map { Date(timeIntervalSince1970: Double($0)) }
     }
 
     /// The grant in `row`, whose grant columns are named with `columnPrefix` (`grant_id`, `grant_client_id`, … when
     /// joined to another table).
-    static func grant(from row: SQLiteRow, columnPrefix: String) throws(StorageError) -> GrantRecord {
+    static func grant(from row: some SQLiteColumns, columnPrefix: String) throws(StorageError) -> GrantRecord {
         GrantRecord(
             id: try text(row, columnPrefix + "id"),
             clientID: try text(row, columnPrefix + "client_id"),

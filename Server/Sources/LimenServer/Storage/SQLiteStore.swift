@@ -11,10 +11,14 @@ import SQLiteNIO
 /// ```
 public final class SQLiteStore: Store {
     private let connection: SQLiteConnection
+    /// Runs the hottest reads without the thread pool; `nil` for an in-memory database, which no second connection
+    /// can open.
+    private let reader: SQLiteReadConnection?
     private let logger: Logger
 
-    private init(connection: SQLiteConnection, logger: Logger) {
+    init(connection: SQLiteConnection, reader: SQLiteReadConnection? = nil, logger: Logger) {
         self.connection = connection
+        self.reader = reader
         self.logger = logger
     }
 
@@ -29,17 +33,23 @@ public final class SQLiteStore: Store {
         } catch {
             throw .openFailed("\(path): \(error)")
         }
-        let store = SQLiteStore(connection: connection, logger: logger)
         do {
             // The busy timeout first: switching to WAL waits for a process that has the new file locked.
             _ = try await connection.query("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
             _ = try await connection.query("PRAGMA journal_mode = WAL")
             _ = try await connection.query("PRAGMA foreign_keys = ON")
         } catch {
-            await store.close()
+            try? await connection.close()
             throw .openFailed("\(path): \(error)")
         }
-        return store
+        let reader: SQLiteReadConnection
+        do {
+            reader = try SQLiteReadConnection.open(path: path)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        return SQLiteStore(connection: connection, reader: reader, logger: logger)
     }
 
     /// An in-memory database, for tests.
@@ -56,6 +66,7 @@ public final class SQLiteStore: Store {
     }
 
     public func close() async {
+        reader?.close()
         try? await connection.close()
     }
 
@@ -235,6 +246,12 @@ public final class SQLiteStore: Store {
         }
     }
 
+    /// The rows of a read-only `sql`: on the read connection when it can answer at once, else through the pool.
+    func readRows(_ sql: String, _ binds: [SQLiteData]) async throws(StorageError) -> [SQLiteResultRow] {
+        if let rows = try reader?.rows(sql, binds) { return rows }
+        return try await query(sql, binds).map(SQLiteResultRow.init)
+    }
+
     static func time(_ date: Date) -> SQLiteData {
         .integer(.init(date.timeIntervalSince1970.rounded(.down)))
     }
@@ -258,24 +275,24 @@ public final class SQLiteStore: Store {
         }
     }
 
-    static func text(_ row: SQLiteRow, _ column: String) throws(StorageError) -> String {
+    static func text(_ row: some SQLiteColumns, _ column: String) throws(StorageError) -> String {
         guard let value = row.column(column)?.string else { throw .corruptRow("\(column) is missing") }
         return value
     }
 
-    static func data(_ row: SQLiteRow, _ column: String) throws(StorageError) -> Data {
+    static func data(_ row: some SQLiteColumns, _ column: String) throws(StorageError) -> Data {
         guard var buffer = row.column(column)?.blob, let bytes = buffer.readBytes(length: buffer.readableBytes) else {
             throw .corruptRow("\(column) is missing")
         }
         return Data(bytes)
     }
 
-    static func date(_ row: SQLiteRow, _ column: String) throws(StorageError) -> Date {
+    static func date(_ row: some SQLiteColumns, _ column: String) throws(StorageError) -> Date {
         guard let seconds = row.column(column)?.integer else { throw .corruptRow("\(column) is missing") }
         return Date(timeIntervalSince1970: Double(seconds))
     }
 
-    static func strings(_ row: SQLiteRow, _ column: String) throws(StorageError) -> [String] {
+    static func strings(_ row: some SQLiteColumns, _ column: String) throws(StorageError) -> [String] {
         let text = try text(row, column)
         guard let strings = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else {
             throw .corruptRow("\(column) is not a JSON array of strings")

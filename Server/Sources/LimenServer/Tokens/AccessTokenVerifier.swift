@@ -28,10 +28,20 @@ struct AccessTokenClaims: Sendable, Equatable {
 ///
 /// The signature is checked with the provider's own keys in memory (swift-crypto), not through a JWKS loaded into
 /// jwt-kit per request: the same key selection as ``JWSVerifier`` (the header's `alg` must be `ES256`; the `kid`, or
-/// without one the only ES256 key, picks exactly one published key), without rebuilding keys on the hot path.
+/// without one the only ES256 key, picks exactly one published key), without rebuilding keys on the hot path. A token
+/// with a `kid` that passed before is not verified again while it is unexpired (``VerifiedSignatureCache``): its
+/// `kid` is the RFC 7638 thumbprint of the key it was verified with, which must still be published.
 struct AccessTokenVerifier: Sendable {
     /// Whose keys, issuer, store and clock the checks use.
     let provider: Provider
+    /// Tokens whose signature was verified before.
+    let signatures: VerifiedSignatureCache
+
+    /// A verifier for `provider`'s tokens, remembering verified signatures in `signatures`.
+    init(provider: Provider, signatures: VerifiedSignatureCache = VerifiedSignatureCache()) {
+        self.provider = provider
+        self.signatures = signatures
+    }
 
     /// The token's claims, or `nil` when it is not one this provider honours now.
     func verify(_ token: String) async throws(StorageError) -> AccessTokenClaims? {
@@ -47,7 +57,7 @@ struct AccessTokenVerifier: Sendable {
     /// The claims of a token signed by this provider, unexpired, whatever has been revoked since.
     func signedClaims(_ token: String, now: Date) -> AccessTokenClaims? {
         guard let jwt = try? UnverifiedJWT(token), jwt.algorithm == "ES256",
-            let key = verificationKey(kid: jwt.keyID, at: now), Self.hasValidSignature(token, key: key),
+            let key = verificationKey(kid: jwt.keyID, at: now),
             let type = jwt.type?.lowercased(), ["at+jwt", "application/at+jwt"].contains(type),
             jwt.issuer == provider.issuer.current, jwt.audience.contains(provider.issuer.current),
             let expiresAt = jwt.expiresAt, now < expiresAt, let issuedAt = jwt.issuedAt,
@@ -56,6 +66,10 @@ struct AccessTokenVerifier: Sendable {
             let grantID = jwt[claim: TokenIssuer.grantClaim]?.stringValue,
             let scope = jwt[claim: "scope"]?.stringValue
         else { return nil }
+        if !signatures.contains(token, at: now) {
+            guard Self.hasValidSignature(token, key: key) else { return nil }
+            if jwt.keyID != nil { signatures.insert(token, expiresAt: expiresAt, now: now) }
+        }
         return AccessTokenClaims(
             subject: subject, clientID: clientID, scope: scope, grantID: grantID, tokenID: tokenID,
             issuedAt: issuedAt, expiresAt: expiresAt, all: jwt.claims
