@@ -34,7 +34,7 @@ final class SQLiteReadConnection: @unchecked Sendable {
         self.handle = handle
     }
 
-    /// Opens the database file at `path` read-only. The file must exist and already be in WAL mode.
+    /// Opens the existing database file at `path` read-only.
     static func open(path: String) throws(StorageError) -> SQLiteReadConnection {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
@@ -79,7 +79,7 @@ final class SQLiteReadConnection: @unchecked Sendable {
                 rows.append(SQLiteResultRow(positions: entry.positions, values: values(of: entry)))
             case SQLITE_DONE:
                 return rows
-            case let status where status & 0xFF == SQLITE_BUSY || status & 0xFF == SQLITE_LOCKED:
+            case let status where Self.isBusy(status):
                 return nil
             default:
                 throw .queryFailed(Self.message(handle))
