@@ -16,7 +16,9 @@ import VaporCSQLite
 /// where waiting is harmless. WAL readers do not wait for writers otherwise, and each statement runs in its own read
 /// transaction, so a read sees every write committed before it began.
 ///
-/// The handle and its statements are used under one lock; SQLite is opened without its own mutex for that reason.
+/// `@unchecked Sendable` because its state is two private C-pointer holders, and every read or write of them (in
+/// ``rows(_:_:)``, ``close()`` and the helpers they call) happens while `lock` is held; SQLite is opened without its
+/// own mutex for that reason.
 final class SQLiteReadConnection: @unchecked Sendable {
     private struct Prepared {
         let statement: OpaquePointer
