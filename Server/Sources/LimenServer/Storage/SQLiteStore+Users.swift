@@ -20,8 +20,9 @@ extension SQLiteStore {
         return !rows.isEmpty
     }
 
+    /// On the read connection: `/userinfo` reads the user on every call.
     public func user(id: String) async throws(StorageError) -> UserRecord? {
-        try await query("SELECT * FROM users WHERE id = ?", [.text(id)]).first.map(Self.user(from:))
+        try await readRows("SELECT * FROM users WHERE id = ?", [.text(id)]).first.map(Self.user(from:))
     }
 
     public func user(email: String) async throws(StorageError) -> UserRecord? {
@@ -45,12 +46,12 @@ extension SQLiteStore {
         return !rows.isEmpty
     }
 
-    static func user(from row: SQLiteRow) throws(StorageError) -> UserRecord {
+    static func user(from row: some SQLiteColumns) throws(StorageError) -> UserRecord {
         try user(from: row, columnPrefix: "")
     }
 
     /// The user in `row`, whose user columns are named with `columnPrefix` (`user_id`, … when joined).
-    static func user(from row: SQLiteRow, columnPrefix: String) throws(StorageError) -> UserRecord {
+    static func user(from row: some SQLiteColumns, columnPrefix: String) throws(StorageError) -> UserRecord {
         UserRecord(
             id: try text(row, columnPrefix + "id"),
             email: try text(row, columnPrefix + "email"),

@@ -11,13 +11,24 @@ import SQLiteNIO
 /// ```
 public final class SQLiteStore: Store {
     private let connection: SQLiteConnection
+    /// The one thread that makes this connection's SQLite calls, owned by the store so that a statement waiting for
+    /// another connection's lock (up to the busy timeout) holds up only this connection, never the shared
+    /// `NIOThreadPool.singleton` that password hashing and every other store use. `nil` when the connection was
+    /// opened on a pool the store does not own.
+    private let connectionThread: NIOThreadPool?
     /// Runs the hottest reads without the thread pool; `nil` for an in-memory database, which no second connection
     /// can open.
     private let reader: SQLiteReadConnection?
     private let logger: Logger
 
-    init(connection: SQLiteConnection, reader: SQLiteReadConnection? = nil, logger: Logger) {
+    init(
+        connection: SQLiteConnection,
+        connectionThread: NIOThreadPool? = nil,
+        reader: SQLiteReadConnection? = nil,
+        logger: Logger
+    ) {
         self.connection = connection
+        self.connectionThread = connectionThread
         self.reader = reader
         self.logger = logger
     }
@@ -27,10 +38,14 @@ public final class SQLiteStore: Store {
         path: String,
         logger: Logger = Logger(label: "limen.storage")
     ) async throws(StorageError) -> SQLiteStore {
+        let thread = startConnectionThread()
         let connection: SQLiteConnection
         do {
-            connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+            connection = try await SQLiteConnection.open(
+                storage: .file(path: path), threadPool: thread, logger: logger,
+                on: MultiThreadedEventLoopGroup.singleton.any())
         } catch {
+            try? await thread.shutdownGracefully()
             throw .openFailed("\(path): \(error)")
         }
         do {
@@ -38,36 +53,43 @@ public final class SQLiteStore: Store {
             _ = try await connection.query("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
             _ = try await connection.query("PRAGMA journal_mode = WAL")
             _ = try await connection.query("PRAGMA foreign_keys = ON")
+            let reader = try SQLiteReadConnection.open(path: path)
+            return SQLiteStore(connection: connection, connectionThread: thread, reader: reader, logger: logger)
         } catch {
             try? await connection.close()
-            throw .openFailed("\(path): \(error)")
+            try? await thread.shutdownGracefully()
+            throw error as? StorageError ?? .openFailed("\(path): \(error)")
         }
-        let reader: SQLiteReadConnection
-        do {
-            reader = try SQLiteReadConnection.open(path: path)
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-        return SQLiteStore(connection: connection, reader: reader, logger: logger)
     }
 
     /// An in-memory database, for tests.
     public static func inMemory(logger: Logger = Logger(label: "limen.storage")) async throws(StorageError)
         -> SQLiteStore
     {
+        let thread = startConnectionThread()
+        let connection: SQLiteConnection
         do {
-            let connection = try await SQLiteConnection.open(storage: .memory, logger: logger)
+            connection = try await SQLiteConnection.open(
+                storage: .memory, threadPool: thread, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
             _ = try await connection.query("PRAGMA foreign_keys = ON")
-            return SQLiteStore(connection: connection, logger: logger)
         } catch {
+            try? await thread.shutdownGracefully()
             throw .openFailed("memory: \(error)")
         }
+        return SQLiteStore(connection: connection, connectionThread: thread, logger: logger)
+    }
+
+    /// A started pool of one thread, for one connection.
+    private static func startConnectionThread() -> NIOThreadPool {
+        let thread = NIOThreadPool(numberOfThreads: 1)
+        thread.start()
+        return thread
     }
 
     public func close() async {
         reader?.close()
         try? await connection.close()
+        try? await connectionThread?.shutdownGracefully()
     }
 
     public func ping() async throws(StorageError) {
