@@ -37,10 +37,7 @@ struct VerifiedSignatureCacheTests {
 
     @Test("a token is verified once; the same token with another signature is still refused")
     func tamperedCopyIsRefused() async throws {
-        try await TokenFixture.run { fixture in
-            let cache = VerifiedSignatureCache()
-            let verifier = AccessTokenVerifier(provider: fixture.provider, signatures: cache)
-            let token = try #require(try await fixture.signIn()["access_token"])
+        try await withSignedInVerifier { fixture, cache, verifier, token in
             #expect(verifier.signedClaims(token, now: fixture.clock.now)?.subject == TokenFixture.user.id)
             #expect(cache.contains(token, at: fixture.clock.now))
 
@@ -52,10 +49,7 @@ struct VerifiedSignatureCacheTests {
 
     @Test("a remembered token is refused once its key is no longer published, and once it expires")
     func keyAndExpiryAreCheckedEveryTime() async throws {
-        try await TokenFixture.run { fixture in
-            let cache = VerifiedSignatureCache()
-            let verifier = AccessTokenVerifier(provider: fixture.provider, signatures: cache)
-            let token = try #require(try await fixture.signIn()["access_token"])
+        try await withSignedInVerifier { fixture, cache, verifier, token in
             let claims = try #require(verifier.signedClaims(token, now: fixture.clock.now))
             #expect(cache.contains(token, at: fixture.clock.now))
 
@@ -71,10 +65,7 @@ struct VerifiedSignatureCacheTests {
 
     @Test("a token without kid is verified every time, never remembered")
     func tokenWithoutKeyIDIsNotRemembered() async throws {
-        try await TokenFixture.run { fixture in
-            let cache = VerifiedSignatureCache()
-            let verifier = AccessTokenVerifier(provider: fixture.provider, signatures: cache)
-            let issued = try #require(try await fixture.signIn()["access_token"])
+        try await withSignedInVerifier { fixture, cache, verifier, issued in
             let key = try #require(fixture.provider.keys.signingKey(for: "ES256", at: fixture.clock.now))
             guard case .es256(let privateKey) = key.material else {
                 Issue.record("the ES256 signing key is not P-256")
@@ -88,6 +79,20 @@ struct VerifiedSignatureCacheTests {
 
             #expect(verifier.signedClaims(token, now: fixture.clock.now) != nil)
             #expect(cache.count == 0)
+        }
+    }
+
+    /// Runs `body` with a fixture, an empty cache, a verifier using it, and an access token just issued.
+    private func withSignedInVerifier(
+        _ body:
+            @escaping @Sendable (TokenFixture, VerifiedSignatureCache, AccessTokenVerifier, String) async throws
+            -> Void
+    ) async throws {
+        try await TokenFixture.run { fixture in
+            let cache = VerifiedSignatureCache()
+            let verifier = AccessTokenVerifier(provider: fixture.provider, signatures: cache)
+            let token = try #require(try await fixture.signIn()["access_token"])
+            try await body(fixture, cache, verifier, token)
         }
     }
 
