@@ -26,10 +26,15 @@ extension SQLiteResultRow {
     /// The same columns as sqlite-nio's `row`.
     init(_ row: SQLiteRow) {
         let columns = row.columns
+        self.init(positions: Self.positions(of: columns.map(\.name)), values: columns.map(\.data))
+    }
+
+    /// Each of `names`' position by name, the first when a name repeats (as SQLite's own lookup by name answers).
+    static func positions(of names: [String]) -> [String: Int] {
         var positions: [String: Int] = [:]
-        for (position, column) in columns.enumerated() where positions[column.name] == nil {
-            positions[column.name] = position
+        for (position, name) in names.enumerated() where positions[name] == nil {
+            positions[name] = position
         }
-        self.init(positions: positions, values: columns.map(\.data))
+        return positions
     }
 }

@@ -99,12 +99,9 @@ final class SQLiteReadConnection: @unchecked Sendable {
         if Self.isBusy(status) { return nil }
         guard status == SQLITE_OK, let statement else { throw .queryFailed(Self.message(handle)) }
         let columnCount = sqlite_nio_sqlite3_column_count(statement)
-        var positions: [String: Int] = [:]
-        for column in 0..<columnCount {
-            let name = String(cString: sqlite_nio_sqlite3_column_name(statement, column))
-            if positions[name] == nil { positions[name] = Int(column) }
-        }
-        let entry = Prepared(statement: statement, columnCount: columnCount, positions: positions)
+        let names = (0..<columnCount).map { String(cString: sqlite_nio_sqlite3_column_name(statement, $0)) }
+        let entry = Prepared(
+            statement: statement, columnCount: columnCount, positions: SQLiteResultRow.positions(of: names))
         prepared[sql] = entry
         return entry
     }

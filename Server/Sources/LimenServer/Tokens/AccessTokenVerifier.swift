@@ -67,7 +67,7 @@ struct AccessTokenVerifier: Sendable {
             let scope = jwt[claim: "scope"]?.stringValue
         else { return nil }
         if !signatures.contains(token, at: now) {
-            guard Self.hasValidSignature(token, key: key) else { return nil }
+            guard Self.hasValidSignature(token, key: key.publicKey) else { return nil }
             if jwt.keyID != nil { signatures.insert(token, expiresAt: expiresAt, now: now) }
         }
         return AccessTokenClaims(
@@ -77,11 +77,11 @@ struct AccessTokenVerifier: Sendable {
     }
 
     /// The published ES256 key named by `kid` (without a `kid`, the only published ES256 key); `nil` when there is
-    /// none or more than one.
-    private func verificationKey(kid: String?, at now: Date) -> P256.Signing.PublicKey? {
-        let candidates = provider.keys.publishedKeys(at: now).compactMap { key -> P256.Signing.PublicKey? in
+    /// none or more than one. Its public half is derived only when a signature is actually checked.
+    private func verificationKey(kid: String?, at now: Date) -> P256.Signing.PrivateKey? {
+        let candidates = provider.keys.publishedKeys(at: now).compactMap { key -> P256.Signing.PrivateKey? in
             guard kid == nil || key.kid == kid, case .es256(let privateKey) = key.material else { return nil }
-            return privateKey.publicKey
+            return privateKey
         }
         return candidates.count == 1 ? candidates[0] : nil
     }
