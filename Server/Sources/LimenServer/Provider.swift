@@ -21,6 +21,8 @@ public struct Provider: Sendable {
     public let issuer: IssuerBox
     /// Opens the stored signing keys.
     let masterKey: MasterKey
+    /// Keys derived from the master key for keyed hashes (lockout counters, device user codes, CSRF).
+    var derivedKeys: DerivedKeys { DerivedKeys(masterKey: masterKey) }
     /// The current time; injected so that expiry is tested without waiting.
     public let now: @Sendable () -> Date
     /// Client records for client authentication, served for a few seconds (see ``ClientCache`` for what another

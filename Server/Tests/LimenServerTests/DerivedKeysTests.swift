@@ -1,0 +1,32 @@
+import Crypto
+import Foundation
+import Testing
+
+@testable import LimenServer
+
+@Suite("Keys derived from the master key")
+struct DerivedKeysTests {
+    @Test("one master key gives the same keyed hash on every node, and another master key a different one")
+    func deterministicPerMasterKey() {
+        let master = MasterKey(key: SymmetricKey(size: .bits256))
+        let first = DerivedKeys(masterKey: master).hmacHex("ada@example.com", for: .signInThrottle)
+        let second = DerivedKeys(masterKey: master).hmacHex("ada@example.com", for: .signInThrottle)
+        let stranger = DerivedKeys(masterKey: MasterKey(key: SymmetricKey(size: .bits256)))
+
+        #expect(first == second)
+        #expect(first.count == 64)
+        #expect(stranger.hmacHex("ada@example.com", for: .signInThrottle) != first)
+    }
+
+    @Test("each purpose has its own key, none of them the master key")
+    func purposesAreSeparate() {
+        let master = MasterKey(key: SymmetricKey(size: .bits256))
+        let keys = DerivedKeys(masterKey: master)
+        let hashes = Set(DerivedKeyPurpose.allCases.map { keys.hmacHex("value", for: $0) })
+        let underMaster = HMAC<SHA256>.authenticationCode(for: Data("value".utf8), using: master.key)
+            .map { String(format: "%02x", $0) }.joined()
+
+        #expect(hashes.count == DerivedKeyPurpose.allCases.count)
+        #expect(!hashes.contains(underMaster))
+    }
+}
