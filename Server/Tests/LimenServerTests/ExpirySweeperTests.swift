@@ -72,16 +72,26 @@ struct ExpirySweeperTests {
         await store.close()
     }
 
-    @Test("the sweeper stops promptly on graceful shutdown, between sweeps")
-    func stopsOnGracefulShutdown() async throws {
+    @Test("run sweeps once at start, then stops on graceful shutdown without waiting out its hour-long interval")
+    func sweepsAtStartThenStopsOnGracefulShutdown() async throws {
         let store = try await storeWithCodes()
-        let sweeper = ExpirySweeper(store: store, interval: .seconds(3600), now: { Self.start })
+        let sweeper = ExpirySweeper(
+            store: store, interval: .seconds(3600), now: { Self.start.addingTimeInterval(90) })
         let group = ServiceGroup(services: [sweeper], gracefulShutdownSignals: [], logger: Logger(label: "test"))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
         }
+
+        // The sweep at start removed both expired codes; the live one is still there.
+        #expect(await sweeper.sweepOnce() == 0)
+        #expect(
+            try await store.redeemAuthorizationCode(hash: Data(repeating: 1, count: 32), grantID: "g", now: Self.start)
+                == .unknown)
+        #expect(
+            try await store.redeemAuthorizationCode(hash: Data(repeating: 3, count: 32), grantID: "g", now: Self.start)
+                != .unknown)
         await store.close()
     }
 }
