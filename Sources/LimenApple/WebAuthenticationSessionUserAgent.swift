@@ -6,19 +6,27 @@
     /// A ``UserAgent`` that shows the provider's sign-in page in an `ASWebAuthenticationSession`.
     ///
     /// Works with custom-scheme redirect URIs (`com.example.app:/callback`) everywhere, and with `https` redirect URIs
-    /// on iOS 17.4, macOS 14.4 and visionOS 1.1 or later, where the host must be one of the app's associated domains.
+    /// on iOS 17.4, macOS 14.4 and visionOS 1.1 or later. An `https` callback is only delivered to the app when the
+    /// redirect's host is one of its associated domains **for the `webcredentials` service**: the app's entitlement
+    /// lists `webcredentials:id.example.com`, and the host serves an `apple-app-site-association` file naming the app
+    /// under `webcredentials` (an `applinks` entry alone is not enough).
     /// For `http://127.0.0.1` loopback redirects use `LoopbackUserAgent` instead.
     ///
     /// The user closing the sheet, or cancelling the task that awaits ``authorize(url:callback:)``, ends the attempt
     /// with ``UserAgentError/cancelled``; cancelling the task also dismisses the sheet.
     ///
+    /// The presentation anchor must be a window of a scene in the foreground, such as the window of the view the user
+    /// tapped. A new `ASPresentationAnchor()` belongs to no scene, and the sheet then fails to appear.
+    ///
     /// ```swift
-    /// // In a view controller (iOS):
-    /// let agent = WebAuthenticationSessionUserAgent(prefersEphemeralWebBrowserSession: true) { [weak self] in
-    ///     self?.view.window ?? ASPresentationAnchor()
-    /// }
+    /// // In a view controller (iOS), from a view that is on screen:
+    /// guard let window = view.window else { return }
+    /// let agent = WebAuthenticationSessionUserAgent(prefersEphemeralWebBrowserSession: true) { window }
     /// let user = try await client.signIn(using: agent)
     /// ```
+    ///
+    /// tvOS and watchOS have no `ASWebAuthenticationSession`: sign in there with the device grant
+    /// (`AuthClient.signInWithDeviceCode(showCode:)`), which shows a code to enter on a phone or computer.
     ///
     /// The class is isolated to the main actor, which makes it `Sendable`; ``authorize(url:callback:)`` may be called
     /// from any context and hops to the main actor itself.

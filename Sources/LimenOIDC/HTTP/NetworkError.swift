@@ -2,13 +2,15 @@ import Foundation
 
 /// A failure to get an HTTP answer, or an answer that says "try later".
 public enum NetworkError: Error, Sendable, Equatable {
-    /// The device has no usable network connection, or the host could not be reached.
+    /// The device has no usable network connection, or the host could not be reached; the detail says what failed
+    /// and where, e.g. `could not connect to http://127.0.0.1:9 (connection refused)`.
     case offline(String)
     /// The request did not complete in time.
     case timeout
-    /// The TLS handshake or the server's certificate was refused (including a pinning mismatch).
+    /// The TLS handshake or the server's certificate was refused (including a pinning mismatch); the detail says
+    /// which, e.g. `TLS with https://id.example.com failed (certificate not trusted)`.
     case tls(String)
-    /// The connection closed before a complete response arrived.
+    /// The connection closed before a complete response arrived; the detail says where.
     case connectionLost(String)
     /// The server answered an error status without an OAuth error body (5xx and 408 are retryable).
     case httpStatus(Int)
@@ -55,10 +57,10 @@ extension NetworkError: LocalizedError {
     /// A human-readable description.
     public var errorDescription: String? {
         switch self {
-        case .offline(let detail): "The network is unreachable (\(detail))."
+        case .offline(let detail): detail
         case .timeout: "The request timed out."
-        case .tls(let detail): "The secure connection failed (\(detail))."
-        case .connectionLost(let detail): "The connection was lost (\(detail))."
+        case .tls(let detail): detail
+        case .connectionLost(let detail): detail
         case .httpStatus(let status): "The server answered with HTTP status \(status)."
         case .rateLimited(let retryAfter):
             retryAfter.map { "The server is busy; retry after \(Int($0)) s." } ?? "The server is busy; retry later."

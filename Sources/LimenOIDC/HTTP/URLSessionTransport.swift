@@ -50,7 +50,8 @@ public final class URLSessionTransport: HTTPTransport {
                     let declinedResponse = box.identifier.flatMap(declined.take)
                     continuation.resume(
                         returning: Self.outcome(
-                            data: data, response: response, error: error, declined: declinedResponse)
+                            data: data, response: response, error: error, declined: declinedResponse,
+                            request: urlRequest)
                     )
                 }
                 box.set(task)
@@ -65,33 +66,36 @@ public final class URLSessionTransport: HTTPTransport {
         data: Data?,
         response: URLResponse?,
         error: (any Error)?,
-        declined: HTTPResponse?
+        declined: HTTPResponse?,
+        request: URLRequest
     ) -> Result<HTTPResponse, NetworkError> {
         if let error {
             if let declined, (error as? URLError)?.code == .cancelled { return .success(declined) }
-            return .failure(classify(error))
+            return .failure(classify(error, url: request.url))
         }
         guard let http = response as? HTTPURLResponse else { return .failure(.invalidResponse("not HTTP")) }
         return .success(HTTPResponse(http, body: data ?? Data()))
     }
 
-    /// Maps a Foundation error to a ``NetworkError``.
-    static func classify(_ error: any Error) -> NetworkError {
+    /// Maps a Foundation error for a request to `url` to a ``NetworkError`` whose detail says what failed and where
+    /// (``URLError/Code/failureDescription(for:)``).
+    static func classify(_ error: any Error, url: URL?) -> NetworkError {
         guard let urlError = error as? URLError else { return .connectionLost(String(describing: type(of: error))) }
+        let detail = urlError.code.failureDescription(for: url)
         switch urlError.code {
         case .timedOut: return .timeout
         case .cancelled: return .cancelled
         case .notConnectedToInternet, .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed,
             .internationalRoamingOff, .dataNotAllowed:
-            return .offline(urlError.code.name)
+            return .offline(detail)
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
             .clientCertificateRequired:
-            return .tls(urlError.code.name)
+            return .tls(detail)
         case .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData:
-            return .invalidResponse(urlError.code.name)
+            return .invalidResponse("URLError \(urlError.code.rawValue)")
         default:
-            return .connectionLost(urlError.code.name)
+            return .connectionLost(detail)
         }
     }
 }
@@ -173,8 +177,4 @@ private final class DeclinedChallenges: NSObject, URLSessionTaskDelegate, @unche
     ) {
         completionHandler(nil)
     }
-}
-
-extension URLError.Code {
-    fileprivate var name: String { "URLError \(rawValue)" }
 }
