@@ -7,6 +7,7 @@ public enum LimenServerApplication {
     /// Every route of the provider.
     public static func router(provider: Provider) -> Router<LimenRequestContext> {
         let router = Router(context: LimenRequestContext.self)
+        router.add(middleware: RequestIDMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
         ServerMetrics.add(to: router)
         if let limit = provider.configuration.postRateLimit {
