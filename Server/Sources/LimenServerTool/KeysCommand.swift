@@ -17,7 +17,7 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let ring = try await KeysCommand.withRing(data) { store, masterKey in
-                try await KeyRing.loadOrCreate(store: store, masterKey: masterKey)
+                try await KeyRing.loadOrCreate(store: store, masterKey: masterKey, now: Date())
             }
             KeysCommand.print(ring)
         }
@@ -40,7 +40,8 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let ring = try await KeysCommand.withRing(data) { store, masterKey in
-                try await KeyRing.rotate(store: store, masterKey: masterKey, publishAhead: TimeInterval(publishAhead))
+                try await KeyRing.rotate(
+                    store: store, masterKey: masterKey, now: Date(), publishAhead: TimeInterval(publishAhead))
             }
             KeysCommand.print(ring)
         }

@@ -90,12 +90,49 @@ struct KeyRotationTests {
                 // Another process (the keys command) rotates through its own connection.
                 let other = try await SQLiteStore.open(path: configuration.databasePath)
                 let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
-                _ = try await KeyRing.rotate(store: other, masterKey: masterKey, publishAhead: 3600)
+                _ = try await KeyRing.rotate(store: other, masterKey: masterKey, now: Date(), publishAhead: 3600)
                 await other.close()
                 #expect(try await publishedCount(client) == 2)
 
                 await KeyRingRefresher(provider: provider).refreshOnce()
                 #expect(try await publishedCount(client) == 4)
+            }
+        } catch {
+            await provider.store.close()
+            throw error
+        }
+        await provider.store.close()
+    }
+
+    @Test("/jwks publishes on the provider's clock: a retired key leaves when its retention ends by that clock")
+    func jwksFollowsProviderClock() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let configuration = ServerConfiguration.testing(directory: directory)
+        let clock = TestClock()
+        let provider = try await Provider.bootstrap(configuration: configuration, now: { clock.now })
+        let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
+        let app = Application(router: LimenServerApplication.router(provider: provider))
+        @Sendable func publishedKids(_ client: any TestClientProtocol) async throws -> Set<String> {
+            try await client.execute(uri: "/jwks", method: .get) { response in
+                let body = try JSONDecoder().decode(
+                    [String: [[String: String]]].self, from: Data(response.body.readableBytesView))
+                return Set((body["keys"] ?? []).compactMap { $0["kid"] })
+            }
+        }
+        do {
+            try await app.test(.router) { client in
+                _ = try await KeyRing.rotate(
+                    store: provider.store, masterKey: masterKey, now: clock.now, publishAhead: 60)
+                try await provider.reloadKeys()
+                let newKids = Set(
+                    ["ES256", "RS256"].compactMap {
+                        provider.keys.signingKey(for: $0, at: clock.now.addingTimeInterval(60))?.kid
+                    })
+                #expect(try await publishedKids(client).count == 4)
+
+                clock.advance(by: 60 + KeyRing.retention)
+                #expect(try await publishedKids(client) == newKids)
             }
         } catch {
             await provider.store.close()

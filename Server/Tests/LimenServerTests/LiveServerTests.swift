@@ -41,7 +41,8 @@ struct LiveServerTests {
                         "iss": .string(issuer), "aud": .string("limen-cli"), "sub": .string("user-1"),
                         "iat": .number(now), "exp": .number(now + 300), "nonce": .string("n-1"),
                     ],
-                    algorithm: algorithm
+                    algorithm: algorithm,
+                    at: Date(timeIntervalSince1970: now)
                 )
                 let claims = try await validator.validate(idToken, nonce: "n-1")
                 #expect(claims.subject == "user-1")

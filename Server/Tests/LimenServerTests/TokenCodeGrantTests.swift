@@ -90,7 +90,7 @@ struct TokenCodeGrantTests {
             let now = fixture.clock.now.timeIntervalSince1970
             #expect(jwt.type == "at+jwt")
             #expect(jwt.algorithm == "ES256")
-            #expect(jwt.keyID == fixture.provider.keys.signingKey(for: "ES256")?.kid)
+            #expect(jwt.keyID == fixture.provider.keys.signingKey(for: "ES256", at: fixture.provider.now())?.kid)
             #expect(jwt.issuer == "http://127.0.0.1:8080")
             #expect(jwt.audience == ["http://127.0.0.1:8080"])
             #expect(jwt.subject == "user-1")

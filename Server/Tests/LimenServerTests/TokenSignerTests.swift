@@ -17,15 +17,16 @@ struct TokenSignerTests {
         let signer = try await TokenSigner(keys: provider.keys)
         let claims: [String: JSONValue] = ["sub": .string("user-1"), "iat": .number(1_700_000_000)]
 
-        let token = try await signer.sign(claims, algorithm: algorithm, type: "at+jwt")
+        let token = try await signer.sign(claims, algorithm: algorithm, type: "at+jwt", at: provider.now())
 
-        let jwks = try JSONWebKeySet(json: JSONEncoder().encode(JSONValue.object(provider.keys.jwks)))
+        let jwks = try JSONWebKeySet(
+            json: JSONEncoder().encode(JSONValue.object(provider.keys.jwks(at: provider.now()))))
         let payload = try await JWSVerifier.verify(compact: token, jwks: jwks, allowedAlgorithms: [.es256, .rs256])
         #expect(try JSONDecoder().decode([String: JSONValue].self, from: payload) == claims)
         let headerPart = try #require(token.split(separator: ".").first)
         let header = try JSONDecoder().decode([String: String].self, from: try #require(Base64URL.decode(headerPart)))
         #expect(header["alg"] == algorithm)
-        #expect(header["kid"] == provider.keys.signingKey(for: algorithm)?.kid)
+        #expect(header["kid"] == provider.keys.signingKey(for: algorithm, at: provider.now())?.kid)
         #expect(header["typ"] == "at+jwt")
     }
 
@@ -37,7 +38,7 @@ struct TokenSignerTests {
         await provider.store.close()
         let signer = try await TokenSigner(keys: provider.keys)
         await #expect(throws: KeyError.unsupportedAlgorithm("HS256")) {
-            _ = try await signer.sign([:], algorithm: "HS256")
+            _ = try await signer.sign([:], algorithm: "HS256", at: Date())
         }
     }
 }

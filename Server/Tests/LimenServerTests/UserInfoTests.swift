@@ -76,7 +76,7 @@ struct UserInfoTests {
                 let other = try await Provider.bootstrap(configuration: .testing(directory: directory))
                 await other.store.close()
                 presented = try await TokenSigner(keys: other.keys).sign(
-                    try UnverifiedJWT(accessToken).claims, algorithm: "ES256", type: "at+jwt")
+                    try UnverifiedJWT(accessToken).claims, algorithm: "ES256", type: "at+jwt", at: other.now())
             case "id token": presented = try #require(tokens["id_token"])
             default:
                 let parts = accessToken.split(separator: ".")

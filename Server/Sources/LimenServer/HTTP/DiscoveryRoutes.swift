@@ -8,7 +8,7 @@ enum DiscoveryRoutes {
         router.get("/.well-known/openid-configuration") { _, _ in discoveryResponse(provider) }
         router.get("/.well-known/oauth-authorization-server") { _, _ in discoveryResponse(provider) }
         router.get("/jwks") { _, _ in
-            var response = Responses.json(.object(provider.keys.jwks))
+            var response = Responses.json(.object(provider.keys.jwks(at: provider.now())))
             response.headers[.cacheControl] = "public, max-age=300"
             return response
         }

@@ -20,7 +20,7 @@ public struct KeyRing: Sendable {
     public static func loadOrCreate(
         store: any Store,
         masterKey: MasterKey,
-        now: Date = Date(),
+        now: Date,
         logger: Logger = Logger(label: "limen.keys")
     ) async throws -> KeyRing {
         let now = wholeSeconds(now)
@@ -44,7 +44,7 @@ public struct KeyRing: Sendable {
     public static func rotate(
         store: any Store,
         masterKey: MasterKey,
-        now: Date = Date(),
+        now: Date,
         publishAhead: TimeInterval = 3600,
         logger: Logger = Logger(label: "limen.keys")
     ) async throws -> KeyRing {
@@ -66,22 +66,19 @@ public struct KeyRing: Sendable {
     }
 
     /// The key that signs for `algorithm` at `date`: the newest one that is active and not retired.
-    public func signingKey(for algorithm: String, at date: Date = Date()) -> SigningKey? {
+    public func signingKey(for algorithm: String, at date: Date) -> SigningKey? {
         keys.last { $0.algorithm == algorithm && $0.signs(at: date) }
     }
 
     /// The keys published at `date`: every key not retired for longer than ``retention``.
-    public func publishedKeys(at date: Date = Date()) -> [SigningKey] {
+    public func publishedKeys(at date: Date) -> [SigningKey] {
         keys.filter { key in key.retiredAt.map { date < $0.addingTimeInterval(Self.retention) } ?? true }
     }
 
     /// The published key set (`/jwks`) at `date`.
-    public func jwks(at date: Date = Date()) -> [String: JSONValue] {
+    public func jwks(at date: Date) -> [String: JSONValue] {
         ["keys": .array(publishedKeys(at: date).map { .object($0.publicJWK) })]
     }
-
-    /// The published key set now.
-    public var jwks: [String: JSONValue] { jwks() }
 
     /// Whole seconds, as the store keeps them, so a restart sees exactly the same times.
     private static func wholeSeconds(_ date: Date) -> Date {

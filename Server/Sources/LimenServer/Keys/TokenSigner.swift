@@ -6,7 +6,8 @@ import LimenOIDC
 ///
 /// ```swift
 /// let signer = try await TokenSigner(keys: provider.keys)
-/// let jwt = try await signer.sign(["iss": .string(issuer), "sub": .string("user-1")], algorithm: "ES256")
+/// let jwt = try await signer.sign(
+///     ["iss": .string(issuer), "sub": .string("user-1")], algorithm: "ES256", at: provider.now())
 /// ```
 public struct TokenSigner: Sendable {
     /// The keys it signs with.
@@ -39,7 +40,7 @@ public struct TokenSigner: Sendable {
         _ claims: [String: JSONValue],
         algorithm: String,
         type: String = "JWT",
-        at date: Date = Date()
+        at date: Date
     ) async throws -> String {
         guard let key = keys.signingKey(for: algorithm, at: date) else {
             throw KeyError.unsupportedAlgorithm(algorithm)
