@@ -41,6 +41,31 @@ struct SignInFixture: Sendable {
     }
 }
 
+extension SignInFixture {
+    /// A token about `subject` signed with the provider's keys (or `keys`), issued two hours ago and expired an hour
+    /// ago: an ID token issued to `audience` by default; `type: "at+jwt"` with the issuer as audience is an access
+    /// token's shape (RFC 9068).
+    func signedToken(
+        subject: String,
+        audience: String = "web",
+        issuer: String? = nil,
+        type: String = "JWT",
+        keys: KeyRing? = nil
+    ) async throws -> String {
+        let now = clock.now.timeIntervalSince1970
+        let signer = try await TokenSigner(keys: keys ?? provider.keys)
+        return try await signer.sign(
+            [
+                "iss": .string(issuer ?? self.issuer), "sub": .string(subject), "aud": .string(audience),
+                "iat": .number(now - 7200), "exp": .number(now - 3600),
+            ],
+            algorithm: "ES256",
+            type: type,
+            at: clock.now
+        )
+    }
+}
+
 /// Runs `body` against a fresh provider (router-level test client); `issuer` overrides the configured issuer.
 func withSignIn(
     issuer: String? = nil,

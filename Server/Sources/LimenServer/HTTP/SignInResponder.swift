@@ -23,9 +23,7 @@ struct SignInResponder: Sendable {
         await page(for: request) { browser throws(StorageError) in
             var hintedSubject: String?
             if let hint = accepted.idTokenHint {
-                hintedSubject = await IDTokenHint.verify(
-                    hint, keys: provider.keys, issuer: provider.issuer.current, now: provider.now()
-                )?.subject
+                hintedSubject = try await IDTokenHint.verify(hint, provider: provider)?.subject
                 guard hintedSubject != nil else {
                     return Responses.redirect(
                         to: AuthorizationValidator.errorRedirect(
