@@ -66,6 +66,13 @@ extension SignInFixture {
     }
 }
 
+extension SignInFixture {
+    /// The CSRF token the server expects from `browser` for `purpose`; `nil` when the browser has no CSRF cookie.
+    func csrfToken(in browser: Browser, for purpose: String) -> String? {
+        browser.cookies[CSRFToken.cookieName].map { CSRFToken.make(browserSecret: $0, purpose: purpose) }
+    }
+}
+
 /// Runs `body` against a fresh provider (router-level test client); `issuer` overrides the configured issuer.
 func withSignIn(
     issuer: String? = nil,

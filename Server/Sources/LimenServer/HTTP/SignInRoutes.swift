@@ -107,6 +107,12 @@ enum SignInRoutes {
             try await responder.sessions.end(cookieValue: browser.sessionCookie)
             let (cookieValue, session) = try await responder.sessions.start(subject: user.id)
             let step = try await responder.flow.step(for: pending, session: session, freshSignIn: true)
+            if case .consent = step {
+                // The consent page comes next: remember that this session's sign-in was made for this request, so
+                // `/consent` finds a forced sign-in done by it (and by no other session).
+                try await responder.provider.store.recordPendingAuthorizationSignIn(
+                    idHash: pending.record.idHash, sessionHash: session.idHash, now: responder.provider.now())
+            }
             var response = try await responder.respond(to: step, pending: pending, browser: browser, stored: true)
             response.setCookie(responder.cookies.session(cookieValue))
             return response

@@ -53,6 +53,12 @@ struct PendingAuthorization: Sendable {
             })
     }
 
+    /// Whether `session` is the one that signed in for this request (so a forced sign-in is done), as recorded by
+    /// ``PendingAuthorizationStore/recordPendingAuthorizationSignIn(idHash:sessionHash:now:)``.
+    func wasSignedIn(by session: BrowserSessionRecord) -> Bool {
+        record.signInSessionHash == session.idHash
+    }
+
     /// The requested scopes.
     var scopes: [String] {
         record.scope.split(separator: " ").map(String.init)

@@ -233,5 +233,10 @@ enum SQLiteMigrations {
                 """
             ]
         ),
+        Migration(
+            version: 9,
+            name: "a pending request remembers the session that signed in for it",
+            statements: ["ALTER TABLE pending_authorizations ADD COLUMN sign_in_session_hash BLOB"]
+        ),
     ]
 }

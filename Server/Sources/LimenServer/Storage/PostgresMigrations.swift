@@ -225,5 +225,10 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        Migration(
+            version: 9,
+            name: "a pending request remembers the session that signed in for it",
+            statements: ["ALTER TABLE pending_authorizations ADD COLUMN sign_in_session_hash BYTEA"]
+        ),
     ]
 }
