@@ -46,11 +46,12 @@ struct SignInStoreTests {
     }
 
     @Test(
-        "a pending request records, until it expires, the session that signed in for it",
+        "a pending request keeps its browser binding and records, until it expires, the session that signed in for it",
         arguments: StoreUnderTest.allCases)
     func pendingSignInRecorded(_ kind: StoreUnderTest) async throws {
         let (store, cleanup) = try await make(kind)
         var record = pending(3, expiresIn: 600)
+        record.browserBinding = Data(repeating: 9, count: 32)
         try await store.insertPendingAuthorization(record)
         let id = Data(repeating: 3, count: 32)
         #expect(try await store.pendingAuthorization(idHash: id, now: now) == record)

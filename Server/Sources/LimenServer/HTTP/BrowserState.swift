@@ -1,8 +1,10 @@
+import Crypto
 import Foundation
 import Hummingbird
 
 /// What a browser's request carries for the hosted pages: its session cookie and its CSRF secret (a new one when the
-/// browser has none yet, set on the response by ``finish(_:cookies:)``).
+/// browser has none yet, set on the response by ``finish(_:cookies:)``), with the binding of the sign-in requests it
+/// starts, derived from that secret.
 struct BrowserState: Sendable {
     /// The `limen_session` cookie's value.
     let sessionCookie: String?
@@ -10,9 +12,12 @@ struct BrowserState: Sendable {
     let csrfSecret: String
     /// Whether the secret was made for this response (the browser sent none).
     let isNewCSRFSecret: Bool
+    /// This browser's mark on the sign-in requests it starts: HMAC-SHA256 of its secret under the master key's
+    /// pending-request-binding key (see ``PendingAuthorization/isBound(to:)``).
+    let requestBinding: Data
 
-    /// Reads the cookies of `request`.
-    init(request: Request) {
+    /// Reads the cookies of `request`; `keys` gives the server's binding key.
+    init(request: Request, keys: DerivedKeys) {
         sessionCookie = request.cookies[BrowserSessions.cookieName]?.value
         if let existing = request.cookies[CSRFToken.cookieName]?.value, !existing.isEmpty {
             csrfSecret = existing
@@ -21,6 +26,8 @@ struct BrowserState: Sendable {
             csrfSecret = RandomIdentifier.make()
             isNewCSRFSecret = true
         }
+        requestBinding = Data(
+            HMAC<SHA256>.authenticationCode(for: Data(csrfSecret.utf8), using: keys.key(for: .pendingRequestBinding)))
     }
 
     /// The token a form for `purpose` carries.

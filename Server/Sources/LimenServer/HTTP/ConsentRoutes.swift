@@ -11,8 +11,10 @@ enum ConsentRoutes {
     static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
         router.post("/consent") { request, _ in
             return await responder.form(for: request) { browser, form throws(StorageError) in
-                guard let pending = try await responder.pending(id: form["request"]) else {
-                    return Pages.requestExpired()
+                let pending: PendingAuthorization
+                switch try await responder.pending(id: form["request"], browser: browser) {
+                case .found(let found): pending = found
+                case .refused(let page): return page
                 }
                 guard let session = try await responder.sessions.current(cookieValue: browser.sessionCookie) else {
                     // Signed out since the page was shown: sign in again before anything is granted.

@@ -62,17 +62,20 @@ enum SignInRoutes {
         }
     }
 
-    /// Shows a form of the pending request named in the query (`?request=`), or the expired page.
+    /// Shows a form of the pending request named in the query (`?request=`), or the page refusing it (expired, or
+    /// started in another browser).
     private static func show(
         _ request: Request,
         responder: SignInResponder,
         render: (PendingAuthorization, _ csrf: String) -> Response
     ) async -> Response {
         await responder.page(for: request) { browser throws(StorageError) in
-            guard let pending = try await responder.pending(id: FormFields(query: request.uri.query)["request"]) else {
-                return Pages.requestExpired()
+            switch try await responder.pending(id: FormFields(query: request.uri.query)["request"], browser: browser) {
+            case .found(let pending):
+                return render(pending, browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id)))
+            case .refused(let page):
+                return page
             }
-            return render(pending, browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id)))
         }
     }
 
@@ -90,7 +93,11 @@ enum SignInRoutes {
         account: (PendingAuthorization, FormFields, _ csrf: String) async throws(AccountError) -> AccountOutcome
     ) async -> Response {
         await responder.form(for: request) { browser, form throws(StorageError) in
-            guard let pending = try await responder.pending(id: form["request"]) else { return Pages.requestExpired() }
+            let pending: PendingAuthorization
+            switch try await responder.pending(id: form["request"], browser: browser) {
+            case .found(let found): pending = found
+            case .refused(let page): return page
+            }
             let purpose = CSRFToken.signInPurpose(requestID: pending.id)
             guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: purpose) else { return Pages.forbidden() }
             let user: UserRecord

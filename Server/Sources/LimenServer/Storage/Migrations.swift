@@ -235,8 +235,11 @@ enum SQLiteMigrations {
         ),
         Migration(
             version: 9,
-            name: "a pending request remembers the session that signed in for it",
-            statements: ["ALTER TABLE pending_authorizations ADD COLUMN sign_in_session_hash BLOB"]
+            name: "a pending request is bound to its browser and remembers the session that signed in for it",
+            statements: [
+                "ALTER TABLE pending_authorizations ADD COLUMN browser_binding BLOB",
+                "ALTER TABLE pending_authorizations ADD COLUMN sign_in_session_hash BLOB",
+            ]
         ),
     ]
 }

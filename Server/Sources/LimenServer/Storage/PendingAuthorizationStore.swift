@@ -50,6 +50,9 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
     /// SHA-256 of the device code when this is the confirmation of a device authorization (RFC 8628 §3.3) rather
     /// than an `/authorize` request: it completes by deciding that authorization, not by a redirect.
     public var deviceCodeHash: Data?
+    /// HMAC of the secret of the browser that started the request (under a key derived from the master key): the
+    /// request continues only in that browser.
+    public var browserBinding: Data?
     /// SHA-256 of the browser session whose sign-in was made for this request (see
     /// ``PendingAuthorizationStore/recordPendingAuthorizationSignIn(idHash:sessionHash:now:)``).
     public var signInSessionHash: Data?
@@ -73,6 +76,7 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
         hintedSubject: String? = nil,
         uiLocales: String? = nil,
         deviceCodeHash: Data? = nil,
+        browserBinding: Data? = nil,
         signInSessionHash: Data? = nil,
         createdAt: Date,
         expiresAt: Date
@@ -90,6 +94,7 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
         self.hintedSubject = hintedSubject
         self.uiLocales = uiLocales
         self.deviceCodeHash = deviceCodeHash
+        self.browserBinding = browserBinding
         self.signInSessionHash = signInSessionHash
         self.createdAt = createdAt
         self.expiresAt = expiresAt

@@ -7,16 +7,16 @@ extension SQLiteStore {
         try await query(
             """
             INSERT INTO pending_authorizations (id_hash, client_id, redirect_uri, scope, state, nonce, code_challenge,
-                prompt, max_age, login_hint, hinted_subject, ui_locales, device_code_hash, sign_in_session_hash,
-                created_at, expires_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                prompt, max_age, login_hint, hinted_subject, ui_locales, device_code_hash, browser_binding,
+                sign_in_session_hash, created_at, expires_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 Self.blob(request.idHash), .text(request.clientID), .text(request.redirectURI), .text(request.scope),
                 Self.optional(request.state), Self.optional(request.nonce), Self.optional(request.codeChallenge),
                 Self.optional(request.prompt), request.maxAge.map { .integer($0) } ?? .null,
                 Self.optional(request.loginHint), Self.optional(request.hintedSubject),
-                Self.optional(request.uiLocales), Self.blob(request.deviceCodeHash),
+                Self.optional(request.uiLocales), Self.blob(request.deviceCodeHash), Self.blob(request.browserBinding),
                 Self.blob(request.signInSessionHash), Self.time(request.createdAt), Self.time(request.expiresAt),
             ]
         )
@@ -86,6 +86,7 @@ extension SQLiteStore {
             hintedSubject: row.column("hinted_subject")?.string,
             uiLocales: row.column("ui_locales")?.string,
             deviceCodeHash: row.column("device_code_hash")?.blob.map { Data($0.readableBytesView) },
+            browserBinding: row.column("browser_binding")?.blob.map { Data($0.readableBytesView) },
             signInSessionHash: row.column("sign_in_session_hash")?.blob.map { Data($0.readableBytesView) },
             createdAt: try date(row, "created_at"),
             expiresAt: try date(row, "expires_at")
