@@ -1,10 +1,12 @@
+import Crypto
 import Foundation
 import HTTPTypes
+import LimenOIDC
 import Testing
 
 @testable import LimenServer
 
-@Suite("Sign-in requests are bound to the browser that started them")
+@Suite("Sign-in requests and CSRF tokens are bound to the browser and the server")
 struct BrowserBindingTests {
     /// An attacker's browser starts a sign-in request and returns its identifier, as a link to it would carry.
     private func attackersRequest(_ fixture: SignInFixture, client: String = "web") async throws -> String {
@@ -61,6 +63,44 @@ struct BrowserBindingTests {
             #expect(refused.status == .forbidden)
             let confirmation = try await owner.signIn(fixture.client, from: signIn)
             #expect(confirmation.body.contains("action=\"consent\""), "the browser that entered the code goes on")
+        }
+    }
+
+    @Test("a CSRF cookie an attacker planted does not let them mint a token: the forged sign-out is refused")
+    func plantedCSRFCookie() async throws {
+        try await withSignIn { fixture in
+            var victim = Browser()
+            _ = try await victim.signIn(
+                fixture.client, from: try await victim.send(fixture.client, SignInFixture.authorizeURI()))
+            let session = try #require(victim.cookies[BrowserSessions.cookieName])
+            // A sibling subdomain sets a CSRF cookie whose value it knows, and computes the token from it alone.
+            let planted = "planted-by-the-attacker"
+            victim.plant(CSRFToken.cookieName, planted)
+            let minted = Base64URL.encode(
+                Data(
+                    HMAC<SHA256>.authenticationCode(
+                        for: Data(CSRFToken.logoutPurpose.utf8), using: SymmetricKey(data: Data(planted.utf8)))))
+            let page = try await victim.send(fixture.client, "/logout", method: .post, form: [("csrf", minted)])
+            #expect(page.status == .forbidden)
+            let stored = try await fixture.provider.store.browserSession(
+                idHash: RandomIdentifier.hash(session), now: fixture.clock.now)
+            #expect(stored != nil, "the session stays")
+        }
+    }
+
+    @Test("on an https issuer, cookies of the plain names (as a sibling domain could plant) are not read")
+    func plainNamesIgnoredOnHTTPS() async throws {
+        try await withSignIn(issuer: "https://id.example") { fixture in
+            var owner = Browser()
+            _ = try await owner.signIn(
+                fixture.client, from: try await owner.send(fixture.client, SignInFixture.authorizeURI()))
+            let session = try #require(owner.cookies["__Host-" + BrowserSessions.cookieName])
+            var planted = Browser(cookies: [BrowserSessions.cookieName: session, CSRFToken.cookieName: "planted"])
+            let page = try await planted.send(fixture.client, SignInFixture.authorizeURI())
+            #expect(page.body.contains("action=\"login\""), "a plain-named session cookie signs nobody in")
+            #expect(
+                planted.lastSetCookies.contains { $0.hasPrefix("__Host-\(CSRFToken.cookieName)=") },
+                "the planted CSRF cookie is not used: a fresh secret is set")
         }
     }
 }

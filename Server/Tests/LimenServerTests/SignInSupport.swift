@@ -67,9 +67,12 @@ extension SignInFixture {
 }
 
 extension SignInFixture {
-    /// The CSRF token the server expects from `browser` for `purpose`; `nil` when the browser has no CSRF cookie.
+    /// The CSRF token the server expects from `browser` for `purpose`, computed as one who holds the server key would;
+    /// `nil` when the browser has no CSRF cookie.
     func csrfToken(in browser: Browser, for purpose: String) -> String? {
-        browser.cookies[CSRFToken.cookieName].map { CSRFToken.make(browserSecret: $0, purpose: purpose) }
+        browser.cookies[BrowserCookies(issuer: issuer).csrfName].map {
+            CSRFToken.make(serverKey: provider.derivedKeys.key(for: .csrf), browserSecret: $0, purpose: purpose)
+        }
     }
 }
 
@@ -116,6 +119,11 @@ struct Browser {
     /// A browser holding `cookies`.
     init(cookies: [String: String] = [:]) {
         self.cookies = cookies
+    }
+
+    /// Sets a cookie as another site could (a sibling subdomain planting a value it knows).
+    mutating func plant(_ name: String, _ value: String) {
+        cookies[name] = value
     }
 
     /// Sends a request with the browser's cookies, remembering what the response sets.

@@ -79,7 +79,7 @@ struct SignInResponder: Sendable {
         for request: Request,
         _ body: (BrowserState) async throws(StorageError) -> Response
     ) async -> Response {
-        let browser = BrowserState(request: request, keys: provider.derivedKeys)
+        let browser = BrowserState(request: request, cookies: cookies, keys: provider.derivedKeys)
         var response: Response
         do {
             response = try await body(browser)
