@@ -79,9 +79,29 @@ struct BrowserBindingTests {
             let minted = Base64URL.encode(
                 Data(
                     HMAC<SHA256>.authenticationCode(
-                        for: Data(CSRFToken.logoutPurpose.utf8), using: SymmetricKey(data: Data(planted.utf8)))))
+                        for: Data("logout".utf8), using: SymmetricKey(data: Data(planted.utf8)))))
             let page = try await victim.send(fixture.client, "/logout", method: .post, form: [("csrf", minted)])
             #expect(page.status == .forbidden)
+            let stored = try await fixture.provider.store.browserSession(
+                idHash: RandomIdentifier.hash(session), now: fixture.clock.now)
+            #expect(stored != nil, "the session stays")
+        }
+    }
+
+    @Test("a sign-out token the server showed the attacker for a CSRF secret they planted does not sign the victim out")
+    func plantedCSRFCookieWithServersToken() async throws {
+        try await withSignIn { fixture in
+            var victim = Browser()
+            _ = try await victim.signIn(
+                fixture.client, from: try await victim.send(fixture.client, SignInFixture.authorizeURI()))
+            var attacker = Browser()
+            let form = try await attacker.send(fixture.client, "/logout")
+            let secret = try #require(attacker.cookies[CSRFToken.cookieName])
+            let token = try #require(form.hiddenField("csrf"))
+            victim.plant(CSRFToken.cookieName, secret)
+            let page = try await victim.send(fixture.client, "/logout", method: .post, form: [("csrf", token)])
+            #expect(page.status == .forbidden)
+            let session = try #require(victim.cookies[BrowserSessions.cookieName])
             let stored = try await fixture.provider.store.browserSession(
                 idHash: RandomIdentifier.hash(session), now: fixture.clock.now)
             #expect(stored != nil, "the session stays")
