@@ -46,6 +46,7 @@ public enum LimenServerApplication {
     ) -> some ApplicationProtocol {
         Application(
             router: router(provider: provider),
+            server: TimedHTTP1Channel.builder(timeouts: provider.configuration.connectionTimeouts),
             configuration: ApplicationConfiguration(
                 address: .hostname(provider.configuration.host, port: provider.configuration.port),
                 serverName: "limen-server"

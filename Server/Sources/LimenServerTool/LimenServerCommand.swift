@@ -123,6 +123,13 @@ struct ServeCommand: AsyncParsableCommand {
                 + "LIMEN_PASSWORD_HASH_PARALLELISM; default 1)."))
     var passwordHashParallelism: String?
 
+    @Option(
+        help: "Seconds a client may take to send a request head, 1s–10m (env LIMEN_HEADER_READ_TIMEOUT; default 10s).")
+    var headerReadTimeout: String?
+
+    @Option(help: "Seconds a connection may stay idle, 1s–1h (env LIMEN_IDLE_TIMEOUT; default 60s).")
+    var idleTimeout: String?
+
     @Option(help: "A YAML or JSON file of settings; flags and LIMEN_* variables win over it (env LIMEN_CONFIG).")
     var config: String?
 
@@ -149,7 +156,8 @@ struct ServeCommand: AsyncParsableCommand {
                     accessTokenLifetime: accessTokenTTL, idTokenLifetime: idTokenTTL,
                     refreshTokenLifetime: refreshTokenTTL, refreshReuseGrace: refreshReuseGrace,
                     grantMaxLifetime: grantMaxLifetime, passwordHashLogN: passwordHashLogN,
-                    passwordHashParallelism: passwordHashParallelism, configFile: config),
+                    passwordHashParallelism: passwordHashParallelism, headerReadTimeout: headerReadTimeout,
+                    idleTimeout: idleTimeout, configFile: config),
                 environment: ProcessInfo.processInfo.environment
             )
         } catch {

@@ -26,15 +26,21 @@ struct BrowserSessionTests {
         }
     }
 
-    @Test("cookies are Secure when the issuer is https")
+    @Test("on an https issuer the cookies are __Host- cookies: Secure, Path=/, no Domain")
     func secureCookies() async throws {
         try await withSignIn(issuer: "https://id.example") { fixture in
             var browser = Browser()
             let form = try await browser.send(fixture.client, SignInFixture.authorizeURI())
-            #expect(browser.lastSetCookies.allSatisfy { $0.contains("; Secure") })
+            let csrf = try #require(browser.lastSetCookies.first { $0.hasPrefix("__Host-limen_csrf=") })
             _ = try await browser.signIn(fixture.client, from: form)
-            let line = try #require(browser.lastSetCookies.first { $0.hasPrefix("limen_session=") })
-            #expect(line.contains("; Secure"))
+            let session = try #require(browser.lastSetCookies.first { $0.hasPrefix("__Host-limen_session=") })
+            for line in [csrf, session] {
+                let attributes = line.split(separator: ";").dropFirst().map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+                #expect(attributes.contains("Secure") && attributes.contains("Path=/"))
+                #expect(!attributes.contains { $0.lowercased().hasPrefix("domain=") })
+            }
         }
     }
 

@@ -127,4 +127,60 @@ struct ConsentTests {
             #expect(try await fixture.provider.store.grantedScopes(subject: fixture.user.id, clientID: "web").isEmpty)
         }
     }
+
+    @Test(
+        "a consent posted for a request that forces a new sign-in, without signing in again, shows the sign-in form",
+        arguments: ["prompt=login", "max_age=0", "id_token_hint"]
+    )
+    func forgedConsentSkippingForcedSignIn(_ force: String) async throws {
+        try await withSignIn { fixture in
+            var browser = Browser()
+            _ = try await browser.signIn(
+                fixture.client, from: try await browser.send(fixture.client, SignInFixture.authorizeURI()))
+            let extra: (String, String) =
+                switch force {
+                case "prompt=login": ("prompt", "login")
+                case "max_age=0": ("max_age", "0")
+                default: ("id_token_hint", try await fixture.signedToken(subject: "someone-else"))
+                }
+            let form = try await browser.send(fixture.client, SignInFixture.authorizeURI(client: "web", [extra]))
+            #expect(form.body.contains("action=\"login\""), "the request asks for a new sign-in")
+            let requestID = try #require(form.hiddenField("request"))
+            // The browser's holder computes the consent form's token (as the CSRF key's holder could) and posts Allow.
+            let purpose = CSRFToken.consentPurpose(requestID: requestID, subject: fixture.user.id)
+            let forged = try await browser.send(
+                fixture.client, "/consent", method: .post,
+                form: [
+                    ("request", requestID), ("csrf", try #require(fixture.csrfToken(in: browser, for: purpose))),
+                    ("decision", "allow"),
+                ]
+            )
+            #expect(forged.status == .ok && forged.body.contains("action=\"login\""), "the sign-in form again")
+            #expect(forged.redirect == nil, "no code")
+            #expect(try await fixture.provider.store.grantedScopes(subject: fixture.user.id, clientID: "web").isEmpty)
+
+            // Signing in as asked leads to the consent page, whose Allow issues the code.
+            let consent = try await browser.signIn(fixture.client, from: form)
+            #expect(consent.body.contains("action=\"consent\""))
+            let allowed = try await browser.submit(fixture.client, consent, to: "/consent", [("decision", "allow")])
+            #expect(allowed.redirect?.query["code"] != nil)
+        }
+    }
+
+    @Test("a forced sign-in counts only for the session that made it: a later session must sign in again")
+    func forcedSignInBoundToSession() async throws {
+        try await withSignIn { fixture in
+            var browser = Browser()
+            let form = try await browser.send(
+                fixture.client, SignInFixture.authorizeURI(client: "web", [("prompt", "login")]))
+            let consent = try await browser.signIn(fixture.client, from: form)
+            #expect(consent.body.contains("action=\"consent\""))
+            // Another sign-in in another tab replaces the session; the consent page's request is not satisfied by it.
+            let other = try await browser.send(fixture.client, SignInFixture.authorizeURI([("prompt", "login")]))
+            #expect(try await browser.signIn(fixture.client, from: other).redirect?.query["code"] != nil)
+            let answer = try await browser.submit(fixture.client, consent, to: "/consent", [("decision", "allow")])
+            #expect(answer.status == .ok && answer.body.contains("action=\"login\""))
+            #expect(try await fixture.provider.store.grantedScopes(subject: fixture.user.id, clientID: "web").isEmpty)
+        }
+    }
 }

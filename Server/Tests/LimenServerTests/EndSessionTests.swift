@@ -15,26 +15,6 @@ struct EndSessionTests {
         return browser
     }
 
-    /// An ID token for `subject` issued to `audience`, expired an hour ago, signed with `keys` (the provider's unless
-    /// given).
-    private func idToken(
-        _ fixture: SignInFixture,
-        subject: String,
-        audience: String = "web",
-        keys: KeyRing? = nil
-    ) async throws -> String {
-        let now = fixture.clock.now.timeIntervalSince1970
-        let signer = try await TokenSigner(keys: keys ?? fixture.provider.keys)
-        return try await signer.sign(
-            [
-                "iss": .string(fixture.issuer), "sub": .string(subject), "aud": .string(audience),
-                "iat": .number(now - 7200), "exp": .number(now - 3600),
-            ],
-            algorithm: "ES256",
-            at: fixture.clock.now
-        )
-    }
-
     /// Whether the browser's session cookie still names a live session in the store.
     private func hasSession(_ browser: Browser, _ fixture: SignInFixture) async throws -> Bool {
         guard let value = browser.cookies[BrowserSessions.cookieName] else { return false }
@@ -52,7 +32,7 @@ struct EndSessionTests {
         try await withSignIn { fixture in
             var browser = try await signedIn(fixture)
             let cookie = try #require(browser.cookies[BrowserSessions.cookieName])
-            let hint = try await idToken(fixture, subject: fixture.user.id)
+            let hint = try await fixture.signedToken(subject: fixture.user.id)
             let page = try await browser.send(
                 fixture.client,
                 endSessionURI([
@@ -74,7 +54,7 @@ struct EndSessionTests {
     func unregisteredRedirect() async throws {
         try await withSignIn { fixture in
             var browser = try await signedIn(fixture)
-            let hint = try await idToken(fixture, subject: fixture.user.id)
+            let hint = try await fixture.signedToken(subject: fixture.user.id)
             for uri in ["https://evil.example/", SignInFixture.webSignedOut + "/", SignInFixture.webRedirect] {
                 let page = try await browser.send(
                     fixture.client, endSessionURI([("id_token_hint", hint), ("post_logout_redirect_uri", uri)]))
@@ -90,7 +70,7 @@ struct EndSessionTests {
     func mismatchingClient() async throws {
         try await withSignIn { fixture in
             var browser = try await signedIn(fixture)
-            let hint = try await idToken(fixture, subject: fixture.user.id, audience: "limen-cli")
+            let hint = try await fixture.signedToken(subject: fixture.user.id, audience: "limen-cli")
             let page = try await browser.send(
                 fixture.client,
                 endSessionURI([
@@ -108,7 +88,7 @@ struct EndSessionTests {
     func hintOfAnotherClient() async throws {
         try await withSignIn { fixture in
             var browser = try await signedIn(fixture)
-            let hint = try await idToken(fixture, subject: fixture.user.id, audience: "limen-cli")
+            let hint = try await fixture.signedToken(subject: fixture.user.id, audience: "limen-cli")
             let page = try await browser.send(
                 fixture.client,
                 endSessionURI([("id_token_hint", hint), ("post_logout_redirect_uri", SignInFixture.webSignedOut)])
@@ -146,7 +126,7 @@ struct EndSessionTests {
     func postFromClient() async throws {
         try await withSignIn { fixture in
             var browser = try await signedIn(fixture)
-            let hint = try await idToken(fixture, subject: fixture.user.id)
+            let hint = try await fixture.signedToken(subject: fixture.user.id)
             let page = try await browser.send(
                 fixture.client, "/end_session", method: .post,
                 form: [("id_token_hint", hint), ("post_logout_redirect_uri", SignInFixture.webSignedOut)]
@@ -173,7 +153,7 @@ struct EndSessionTests {
     func hintForAnotherUser() async throws {
         try await withSignIn { fixture in
             var browser = try await signedIn(fixture)
-            let hint = try await idToken(fixture, subject: "someone-else")
+            let hint = try await fixture.signedToken(subject: "someone-else")
             let page = try await browser.send(
                 fixture.client,
                 endSessionURI([("id_token_hint", hint), ("post_logout_redirect_uri", SignInFixture.webSignedOut)])
@@ -189,7 +169,7 @@ struct EndSessionTests {
         try await withSignIn { fixture in
             var browser = try await signedIn(fixture)
             let foreignKeys = KeyRing(keys: [try SigningKey.generate(algorithm: "ES256", now: fixture.clock.now)])
-            let forged = try await idToken(fixture, subject: fixture.user.id, keys: foreignKeys)
+            let forged = try await fixture.signedToken(subject: fixture.user.id, keys: foreignKeys)
             for hint in [forged, "not-a-jwt"] {
                 let page = try await browser.send(
                     fixture.client,
@@ -198,6 +178,28 @@ struct EndSessionTests {
                 #expect(page.status == .badRequest && page.isHTML)
                 #expect(page.headers[.location] == nil)
             }
+            #expect(try await hasSession(browser, fixture))
+        }
+    }
+
+    @Test(
+        "an access token, or a token issued to no registered client, is not an id_token_hint: refused, the session stays",
+        arguments: [
+            ("at+jwt", "issuer"), ("at+jwt", "web"), ("application/at+jwt", "web"), ("JWT", "issuer"),
+            ("JWT", "nobody"),
+        ]
+    )
+    func accessTokenAsHint(type: String, audience: String) async throws {
+        try await withSignIn { fixture in
+            var browser = try await signedIn(fixture)
+            let token = try await fixture.signedToken(
+                subject: fixture.user.id, audience: audience == "issuer" ? fixture.issuer : audience, type: type)
+            let page = try await browser.send(
+                fixture.client,
+                endSessionURI([("id_token_hint", token), ("post_logout_redirect_uri", SignInFixture.webSignedOut)])
+            )
+            #expect(page.status == .badRequest && page.isHTML)
+            #expect(page.headers[.location] == nil)
             #expect(try await hasSession(browser, fixture))
         }
     }
@@ -211,7 +213,7 @@ struct EndSessionTests {
             let endpoint = try #require(metadata.endSessionEndpoint)
             #expect(endpoint.absoluteString == fixture.issuer + "/end_session")
             let request = EndSessionRequest(
-                idTokenHint: try await idToken(fixture, subject: fixture.user.id),
+                idTokenHint: try await fixture.signedToken(subject: fixture.user.id),
                 postLogoutRedirectURI: URL(string: SignInFixture.webSignedOut),
                 state: "sdk-state",
                 clientID: "web"

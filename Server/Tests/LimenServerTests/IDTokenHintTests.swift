@@ -7,25 +7,6 @@ import Testing
 
 @Suite("id_token_hint")
 struct IDTokenHintTests {
-    /// An ID token for `subject`, expired an hour ago, signed with `keys` (the provider's unless given).
-    private func idToken(
-        _ fixture: SignInFixture,
-        subject: String,
-        issuer: String? = nil,
-        keys: KeyRing? = nil
-    ) async throws -> String {
-        let now = fixture.clock.now.timeIntervalSince1970
-        let signer = try await TokenSigner(keys: keys ?? fixture.provider.keys)
-        return try await signer.sign(
-            [
-                "iss": .string(issuer ?? fixture.issuer), "sub": .string(subject), "aud": .string("limen-cli"),
-                "iat": .number(now - 7200), "exp": .number(now - 3600),
-            ],
-            algorithm: "ES256",
-            at: fixture.clock.now
-        )
-    }
-
     /// A browser signed in as the fixture's user.
     private func signedIn(_ fixture: SignInFixture) async throws -> Browser {
         var browser = Browser()
@@ -38,7 +19,7 @@ struct IDTokenHintTests {
     func hintMatchesSession() async throws {
         try await withSignIn { fixture in
             var browser = try await signedIn(fixture)
-            let hint = try await idToken(fixture, subject: fixture.user.id)
+            let hint = try await fixture.signedToken(subject: fixture.user.id, audience: "limen-cli")
             let page = try await browser.send(
                 fixture.client, SignInFixture.authorizeURI([("prompt", "none"), ("id_token_hint", hint)]))
             #expect(page.redirect?.query["code"] != nil)
@@ -49,7 +30,7 @@ struct IDTokenHintTests {
     func hintNamesSomeoneElse() async throws {
         try await withSignIn { fixture in
             var browser = try await signedIn(fixture)
-            let hint = try await idToken(fixture, subject: "someone-else")
+            let hint = try await fixture.signedToken(subject: "someone-else", audience: "limen-cli")
             let silent = try await browser.send(
                 fixture.client, SignInFixture.authorizeURI([("prompt", "none"), ("id_token_hint", hint)]))
             #expect(silent.redirect?.query["error"] == "login_required")
@@ -63,8 +44,10 @@ struct IDTokenHintTests {
         try await withSignIn { fixture in
             var browser = try await signedIn(fixture)
             let foreignKeys = KeyRing(keys: [try SigningKey.generate(algorithm: "ES256", now: fixture.clock.now)])
-            let forged = try await idToken(fixture, subject: fixture.user.id, keys: foreignKeys)
-            let otherIssuer = try await idToken(fixture, subject: fixture.user.id, issuer: "https://other.example")
+            let forged = try await fixture.signedToken(
+                subject: fixture.user.id, audience: "limen-cli", keys: foreignKeys)
+            let otherIssuer = try await fixture.signedToken(
+                subject: fixture.user.id, audience: "limen-cli", issuer: "https://other.example")
             for hint in [forged, otherIssuer, "not-a-jwt"] {
                 let page = try await browser.send(
                     fixture.client, SignInFixture.authorizeURI([("prompt", "none"), ("id_token_hint", hint)]))
@@ -72,6 +55,19 @@ struct IDTokenHintTests {
                 #expect(redirect.query["error"] == "invalid_request")
                 #expect(redirect.query["state"] == "s-1")
             }
+        }
+    }
+
+    @Test("an access token (typ at+jwt, aud the issuer) naming the signed-in user is not an id_token_hint")
+    func accessTokenHint() async throws {
+        try await withSignIn { fixture in
+            var browser = try await signedIn(fixture)
+            let token = try await fixture.signedToken(
+                subject: fixture.user.id, audience: fixture.issuer, type: "at+jwt")
+            let page = try await browser.send(
+                fixture.client, SignInFixture.authorizeURI([("prompt", "none"), ("id_token_hint", token)]))
+            #expect(page.redirect?.query["error"] == "invalid_request")
+            #expect(page.redirect?.query["code"] == nil)
         }
     }
 }

@@ -46,6 +46,28 @@ struct SignInStoreTests {
     }
 
     @Test(
+        "a pending request keeps its browser binding and records, until it expires, the session that signed in for it",
+        arguments: StoreUnderTest.allCases)
+    func pendingSignInRecorded(_ kind: StoreUnderTest) async throws {
+        let (store, cleanup) = try await make(kind)
+        var record = pending(3, expiresIn: 600)
+        record.browserBinding = Data(repeating: 9, count: 32)
+        try await store.insertPendingAuthorization(record)
+        let id = Data(repeating: 3, count: 32)
+        #expect(try await store.pendingAuthorization(idHash: id, now: now) == record)
+        let session = Data(repeating: 5, count: 32)
+        #expect(try await store.recordPendingAuthorizationSignIn(idHash: id, sessionHash: session, now: now))
+        record.signInSessionHash = session
+        #expect(try await store.pendingAuthorization(idHash: id, now: now) == record)
+        let late = now.addingTimeInterval(600)
+        #expect(try await store.recordPendingAuthorizationSignIn(idHash: id, sessionHash: session, now: late) == false)
+        #expect(
+            try await store.recordPendingAuthorizationSignIn(
+                idHash: Data(repeating: 4, count: 32), sessionHash: session, now: now) == false)
+        await cleanup()
+    }
+
+    @Test(
         "of two concurrent consumptions of one pending request, exactly one gets it", arguments: StoreUnderTest.allCases
     )
     func pendingConsumedOnceConcurrently(_ kind: StoreUnderTest) async throws {

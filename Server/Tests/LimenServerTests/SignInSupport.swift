@@ -41,6 +41,41 @@ struct SignInFixture: Sendable {
     }
 }
 
+extension SignInFixture {
+    /// A token about `subject` signed with the provider's keys (or `keys`), issued two hours ago and expired an hour
+    /// ago: an ID token issued to `audience` by default; `type: "at+jwt"` with the issuer as audience is an access
+    /// token's shape (RFC 9068).
+    func signedToken(
+        subject: String,
+        audience: String = "web",
+        issuer: String? = nil,
+        type: String = "JWT",
+        keys: KeyRing? = nil
+    ) async throws -> String {
+        let now = clock.now.timeIntervalSince1970
+        let signer = try await TokenSigner(keys: keys ?? provider.keys)
+        return try await signer.sign(
+            [
+                "iss": .string(issuer ?? self.issuer), "sub": .string(subject), "aud": .string(audience),
+                "iat": .number(now - 7200), "exp": .number(now - 3600),
+            ],
+            algorithm: "ES256",
+            type: type,
+            at: clock.now
+        )
+    }
+}
+
+extension SignInFixture {
+    /// The CSRF token the server expects from `browser` for `purpose`, computed as one who holds the server key would;
+    /// `nil` when the browser has no CSRF cookie.
+    func csrfToken(in browser: Browser, for purpose: String) -> String? {
+        browser.cookies[BrowserCookies(issuer: issuer).csrfName].map {
+            CSRFToken.make(serverKey: provider.derivedKeys.key(for: .csrf), browserSecret: $0, purpose: purpose)
+        }
+    }
+}
+
 /// Runs `body` against a fresh provider (router-level test client); `issuer` overrides the configured issuer.
 func withSignIn(
     issuer: String? = nil,
@@ -84,6 +119,11 @@ struct Browser {
     /// A browser holding `cookies`.
     init(cookies: [String: String] = [:]) {
         self.cookies = cookies
+    }
+
+    /// Sets a cookie as another site could (a sibling subdomain planting a value it knows).
+    mutating func plant(_ name: String, _ value: String) {
+        cookies[name] = value
     }
 
     /// Sends a request with the browser's cookies, remembering what the response sets.

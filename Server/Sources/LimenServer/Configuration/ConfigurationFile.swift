@@ -19,13 +19,16 @@ import Yams
 /// grant_max_lifetime: 90d                             # a grant ends then, however often it is refreshed
 /// password_hash_log_n: 17                             # scrypt N = 2^17 for new and changed passwords
 /// password_hash_parallelism: 1
+/// header_read_timeout: 10s                            # a request head must arrive within this
+/// idle_timeout: 60s                                   # an idle connection is closed after this
 /// ```
 struct ConfigurationFile: Sendable, Equatable {
     /// The setting names a file may hold.
     static let keys: Set<String> = [
         "host", "port", "data_dir", "issuer", "database_url", "database_pool_size", "post_rate_limit",
         "trusted_proxies", "access_token_ttl", "id_token_ttl", "refresh_token_ttl", "refresh_reuse_grace",
-        "grant_max_lifetime", "password_hash_log_n", "password_hash_parallelism",
+        "grant_max_lifetime", "password_hash_log_n", "password_hash_parallelism", "header_read_timeout",
+        "idle_timeout",
     ]
     /// The settings that may also be a list of plain values, read as one comma-separated value.
     static let listKeys: Set<String> = ["trusted_proxies"]

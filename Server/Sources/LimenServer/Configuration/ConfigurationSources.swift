@@ -32,6 +32,10 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var passwordHashLogN: String?
     /// `--password-hash-parallelism`
     public var passwordHashParallelism: String?
+    /// `--header-read-timeout`
+    public var headerReadTimeout: String?
+    /// `--idle-timeout`
+    public var idleTimeout: String?
     /// `--config`
     public var configFile: String?
 
@@ -52,6 +56,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
         grantMaxLifetime: String? = nil,
         passwordHashLogN: String? = nil,
         passwordHashParallelism: String? = nil,
+        headerReadTimeout: String? = nil,
+        idleTimeout: String? = nil,
         configFile: String? = nil
     ) {
         self.host = host
@@ -69,6 +75,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
         self.grantMaxLifetime = grantMaxLifetime
         self.passwordHashLogN = passwordHashLogN
         self.passwordHashParallelism = passwordHashParallelism
+        self.headerReadTimeout = headerReadTimeout
+        self.idleTimeout = idleTimeout
         self.configFile = configFile
     }
 }
@@ -106,6 +114,10 @@ extension ServerConfiguration {
         public static let passwordHashLogN = "LIMEN_PASSWORD_HASH_LOG_N"
         /// scrypt's parallelism p for new password hashes.
         public static let passwordHashParallelism = "LIMEN_PASSWORD_HASH_PARALLELISM"
+        /// Seconds a client may take to send a request head (`10s`).
+        public static let headerReadTimeout = "LIMEN_HEADER_READ_TIMEOUT"
+        /// Seconds a connection may stay idle (`60s`).
+        public static let idleTimeout = "LIMEN_IDLE_TIMEOUT"
         /// A YAML or JSON configuration file.
         public static let configFile = "LIMEN_CONFIG"
     }
@@ -185,6 +197,7 @@ extension ServerConfiguration {
         }
         try resolveLifetimes(flags: flags, pick: pick, into: &configuration)
         try resolvePasswordHashing(flags: flags, pick: pick, into: &configuration)
+        try resolveConnectionTimeouts(flags: flags, pick: pick, into: &configuration)
         return configuration
     }
 

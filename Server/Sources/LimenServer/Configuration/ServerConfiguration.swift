@@ -26,6 +26,8 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: TrustedProxies
     /// How long issued tokens live and the refresh-token reuse grace window.
     public var tokenLifetimes: TokenLifetimes
+    /// How long a client may take to send a request head, and leave its connection idle (slowloris).
+    public var connectionTimeouts: ConnectionTimeouts
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(
@@ -40,7 +42,8 @@ public struct ServerConfiguration: Sendable {
         signInLockout: SignInLockout = SignInLockout(),
         postRateLimit: RateLimit? = .defaultPerClientAddress,
         trustedProxies: TrustedProxies = .none,
-        tokenLifetimes: TokenLifetimes = TokenLifetimes()
+        tokenLifetimes: TokenLifetimes = TokenLifetimes(),
+        connectionTimeouts: ConnectionTimeouts = ConnectionTimeouts()
     ) {
         self.host = host
         self.port = port
@@ -54,6 +57,7 @@ public struct ServerConfiguration: Sendable {
         self.postRateLimit = postRateLimit
         self.trustedProxies = trustedProxies
         self.tokenLifetimes = tokenLifetimes
+        self.connectionTimeouts = connectionTimeouts
     }
 
     /// `<data directory>/limen.sqlite`.

@@ -2,9 +2,16 @@ import Foundation
 
 extension PendingAuthorization {
     /// A pending confirmation of the device authorization `device` of `client`, entered on the verification page
-    /// `verificationURI`: it goes through the same sign-in and consent pages as an `/authorize` request and ends by
-    /// deciding the device authorization. It lives no longer than the device code.
-    init(device: DeviceAuthorizationRecord, client: ClientRecord, verificationURI: String, now: Date) {
+    /// `verificationURI` in the browser whose ``BrowserState/requestBinding`` is `browserBinding`: it goes through the
+    /// same sign-in and consent pages as an `/authorize` request (in that browser only) and ends by deciding the device
+    /// authorization. It lives no longer than the device code.
+    init(
+        device: DeviceAuthorizationRecord,
+        client: ClientRecord,
+        verificationURI: String,
+        browserBinding: Data,
+        now: Date
+    ) {
         let id = RandomIdentifier.make()
         self.init(
             id: id,
@@ -14,6 +21,7 @@ extension PendingAuthorization {
                 redirectURI: verificationURI,
                 scope: device.scope,
                 deviceCodeHash: device.deviceCodeHash,
+                browserBinding: browserBinding,
                 createdAt: now,
                 expiresAt: min(now.addingTimeInterval(Self.lifetime), device.expiresAt)
             ),

@@ -60,7 +60,8 @@ enum DeviceRoutes {
         try await attempts.clear(browserSecret: browser.csrfSecret)
         let pending = PendingAuthorization(
             device: device, client: client,
-            verificationURI: provider.issuer.current + DeviceFlow.verificationPath, now: now)
+            verificationURI: provider.issuer.current + DeviceFlow.verificationPath,
+            browserBinding: browser.requestBinding, now: now)
         let session = try await responder.sessions.current(cookieValue: browser.sessionCookie)
         let step = try await responder.flow.step(for: pending, session: session)
         return try await responder.respond(to: step, pending: pending, browser: browser, stored: false)

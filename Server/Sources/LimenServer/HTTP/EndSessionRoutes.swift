@@ -36,7 +36,8 @@ enum EndSessionRoutes {
                 uiLocales: fields["ui_locales"])
         }
         let confirmed = fields[confirmationField] != nil
-        if confirmed && !browser.acceptsCSRFToken(fields[CSRFToken.fieldName], for: CSRFToken.endSessionPurpose) {
+        let purpose = CSRFToken.endSessionPurpose(sessionCookie: browser.sessionCookie)
+        if confirmed && !browser.acceptsCSRFToken(fields[CSRFToken.fieldName], for: purpose) {
             return Pages.forbidden()
         }
         let session = try await responder.sessions.current(cookieValue: browser.sessionCookie)
@@ -45,7 +46,7 @@ enum EndSessionRoutes {
                 message: request.client.map { "\($0.name) asks you to sign out of Limen in this browser." }
                     ?? "Sign out of Limen in this browser?",
                 action: "end_session",
-                csrf: browser.csrfToken(for: CSRFToken.endSessionPurpose),
+                csrf: browser.csrfToken(for: purpose),
                 fields: request.confirmationFields + [(confirmationField, "yes")],
                 uiLocales: request.uiLocales
             )

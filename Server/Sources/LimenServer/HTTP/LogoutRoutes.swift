@@ -8,12 +8,14 @@ enum LogoutRoutes {
         router.get("/logout") { request, _ in
             await responder.page(for: request) { browser throws(StorageError) in
                 let session = try await responder.sessions.current(cookieValue: browser.sessionCookie)
-                return Pages.logout(csrf: browser.csrfToken(for: CSRFToken.logoutPurpose), signedIn: session != nil)
+                let purpose = CSRFToken.logoutPurpose(sessionCookie: browser.sessionCookie)
+                return Pages.logout(csrf: browser.csrfToken(for: purpose), signedIn: session != nil)
             }
         }
         router.post("/logout") { request, _ in
             return await responder.form(for: request) { browser, form throws(StorageError) in
-                guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: CSRFToken.logoutPurpose) else {
+                let purpose = CSRFToken.logoutPurpose(sessionCookie: browser.sessionCookie)
+                guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: purpose) else {
                     return Pages.forbidden()
                 }
                 return try await responder.signOut(browser, answering: Pages.signedOut(uiLocales: nil))

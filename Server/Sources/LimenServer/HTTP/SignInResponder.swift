@@ -23,9 +23,7 @@ struct SignInResponder: Sendable {
         await page(for: request) { browser throws(StorageError) in
             var hintedSubject: String?
             if let hint = accepted.idTokenHint {
-                hintedSubject = await IDTokenHint.verify(
-                    hint, keys: provider.keys, issuer: provider.issuer.current, now: provider.now()
-                )?.subject
+                hintedSubject = try await IDTokenHint.verify(hint, provider: provider)?.subject
                 guard hintedSubject != nil else {
                     return Responses.redirect(
                         to: AuthorizationValidator.errorRedirect(
@@ -38,7 +36,9 @@ struct SignInResponder: Sendable {
                     )
                 }
             }
-            let pending = PendingAuthorization(accepted: accepted, hintedSubject: hintedSubject, now: provider.now())
+            let pending = PendingAuthorization(
+                accepted: accepted, hintedSubject: hintedSubject, browserBinding: browser.requestBinding,
+                now: provider.now())
             let session = try await sessions.current(cookieValue: browser.sessionCookie)
             let step = try await flow.step(for: pending, session: session)
             return try await respond(to: step, pending: pending, browser: browser, stored: false)
@@ -79,7 +79,7 @@ struct SignInResponder: Sendable {
         for request: Request,
         _ body: (BrowserState) async throws(StorageError) -> Response
     ) async -> Response {
-        let browser = BrowserState(request: request)
+        let browser = BrowserState(request: request, cookies: cookies, keys: provider.derivedKeys)
         var response: Response
         do {
             response = try await body(browser)
@@ -114,8 +114,23 @@ struct SignInResponder: Sendable {
         return response
     }
 
-    /// The pending request named by a form or query, if it is still waiting.
-    func pending(id: String?) async throws(StorageError) -> PendingAuthorization? {
-        try await PendingAuthorization.load(id: id, store: provider.store, now: provider.now())
+    /// A pending request as a page finds it.
+    enum PendingLookup: Sendable {
+        /// The request is waiting, and was started in this browser.
+        case found(PendingAuthorization)
+        /// The page to show instead: the request expired or is unknown, or another browser started it.
+        case refused(Response)
+    }
+
+    /// The pending request named by a form or query, if it is still waiting and was started in `browser`: a request
+    /// id opened in another browser (a victim sent a link to an attacker's request) is refused with a page saying so.
+    func pending(id: String?, browser: BrowserState) async throws(StorageError) -> PendingLookup {
+        guard let pending = try await PendingAuthorization.load(id: id, store: provider.store, now: provider.now())
+        else { return .refused(Pages.requestExpired()) }
+        guard pending.isBound(to: browser.requestBinding) else {
+            logger.notice("A pending sign-in request was opened in another browser; refused")
+            return .refused(Pages.requestFromAnotherBrowser(uiLocales: pending.record.uiLocales))
+        }
+        return .found(pending)
     }
 }

@@ -62,17 +62,20 @@ enum SignInRoutes {
         }
     }
 
-    /// Shows a form of the pending request named in the query (`?request=`), or the expired page.
+    /// Shows a form of the pending request named in the query (`?request=`), or the page refusing it (expired, or
+    /// started in another browser).
     private static func show(
         _ request: Request,
         responder: SignInResponder,
         render: (PendingAuthorization, _ csrf: String) -> Response
     ) async -> Response {
         await responder.page(for: request) { browser throws(StorageError) in
-            guard let pending = try await responder.pending(id: FormFields(query: request.uri.query)["request"]) else {
-                return Pages.requestExpired()
+            switch try await responder.pending(id: FormFields(query: request.uri.query)["request"], browser: browser) {
+            case .found(let pending):
+                return render(pending, browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id)))
+            case .refused(let page):
+                return page
             }
-            return render(pending, browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id)))
         }
     }
 
@@ -90,7 +93,11 @@ enum SignInRoutes {
         account: (PendingAuthorization, FormFields, _ csrf: String) async throws(AccountError) -> AccountOutcome
     ) async -> Response {
         await responder.form(for: request) { browser, form throws(StorageError) in
-            guard let pending = try await responder.pending(id: form["request"]) else { return Pages.requestExpired() }
+            let pending: PendingAuthorization
+            switch try await responder.pending(id: form["request"], browser: browser) {
+            case .found(let found): pending = found
+            case .refused(let page): return page
+            }
             let purpose = CSRFToken.signInPurpose(requestID: pending.id)
             guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: purpose) else { return Pages.forbidden() }
             let user: UserRecord
@@ -107,6 +114,12 @@ enum SignInRoutes {
             try await responder.sessions.end(cookieValue: browser.sessionCookie)
             let (cookieValue, session) = try await responder.sessions.start(subject: user.id)
             let step = try await responder.flow.step(for: pending, session: session, freshSignIn: true)
+            if case .consent = step {
+                // The consent page comes next: remember that this session's sign-in was made for this request, so
+                // `/consent` finds a forced sign-in done by it (and by no other session).
+                try await responder.provider.store.recordPendingAuthorizationSignIn(
+                    idHash: pending.record.idHash, sessionHash: session.idHash, now: responder.provider.now())
+            }
             var response = try await responder.respond(to: step, pending: pending, browser: browser, stored: true)
             response.setCookie(responder.cookies.session(cookieValue))
             return response

@@ -10,6 +10,17 @@ extension Pages {
         )
     }
 
+    /// The request was started in another browser (a link to someone else's sign-in: login CSRF, session fixation).
+    static func requestFromAnotherBrowser(uiLocales: String?) -> Response {
+        message(
+            title: "This sign-in was started in another browser",
+            message:
+                "For your safety it can only continue in the browser that started it. Go back to the application and start signing in again from here.",
+            status: .forbidden,
+            uiLocales: uiLocales
+        )
+    }
+
     /// The request was completed already (a form submitted twice).
     static func requestGone(uiLocales: String?) -> Response {
         message(

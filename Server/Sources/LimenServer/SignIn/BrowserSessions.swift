@@ -5,7 +5,7 @@ import Foundation
 struct BrowserSessions: Sendable {
     /// How long a session lasts, whatever happens.
     static let lifetime: TimeInterval = 12 * 3600
-    /// The session cookie's name.
+    /// The session cookie's name (with the `__Host-` prefix on an HTTPS issuer: ``BrowserCookies/sessionName``).
     static let cookieName = "limen_session"
 
     /// Where sessions are kept.

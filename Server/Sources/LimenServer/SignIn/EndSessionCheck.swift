@@ -8,7 +8,7 @@ import LimenOIDC
 struct EndSessionCheck: Sendable {
     /// Why a request is refused outright; the browser's session is left alone.
     enum Refusal: Error, Sendable, Equatable {
-        /// The `id_token_hint` is not an ID token this provider issued.
+        /// The `id_token_hint` is not an ID token this provider issued to a registered client (an access token, say).
         case invalidHint
         /// `client_id` is not an audience of the `id_token_hint`.
         case clientMismatch
@@ -55,8 +55,7 @@ struct EndSessionCheck: Sendable {
     static func check(_ fields: FormFields, provider: Provider) async throws(StorageError) -> Result<Self, Refusal> {
         var hint: IDTokenHint?
         if let token = nonEmpty(fields["id_token_hint"]) {
-            hint = await IDTokenHint.verify(
-                token, keys: provider.keys, issuer: provider.issuer.current, now: provider.now())
+            hint = try await IDTokenHint.verify(token, provider: provider)
             guard hint != nil else { return .failure(.invalidHint) }
         }
         let requestedClientID = nonEmpty(fields["client_id"])

@@ -13,9 +13,9 @@ struct PendingAuthorization: Sendable {
     /// The requesting client.
     let client: ClientRecord
 
-    /// A new pending request for an accepted `/authorize` call; `hintedSubject` is the subject of the verified
-    /// `id_token_hint`.
-    init(accepted: AuthorizationValidator.Accepted, hintedSubject: String?, now: Date) {
+    /// A new pending request for an accepted `/authorize` call, bound to the browser whose ``BrowserState/requestBinding``
+    /// is `browserBinding`; `hintedSubject` is the subject of the verified `id_token_hint`.
+    init(accepted: AuthorizationValidator.Accepted, hintedSubject: String?, browserBinding: Data, now: Date) {
         let id = RandomIdentifier.make()
         let prompt = AuthorizationValidator.Prompt.allCases.filter(accepted.prompt.contains).map(\.rawValue)
         self.id = id
@@ -33,6 +33,7 @@ struct PendingAuthorization: Sendable {
             loginHint: accepted.loginHint,
             hintedSubject: hintedSubject,
             uiLocales: accepted.uiLocales,
+            browserBinding: browserBinding,
             createdAt: now,
             expiresAt: now.addingTimeInterval(Self.lifetime)
         )
@@ -51,6 +52,19 @@ struct PendingAuthorization: Sendable {
             (record.prompt ?? "").split(separator: " ").compactMap {
                 AuthorizationValidator.Prompt(rawValue: String($0))
             })
+    }
+
+    /// Whether `session` is the one that signed in for this request (so a forced sign-in is done), as recorded by
+    /// ``PendingAuthorizationStore/recordPendingAuthorizationSignIn(idHash:sessionHash:now:)``.
+    func wasSignedIn(by session: BrowserSessionRecord) -> Bool {
+        record.signInSessionHash == session.idHash
+    }
+
+    /// Whether this request was started by the browser whose binding is `browserBinding` (compared in constant time).
+    /// A request stored without a binding continues nowhere.
+    func isBound(to browserBinding: Data) -> Bool {
+        guard let stored = record.browserBinding, stored.count == browserBinding.count else { return false }
+        return zip(stored, browserBinding).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// The requested scopes.

@@ -233,5 +233,13 @@ enum SQLiteMigrations {
                 """
             ]
         ),
+        Migration(
+            version: 9,
+            name: "a pending request is bound to its browser and remembers the session that signed in for it",
+            statements: [
+                "ALTER TABLE pending_authorizations ADD COLUMN browser_binding BLOB",
+                "ALTER TABLE pending_authorizations ADD COLUMN sign_in_session_hash BLOB",
+            ]
+        ),
     ]
 }

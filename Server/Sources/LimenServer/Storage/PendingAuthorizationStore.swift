@@ -10,6 +10,12 @@ public protocol PendingAuthorizationStore: Sendable {
     /// Removes and returns the pending request if it has not expired at `now`: a request completes once, even when
     /// two submissions race.
     func consumePendingAuthorization(idHash: Data, now: Date) async throws(StorageError) -> PendingAuthorizationRecord?
+    /// Records on the pending request that the browser session `sessionHash` signed in for it, so the request's
+    /// forced sign-in (`prompt=login`, `max_age`, `id_token_hint`) counts as done for that session only; `false` when
+    /// the request is gone or expired at `now`.
+    @discardableResult
+    func recordPendingAuthorizationSignIn(idHash: Data, sessionHash: Data, now: Date) async throws(StorageError)
+        -> Bool
     /// Deletes pending requests that expired before `date`; returns how many were removed.
     @discardableResult
     func deleteExpiredPendingAuthorizations(before date: Date) async throws(StorageError) -> Int
@@ -44,6 +50,12 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
     /// SHA-256 of the device code when this is the confirmation of a device authorization (RFC 8628 §3.3) rather
     /// than an `/authorize` request: it completes by deciding that authorization, not by a redirect.
     public var deviceCodeHash: Data?
+    /// HMAC of the secret of the browser that started the request (under a key derived from the master key): the
+    /// request continues only in that browser.
+    public var browserBinding: Data?
+    /// SHA-256 of the browser session whose sign-in was made for this request (see
+    /// ``PendingAuthorizationStore/recordPendingAuthorizationSignIn(idHash:sessionHash:now:)``).
+    public var signInSessionHash: Data?
     /// When `/authorize` accepted the request.
     public var createdAt: Date
     /// When the request is no longer honoured.
@@ -64,6 +76,8 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
         hintedSubject: String? = nil,
         uiLocales: String? = nil,
         deviceCodeHash: Data? = nil,
+        browserBinding: Data? = nil,
+        signInSessionHash: Data? = nil,
         createdAt: Date,
         expiresAt: Date
     ) {
@@ -80,6 +94,8 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
         self.hintedSubject = hintedSubject
         self.uiLocales = uiLocales
         self.deviceCodeHash = deviceCodeHash
+        self.browserBinding = browserBinding
+        self.signInSessionHash = signInSessionHash
         self.createdAt = createdAt
         self.expiresAt = expiresAt
     }

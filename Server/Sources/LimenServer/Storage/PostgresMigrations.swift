@@ -225,5 +225,13 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        Migration(
+            version: 9,
+            name: "a pending request is bound to its browser and remembers the session that signed in for it",
+            statements: [
+                "ALTER TABLE pending_authorizations ADD COLUMN browser_binding BYTEA",
+                "ALTER TABLE pending_authorizations ADD COLUMN sign_in_session_hash BYTEA",
+            ]
+        ),
     ]
 }

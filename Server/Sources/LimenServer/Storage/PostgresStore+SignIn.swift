@@ -8,11 +8,13 @@ extension PostgresStore {
         try await rows(
             """
             INSERT INTO pending_authorizations (id_hash, client_id, redirect_uri, scope, state, nonce, code_challenge,
-                prompt, max_age, login_hint, hinted_subject, ui_locales, device_code_hash, created_at, expires_at)
+                prompt, max_age, login_hint, hinted_subject, ui_locales, device_code_hash, browser_binding,
+                sign_in_session_hash, created_at, expires_at)
             VALUES (\(Self.bytes(request.idHash)), \(request.clientID), \(request.redirectURI), \(request.scope),
                 \(request.state), \(request.nonce), \(request.codeChallenge), \(request.prompt),
                 \(request.maxAge.map(Int64.init)), \(request.loginHint), \(request.hintedSubject), \(request.uiLocales),
-                \(request.deviceCodeHash.map(Self.bytes)), \(Self.seconds(request.createdAt)),
+                \(request.deviceCodeHash.map(Self.bytes)), \(request.browserBinding.map(Self.bytes)),
+                \(request.signInSessionHash.map(Self.bytes)), \(Self.seconds(request.createdAt)),
                 \(Self.seconds(request.expiresAt)))
             """
         )
@@ -41,6 +43,19 @@ extension PostgresStore {
     }
 
     @discardableResult
+    public func recordPendingAuthorizationSignIn(idHash: Data, sessionHash: Data, now: Date) async throws(StorageError)
+        -> Bool
+    {
+        let updated = try await rows(
+            """
+            UPDATE pending_authorizations SET sign_in_session_hash = \(Self.bytes(sessionHash))
+            WHERE id_hash = \(Self.bytes(idHash)) AND expires_at > \(Self.seconds(now)) RETURNING 1
+            """
+        )
+        return !updated.isEmpty
+    }
+
+    @discardableResult
     public func deleteExpiredPendingAuthorizations(before date: Date) async throws(StorageError) -> Int {
         try await rows(
             "DELETE FROM pending_authorizations WHERE expires_at <= \(Self.seconds(date)) RETURNING 1"
@@ -64,6 +79,8 @@ extension PostgresStore {
             hintedSubject: try optional(row, "hinted_subject", as: String.self),
             uiLocales: try optional(row, "ui_locales", as: String.self),
             deviceCodeHash: try optional(row, "device_code_hash", as: Data.self),
+            browserBinding: try optional(row, "browser_binding", as: Data.self),
+            signInSessionHash: try optional(row, "sign_in_session_hash", as: Data.self),
             createdAt: try date(row, "created_at"),
             expiresAt: try date(row, "expires_at")
         )

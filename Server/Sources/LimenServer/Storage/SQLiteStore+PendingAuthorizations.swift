@@ -7,16 +7,17 @@ extension SQLiteStore {
         try await query(
             """
             INSERT INTO pending_authorizations (id_hash, client_id, redirect_uri, scope, state, nonce, code_challenge,
-                prompt, max_age, login_hint, hinted_subject, ui_locales, device_code_hash, created_at, expires_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                prompt, max_age, login_hint, hinted_subject, ui_locales, device_code_hash, browser_binding,
+                sign_in_session_hash, created_at, expires_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 Self.blob(request.idHash), .text(request.clientID), .text(request.redirectURI), .text(request.scope),
                 Self.optional(request.state), Self.optional(request.nonce), Self.optional(request.codeChallenge),
                 Self.optional(request.prompt), request.maxAge.map { .integer($0) } ?? .null,
                 Self.optional(request.loginHint), Self.optional(request.hintedSubject),
-                Self.optional(request.uiLocales), Self.blob(request.deviceCodeHash), Self.time(request.createdAt),
-                Self.time(request.expiresAt),
+                Self.optional(request.uiLocales), Self.blob(request.deviceCodeHash), Self.blob(request.browserBinding),
+                Self.blob(request.signInSessionHash), Self.time(request.createdAt), Self.time(request.expiresAt),
             ]
         )
     }
@@ -41,6 +42,20 @@ extension SQLiteStore {
         )
         guard let record = try rows.first.map(Self.pendingAuthorization(from:)) else { return nil }
         return record.expiresAt > now ? record : nil
+    }
+
+    @discardableResult
+    public func recordPendingAuthorizationSignIn(idHash: Data, sessionHash: Data, now: Date) async throws(StorageError)
+        -> Bool
+    {
+        let updated = try await query(
+            """
+            UPDATE pending_authorizations SET sign_in_session_hash = ?
+            WHERE id_hash = ? AND expires_at > ? RETURNING 1
+            """,
+            [Self.blob(sessionHash), Self.blob(idHash), Self.time(now)]
+        )
+        return !updated.isEmpty
     }
 
     @discardableResult
@@ -71,6 +86,8 @@ extension SQLiteStore {
             hintedSubject: row.column("hinted_subject")?.string,
             uiLocales: row.column("ui_locales")?.string,
             deviceCodeHash: row.column("device_code_hash")?.blob.map { Data($0.readableBytesView) },
+            browserBinding: row.column("browser_binding")?.blob.map { Data($0.readableBytesView) },
+            signInSessionHash: row.column("sign_in_session_hash")?.blob.map { Data($0.readableBytesView) },
             createdAt: try date(row, "created_at"),
             expiresAt: try date(row, "expires_at")
         )
