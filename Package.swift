@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "Limen", targets: ["Limen", "LimenApple"]),
         .library(name: "LimenOIDC", targets: ["LimenOIDC"]),
+        .library(name: "LimenWire", targets: ["LimenWire"]),
+        .library(name: "LimenLoopback", targets: ["LimenLoopback"]),
         .executable(name: "limen", targets: ["LimenCLI"]),
     ],
     dependencies: [
@@ -20,8 +22,17 @@ let package = Package(
     ],
     targets: [
         .target(
+            name: "LimenWire",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LimenOIDC",
             dependencies: [
+                "LimenWire",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -32,6 +43,15 @@ let package = Package(
             name: "Limen",
             dependencies: [
                 "LimenOIDC",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LimenLoopback",
+            dependencies: [
+                "Limen",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
@@ -48,6 +68,7 @@ let package = Package(
             name: "LimenCLI",
             dependencies: [
                 "Limen",
+                "LimenLoopback",
                 "LimenOIDC",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -79,6 +100,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "LimenWireTests",
+            dependencies: ["LimenWire", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "LimenOIDCTests",
             dependencies: ["LimenOIDC", "TestSupport"],
             swiftSettings: strictSettings
@@ -86,6 +112,11 @@ let package = Package(
         .testTarget(
             name: "LimenTests",
             dependencies: ["Limen", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LimenLoopbackTests",
+            dependencies: ["LimenLoopback", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

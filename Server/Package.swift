@@ -38,7 +38,7 @@ let package = Package(
         .target(
             name: "LimenServer",
             dependencies: [
-                .product(name: "LimenOIDC", package: "Limen"),
+                .product(name: "LimenWire", package: "Limen"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),

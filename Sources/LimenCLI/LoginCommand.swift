@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Limen
+import LimenLoopback
 import LimenOIDC
 
 /// `limen login`: signs in through the browser (loopback redirect) or with a device code, and saves the profile.

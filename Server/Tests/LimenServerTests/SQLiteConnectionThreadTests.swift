@@ -11,7 +11,11 @@ struct SQLiteConnectionThreadTests {
     @Test("a file store opens, migrates and answers while every thread of NIOThreadPool.singleton is busy")
     func answersWhileTheSharedPoolIsBusy() async throws {
         let threads = NIOSingletons.blockingPoolThreadCountSuggestion
-        // 0: the jobs hold their threads; 1: the test let them go. Each job gives up after 30 s on its own.
+        // 0: the jobs hold their threads; 1: the test let them go. Each job gives up on its own only after
+        // `holdSeconds`: long enough that a store slowed down by a loaded machine (every test runs at once, and each
+        // migration waits for its fsync) still finishes first, short enough that a store which does wait for the
+        // shared pool fails this test instead of hanging the run.
+        let holdSeconds = 300.0
         let release = ConditionLock(value: 0)
         // 1 once every job is running.
         let allStarted = ConditionLock(value: 0)
@@ -26,14 +30,14 @@ struct SQLiteConnectionThreadTests {
                     allStarted.lock()
                     allStarted.unlock(withValue: 1)
                 }
-                if release.lock(whenValue: 1, timeoutSeconds: 30) {
+                if release.lock(whenValue: 1, timeoutSeconds: holdSeconds) {
                     release.unlock()
                 } else {
                     releasedByTimeout.withLockedValue { $0 = true }
                 }
             }
         }
-        try #require(allStarted.lock(whenValue: 1, timeoutSeconds: 30))
+        try #require(allStarted.lock(whenValue: 1, timeoutSeconds: holdSeconds))
         allStarted.unlock()
 
         let directory = try TemporaryDirectory()

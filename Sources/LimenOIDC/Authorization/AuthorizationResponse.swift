@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// The checked outcome of an authorization redirect: the code to exchange.
 public struct AuthorizationResponse: Sendable, Equatable {

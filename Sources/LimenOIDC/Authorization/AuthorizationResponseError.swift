@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// Why the redirect back from the authorization endpoint was refused.
 public enum AuthorizationResponseError: Error, Sendable, Equatable {

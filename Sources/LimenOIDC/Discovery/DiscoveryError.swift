@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// Why a provider's metadata was refused.
 public enum DiscoveryError: Error, Sendable, Equatable {

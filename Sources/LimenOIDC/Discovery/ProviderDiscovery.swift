@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// Fetches and caches an OpenID provider's metadata (OpenID Connect Discovery 1.0, RFC 8414).
 ///

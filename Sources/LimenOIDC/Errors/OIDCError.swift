@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// Everything a LimenOIDC operation can fail with: one case per domain, each carrying that domain's typed error.
 public enum OIDCError: Error, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// Turns an HTTP answer from a protocol endpoint into a decoded value or a typed ``OIDCError``.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// An HTTP request as Limen sends it through an ``HTTPTransport``.
 ///

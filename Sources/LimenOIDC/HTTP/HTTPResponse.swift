@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// An HTTP response as an ``HTTPTransport`` returns it.
 public struct HTTPResponse: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// The seam through which every Limen component talks HTTP.
 ///

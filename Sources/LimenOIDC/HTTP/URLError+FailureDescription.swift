@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

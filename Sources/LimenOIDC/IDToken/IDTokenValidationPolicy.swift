@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// What an ``IDTokenValidator`` accepts beyond the issuer and client ID.
 public struct IDTokenValidationPolicy: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// Validates ID tokens for one client of one provider (OpenID Connect Core §3.1.3.7, §3.2.2.11).
 ///

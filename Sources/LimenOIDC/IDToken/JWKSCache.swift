@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import LimenWire
 import Logging
 
 /// A provider's signing keys, fetched from its `jwks_uri` and kept for a while.

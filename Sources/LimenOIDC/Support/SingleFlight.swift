@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// Runs an operation once for every caller that asks while it is under way (a coalescer, like Okta's
 /// `CoalescedResult` or Firebase's `TokenRefreshCoalescer`).

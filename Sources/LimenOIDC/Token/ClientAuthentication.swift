@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// How a client proves its identity to the token, revocation and introspection endpoints (RFC 6749 §2.3).
 public enum ClientAuthentication: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 extension TokenClient {
     /// Starts a device authorization (RFC 8628 §3.1): returns the user code and where the user enters it.

@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 extension TokenClient {
     /// What kind of token is being revoked (RFC 7009 §2.1 `token_type_hint`).

@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// Talks to a provider's token endpoint and its neighbours (device authorization, revocation) for one client.
 ///

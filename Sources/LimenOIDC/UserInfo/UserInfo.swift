@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// Claims about the signed-in user from the UserInfo endpoint (OpenID Connect Core §5.3).
 public struct UserInfo: Sendable, Equatable {

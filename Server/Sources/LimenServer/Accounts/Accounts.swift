@@ -1,5 +1,5 @@
 import Foundation
-import LimenOIDC
+import LimenWire
 
 /// Creating accounts and checking passwords: what the sign-in pages and `limen-server users` use.
 ///

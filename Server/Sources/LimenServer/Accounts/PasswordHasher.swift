@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LimenOIDC
+import LimenWire
 import NIOPosix
 import _CryptoExtras
 

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import LimenOIDC
+import LimenWire
 
 /// Why an admin API request was refused; answered as `{"error": …, "error_description": …}`.
 enum AdminError: Error, Sendable, Equatable, LocalizedError {

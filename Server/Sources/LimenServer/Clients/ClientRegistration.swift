@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LimenOIDC
+import LimenWire
 
 /// What an administrator asks for when registering a client; ``record(now:)`` checks it and makes the stored record.
 ///

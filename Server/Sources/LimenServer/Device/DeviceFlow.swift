@@ -1,5 +1,5 @@
 import Foundation
-import LimenOIDC
+import LimenWire
 
 /// Starts device authorizations (RFC 8628 §3.1–§3.2): a 256-bit device code and a user code, both stored only as
 /// SHA-256, valid for ``lifetime``, to be polled no faster than every ``interval`` seconds.

@@ -1,5 +1,5 @@
 import Foundation
-import LimenOIDC
+import LimenWire
 
 /// Checks an authorization request (RFC 6749 §4.1.1, RFC 7636, RFC 9700) before anyone signs in.
 ///

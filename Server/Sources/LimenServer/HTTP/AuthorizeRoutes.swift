@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import LimenOIDC
+import LimenWire
 import NIOCore
 
 /// `GET` and `POST /authorize` (OpenID Connect Core §3.1.2.1): validation and error behaviour, then the sign-in

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import LimenOIDC
+import LimenWire
 
 /// `POST /device_authorization` (RFC 8628 §3.1–§3.2): a client registered for the device code grant, authenticated
 /// as at `/token` (a public client names itself), asks for a device code and a user code for `scope` (checked as at

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import LimenOIDC
+import LimenWire
 
 /// `/.well-known/openid-configuration`, its RFC 8414 alias, `/jwks` and `/healthz`.
 enum DiscoveryRoutes {

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import LimenOIDC
+import LimenWire
 import NIOCore
 
 /// Reads `application/x-www-form-urlencoded` request bodies, up to ``maximumSize``.

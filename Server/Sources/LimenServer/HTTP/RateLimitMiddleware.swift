@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import LimenOIDC
+import LimenWire
 
 /// Refuses POST requests from a client address over its ``RateLimit`` with `429 Too Many Requests` and `Retry-After`
 /// (RFC 6585 §4): the sign-in forms and the token, revocation and introspection endpoints are all POSTs. Behind a

@@ -1,6 +1,6 @@
 import HTTPTypes
 import Hummingbird
-import LimenOIDC
+import LimenWire
 
 extension Responses {
     /// A JSON body carrying tokens or a token-endpoint error: `Cache-Control: no-store` and `Pragma: no-cache`

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import LimenOIDC
+import LimenWire
 import NIOCore
 
 /// Response builders shared by the routes.

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import LimenOIDC
+import LimenWire
 
 /// `POST /revoke` (RFC 7009) and `POST /introspect` (RFC 7662), client-authenticated like `/token`.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import LimenOIDC
+import LimenWire
 import Logging
 
 /// Turns the steps of an authorization request into responses: the sign-in or consent page, or the redirect back to

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import LimenOIDC
+import LimenWire
 import Logging
 
 /// `POST /token` (RFC 6749 §3.2, §4.1.3, §5, §6; RFC 8628 §3.4): the authorization code, refresh token and device

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import LimenOIDC
+import LimenWire
 
 /// `GET` and `POST /userinfo` (OpenID Connect Core §5.3) with RFC 6750 bearer tokens: from the `Authorization`
 /// header, or the `access_token` form parameter of a POST (§2.2); never from the query string (RFC 9700 §4.3.2).

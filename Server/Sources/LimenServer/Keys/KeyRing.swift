@@ -1,5 +1,5 @@
 import Foundation
-import LimenOIDC
+import LimenWire
 import Logging
 
 /// The provider's signing keys, loaded from the store (and created there on first run).

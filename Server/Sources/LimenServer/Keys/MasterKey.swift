@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LimenOIDC
+import LimenWire
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LimenOIDC
+import LimenWire
 import _CryptoExtras
 
 /// A private signing key the provider signs tokens with.

@@ -1,6 +1,6 @@
 import Foundation
 import JWTKit
-import LimenOIDC
+import LimenWire
 
 /// Signs JWTs (ID tokens, RFC 9068 access tokens) with the provider's newest key for an algorithm, through jwt-kit.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import LimenOIDC
+import LimenWire
 
 /// An RP-initiated logout request (OpenID Connect RP-Initiated Logout 1.0 §2), checked: who the hint names, which
 /// client asks, and where the browser may go afterwards. The redirect is kept only when the client is identified (by

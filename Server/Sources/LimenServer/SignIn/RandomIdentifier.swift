@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LimenOIDC
+import LimenWire
 
 /// The opaque secrets the provider hands out (session cookies, pending-request identifiers, authorization codes,
 /// refresh tokens):

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LimenOIDC
+import LimenWire
 
 /// The claims of an access token this provider issued and still honours.
 struct AccessTokenClaims: Sendable, Equatable {

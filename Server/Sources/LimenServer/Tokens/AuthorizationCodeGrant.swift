@@ -1,5 +1,5 @@
 import Foundation
-import LimenOIDC
+import LimenWire
 import Logging
 
 /// `grant_type=authorization_code` (RFC 6749 §4.1.3, RFC 7636 §4.6, RFC 9700 §2.1.1).

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import LimenOIDC
+import LimenWire
 
 /// Authenticates the client at `/token`, `/revoke` and `/introspect` (RFC 6749 §2.3).
 ///

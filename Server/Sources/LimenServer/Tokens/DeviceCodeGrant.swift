@@ -1,5 +1,5 @@
 import Foundation
-import LimenOIDC
+import LimenWire
 
 /// `grant_type=urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4–§3.5).
 ///

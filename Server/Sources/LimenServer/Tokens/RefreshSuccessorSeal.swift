@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LimenOIDC
+import LimenWire
 
 /// Keeps the response of a refresh-token rotation so that a retry with the old token within the grace window gets the
 /// same tokens, without storing them in clear: the response is AES-GCM-sealed under a key derived (HKDF-SHA256) from

@@ -1,5 +1,5 @@
 import Foundation
-import LimenOIDC
+import LimenWire
 import Logging
 
 /// `grant_type=refresh_token` (RFC 6749 §6) with rotation (RFC 9700 §4.14.2).

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LimenOIDC
+import LimenWire
 
 /// The tokens of one successful token request, and the refresh token to store (hashed) before answering.
 struct IssuedTokens: Sendable {

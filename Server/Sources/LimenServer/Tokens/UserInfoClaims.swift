@@ -1,5 +1,5 @@
 import Foundation
-import LimenOIDC
+import LimenWire
 
 /// The claims `/userinfo` returns for an access token, and the ID token carries too (OpenID Connect Core §5.1, §5.4):
 /// `sub` always, `email` and `email_verified` with the `email` scope, `name` (when the user gave one) with the

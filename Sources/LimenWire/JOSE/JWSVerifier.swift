@@ -27,7 +27,7 @@ public enum JWSVerifier {
     }
 
     /// Takes a compact JWS apart and checks its `alg` against the allow-list, touching no key.
-    static func parse(
+    package static func parse(
         _ compact: String,
         allowedAlgorithms: Set<JWSAlgorithm>
     ) throws(IDTokenValidationError) -> (CompactJWS, JWSAlgorithm) {
@@ -45,7 +45,7 @@ public enum JWSVerifier {
     }
 
     /// Verifies the signature with jwt-kit, through a key collection holding only the selected key.
-    static func checkSignature(
+    package static func checkSignature(
         of jws: CompactJWS,
         algorithm: JWSAlgorithm,
         key: JSONWebKey
@@ -54,13 +54,15 @@ public enum JWSVerifier {
     }
 
     /// Verifies the signature with an already loaded verifier.
-    static func checkSignature(of jws: CompactJWS, with verifier: any JWTAlgorithm) throws(IDTokenValidationError) {
+    package static func checkSignature(of jws: CompactJWS, with verifier: any JWTAlgorithm)
+        throws(IDTokenValidationError)
+    {
         let verified = (try? verifier.verify(jws.signature, signs: jws.signingInput)) ?? false
         guard verified else { throw .invalidSignature }
     }
 
     /// Loads the selected key into jwt-kit, pinned to `algorithm` (the costly step that ``JWKSCache`` caches).
-    static func loadVerifier(key: JSONWebKey, algorithm: JWSAlgorithm) async throws(IDTokenValidationError)
+    package static func loadVerifier(key: JSONWebKey, algorithm: JWSAlgorithm) async throws(IDTokenValidationError)
         -> any JWTAlgorithm
     {
         let verifier: any JWTAlgorithm

@@ -1,4 +1,4 @@
-import LimenOIDC
+import LimenWire
 import Testing
 
 @Suite("Form encoding")

@@ -1,6 +1,7 @@
 import Crypto
 import FlyingFox
 import Foundation
+import Limen
 
 /// The small, self-contained pages the loopback listener answers the browser with.
 ///
@@ -78,7 +79,7 @@ enum LoopbackCallbackPage: Equatable {
     }
 
     /// The full response, with the security headers.
-    var response: HTTPResponse {
+    var response: FlyingFox.HTTPResponse {
         var headers: HTTPHeaders = [
             .contentType: "text/html; charset=utf-8",
             HTTPHeader("Cache-Control"): "no-store",

@@ -1,5 +1,5 @@
 import Foundation
-import LimenOIDC
+import LimenWire
 import Testing
 
 @Suite("PKCE (RFC 7636)")

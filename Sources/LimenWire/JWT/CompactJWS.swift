@@ -3,20 +3,20 @@ import Foundation
 /// A compact-serialised JWS (RFC 7515 §7.1) taken apart, nothing verified.
 ///
 /// The payload stays raw bytes: a JWS payload may be any octets (RFC 8037 Appendix A.4 signs plain text).
-struct CompactJWS: Sendable {
+package struct CompactJWS: Sendable {
     /// The protected header as a JSON object.
-    let header: [String: JSONValue]
+    package let header: [String: JSONValue]
     /// The decoded payload.
-    let payload: [UInt8]
+    package let payload: [UInt8]
     /// `BASE64URL(header) || '.' || BASE64URL(payload)`: the bytes the signature covers.
-    let signingInput: [UInt8]
+    package let signingInput: [UInt8]
     /// The decoded signature.
-    let signature: [UInt8]
+    package let signature: [UInt8]
 
     /// Splits and decodes a compact JWS.
     ///
     /// Works on the token's UTF-8 bytes rather than its `Character`s: a token is a long ASCII string on a hot path.
-    init(_ compact: String) throws(JWTDecodingError) {
+    package init(_ compact: String) throws(JWTDecodingError) {
         var compact = compact
         self = try compact.withUTF8 { bytes in
             Result { () throws(JWTDecodingError) in try CompactJWS(utf8: bytes) }
@@ -52,17 +52,17 @@ struct CompactJWS: Sendable {
     }
 
     /// The `alg` header parameter, when it is a string.
-    var algorithm: String? { header["alg"]?.stringValue }
+    package var algorithm: String? { header["alg"]?.stringValue }
 
     /// The `kid` header parameter, when it is a string.
-    var keyID: String? { header["kid"]?.stringValue }
+    package var keyID: String? { header["kid"]?.stringValue }
 }
 
 /// Decoding of JSON objects into ``JSONValue`` members.
-enum JSONObject {
+package enum JSONObject {
     /// The members of the JSON object in `data` (`Data`, or a byte array), or `nil` when `data` is not a JSON object
     /// as ``JSONParser`` reads JSON (strictly, refusing duplicate member names).
-    static func decode(_ data: some ContiguousBytes) -> [String: JSONValue]? {
+    package static func decode(_ data: some ContiguousBytes) -> [String: JSONValue]? {
         guard case .object(let members)? = try? JSONParser.parse(data) else { return nil }
         return members
     }

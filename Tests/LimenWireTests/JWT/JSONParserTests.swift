@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LimenOIDC
+@testable import LimenWire
 
 @Suite("JSON parser")
 struct JSONParserTests {

@@ -54,7 +54,7 @@ public struct TokenExchangeRequest: Sendable, Equatable {
     }
 
     /// The form fields, `grant_type` first.
-    var fields: [(String, String)] {
+    package var fields: [(String, String)] {
         var fields: [(String, String)] = [
             ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"),
             ("subject_token", subjectToken),

@@ -1,5 +1,5 @@
 import Foundation
-import LimenOIDC
+import LimenWire
 import TestSupport
 import Testing
 

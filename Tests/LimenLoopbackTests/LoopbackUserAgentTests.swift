@@ -1,8 +1,9 @@
 import Foundation
+import Limen
 import TestSupport
 import Testing
 
-@testable import Limen
+@testable import LimenLoopback
 
 /// RFC 8252 §7.3 (loopback interface redirection) and §8.3 (loopback redirect considerations), played end to end:
 /// a custom opener stands in for the system browser and talks HTTP to the real listener.

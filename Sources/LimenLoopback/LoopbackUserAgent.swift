@@ -1,6 +1,7 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
+import Limen
 import Logging
 
 /// A ``UserAgent`` for native apps on a desktop: the system browser plus a one-shot HTTP listener on the IPv4
@@ -253,7 +254,7 @@ actor LoopbackListener {
     }
 
     /// Answers one request; hands the first well-formed callback to ``callbacks``.
-    func route(_ request: HTTPRequest) -> HTTPResponse {
+    func route(_ request: FlyingFox.HTTPRequest) -> FlyingFox.HTTPResponse {
         let page = page(for: request)
         Self.logger.debug(
             "loopback request answered",
@@ -261,7 +262,7 @@ actor LoopbackListener {
         return page.response
     }
 
-    private func page(for request: HTTPRequest) -> LoopbackCallbackPage {
+    private func page(for request: FlyingFox.HTTPRequest) -> LoopbackCallbackPage {
         guard request.path == path else { return .notFound }
         guard request.method == .GET else { return .methodNotAllowed }
         let names = Set(request.query.map(\.name))

@@ -1,4 +1,5 @@
 import Foundation
+import Limen
 
 /// Shows an authorization URL to the user, for ``LoopbackUserAgent``.
 ///
