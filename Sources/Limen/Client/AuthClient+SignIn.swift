@@ -80,7 +80,7 @@ extension AuthClient {
         method: SignInMethod,
         _ body: () async throws(LimenError) -> TokenSet
     ) async throws(LimenError) -> AuthState.User {
-        await ensureRestored()
+        try await ensureRestored()
         let before = state
         logger.debug("sign-in started", metadata: ["method": "\(method.rawValue)"])
         events.emit(.signInStarted(method: method))

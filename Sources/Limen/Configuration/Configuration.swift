@@ -31,7 +31,7 @@ public struct Configuration: Sendable {
     public var leeway: TimeInterval
     /// The storage namespace; clients with different namespaces keep separate sessions in one store.
     public var namespace: String
-    /// Where the session is kept.
+    /// Where the session is kept: by default the platform's secure store (see ``DefaultStore``).
     public var store: any SecureStore
     /// How HTTP requests are sent.
     public var transport: any HTTPTransport
@@ -48,8 +48,9 @@ public struct Configuration: Sendable {
         case post = "client_secret_post"
     }
 
-    /// Creates a configuration; storage defaults to memory, transport to a ``RetryingTransport`` over
-    /// ``URLSessionTransport``.
+    /// Creates a configuration; storage defaults to the platform's secure store (the Keychain in an Apple app, an
+    /// ``EncryptedFileStore`` elsewhere; see ``DefaultStore``), transport to a ``RetryingTransport`` over
+    /// ``URLSessionTransport``. Pass a ``MemoryStore`` for a session that must not outlive the process.
     public init(
         issuer: URL,
         clientID: String,
@@ -60,7 +61,7 @@ public struct Configuration: Sendable {
         postLogoutRedirectURI: URL? = nil,
         leeway: TimeInterval = 60,
         namespace: String = "default",
-        store: any SecureStore = MemoryStore(),
+        store: (any SecureStore)? = nil,
         transport: any HTTPTransport = RetryingTransport(base: URLSessionTransport()),
         logger: Logger = Logger(label: "limen"),
         now: @escaping @Sendable () -> Date = Date.init
@@ -74,7 +75,7 @@ public struct Configuration: Sendable {
         self.postLogoutRedirectURI = postLogoutRedirectURI
         self.leeway = leeway
         self.namespace = namespace
-        self.store = store
+        self.store = store ?? DefaultStore.current.makeStore()
         self.transport = transport
         self.logger = logger
         self.now = now
