@@ -69,7 +69,7 @@ extension AuthClient {
             }
             await showCode(authorization)
             let response = try await LimenError.mapping { () async throws(OIDCError) in
-                try await tokens.pollDeviceToken(authorization, now: configuration.now)
+                try await tokens.pollDeviceToken(authorization, now: configuration.now, clock: configuration.clock)
             }
             return try await tokenSet(from: response, nonce: nil, maxAge: nil)
         }

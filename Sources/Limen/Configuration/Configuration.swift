@@ -39,6 +39,8 @@ public struct Configuration: Sendable {
     public var logger: Logger
     /// The current time; injected by tests.
     public var now: @Sendable () -> Date
+    /// What every wait uses: the default transport's retry back-off and device-grant polling; injected by tests.
+    public var clock: any Clock<Duration>
 
     /// How a confidential client authenticates at the token endpoint.
     public enum SecretMethod: String, Sendable, Codable {
@@ -50,7 +52,8 @@ public struct Configuration: Sendable {
 
     /// Creates a configuration; storage defaults to the platform's secure store (the Keychain in an Apple app, an
     /// ``EncryptedFileStore`` elsewhere; see ``DefaultStore``), transport to a ``RetryingTransport`` over
-    /// ``URLSessionTransport``. Pass a ``MemoryStore`` for a session that must not outlive the process.
+    /// ``URLSessionTransport`` waiting on `clock`. Pass a ``MemoryStore`` for a session that must not outlive the
+    /// process.
     public init(
         issuer: URL,
         clientID: String,
@@ -62,9 +65,10 @@ public struct Configuration: Sendable {
         leeway: TimeInterval = 60,
         namespace: String = "default",
         store: (any SecureStore)? = nil,
-        transport: any HTTPTransport = RetryingTransport(base: URLSessionTransport()),
+        transport: (any HTTPTransport)? = nil,
         logger: Logger = Logger(label: "limen"),
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -76,9 +80,10 @@ public struct Configuration: Sendable {
         self.leeway = leeway
         self.namespace = namespace
         self.store = store ?? DefaultStore.current.makeStore()
-        self.transport = transport
+        self.transport = transport ?? RetryingTransport(base: URLSessionTransport(), clock: clock)
         self.logger = logger
         self.now = now
+        self.clock = clock
     }
 
     /// The client authentication these settings imply.
