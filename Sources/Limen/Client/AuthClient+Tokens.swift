@@ -28,7 +28,7 @@ extension AuthClient {
     /// The slow path of ``validAccessToken(minimumTimeToLive:)``: restore, re-check, then one shared refresh.
     private func accessTokenRefreshingIfNeeded(margin: TimeInterval) async throws(LimenError) -> String? {
         try await ensureRestored()
-        await saveUnsavedTokens()
+        await saveUnsavedSession()
         guard let current = tokens else { return nil }
         if current.hasFreshAccessToken(at: configuration.now(), leeway: margin) { return current.accessToken }
         return try await sharedRefresh(margin: margin)
@@ -56,10 +56,10 @@ extension AuthClient {
 
     private func refreshHoldingLock(margin: TimeInterval, startedIn: Int) async throws(LimenError) -> String? {
         // A set the store has not accepted yet holds the only refresh token the provider still honours: it wins.
-        await saveUnsavedHoldingLock()
+        await writeUnsavedSession()
         // Otherwise another process may have refreshed while this one waited for the lock: adopt its result.
         let stored: TokenSet?
-        if hasUnsavedTokens {
+        if hasUnsavedSession {
             stored = tokens
         } else {
             do {

@@ -25,9 +25,9 @@ public actor AuthClient {
     var tokens: TokenSet? {
         didSet { publishCachedToken() }
     }
-    /// Whether ``tokens`` holds a set the store has not accepted yet (a save after a refresh failed): memory is then
-    /// ahead of the store, and its refresh token is the only one the provider still honours.
-    var hasUnsavedTokens = false {
+    /// Whether the store is behind memory: it refused a refreshed ``tokens`` (whose refresh token is then the only one
+    /// the provider still honours), or refused to forget a session that ended (``tokens`` is `nil`).
+    var hasUnsavedSession = false {
         didSet { publishCachedToken() }
     }
     /// The current access token, readable without entering the actor: the fast path of `validAccessToken()`.
@@ -97,8 +97,8 @@ public actor AuthClient {
         return error
     }
 
-    /// Retries what a passing storage failure left pending: a ``restore()`` that could not read the store, and a
-    /// refreshed token set that could not be saved. Call it when the app becomes active or protected data becomes
+    /// Retries what a passing storage failure left pending: a ``restore()`` that could not read the store, a refreshed
+    /// token set that could not be saved, an ended session the store could not forget. Call it when the app becomes active or protected data becomes
     /// available (after the device is unlocked); calling it when nothing is pending costs nothing.
     ///
     /// ```swift
@@ -110,7 +110,7 @@ public actor AuthClient {
     @discardableResult
     public func resume() async -> LimenError? {
         if let error = await restore(), error.isRetryable { return error }
-        return await saveUnsavedTokens()
+        return await saveUnsavedSession()
     }
 
     private func loadStoredSession() async -> LimenError? {
@@ -194,46 +194,55 @@ public actor AuthClient {
             throw .storage(error)
         }
         tokens = next
-        hasUnsavedTokens = false
+        hasUnsavedSession = false
         stateStore.update { $0 = .signedIn(next) }
     }
 
     /// Makes a refreshed set the session: published at once, then persisted. The provider has already spent the
     /// previous refresh token, so when the save fails the set stays in memory, marked unsaved, and every later access
-    /// saves it again (see ``saveUnsavedTokens()``) until the store accepts it.
+    /// saves it again (see ``saveUnsavedSession()``) until the store accepts it.
     func adoptRefreshed(_ next: TokenSet) async {
         tokens = next
-        hasUnsavedTokens = true
+        hasUnsavedSession = true
         stateStore.update { $0 = .signedIn(next) }
-        await saveUnsavedHoldingLock()
+        await writeUnsavedSession()
     }
 
-    /// Saves an unsaved token set under the store's cross-process lock; returns the error that kept it unsaved.
+    /// Writes an unsaved session under the store's cross-process lock; returns the error that kept it unsaved.
     @discardableResult
-    func saveUnsavedTokens() async -> LimenError? {
-        guard hasUnsavedTokens else { return nil }
+    func saveUnsavedSession() async -> LimenError? {
+        guard hasUnsavedSession else { return nil }
         do {
-            return try await sessions.exclusively { () async throws(LimenError) in await self.saveUnsavedHoldingLock() }
+            return try await sessions.exclusively { () async throws(LimenError) in await self.writeUnsavedSession() }
         } catch {
             return error
         }
     }
 
-    /// Saves an unsaved token set; the caller holds the store's cross-process lock.
+    /// Writes an unsaved session: saves ``tokens``, or clears the stored session when there are none. Callers that
+    /// hold the store's cross-process lock call it directly.
     @discardableResult
-    func saveUnsavedHoldingLock() async -> LimenError? {
-        guard hasUnsavedTokens, let unsaved = tokens else { return nil }
+    func writeUnsavedSession() async -> LimenError? {
+        guard hasUnsavedSession else { return nil }
+        let unsaved = tokens
         do {
-            try await sessions.save(unsaved)
+            if let unsaved {
+                try await sessions.save(unsaved)
+            } else {
+                try await sessions.clear()
+            }
         } catch {
-            logger.warning("refreshed session not saved; kept in memory", metadata: ["code": "\(error.code)"])
+            logger.warning(
+                unsaved == nil ? "ended session not cleared from the store" : "refreshed session not saved",
+                metadata: ["code": "\(error.code)"])
             return .storage(error)
         }
-        if tokens == unsaved { hasUnsavedTokens = false }
+        if tokens == unsaved { hasUnsavedSession = false }
         return nil
     }
 
-    /// Forgets the session locally (storage and state), bumping the generation.
+    /// Forgets the session locally (storage and state), bumping the generation. A store that refuses to forget it is
+    /// asked again on the next access (see ``saveUnsavedSession()``).
     ///
     /// The restore counts as done from here on: a store that could not be read before is not read again, so a session
     /// that the store still holds cannot come back in this process.
@@ -241,20 +250,16 @@ public actor AuthClient {
         generation += 1
         let hadSignedIn = tokens != nil || state.auth.hasPreviouslySignedIn
         tokens = nil
-        hasUnsavedTokens = false
+        hasUnsavedSession = true
         restoreTask = Task { nil }
-        do {
-            try await sessions.clear()
-        } catch {
-            logger.error("could not clear the stored session", metadata: ["code": "\(error.code)"])
-        }
+        await writeUnsavedSession()
         stateStore.update { $0 = .ended(phase, hadSignedIn: hadSignedIn) }
     }
 
     /// Copies the access token out of the actor for the fast path of `validAccessToken()`; an unsaved set is not
     /// copied, so the next access comes in and saves it.
     private func publishCachedToken() {
-        let cached = hasUnsavedTokens ? nil : tokens.map(CachedAccessToken.init)
+        let cached = hasUnsavedSession ? nil : tokens.map(CachedAccessToken.init)
         freshToken.withLock { $0 = cached }
     }
 }

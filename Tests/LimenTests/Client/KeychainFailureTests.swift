@@ -92,6 +92,24 @@ struct KeychainFailureTests {
         await fixture.stop()
     }
 
+    @Test("a sign-out the locked Keychain refused to carry out is carried out on resume(), never undone")
+    func lockedSignOut() async throws {
+        let twin = KeychainTwin()
+        let store = try KeychainItemStore.over(twin)
+        try await store.write(try JSONEncoder().encode(Self.session), for: "default.session")
+        let client = Self.client(store: store)
+        await client.restore()
+        twin.lock()
+        await client.signOut(revoke: false)
+        #expect(client.state.phase == .signedOut)
+        #expect(await client.restore() == nil)
+        #expect(client.state.phase == .signedOut)
+        twin.unlock()
+        #expect(twin.accounts.contains("default.session"))
+        #expect(await client.resume() == nil)
+        #expect(!twin.accounts.contains("default.session"))
+    }
+
     @Test("an app and its widget sharing the items and a lock directory spend one rotating refresh token once")
     func appAndWidget() async throws {
         try await withTemporaryDirectory { directory in

@@ -182,26 +182,28 @@
             KeychainStatus(rawValue: SecItemDelete(baseQuery(account: account) as CFDictionary))
         }
 
+        /// `SecItemDelete` deletes every item matching the query, here every item of the service.
         func deleteAll() -> KeychainStatus {
-            var query = baseQuery(account: "")
-            query.removeValue(forKey: kSecAttrAccount as String)
-            return KeychainStatus(rawValue: SecItemDelete(query as CFDictionary))
+            KeychainStatus(rawValue: SecItemDelete(baseQuery(account: nil) as CFDictionary))
         }
 
         private func changes(_ data: Data) -> [String: Any] {
             [kSecValueData as String: data, kSecAttrAccessible as String: accessibility.attribute]
         }
 
-        /// The attributes that identify the item for `account`: class, service, account, access group, no sync, and
-        /// the data protection keychain (which platforms other than macOS ignore, as documented).
-        private func baseQuery(account: String) -> [String: Any] {
+        /// The attributes that identify the item for `account` (every item of the service when `nil`): class,
+        /// service, account, access group, no sync, and the data protection keychain (which platforms other than macOS
+        /// ignore, as documented).
+        private func baseQuery(account: String?) -> [String: Any] {
             var query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
                 kSecAttrService as String: service,
-                kSecAttrAccount as String: account,
                 kSecAttrSynchronizable as String: false,
                 kSecUseDataProtectionKeychain as String: true,
             ]
+            if let account {
+                query[kSecAttrAccount as String] = account
+            }
             if let accessGroup {
                 query[kSecAttrAccessGroup as String] = accessGroup
             }
