@@ -98,8 +98,9 @@ public actor AuthClient {
     }
 
     /// Retries what a passing storage failure left pending: a ``restore()`` that could not read the store, a refreshed
-    /// token set that could not be saved, an ended session the store could not forget. Call it when the app becomes active or protected data becomes
-    /// available (after the device is unlocked); calling it when nothing is pending costs nothing.
+    /// token set that could not be saved, an ended session the store could not forget. Call it when the app becomes
+    /// active or protected data becomes available (after the device is unlocked); calling it when nothing is pending
+    /// costs nothing. On iOS and visionOS, LimenApple's `resumeWhenActive()` does this for you.
     ///
     /// ```swift
     /// .onChange(of: scenePhase) { _, phase in

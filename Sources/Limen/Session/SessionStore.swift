@@ -55,7 +55,8 @@ struct SessionStore: Sendable {
     /// Runs `body` while holding the store's cross-process lock when it has one.
     ///
     /// `body`'s outcome is carried through the lock as a value, so whatever the lock itself throws is a failure to
-    /// take it (a ``StorageError`` from Limen's stores).
+    /// take it: a ``StorageError`` from Limen's stores, and from a custom store anything else, reported as an I/O
+    /// failure to lock it.
     func exclusively<T: Sendable>(_ body: @escaping @Sendable () async throws(LimenError) -> T)
         async throws(LimenError) -> T
     {
@@ -72,7 +73,7 @@ struct SessionStore: Sendable {
         } catch let error as StorageError {
             throw .storage(error)
         } catch {
-            throw .storage(.lockFailed(path: String(describing: type(of: coordinated)), errno: 0))
+            throw .storage(.lockFailed(path: String(describing: type(of: coordinated)), errno: EIO))
         }
         return try outcome.get()
     }

@@ -27,7 +27,7 @@
     ///     namespace: "main",
     ///     accessGroup: "ABCDE12345.com.example.shared",
     ///     accessibility: .afterFirstUnlockThisDeviceOnly,
-    ///     sharedDirectory: container?.appending(path: "Library/Application Support/limen", directoryHint: .isDirectory)
+    ///     sharedDirectory: container?.appending(path: "Library/Application Support/limen")
     /// )
     /// ```
     ///
