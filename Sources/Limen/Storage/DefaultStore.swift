@@ -7,6 +7,9 @@ import Foundation
 /// - Elsewhere (Linux, a macOS command-line tool, which the data protection keychain refuses): an
 ///   ``EncryptedFileStore``, namespace `app`, in ``directory``.
 ///
+/// The data protection keychain needs a signed app with a keychain access group (`errSecMissingEntitlement`, `-34018`,
+/// otherwise); a macOS app without one passes an ``EncryptedFileStore`` itself.
+///
 /// ``directory`` is `<data>/<application>/limen`, where `<data>` is `~/Library/Application Support` on Apple
 /// platforms (inside the app's container when it has one) and `$XDG_DATA_HOME` (when set to an absolute path) or
 /// `~/.local/share` elsewhere, and `<application>` is the bundle identifier or else the process name.
