@@ -43,6 +43,13 @@ public enum Limen {
         try await client().signIn(using: userAgent, redirectURI: redirectURI, options: options)
     }
 
+    /// ``AuthClient/resume()`` on the shared client (nothing to do before ``configure(_:)``): call it when the app
+    /// becomes active, so that storage a locked Keychain refused is retried.
+    @discardableResult
+    public static func resume() async -> LimenError? {
+        await shared?.resume()
+    }
+
     /// ``AuthClient/signOut(revoke:)`` on the shared client.
     @discardableResult
     public static func signOut() async throws(LimenError) -> SignOutResult {

@@ -1,17 +1,12 @@
-/// Apple-platform adapters for Limen: ``KeychainStore``, ``WebAuthenticationSessionUserAgent`` and Combine
-/// publishers on `AuthClient`.
+/// Apple-platform adapters for Limen: ``WebAuthenticationSessionUserAgent``, Combine publishers on `AuthClient`, and
+/// `AuthClient.resumeWhenActive()`, which retries storage the locked Keychain refused when the app becomes active.
 ///
 /// Every adapter is compiled only where its framework exists, so this module builds (empty) on Linux.
-/// ``KeychainStore`` and the Combine publishers exist on every Apple platform; ``WebAuthenticationSessionUserAgent``
-/// on iOS, macOS (including Mac Catalyst) and visionOS. Choose between the adapters and their cross-platform twins
-/// at compile time:
+/// The Combine publishers exist on every Apple platform; ``WebAuthenticationSessionUserAgent`` on iOS, macOS
+/// (including Mac Catalyst) and visionOS. `KeychainStore` lives in `Limen` itself, because it is the default store
+/// there (see `DefaultStore`).
 ///
 /// ```swift
-/// #if canImport(Security)
-///     let store: any SecureStore = try KeychainStore(namespace: "main")
-/// #else
-///     let store: any SecureStore = try EncryptedFileStore(directory: directory, namespace: "main")
-/// #endif
 /// print(LimenApple.isAvailable)  // true on Apple platforms, false on Linux
 /// ```
 public enum LimenApple {

@@ -40,7 +40,7 @@ extension AuthClient {
 
     /// The stored token set, for tools that need the raw tokens (for example `limen token`).
     public func currentTokens() async -> TokenSet? {
-        await ensureRestored()
+        try? await ensureRestored()
         return tokens
     }
 

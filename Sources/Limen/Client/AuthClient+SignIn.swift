@@ -69,7 +69,7 @@ extension AuthClient {
             }
             await showCode(authorization)
             let response = try await LimenError.mapping { () async throws(OIDCError) in
-                try await tokens.pollDeviceToken(authorization, now: configuration.now)
+                try await tokens.pollDeviceToken(authorization, now: configuration.now, clock: configuration.clock)
             }
             return try await tokenSet(from: response, nonce: nil, maxAge: nil)
         }
@@ -80,7 +80,7 @@ extension AuthClient {
         method: SignInMethod,
         _ body: () async throws(LimenError) -> TokenSet
     ) async throws(LimenError) -> AuthState.User {
-        await ensureRestored()
+        try await ensureRestored()
         let before = state
         logger.debug("sign-in started", metadata: ["method": "\(method.rawValue)"])
         events.emit(.signInStarted(method: method))

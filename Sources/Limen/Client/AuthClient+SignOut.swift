@@ -16,7 +16,7 @@ extension AuthClient {
     /// - Parameter revoke: Whether to revoke the tokens at the provider (default `true`).
     @discardableResult
     public func signOut(revoke: Bool = true) async -> SignOutResult {
-        await ensureRestored()
+        try? await ensureRestored()
         let ended = tokens
         await endSession(phase: .signedOut)
         events.emit(.signedOut)

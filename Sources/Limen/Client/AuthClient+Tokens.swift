@@ -7,10 +7,13 @@ extension AuthClient {
     ///
     /// - Returns the cached token while it has more than the leeway (or `minimumTimeToLive`) left.
     /// - Otherwise one refresh runs, shared by every concurrent caller; across processes sharing one
-    ///   ``EncryptedFileStore``, a file lock makes the others wait and re-read instead of refreshing again.
+    ///   ``EncryptedFileStore`` or `KeychainStore`, a lock file makes the others wait and re-read instead of
+    ///   refreshing again.
     /// - Returns `nil` when nobody is signed in, or when the provider refuses the refresh token (`invalid_grant`):
     ///   then the session is cleared and ``AuthEvent/sessionExpired`` is emitted.
-    /// - Throws a retryable ``LimenError`` on a transient failure (offline, timeout, 5xx, 429); the session is kept.
+    /// - Throws a retryable ``LimenError`` on a transient failure (offline, timeout, 5xx, 429, or a store that cannot
+    ///   be read yet, as the Keychain while the device is locked); the session is kept.
+    /// - A refreshed set the store refuses to save stays in memory and is saved again on the next call.
     public nonisolated func validAccessToken(minimumTimeToLive: TimeInterval? = nil)
         async throws(LimenError)
         -> String?
@@ -24,7 +27,8 @@ extension AuthClient {
 
     /// The slow path of ``validAccessToken(minimumTimeToLive:)``: restore, re-check, then one shared refresh.
     private func accessTokenRefreshingIfNeeded(margin: TimeInterval) async throws(LimenError) -> String? {
-        await ensureRestored()
+        try await ensureRestored()
+        await saveUnsavedSession()
         guard let current = tokens else { return nil }
         if current.hasFreshAccessToken(at: configuration.now(), leeway: margin) { return current.accessToken }
         return try await sharedRefresh(margin: margin)
@@ -33,39 +37,36 @@ extension AuthClient {
     /// Refreshes now, whatever the token's age; returns the new access token or `nil` if the session ended.
     @discardableResult
     public func refresh() async throws(LimenError) -> String? {
-        await ensureRestored()
+        try await ensureRestored()
         return try await sharedRefresh(margin: .infinity)
     }
 
-    /// Joins the refresh under way, or starts one, mapping its failure into ``LimenError``.
+    /// Joins the refresh under way, or starts one.
     private func sharedRefresh(margin: TimeInterval) async throws(LimenError) -> String? {
-        do {
-            return try await refreshes.run { try await self.refreshSession(margin: margin) }
-        } catch let error as LimenError {
-            throw error
-        } catch let error as StorageError {
-            // The store's cross-process lock failed before the refresh could run.
-            throw .storage(error)
-        } catch {
-            throw .network(.cancelled)
-        }
+        try await refreshes.run { () async throws(LimenError) in try await self.refreshSession(margin: margin) }
     }
 
     /// One refresh, under the store's cross-process lock when it has one.
-    private func refreshSession(margin: TimeInterval) async throws -> String? {
+    private func refreshSession(margin: TimeInterval) async throws(LimenError) -> String? {
         let startedIn = generation
-        return try await sessions.exclusively {
+        return try await sessions.exclusively { () async throws(LimenError) in
             try await self.refreshHoldingLock(margin: margin, startedIn: startedIn)
         }
     }
 
     private func refreshHoldingLock(margin: TimeInterval, startedIn: Int) async throws(LimenError) -> String? {
-        // Another process may have refreshed while this one waited for the lock: adopt its result.
+        // A set the store has not accepted yet holds the only refresh token the provider still honours: it wins.
+        await writeUnsavedSession()
+        // Otherwise another process may have refreshed while this one waited for the lock: adopt its result.
         let stored: TokenSet?
-        do {
-            stored = try await sessions.load()
-        } catch {
-            throw .storage(error)
+        if hasUnsavedSession {
+            stored = tokens
+        } else {
+            do {
+                stored = try await sessions.load()
+            } catch {
+                throw .storage(error)
+            }
         }
         guard generation == startedIn else { return tokens?.accessToken }
         guard let stored else {
@@ -103,7 +104,7 @@ extension AuthClient {
             return nil
         }
         let next = stored.refreshed(with: response, receivedAt: configuration.now(), claims: newClaims)
-        try await adopt(next)
+        await adoptRefreshed(next)
         logger.debug(
             "access token refreshed",
             metadata: [

@@ -20,10 +20,15 @@ public actor AuthClient {
     let discovery: ProviderDiscovery
     let stateStore = StateStore()
     let events = EventBus()
-    let refreshes = SingleFlight<String?>()
+    let refreshes = SingleFlight<String?, LimenError>()
     var logger: Logger { configuration.logger }
     var tokens: TokenSet? {
-        didSet { freshToken.withLock { $0 = tokens.map(CachedAccessToken.init) } }
+        didSet { publishCachedToken() }
+    }
+    /// Whether the store is behind memory: it refused a refreshed ``tokens`` (whose refresh token is then the only one
+    /// the provider still honours), or refused to forget a session that ended (``tokens`` is `nil`).
+    var hasUnsavedSession = false {
+        didSet { publishCachedToken() }
     }
     /// The current access token, readable without entering the actor: the fast path of `validAccessToken()`.
     nonisolated let freshToken = Mutex<CachedAccessToken?>(nil)
@@ -77,13 +82,36 @@ public actor AuthClient {
     /// Reads the stored session; the phase moves from `restoring` to `signedIn` or `signedOut`.
     ///
     /// A stored session that cannot be read (tampered, truncated, wrong key) is treated as signed out and reported
-    /// through the returned error; it never crashes.
+    /// through the returned error; it never crashes. A retryable storage failure (the Keychain refusing a read while
+    /// the device is locked, ``StorageError/isRetryable``) is not a sign-out: the phase stays `restoring`, the error
+    /// is returned, and the next call (or ``resume()``) reads the store again.
     @discardableResult
     public func restore() async -> LimenError? {
         if let restoreTask { return await restoreTask.value }
         let task = Task { await self.loadStoredSession() }
         restoreTask = task
-        return await task.value
+        let error = await task.value
+        if let error, error.isRetryable, restoreTask == task {
+            restoreTask = nil
+        }
+        return error
+    }
+
+    /// Retries what a passing storage failure left pending: a ``restore()`` that could not read the store, a refreshed
+    /// token set that could not be saved, an ended session the store could not forget. Call it when the app becomes
+    /// active or protected data becomes available (after the device is unlocked); calling it when nothing is pending
+    /// costs nothing. On iOS and visionOS, LimenApple's `resumeWhenActive()` does this for you.
+    ///
+    /// ```swift
+    /// .onChange(of: scenePhase) { _, phase in
+    ///     if phase == .active { Task { await client.resume() } }
+    /// }
+    /// ```
+    /// - Returns: The storage error that still holds something back, or `nil` when nothing is pending any more.
+    @discardableResult
+    public func resume() async -> LimenError? {
+        if let error = await restore(), error.isRetryable { return error }
+        return await saveUnsavedSession()
     }
 
     private func loadStoredSession() async -> LimenError? {
@@ -93,6 +121,9 @@ public actor AuthClient {
             tokens = stored
             stateStore.update { $0 = stored.map(AuthState.signedIn) ?? .ended(.signedOut, hadSignedIn: hadSignedIn) }
             return nil
+        } catch  where error.isRetryable {
+            logger.notice("stored session not readable yet; still restoring", metadata: ["code": "\(error.code)"])
+            return .storage(error)
         } catch {
             logger.warning("stored session unreadable; treating as signed out", metadata: ["code": "\(error.code)"])
             tokens = nil
@@ -101,9 +132,9 @@ public actor AuthClient {
         }
     }
 
-    /// Waits for ``restore()`` if it has not run yet.
-    func ensureRestored() async {
-        await restore()
+    /// Waits for ``restore()`` if it has not run yet; throws the retryable storage error that keeps it `restoring`.
+    func ensureRestored() async throws(LimenError) {
+        if let error = await restore(), error.isRetryable { throw error }
     }
 
     /// The provider metadata, mapped into ``LimenError``.
@@ -164,20 +195,73 @@ public actor AuthClient {
             throw .storage(error)
         }
         tokens = next
+        hasUnsavedSession = false
         stateStore.update { $0 = .signedIn(next) }
     }
 
-    /// Forgets the session locally (storage and state), bumping the generation.
+    /// Makes a refreshed set the session: published at once, then persisted. The provider has already spent the
+    /// previous refresh token, so when the save fails the set stays in memory, marked unsaved, and every later access
+    /// saves it again (see ``saveUnsavedSession()``) until the store accepts it.
+    func adoptRefreshed(_ next: TokenSet) async {
+        tokens = next
+        hasUnsavedSession = true
+        stateStore.update { $0 = .signedIn(next) }
+        await writeUnsavedSession()
+    }
+
+    /// Writes an unsaved session under the store's cross-process lock; returns the error that kept it unsaved.
+    @discardableResult
+    func saveUnsavedSession() async -> LimenError? {
+        guard hasUnsavedSession else { return nil }
+        do {
+            return try await sessions.exclusively { () async throws(LimenError) in await self.writeUnsavedSession() }
+        } catch {
+            return error
+        }
+    }
+
+    /// Writes an unsaved session: saves ``tokens``, or clears the stored session when there are none. Callers that
+    /// hold the store's cross-process lock call it directly.
+    @discardableResult
+    func writeUnsavedSession() async -> LimenError? {
+        guard hasUnsavedSession else { return nil }
+        let unsaved = tokens
+        do {
+            if let unsaved {
+                try await sessions.save(unsaved)
+            } else {
+                try await sessions.clear()
+            }
+        } catch {
+            logger.warning(
+                unsaved == nil ? "ended session not cleared from the store" : "refreshed session not saved",
+                metadata: ["code": "\(error.code)"])
+            return .storage(error)
+        }
+        if tokens == unsaved { hasUnsavedSession = false }
+        return nil
+    }
+
+    /// Forgets the session locally (storage and state), bumping the generation. A store that refuses to forget it is
+    /// asked again on the next access (see ``saveUnsavedSession()``).
+    ///
+    /// The restore counts as done from here on: a store that could not be read before is not read again, so a session
+    /// that the store still holds cannot come back in this process.
     func endSession(phase: AuthState.Phase) async {
         generation += 1
         let hadSignedIn = tokens != nil || state.auth.hasPreviouslySignedIn
         tokens = nil
-        do {
-            try await sessions.clear()
-        } catch {
-            logger.error("could not clear the stored session", metadata: ["code": "\(error.code)"])
-        }
+        hasUnsavedSession = true
+        restoreTask = Task { nil }
+        await writeUnsavedSession()
         stateStore.update { $0 = .ended(phase, hadSignedIn: hadSignedIn) }
+    }
+
+    /// Copies the access token out of the actor for the fast path of `validAccessToken()`; an unsaved set is not
+    /// copied, so the next access comes in and saves it.
+    private func publishCachedToken() {
+        let cached = hasUnsavedSession ? nil : tokens.map(CachedAccessToken.init)
+        freshToken.withLock { $0 = cached }
     }
 }
 

@@ -31,7 +31,7 @@ public struct Configuration: Sendable {
     public var leeway: TimeInterval
     /// The storage namespace; clients with different namespaces keep separate sessions in one store.
     public var namespace: String
-    /// Where the session is kept.
+    /// Where the session is kept: by default the platform's secure store (see ``DefaultStore``).
     public var store: any SecureStore
     /// How HTTP requests are sent.
     public var transport: any HTTPTransport
@@ -39,6 +39,8 @@ public struct Configuration: Sendable {
     public var logger: Logger
     /// The current time; injected by tests.
     public var now: @Sendable () -> Date
+    /// What every wait uses: the default transport's retry back-off and device-grant polling; injected by tests.
+    public var clock: any Clock<Duration>
 
     /// How a confidential client authenticates at the token endpoint.
     public enum SecretMethod: String, Sendable, Codable {
@@ -48,8 +50,10 @@ public struct Configuration: Sendable {
         case post = "client_secret_post"
     }
 
-    /// Creates a configuration; storage defaults to memory, transport to a ``RetryingTransport`` over
-    /// ``URLSessionTransport``.
+    /// Creates a configuration; storage defaults to the platform's secure store (the Keychain in an Apple app, an
+    /// ``EncryptedFileStore`` elsewhere; see ``DefaultStore``), transport to a ``RetryingTransport`` over
+    /// ``URLSessionTransport`` waiting on `clock`. Pass a ``MemoryStore`` for a session that must not outlive the
+    /// process.
     public init(
         issuer: URL,
         clientID: String,
@@ -60,10 +64,11 @@ public struct Configuration: Sendable {
         postLogoutRedirectURI: URL? = nil,
         leeway: TimeInterval = 60,
         namespace: String = "default",
-        store: any SecureStore = MemoryStore(),
-        transport: any HTTPTransport = RetryingTransport(base: URLSessionTransport()),
+        store: (any SecureStore)? = nil,
+        transport: (any HTTPTransport)? = nil,
         logger: Logger = Logger(label: "limen"),
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -74,10 +79,11 @@ public struct Configuration: Sendable {
         self.postLogoutRedirectURI = postLogoutRedirectURI
         self.leeway = leeway
         self.namespace = namespace
-        self.store = store
-        self.transport = transport
+        self.store = store ?? DefaultStore.current.makeStore()
+        self.transport = transport ?? RetryingTransport(base: URLSessionTransport(), clock: clock)
         self.logger = logger
         self.now = now
+        self.clock = clock
     }
 
     /// The client authentication these settings imply.

@@ -18,14 +18,11 @@ import LimenOIDC
 /// let configuration = Configuration(issuer: issuer, clientID: "app", transport: transport)
 /// ```
 public struct RetryingTransport: HTTPTransport {
-    /// Waits for a duration; throws when the wait is cancelled.
-    public typealias Sleep = @Sendable (Duration) async throws -> Void
-
     /// The transport that sends each attempt.
     public let base: any HTTPTransport
     /// When and how long to wait between attempts.
     public let policy: RetryPolicy
-    private let sleep: Sleep
+    private let clock: any Clock<Duration>
     private let random: @Sendable () -> Double
     private let now: @Sendable () -> Date
 
@@ -33,19 +30,19 @@ public struct RetryingTransport: HTTPTransport {
     /// - Parameters:
     ///   - base: The transport that sends each attempt.
     ///   - policy: Backoff and retry limits.
-    ///   - sleep: Waits between attempts; tests inject one that records the delays.
+    ///   - clock: Waits between attempts; tests inject one that records the delays instead of waiting.
     ///   - random: A value in `0..<1` for the jitter; tests inject a fixed sequence.
     ///   - now: The current time, for `Retry-After` given as an HTTP date.
     public init(
         base: any HTTPTransport,
         policy: RetryPolicy = RetryPolicy(),
-        sleep: @escaping Sleep = { try await Task.sleep(for: $0) },
+        clock: any Clock<Duration> = ContinuousClock(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.base = base
         self.policy = policy
-        self.sleep = sleep
+        self.clock = clock
         self.random = random
         self.now = now
     }
@@ -64,7 +61,7 @@ public struct RetryingTransport: HTTPTransport {
                 return try outcome.get()
             }
             do {
-                try await sleep(delay)
+                try await clock.sleep(for: delay)
             } catch {
                 throw .cancelled
             }

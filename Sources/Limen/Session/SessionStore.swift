@@ -53,10 +53,28 @@ struct SessionStore: Sendable {
     }
 
     /// Runs `body` while holding the store's cross-process lock when it has one.
-    func exclusively<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        if let coordinated = store as? any ProcessCoordinatedStore {
-            return try await coordinated.withExclusiveAccess(body)
+    ///
+    /// `body`'s outcome is carried through the lock as a value, so whatever the lock itself throws is a failure to
+    /// take it: a ``StorageError`` from Limen's stores, and from a custom store anything else, reported as an I/O
+    /// failure to lock it.
+    func exclusively<T: Sendable>(_ body: @escaping @Sendable () async throws(LimenError) -> T)
+        async throws(LimenError) -> T
+    {
+        guard let coordinated = store as? any ProcessCoordinatedStore else { return try await body() }
+        let outcome: Result<T, LimenError>
+        do {
+            outcome = try await coordinated.withExclusiveAccess { () async -> Result<T, LimenError> in
+                do throws(LimenError) {
+                    return .success(try await body())
+                } catch {
+                    return .failure(error)
+                }
+            }
+        } catch let error as StorageError {
+            throw .storage(error)
+        } catch {
+            throw .storage(.lockFailed(path: String(describing: type(of: coordinated)), errno: EIO))
         }
-        return try await body()
+        return try outcome.get()
     }
 }

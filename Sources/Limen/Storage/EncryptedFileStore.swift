@@ -26,18 +26,23 @@ public final class EncryptedFileStore: ProcessCoordinatedStore {
     /// The namespace that prefixes every file of this store.
     public let namespace: String
     private let directoryPath: String
-    private let exclusive = AsyncMutex()
+    private let lock: ProcessLock
     private static let logger = Logger(label: "limen.storage")
 
     /// Creates a store over `directory` for `namespace`; nothing is touched on disk until first use.
     ///
     /// Throws ``StorageError/invalidNamespace(_:)`` unless `namespace` is 1–64 ASCII letters, digits, `-`, `_`.
-    public init(directory: URL, namespace: String) throws(StorageError) {
+    public convenience init(directory: URL, namespace: String) throws(StorageError) {
         try StorageName.validate(namespace: namespace)
+        self.init(directory: directory, validNamespace: namespace)
+    }
+
+    /// Creates a store for a namespace already known to follow ``StorageName``'s rules.
+    init(directory: URL, validNamespace namespace: String) {
         self.directory = directory
         self.namespace = namespace
-        let path = directory.path(percentEncoded: false)
-        self.directoryPath = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        self.directoryPath = ProcessLock.trimmingTrailingSlash(directory.path(percentEncoded: false))
+        self.lock = ProcessLock(directoryPath: directoryPath, fileName: "\(namespace).lock")
     }
 
     /// Returns the decrypted entry for `key`, or `nil` when there is none.
@@ -84,12 +89,7 @@ public final class EncryptedFileStore: ProcessCoordinatedStore {
     public func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws
         -> T
     {
-        try PrivateFile.makeDirectory(directoryPath)
-        let lockPath = path(of: "\(namespace).lock")
-        let lock = FileLock(path: lockPath) {
-            Self.logger.debug("lock held by another process; waiting", metadata: ["lock": "\(lockPath)"])
-        }
-        return try await exclusive.withLock { try await lock.withLock(body) }
+        try await lock.withLock(body)
     }
 
     private var keyFilePath: String { path(of: "\(namespace).key") }

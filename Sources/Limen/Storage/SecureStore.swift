@@ -24,6 +24,7 @@ public protocol SecureStore: Sendable {
 /// sharing the same storage (for example an app and its extension refreshing the same session).
 public protocol ProcessCoordinatedStore: SecureStore {
     /// Runs `body` while holding this store's exclusive lock, and releases it when `body` returns or throws.
+    /// A failure to take the lock is thrown as a ``StorageError`` (`AuthClient` reports it as one).
     ///
     /// Reads and writes made inside `body` need no further locking; they are individually atomic in any case.
     /// Not reentrant: calling `withExclusiveAccess` again from inside `body` on the same store waits forever.

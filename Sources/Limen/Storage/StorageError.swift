@@ -52,7 +52,7 @@ public enum StorageError: Error, Sendable, Equatable {
         case .io(_, let number), .lockFailed(_, let number):
             [EINTR, EAGAIN, EBUSY, EMFILE, ENFILE, ENOLCK].contains(number)
         case .keychain(let status):
-            status == Self.keychainInteractionNotAllowed
+            status == KeychainStatus.interactionNotAllowed.rawValue
         case .invalidKey, .invalidNamespace, .insecurePermissions, .corrupted, .keyFileInvalid:
             false
         }
@@ -78,16 +78,12 @@ extension StorageError: LocalizedError {
             "A file operation on \(path) failed: \(Self.describe(errno: number)) (errno \(number))."
         case .lockFailed(let path, let number):
             "Could not lock \(path): \(Self.describe(errno: number)) (errno \(number))."
-        case .keychain(let status) where status == Self.keychainInteractionNotAllowed:
+        case .keychain(let status) where status == KeychainStatus.interactionNotAllowed.rawValue:
             "The keychain is not available while the device is locked (OSStatus \(status)); try again after unlock."
         case .keychain(let status):
             "A keychain operation failed with OSStatus \(status)."
         }
     }
-
-    /// `errSecInteractionNotAllowed`: the item is protected and the device is locked. Spelled out here so that this
-    /// file builds where the Security framework does not exist.
-    static let keychainInteractionNotAllowed: Int32 = -25308
 
     private static func describe(errno number: Int32) -> String {
         guard let message = strerror(number) else { return "unknown error" }

@@ -1,7 +1,7 @@
 /// Validation of the identifiers that become part of file names and keychain account names.
 ///
 /// Every ``SecureStore`` in Limen applies these rules, so a key that works with one store works with all of them.
-/// Custom stores (such as the Keychain store in LimenApple) call these to refuse the same keys:
+/// Custom stores call these to refuse the same keys:
 ///
 /// ```swift
 /// try StorageName.validate(key: "tokens")            // fine

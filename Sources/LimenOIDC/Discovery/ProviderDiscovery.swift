@@ -18,7 +18,7 @@ public actor ProviderDiscovery {
     private let timeToLive: TimeInterval
     private let now: @Sendable () -> Date
     private var cached: (metadata: ProviderMetadata, fetchedAt: Date)?
-    private let fetches = SingleFlight<ProviderMetadata>()
+    private let fetches = SingleFlight<ProviderMetadata, OIDCError>()
 
     /// Creates a discovery client.
     /// - Parameters:
@@ -44,15 +44,11 @@ public actor ProviderDiscovery {
         if !forceRefresh, let cached, now().timeIntervalSince(cached.fetchedAt) < timeToLive {
             return cached.metadata
         }
-        do {
-            let metadata = try await fetches.run { [issuer, transport] in
-                try await Self.fetch(issuer: issuer, transport: transport)
-            }
-            cached = (metadata, now())
-            return metadata
-        } catch {
-            throw error as? OIDCError ?? .network(.cancelled)
+        let metadata = try await fetches.run { [issuer, transport] () async throws(OIDCError) in
+            try await Self.fetch(issuer: issuer, transport: transport)
         }
+        cached = (metadata, now())
+        return metadata
     }
 
     /// Fetches, decodes and checks the document without touching any cache.

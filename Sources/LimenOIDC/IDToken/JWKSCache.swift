@@ -31,7 +31,7 @@ public actor JWKSCache {
     private var selectedVerifiers: [VerifierSlot: any JWTAlgorithm] = [:]
     /// Counts the key sets stored, so that a verifier loaded while a newer key set arrived is not cached for it.
     private var keySetGeneration = 0
-    private let fetches = SingleFlight<Result<JSONWebKeySet, IDTokenValidationError>>()
+    private let fetches = SingleFlight<JSONWebKeySet, IDTokenValidationError>()
 
     /// Creates a cache; nothing is fetched until keys are first asked for.
     public init(
@@ -62,19 +62,13 @@ public actor JWKSCache {
             logger.debug("Refreshing the key set for an unknown key", metadata: ["jwks_uri": "\(jwksURI)"])
         }
         let request = HTTPRequest(url: jwksURI, headers: ["Accept": "application/json"])
-        let result: Result<JSONWebKeySet, IDTokenValidationError>
-        do {
-            result = try await fetches.run { [transport, now] in await Self.fetch(request, through: transport, now: now)
-            }
-        } catch {
-            throw .jwksUnavailable(.cancelled)
+        let keySet = try await fetches.run { [transport, now] () async throws(IDTokenValidationError) in
+            try await Self.fetch(request, through: transport, now: now)
         }
-        if case .success(let keySet) = result {
-            cached = (keySet, now())
-            selectedVerifiers = [:]
-            keySetGeneration += 1
-        }
-        return try result.get()
+        cached = (keySet, now())
+        selectedVerifiers = [:]
+        keySetGeneration += 1
+        return keySet
     }
 
     private func needsFetch(_ fetchedAt: Date, forceRefresh: Bool, at time: Date) -> Bool {
@@ -88,20 +82,20 @@ public actor JWKSCache {
         _ request: HTTPRequest,
         through transport: any HTTPTransport,
         now: @Sendable () -> Date
-    ) async -> Result<JSONWebKeySet, IDTokenValidationError> {
+    ) async throws(IDTokenValidationError) -> JSONWebKeySet {
         let response: HTTPResponse
         do {
             response = try await transport.send(request)
         } catch {
-            return .failure(.jwksUnavailable(error))
+            throw .jwksUnavailable(error)
         }
         switch response.status {
         case 200:
-            return Result { () throws(IDTokenValidationError) in try JSONWebKeySet(json: response.body) }
+            return try JSONWebKeySet(json: response.body)
         case 429, 503:
-            return .failure(.jwksUnavailable(.rateLimited(retryAfter: response.retryAfter(now: now()))))
+            throw .jwksUnavailable(.rateLimited(retryAfter: response.retryAfter(now: now())))
         default:
-            return .failure(.jwksUnavailable(.httpStatus(response.status)))
+            throw .jwksUnavailable(.httpStatus(response.status))
         }
     }
 

@@ -25,11 +25,11 @@ extension TokenClient {
     /// - Parameters:
     ///   - authorization: What ``authorizeDevice(scopes:)`` returned.
     ///   - now: The current time; injected by tests.
-    ///   - sleep: Waits the given time; injected by tests (cancellation ends the polling).
+    ///   - clock: Waits between polls; injected by tests (cancellation ends the polling).
     public func pollDeviceToken(
         _ authorization: DeviceAuthorization,
         now: @Sendable () -> Date = Date.init,
-        sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        clock: any Clock<Duration> = ContinuousClock()
     ) async throws(OIDCError) -> TokenResponse {
         let deadline = now().addingTimeInterval(authorization.expiresIn)
         var interval = max(authorization.interval, 1)
@@ -42,7 +42,7 @@ extension TokenClient {
                 throw .oauth(OAuthError(error: .expiredToken, errorDescription: "the device code expired"))
             }
             do {
-                try await sleep(.milliseconds(Int64(interval * 1000)))
+                try await clock.sleep(for: .milliseconds(Int64(interval * 1000)))
             } catch {
                 throw .network(.cancelled)
             }

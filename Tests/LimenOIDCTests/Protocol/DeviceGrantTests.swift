@@ -63,13 +63,10 @@ struct DeviceGrantTests {
             .json(Self.tokens),
         ]
         try await withScriptedServer(script) { client, server in
-            let waits = Locked<[Duration]>([])
-            let clock = TestNow()
-            let response = try await client.pollDeviceToken(Self.authorization, now: clock.now) { duration in
-                waits.withLock { $0.append(duration) }
-            }
+            let waits = TestClock()
+            let response = try await client.pollDeviceToken(Self.authorization, now: TestNow().now, clock: waits)
             #expect(response.accessToken == "at-1")
-            #expect(waits.withLock { $0 } == [.seconds(5), .seconds(5), .seconds(10), .seconds(10)])
+            #expect(waits.recorded == [.seconds(5), .seconds(5), .seconds(10), .seconds(10)])
             let form = try #require(await server.log.requests.first).form
             #expect(form["grant_type"] == "urn:ietf:params:oauth:grant-type:device_code")
             #expect(form["device_code"] == "dc-1")
@@ -83,7 +80,7 @@ struct DeviceGrantTests {
         try await withScriptedServer([Self.pending("authorization_pending"), Self.pending(error)]) { client, server in
             let expected = OIDCError.oauth(OAuthError(error: .init(rawValue: error), httpStatus: 400))
             await #expect(throws: expected) {
-                try await client.pollDeviceToken(Self.authorization, now: TestNow().now) { _ in }
+                try await client.pollDeviceToken(Self.authorization, now: TestNow().now, clock: TestClock())
             }
             #expect(await server.log.count(path: "/token") == 2)
         }
@@ -97,9 +94,8 @@ struct DeviceGrantTests {
             let expected = OIDCError.oauth(
                 OAuthError(error: .expiredToken, errorDescription: "the device code expired"))
             await #expect(throws: expected) {
-                try await client.pollDeviceToken(Self.authorization, now: clock.now) { duration in
-                    clock.advance(by: TimeInterval(duration.components.seconds))
-                }
+                let waits = TestClock { duration in clock.advance(by: TimeInterval(duration.components.seconds)) }
+                return try await client.pollDeviceToken(Self.authorization, now: clock.now, clock: waits)
             }
             #expect(await server.log.count(path: "/token") == 119)
         }

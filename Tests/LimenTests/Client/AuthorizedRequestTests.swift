@@ -51,7 +51,8 @@ struct AuthorizedRequestTests {
         let transport = RecordingTransport()
         let client = AuthClient(
             configuration: Configuration(
-                issuer: URL(string: "http://127.0.0.1:1")!, clientID: "app", transport: transport))
+                issuer: URL(string: "http://127.0.0.1:1")!, clientID: "app", store: MemoryStore(), transport: transport)
+        )
         await #expect(throws: LimenError.notSignedIn) {
             try await client.authorizedRequest(HTTPRequest(url: URL(string: "http://127.0.0.1:1/api")!))
         }

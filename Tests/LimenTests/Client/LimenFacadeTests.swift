@@ -12,11 +12,13 @@ struct LimenFacadeTests {
             try await Limen.validAccessToken()
         }
         #expect(Limen.shared == nil)
+        #expect(await Limen.resume() == nil)
         let fixture = try await ProviderFixture.start(expiresIn: 3600) { _ in .json(ProviderFixture.rotated) }
         let client = Limen.configure(fixture.client.configuration)
         #expect(Limen.shared === client)
         #expect(try await Limen.validAccessToken() == "at-old")
         #expect(Limen.state.phase == .signedIn)
+        #expect(await Limen.resume() == nil)
         await fixture.stop()
     }
 }

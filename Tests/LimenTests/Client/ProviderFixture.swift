@@ -7,17 +7,18 @@ import TestSupport
 /// A discovery document and token endpoint on a real loopback server, plus a client with a stored session.
 struct ProviderFixture {
     let server: TestHTTPServer
-    let store: MemoryStore
+    let store: any SecureStore
     let clock: TestNow
     let client: AuthClient
 
     /// A token endpoint answer that rotates the refresh token.
     static let rotated = #"{"access_token":"at-new","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-new"}"#
 
-    /// Starts the server with `token` answering `POST /token` and stores a session whose access token expires at
-    /// `expiresIn` seconds from the fixture's start. The client logs to `logger`.
+    /// Starts the server with `token` answering `POST /token` and stores a session in `store` whose access token
+    /// expires at `expiresIn` seconds from the fixture's start. The client logs to `logger`.
     static func start(
         expiresIn: TimeInterval = 10,
+        store: any SecureStore = MemoryStore(),
         routes: [String: TestHTTPServer.Handler] = [:],
         logger: Logger = Logger(label: "limen"),
         token: @escaping TestHTTPServer.Handler
@@ -37,7 +38,6 @@ struct ProviderFixture {
         let server = try await TestHTTPServer.start(all)
         await issuer.set(server.baseURL.absoluteString)
         let clock = TestNow()
-        let store = MemoryStore()
         let session = TokenSet(
             accessToken: "at-old",
             refreshToken: "rt-old",

@@ -32,6 +32,7 @@ struct GlewlwydEndToEndTests {
                 redirectURI: registered.redirectURIs.first,
                 scopes: ["email", "profile"],
                 clientSecret: registered.clientSecret,
+                store: MemoryStore(),
                 logger: logs.logger
             )
         )

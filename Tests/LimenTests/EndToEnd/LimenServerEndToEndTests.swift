@@ -31,6 +31,7 @@ struct LimenServerEndToEndTests {
                 clientID: "limen-cli",
                 redirectURI: try #require(URL(string: "http://127.0.0.1:49321/callback")),
                 scopes: ["profile", "email", "offline_access"],
+                store: MemoryStore(),
                 logger: logs.logger
             )
         )

@@ -9,9 +9,9 @@ struct RetryingTransportTests {
     @Test("a GET answered 503, 503, 200 is retried until it succeeds, waiting the jittered backoff")
     func retriesUntilSuccess() async throws {
         let server = try await ScriptedServer.start([HTTPResponse(status: 503), HTTPResponse(status: 503), .ok])
-        let sleeps = SleepRecorder()
+        let sleeps = TestClock()
         let transport = RetryingTransport(
-            base: URLSessionTransport(), sleep: sleeps.sleep, random: Randoms([0.5, 0.75]).next)
+            base: URLSessionTransport(), clock: sleeps, random: Randoms([0.5, 0.75]).next)
         let response = try await transport.send(HTTPRequest(url: server.url))
         #expect(response.status == 200)
         #expect(await server.requestCount() == 3)
@@ -26,8 +26,8 @@ struct RetryingTransportTests {
     )
     func retryableStatuses(status: Int) async throws {
         let server = try await ScriptedServer.start([HTTPResponse(status: status), .ok])
-        let sleeps = SleepRecorder()
-        let transport = RetryingTransport(base: URLSessionTransport(), sleep: sleeps.sleep, random: { 0 })
+        let sleeps = TestClock()
+        let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps, random: { 0 })
         #expect(try await transport.send(HTTPRequest(url: server.url)).status == 200)
         #expect(await server.requestCount() == 2)
         await server.stop()
@@ -36,8 +36,8 @@ struct RetryingTransportTests {
     @Test("a GET answered 500 or 404 is returned without a retry", arguments: [500, 404])
     func nonRetryableStatus(status: Int) async throws {
         let server = try await ScriptedServer.start([HTTPResponse(status: status), .ok])
-        let sleeps = SleepRecorder()
-        let transport = RetryingTransport(base: URLSessionTransport(), sleep: sleeps.sleep)
+        let sleeps = TestClock()
+        let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps)
         #expect(try await transport.send(HTTPRequest(url: server.url)).status == status)
         #expect(await server.requestCount() == 1)
         #expect(sleeps.recorded.isEmpty)
@@ -47,8 +47,8 @@ struct RetryingTransportTests {
     @Test("a POST answered 503 is not retried: exactly one request reaches the server")
     func postNotRetriedAfterStatus() async throws {
         let server = try await ScriptedServer.start([HTTPResponse(status: 503), .ok])
-        let sleeps = SleepRecorder()
-        let transport = RetryingTransport(base: URLSessionTransport(), sleep: sleeps.sleep)
+        let sleeps = TestClock()
+        let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps)
         let request = HTTPRequest.form(url: server.url, [("grant_type", "refresh_token")])
         #expect(try await transport.send(request).status == 503)
         #expect(await server.requestCount() == 1)
@@ -59,10 +59,10 @@ struct RetryingTransportTests {
     @Test("a POST that failed offline (never reached the server) is retried once and succeeds")
     func postRetriedWhenOffline() async throws {
         let server = try await ScriptedServer.start([.ok])
-        let sleeps = SleepRecorder()
+        let sleeps = TestClock()
         let transport = RetryingTransport(
             base: FailingFirst([.offline("no route")], then: URLSessionTransport()),
-            sleep: sleeps.sleep,
+            clock: sleeps,
             random: { 0.5 }
         )
         let request = HTTPRequest.form(url: server.url, [("grant_type", "refresh_token")])
@@ -78,8 +78,8 @@ struct RetryingTransportTests {
     )
     func postNotRetriedWhenMaybeDelivered(error: NetworkError) async throws {
         let failing = FailingFirst([error], then: RecordingTransport())
-        let sleeps = SleepRecorder()
-        let transport = RetryingTransport(base: failing, sleep: sleeps.sleep)
+        let sleeps = TestClock()
+        let transport = RetryingTransport(base: failing, clock: sleeps)
         let request = HTTPRequest.form(url: URL(string: "http://127.0.0.1:1/token")!, [("grant_type", "x")])
         await #expect(throws: error) { try await transport.send(request) }
         #expect(failing.attempts == 1)
@@ -90,14 +90,14 @@ struct RetryingTransportTests {
     func getRetriedAfterTransientErrors() async throws {
         let server = try await ScriptedServer.start([.ok, .ok, .ok])
         let failing = FailingFirst([.timeout, .offline("down"), .connectionLost("reset")], then: URLSessionTransport())
-        let sleeps = SleepRecorder()
-        let transport = RetryingTransport(base: failing, sleep: sleeps.sleep, random: { 0 })
+        let sleeps = TestClock()
+        let transport = RetryingTransport(base: failing, clock: sleeps, random: { 0 })
         #expect(try await transport.send(HTTPRequest(url: server.url)).status == 200)
         #expect(failing.attempts == 4)
         #expect(sleeps.recorded.count == 3)
 
         let tls = FailingFirst([.tls("untrusted")], then: URLSessionTransport())
-        let once = RetryingTransport(base: tls, sleep: sleeps.sleep)
+        let once = RetryingTransport(base: tls, clock: sleeps)
         await #expect(throws: NetworkError.tls("untrusted")) { try await once.send(HTTPRequest(url: server.url)) }
         #expect(tls.attempts == 1)
         await server.stop()
@@ -106,8 +106,8 @@ struct RetryingTransportTests {
     @Test("Retry-After: 2 is honoured instead of the jittered backoff")
     func retryAfterSeconds() async throws {
         let server = try await ScriptedServer.start([HTTPResponse(status: 503, headers: ["Retry-After": "2"]), .ok])
-        let sleeps = SleepRecorder()
-        let transport = RetryingTransport(base: URLSessionTransport(), sleep: sleeps.sleep, random: { 0.5 })
+        let sleeps = TestClock()
+        let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps, random: { 0.5 })
         #expect(try await transport.send(HTTPRequest(url: server.url)).status == 200)
         #expect(sleeps.recorded == [.seconds(2)])
         #expect(await server.requestCount() == 2)
@@ -123,8 +123,8 @@ struct RetryingTransportTests {
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         let date = formatter.string(from: clock.date.addingTimeInterval(5))
         let server = try await ScriptedServer.start([HTTPResponse(status: 429, headers: ["Retry-After": date]), .ok])
-        let sleeps = SleepRecorder()
-        let transport = RetryingTransport(base: URLSessionTransport(), sleep: sleeps.sleep, now: clock.now)
+        let sleeps = TestClock()
+        let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps, now: clock.now)
         #expect(try await transport.send(HTTPRequest(url: server.url)).status == 200)
         #expect(sleeps.recorded == [.seconds(5)])
         await server.stop()
@@ -133,8 +133,8 @@ struct RetryingTransportTests {
     @Test("Retry-After: 120, over the 30 s maximum, returns the response at once without waiting")
     func retryAfterOverMaximum() async throws {
         let server = try await ScriptedServer.start([HTTPResponse(status: 503, headers: ["Retry-After": "120"]), .ok])
-        let sleeps = SleepRecorder()
-        let transport = RetryingTransport(base: URLSessionTransport(), sleep: sleeps.sleep)
+        let sleeps = TestClock()
+        let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps)
         let response = try await transport.send(HTTPRequest(url: server.url))
         #expect(response.status == 503)
         #expect(response.header("Retry-After") == "120")
@@ -147,8 +147,8 @@ struct RetryingTransportTests {
     func givesUpWithLastResponse() async throws {
         let answers = (1...5).map { HTTPResponse(status: 503, headers: ["X-Attempt": "\($0)"]) }
         let server = try await ScriptedServer.start(answers)
-        let sleeps = SleepRecorder()
-        let transport = RetryingTransport(base: URLSessionTransport(), sleep: sleeps.sleep, random: { 0.5 })
+        let sleeps = TestClock()
+        let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps, random: { 0.5 })
         let response = try await transport.send(HTTPRequest(url: server.url))
         #expect(response.status == 503)
         #expect(response.header("X-Attempt") == "4")
@@ -162,8 +162,8 @@ struct RetryingTransportTests {
     func givesUpWithLastError() async throws {
         let failing = FailingFirst(
             [.timeout, .timeout, .timeout, .connectionLost("last"), .timeout], then: RecordingTransport())
-        let sleeps = SleepRecorder()
-        let transport = RetryingTransport(base: failing, sleep: sleeps.sleep, random: { 0 })
+        let sleeps = TestClock()
+        let transport = RetryingTransport(base: failing, clock: sleeps, random: { 0 })
         await #expect(throws: NetworkError.connectionLost("last")) {
             try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:1/")!))
         }
@@ -174,9 +174,9 @@ struct RetryingTransportTests {
     @Test("the backoff ceiling stops growing at the 8 s cap and the retry count is configurable")
     func cappedBackoff() async throws {
         let failing = FailingFirst(Array(repeating: .timeout, count: 8), then: RecordingTransport())
-        let sleeps = SleepRecorder()
+        let sleeps = TestClock()
         let transport = RetryingTransport(
-            base: failing, policy: RetryPolicy(maxRetries: 6), sleep: sleeps.sleep, random: { 0.5 })
+            base: failing, policy: RetryPolicy(maxRetries: 6), clock: sleeps, random: { 0.5 })
         await #expect(throws: NetworkError.timeout) {
             try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:1/")!))
         }
@@ -187,13 +187,24 @@ struct RetryingTransportTests {
             ])
     }
 
+    @Test("a configuration's clock is the one its default transport waits on")
+    func configurationClock() async throws {
+        let server = try await ScriptedServer.start([HTTPResponse(status: 503), .ok])
+        let clock = TestClock()
+        let configuration = Configuration(issuer: server.url, clientID: "app", store: MemoryStore(), clock: clock)
+        let response = try await configuration.transport.send(HTTPRequest(url: server.url))
+        #expect(response.status == 200)
+        #expect(clock.recorded.count == 1)
+        await server.stop()
+    }
+
     @Test("cancelling the caller during a wait ends the call with cancelled")
     func cancellationDuringWait() async throws {
         let server = try await ScriptedServer.start([HTTPResponse(status: 503, headers: ["Retry-After": "25"]), .ok])
         let waiting = Gate()
         let transport = RetryingTransport(
             base: URLSessionTransport(),
-            sleep: { duration in
+            clock: TestClock { duration in
                 await waiting.open()
                 try await Task.sleep(for: duration)
             }
@@ -231,17 +242,6 @@ private struct ScriptedServer {
 
 extension HTTPResponse {
     fileprivate static let ok = HTTPResponse(status: 200, body: Data("ok".utf8))
-}
-
-/// Records every requested wait and returns at once.
-private final class SleepRecorder: Sendable {
-    private let durations = Locked<[Duration]>([])
-
-    var recorded: [Duration] { durations.withLock { $0 } }
-
-    var sleep: RetryingTransport.Sleep {
-        { [durations] duration in durations.withLock { $0.append(duration) } }
-    }
 }
 
 /// A fixed sequence of jitter values (the last one repeats).
