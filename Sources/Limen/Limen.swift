@@ -1,6 +1,5 @@
 import Foundation
 import LimenOIDC
-import Synchronization
 
 /// A convenience façade over one shared ``AuthClient`` (Rownd-style static calls).
 ///
@@ -11,7 +10,7 @@ import Synchronization
 /// let token = try await Limen.validAccessToken()
 /// ```
 public enum Limen {
-    private static let sharedClient = Mutex<AuthClient?>(nil)
+    private static let sharedClient = LockedValue<AuthClient?>(nil)
 
     /// Creates the shared client (replacing any earlier one) and starts restoring its stored session.
     @discardableResult

@@ -1,13 +1,13 @@
 import Foundation
-import Synchronization
+import Limen
 
 /// A settable clock for code that takes a `now` closure: time moves only when the test says so.
 public final class TestNow: Sendable {
-    private let current: Mutex<Date>
+    private let current: LockedValue<Date>
 
     /// Starts at `start` (default: a fixed date, 2026-01-01T00:00:00Z).
     public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
-        current = Mutex(start)
+        current = LockedValue(start)
     }
 
     /// The closure to inject.

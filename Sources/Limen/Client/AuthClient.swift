@@ -1,7 +1,6 @@
 import Foundation
 import LimenOIDC
 import Logging
-import Synchronization
 
 /// A signed-in session with one OpenID provider: sign-in, token refresh, state, events and sign-out.
 ///
@@ -31,7 +30,7 @@ public actor AuthClient {
         didSet { publishCachedToken() }
     }
     /// The current access token, readable without entering the actor: the fast path of `validAccessToken()`.
-    nonisolated let freshToken = Mutex<CachedAccessToken?>(nil)
+    nonisolated let freshToken = LockedValue<CachedAccessToken?>(nil)
     /// Bumped by every sign-in and sign-out, so that a refresh started before one is discarded after it.
     var generation = 0
     private var restoreTask: Task<LimenError?, Never>?

@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 
 /// Delivers ``AuthEvent``s, in the order they happen, to registered handlers and to streams.
 final class EventBus: Sendable {
     /// A registered handler.
     typealias Handler = @Sendable (AuthEvent) -> Void
 
-    private let handlers = Mutex<[(id: UUID, handler: Handler)]>([])
+    private let handlers = LockedValue<[(id: UUID, handler: Handler)]>([])
     private let broadcast = Broadcast<AuthEvent>()
 
     /// Adds a handler; returns a token that removes it.

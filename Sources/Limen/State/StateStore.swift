@@ -1,13 +1,12 @@
 import Foundation
-import Synchronization
 
 /// Holds the current ``AuthState`` and publishes every change.
 final class StateStore: Sendable {
-    private let current: Mutex<AuthState>
+    private let current: LockedValue<AuthState>
     private let broadcast = Broadcast<AuthState>()
 
     init(_ initial: AuthState = AuthState()) {
-        current = Mutex(initial)
+        current = LockedValue(initial)
     }
 
     /// The current snapshot.

@@ -1,9 +1,8 @@
 import Foundation
-import Synchronization
 
 /// Fans values out to any number of `AsyncStream` subscribers, in order.
 final class Broadcast<Value: Sendable>: Sendable {
-    private let continuations = Mutex<[UUID: AsyncStream<Value>.Continuation]>([:])
+    private let continuations = LockedValue<[UUID: AsyncStream<Value>.Continuation]>([:])
 
     /// A stream of every value sent from now on, optionally starting with `initial`.
     func stream(startingWith initial: Value? = nil) -> AsyncStream<Value> {
