@@ -120,7 +120,7 @@ struct ExecutableTests {
             path: (directory.path as NSString).appendingPathComponent("limen.sqlite"))
         let user = try #require(try await store.user(email: "ada@example.com"))
         await store.close()
-        #expect(await PasswordHasher().verify(password, against: try #require(user.passwordHash)))
+        #expect(try await PasswordHasher().verify(password, against: try #require(user.passwordHash)))
         for file in try FileManager.default.contentsOfDirectory(atPath: directory.path)
         where file.hasPrefix("limen.sqlite") {
             let raw = try Data(

@@ -1,0 +1,122 @@
+import Dispatch
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@testable import LimenServer
+
+@Suite("Sign-in limits: hashing capacity, per-address rate, sign-up switch, field sizes")
+struct SignInLimitsTests {
+    @Test("with password hashing full, sign-in and sign-up answer 503 with Retry-After, and work once it frees")
+    func hashingFull() async throws {
+        try await withSignIn(
+            configure: { $0.passwordHashingLimits = .init(concurrency: 1, waiting: 0) },
+            { fixture in
+                var browser = Browser()
+                let form = try await browser.send(fixture.client, SignInFixture.authorizeURI())
+                let requestID = try #require(form.hiddenField("request"))
+                let signUp = try await browser.send(fixture.client, "/signup?request=\(requestID)")
+
+                let (started, didStart) = AsyncStream.makeStream(of: Void.self)
+                let release = DispatchSemaphore(value: 0)
+                let holder = Task {
+                    try await fixture.provider.passwordHashingQueue.run {
+                        didStart.yield()
+                        release.wait()
+                    }
+                }
+                for await _ in started { break }
+                let busy = try await browser.signIn(fixture.client, from: form)
+                #expect(busy.status == .serviceUnavailable)
+                #expect(busy.headers[.retryAfter] == "1")
+                #expect(busy.alert == "The server is busy. Try again in 1 seconds.")
+                let busySignUp = try await browser.submit(
+                    fixture.client, signUp, to: "/signup", [("email", "grace@example.com"), ("password", "a long one")])
+                #expect(busySignUp.status == .serviceUnavailable)
+                #expect(busySignUp.headers[.retryAfter] == "1")
+                release.signal()
+                try await holder.value
+
+                let done = try await browser.signIn(fixture.client, from: form)
+                #expect(done.redirect?.query["code"] != nil)
+            }
+        )
+    }
+
+    @Test("sign-in and sign-up POSTs have their own, lower per-address limit; other POSTs do not count against it")
+    func signInRateLimit() async throws {
+        try await withSignIn(
+            configure: { $0.signInRateLimit = RateLimit(burst: 2, perSecond: 0.1) },
+            { fixture in
+                let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+                for path in ["/login", "/signup"] {
+                    try await fixture.client.execute(uri: path, method: .post, headers: form, body: ByteBuffer()) {
+                        #expect($0.status != .tooManyRequests)
+                    }
+                }
+                for path in ["/login", "/signup"] {
+                    try await fixture.client.execute(uri: path, method: .post, headers: form, body: ByteBuffer()) {
+                        #expect($0.status == .tooManyRequests)
+                        #expect($0.headers[.retryAfter] == "10")
+                    }
+                }
+                try await fixture.client.execute(uri: "/authorize", method: .post, headers: form, body: ByteBuffer()) {
+                    #expect($0.status != .tooManyRequests)
+                }
+            }
+        )
+    }
+
+    @Test("with sign-up turned off the sign-in page has no link to it and /signup refuses, creating nothing")
+    func signUpOff() async throws {
+        try await withSignIn(
+            configure: { $0.signUpEnabled = false },
+            { fixture in
+                var browser = Browser()
+                let form = try await browser.send(fixture.client, SignInFixture.authorizeURI())
+                let requestID = try #require(form.hiddenField("request"))
+                #expect(form.status == .ok)
+                #expect(!form.body.contains("signup"))
+                let wrong = try await browser.signIn(fixture.client, from: form, password: "not the password")
+                #expect(!wrong.body.contains("signup"))
+                let page = try await browser.send(fixture.client, "/signup?request=\(requestID)")
+                #expect(page.status == .forbidden)
+                #expect(page.body.contains("Sign-up is turned off"))
+                let csrf = try #require(
+                    fixture.csrfToken(in: browser, for: CSRFToken.signInPurpose(requestID: requestID)))
+                let posted = try await browser.send(
+                    fixture.client, "/signup", method: .post,
+                    form: [
+                        ("request", requestID), ("csrf", csrf), ("email", "grace@example.com"),
+                        ("password", "a long passphrase"),
+                    ])
+                #expect(posted.status == .forbidden)
+                #expect(try await fixture.provider.store.user(email: "grace@example.com") == nil)
+                let signedIn = try await browser.signIn(fixture.client, from: form)
+                #expect(signedIn.redirect?.query["code"] != nil, "signing in still works")
+            }
+        )
+    }
+
+    @Test("a 60,000-character name on the sign-up page is refused with the limit, and no account is made")
+    func longName() async throws {
+        try await withSignIn { fixture in
+            var browser = Browser()
+            let form = try await browser.send(fixture.client, SignInFixture.authorizeURI())
+            let signUp = try await browser.send(
+                fixture.client, "/signup?request=\(try #require(form.hiddenField("request")))")
+            let refused = try await browser.submit(
+                fixture.client, signUp, to: "/signup",
+                [
+                    ("email", "grace@example.com"), ("name", String(repeating: "n", count: 60_000)),
+                    ("password", "a long passphrase"),
+                ])
+            #expect(refused.status == .badRequest)
+            #expect(refused.alert == "Use at most 256 characters for your name.")
+            #expect(try await fixture.provider.store.user(email: "grace@example.com") == nil)
+        }
+    }
+}
