@@ -8,7 +8,7 @@ import Testing
 
 @testable import LimenServer
 
-@Suite("Sign-in limits: hashing capacity, per-address rate, sign-up switch, field sizes")
+@Suite("Sign-in limits: lock per address, hashing capacity, per-address rate, sign-up switch, field sizes")
 struct SignInLimitsTests {
     @Test("with password hashing full, sign-in and sign-up answer 503 with Retry-After, and work once it frees")
     func hashingFull() async throws {
@@ -118,5 +118,52 @@ struct SignInLimitsTests {
             #expect(refused.alert == "Use at most 256 characters for your name.")
             #expect(try await fixture.provider.store.user(email: "grace@example.com") == nil)
         }
+    }
+
+    @Test("over a real socket: an address that failed five times is locked, the owner at another address signs in")
+    func lockedPerAddress() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = ServerConfiguration.testing(directory: directory, port: 0)
+        configuration.trustedProxies = try #require(TrustedProxies(["127.0.0.1"]))
+        let provider = try await Provider.bootstrap(configuration: configuration)
+        let app = Application(router: LimenServerApplication.router(provider: provider))
+        do {
+            _ = try await provider.accounts.signUp(
+                email: SignInFixture.email, password: SignInFixture.password, name: "Ada")
+            try await app.test(.live) { client in
+                let forwardedFor = try #require(HTTPField.Name("X-Forwarded-For"))
+                /// Signs in through a fresh form, as a browser behind the proxy at `address` would.
+                @Sendable func signIn(from address: String, password: String) async throws -> Page {
+                    var browser = Browser()
+                    let transport: (String, HTTPRequest.Method, HTTPFields, ByteBuffer?) async throws -> Page = {
+                        uri, method, headers, body in
+                        var headers = headers
+                        headers[forwardedFor] = address
+                        return Page(
+                            response: try await client.executeRequest(
+                                uri: uri, method: method, headers: headers, body: body))
+                    }
+                    let form = try await browser.send(SignInFixture.authorizeURI(), through: transport)
+                    let fields = [
+                        ("email", SignInFixture.email), ("password", password),
+                        ("request", try #require(form.hiddenField("request"))),
+                        ("csrf", try #require(form.hiddenField("csrf"))),
+                    ]
+                    return try await browser.send("/login", method: .post, form: fields, through: transport)
+                }
+                for _ in 1...5 {
+                    #expect(try await signIn(from: "198.51.100.66", password: "wrong").status == .badRequest)
+                }
+                let attacker = try await signIn(from: "198.51.100.66", password: SignInFixture.password)
+                #expect(attacker.status == .tooManyRequests)
+                let owner = try await signIn(from: "203.0.113.7", password: SignInFixture.password)
+                #expect(owner.redirect?.query["code"] != nil, "the owner is not locked out")
+            }
+        } catch {
+            await provider.store.close()
+            throw error
+        }
+        await provider.store.close()
     }
 }
