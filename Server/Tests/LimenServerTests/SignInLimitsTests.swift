@@ -10,6 +10,25 @@ import Testing
 
 @Suite("Sign-in limits: lock per address, hashing capacity, per-address rate, sign-up switch, field sizes")
 struct SignInLimitsTests {
+    @Test("19 parallel wrong sign-ins to one email from one address: at most five get a guess (400), the rest 429")
+    func parallelGuesses() async throws {
+        try await withSignIn { fixture in
+            var browser = Browser()
+            let form = try await browser.send(fixture.client, SignInFixture.authorizeURI())
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 1...19 {
+                    group.addTask { [browser] in
+                        var copy = browser
+                        return try await copy.signIn(fixture.client, from: form, password: "wrong").status
+                    }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .badRequest }.count <= 5, "\(statuses)")
+            #expect(statuses.allSatisfy { $0 == .badRequest || $0 == .tooManyRequests }, "\(statuses)")
+        }
+    }
+
     @Test("with password hashing full, sign-in and sign-up answer 503 with Retry-After, and work once it frees")
     func hashingFull() async throws {
         try await withSignIn(
