@@ -29,7 +29,7 @@ struct SignInLimitsTests {
         }
     }
 
-    @Test("with password hashing full, sign-in and sign-up answer 503 with Retry-After, and work once it frees")
+    @Test("with password hashing full, sign-in and sign-up answer 503 with Retry-After, uncounted; then they work")
     func hashingFull() async throws {
         try await withSignIn(
             configure: { $0.passwordHashingLimits = .init(concurrency: 1, waiting: 0) },
@@ -48,10 +48,12 @@ struct SignInLimitsTests {
                     }
                 }
                 for await _ in started { break }
-                let busy = try await browser.signIn(fixture.client, from: form)
-                #expect(busy.status == .serviceUnavailable)
-                #expect(busy.headers[.retryAfter] == "1")
-                #expect(busy.alert == "The server is busy. Try again in 1 seconds.")
+                for _ in 1...6 {
+                    let busy = try await browser.signIn(fixture.client, from: form)
+                    #expect(busy.status == .serviceUnavailable, "refused before it counts towards a lock")
+                    #expect(busy.headers[.retryAfter] == "1")
+                    #expect(busy.alert == "The server is busy. Try again in a moment.")
+                }
                 let busySignUp = try await browser.submit(
                     fixture.client, signUp, to: "/signup", [("email", "grace@example.com"), ("password", "a long one")])
                 #expect(busySignUp.status == .serviceUnavailable)

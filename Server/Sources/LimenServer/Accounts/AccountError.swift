@@ -59,7 +59,7 @@ public enum AccountError: Error, Sendable, Equatable, LocalizedError {
         case .locked(let seconds):
             "Too many failed attempts. Try again in \(seconds < 120 ? "\(seconds) seconds" : "\(seconds / 60) minutes")."
         case .attemptInProgress: "A sign-in to this account is already being checked. Try again in a moment."
-        case .busy(let seconds): "The server is busy. Try again in \(seconds) seconds."
+        case .busy: "The server is busy. Try again in a moment."
         case .hashingFailed, .storage: "Something went wrong on our side. Please try again."
         }
     }

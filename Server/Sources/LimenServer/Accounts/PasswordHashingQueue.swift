@@ -47,6 +47,11 @@ public final class PasswordHashingQueue: Sendable {
     /// How many hashes wait for a place now.
     var waitingCount: Int { state.withLockedValue { $0.waiters.count } }
 
+    /// Whether a hash asked for now would be refused (a hint: the answer may change before the next call).
+    var isFull: Bool {
+        state.withLockedValue { $0.running >= limits.concurrency && $0.waiters.count >= limits.waiting }
+    }
+
     /// Creates a queue; one hash per core at once unless told otherwise.
     public init(limits: Limits = .perCore) {
         self.limits = limits

@@ -21,6 +21,8 @@ struct PasswordSignIn: Sendable {
     /// The user with this email and password, tried from `clientAddress`.
     func signIn(email: String, password: String, from clientAddress: String) async throws(AccountError) -> UserRecord {
         let email = Accounts.normalise(email)
+        // Refused before it is counted, so that a busy server does not lock anyone out.
+        guard !hasher.queue.isFull else { throw .busy(retryAfter: PasswordHashingQueue.retryAfter) }
         let attempt = try await throttle.begin(email: email, clientAddress: clientAddress)
         defer { attempt.end() }
         let found: UserRecord?
