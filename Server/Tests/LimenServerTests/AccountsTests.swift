@@ -49,7 +49,7 @@ struct PasswordHasherTests {
         }
         for await _ in started { break }
         let waiting = Task { try await hasher.hash("correct horse battery staple") }
-        while queue.waitingCount == 0 { await Task.yield() }
+        while !queue.isFull { await Task.yield() }
         await #expect(throws: AccountError.busy(retryAfter: 1)) {
             try await hasher.verify("correct horse battery staple", against: stored)
         }

@@ -44,9 +44,6 @@ public final class PasswordHashingQueue: Sendable {
         var waiters: [CheckedContinuation<Bool, Never>] = []
     }
 
-    /// How many hashes wait for a place now.
-    var waitingCount: Int { state.withLockedValue { $0.waiters.count } }
-
     /// Whether a hash asked for now would be refused (a hint: the answer may change before the next call).
     var isFull: Bool {
         state.withLockedValue { $0.running >= limits.concurrency && $0.waiters.count >= limits.waiting }
