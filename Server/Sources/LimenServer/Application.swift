@@ -19,6 +19,16 @@ public enum LimenServerApplication {
                 )
             )
         }
+        if let limit = provider.configuration.signInRateLimit {
+            router.add(
+                middleware: RateLimitMiddleware(
+                    limiter: RateLimiter(limit: limit),
+                    proxies: provider.configuration.trustedProxies,
+                    now: provider.now,
+                    paths: SignInRoutes.passwordPaths
+                )
+            )
+        }
         DiscoveryRoutes.add(to: router, provider: provider)
         let signIn = SignInResponder(provider: provider)
         AuthorizeRoutes.add(to: router, responder: signIn)

@@ -23,6 +23,10 @@ public struct Provider: Sendable {
     let masterKey: MasterKey
     /// Keys derived from the master key for keyed hashes (lockout counters, device user codes, CSRF).
     var derivedKeys: DerivedKeys { DerivedKeys(masterKey: masterKey) }
+    /// Where this node computes password hashes, bounded (``ServerConfiguration/passwordHashingLimits``).
+    let passwordHashingQueue: PasswordHashingQueue
+    /// The sign-ins being checked in this node, per email and client address.
+    let signInsInFlight = InFlightLimit(maximum: SignInThrottle.maximumInFlight)
     /// The current time; injected so that expiry is tested without waiting.
     public let now: @Sendable () -> Date
     /// Client records for client authentication, served for a few seconds (see ``ClientCache`` for what another
@@ -32,14 +36,25 @@ public struct Provider: Sendable {
     /// The current signing keys.
     public var keys: KeyRing { keyRing.current }
 
-    /// Accounts: sign-up and password checks over this provider's store.
+    /// Accounts: sign-up and changes over this provider's store.
     public var accounts: Accounts {
-        Accounts(
+        Accounts(store: store, hasher: passwordHasher, now: now)
+    }
+
+    /// Password checks, throttled per email and client address.
+    var passwordSignIn: PasswordSignIn {
+        PasswordSignIn(
             store: store,
-            hasher: PasswordHasher(parameters: configuration.passwordHashing),
-            lockout: configuration.signInLockout,
-            now: now
+            hasher: passwordHasher,
+            throttle: SignInThrottle(
+                store: store, keys: derivedKeys, lockout: configuration.signInLockout,
+                slowdown: configuration.signInSlowdown, inFlight: signInsInFlight, clock: ContinuousClock(), now: now)
         )
+    }
+
+    /// Hashes passwords at the configured cost, in this node's bounded queue.
+    private var passwordHasher: PasswordHasher {
+        PasswordHasher(parameters: configuration.passwordHashing, queue: passwordHashingQueue)
     }
 
     init(
@@ -55,6 +70,7 @@ public struct Provider: Sendable {
         self.clientCache = ClientCache(now: now)
         self.keyRing = KeyRingBox(keys)
         self.masterKey = masterKey
+        self.passwordHashingQueue = PasswordHashingQueue(limits: configuration.passwordHashingLimits)
         self.issuer = IssuerBox(configuration.issuer(boundPort: configuration.port))
     }
 

@@ -80,6 +80,15 @@ struct ServeCommand: AsyncParsableCommand {
     var postRateLimit: String?
 
     @Option(
+        help: ArgumentHelp(
+            "Sign-in and sign-up POSTs a second per client address, like 1/s or 0.2/s, or off (env "
+                + "LIMEN_SIGN_IN_RATE_LIMIT; default 1/s)."))
+    var signInRateLimit: String?
+
+    @Option(help: "Whether people may create accounts: enabled or disabled (env LIMEN_SIGN_UP; default enabled).")
+    var signUp: String?
+
+    @Option(
         name: .customLong("trusted-proxy"),
         help: ArgumentHelp(
             "A reverse proxy whose X-Forwarded-For names the client address; repeat for several (env "
@@ -152,7 +161,8 @@ struct ServeCommand: AsyncParsableCommand {
             configuration = try ServerConfiguration.resolve(
                 flags: ConfigurationFlags(
                     host: host, port: port, dataDirectory: dataDir, issuer: issuer, database: database,
-                    databasePoolSize: databasePoolSize, postRateLimit: postRateLimit, trustedProxies: trustedProxies,
+                    databasePoolSize: databasePoolSize, postRateLimit: postRateLimit,
+                    signInRateLimit: signInRateLimit, signUp: signUp, trustedProxies: trustedProxies,
                     accessTokenLifetime: accessTokenTTL, idTokenLifetime: idTokenTTL,
                     refreshTokenLifetime: refreshTokenTTL, refreshReuseGrace: refreshReuseGrace,
                     grantMaxLifetime: grantMaxLifetime, passwordHashLogN: passwordHashLogN,

@@ -22,8 +22,8 @@ struct AdminUserTests {
             #expect(!created.text.contains(Self.password))
             #expect(!created.text.contains("scrypt") && !created.text.contains("password_hash"))
             let id = try #require(created["id"])
-            let signedIn = try await fixture.provider.accounts.signIn(
-                email: "grace@example.com", password: Self.password)
+            let signedIn = try await fixture.provider.passwordSignIn.signIn(
+                email: "grace@example.com", password: Self.password, from: "192.0.2.1")
             #expect(signedIn.id == id)
 
             let read = try await fixture.admin(.get, "/admin/users/\(id)", token: token)
@@ -55,6 +55,28 @@ struct AdminUserTests {
             let malformed = try await fixture.admin(.post, "/admin/users", token: token, json: "{\"email\":")
             #expect(malformed.status == .badRequest)
             #expect(try await fixture.provider.store.users().count == 1)
+        }
+    }
+
+    @Test("a 60,000-character name is refused with 400 field_too_long on create and on change; nothing is stored")
+    func nameTooLong() async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let name = String(repeating: "n", count: 60_000)
+            let created = try await fixture.admin(
+                .post, "/admin/users", token: token,
+                json: #"{"email": "grace@example.com", "password": "\#(Self.password)", "name": "\#(name)"}"#)
+            #expect(created.status == .badRequest)
+            #expect(created.error == "field_too_long")
+            #expect(created["error_description"] == "Use at most 256 characters for your name.")
+            let changed = try await fixture.admin(
+                .patch, "/admin/users/\(TokenFixture.user.id)", token: token, json: #"{"name": "\#(name)"}"#)
+            #expect(changed.status == .badRequest)
+            #expect(changed.error == "field_too_long")
+            #expect(try await fixture.provider.store.users().map(\.name) == [TokenFixture.user.name])
+            let longest = String(repeating: "n", count: Accounts.maximumNameLength)
+            let accepted = try await fixture.admin(
+                .patch, "/admin/users/\(TokenFixture.user.id)", token: token, json: #"{"name": "\#(longest)"}"#)
+            #expect(accepted.status == .ok)
         }
     }
 

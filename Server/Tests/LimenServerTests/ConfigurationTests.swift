@@ -64,6 +64,10 @@ struct ConfigurationTests {
             (ConfigurationFlags(), ["LIMEN_DATABASE_URL": "limen.sqlite"], "LIMEN_DATABASE_URL"),
             (ConfigurationFlags(databasePoolSize: "0"), [:], "--database-pool-size"),
             (ConfigurationFlags(), ["LIMEN_DATABASE_POOL_SIZE": "many"], "LIMEN_DATABASE_POOL_SIZE"),
+            (ConfigurationFlags(signInRateLimit: "5"), [:], "--sign-in-rate-limit"),
+            (ConfigurationFlags(), ["LIMEN_SIGN_IN_RATE_LIMIT": "0/s"], "LIMEN_SIGN_IN_RATE_LIMIT"),
+            (ConfigurationFlags(signUp: "maybe"), [:], "--sign-up"),
+            (ConfigurationFlags(), ["LIMEN_SIGN_UP": ""], "LIMEN_SIGN_UP"),
         ] as [(ConfigurationFlags, [String: String], String)]
     )
     func badValueNamesItsKey(flags: ConfigurationFlags, environment: [String: String], key: String) {
@@ -73,6 +77,36 @@ struct ConfigurationTests {
         #expect(error?.key == key)
         #expect(error?.errorDescription?.hasPrefix("Invalid \(key) ") == true)
         #expect(error?.errorDescription?.contains("limen@") == false, "a database URL may hold a password")
+    }
+}
+
+@Suite("Sign-in settings")
+struct SignInSettingsTests {
+    @Test("by default sign-up is on and sign-in POSTs are limited to 1/s per address in bursts of 3")
+    func defaults() throws {
+        let configuration = try ServerConfiguration.resolve(flags: ConfigurationFlags(), environment: [:])
+        #expect(configuration.signUpEnabled)
+        #expect(configuration.signInRateLimit == RateLimit(burst: 3, perSecond: 1))
+        #expect(configuration.postRateLimit == RateLimit(burst: 60, perSecond: 20))
+    }
+
+    @Test("sign_up and sign_in_rate_limit come from the flag, else the variable, else the file")
+    func sources() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/limen.yaml"
+        try Data("sign_up: disabled\nsign_in_rate_limit: 0.5/s\n".utf8).write(to: URL(fileURLWithPath: path))
+        let fromFile = try ServerConfiguration.resolve(flags: ConfigurationFlags(configFile: path), environment: [:])
+        #expect(!fromFile.signUpEnabled)
+        #expect(fromFile.signInRateLimit == RateLimit(burst: 1.5, perSecond: 0.5))
+        let environment = ["LIMEN_SIGN_UP": "enabled", "LIMEN_SIGN_IN_RATE_LIMIT": "off", "LIMEN_CONFIG": path]
+        let fromEnvironment = try ServerConfiguration.resolve(flags: ConfigurationFlags(), environment: environment)
+        #expect(fromEnvironment.signUpEnabled)
+        #expect(fromEnvironment.signInRateLimit == nil)
+        let fromFlags = try ServerConfiguration.resolve(
+            flags: ConfigurationFlags(signInRateLimit: "2/s", signUp: "disabled"), environment: environment)
+        #expect(!fromFlags.signUpEnabled)
+        #expect(fromFlags.signInRateLimit == RateLimit(burst: 6, perSecond: 2))
     }
 }
 

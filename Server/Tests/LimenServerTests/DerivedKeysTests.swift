@@ -29,4 +29,14 @@ struct DerivedKeysTests {
         #expect(hashes.count == DerivedKeyPurpose.allCases.count)
         #expect(!hashes.contains(underMaster))
     }
+
+    @Test("a device user code's stored hash is an HMAC under the master key: not its SHA-256, not alike across keys")
+    func userCodeHash() {
+        let first = DerivedKeys(masterKey: MasterKey(key: SymmetricKey(size: .bits256)))
+        let second = DerivedKeys(masterKey: MasterKey(key: SymmetricKey(size: .bits256)))
+        let hash = UserCode.hash(normalised: "BCDFGHJK", keys: first)
+        #expect(hash == UserCode.hash(normalised: "BCDFGHJK", keys: first))
+        #expect(hash != Data(SHA256.hash(data: Data("BCDFGHJK".utf8))))
+        #expect(hash != UserCode.hash(normalised: "BCDFGHJK", keys: second))
+    }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -29,7 +30,7 @@ struct DeviceAuthorizationEndpointTests {
         }
     }
 
-    @Test("the codes are stored only as SHA-256: the device code's hash finds a pending record with the scope")
+    @Test("the codes are stored only as hashes: the device code's finds a pending record; the user code's is keyed")
     func storedAsHashes() async throws {
         try await withSignIn { fixture in
             let (deviceCode, userCode) = try await fixture.startDevice(scope: "openid email openid")
@@ -39,7 +40,9 @@ struct DeviceAuthorizationEndpointTests {
             #expect(record.scope == "openid email")
             #expect(record.interval == 5)
             #expect(record.expiresAt == fixture.clock.now.addingTimeInterval(600))
-            #expect(record.userCodeHash == UserCode.hash(normalised: userCode.filter { $0 != "-" }))
+            let normalised = userCode.filter { $0 != "-" }
+            #expect(record.userCodeHash == UserCode.hash(normalised: normalised, keys: fixture.provider.derivedKeys))
+            #expect(record.userCodeHash != Data(SHA256.hash(data: Data(normalised.utf8))), "not a plain SHA-256")
             let path = fixture.provider.configuration.databasePath
             for file in [path, path + "-wal"] {
                 let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()

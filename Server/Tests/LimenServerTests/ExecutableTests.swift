@@ -95,6 +95,34 @@ struct ExecutableTests {
         }
     }
 
+    @Test("users add refuses a 60,000-character name, saying the limit, and creates nobody")
+    func usersAddLongName() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let add = Process()
+        add.executableURL = try serverExecutable()
+        add.arguments = [
+            "users", "add", "--data-dir", directory.path, "--email", "ada@example.com",
+            "--name", String(repeating: "n", count: 60_000),
+        ]
+        let input = Pipe()
+        let errors = Pipe()
+        add.standardInput = input
+        add.standardOutput = FileHandle.nullDevice
+        add.standardError = errors
+        try add.run()
+        input.fileHandleForWriting.write(Data("analytical engine 1843\n".utf8))
+        try input.fileHandleForWriting.close()
+        let text = await readOutput(of: errors.fileHandleForReading, until: "for your name", timeout: .seconds(60))
+        await waitForExit(add)
+        #expect(add.terminationStatus != 0)
+        #expect(text.contains("Use at most 256 characters for your name."))
+        let store = try await SQLiteStore.open(
+            path: (directory.path as NSString).appendingPathComponent("limen.sqlite"))
+        #expect(try await store.users().isEmpty)
+        await store.close()
+    }
+
     @Test("users add reads the password from standard input and stores only its scrypt hash; users list shows it")
     func usersAdd() async throws {
         let directory = try TemporaryDirectory()
@@ -120,7 +148,7 @@ struct ExecutableTests {
             path: (directory.path as NSString).appendingPathComponent("limen.sqlite"))
         let user = try #require(try await store.user(email: "ada@example.com"))
         await store.close()
-        #expect(await PasswordHasher().verify(password, against: try #require(user.passwordHash)))
+        #expect(try await PasswordHasher().verify(password, against: try #require(user.passwordHash)))
         for file in try FileManager.default.contentsOfDirectory(atPath: directory.path)
         where file.hasPrefix("limen.sqlite") {
             let raw = try Data(

@@ -76,9 +76,11 @@ extension SignInFixture {
     }
 }
 
-/// Runs `body` against a fresh provider (router-level test client); `issuer` overrides the configured issuer.
+/// Runs `body` against a fresh provider (router-level test client); `issuer` overrides the configured issuer and
+/// `configure` changes other settings.
 func withSignIn(
     issuer: String? = nil,
+    configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: @Sendable (SignInFixture) async throws -> Void
 ) async throws {
     let directory = try TemporaryDirectory()
@@ -87,6 +89,7 @@ func withSignIn(
     var configuration = ServerConfiguration.testing(directory: directory)
     configuration.issuer = issuer
     configuration.passwordHashing = .testing
+    configure(&configuration)
     let provider = try await Provider.bootstrap(configuration: configuration, now: { clock.now })
     do {
         try await provider.store.insertClientIfAbsent(

@@ -305,19 +305,65 @@ struct StoreConformanceTests {
         await cleanup()
     }
 
-    @Test("failed sign-ins count up per key, lock, and clear", arguments: StoreUnderTest.allCases)
-    func signInFailures(_ kind: StoreUnderTest) async throws {
+    @Test(
+        "sign-in attempts count up per key, lock at the threshold, refuse while locked, and clear",
+        arguments: StoreUnderTest.allCases)
+    func signInAttempts(_ kind: StoreUnderTest) async throws {
         let (store, cleanup) = try await kind.make()
-        #expect(try await store.recordSignInFailure(key: "k", now: now) == 1)
-        #expect(try await store.recordSignInFailure(key: "k", now: now) == 2)
-        #expect(try await store.recordSignInFailure(key: "other", now: now) == 1)
-        #expect(try await store.signInLockedUntil(key: "k") == nil)
-        try await store.lockSignIn(key: "k", until: now.addingTimeInterval(30))
-        #expect(try await store.signInLockedUntil(key: "k") == now.addingTimeInterval(30))
+        let policy = SignInLockout(threshold: 3)
+        #expect(try await store.countSignInAttempt(key: "k", now: now, lockout: policy) == .admitted(attempts: 1))
+        #expect(try await store.countSignInAttempt(key: "k", now: now, lockout: policy) == .admitted(attempts: 2))
+        #expect(try await store.countSignInAttempt(key: "other", now: now, lockout: nil) == .admitted(attempts: 1))
+        #expect(try await store.countSignInAttempt(key: "k", now: now, lockout: policy) == .admitted(attempts: 3))
+        #expect(
+            try await store.countSignInAttempt(key: "k", now: now, lockout: policy)
+                == .locked(until: now.addingTimeInterval(30)))
         #expect(try await store.deleteSignInFailures(before: now.addingTimeInterval(1)) == 1, "only the unlocked key")
+        let later = now.addingTimeInterval(30)
+        #expect(try await store.countSignInAttempt(key: "k", now: later, lockout: policy) == .admitted(attempts: 4))
+        #expect(
+            try await store.countSignInAttempt(key: "k", now: later, lockout: policy)
+                == .locked(until: later.addingTimeInterval(60)), "the lock doubles")
         try await store.clearSignInFailures(key: "k")
-        #expect(try await store.signInLockedUntil(key: "k") == nil)
-        #expect(try await store.recordSignInFailure(key: "k", now: now) == 1)
+        #expect(try await store.countSignInAttempt(key: "k", now: later, lockout: policy) == .admitted(attempts: 1))
+        await cleanup()
+    }
+
+    @Test("the stores lock for as long as the policy says, up to its longest lock", arguments: StoreUnderTest.allCases)
+    func signInLockDurations(_ kind: StoreUnderTest) async throws {
+        let (store, cleanup) = try await kind.make()
+        let policy = SignInLockout()
+        var at = now
+        for attempt in 1...12 {
+            #expect(
+                try await store.countSignInAttempt(key: "k", now: at, lockout: policy) == .admitted(attempts: attempt))
+            let lock = policy.lockDuration(afterFailures: attempt) ?? 0
+            if lock > 0 {
+                #expect(
+                    try await store.countSignInAttempt(key: "k", now: at, lockout: policy) == .locked(until: at + lock))
+            }
+            at += lock
+        }
+        await cleanup()
+    }
+
+    @Test("of 20 parallel attempts on one key, exactly the threshold's get through", arguments: StoreUnderTest.allCases)
+    func parallelSignInAttempts(_ kind: StoreUnderTest) async throws {
+        let (store, cleanup) = try await kind.make()
+        let now = now
+        let admitted = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 1...20 {
+                group.addTask {
+                    if case .admitted = try await store.countSignInAttempt(key: "k", now: now, lockout: SignInLockout())
+                    {
+                        return true
+                    }
+                    return false
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(admitted == 5)
         await cleanup()
     }
 }

@@ -20,7 +20,8 @@ extension ServerConfiguration {
     /// Loopback, the given port, data in `directory`, cheap password hashing, no rate limit (its own tests set one).
     static func testing(directory: TemporaryDirectory, port: Int = 8080) -> ServerConfiguration {
         ServerConfiguration(
-            host: "127.0.0.1", port: port, dataDirectory: directory.path, passwordHashing: .testing, postRateLimit: nil)
+            host: "127.0.0.1", port: port, dataDirectory: directory.path, passwordHashing: .testing, postRateLimit: nil,
+            signInRateLimit: nil)
     }
 }
 

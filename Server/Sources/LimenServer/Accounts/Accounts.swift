@@ -1,33 +1,30 @@
 import Foundation
 import LimenWire
 
-/// Creating accounts and checking passwords: what the sign-in pages and `limen-server users` use.
+/// Creating and changing accounts: what the sign-up page, the admin API and `limen-server users` use. Signing in is
+/// ``PasswordSignIn``.
 ///
 /// ```swift
 /// let user = try await provider.accounts.signUp(email: "ada@example.com", password: "…", name: "Ada")
-/// let same = try await provider.accounts.signIn(email: "ADA@example.com ", password: "…")
 /// ```
 public struct Accounts: Sendable {
     /// Passwords shorter than this are refused (NIST SP 800-63B §5.1.1.2).
     public static let minimumPasswordLength = 8
     /// Longer passwords are refused, so hashing stays bounded.
     public static let maximumPasswordLength = 1024
+    /// Longer display names are refused: a name goes into every ID token and userinfo answer.
+    public static let maximumNameLength = 256
+    /// Longer email addresses are refused (RFC 5321 §4.5.3.1: a path holds at most 256 octets, 254 of address).
+    public static let maximumEmailLength = 254
 
     private let store: any Store
     private let hasher: PasswordHasher
-    private let lockout: SignInLockout
     private let now: @Sendable () -> Date
 
     /// Creates the service over a store.
-    public init(
-        store: any Store,
-        hasher: PasswordHasher,
-        lockout: SignInLockout = SignInLockout(),
-        now: @escaping @Sendable () -> Date
-    ) {
+    public init(store: any Store, hasher: PasswordHasher, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.hasher = hasher
-        self.lockout = lockout
         self.now = now
     }
 
@@ -40,12 +37,13 @@ public struct Accounts: Sendable {
     ) async throws(AccountError) -> UserRecord {
         let email = Self.normalise(email)
         guard Self.isPlausibleEmail(email) else { throw .invalidEmail }
+        let name = try Self.displayName(name)
         if let problem = Self.passwordProblem(password, email: email) { throw .weakPassword(problem) }
         let user = UserRecord(
             id: RandomToken.make(byteCount: 16),
             email: email,
             emailVerified: emailVerified,
-            name: Self.displayName(name),
+            name: name,
             passwordHash: try await hasher.hash(password),
             createdAt: now()
         )
@@ -61,7 +59,7 @@ public struct Accounts: Sendable {
         guard var user = try await storage({ () throws(StorageError) in try await store.user(id: id) }) else {
             return nil
         }
-        if let name = changes.name { user.name = Self.displayName(name) }
+        if let name = changes.name { user.name = try Self.displayName(name) }
         if let emailVerified = changes.emailVerified { user.emailVerified = emailVerified }
         if let password = changes.password {
             if let problem = Self.passwordProblem(password, email: user.email) { throw .weakPassword(problem) }
@@ -70,37 +68,6 @@ public struct Accounts: Sendable {
         let stored = user
         guard try await storage({ () throws(StorageError) in try await store.updateUser(stored) }) else { return nil }
         return stored
-    }
-
-    /// The user with this email and password. An unknown email and a wrong password are the same error and cost the
-    /// same work; repeated failures lock the email for a while (``SignInLockout``), whether or not it has an account.
-    public func signIn(email: String, password: String) async throws(AccountError) -> UserRecord {
-        let email = Self.normalise(email)
-        let key = SignInLockout.key(forEmail: email)
-        let lockedUntil = try await storage { () throws(StorageError) in try await store.signInLockedUntil(key: key) }
-        if let lockedUntil, lockedUntil > now() {
-            throw .locked(retryAfter: Int(lockedUntil.timeIntervalSince(now()).rounded(.up)))
-        }
-        let found = try await storage { () throws(StorageError) in try await store.user(email: email) }
-        var verified = false
-        if let stored = found?.passwordHash {
-            verified = await hasher.verify(password, against: stored)
-        } else {
-            await hasher.verifyNothing(password)
-        }
-        guard verified, let user = found else {
-            let failures = try await storage { () throws(StorageError) in
-                try await store.recordSignInFailure(key: key, now: now())
-            }
-            if let duration = lockout.lockDuration(afterFailures: failures) {
-                try await storage { () throws(StorageError) in
-                    try await store.lockSignIn(key: key, until: now().addingTimeInterval(duration))
-                }
-            }
-            throw .invalidCredentials
-        }
-        try await storage { () throws(StorageError) in try await store.clearSignInFailures(key: key) }
-        return user
     }
 
     /// Runs a store call, reporting its failure as an account error.
@@ -114,10 +81,14 @@ public struct Accounts: Sendable {
         }
     }
 
-    /// A display name trimmed, or `nil` when nothing is left.
-    static func displayName(_ name: String?) -> String? {
-        let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed?.isEmpty == false ? trimmed : nil
+    /// A display name trimmed, or `nil` when nothing is left; `.fieldTooLong` past ``maximumNameLength`` characters
+    /// (or four times as many UTF-8 bytes, so combining marks cannot stack without bound).
+    static func displayName(_ name: String?) throws(AccountError) -> String? {
+        guard let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        guard trimmed.count <= maximumNameLength, trimmed.utf8.count <= 4 * maximumNameLength else {
+            throw .fieldTooLong(field: "name", maximum: maximumNameLength)
+        }
+        return trimmed
     }
 
     /// Trimmed and lower-cased.
@@ -125,10 +96,11 @@ public struct Accounts: Sendable {
         email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
 
-    /// One `@`, something before it, a dot-separated domain after it, no spaces, at most 254 characters.
+    /// One `@`, something before it, a dot-separated domain after it, no spaces, at most 254 bytes.
     static func isPlausibleEmail(_ email: String) -> Bool {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, !email.contains(where: \.isWhitespace)
+        guard email.utf8.count <= maximumEmailLength, parts.count == 2, !parts[0].isEmpty,
+            !email.contains(where: \.isWhitespace)
         else { return false }
         let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
@@ -139,7 +111,7 @@ public struct Accounts: Sendable {
         if password.count < minimumPasswordLength {
             return "Use at least \(minimumPasswordLength) characters for your password."
         }
-        if password.count > maximumPasswordLength {
+        if password.count > maximumPasswordLength || password.utf8.count > 4 * maximumPasswordLength {
             return "Use at most \(maximumPasswordLength) characters for your password."
         }
         if password.lowercased() == email { return "Your password cannot be your email address." }

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import LimenWire
-import NIOPosix
 import _CryptoExtras
 
 /// Hashes passwords with scrypt (memory-hard, RFC 7914) and checks them.
@@ -9,12 +8,13 @@ import _CryptoExtras
 /// The encoded form follows the PHC string format and carries its parameters, so they can be raised later without
 /// invalidating stored hashes: `$scrypt$ln=17,r=8,p=1$<salt>$<hash>` (base64 without padding). Raising the cost
 /// (``ServerConfiguration/passwordHashing``) applies to new and changed passwords; stored hashes keep verifying with
-/// their own. Work runs on NIO's blocking thread pool, never on an event loop.
+/// their own. Work runs in a bounded ``PasswordHashingQueue``, never on an event loop; when it is full, hashing and
+/// verifying throw ``AccountError/busy(retryAfter:)``.
 ///
 /// ```swift
 /// let hasher = PasswordHasher()
 /// let stored = try await hasher.hash("correct horse battery staple")
-/// let ok = await hasher.verify("correct horse battery staple", against: stored)   // true
+/// let ok = try await hasher.verify("correct horse battery staple", against: stored)   // true
 /// ```
 public struct PasswordHasher: Sendable {
     /// scrypt's cost parameters.
@@ -64,44 +64,44 @@ public struct PasswordHasher: Sendable {
 
     /// The parameters new hashes are made with.
     public let parameters: Parameters
+    /// Where the work runs.
+    public let queue: PasswordHashingQueue
     private static let saltByteCount = 16
     private static let hashByteCount = 32
 
-    /// Creates a hasher; `.owasp` unless told otherwise.
-    public init(parameters: Parameters = .owasp) {
+    /// Creates a hasher; `.owasp` unless told otherwise, on a queue of its own unless given one to share.
+    public init(parameters: Parameters = .owasp, queue: PasswordHashingQueue = PasswordHashingQueue()) {
         self.parameters = parameters
+        self.queue = queue
     }
 
     /// The encoded hash of `password` with a fresh random salt.
     public func hash(_ password: String) async throws(AccountError) -> String {
         let salt = Data((0..<Self.saltByteCount).map { _ in UInt8.random(in: .min ... .max) })
-        guard let derived = await Self.derive(password, salt: salt, parameters: parameters) else {
-            throw .hashingFailed
-        }
+        let derived = try await derive(password, salt: salt, parameters: parameters)
         return "$scrypt$ln=\(parameters.logN),r=\(parameters.blockSize),p=\(parameters.parallelism)$"
             + Self.base64(salt) + "$" + Self.base64(derived)
     }
 
     /// Whether `password` matches `encoded`, compared in constant time; `false` for a malformed encoding.
-    public func verify(_ password: String, against encoded: String) async -> Bool {
-        guard let stored = Self.decode(encoded),
-            let derived = await Self.derive(password, salt: stored.salt, parameters: stored.parameters)
-        else { return false }
+    public func verify(_ password: String, against encoded: String) async throws(AccountError) -> Bool {
+        guard let stored = Self.decode(encoded) else { return false }
+        let derived = try await derive(password, salt: stored.salt, parameters: stored.parameters)
         return ConstantTime.equals(Self.base64(derived), Self.base64(stored.hash))
     }
 
     /// Does the work of one verification and discards it, so that an unknown account takes as long to refuse as a
     /// wrong password.
-    public func verifyNothing(_ password: String) async {
-        _ = await Self.derive(password, salt: Data(count: Self.saltByteCount), parameters: parameters)
+    public func verifyNothing(_ password: String) async throws(AccountError) {
+        _ = try await derive(password, salt: Data(count: Self.saltByteCount), parameters: parameters)
     }
 
-    private static func derive(_ password: String, salt: Data, parameters: Parameters) async -> Data? {
-        try? await NIOThreadPool.singleton.runIfActive {
+    private func derive(_ password: String, salt: Data, parameters: Parameters) async throws(AccountError) -> Data {
+        try await queue.run {
             let key = try KDF.Scrypt.deriveKey(
                 from: Data(password.utf8),
                 salt: salt,
-                outputByteCount: hashByteCount,
+                outputByteCount: Self.hashByteCount,
                 rounds: 1 << parameters.logN,
                 blockSize: parameters.blockSize,
                 parallelism: parameters.parallelism

@@ -1,10 +1,10 @@
-import Crypto
 import Foundation
 
-/// Progressive lockout after repeated failed sign-ins to one account name (OWASP Authentication Cheat Sheet):
-/// from the ``threshold``-th consecutive failure on, the name is locked for ``baseDuration``, doubling with each further
-/// failure up to ``maximumDuration``. A success clears the count. Counted per name whether or not an account exists,
-/// so a lock tells nothing about which addresses have accounts.
+/// Progressive lockout after repeated failed sign-ins to one account name from one client address (OWASP
+/// Authentication Cheat Sheet): from the ``threshold``-th attempt without a success on, the name is locked for that
+/// address for ``baseDuration``, doubling with each further attempt up to ``maximumDuration``. A success clears the
+/// count. Counted per name whether or not an account exists, so a lock tells nothing about which emails have accounts;
+/// counted per address, so nobody can lock the owner out from elsewhere (across addresses, ``SignInSlowdown``).
 public struct SignInLockout: Sendable, Equatable {
     /// Consecutive failures before the first lock.
     public var threshold: Int
@@ -35,8 +35,4 @@ public struct SignInLockout: Sendable, Equatable {
         return min(baseDuration * Double(1 << doublings), maximumDuration)
     }
 
-    /// The key failures are counted under: the SHA-256 of the normalised email, so tried addresses are not stored.
-    static func key(forEmail email: String) -> String {
-        SHA256.hash(data: Data(email.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
 }

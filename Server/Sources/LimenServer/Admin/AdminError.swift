@@ -13,7 +13,7 @@ enum AdminError: Error, Sendable, Equatable, LocalizedError {
     case bodyTooLarge
     /// A client cannot be registered as asked, because of the request member `field` (400; 409 when the ID is taken).
     case client(ClientRegistrationError, field: String)
-    /// A user cannot be created as asked (400; 409 when the email is taken).
+    /// A user cannot be created or changed as asked (400; 409 when the email is taken, 503 when hashing is full).
     case account(AccountError)
     /// Nothing has this ID; the associated value names what was looked for (404).
     case notFound(String)
@@ -50,7 +50,9 @@ enum AdminError: Error, Sendable, Equatable, LocalizedError {
     var status: HTTPResponse.Status {
         switch self {
         case .client(.alreadyExists, _), .account(.emailTaken): .conflict
-        case .invalidRequest, .client, .account(.invalidEmail), .account(.weakPassword): .badRequest
+        case .invalidRequest, .client, .account(.invalidEmail), .account(.weakPassword), .account(.fieldTooLong):
+            .badRequest
+        case .account(.busy): .serviceUnavailable
         case .unsupportedMediaType: .unsupportedMediaType
         case .bodyTooLarge: .contentTooLarge
         case .notFound: .notFound
@@ -70,17 +72,23 @@ enum AdminError: Error, Sendable, Equatable, LocalizedError {
         case .account(.emailTaken): "email_taken"
         case .account(.invalidEmail): "invalid_email"
         case .account(.weakPassword): "weak_password"
+        case .account(.fieldTooLong): "field_too_long"
+        case .account(.busy): "temporarily_unavailable"
         case .notFound: "not_found"
         case .account, .serverError: "server_error"
         }
     }
 
-    /// The JSON error response (never cached).
+    /// The JSON error response (never cached), with `Retry-After` when waiting helps.
     var response: Response {
-        Responses.json(
+        var response = Responses.json(
             .object(["error": .string(wireCode), "error_description": .string(errorDescription ?? code)]),
             status: status,
             noStore: true
         )
+        if case .account(let error) = self, let seconds = error.retryAfter {
+            response.headers[.retryAfter] = "\(seconds)"
+        }
+        return response
     }
 }

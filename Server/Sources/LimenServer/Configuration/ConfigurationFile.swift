@@ -11,6 +11,8 @@ import Yams
 /// database_url: postgres://limen@db.internal/limen   # the password from LIMEN_DATABASE_URL is safer
 /// database_pool_size: 20                              # PostgreSQL connections per node
 /// post_rate_limit: 20/s                              # or "off"
+/// sign_in_rate_limit: 1/s                             # sign-in and sign-up POSTs, or "off"
+/// sign_up: enabled                                    # or "disabled": only administrators create accounts
 /// trusted_proxies: [127.0.0.1, "::1"]                 # or one comma-separated string
 /// access_token_ttl: 10m                               # durations: 600, 45s, 10m, 12h, 30d
 /// id_token_ttl: 5m
@@ -28,7 +30,7 @@ struct ConfigurationFile: Sendable, Equatable {
         "host", "port", "data_dir", "issuer", "database_url", "database_pool_size", "post_rate_limit",
         "trusted_proxies", "access_token_ttl", "id_token_ttl", "refresh_token_ttl", "refresh_reuse_grace",
         "grant_max_lifetime", "password_hash_log_n", "password_hash_parallelism", "header_read_timeout",
-        "idle_timeout",
+        "idle_timeout", "sign_in_rate_limit", "sign_up",
     ]
     /// The settings that may also be a list of plain values, read as one comma-separated value.
     static let listKeys: Set<String> = ["trusted_proxies"]

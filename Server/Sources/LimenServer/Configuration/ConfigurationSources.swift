@@ -16,6 +16,10 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var databasePoolSize: String?
     /// `--post-rate-limit`
     public var postRateLimit: String?
+    /// `--sign-in-rate-limit`
+    public var signInRateLimit: String?
+    /// `--sign-up`
+    public var signUp: String?
     /// `--trusted-proxy`, repeated; `nil` or empty when not given.
     public var trustedProxies: [String]?
     /// `--access-token-ttl`
@@ -48,6 +52,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
         database: String? = nil,
         databasePoolSize: String? = nil,
         postRateLimit: String? = nil,
+        signInRateLimit: String? = nil,
+        signUp: String? = nil,
         trustedProxies: [String]? = nil,
         accessTokenLifetime: String? = nil,
         idTokenLifetime: String? = nil,
@@ -67,6 +73,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
         self.database = database
         self.databasePoolSize = databasePoolSize
         self.postRateLimit = postRateLimit
+        self.signInRateLimit = signInRateLimit
+        self.signUp = signUp
         self.trustedProxies = trustedProxies
         self.accessTokenLifetime = accessTokenLifetime
         self.idTokenLifetime = idTokenLifetime
@@ -98,6 +106,10 @@ extension ServerConfiguration {
         public static let databasePoolSize = "LIMEN_DATABASE_POOL_SIZE"
         /// POSTs per second per client address (`20/s`), or `off`.
         public static let postRateLimit = "LIMEN_POST_RATE_LIMIT"
+        /// Sign-in and sign-up POSTs per second per client address (`1/s`), or `off`.
+        public static let signInRateLimit = "LIMEN_SIGN_IN_RATE_LIMIT"
+        /// Whether people may create accounts on the sign-up page: `enabled` or `disabled`.
+        public static let signUp = "LIMEN_SIGN_UP"
         /// The reverse proxies trusted for `X-Forwarded-For`, as a comma-separated list of IP addresses.
         public static let trustedProxies = "LIMEN_TRUSTED_PROXIES"
         /// The server's access token lifetime (`600`, `10m`).
@@ -173,14 +185,7 @@ extension ServerConfiguration {
         if let (value, key) = pick(
             flags.postRateLimit, "--post-rate-limit", EnvironmentKey.postRateLimit, "post_rate_limit")
         {
-            if value == "off" {
-                configuration.postRateLimit = nil
-            } else if let limit = RateLimit(setting: value) {
-                configuration.postRateLimit = limit
-            } else {
-                throw ConfigurationError(
-                    key: key, value: value, reason: "expected requests per second like 20/s, or off")
-            }
+            configuration.postRateLimit = try rateLimit(value, key: key)
         }
         let proxyFlags = flags.trustedProxies.flatMap { $0.isEmpty ? nil : $0.joined(separator: ",") }
         if let (value, key) = pick(proxyFlags, "--trusted-proxy", EnvironmentKey.trustedProxies, "trusted_proxies") {
@@ -198,6 +203,7 @@ extension ServerConfiguration {
         try resolveLifetimes(flags: flags, pick: pick, into: &configuration)
         try resolvePasswordHashing(flags: flags, pick: pick, into: &configuration)
         try resolveConnectionTimeouts(flags: flags, pick: pick, into: &configuration)
+        try resolveSignIn(flags: flags, pick: pick, into: &configuration)
         return configuration
     }
 

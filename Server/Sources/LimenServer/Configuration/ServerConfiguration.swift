@@ -18,10 +18,19 @@ public struct ServerConfiguration: Sendable {
     public var seedsCLIClient: Bool
     /// The scrypt cost for new password hashes.
     public var passwordHashing: PasswordHasher.Parameters
-    /// When repeated failed sign-ins lock an account name.
+    /// How many password hashes this node computes at once and how many wait; more are answered `503`.
+    public var passwordHashingLimits: PasswordHashingQueue.Limits
+    /// When repeated failed sign-ins lock an account name for one client address.
     public var signInLockout: SignInLockout
+    /// When repeated failed sign-ins from anywhere slow an account name's sign-ins down.
+    public var signInSlowdown: SignInSlowdown
+    /// Whether people may create their own accounts on the sign-up page (administrators always can).
+    public var signUpEnabled: Bool
     /// How many POST requests one client address may make; `nil` turns the limit off (benchmarks).
     public var postRateLimit: RateLimit?
+    /// How many sign-in and sign-up POSTs one client address may make (each costs a password hash), on top of
+    /// ``postRateLimit``; `nil` turns the limit off.
+    public var signInRateLimit: RateLimit?
     /// The reverse proxies whose `X-Forwarded-For` names the client address that rate limits key on.
     public var trustedProxies: TrustedProxies
     /// How long issued tokens live and the refresh-token reuse grace window.
@@ -39,8 +48,12 @@ public struct ServerConfiguration: Sendable {
         databasePoolSize: Int = PostgresStore.defaultMaximumConnections,
         seedsCLIClient: Bool = true,
         passwordHashing: PasswordHasher.Parameters = .owasp,
+        passwordHashingLimits: PasswordHashingQueue.Limits = .perCore,
         signInLockout: SignInLockout = SignInLockout(),
+        signInSlowdown: SignInSlowdown = SignInSlowdown(),
+        signUpEnabled: Bool = true,
         postRateLimit: RateLimit? = .defaultPerClientAddress,
+        signInRateLimit: RateLimit? = .defaultSignInPerClientAddress,
         trustedProxies: TrustedProxies = .none,
         tokenLifetimes: TokenLifetimes = TokenLifetimes(),
         connectionTimeouts: ConnectionTimeouts = ConnectionTimeouts()
@@ -53,8 +66,12 @@ public struct ServerConfiguration: Sendable {
         self.databasePoolSize = databasePoolSize
         self.seedsCLIClient = seedsCLIClient
         self.passwordHashing = passwordHashing
+        self.passwordHashingLimits = passwordHashingLimits
         self.signInLockout = signInLockout
+        self.signInSlowdown = signInSlowdown
+        self.signUpEnabled = signUpEnabled
         self.postRateLimit = postRateLimit
+        self.signInRateLimit = signInRateLimit
         self.trustedProxies = trustedProxies
         self.tokenLifetimes = tokenLifetimes
         self.connectionTimeouts = connectionTimeouts

@@ -1,8 +1,8 @@
 import Foundation
 import LimenWire
 
-/// Starts device authorizations (RFC 8628 §3.1–§3.2): a 256-bit device code and a user code, both stored only as
-/// SHA-256, valid for ``lifetime``, to be polled no faster than every ``interval`` seconds.
+/// Starts device authorizations (RFC 8628 §3.1–§3.2): a 256-bit device code stored only as its SHA-256 and a user code
+/// stored only as an HMAC under a server key (``UserCode``), valid for ``lifetime``, to be polled no faster than every ``interval`` seconds.
 struct DeviceFlow: Sendable {
     /// The grant type of the token request (RFC 8628 §3.4).
     static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
@@ -25,6 +25,8 @@ struct DeviceFlow: Sendable {
 
     /// Where authorizations are kept.
     let store: any Store
+    /// Keys the user codes' hashes.
+    let keys: DerivedKeys
     /// The provider's clock.
     let now: @Sendable () -> Date
 
@@ -37,7 +39,7 @@ struct DeviceFlow: Sendable {
             let userCode = UserCode.make()
             let record = DeviceAuthorizationRecord(
                 deviceCodeHash: RandomIdentifier.hash(deviceCode),
-                userCodeHash: UserCode.hash(normalised: userCode.filter { $0 != "-" }),
+                userCodeHash: UserCode.hash(normalised: userCode.filter { $0 != "-" }, keys: keys),
                 clientID: client.id,
                 scope: scope,
                 interval: Self.interval,

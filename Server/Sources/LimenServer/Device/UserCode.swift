@@ -3,8 +3,8 @@ import Foundation
 
 /// The short code a person types on the verification page (RFC 8628 §6.1): 8 characters drawn from 20 consonants
 /// without vowels (no words can form) or look-alikes (no `0`/`O`, `1`/`I`), shown as `XXXX-XXXX`; about 34.5 bits.
-/// It is compared case-insensitively, ignoring the dash and spaces, and stored only as the SHA-256 of its normalised
-/// form. Guessing is bounded by its 10-minute life, the per-address POST rate limit and ``DeviceCodeAttempts``.
+/// It is compared case-insensitively, ignoring the dash and spaces, and stored only as an HMAC-SHA256 of its normalised
+/// form under a key derived from the master key (a plain hash of 34.5 bits is reversed by trying them all). Guessing is bounded by its 10-minute life, the per-address POST rate limit and ``DeviceCodeAttempts``.
 enum UserCode {
     /// The characters a user code is made of.
     static let alphabet = Array("BCDFGHJKLMNPQRSTVWXZ")
@@ -26,7 +26,7 @@ enum UserCode {
     }
 
     /// The stored form of a normalised code.
-    static func hash(normalised: String) -> Data {
-        Data(SHA256.hash(data: Data(normalised.utf8)))
+    static func hash(normalised: String, keys: DerivedKeys) -> Data {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(normalised.utf8), using: keys.key(for: .deviceUserCode)))
     }
 }

@@ -5,7 +5,7 @@ import Hummingbird
 /// `?user_code=`, the `verification_uri_complete`); a valid code becomes a pending request that goes through the
 /// usual sign-in page when the browser has no session, then always a confirmation naming the client, its scopes and
 /// the device request (Allow / Deny, posted to `/consent`). A wrong, expired or used code shows the form again with
-/// an error; wrong codes are counted per browser (``DeviceCodeAttempts``).
+/// an error; codes are counted per browser (``DeviceCodeAttempts``).
 enum DeviceRoutes {
     /// Adds `GET` and `POST /device` over the sign-in pages of `responder`.
     static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
@@ -36,9 +36,10 @@ enum DeviceRoutes {
     ) async throws(StorageError) -> Response {
         let provider = responder.provider
         let attempts = DeviceCodeAttempts(
-            store: provider.store, policy: provider.configuration.signInLockout, now: provider.now)
+            store: provider.store, keys: provider.derivedKeys, policy: provider.configuration.signInLockout,
+            now: provider.now)
         let csrf = browser.csrfToken(for: CSRFToken.devicePurpose)
-        if let seconds = try await attempts.lockedFor(browserSecret: browser.csrfSecret) {
+        if let seconds = try await attempts.begin(browserSecret: browser.csrfSecret) {
             var page = Pages.deviceCode(
                 csrf: csrf, userCode: typed, error: "Too many wrong codes. Try again in \(seconds) seconds.",
                 status: .tooManyRequests)
@@ -48,10 +49,9 @@ enum DeviceRoutes {
         let now = provider.now()
         guard let normalised = UserCode.normalise(typed),
             let device = try await provider.store.pendingDeviceAuthorization(
-                userCodeHash: UserCode.hash(normalised: normalised), now: now),
+                userCodeHash: UserCode.hash(normalised: normalised, keys: provider.derivedKeys), now: now),
             let client = try await provider.store.client(id: device.clientID)
         else {
-            try await attempts.recordFailure(browserSecret: browser.csrfSecret)
             return Pages.deviceCode(
                 csrf: csrf, userCode: typed,
                 error: "That code is not valid, has expired or was used already. Check the code on your device.",

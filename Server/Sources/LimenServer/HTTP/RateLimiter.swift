@@ -16,6 +16,8 @@ public struct RateLimit: Sendable, Equatable {
 
     /// Per client address, for every POST (sign-in forms, `/token`, revocation, …): bursts of 60, then 20 a second.
     public static let defaultPerClientAddress = RateLimit(burst: 60, perSecond: 20)
+    /// Per client address, for sign-in and sign-up POSTs (each costs a password hash): bursts of 3, then 1 a second.
+    public static let defaultSignInPerClientAddress = RateLimit(burst: 3, perSecond: 1)
 
     /// Reads a setting `N/s`: N requests a second, in bursts of 3 N; `nil` for anything else.
     init?(setting: String) {

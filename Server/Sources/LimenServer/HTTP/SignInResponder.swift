@@ -57,7 +57,8 @@ struct SignInResponder: Sendable {
         case .signIn:
             if !stored { try await provider.store.insertPendingAuthorization(pending.record) }
             let csrf = browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id))
-            return Pages.signIn(pending, csrf: csrf, email: nil, error: nil)
+            return Pages.signIn(
+                pending, csrf: csrf, email: nil, error: nil, offersSignUp: provider.configuration.signUpEnabled)
         case .consent(let subject):
             if !stored { try await provider.store.insertPendingAuthorization(pending.record) }
             let csrf = browser.csrfToken(for: CSRFToken.consentPurpose(requestID: pending.id, subject: subject))

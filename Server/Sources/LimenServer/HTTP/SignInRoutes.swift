@@ -1,64 +1,84 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// `GET`/`POST /login` and `/signup`: the forms of a pending authorization request. A successful sign-in or sign-up
-/// starts a browser session (a new cookie, whatever the browser had) and continues the request.
+/// starts a browser session (a new cookie, whatever the browser had) and continues the request. Sign-in is throttled
+/// per email and client address (``PasswordSignIn``); with sign-up turned off (``ServerConfiguration/signUpEnabled``)
+/// `/signup` refuses and the sign-in page does not link to it.
 enum SignInRoutes {
-    static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
+    /// The paths whose POSTs check or set a password, limited per client address by
+    /// ``ServerConfiguration/signInRateLimit``.
+    static let passwordPaths: Set<String> = ["/login", "/signup"]
+
+    static func add(to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder) {
+        let configuration = responder.provider.configuration
         router.get("/login") { request, _ in
             await show(request, responder: responder) { pending, csrf in
-                Pages.signIn(pending, csrf: csrf, email: nil, error: nil)
+                Pages.signIn(pending, csrf: csrf, email: nil, error: nil, offersSignUp: configuration.signUpEnabled)
             }
         }
         router.get("/signup") { request, _ in
-            await show(request, responder: responder) { pending, csrf in
+            guard configuration.signUpEnabled else { return Pages.signUpOff() }
+            return await show(request, responder: responder) { pending, csrf in
                 Pages.signUp(pending, csrf: csrf, email: nil, name: nil, error: nil)
             }
         }
-        router.post("/login") { request, _ in
-            await submit(request, responder: responder) { pending, form, csrf throws(AccountError) in
+        router.post("/login") { request, context in
+            let clientAddress = configuration.trustedProxies.clientAddress(of: request, peer: context.remoteAddress)
+            return await submit(request, responder: responder) { pending, form, csrf throws(AccountError) in
                 let email = form["email"] ?? ""
                 do throws(AccountError) {
                     return .success(
-                        try await responder.provider.accounts.signIn(email: email, password: form["password"] ?? ""))
+                        try await responder.provider.passwordSignIn.signIn(
+                            email: email, password: form["password"] ?? "", from: clientAddress))
                 } catch {
-                    switch error {
-                    case .invalidCredentials, .locked:
-                        // One message for an unknown email and a wrong password (and the lockout counts unknown
-                        // emails too): the page tells nobody who has an account.
-                        var page = Pages.signIn(
-                            pending, csrf: csrf, email: email, error: error.errorDescription,
-                            status: error == .invalidCredentials ? .badRequest : .tooManyRequests
-                        )
-                        if case .locked(let seconds) = error { page.headers[.retryAfter] = "\(seconds)" }
-                        return .failure(page)
-                    default:
-                        throw error
-                    }
+                    // One message for an unknown email and a wrong password (and the lockout counts unknown emails
+                    // too): the page tells nobody who has an account.
+                    guard let status = signInRefusalStatus(error) else { throw error }
+                    var page = Pages.signIn(
+                        pending, csrf: csrf, email: email, error: error.errorDescription,
+                        offersSignUp: configuration.signUpEnabled, status: status)
+                    if let seconds = error.retryAfter { page.headers[.retryAfter] = "\(seconds)" }
+                    return .failure(page)
                 }
             }
         }
         router.post("/signup") { request, _ in
-            await submit(request, responder: responder) { pending, form, csrf throws(AccountError) in
+            guard configuration.signUpEnabled else { return Pages.signUpOff() }
+            return await submit(request, responder: responder) { pending, form, csrf throws(AccountError) in
                 let (email, name) = (form["email"] ?? "", form["name"])
                 do throws(AccountError) {
                     let user = try await responder.provider.accounts.signUp(
                         email: email, password: form["password"] ?? "", name: name)
                     return .success(user)
                 } catch {
-                    switch error {
-                    case .invalidEmail, .weakPassword, .emailTaken:
-                        return .failure(
-                            Pages.signUp(
-                                pending, csrf: csrf, email: email, name: name, error: error.errorDescription,
-                                status: .badRequest
-                            )
-                        )
-                    default:
-                        throw error
-                    }
+                    guard let status = signUpRefusalStatus(error) else { throw error }
+                    var page = Pages.signUp(
+                        pending, csrf: csrf, email: email, name: name, error: error.errorDescription, status: status)
+                    if let seconds = error.retryAfter { page.headers[.retryAfter] = "\(seconds)" }
+                    return .failure(page)
                 }
             }
+        }
+    }
+
+    /// The status of the sign-in form shown again after `error`, or `nil` for an error page instead.
+    private static func signInRefusalStatus(_ error: AccountError) -> HTTPResponse.Status? {
+        switch error {
+        case .invalidCredentials: .badRequest
+        case .locked, .attemptInProgress: .tooManyRequests
+        case .busy: .serviceUnavailable
+        default: nil
+        }
+    }
+
+    /// The status of the sign-up form shown again after `error`, or `nil` for an error page instead.
+    private static func signUpRefusalStatus(_ error: AccountError) -> HTTPResponse.Status? {
+        switch error {
+        case .invalidEmail, .weakPassword, .fieldTooLong, .emailTaken: .badRequest
+        case .busy: .serviceUnavailable
+        default: nil
         }
     }
 

@@ -32,7 +32,7 @@ enum PageTemplates {
 
         """
 
-    /// Email and password, with a link to sign-up that keeps the pending request.
+    /// Email and password, with a link to sign-up that keeps the pending request (when sign-up is on).
     static let signIn = """
         {{<layout}}{{$content}}
         <p class="context">to continue to <strong>{{clientName}}</strong></p>
@@ -48,7 +48,9 @@ enum PageTemplates {
         {{#email}} autofocus{{/email}}{{#error}} aria-describedby="form-error"{{/error}}>
         <button type="submit">Sign in</button>
         </form>
+        {{#offersSignUp}}
         <p class="switch">No account yet? <a href="signup?request={{requestID}}">Create an account</a></p>
+        {{/offersSignUp}}
         {{/content}}{{/layout}}
         """
 

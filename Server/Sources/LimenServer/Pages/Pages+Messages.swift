@@ -42,6 +42,15 @@ extension Pages {
         )
     }
 
+    /// Sign-up is turned off (``ServerConfiguration/signUpEnabled``).
+    static func signUpOff() -> Response {
+        message(
+            title: "Sign-up is turned off",
+            message: "New accounts cannot be created here. Ask the administrator of this service for one.",
+            status: .forbidden
+        )
+    }
+
     /// A form without the right CSRF token.
     static func forbidden() -> Response {
         message(

@@ -25,12 +25,13 @@ enum Pages {
         return library
     }
 
-    /// The sign-in form of a pending request.
+    /// The sign-in form of a pending request, with a link to sign-up when it `offersSignUp`.
     static func signIn(
         _ pending: PendingAuthorization,
         csrf: String,
         email: String?,
         error: String?,
+        offersSignUp: Bool,
         status: HTTPResponse.Status = .ok
     ) -> Response {
         let page = SignInPage(
@@ -40,7 +41,8 @@ enum Pages {
             requestID: pending.id,
             csrf: csrf,
             email: email ?? pending.record.loginHint,
-            error: error
+            error: error,
+            offersSignUp: offersSignUp
         )
         return render(page, template: "sign-in", title: page.title, status: status)
     }
@@ -160,6 +162,7 @@ private struct SignInPage {
     var csrf: String
     var email: String?
     var error: String?
+    var offersSignUp: Bool
 }
 
 /// The values of the sign-up page.

@@ -241,5 +241,10 @@ enum SQLiteMigrations {
                 "ALTER TABLE pending_authorizations ADD COLUMN sign_in_session_hash BLOB",
             ]
         ),
+        Migration(
+            version: 10,
+            name: "sign-in throttle keys are HMACs under a server key and count attempts: the SHA-256 keys are dropped",
+            statements: ["DELETE FROM sign_in_failures"]
+        ),
     ]
 }

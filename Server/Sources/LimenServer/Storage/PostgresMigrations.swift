@@ -233,5 +233,10 @@ enum PostgresMigrations {
                 "ALTER TABLE pending_authorizations ADD COLUMN sign_in_session_hash BYTEA",
             ]
         ),
+        Migration(
+            version: 10,
+            name: "sign-in throttle keys are HMACs under a server key and count attempts: the SHA-256 keys are dropped",
+            statements: ["DELETE FROM sign_in_failures"]
+        ),
     ]
 }

@@ -55,43 +55,4 @@ extension PostgresStore {
             createdAt: try date(row, columnPrefix + "created_at")
         )
     }
-
-    // MARK: Failed sign-ins
-
-    public func recordSignInFailure(key: String, now: Date) async throws(StorageError) -> Int {
-        let counted = try await rows(
-            """
-            INSERT INTO sign_in_failures (key, failures, last_failure_at) VALUES (\(key), 1, \(Self.seconds(now)))
-            ON CONFLICT (key) DO UPDATE SET failures = sign_in_failures.failures + 1,
-                last_failure_at = excluded.last_failure_at
-            RETURNING failures
-            """
-        )
-        return try counted.first.map { row throws(StorageError) in try Self.value(row, "failures", as: Int.self) } ?? 1
-    }
-
-    public func lockSignIn(key: String, until date: Date) async throws(StorageError) {
-        try await rows("UPDATE sign_in_failures SET locked_until = \(Self.seconds(date)) WHERE key = \(key)")
-    }
-
-    public func signInLockedUntil(key: String) async throws(StorageError) -> Date? {
-        try await rows("SELECT locked_until FROM sign_in_failures WHERE key = \(key)").first.flatMap {
-            row throws(StorageError) in try Self.optionalDate(row, "locked_until")
-        }
-    }
-
-    public func clearSignInFailures(key: String) async throws(StorageError) {
-        try await rows("DELETE FROM sign_in_failures WHERE key = \(key)")
-    }
-
-    @discardableResult
-    public func deleteSignInFailures(before date: Date) async throws(StorageError) -> Int {
-        let cutoff = Self.seconds(date)
-        return try await rows(
-            """
-            DELETE FROM sign_in_failures WHERE last_failure_at < \(cutoff) AND COALESCE(locked_until, 0) < \(cutoff)
-            RETURNING 1
-            """
-        ).count
-    }
 }

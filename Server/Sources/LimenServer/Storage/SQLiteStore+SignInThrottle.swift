@@ -2,25 +2,33 @@ import Foundation
 import SQLiteNIO
 
 extension SQLiteStore {
-    public func recordSignInFailure(key: String, now: Date) async throws(StorageError) -> Int {
+    public func countSignInAttempt(key: String, now: Date, lockout: SignInLockout?) async throws(StorageError)
+        -> SignInAttempt
+    {
+        let terms = lockout?.storedTerms
+        // One statement: the lock check, the count and the new lock (ON CONFLICT … WHERE skips a locked row).
         let rows = try await query(
             """
-            INSERT INTO sign_in_failures (key, failures, last_failure_at) VALUES (?, 1, ?)
-            ON CONFLICT (key) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
+            INSERT INTO sign_in_failures (key, failures, last_failure_at, locked_until)
+            VALUES (?1, 1, ?2, CASE WHEN ?3 <= 1 THEN ?2 + MIN(?4, ?5) END)
+            ON CONFLICT (key) DO UPDATE SET
+                failures = failures + 1,
+                last_failure_at = excluded.last_failure_at,
+                locked_until = CASE WHEN failures + 1 >= ?3
+                    THEN excluded.last_failure_at + MIN(?4 << MIN(failures + 1 - ?3, 30), ?5)
+                    ELSE locked_until END
+            WHERE COALESCE(locked_until, 0) <= excluded.last_failure_at
             RETURNING failures
             """,
-            [.text(key), Self.time(now)]
+            [
+                .text(key), Self.time(now), terms.map { .integer($0.threshold) } ?? .null,
+                terms.map { .integer(Int($0.base)) } ?? .null, terms.map { .integer(Int($0.maximum)) } ?? .null,
+            ]
         )
-        return rows.first?.column("failures")?.integer ?? 1
-    }
-
-    public func lockSignIn(key: String, until date: Date) async throws(StorageError) {
-        try await query("UPDATE sign_in_failures SET locked_until = ? WHERE key = ?", [Self.time(date), .text(key)])
-    }
-
-    public func signInLockedUntil(key: String) async throws(StorageError) -> Date? {
-        let rows = try await query("SELECT locked_until FROM sign_in_failures WHERE key = ?", [.text(key)])
-        return rows.first?.column("locked_until")?.integer.map { Date(timeIntervalSince1970: Double($0)) }
+        if let attempts = rows.first?.column("failures")?.integer { return .admitted(attempts: attempts) }
+        let lock = try await query("SELECT locked_until FROM sign_in_failures WHERE key = ?", [.text(key)])
+        return .locked(
+            until: lock.first?.column("locked_until")?.integer.map { Date(timeIntervalSince1970: Double($0)) } ?? now)
     }
 
     public func clearSignInFailures(key: String) async throws(StorageError) {

@@ -25,7 +25,7 @@ struct TokenService: Sendable {
         codeGrant = AuthorizationCodeGrant(store: provider.store, issuer: issuer, now: provider.now)
         refreshGrant = RefreshTokenGrant(store: provider.store, issuer: issuer, now: provider.now)
         deviceGrant = DeviceCodeGrant(store: provider.store, issuer: issuer, now: provider.now)
-        deviceFlow = DeviceFlow(store: provider.store, now: provider.now)
+        deviceFlow = DeviceFlow(store: provider.store, keys: provider.derivedKeys, now: provider.now)
         verifier = AccessTokenVerifier(provider: provider)
     }
 }
