@@ -24,11 +24,7 @@ struct DeviceLiveTests {
             // The device's waits pass on the provider's clock; after its first poll it waits for the approval.
             let gate = PollingGate()
             async let polled = tokens.pollDeviceToken(
-                authorization, now: { clock.now },
-                sleep: { duration in
-                    clock.advance(by: TimeInterval(duration.components.seconds))
-                    await gate.sleep()
-                })
+                authorization, now: { clock.now }, clock: GatedClock(providerClock: clock, gate: gate))
             await gate.waitForFirstPoll()
             do {
                 #expect(
@@ -92,6 +88,36 @@ private actor PollingGate {
         isOpen = true
         for waiter in openWaiters { waiter.resume() }
         openWaiters = []
+    }
+}
+
+/// The device's clock: each wait moves the provider's clock on by its length, then waits at the gate.
+private struct GatedClock: Clock {
+    /// A point on this clock: the time since the poll started.
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    let providerClock: TestClock
+    let gate: PollingGate
+    private let start: Date
+
+    init(providerClock: TestClock, gate: PollingGate) {
+        self.providerClock = providerClock
+        self.gate = gate
+        start = providerClock.now
+    }
+
+    var now: Instant { Instant(offset: .seconds(providerClock.now.timeIntervalSince(start))) }
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        let wait = now.duration(to: deadline).components
+        providerClock.advance(by: (Double(wait.seconds) + Double(wait.attoseconds) / 1e18).rounded())
+        await gate.sleep()
     }
 }
 
