@@ -9,7 +9,8 @@ public enum LimenServerApplication {
         let router = Router(context: LimenRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
-        ServerMetrics.add(to: router)
+        ServerMetrics.add(
+            to: router, access: provider.configuration.metricsAccess, proxies: provider.configuration.trustedProxies)
         if let limit = provider.configuration.postRateLimit {
             router.add(
                 middleware: RateLimitMiddleware(

@@ -89,6 +89,12 @@ struct ServeCommand: AsyncParsableCommand {
     var signUp: String?
 
     @Option(
+        help: ArgumentHelp(
+            "Who may read /metrics: loopback, token (the token in env LIMEN_METRICS_TOKEN), public or off (env "
+                + "LIMEN_METRICS; default loopback)."))
+    var metrics: String?
+
+    @Option(
         name: .customLong("trusted-proxy"),
         help: ArgumentHelp(
             "A reverse proxy whose X-Forwarded-For names the client address; repeat for several (env "
@@ -162,7 +168,7 @@ struct ServeCommand: AsyncParsableCommand {
                 flags: ConfigurationFlags(
                     host: host, port: port, dataDirectory: dataDir, issuer: issuer, database: database,
                     databasePoolSize: databasePoolSize, postRateLimit: postRateLimit,
-                    signInRateLimit: signInRateLimit, signUp: signUp, trustedProxies: trustedProxies,
+                    signInRateLimit: signInRateLimit, signUp: signUp, metrics: metrics, trustedProxies: trustedProxies,
                     accessTokenLifetime: accessTokenTTL, idTokenLifetime: idTokenTTL,
                     refreshTokenLifetime: refreshTokenTTL, refreshReuseGrace: refreshReuseGrace,
                     grantMaxLifetime: grantMaxLifetime, passwordHashLogN: passwordHashLogN,

@@ -23,6 +23,8 @@ import Yams
 /// password_hash_parallelism: 1
 /// header_read_timeout: 10s                            # a request head must arrive within this
 /// idle_timeout: 60s                                   # an idle connection is closed after this
+/// metrics: loopback                                   # who reads /metrics: loopback, token, public or off
+/// metrics_token: …                                    # with metrics: token (LIMEN_METRICS_TOKEN is safer)
 /// ```
 struct ConfigurationFile: Sendable, Equatable {
     /// The setting names a file may hold.
@@ -30,7 +32,7 @@ struct ConfigurationFile: Sendable, Equatable {
         "host", "port", "data_dir", "issuer", "database_url", "database_pool_size", "post_rate_limit",
         "trusted_proxies", "access_token_ttl", "id_token_ttl", "refresh_token_ttl", "refresh_reuse_grace",
         "grant_max_lifetime", "password_hash_log_n", "password_hash_parallelism", "header_read_timeout",
-        "idle_timeout", "sign_in_rate_limit", "sign_up",
+        "idle_timeout", "sign_in_rate_limit", "sign_up", "metrics", "metrics_token",
     ]
     /// The settings that may also be a list of plain values, read as one comma-separated value.
     static let listKeys: Set<String> = ["trusted_proxies"]

@@ -20,6 +20,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var signInRateLimit: String?
     /// `--sign-up`
     public var signUp: String?
+    /// `--metrics`
+    public var metrics: String?
     /// `--trusted-proxy`, repeated; `nil` or empty when not given.
     public var trustedProxies: [String]?
     /// `--access-token-ttl`
@@ -54,6 +56,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         postRateLimit: String? = nil,
         signInRateLimit: String? = nil,
         signUp: String? = nil,
+        metrics: String? = nil,
         trustedProxies: [String]? = nil,
         accessTokenLifetime: String? = nil,
         idTokenLifetime: String? = nil,
@@ -75,6 +78,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         self.postRateLimit = postRateLimit
         self.signInRateLimit = signInRateLimit
         self.signUp = signUp
+        self.metrics = metrics
         self.trustedProxies = trustedProxies
         self.accessTokenLifetime = accessTokenLifetime
         self.idTokenLifetime = idTokenLifetime
@@ -110,6 +114,10 @@ extension ServerConfiguration {
         public static let signInRateLimit = "LIMEN_SIGN_IN_RATE_LIMIT"
         /// Whether people may create accounts on the sign-up page: `enabled` or `disabled`.
         public static let signUp = "LIMEN_SIGN_UP"
+        /// Who may read `/metrics`: `loopback`, `token`, `public` or `off`.
+        public static let metrics = "LIMEN_METRICS"
+        /// The bearer token `/metrics` asks for (at least 32 characters); never a flag, which other users could read.
+        public static let metricsToken = "LIMEN_METRICS_TOKEN"
         /// The reverse proxies trusted for `X-Forwarded-For`, as a comma-separated list of IP addresses.
         public static let trustedProxies = "LIMEN_TRUSTED_PROXIES"
         /// The server's access token lifetime (`600`, `10m`).
@@ -204,6 +212,7 @@ extension ServerConfiguration {
         try resolvePasswordHashing(flags: flags, pick: pick, into: &configuration)
         try resolveConnectionTimeouts(flags: flags, pick: pick, into: &configuration)
         try resolveSignIn(flags: flags, pick: pick, into: &configuration)
+        try resolveMetrics(flags: flags, pick: pick, into: &configuration)
         return configuration
     }
 

@@ -37,6 +37,8 @@ public struct ServerConfiguration: Sendable {
     public var tokenLifetimes: TokenLifetimes
     /// How long a client may take to send a request head, and leave its connection idle (slowloris).
     public var connectionTimeouts: ConnectionTimeouts
+    /// Who may read `GET /metrics`; this machine only by default.
+    public var metricsAccess: MetricsAccess
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(
@@ -56,7 +58,8 @@ public struct ServerConfiguration: Sendable {
         signInRateLimit: RateLimit? = .defaultSignInPerClientAddress,
         trustedProxies: TrustedProxies = .none,
         tokenLifetimes: TokenLifetimes = TokenLifetimes(),
-        connectionTimeouts: ConnectionTimeouts = ConnectionTimeouts()
+        connectionTimeouts: ConnectionTimeouts = ConnectionTimeouts(),
+        metricsAccess: MetricsAccess = .loopback
     ) {
         self.host = host
         self.port = port
@@ -75,6 +78,7 @@ public struct ServerConfiguration: Sendable {
         self.trustedProxies = trustedProxies
         self.tokenLifetimes = tokenLifetimes
         self.connectionTimeouts = connectionTimeouts
+        self.metricsAccess = metricsAccess
     }
 
     /// `<data directory>/limen.sqlite`.
