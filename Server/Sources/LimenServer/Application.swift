@@ -40,9 +40,10 @@ public enum LimenServerApplication {
         DeviceRoutes.add(to: router, responder: signIn)
         Stylesheet.add(to: router)
         let tokens = TokenService(provider: provider, lifetimes: provider.configuration.tokenLifetimes)
-        TokenRoutes.add(to: router, service: tokens)
-        DeviceAuthorizationRoutes.add(to: router, service: tokens)
-        RevocationRoutes.add(to: router, service: tokens)
+        let oauth = router.group().add(middleware: OAuthServerErrorMiddleware())
+        TokenRoutes.add(to: oauth, service: tokens)
+        DeviceAuthorizationRoutes.add(to: oauth, service: tokens)
+        RevocationRoutes.add(to: oauth, service: tokens)
         UserInfoRoutes.add(to: router, service: tokens)
         AdminRoutes.add(to: router, provider: provider)
         return router

@@ -74,7 +74,7 @@ public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
     }
 
     /// The HTTP status.
-    var status: HTTPResponse.Status {
+    public var status: HTTPResponse.Status {
         switch self {
         case .invalidClient: .unauthorized
         case .unsupportedMediaType: .unsupportedMediaType
