@@ -241,5 +241,13 @@ enum SQLiteMigrations {
                 "ALTER TABLE pending_authorizations ADD COLUMN sign_in_session_hash BLOB",
             ]
         ),
+        Migration(
+            version: 10,
+            name: "a refresh token links its successor, and an unused successor replaced by a retry is retired",
+            statements: [
+                "ALTER TABLE refresh_tokens ADD COLUMN successor_hash BLOB",
+                "ALTER TABLE refresh_tokens ADD COLUMN retired_at INTEGER",
+            ]
+        ),
     ]
 }

@@ -233,5 +233,13 @@ enum PostgresMigrations {
                 "ALTER TABLE pending_authorizations ADD COLUMN sign_in_session_hash BYTEA",
             ]
         ),
+        Migration(
+            version: 10,
+            name: "a refresh token links its successor, and an unused successor replaced by a retry is retired",
+            statements: [
+                "ALTER TABLE refresh_tokens ADD COLUMN successor_hash BYTEA",
+                "ALTER TABLE refresh_tokens ADD COLUMN retired_at BIGINT",
+            ]
+        ),
     ]
 }

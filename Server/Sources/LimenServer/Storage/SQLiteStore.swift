@@ -309,6 +309,11 @@ public final class SQLiteStore: Store {
         return Data(bytes)
     }
 
+    /// A blob that may be absent.
+    static func optionalData(_ row: some SQLiteColumns, _ column: String) throws(StorageError) -> Data? {
+        row.column(column)?.blob == nil ? nil : try data(row, column)
+    }
+
     static func date(_ row: some SQLiteColumns, _ column: String) throws(StorageError) -> Date {
         guard let seconds = row.column(column)?.integer else { throw .corruptRow("\(column) is missing") }
         return Date(timeIntervalSince1970: Double(seconds))
