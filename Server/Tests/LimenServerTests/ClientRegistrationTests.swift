@@ -94,7 +94,7 @@ struct ClientRegistrationTests {
         #expect(try await store.deleteClient(id: "limen-cli"))
         #expect(try await store.deleteClient(id: "limen-cli") == false)
         let redemption = try await store.redeemAuthorizationCode(
-            hash: Data(repeating: 9, count: 32), grantID: "g", now: now)
+            hash: Data(repeating: 9, count: 32), clientID: "limen-cli", grantID: "g", now: now)
         #expect(redemption == .unknown)
         await store.close()
     }

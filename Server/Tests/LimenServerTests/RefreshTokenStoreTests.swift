@@ -21,7 +21,7 @@ struct RefreshTokenStoreTests {
             AuthorizationCodeRecord(
                 codeHash: codeHash, clientID: "limen-cli", redirectURI: "http://127.0.0.1/cb", subject: subject,
                 scope: "openid", authTime: now, expiresAt: now.addingTimeInterval(60)))
-        _ = try await store.redeemAuthorizationCode(hash: codeHash, grantID: "g1", now: now)
+        _ = try await store.redeemAuthorizationCode(hash: codeHash, clientID: "limen-cli", grantID: "g1", now: now)
         let grant = GrantRecord(
             id: "g1", clientID: "limen-cli", subject: subject, scope: "openid", authTime: now, nonce: "n",
             createdAt: now, expiresAt: now.addingTimeInterval(grantLifetime))

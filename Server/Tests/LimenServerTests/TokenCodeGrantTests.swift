@@ -171,6 +171,47 @@ struct TokenCodeGrantTests {
     }
 
     @Test(
+        "a code replayed as another public client is refused and leaves its grant; its own client's replay revokes it",
+        arguments: TokenBackend.allCases)
+    func replayAsAnotherClientLeavesGrant(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
+            try await fixture.provider.store.insertClientIfAbsent(
+                ClientRecord(
+                    id: "stranger", name: "Stranger", kind: .public, isNative: true,
+                    redirectURIs: [TokenFixture.nativeRedirect], createdAt: fixture.clock.now))
+            let code = try await fixture.issueCode()
+            let first = try await fixture.redeem(code)
+            let refreshToken = try #require(first["refresh_token"])
+            let accessToken = try #require(first["access_token"])
+
+            let stranger = try await fixture.redeem(code, clientID: "stranger")
+            #expect(stranger.error == "invalid_grant")
+            #expect(try await fixture.userInfo(accessToken).status == .ok)
+            let refreshed = try await fixture.refresh(refreshToken)
+            #expect(refreshed.status == .ok)
+
+            #expect(try await fixture.redeem(code).error == "invalid_grant")
+            #expect(try await fixture.refresh(try #require(refreshed["refresh_token"])).error == "invalid_grant")
+        }
+    }
+
+    @Test("a fresh code presented by another client first stays redeemable by its own client")
+    func anotherClientCannotBurnACode() async throws {
+        try await TokenFixture.run { fixture in
+            let code = try await fixture.issueCode()
+            let web = try await fixture.post(
+                "/token",
+                [
+                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TokenFixture.nativeRedirect),
+                    ("code_verifier", PKCE.fixture.verifier),
+                ],
+                headers: TokenFixture.basic("web", TokenFixture.webSecret))
+            #expect(web.error == "invalid_grant")
+            #expect(try await fixture.redeem(code).status == .ok)
+        }
+    }
+
+    @Test(
         "a code is refused for another redirect URI, another client, after it expires, or when unknown",
         arguments: ["redirect", "client", "expired", "unknown"]
     )

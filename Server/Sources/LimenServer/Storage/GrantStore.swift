@@ -6,7 +6,7 @@ public enum AuthorizationCodeRedemption: Sendable, Equatable {
     case redeemed(AuthorizationCodeRecord)
     /// The code had been redeemed before: the grant it produced has been revoked (RFC 6749 §4.1.2).
     case replayed
-    /// No such code, or it expired.
+    /// No such code for this client, or it expired.
     case unknown
 }
 
@@ -66,10 +66,13 @@ public struct GrantRecord: Sendable, Equatable {
 /// Each method is atomic on its own, and their order makes redemption safe without a transaction: a replay either
 /// revokes the grant already stored or stops it from being stored (``insertGrant(_:redeemedCodeHash:)``).
 public protocol GrantStore: Sendable {
-    /// Marks the code with this hash used by the grant `grantID` if it is unused and unexpired at `now`. A code used
-    /// before is marked replayed and the grant it produced is revoked at `now`.
+    /// Marks the code with this hash, issued to `clientID`, used by the grant `grantID` if it is unused and unexpired
+    /// at `now`. Such a code used before is marked replayed and the grant it produced is revoked at `now`. A code
+    /// issued to another client is ``AuthorizationCodeRedemption/unknown`` and left as it is: only its own client's
+    /// replay revokes its grant (a public client's ID is no proof, but another client's request proves nothing at all).
     func redeemAuthorizationCode(
         hash: Data,
+        clientID: String,
         grantID: String,
         now: Date
     ) async throws(StorageError) -> AuthorizationCodeRedemption

@@ -9,6 +9,7 @@ extension PostgresStore {
 
     public func redeemAuthorizationCode(
         hash: Data,
+        clientID: String,
         grantID: String,
         now: Date
     ) async throws(StorageError) -> AuthorizationCodeRedemption {
@@ -16,7 +17,8 @@ extension PostgresStore {
         let redeemed = try await rows(
             """
             UPDATE authorization_codes SET used_at = \(seconds), grant_id = \(grantID)
-            WHERE code_hash = \(Self.bytes(hash)) AND used_at IS NULL AND expires_at > \(seconds)
+            WHERE code_hash = \(Self.bytes(hash)) AND client_id = \(clientID) AND used_at IS NULL
+                AND expires_at > \(seconds)
             RETURNING *
             """
         )
@@ -25,7 +27,7 @@ extension PostgresStore {
         let replayed = try await rows(
             """
             UPDATE authorization_codes SET replayed_at = COALESCE(replayed_at, \(seconds))
-            WHERE code_hash = \(Self.bytes(hash)) AND used_at IS NOT NULL
+            WHERE code_hash = \(Self.bytes(hash)) AND client_id = \(clientID) AND used_at IS NOT NULL
             RETURNING grant_id
             """
         )

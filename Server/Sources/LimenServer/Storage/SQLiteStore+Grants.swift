@@ -8,26 +8,27 @@ extension SQLiteStore {
 
     public func redeemAuthorizationCode(
         hash: Data,
+        clientID: String,
         grantID: String,
         now: Date
     ) async throws(StorageError) -> AuthorizationCodeRedemption {
         let redeemed = try await query(
             """
             UPDATE authorization_codes SET used_at = ?, grant_id = ?
-            WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?
+            WHERE code_hash = ? AND client_id = ? AND used_at IS NULL AND expires_at > ?
             RETURNING *
             """,
-            [Self.time(now), .text(grantID), Self.blob(hash), Self.time(now)]
+            [Self.time(now), .text(grantID), Self.blob(hash), .text(clientID), Self.time(now)]
         )
         if let row = redeemed.first { return .redeemed(try Self.authorizationCode(from: row)) }
         // Marking the replay first means a grant not stored yet never will be (see insertGrant).
         let replayed = try await query(
             """
             UPDATE authorization_codes SET replayed_at = COALESCE(replayed_at, ?)
-            WHERE code_hash = ? AND used_at IS NOT NULL
+            WHERE code_hash = ? AND client_id = ? AND used_at IS NOT NULL
             RETURNING grant_id
             """,
-            [Self.time(now), Self.blob(hash)]
+            [Self.time(now), Self.blob(hash), .text(clientID)]
         )
         guard let row = replayed.first else { return .unknown }
         if let grantID = row.column("grant_id")?.string {

@@ -4,8 +4,10 @@ import Logging
 
 /// `grant_type=authorization_code` (RFC 6749 §4.1.3, RFC 7636 §4.6, RFC 9700 §2.1.1).
 ///
-/// The code is marked used before anything else is checked, so a second attempt is a replay whatever the first one's
-/// outcome; a replay revokes the grant the code produced. Every refusal is the same `invalid_grant`.
+/// The code is marked used before anything but its client is checked, so a second attempt by that client is a replay
+/// whatever the first one's outcome; such a replay revokes the grant the code produced. A code presented by another
+/// client is refused and left alone: a stranger holding a code cannot end the session it made. Every refusal is the
+/// same `invalid_grant`.
 struct AuthorizationCodeGrant: Sendable {
     private static let logger = Logger(label: "limen.tokens")
 
@@ -23,14 +25,15 @@ struct AuthorizationCodeGrant: Sendable {
         let codeHash = RandomIdentifier.hash(code)
         let grantID = RandomToken.make(byteCount: 16)
         let now = self.now()
-        let redemption = try await store.redeemAuthorizationCode(hash: codeHash, grantID: grantID, now: now)
+        let redemption = try await store.redeemAuthorizationCode(
+            hash: codeHash, clientID: client.id, grantID: grantID, now: now)
         if redemption == .replayed {
             Self.logger.warning(
                 "Authorization code replayed; its grant is revoked", metadata: ["client_id": "\(client.id)"])
         }
-        guard case .redeemed(let record) = redemption, record.clientID == client.id,
-            record.redirectURI == redirectURI
-        else { throw TokenEndpointError.invalidGrant }
+        guard case .redeemed(let record) = redemption, record.redirectURI == redirectURI else {
+            throw TokenEndpointError.invalidGrant
+        }
         try Self.checkProofKey(challenge: record.codeChallenge, verifier: form["code_verifier"], client: client)
 
         var grant = GrantRecord(
