@@ -37,6 +37,12 @@ private func withAuthorize(_ body: @Sendable (any TestClientProtocol) async thro
             redirectURIs: ["https://app.example/cb"], createdAt: Date()
         )
     )
+    try await provider.store.insertClientIfAbsent(
+        ClientRecord(
+            id: "legacy", name: "Legacy", kind: .confidential, secretHash: Data(repeating: 8, count: 32),
+            redirectURIs: ["https://legacy.example/cb"], allowsNoPKCE: true, createdAt: Date()
+        )
+    )
     let app = Application(router: LimenServerApplication.router(provider: provider))
     do {
         try await app.test(.router) { client in try await body(client) }
@@ -127,6 +133,10 @@ struct AuthorizeTests {
             replacing("redirect_uri", with: "http://[::1]:61000/callback"),
             [
                 ("response_type", "code"), ("client_id", "web"), ("redirect_uri", "https://app.example/cb"),
+                ("scope", "openid"), ("code_challenge", challenge), ("code_challenge_method", "S256"),
+            ],
+            [
+                ("response_type", "code"), ("client_id", "legacy"), ("redirect_uri", "https://legacy.example/cb"),
                 ("scope", "openid"),
             ],
         ]
@@ -138,6 +148,22 @@ struct AuthorizeTests {
                 #expect(response.status == .ok)
                 #expect(response.headers[.location] == nil)
                 #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
+            }
+        }
+    }
+
+    @Test("a confidential client must send PKCE too (OAuth 2.1) unless it is registered as a legacy exception")
+    func confidentialClientNeedsPKCE() async throws {
+        try await withAuthorize { client in
+            let pairs = [
+                ("response_type", "code"), ("client_id", "web"), ("redirect_uri", "https://app.example/cb"),
+                ("scope", "openid"), ("state", "s-1"),
+            ]
+            try await client.execute(uri: "/authorize?" + query(pairs), method: .get) { response in
+                #expect(response.status == .found)
+                let location = try #require(response.headers[.location])
+                #expect(location.hasPrefix("https://app.example/cb?error=invalid_request"))
+                #expect(location.contains("PKCE"))
             }
         }
     }

@@ -72,6 +72,10 @@ struct ClientRegistrationTests {
                 ClientRegistration(id: "a", kind: .confidential, isNative: true, redirectURIs: ["http://127.0.0.1/cb"]),
                 "clients.native_client_with_secret"
             ),
+            (
+                ClientRegistration(id: "a", kind: .public, redirectURIs: ["https://a.example/cb"], allowsNoPKCE: true),
+                "clients.public_client_without_pkce"
+            ),
         ] as [(ClientRegistration, String)]
     )
     func refused(_ registration: ClientRegistration, code: String) {

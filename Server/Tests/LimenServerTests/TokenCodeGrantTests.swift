@@ -66,10 +66,13 @@ struct TokenCodeGrantTests {
     func rs256IDToken() async throws {
         try await TokenFixture.run { fixture in
             let code = try await fixture.issueCode(
-                clientID: "web", redirectURI: TokenFixture.webRedirect, nonce: nil, challenge: nil)
+                clientID: "web", redirectURI: TokenFixture.webRedirect, nonce: nil)
             let response = try await fixture.post(
                 "/token",
-                [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TokenFixture.webRedirect)],
+                [
+                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TokenFixture.webRedirect),
+                    ("code_verifier", PKCE.fixture.verifier),
+                ],
                 headers: TokenFixture.basic("web", TokenFixture.webSecret)
             )
             #expect(response.status == .ok)
@@ -137,6 +140,30 @@ struct TokenCodeGrantTests {
                 headers: TokenFixture.basic("web", TokenFixture.webSecret)
             )
             #expect(response.error == "invalid_grant")
+        }
+    }
+
+    @Test("a confidential client's code without a challenge is refused unless the client is let off PKCE")
+    func confidentialClientWithoutChallenge() async throws {
+        try await TokenFixture.run { fixture in
+            try await fixture.provider.store.insertClientIfAbsent(
+                ClientRecord(
+                    id: "legacy", name: "Legacy", kind: .confidential, secretHash: ClientSecret.hash("legacy-secret"),
+                    redirectURIs: [TokenFixture.webRedirect], allowsNoPKCE: true, createdAt: fixture.clock.now))
+            for (clientID, secret, status) in [
+                ("web", TokenFixture.webSecret, HTTPResponse.Status.badRequest), ("legacy", "legacy-secret", .ok),
+            ] {
+                let code = try await fixture.issueCode(
+                    clientID: clientID, redirectURI: TokenFixture.webRedirect, challenge: nil)
+                let response = try await fixture.post(
+                    "/token",
+                    [
+                        ("grant_type", "authorization_code"), ("code", code),
+                        ("redirect_uri", TokenFixture.webRedirect),
+                    ],
+                    headers: TokenFixture.basic(clientID, secret))
+                #expect(response.status == status, "\(clientID)")
+            }
         }
     }
 
@@ -256,12 +283,13 @@ struct TokenCodeGrantTests {
     func issuedTokensFollowClientAndScope() async throws {
         try await TokenFixture.run { fixture in
             let code = try await fixture.issueCode(
-                clientID: "backend", redirectURI: TokenFixture.webRedirect, scope: "email", challenge: nil)
+                clientID: "backend", redirectURI: TokenFixture.webRedirect, scope: "email")
             let response = try await fixture.post(
                 "/token",
                 [
                     ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TokenFixture.webRedirect),
                     ("client_id", "backend"), ("client_secret", TokenFixture.backendSecret),
+                    ("code_verifier", PKCE.fixture.verifier),
                 ]
             )
             #expect(response.status == .ok)

@@ -109,7 +109,7 @@ struct AuthorizationValidator: Sendable {
         let method = single("code_challenge_method")
         switch (challenge, method) {
         case (nil, nil):
-            if client.kind == .public {
+            if !client.mayLeaveOutPKCE {
                 return refuse(
                     "invalid_request", "PKCE is required: send code_challenge with code_challenge_method=S256")
             }

@@ -243,10 +243,11 @@ enum SQLiteMigrations {
         ),
         Migration(
             version: 10,
-            name: "a refresh token links its successor, and an unused successor replaced by a retry is retired",
+            name: "refresh-token chains (successor, retired), per-client PKCE opt-out",
             statements: [
                 "ALTER TABLE refresh_tokens ADD COLUMN successor_hash BLOB",
                 "ALTER TABLE refresh_tokens ADD COLUMN retired_at INTEGER",
+                "ALTER TABLE clients ADD COLUMN allows_no_pkce INTEGER NOT NULL DEFAULT 0",
             ]
         ),
     ]

@@ -235,10 +235,11 @@ enum PostgresMigrations {
         ),
         Migration(
             version: 10,
-            name: "a refresh token links its successor, and an unused successor replaced by a retry is retired",
+            name: "refresh-token chains (successor, retired), per-client PKCE opt-out",
             statements: [
                 "ALTER TABLE refresh_tokens ADD COLUMN successor_hash BYTEA",
                 "ALTER TABLE refresh_tokens ADD COLUMN retired_at BIGINT",
+                "ALTER TABLE clients ADD COLUMN allows_no_pkce BOOLEAN NOT NULL DEFAULT FALSE",
             ]
         ),
     ]

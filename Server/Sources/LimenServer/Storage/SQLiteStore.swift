@@ -183,8 +183,8 @@ public final class SQLiteStore: Store {
             """
             INSERT INTO clients (id, name, kind, secret_hash, is_native, redirect_uris, post_logout_redirect_uris,
                 grant_types, is_first_party, id_token_signed_response_alg, access_token_ttl, refresh_token_ttl,
-                created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                allows_no_pkce, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO NOTHING
             RETURNING id
             """,
@@ -194,7 +194,7 @@ public final class SQLiteStore: Store {
                 try Self.json(client.postLogoutRedirectURIs), try Self.json(client.grantTypes),
                 .integer(client.isFirstParty ? 1 : 0), .text(client.idTokenSignedResponseAlg),
                 Self.seconds(client.accessTokenLifetime), Self.seconds(client.refreshTokenLifetime),
-                Self.time(client.createdAt),
+                .integer(client.allowsNoPKCE ? 1 : 0), Self.time(client.createdAt),
             ]
         )
         return !rows.isEmpty
@@ -345,6 +345,7 @@ public final class SQLiteStore: Store {
             idTokenSignedResponseAlg: try text(row, "id_token_signed_response_alg"),
             accessTokenLifetime: row.column("access_token_ttl")?.integer.map(TimeInterval.init),
             refreshTokenLifetime: row.column("refresh_token_ttl")?.integer.map(TimeInterval.init),
+            allowsNoPKCE: row.column("allows_no_pkce")?.bool ?? false,
             createdAt: try date(row, "created_at")
         )
     }

@@ -51,8 +51,8 @@ struct AuthorizationCodeGrant: Sendable {
     }
 
     /// RFC 7636 §4.6: a stored challenge needs a well-formed verifier whose S256 equals it (compared in constant
-    /// time); a verifier without a stored challenge is a downgrade attempt (RFC 9700 §2.1.1); a public client's code
-    /// always has a challenge.
+    /// time); a verifier without a stored challenge is a downgrade attempt (RFC 9700 §2.1.1); a code without a
+    /// challenge is accepted only for a legacy confidential client let off PKCE (OAuth 2.1 §4.1.1).
     static func checkProofKey(
         challenge: String?,
         verifier: String?,
@@ -60,7 +60,7 @@ struct AuthorizationCodeGrant: Sendable {
     ) throws(TokenEndpointError) {
         switch (challenge, verifier) {
         case (nil, nil):
-            guard client.kind == .confidential else { throw .invalidGrant }
+            guard client.mayLeaveOutPKCE else { throw .invalidGrant }
         case (.some(let challenge), .some(let verifier)):
             guard let proofKey = PKCE(verifier: verifier), ConstantTime.equals(proofKey.challenge, challenge) else {
                 throw .invalidGrant
