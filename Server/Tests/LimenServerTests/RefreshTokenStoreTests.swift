@@ -189,4 +189,41 @@ struct RefreshTokenStoreTests {
         }
         await cleanup()
     }
+
+    @Test(
+        "a grant bound to a browser session is read with the session's end, goes with the session, and is not stored after it",
+        arguments: StoreUnderTest.allCases)
+    func sessionBoundGrant(_ kind: StoreUnderTest) async throws {
+        let (store, _, _, cleanup) = try await make(kind)
+        let session = BrowserSessionRecord(
+            idHash: hash("session"), subject: "user-1", authTime: now, expiresAt: now.addingTimeInterval(3600))
+        try await store.insertBrowserSession(session)
+        func grant(_ id: String) async throws -> Bool {
+            let codeHash = hash("code-\(id)")
+            try await store.insertAuthorizationCode(
+                AuthorizationCodeRecord(
+                    codeHash: codeHash, clientID: "limen-cli", redirectURI: "http://127.0.0.1/cb", subject: "user-1",
+                    scope: "openid", authTime: now, expiresAt: now.addingTimeInterval(60),
+                    browserSessionHash: session.idHash))
+            _ = try await store.redeemAuthorizationCode(hash: codeHash, clientID: "limen-cli", grantID: id, now: now)
+            let record = GrantRecord(
+                id: id, clientID: "limen-cli", subject: "user-1", scope: "openid", authTime: now, createdAt: now,
+                expiresAt: now.addingTimeInterval(grantLifetime), browserSessionHash: session.idHash)
+            return try await store.insertGrant(record, redeemedCodeHash: codeHash)
+        }
+        #expect(try await grant("bound"))
+        let token = RefreshTokenRecord(
+            tokenHash: hash("bound-token"), grantID: "bound", issuedAt: now, expiresAt: now.addingTimeInterval(600))
+        try await store.insertRefreshToken(token)
+        let found = try await store.refreshTokenWithGrant(hash: token.tokenHash)
+        #expect(found?.grant.browserSessionHash == session.idHash)
+        #expect(found?.sessionExpiresAt == session.expiresAt)
+
+        #expect(try await store.deleteBrowserSession(idHash: session.idHash))
+        #expect(try await store.grant(id: "bound") == nil)
+        #expect(try await store.refreshToken(hash: token.tokenHash) == nil)
+        #expect(try await store.grant(id: "g1") != nil, "a grant without a session stays")
+        #expect(try await grant("late") == false)
+        await cleanup()
+    }
 }

@@ -31,6 +31,9 @@ public struct GrantRecord: Sendable, Equatable {
     public var expiresAt: Date
     /// When it was revoked, if it was.
     public var revokedAt: Date?
+    /// SHA-256 of the browser session it lives with (Keycloak's model): a grant made without `offline_access` from
+    /// a browser sign-in is deleted with that session (sign-out, expiry, password change). `nil`: an offline grant.
+    public var browserSessionHash: Data?
 
     /// Creates a grant record.
     public init(
@@ -42,7 +45,8 @@ public struct GrantRecord: Sendable, Equatable {
         nonce: String? = nil,
         createdAt: Date,
         expiresAt: Date,
-        revokedAt: Date? = nil
+        revokedAt: Date? = nil,
+        browserSessionHash: Data? = nil
     ) {
         self.id = id
         self.clientID = clientID
@@ -53,6 +57,14 @@ public struct GrantRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.revokedAt = revokedAt
+        self.browserSessionHash = browserSessionHash
+    }
+
+    /// Whether it may have refresh tokens: with `offline_access` (they outlive any browser session), or bound to the
+    /// browser session that signed in (they end with it). A grant with neither (a device authorization without
+    /// `offline_access`) has access tokens only.
+    public var mayRefresh: Bool {
+        browserSessionHash != nil || Scope(scope).contains(Scope.offlineAccess)
     }
 
     /// Whether tokens of this grant are honoured at `date`: not revoked and not expired.
@@ -77,7 +89,7 @@ public protocol GrantStore: Sendable {
         now: Date
     ) async throws(StorageError) -> AuthorizationCodeRedemption
     /// Stores the grant made by redeeming the code with this hash; `false` (nothing stored) when the code has been
-    /// replayed since, or was not redeemed for this grant.
+    /// replayed since, or was not redeemed for this grant, or the browser session it is bound to has ended.
     func insertGrant(_ grant: GrantRecord, redeemedCodeHash: Data) async throws(StorageError) -> Bool
     /// The grant with this identifier, if it has not been swept.
     func grant(id: String) async throws(StorageError) -> GrantRecord?

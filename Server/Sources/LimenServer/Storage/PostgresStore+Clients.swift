@@ -91,9 +91,10 @@ extension PostgresStore {
         try await rows(
             """
             INSERT INTO authorization_codes (code_hash, client_id, redirect_uri, subject, scope, nonce,
-                code_challenge, auth_time, expires_at)
+                code_challenge, auth_time, expires_at, browser_session_hash)
             VALUES (\(Self.bytes(code.codeHash)), \(code.clientID), \(code.redirectURI), \(code.subject), \(code.scope),
-                \(code.nonce), \(code.codeChallenge), \(Self.seconds(code.authTime)), \(Self.seconds(code.expiresAt)))
+                \(code.nonce), \(code.codeChallenge), \(Self.seconds(code.authTime)), \(Self.seconds(code.expiresAt)),
+                \(code.browserSessionHash.map(Self.bytes)))
             """
         )
     }

@@ -30,7 +30,8 @@ extension PostgresStore {
         guard let row = found.first else { return nil }
         return RefreshTokenWithGrant(
             token: try Self.refreshToken(from: row), grant: try Self.grant(from: row, columnPrefix: "grant_"),
-            user: row["user_id"].bytes == nil ? nil : try Self.user(from: row, columnPrefix: "user_"))
+            user: row["user_id"].bytes == nil ? nil : try Self.user(from: row, columnPrefix: "user_"),
+            sessionExpiresAt: try Self.optionalDate(row, "session_expires_at"))
     }
 
     public func rotateRefreshToken(_ rotation: RefreshTokenRotation) async throws(StorageError) -> Bool {

@@ -56,12 +56,20 @@ public struct RefreshTokenWithGrant: Sendable, Equatable {
     public var grant: GrantRecord
     /// The grant's user (its subject), `nil` if that user is gone.
     public var user: UserRecord?
+    /// When the browser session the grant is bound to ends (``GrantRecord/browserSessionHash``); `nil` without one.
+    public var sessionExpiresAt: Date?
 
-    /// Pairs a refresh token with its grant and the grant's user.
-    public init(token: RefreshTokenRecord, grant: GrantRecord, user: UserRecord?) {
+    /// Pairs a refresh token with its grant, the grant's user and its browser session's end.
+    public init(token: RefreshTokenRecord, grant: GrantRecord, user: UserRecord?, sessionExpiresAt: Date? = nil) {
         self.token = token
         self.grant = grant
         self.user = user
+        self.sessionExpiresAt = sessionExpiresAt
+    }
+
+    /// Whether the grant's browser session (if it is bound to one) still lasts at `date`.
+    func sessionLasts(at date: Date) -> Bool {
+        grant.browserSessionHash == nil || sessionExpiresAt.map { date < $0 } == true
     }
 }
 
@@ -123,13 +131,15 @@ public protocol RefreshTokenStore: Sendable {
 
 extension RefreshTokenWithGrant {
     /// The join both SQL stores run, without its `WHERE`: the token's columns as they are, the grant's with a `grant_`
-    /// prefix and the user's with a `user_` prefix (absent when the user is gone).
+    /// prefix, the user's with a `user_` prefix (absent when the user is gone) and the grant's browser session's end.
     static let selectSQL = """
         SELECT t.*, g.client_id AS grant_client_id, g.subject AS grant_subject, g.scope AS grant_scope,
             g.auth_time AS grant_auth_time, g.nonce AS grant_nonce, g.created_at AS grant_created_at,
-            g.expires_at AS grant_expires_at, g.revoked_at AS grant_revoked_at, u.id AS user_id,
-            u.email AS user_email, u.email_verified AS user_email_verified, u.name AS user_name,
+            g.expires_at AS grant_expires_at, g.revoked_at AS grant_revoked_at,
+            g.browser_session_hash AS grant_browser_session_hash, s.expires_at AS session_expires_at,
+            u.id AS user_id, u.email AS user_email, u.email_verified AS user_email_verified, u.name AS user_name,
             u.password_hash AS user_password_hash, u.created_at AS user_created_at
         FROM refresh_tokens t JOIN grants g ON g.id = t.grant_id LEFT JOIN users u ON u.id = g.subject
+            LEFT JOIN browser_sessions s ON s.id_hash = g.browser_session_hash
         """
 }

@@ -42,18 +42,21 @@ extension SQLiteStore {
     public func insertGrant(_ grant: GrantRecord, redeemedCodeHash: Data) async throws(StorageError) -> Bool {
         let rows = try await query(
             """
-            INSERT INTO grants (id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at)
-            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?
+            INSERT INTO grants (
+                id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at,
+                browser_session_hash)
+            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
             WHERE EXISTS (
                 SELECT 1 FROM authorization_codes WHERE code_hash = ? AND grant_id = ? AND replayed_at IS NULL
-            )
+            ) AND (? IS NULL OR EXISTS (SELECT 1 FROM browser_sessions WHERE id_hash = ?))
             RETURNING id
             """,
             [
                 .text(grant.id), .text(grant.clientID), .text(grant.subject), .text(grant.scope),
                 Self.time(grant.authTime), grant.nonce.map(SQLiteData.text) ?? .null, Self.time(grant.createdAt),
-                Self.time(grant.expiresAt), grant.revokedAt.map(Self.time) ?? .null, Self.blob(redeemedCodeHash),
-                .text(grant.id),
+                Self.time(grant.expiresAt), grant.revokedAt.map(Self.time) ?? .null,
+                Self.blob(grant.browserSessionHash), Self.blob(redeemedCodeHash), .text(grant.id),
+                Self.blob(grant.browserSessionHash), Self.blob(grant.browserSessionHash),
             ]
         )
         return !rows.isEmpty
@@ -129,7 +132,8 @@ extension SQLiteStore {
             nonce: row.column(columnPrefix + "nonce")?.string,
             createdAt: try date(row, columnPrefix + "created_at"),
             expiresAt: try date(row, columnPrefix + "expires_at"),
-            revokedAt: optionalDate(row, columnPrefix + "revoked_at")
+            revokedAt: optionalDate(row, columnPrefix + "revoked_at"),
+            browserSessionHash: try optionalData(row, columnPrefix + "browser_session_hash")
         )
     }
 
@@ -143,7 +147,8 @@ extension SQLiteStore {
             nonce: row.column("nonce")?.string,
             codeChallenge: row.column("code_challenge")?.string,
             authTime: try date(row, "auth_time"),
-            expiresAt: try date(row, "expires_at")
+            expiresAt: try date(row, "expires_at"),
+            browserSessionHash: try optionalData(row, "browser_session_hash")
         )
     }
 }

@@ -35,7 +35,8 @@ extension SQLiteStore {
         guard let row = found.first else { return nil }
         return RefreshTokenWithGrant(
             token: try Self.refreshToken(from: row), grant: try Self.grant(from: row, columnPrefix: "grant_"),
-            user: row.column("user_id")?.string == nil ? nil : try Self.user(from: row, columnPrefix: "user_"))
+            user: row.column("user_id")?.string == nil ? nil : try Self.user(from: row, columnPrefix: "user_"),
+            sessionExpiresAt: Self.optionalDate(row, "session_expires_at"))
     }
 
     public func rotateRefreshToken(_ rotation: RefreshTokenRotation) async throws(StorageError) -> Bool {

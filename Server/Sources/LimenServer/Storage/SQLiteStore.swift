@@ -241,13 +241,14 @@ public final class SQLiteStore: Store {
         try await query(
             """
             INSERT INTO authorization_codes (code_hash, client_id, redirect_uri, subject, scope, nonce,
-                code_challenge, auth_time, expires_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                code_challenge, auth_time, expires_at, browser_session_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 Self.blob(code.codeHash), .text(code.clientID), .text(code.redirectURI), .text(code.subject),
                 .text(code.scope), code.nonce.map(SQLiteData.text) ?? .null,
                 code.codeChallenge.map(SQLiteData.text) ?? .null, Self.time(code.authTime), Self.time(code.expiresAt),
+                Self.blob(code.browserSessionHash),
             ]
         )
     }

@@ -174,6 +174,8 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
     public var authTime: Date
     /// When the code stops being accepted.
     public var expiresAt: Date
+    /// SHA-256 of the browser session that signed in for it: a grant without `offline_access` ends with that session.
+    public var browserSessionHash: Data?
 
     /// Creates an authorization code record.
     public init(
@@ -185,7 +187,8 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
         nonce: String? = nil,
         codeChallenge: String? = nil,
         authTime: Date,
-        expiresAt: Date
+        expiresAt: Date,
+        browserSessionHash: Data? = nil
     ) {
         self.codeHash = codeHash
         self.clientID = clientID
@@ -196,6 +199,7 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
         self.codeChallenge = codeChallenge
         self.authTime = authTime
         self.expiresAt = expiresAt
+        self.browserSessionHash = browserSessionHash
     }
 }
 

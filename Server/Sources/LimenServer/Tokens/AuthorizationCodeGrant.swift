@@ -38,7 +38,8 @@ struct AuthorizationCodeGrant: Sendable {
 
         var grant = GrantRecord(
             id: grantID, clientID: client.id, subject: record.subject, scope: record.scope, authTime: record.authTime,
-            nonce: record.nonce, createdAt: now, expiresAt: now
+            nonce: record.nonce, createdAt: now, expiresAt: now,
+            browserSessionHash: Scope(record.scope).contains(Scope.offlineAccess) ? nil : record.browserSessionHash
         )
         let tokens = try await issuer.issue(grant: grant, client: client, scope: record.scope, nonce: record.nonce)
         grant.expiresAt = tokens.lastExpiry

@@ -46,6 +46,7 @@ struct RefreshTokenGrant: Sendable {
     private func usableToken(of request: Presentation) async throws -> RefreshTokenWithGrant {
         guard let found = try await store.refreshTokenWithGrant(hash: request.tokenHash),
             request.now < found.token.expiresAt, found.grant.isActive(at: request.now),
+            found.sessionLasts(at: request.now),
             found.grant.clientID == request.client.id, request.now < issuer.lifetimes.deadline(of: found.grant)
         else { throw TokenEndpointError.invalidGrant }
         return found

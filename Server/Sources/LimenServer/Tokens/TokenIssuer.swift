@@ -13,7 +13,8 @@ struct IssuedTokens: Sendable {
 }
 
 /// Makes the tokens a grant entitles a client to: an RFC 9068 access token, an ID token when the scope has `openid`,
-/// and an opaque refresh token when the client may use the `refresh_token` grant.
+/// and an opaque refresh token when the client may use the `refresh_token` grant and the grant may have one
+/// (``GrantRecord/mayRefresh``: `offline_access`, or a browser session it ends with).
 struct TokenIssuer: Sendable {
     /// The access token's JOSE `typ` (RFC 9068 §2.1).
     static let accessTokenType = "at+jwt"
@@ -86,7 +87,7 @@ struct TokenIssuer: Sendable {
         }
         var lastExpiry = accessExpiry
         var record: RefreshTokenRecord?
-        if client.grantTypes.contains("refresh_token") {
+        if client.grantTypes.contains("refresh_token") && grant.mayRefresh {
             let refreshToken = RandomIdentifier.make()
             let refreshExpiry = now.addingTimeInterval(lifetimes.refreshToken)
             body["refresh_token"] = .string(refreshToken)
