@@ -19,6 +19,12 @@ public enum LimenServerApplication {
                 )
             )
         }
+        if let limit = provider.configuration.authorizeRateLimit {
+            router.add(
+                middleware: RateLimitMiddleware(
+                    limiter: RateLimiter(limit: limit), proxies: provider.configuration.trustedProxies,
+                    now: provider.now, applies: { $0.method == .get && $0.uri.path == "/authorize" }))
+        }
         DiscoveryRoutes.add(to: router, provider: provider)
         let signIn = SignInResponder(provider: provider)
         AuthorizeRoutes.add(to: router, responder: signIn)

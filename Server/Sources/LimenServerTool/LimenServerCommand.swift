@@ -80,6 +80,12 @@ struct ServeCommand: AsyncParsableCommand {
     var postRateLimit: String?
 
     @Option(
+        help:
+            "GET /authorize a second per client address, like 5/s, or off (env LIMEN_AUTHORIZE_RATE_LIMIT; default 5/s)."
+    )
+    var authorizeRateLimit: String?
+
+    @Option(
         name: .customLong("trusted-proxy"),
         help: ArgumentHelp(
             "A reverse proxy whose X-Forwarded-For names the client address; repeat for several (env "
@@ -152,7 +158,8 @@ struct ServeCommand: AsyncParsableCommand {
             configuration = try ServerConfiguration.resolve(
                 flags: ConfigurationFlags(
                     host: host, port: port, dataDirectory: dataDir, issuer: issuer, database: database,
-                    databasePoolSize: databasePoolSize, postRateLimit: postRateLimit, trustedProxies: trustedProxies,
+                    databasePoolSize: databasePoolSize, postRateLimit: postRateLimit,
+                    authorizeRateLimit: authorizeRateLimit, trustedProxies: trustedProxies,
                     accessTokenLifetime: accessTokenTTL, idTokenLifetime: idTokenTTL,
                     refreshTokenLifetime: refreshTokenTTL, refreshReuseGrace: refreshReuseGrace,
                     grantMaxLifetime: grantMaxLifetime, passwordHashLogN: passwordHashLogN,

@@ -152,6 +152,25 @@ struct AuthorizeTests {
         }
     }
 
+    @Test(
+        "an 80 KB state, nonce, login_hint or ui_locales is refused with a clear error, and a long state is not echoed",
+        arguments: ["state", "nonce", "login_hint", "ui_locales"])
+    func oversizedFields(_ name: String) async throws {
+        try await withAuthorize { client in
+            let pairs = replacing(name, with: String(repeating: "a", count: 80_000))
+            try await client.execute(uri: "/authorize?" + query(pairs), method: .get) { response in
+                #expect(response.status == .found)
+                let location = try #require(response.headers[.location])
+                #expect(location.utf8.count < 1000)
+                let items = try #require(URLComponents(string: location)?.queryItems)
+                #expect(items.first { $0.name == "error" }?.value == "invalid_request")
+                #expect(
+                    items.first { $0.name == "error_description" }?.value?.hasPrefix("\(name) is longer than") == true)
+                #expect(items.first { $0.name == "state" }?.value == (name == "state" ? nil : "s-1"))
+            }
+        }
+    }
+
     @Test("a confidential client must send PKCE too (OAuth 2.1) unless it is registered as a legacy exception")
     func confidentialClientNeedsPKCE() async throws {
         try await withAuthorize { client in

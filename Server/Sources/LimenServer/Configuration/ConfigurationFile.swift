@@ -11,6 +11,7 @@ import Yams
 /// database_url: postgres://limen@db.internal/limen   # the password from LIMEN_DATABASE_URL is safer
 /// database_pool_size: 20                              # PostgreSQL connections per node
 /// post_rate_limit: 20/s                              # or "off"
+/// authorize_rate_limit: 5/s                          # GET /authorize per client address, or "off"
 /// trusted_proxies: [127.0.0.1, "::1"]                 # or one comma-separated string
 /// access_token_ttl: 10m                               # durations: 600, 45s, 10m, 12h, 30d
 /// id_token_ttl: 5m
@@ -26,6 +27,7 @@ struct ConfigurationFile: Sendable, Equatable {
     /// The setting names a file may hold.
     static let keys: Set<String> = [
         "host", "port", "data_dir", "issuer", "database_url", "database_pool_size", "post_rate_limit",
+        "authorize_rate_limit",
         "trusted_proxies", "access_token_ttl", "id_token_ttl", "refresh_token_ttl", "refresh_reuse_grace",
         "grant_max_lifetime", "password_hash_log_n", "password_hash_parallelism", "header_read_timeout",
         "idle_timeout",

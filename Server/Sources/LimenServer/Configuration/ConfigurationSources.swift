@@ -16,6 +16,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var databasePoolSize: String?
     /// `--post-rate-limit`
     public var postRateLimit: String?
+    /// `--authorize-rate-limit`
+    public var authorizeRateLimit: String?
     /// `--trusted-proxy`, repeated; `nil` or empty when not given.
     public var trustedProxies: [String]?
     /// `--access-token-ttl`
@@ -48,6 +50,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         database: String? = nil,
         databasePoolSize: String? = nil,
         postRateLimit: String? = nil,
+        authorizeRateLimit: String? = nil,
         trustedProxies: [String]? = nil,
         accessTokenLifetime: String? = nil,
         idTokenLifetime: String? = nil,
@@ -67,6 +70,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         self.database = database
         self.databasePoolSize = databasePoolSize
         self.postRateLimit = postRateLimit
+        self.authorizeRateLimit = authorizeRateLimit
         self.trustedProxies = trustedProxies
         self.accessTokenLifetime = accessTokenLifetime
         self.idTokenLifetime = idTokenLifetime
@@ -98,6 +102,8 @@ extension ServerConfiguration {
         public static let databasePoolSize = "LIMEN_DATABASE_POOL_SIZE"
         /// POSTs per second per client address (`20/s`), or `off`.
         public static let postRateLimit = "LIMEN_POST_RATE_LIMIT"
+        /// `GET /authorize` requests per second per client address (`5/s`), or `off`.
+        public static let authorizeRateLimit = "LIMEN_AUTHORIZE_RATE_LIMIT"
         /// The reverse proxies trusted for `X-Forwarded-For`, as a comma-separated list of IP addresses.
         public static let trustedProxies = "LIMEN_TRUSTED_PROXIES"
         /// The server's access token lifetime (`600`, `10m`).
@@ -170,17 +176,16 @@ extension ServerConfiguration {
         {
             configuration.databasePoolSize = size
         }
-        if let (value, key) = pick(
+        if let limit = try pick.rateLimit(
             flags.postRateLimit, "--post-rate-limit", EnvironmentKey.postRateLimit, "post_rate_limit")
         {
-            if value == "off" {
-                configuration.postRateLimit = nil
-            } else if let limit = RateLimit(setting: value) {
-                configuration.postRateLimit = limit
-            } else {
-                throw ConfigurationError(
-                    key: key, value: value, reason: "expected requests per second like 20/s, or off")
-            }
+            configuration.postRateLimit = limit
+        }
+        if let limit = try pick.rateLimit(
+            flags.authorizeRateLimit, "--authorize-rate-limit", EnvironmentKey.authorizeRateLimit,
+            "authorize_rate_limit")
+        {
+            configuration.authorizeRateLimit = limit
         }
         let proxyFlags = flags.trustedProxies.flatMap { $0.isEmpty ? nil : $0.joined(separator: ",") }
         if let (value, key) = pick(proxyFlags, "--trusted-proxy", EnvironmentKey.trustedProxies, "trusted_proxies") {
@@ -252,6 +257,21 @@ struct SettingLookup {
                 key: key, value: text, reason: "expected \(what) from \(range.lowerBound) to \(range.upperBound)")
         }
         return (value, key, text)
+    }
+
+    /// A rate limit `N/s`, or `.some(nil)` for `off`; `nil` when the setting is not given.
+    func rateLimit(
+        _ flag: String?,
+        _ flagName: String,
+        _ variable: String,
+        _ fileKey: String
+    ) throws(ConfigurationError) -> RateLimit?? {
+        guard let (value, key) = self(flag, flagName, variable, fileKey) else { return nil }
+        if value == "off" { return .some(nil) }
+        guard let limit = RateLimit(setting: value) else {
+            throw ConfigurationError(key: key, value: value, reason: "expected requests per second like 20/s, or off")
+        }
+        return limit
     }
 }
 

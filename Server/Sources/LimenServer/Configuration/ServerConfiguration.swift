@@ -22,6 +22,9 @@ public struct ServerConfiguration: Sendable {
     public var signInLockout: SignInLockout
     /// How many POST requests one client address may make; `nil` turns the limit off (benchmarks).
     public var postRateLimit: RateLimit?
+    /// How many `GET /authorize` requests one client address may make (each stores a pending request before anyone
+    /// signs in); `nil` turns the limit off.
+    public var authorizeRateLimit: RateLimit?
     /// The reverse proxies whose `X-Forwarded-For` names the client address that rate limits key on.
     public var trustedProxies: TrustedProxies
     /// How long issued tokens live and the refresh-token reuse grace window.
@@ -41,6 +44,7 @@ public struct ServerConfiguration: Sendable {
         passwordHashing: PasswordHasher.Parameters = .owasp,
         signInLockout: SignInLockout = SignInLockout(),
         postRateLimit: RateLimit? = .defaultPerClientAddress,
+        authorizeRateLimit: RateLimit? = .defaultAuthorizePerClientAddress,
         trustedProxies: TrustedProxies = .none,
         tokenLifetimes: TokenLifetimes = TokenLifetimes(),
         connectionTimeouts: ConnectionTimeouts = ConnectionTimeouts()
@@ -55,6 +59,7 @@ public struct ServerConfiguration: Sendable {
         self.passwordHashing = passwordHashing
         self.signInLockout = signInLockout
         self.postRateLimit = postRateLimit
+        self.authorizeRateLimit = authorizeRateLimit
         self.trustedProxies = trustedProxies
         self.tokenLifetimes = tokenLifetimes
         self.connectionTimeouts = connectionTimeouts

@@ -7,6 +7,15 @@ import LimenOIDC
 /// unverified URI would make the server an open redirector (RFC 6749 §4.1.2.1, RFC 9700 §4.11). After that, errors
 /// go back to the client's redirect URI with `state` and `iss` (RFC 9207).
 struct AuthorizationValidator: Sendable {
+    /// The longest `state` accepted, in bytes.
+    static let maximumStateLength = 2048
+    /// The longest value accepted, in bytes, for each parameter stored with a pending request (or, `id_token_hint`,
+    /// parsed): the request is kept before anyone signs in, so an unauthenticated one must not fill the database.
+    static let fieldLimits: [(name: String, bytes: Int)] = [
+        ("state", maximumStateLength), ("nonce", 2048), ("login_hint", 1024), ("ui_locales", 256),
+        ("id_token_hint", 8192),
+    ]
+
     /// The scopes this server knows (OpenID Connect Core §5.4, §11); anything else is `invalid_scope`.
     static let supportedScopes = ["openid", "profile", "email", "offline_access"]
 
@@ -81,7 +90,8 @@ struct AuthorizationValidator: Sendable {
         }
 
         // From here on the redirect URI is the client's own: errors go back to it.
-        let state = values["state"]?.first
+        // An oversized state is not echoed back: the error says why instead.
+        let state = values["state"]?.first.flatMap { $0.utf8.count <= Self.maximumStateLength ? $0 : nil }
         func refuse(_ error: String, _ description: String) -> Outcome {
             .redirectError(redirectURI: redirectURI, error: error, description: description, state: state)
         }
@@ -91,6 +101,9 @@ struct AuthorizationValidator: Sendable {
         ]
         if let name = singleValued.first(where: repeated) {
             return refuse("invalid_request", "\(name) is repeated")
+        }
+        if let (name, bytes) = Self.fieldLimits.first(where: { (values[$0.name]?.first?.utf8.count ?? 0) > $0.bytes }) {
+            return refuse("invalid_request", "\(name) is longer than \(bytes) bytes")
         }
         guard let responseType = single("response_type") else {
             return refuse("invalid_request", "response_type is missing")
