@@ -96,6 +96,16 @@ struct ServeCommand: AsyncParsableCommand {
     var trustedProxies: [String] = []
 
     @Option(
+        name: .customLong("resource"),
+        help: ArgumentHelp(
+            "An API access tokens may be issued for (RFC 8707 resource indicator, an absolute URI); repeat for "
+                + "several (env LIMEN_RESOURCES, comma-separated).",
+            valueName: "uri"
+        )
+    )
+    var resources: [String] = []
+
+    @Option(
         name: .customLong("access-token-ttl"),
         help: "Access token lifetime, like 600 or 10m, 1m–24h (env LIMEN_ACCESS_TOKEN_TTL; default 10m).")
     var accessTokenTTL: String?
@@ -159,7 +169,7 @@ struct ServeCommand: AsyncParsableCommand {
                 flags: ConfigurationFlags(
                     host: host, port: port, dataDirectory: dataDir, issuer: issuer, database: database,
                     databasePoolSize: databasePoolSize, postRateLimit: postRateLimit,
-                    authorizeRateLimit: authorizeRateLimit, trustedProxies: trustedProxies,
+                    authorizeRateLimit: authorizeRateLimit, trustedProxies: trustedProxies, resources: resources,
                     accessTokenLifetime: accessTokenTTL, idTokenLifetime: idTokenTTL,
                     refreshTokenLifetime: refreshTokenTTL, refreshReuseGrace: refreshReuseGrace,
                     grantMaxLifetime: grantMaxLifetime, passwordHashLogN: passwordHashLogN,

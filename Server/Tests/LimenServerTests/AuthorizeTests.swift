@@ -196,6 +196,14 @@ struct AuthorizeTests {
         #expect(
             !AuthorizationValidator.redirectURI("http://127.0.0.1:9/callback?x=1", matches: registered, isNative: true))
         #expect(!AuthorizationValidator.redirectURI("http://127.0.0.2:9/callback", matches: registered, isNative: true))
+        for port in ["0", "65536", "70000"] {
+            #expect(
+                !AuthorizationValidator.redirectURI(
+                    "http://127.0.0.1:\(port)/callback", matches: registered, isNative: true),
+                "port \(port)")
+        }
+        #expect(
+            AuthorizationValidator.redirectURI("http://127.0.0.1:65535/callback", matches: registered, isNative: true))
         #expect(
             AuthorizationValidator.redirectURI(
                 "https://app.example/cb", matches: ["https://app.example/cb"], isNative: false)

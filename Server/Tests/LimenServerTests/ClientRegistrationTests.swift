@@ -73,6 +73,10 @@ struct ClientRegistrationTests {
                 "clients.native_client_with_secret"
             ),
             (
+                ClientRegistration(id: "a", kind: .public, isNative: true, redirectURIs: ["http://127.0.0.1:0/cb"]),
+                "clients.invalid_redirect_uri"
+            ),
+            (
                 ClientRegistration(id: "a", kind: .public, redirectURIs: ["https://a.example/cb"], allowsNoPKCE: true),
                 "clients.public_client_without_pkce"
             ),

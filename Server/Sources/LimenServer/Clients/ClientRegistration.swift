@@ -112,6 +112,9 @@ public struct ClientRegistration: Sendable, Equatable {
         }
         guard components.fragment == nil else { return "a redirect URI has no fragment" }
         guard components.user == nil, components.password == nil else { return "a redirect URI has no user info" }
+        if let port = components.port, !AuthorizationValidator.tcpPorts.contains(port) {
+            return "the port must be from 1 to 65535"
+        }
         switch scheme {
         case "https":
             return components.host?.isEmpty == false ? nil : "an https redirect URI needs a host"

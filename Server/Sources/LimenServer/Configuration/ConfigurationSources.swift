@@ -20,6 +20,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var authorizeRateLimit: String?
     /// `--trusted-proxy`, repeated; `nil` or empty when not given.
     public var trustedProxies: [String]?
+    /// `--resource`, repeated; `nil` or empty when not given.
+    public var resources: [String]?
     /// `--access-token-ttl`
     public var accessTokenLifetime: String?
     /// `--id-token-ttl`
@@ -52,6 +54,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         postRateLimit: String? = nil,
         authorizeRateLimit: String? = nil,
         trustedProxies: [String]? = nil,
+        resources: [String]? = nil,
         accessTokenLifetime: String? = nil,
         idTokenLifetime: String? = nil,
         refreshTokenLifetime: String? = nil,
@@ -72,6 +75,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         self.postRateLimit = postRateLimit
         self.authorizeRateLimit = authorizeRateLimit
         self.trustedProxies = trustedProxies
+        self.resources = resources
         self.accessTokenLifetime = accessTokenLifetime
         self.idTokenLifetime = idTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
@@ -106,6 +110,8 @@ extension ServerConfiguration {
         public static let authorizeRateLimit = "LIMEN_AUTHORIZE_RATE_LIMIT"
         /// The reverse proxies trusted for `X-Forwarded-For`, as a comma-separated list of IP addresses.
         public static let trustedProxies = "LIMEN_TRUSTED_PROXIES"
+        /// The RFC 8707 resources (APIs) access tokens may name, as a comma-separated list of absolute URIs.
+        public static let resources = "LIMEN_RESOURCES"
         /// The server's access token lifetime (`600`, `10m`).
         public static let accessTokenLifetime = "LIMEN_ACCESS_TOKEN_TTL"
         /// The ID token lifetime.
@@ -199,6 +205,17 @@ extension ServerConfiguration {
                 )
             }
             configuration.trustedProxies = proxies
+        }
+        let resourceFlags = flags.resources.flatMap { $0.isEmpty ? nil : $0.joined(separator: ",") }
+        if let (value, key) = pick(resourceFlags, "--resource", EnvironmentKey.resources, "resources") {
+            let resources = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            if let invalid = resources.first(where: { !ResourceIndicator.isValid($0) }) {
+                throw ConfigurationError(
+                    key: key, value: invalid,
+                    reason: "expected absolute URIs without a fragment (RFC 8707), separated by commas")
+            }
+            configuration.resources = resources
         }
         try resolveLifetimes(flags: flags, pick: pick, into: &configuration)
         try resolvePasswordHashing(flags: flags, pick: pick, into: &configuration)

@@ -27,6 +27,9 @@ public struct ServerConfiguration: Sendable {
     public var authorizeRateLimit: RateLimit?
     /// The reverse proxies whose `X-Forwarded-For` names the client address that rate limits key on.
     public var trustedProxies: TrustedProxies
+    /// The APIs access tokens may be issued for (RFC 8707 resource indicators: absolute URIs without a fragment);
+    /// empty: access tokens name only the issuer.
+    public var resources: [String]
     /// How long issued tokens live and the refresh-token reuse grace window.
     public var tokenLifetimes: TokenLifetimes
     /// How long a client may take to send a request head, and leave its connection idle (slowloris).
@@ -46,6 +49,7 @@ public struct ServerConfiguration: Sendable {
         postRateLimit: RateLimit? = .defaultPerClientAddress,
         authorizeRateLimit: RateLimit? = .defaultAuthorizePerClientAddress,
         trustedProxies: TrustedProxies = .none,
+        resources: [String] = [],
         tokenLifetimes: TokenLifetimes = TokenLifetimes(),
         connectionTimeouts: ConnectionTimeouts = ConnectionTimeouts()
     ) {
@@ -61,6 +65,7 @@ public struct ServerConfiguration: Sendable {
         self.postRateLimit = postRateLimit
         self.authorizeRateLimit = authorizeRateLimit
         self.trustedProxies = trustedProxies
+        self.resources = resources
         self.tokenLifetimes = tokenLifetimes
         self.connectionTimeouts = connectionTimeouts
     }

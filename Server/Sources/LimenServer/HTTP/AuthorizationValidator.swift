@@ -68,6 +68,8 @@ struct AuthorizationValidator: Sendable {
     }
 
     let store: any Store
+    /// The RFC 8707 resources the server issues tokens for (``ServerConfiguration/resources``).
+    var resources: [String] = []
 
     /// Validates the query parameters of a `GET /authorize`.
     func validate(_ parameters: [(name: String, value: String)]) async throws(StorageError) -> Outcome {
@@ -138,6 +140,12 @@ struct AuthorizationValidator: Sendable {
             }
         }
 
+        for resource in values["resource"] ?? [] {
+            if let problem = ResourceIndicator.problem(with: resource, allowed: resources) {
+                return refuse("invalid_target", problem)
+            }
+        }
+
         let scope: String
         switch Self.requestedScope(single("scope")) {
         case .success(let accepted): scope = accepted
@@ -203,10 +211,10 @@ struct AuthorizationValidator: Sendable {
     }
 
     /// Exact string match, except that a native client's loopback redirect (`http://127.0.0.1` or `http://[::1]`)
-    /// may use any port (RFC 8252 §7.3). Fragments and user info are never accepted.
+    /// may use any port from 1 to 65535 (RFC 8252 §7.3). Fragments and user info are never accepted.
     static func redirectURI(_ requested: String, matches registered: [String], isNative: Bool) -> Bool {
         guard let request = URLComponents(string: requested), request.fragment == nil, request.user == nil,
-            request.password == nil
+            request.password == nil, request.port.map(Self.tcpPorts.contains) ?? true
         else { return false }
         if registered.contains(requested) { return true }
         guard isNative, request.scheme == "http", let host = request.host, ["127.0.0.1", "::1", "[::1]"].contains(host)
@@ -220,6 +228,9 @@ struct AuthorizationValidator: Sendable {
                 && allowed.user == nil && allowed.fragment == nil
         }
     }
+
+    /// The ports a redirect URI may name: 0 is no port one can listen on for a redirect, and TCP ends at 65535.
+    static let tcpPorts = 1...65_535
 
     /// An S256 challenge is a base64url SHA-256 digest without padding: 43 characters.
     static func isS256Challenge(_ challenge: String) -> Bool {

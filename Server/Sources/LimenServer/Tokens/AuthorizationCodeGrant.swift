@@ -22,6 +22,7 @@ struct AuthorizationCodeGrant: Sendable {
     func exchange(_ form: FormParameters, client: ClientRecord) async throws -> JSONValue {
         let code = try form.required("code")
         let redirectURI = try form.required("redirect_uri")
+        let resource = try issuer.resource(in: form)
         let codeHash = RandomIdentifier.hash(code)
         let grantID = RandomToken.make(byteCount: 16)
         let now = self.now()
@@ -41,7 +42,8 @@ struct AuthorizationCodeGrant: Sendable {
             nonce: record.nonce, createdAt: now, expiresAt: now,
             browserSessionHash: Scope(record.scope).contains(Scope.offlineAccess) ? nil : record.browserSessionHash
         )
-        let tokens = try await issuer.issue(grant: grant, client: client, scope: record.scope, nonce: record.nonce)
+        let tokens = try await issuer.issue(
+            grant: grant, client: client, scope: record.scope, nonce: record.nonce, resource: resource)
         grant.expiresAt = tokens.lastExpiry
         // Refused when a replay of the code came in meanwhile: the tokens just signed are never handed out.
         guard try await store.insertGrant(grant, redeemedCodeHash: codeHash) else {

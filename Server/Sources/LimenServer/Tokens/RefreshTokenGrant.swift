@@ -61,7 +61,8 @@ struct RefreshTokenGrant: Sendable {
         let grant = found.grant
         let scope = try Self.scope(requested: request.form["scope"], granted: grant.scope)
         let tokens = try await issuer.issue(
-            grant: grant, client: request.client, scope: scope, nonce: nil, user: found.user)
+            grant: grant, client: request.client, scope: scope, nonce: nil, user: found.user,
+            resource: issuer.resource(in: request.form))
         guard let successor = tokens.refreshToken else { throw TokenEndpointError.serverError }
         let rotation = RefreshTokenRotation(
             tokenHash: request.tokenHash, rotatedAt: request.now,
