@@ -93,7 +93,7 @@ struct RefreshAfterCrashTests {
             AuthorizationCodeRecord(
                 codeHash: codeHash, clientID: clientID, redirectURI: "http://127.0.0.1/cb", subject: "user-1",
                 scope: "openid offline_access", authTime: now, expiresAt: now.addingTimeInterval(60)))
-        _ = try await store.redeemAuthorizationCode(hash: codeHash, clientID: "limen-cli", grantID: grantID, now: now)
+        _ = try await store.redeemAuthorizationCode(hash: codeHash, clientID: clientID, grantID: grantID, now: now)
         let grant = GrantRecord(
             id: grantID, clientID: clientID, subject: "user-1", scope: "openid offline_access", authTime: now,
             createdAt: now, expiresAt: now.addingTimeInterval(86_400))
