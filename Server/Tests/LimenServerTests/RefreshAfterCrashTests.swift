@@ -12,21 +12,40 @@ struct RefreshAfterCrashTests {
     private static let clientID = "crash-app"
     private static let sessions = 24
 
-    @Test("24 sessions refreshing when the server is killed all recover after a restart on the same SQLite file")
-    func killedServerLosesNoSession() async throws {
+    @Test(
+        "24 sessions refreshing when the server is killed all recover after a restart on the same data",
+        arguments: TokenBackend.allCases)
+    func killedServerLosesNoSession(_ backend: TokenBackend) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let refreshTokens = try await Self.signedInSessions(in: directory)
+        var database: (url: String, cleanup: @Sendable () async -> Void)?
+        if backend == .postgres {
+            let made = try await PostgresTestDatabase.make()
+            await made.store.close()
+            database = (made.url, made.cleanup)
+        }
+        do {
+            try await Self.killAndRetry(in: directory, databaseURL: database?.url)
+        } catch {
+            await database?.cleanup()
+            throw error
+        }
+        await database?.cleanup()
+    }
+
+    /// Signs in, refreshes every session while the server is killed, restarts it and retries every old token.
+    private static func killAndRetry(in directory: TemporaryDirectory, databaseURL: String?) async throws {
+        let refreshTokens = try await signedInSessions(in: directory, databaseURL: databaseURL)
         let port = try await FreePort.find()
 
-        let first = try await Self.startServer(port: port, directory: directory, log: "first.log")
+        let first = try await startServer(port: port, directory: directory, databaseURL: databaseURL, log: "first.log")
         let killedAt: Date
         do {
             // Every session refreshes at once; the server is killed as soon as one rotation has been answered, so at
             // least that one committed and its answer is thrown away, as if it had been lost on the way.
             killedAt = try await withThrowingTaskGroup(of: Bool.self, returning: Date.self) { group in
                 for token in refreshTokens {
-                    group.addTask { (try? await Self.refresh(token, port: port))?.status == .ok }
+                    group.addTask { (try? await refresh(token, port: port))?.status == .ok }
                 }
                 var answered = false
                 for try await ok in group where ok {
@@ -46,13 +65,14 @@ struct RefreshAfterCrashTests {
         // retry is past the grace window of every rotation the killed server committed.
         let nextSecond = killedAt.timeIntervalSince1970.rounded(.down) + 1
         try await Task.sleep(for: .seconds(max(0, nextSecond - Date().timeIntervalSince1970)))
-        let second = try await Self.startServer(port: port, directory: directory, log: "second.log")
+        let second = try await startServer(
+            port: port, directory: directory, databaseURL: databaseURL, log: "second.log")
         do {
             for token in refreshTokens {
-                let retry = try await Self.refresh(token, port: port)
+                let retry = try await refresh(token, port: port)
                 #expect(retry.status == .ok, "a session was lost: \(retry.json)")
                 let successor = try #require(retry.json["refresh_token"]?.stringValue)
-                #expect(try await Self.refresh(successor, port: port).status == .ok)
+                #expect(try await refresh(successor, port: port).status == .ok)
             }
         } catch {
             await second.stop()
@@ -63,8 +83,12 @@ struct RefreshAfterCrashTests {
 
     /// Bootstraps the data folder in process (master key, signing keys, database), registers the app and signs in
     /// ``sessions`` times; the refresh tokens of those sessions.
-    private static func signedInSessions(in directory: TemporaryDirectory) async throws -> [String] {
-        let provider = try await Provider.bootstrap(configuration: .testing(directory: directory), now: Date.init)
+    private static func signedInSessions(in directory: TemporaryDirectory, databaseURL: String?) async throws
+        -> [String]
+    {
+        var configuration = ServerConfiguration.testing(directory: directory)
+        if let databaseURL { configuration.usePostgres(url: databaseURL) }
+        let provider = try await Provider.bootstrap(configuration: configuration, now: Date.init)
         let store = provider.store
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         var tokens: [String] = []
@@ -106,10 +130,14 @@ struct RefreshAfterCrashTests {
         return token
     }
 
-    /// `limen-server serve` on `port` over the data in `directory`, with no reuse grace window.
-    private static func startServer(port: Int, directory: TemporaryDirectory, log: String) async throws
-        -> ServiceProcess
-    {
+    /// `limen-server serve` on `port` over the data in `directory` (and the PostgreSQL database at `databaseURL`),
+    /// with no reuse grace window.
+    private static func startServer(
+        port: Int,
+        directory: TemporaryDirectory,
+        databaseURL: String?,
+        log: String
+    ) async throws -> ServiceProcess {
         try await ServiceProcess.start(
             name: "limen-server",
             executable: try serverExecutable(),
@@ -117,6 +145,9 @@ struct RefreshAfterCrashTests {
                 "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", directory.path,
                 "--refresh-reuse-grace", "0s",
             ],
+            environment: databaseURL.map {
+                ["LIMEN_DATABASE_URL": $0, "LIMEN_DATABASE_POOL_SIZE": String(PostgresTestDatabase.poolSize)]
+            } ?? [:],
             readyWhen: "limen login",
             on: .standardOutput,
             logPath: "\(directory.path)/\(log)"
