@@ -43,6 +43,24 @@ struct OfflineAccessTests {
         }
     }
 
+    @Test("signing in again in the same browser (prompt=login) keeps the grants of the session it replaces")
+    func reauthenticationKeepsGrants() async throws {
+        try await withSignIn { fixture in
+            var browser = Browser()
+            let tokens = try await Self.signIn(fixture, &browser, scope: "openid")
+            let refreshToken = try #require(tokens["refresh_token"]?.stringValue)
+            let form = try await browser.send(
+                fixture.client, SignInFixture.authorizeURI([("scope", "openid"), ("prompt", "login")]))
+            #expect(try await browser.signIn(fixture.client, from: form).redirect?.query["code"] != nil)
+            let refreshed = try await Self.refresh(refreshToken, fixture)
+            #expect(refreshed.status == .ok, "a new sign-in is not a sign-out")
+
+            try await Self.signOut(fixture, &browser)
+            let next = try #require(refreshed.json["refresh_token"]?.stringValue)
+            #expect(try await Self.refresh(next, fixture).json["error"] == .string("invalid_grant"))
+        }
+    }
+
     @Test("with offline_access the grant survives /logout: its refresh token keeps working")
     func offlineGrantSurvivesLogout() async throws {
         try await withSignIn { fixture in

@@ -191,7 +191,7 @@ struct RefreshTokenStoreTests {
     }
 
     @Test(
-        "a grant bound to a browser session is read with the session's end, goes with the session, and is not stored after it",
+        "a grant bound to a browser session is read with its end, moves to the session replacing it, goes with the last",
         arguments: StoreUnderTest.allCases)
     func sessionBoundGrant(_ kind: StoreUnderTest) async throws {
         let (store, _, _, cleanup) = try await make(kind)
@@ -219,7 +219,17 @@ struct RefreshTokenStoreTests {
         #expect(found?.grant.browserSessionHash == session.idHash)
         #expect(found?.sessionExpiresAt == session.expiresAt)
 
+        // The user signs in again in this browser: a new session replaces the old one and takes its grants.
+        let renewed = BrowserSessionRecord(
+            idHash: hash("renewed"), subject: "user-1", authTime: now, expiresAt: now.addingTimeInterval(3600))
+        try await store.insertBrowserSession(renewed)
+        try await store.moveSessionGrants(subject: "someone-else", from: session.idHash, to: renewed.idHash)
+        #expect(try await store.grant(id: "bound")?.browserSessionHash == session.idHash, "only the user's grants")
+        try await store.moveSessionGrants(subject: "user-1", from: session.idHash, to: renewed.idHash)
         #expect(try await store.deleteBrowserSession(idHash: session.idHash))
+        #expect(try await store.grant(id: "bound")?.browserSessionHash == renewed.idHash)
+
+        #expect(try await store.deleteBrowserSession(idHash: renewed.idHash))
         #expect(try await store.grant(id: "bound") == nil)
         #expect(try await store.refreshToken(hash: token.tokenHash) == nil)
         #expect(try await store.grant(id: "g1") != nil, "a grant without a session stays")

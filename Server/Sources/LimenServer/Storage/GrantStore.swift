@@ -95,6 +95,9 @@ public protocol GrantStore: Sendable {
     func grant(id: String) async throws(StorageError) -> GrantRecord?
     /// Moves the grant's expiry to `date` if that is later (its newest token lives until then).
     func extendGrant(id: String, until date: Date) async throws(StorageError)
+    /// Binds `subject`'s grants bound to the browser session `old` to the session `new` instead: the user signed in
+    /// again in the same browser, which replaced the session, but did not sign out.
+    func moveSessionGrants(subject: String, from old: Data, to new: Data) async throws(StorageError)
     /// Revokes the grant at `date`; returns whether it existed and was not revoked already.
     @discardableResult
     func revokeGrant(id: String, at date: Date) async throws(StorageError) -> Bool

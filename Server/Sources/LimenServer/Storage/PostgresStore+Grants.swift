@@ -80,6 +80,15 @@ extension PostgresStore {
             "UPDATE grants SET expires_at = GREATEST(expires_at, \(Self.seconds(date))) WHERE id = \(id)")
     }
 
+    public func moveSessionGrants(subject: String, from old: Data, to new: Data) async throws(StorageError) {
+        try await rows(
+            """
+            UPDATE grants SET browser_session_hash = \(Self.bytes(new))
+            WHERE browser_session_hash = \(Self.bytes(old)) AND subject = \(subject)
+            """
+        )
+    }
+
     @discardableResult
     public func revokeGrant(id: String, at date: Date) async throws(StorageError) -> Bool {
         let revoked = try await rows(

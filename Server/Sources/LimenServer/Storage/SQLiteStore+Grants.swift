@@ -78,6 +78,12 @@ extension SQLiteStore {
         )
     }
 
+    public func moveSessionGrants(subject: String, from old: Data, to new: Data) async throws(StorageError) {
+        try await query(
+            "UPDATE grants SET browser_session_hash = ? WHERE browser_session_hash = ? AND subject = ?",
+            [Self.blob(new), Self.blob(old), .text(subject)])
+    }
+
     @discardableResult
     public func revokeGrant(id: String, at date: Date) async throws(StorageError) -> Bool {
         let rows = try await query(
