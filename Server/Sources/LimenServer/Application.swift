@@ -26,9 +26,15 @@ public enum LimenServerApplication {
                     limiter: RateLimiter(limit: limit),
                     proxies: provider.configuration.trustedProxies,
                     now: provider.now,
-                    paths: SignInRoutes.passwordPaths
+                    applies: { $0.method == .post && SignInRoutes.passwordPaths.contains($0.uri.path) }
                 )
             )
+        }
+        if let limit = provider.configuration.authorizeRateLimit {
+            router.add(
+                middleware: RateLimitMiddleware(
+                    limiter: RateLimiter(limit: limit), proxies: provider.configuration.trustedProxies,
+                    now: provider.now, applies: { $0.method == .get && $0.uri.path == "/authorize" }))
         }
         DiscoveryRoutes.add(to: router, provider: provider)
         let signIn = SignInResponder(provider: provider)
