@@ -37,17 +37,19 @@ public final class LimenServerPeer: Sendable {
         return "limen-server is not built (swift build --package-path Server)"
     }
 
-    /// Creates a data folder with one user, starts the server on a free port and waits for its issuer line.
+    /// Creates a data folder with one user, starts the server on a free port (with `settings`, flags of
+    /// `limen-server serve`) and waits for its issuer line.
     public static func start(
         email: String = "ada@example.com",
-        password: String = "correct horse battery"
+        password: String = "correct horse battery",
+        settings: [String] = []
     ) async throws -> LimenServerPeer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limen-server-\(UUID())")
         let data = ["--data-dir", directory.path]
         _ = try await Subprocess.run(
             binary, arguments: ["users", "add", "--email", email] + data, input: Data("\(password)\n".utf8))
         let running = try Subprocess.start(
-            binary, arguments: ["serve", "--port", "0", "--log-level", "warning"] + data)
+            binary, arguments: ["serve", "--port", "0", "--log-level", "warning"] + data + settings)
         var issuer: URL?
         for await line in running.outputLines {
             let trimmed = line.trimmingCharacters(in: .whitespaces)

@@ -12,8 +12,8 @@ import Testing
         if: LimenServerPeer.unavailableReason == nil, "limen-server is not built (swift build --package-path Server)")
 )
 struct LimenServerEndToEndTests {
-    func withServer(_ body: (LimenServerPeer) async throws -> Void) async throws {
-        let server = try await LimenServerPeer.start()
+    func withServer(settings: [String] = [], _ body: (LimenServerPeer) async throws -> Void) async throws {
+        let server = try await LimenServerPeer.start(settings: settings)
         do {
             try await body(server)
         } catch {
@@ -24,14 +24,18 @@ struct LimenServerEndToEndTests {
     }
 
     /// `AuthClient` for the seeded native client `limen-cli`, with a loopback redirect on a port of its own.
-    func client(_ server: LimenServerPeer, logs: CapturedLogs = CapturedLogs()) throws -> AuthClient {
+    func client(
+        _ server: LimenServerPeer,
+        store: MemoryStore = MemoryStore(),
+        logs: CapturedLogs = CapturedLogs()
+    ) throws -> AuthClient {
         AuthClient(
             configuration: Configuration(
                 issuer: server.issuer,
                 clientID: "limen-cli",
                 redirectURI: try #require(URL(string: "http://127.0.0.1:49321/callback")),
                 scopes: ["profile", "email", "offline_access"],
-                store: MemoryStore(),
+                store: store,
                 logger: logs.logger
             )
         )
@@ -79,6 +83,39 @@ struct LimenServerEndToEndTests {
             let secrets = [code, first, refreshed, refreshToken, tokens.accessToken, tokens.idToken].compactMap { $0 }
             #expect(!logs.lines.isEmpty)
             #expect(logs.lines.allSatisfy { line in secrets.allSatisfy { !line.contains($0) } })
+        }
+    }
+
+    @Test(
+        "an app killed after the server rotated its refresh token but before it saved the answer comes back signed in")
+    func killedBeforeSaving() async throws {
+        // No grace window: the retry below is answered because the lost successor was never presented, not because it
+        // came quickly (issue 8 §2).
+        try await withServer(settings: ["--refresh-reuse-grace", "0"]) { server in
+            let store = MemoryStore()
+            let first = try client(server, store: store)
+            _ = try await first.signIn(using: browser(server))
+            let saved = try #require(await first.currentTokens()?.refreshToken)
+
+            // The rotation reaches the server; its answer dies with the app, which saved nothing.
+            let metadata = try await ProviderDiscovery.fetch(issuer: server.issuer, transport: URLSessionTransport())
+            let tokenClient = TokenClient(
+                metadata: metadata, authentication: first.configuration.clientAuthentication,
+                transport: URLSessionTransport())
+            let lost = try await tokenClient.refresh(saved)
+            #expect(lost.refreshToken != nil && lost.refreshToken != saved)
+            // The server keeps whole seconds: let the second of the rotation pass, so the retry is past any window.
+            let rotated = Date().timeIntervalSince1970.rounded(.down)
+            while Date().timeIntervalSince1970 < rotated + 1 { try await Task.sleep(for: .milliseconds(50)) }
+
+            let relaunched = try client(server, store: store)
+            #expect(await relaunched.restore() == nil)
+            #expect(relaunched.state.phase == .signedIn)
+            #expect(await relaunched.currentTokens()?.refreshToken == saved, "the store still has the spent token")
+            let refreshed = try await relaunched.refresh()
+            #expect(refreshed != nil)
+            #expect(relaunched.state.phase == .signedIn)
+            #expect(try await relaunched.userInfo().email == server.user.email)
         }
     }
 
