@@ -10,7 +10,7 @@ func signingInWithTheBrowser(client: AuthClient) async throws {
         let user = try await client.signIn(using: agent, redirectURI: agent.redirectURI)
         print("signed in as \(user.email ?? user.id ?? "someone")")
     } catch .userCancelled {
-        print("the browser was closed")
+        print("the sign-in was cancelled")
     } catch {
         print("sign-in failed: \(error.code)")
     }
