@@ -5,7 +5,7 @@
 #
 # Builds limen-server in release, installs wrk (Debian) if missing, then for SQLite and for PostgreSQL (a fresh
 # database on the cluster of Tests/Peers/postgres/start.sh) starts the server on a free loopback port with
-# `--post-rate-limit off --log-level error`, adds a user and a confidential first-party client, and per run measures:
+# `--post-rate-limit off --authorize-rate-limit off --log-level error`, adds a user and a confidential first-party client, and per run measures:
 #   - the refresh grant with wrk (one connection per thread, each thread its own rotating token chain: refresh.lua),
 #     sampling the server's VmRSS from /proc once a second meanwhile;
 #   - introspection of an access token by the confidential client with wrk (introspect.lua);
@@ -145,7 +145,7 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     basic=$(cd "$HERE" && python3 -c 'import flows, sys; print(flows.basic_header(*sys.argv[1:]))' bench "$secret")
     port=$(free_port)
     issuer="http://127.0.0.1:$port"
-    "$BIN" "${store[@]}" --port "$port" --post-rate-limit off --log-level error >"$WORK/server-$target.log" 2>&1 &
+    "$BIN" "${store[@]}" --port "$port" --post-rate-limit off --authorize-rate-limit off --log-level error >"$WORK/server-$target.log" 2>&1 &
     SERVER_PID=$!
     for _ in $(seq 1 100); do
         curl -fs -o /dev/null "$issuer/.well-known/openid-configuration" && break

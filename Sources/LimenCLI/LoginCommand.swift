@@ -24,8 +24,9 @@ struct LoginCommand: AsyncParsableCommand {
             discussion: "Prefer the LIMEN_CLIENT_SECRET environment variable: arguments show in process listings."))
     var clientSecret: String?
 
+    /// `offline_access`: a terminal login is meant to last, not to end with a browser cookie at the provider.
     @Option(help: "Space-separated scopes to request.")
-    var scope: String = "openid profile email"
+    var scope: String = "openid profile email offline_access"
 
     @Option(help: "The loopback port for the redirect (default: a free one).")
     var port: UInt16?

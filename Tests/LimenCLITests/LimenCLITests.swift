@@ -133,7 +133,7 @@ struct LimenLoginTests {
             let query = Dictionary(
                 (url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
             #expect(query["client_id"] == "cli-app")
-            #expect(query["scope"] == "openid profile email")
+            #expect(query["scope"] == "openid profile email offline_access")
             #expect(query["code_challenge_method"] == "S256")
             let redirect = try #require(query["redirect_uri"].flatMap(URLComponents.init(string:)))
             #expect(redirect.scheme == "http")

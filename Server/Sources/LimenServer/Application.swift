@@ -9,7 +9,8 @@ public enum LimenServerApplication {
         let router = Router(context: LimenRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
-        ServerMetrics.add(to: router)
+        ServerMetrics.add(
+            to: router, access: provider.configuration.metricsAccess, proxies: provider.configuration.trustedProxies)
         if let limit = provider.configuration.postRateLimit {
             router.add(
                 middleware: RateLimitMiddleware(
@@ -25,9 +26,15 @@ public enum LimenServerApplication {
                     limiter: RateLimiter(limit: limit),
                     proxies: provider.configuration.trustedProxies,
                     now: provider.now,
-                    paths: SignInRoutes.passwordPaths
+                    applies: { $0.method == .post && SignInRoutes.passwordPaths.contains($0.uri.path) }
                 )
             )
+        }
+        if let limit = provider.configuration.authorizeRateLimit {
+            router.add(
+                middleware: RateLimitMiddleware(
+                    limiter: RateLimiter(limit: limit), proxies: provider.configuration.trustedProxies,
+                    now: provider.now, applies: { $0.method == .get && $0.uri.path == "/authorize" }))
         }
         DiscoveryRoutes.add(to: router, provider: provider)
         let signIn = SignInResponder(provider: provider)
@@ -39,9 +46,10 @@ public enum LimenServerApplication {
         DeviceRoutes.add(to: router, responder: signIn)
         Stylesheet.add(to: router)
         let tokens = TokenService(provider: provider, lifetimes: provider.configuration.tokenLifetimes)
-        TokenRoutes.add(to: router, service: tokens)
-        DeviceAuthorizationRoutes.add(to: router, service: tokens)
-        RevocationRoutes.add(to: router, service: tokens)
+        let oauth = router.group().add(middleware: OAuthServerErrorMiddleware())
+        TokenRoutes.add(to: oauth, service: tokens)
+        DeviceAuthorizationRoutes.add(to: oauth, service: tokens)
+        RevocationRoutes.add(to: oauth, service: tokens)
         UserInfoRoutes.add(to: router, service: tokens)
         AdminRoutes.add(to: router, provider: provider)
         return router

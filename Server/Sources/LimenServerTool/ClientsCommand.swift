@@ -76,6 +76,9 @@ struct ClientsCommand: AsyncParsableCommand {
         )
         var refreshTokenTTL: DurationArgument?
 
+        @Flag(help: "A legacy confidential client that may leave out PKCE (OAuth 2.1 requires it; avoid).")
+        var allowNoPKCE = false
+
         func run() async throws {
             let registration = ClientRegistration(
                 id: id,
@@ -87,7 +90,8 @@ struct ClientsCommand: AsyncParsableCommand {
                 postLogoutRedirectURIs: postLogoutRedirectURIs,
                 idTokenSignedResponseAlg: idTokenAlg,
                 accessTokenLifetime: accessTokenTTL?.seconds,
-                refreshTokenLifetime: refreshTokenTTL?.seconds
+                refreshTokenLifetime: refreshTokenTTL?.seconds,
+                allowsNoPKCE: allowNoPKCE
             )
             let (client, secret): (ClientRecord, String?)
             do {
@@ -122,6 +126,7 @@ struct ClientsCommand: AsyncParsableCommand {
                 var traits = [client.kind.rawValue]
                 if client.isNative { traits.append("native") }
                 if client.isFirstParty { traits.append("first-party") }
+                if client.allowsNoPKCE { traits.append("no-pkce") }
                 if let seconds = client.accessTokenLifetime {
                     traits.append("access-token-ttl=\(DurationSetting.text(for: seconds))")
                 }

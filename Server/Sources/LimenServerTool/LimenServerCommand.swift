@@ -89,6 +89,18 @@ struct ServeCommand: AsyncParsableCommand {
     var signUp: String?
 
     @Option(
+        help: ArgumentHelp(
+            "Who may read /metrics: loopback, token (the token in env LIMEN_METRICS_TOKEN), public or off (env "
+                + "LIMEN_METRICS; default loopback)."))
+    var metrics: String?
+
+    @Option(
+        help:
+            "GET /authorize a second per client address, like 5/s, or off (env LIMEN_AUTHORIZE_RATE_LIMIT; default 5/s)."
+    )
+    var authorizeRateLimit: String?
+
+    @Option(
         name: .customLong("trusted-proxy"),
         help: ArgumentHelp(
             "A reverse proxy whose X-Forwarded-For names the client address; repeat for several (env "
@@ -97,6 +109,16 @@ struct ServeCommand: AsyncParsableCommand {
         )
     )
     var trustedProxies: [String] = []
+
+    @Option(
+        name: .customLong("resource"),
+        help: ArgumentHelp(
+            "An API access tokens may be issued for (RFC 8707 resource indicator, an absolute URI); repeat for "
+                + "several (env LIMEN_RESOURCES, comma-separated).",
+            valueName: "uri"
+        )
+    )
+    var resources: [String] = []
 
     @Option(
         name: .customLong("access-token-ttl"),
@@ -162,7 +184,8 @@ struct ServeCommand: AsyncParsableCommand {
                 flags: ConfigurationFlags(
                     host: host, port: port, dataDirectory: dataDir, issuer: issuer, database: database,
                     databasePoolSize: databasePoolSize, postRateLimit: postRateLimit,
-                    signInRateLimit: signInRateLimit, signUp: signUp, trustedProxies: trustedProxies,
+                    signInRateLimit: signInRateLimit, signUp: signUp, metrics: metrics,
+                    authorizeRateLimit: authorizeRateLimit, trustedProxies: trustedProxies, resources: resources,
                     accessTokenLifetime: accessTokenTTL, idTokenLifetime: idTokenTTL,
                     refreshTokenLifetime: refreshTokenTTL, refreshReuseGrace: refreshReuseGrace,
                     grantMaxLifetime: grantMaxLifetime, passwordHashLogN: passwordHashLogN,

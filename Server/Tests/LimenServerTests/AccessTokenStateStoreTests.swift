@@ -63,7 +63,7 @@ extension Store {
             AuthorizationCodeRecord(
                 codeHash: codeHash, clientID: "limen-cli", redirectURI: "http://127.0.0.1:5000/callback",
                 subject: "user-1", scope: "openid", authTime: now, expiresAt: now.addingTimeInterval(60)))
-        _ = try await redeemAuthorizationCode(hash: codeHash, grantID: id, now: now)
+        _ = try await redeemAuthorizationCode(hash: codeHash, clientID: "limen-cli", grantID: id, now: now)
         let grant = GrantRecord(
             id: id, clientID: "limen-cli", subject: "user-1", scope: "openid", authTime: now, nonce: "n",
             createdAt: now, expiresAt: now.addingTimeInterval(3600))

@@ -20,6 +20,7 @@ struct AdminClientTests {
             #expect(created.headers[.cacheControl] == "no-store")
             #expect(created["kind"] == "confidential")
             #expect(created.json["first_party"] == .bool(true))
+            #expect(created.json["allow_no_pkce"] == .bool(false), "PKCE is required unless asked otherwise")
             let secret = try #require(created["client_secret"])
             let stored = try #require(try await fixture.provider.store.client(id: "shop"))
             #expect(stored.secretHash == ClientSecret.hash(secret))
@@ -33,6 +34,17 @@ struct AdminClientTests {
             let list = try await fixture.admin(.get, "/admin/clients", token: token)
             #expect(!list.text.contains(secret))
             #expect(!list.text.contains("secret"), "neither secrets nor their hashes are listed")
+        }
+    }
+
+    @Test("a legacy confidential client may be let off PKCE; the resource says so")
+    func legacyClientWithoutPKCE() async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let body = #"{"client_id": "legacy", "redirect_uris": ["https://a.example/cb"], "allow_no_pkce": true}"#
+            let created = try await fixture.admin(.post, "/admin/clients", token: token, json: body)
+            #expect(created.status == .created)
+            #expect(created.json["allow_no_pkce"] == .bool(true))
+            #expect(try await fixture.provider.store.client(id: "legacy")?.allowsNoPKCE == true)
         }
     }
 
@@ -100,6 +112,10 @@ struct AdminClientTests {
             (
                 #"{"client_id": "x", "redirect_uris": ["https://a.example/cb"], "id_token_signed_response_alg": "none"}"#,
                 "invalid_client_metadata", "id_token_signed_response_alg"
+            ),
+            (
+                #"{"client_id": "x", "kind": "public", "redirect_uris": ["https://a.example/cb"], "allow_no_pkce": true}"#,
+                "invalid_client_metadata", "allow_no_pkce"
             ),
         ])
     func invalidClient(_ body: String, _ error: String, _ field: String) async throws {

@@ -77,4 +77,31 @@ struct AdminCommandTests {
         #expect(try await store.client(id: "other") == nil)
         await store.close()
     }
+
+    @Test("clients add --allow-no-pkce lets a confidential client off PKCE, lists it, and refuses it for a public one")
+    func clientWithoutPKCE() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let added = try await run(
+            [
+                "clients", "add", "--data-dir", directory.path, "--id", "legacy", "--allow-no-pkce",
+                "--redirect-uri", "https://legacy.example/cb",
+            ],
+            until: "Registered")
+        #expect(added.status == 0)
+        let refused = try await run(
+            [
+                "clients", "add", "--data-dir", directory.path, "--id", "app", "--public", "--allow-no-pkce",
+                "--redirect-uri", "http://127.0.0.1/cb",
+            ],
+            until: "Registered")
+        #expect(refused.status != 0)
+        let listed = try await run(["clients", "list", "--data-dir", directory.path], until: "legacy")
+        #expect(listed.output.contains("confidential,no-pkce"))
+
+        let store = try await openStore(directory)
+        #expect(try await store.client(id: "legacy")?.allowsNoPKCE == true)
+        #expect(try await store.client(id: "app") == nil)
+        await store.close()
+    }
 }

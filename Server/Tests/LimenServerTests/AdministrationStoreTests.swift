@@ -132,7 +132,7 @@ struct AdministrationStoreTests {
                     subject: subject, scope: "openid", authTime: now, expiresAt: now.addingTimeInterval(60)))
         }
         _ = try await store.redeemAuthorizationCode(
-            hash: hash("redeemed-\(subject)"), grantID: "grant-\(subject)", now: now)
+            hash: hash("redeemed-\(subject)"), clientID: "limen-cli", grantID: "grant-\(subject)", now: now)
         let grant = GrantRecord(
             id: "grant-\(subject)", clientID: "limen-cli", subject: subject, scope: "openid", authTime: now,
             nonce: nil, createdAt: now, expiresAt: now.addingTimeInterval(3600))

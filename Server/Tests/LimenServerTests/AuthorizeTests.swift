@@ -37,6 +37,12 @@ private func withAuthorize(_ body: @Sendable (any TestClientProtocol) async thro
             redirectURIs: ["https://app.example/cb"], createdAt: Date()
         )
     )
+    try await provider.store.insertClientIfAbsent(
+        ClientRecord(
+            id: "legacy", name: "Legacy", kind: .confidential, secretHash: Data(repeating: 8, count: 32),
+            redirectURIs: ["https://legacy.example/cb"], allowsNoPKCE: true, createdAt: Date()
+        )
+    )
     let app = Application(router: LimenServerApplication.router(provider: provider))
     do {
         try await app.test(.router) { client in try await body(client) }
@@ -127,6 +133,10 @@ struct AuthorizeTests {
             replacing("redirect_uri", with: "http://[::1]:61000/callback"),
             [
                 ("response_type", "code"), ("client_id", "web"), ("redirect_uri", "https://app.example/cb"),
+                ("scope", "openid"), ("code_challenge", challenge), ("code_challenge_method", "S256"),
+            ],
+            [
+                ("response_type", "code"), ("client_id", "legacy"), ("redirect_uri", "https://legacy.example/cb"),
                 ("scope", "openid"),
             ],
         ]
@@ -142,6 +152,41 @@ struct AuthorizeTests {
         }
     }
 
+    @Test(
+        "an 80 KB state, nonce, login_hint or ui_locales is refused with a clear error, and a long state is not echoed",
+        arguments: ["state", "nonce", "login_hint", "ui_locales"])
+    func oversizedFields(_ name: String) async throws {
+        try await withAuthorize { client in
+            let pairs = replacing(name, with: String(repeating: "a", count: 80_000))
+            try await client.execute(uri: "/authorize?" + query(pairs), method: .get) { response in
+                #expect(response.status == .found)
+                let location = try #require(response.headers[.location])
+                #expect(location.utf8.count < 1000)
+                let items = try #require(URLComponents(string: location)?.queryItems)
+                #expect(items.first { $0.name == "error" }?.value == "invalid_request")
+                #expect(
+                    items.first { $0.name == "error_description" }?.value?.hasPrefix("\(name) is longer than") == true)
+                #expect(items.first { $0.name == "state" }?.value == (name == "state" ? nil : "s-1"))
+            }
+        }
+    }
+
+    @Test("a confidential client must send PKCE too (OAuth 2.1) unless it is registered as a legacy exception")
+    func confidentialClientNeedsPKCE() async throws {
+        try await withAuthorize { client in
+            let pairs = [
+                ("response_type", "code"), ("client_id", "web"), ("redirect_uri", "https://app.example/cb"),
+                ("scope", "openid"), ("state", "s-1"),
+            ]
+            try await client.execute(uri: "/authorize?" + query(pairs), method: .get) { response in
+                #expect(response.status == .found)
+                let location = try #require(response.headers[.location])
+                #expect(location.hasPrefix("https://app.example/cb?error=invalid_request"))
+                #expect(location.contains("PKCE"))
+            }
+        }
+    }
+
     @Test("the loopback port exception applies only to native clients and only to IP literals")
     func loopbackMatching() {
         let registered = ["http://127.0.0.1/callback"]
@@ -151,6 +196,14 @@ struct AuthorizeTests {
         #expect(
             !AuthorizationValidator.redirectURI("http://127.0.0.1:9/callback?x=1", matches: registered, isNative: true))
         #expect(!AuthorizationValidator.redirectURI("http://127.0.0.2:9/callback", matches: registered, isNative: true))
+        for port in ["0", "65536", "70000"] {
+            #expect(
+                !AuthorizationValidator.redirectURI(
+                    "http://127.0.0.1:\(port)/callback", matches: registered, isNative: true),
+                "port \(port)")
+        }
+        #expect(
+            AuthorizationValidator.redirectURI("http://127.0.0.1:65535/callback", matches: registered, isNative: true))
         #expect(
             AuthorizationValidator.redirectURI(
                 "https://app.example/cb", matches: ["https://app.example/cb"], isNative: false)

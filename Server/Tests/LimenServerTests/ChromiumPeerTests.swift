@@ -83,7 +83,8 @@ struct ChromiumPeerTests {
             let code = try #require(summary.code)
             let user = try #require(try await provider.store.user(email: email), "sign-up created the account")
             let redemption = try await provider.store.redeemAuthorizationCode(
-                hash: RandomIdentifier.hash(code), grantID: "browser-test-grant", now: provider.now())
+                hash: RandomIdentifier.hash(code), clientID: client.id, grantID: "browser-test-grant",
+                now: provider.now())
             guard case .redeemed(let stored) = redemption else {
                 Issue.record("the code is not in the store: \(redemption)")
                 return

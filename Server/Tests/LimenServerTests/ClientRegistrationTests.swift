@@ -72,6 +72,14 @@ struct ClientRegistrationTests {
                 ClientRegistration(id: "a", kind: .confidential, isNative: true, redirectURIs: ["http://127.0.0.1/cb"]),
                 "clients.native_client_with_secret"
             ),
+            (
+                ClientRegistration(id: "a", kind: .public, isNative: true, redirectURIs: ["http://127.0.0.1:0/cb"]),
+                "clients.invalid_redirect_uri"
+            ),
+            (
+                ClientRegistration(id: "a", kind: .public, redirectURIs: ["https://a.example/cb"], allowsNoPKCE: true),
+                "clients.public_client_without_pkce"
+            ),
         ] as [(ClientRegistration, String)]
     )
     func refused(_ registration: ClientRegistration, code: String) {
@@ -94,7 +102,7 @@ struct ClientRegistrationTests {
         #expect(try await store.deleteClient(id: "limen-cli"))
         #expect(try await store.deleteClient(id: "limen-cli") == false)
         let redemption = try await store.redeemAuthorizationCode(
-            hash: Data(repeating: 9, count: 32), grantID: "g", now: now)
+            hash: Data(repeating: 9, count: 32), clientID: "limen-cli", grantID: "g", now: now)
         #expect(redemption == .unknown)
         await store.close()
     }

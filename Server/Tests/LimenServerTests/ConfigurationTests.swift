@@ -128,6 +128,7 @@ struct ConfigurationFileTests {
             data_dir: /var/lib/limen
             issuer: https://id.example.com
             post_rate_limit: 5/s
+            authorize_rate_limit: 2/s
             database_pool_size: 4
             """
         try withFile(yaml) { path in
@@ -138,16 +139,21 @@ struct ConfigurationFileTests {
             #expect(fromFile.dataDirectory == "/var/lib/limen")
             #expect(fromFile.issuer == "https://id.example.com")
             #expect(fromFile.postRateLimit == RateLimit(burst: 15, perSecond: 5))
+            #expect(fromFile.authorizeRateLimit == RateLimit(burst: 6, perSecond: 2))
             #expect(fromFile.databasePoolSize == 4)
 
             let layered = try ServerConfiguration.resolve(
                 flags: ConfigurationFlags(port: "7000"),
-                environment: ["LIMEN_CONFIG": path, "LIMEN_HOST": "127.0.0.1", "LIMEN_POST_RATE_LIMIT": "off"]
+                environment: [
+                    "LIMEN_CONFIG": path, "LIMEN_HOST": "127.0.0.1", "LIMEN_POST_RATE_LIMIT": "off",
+                    "LIMEN_AUTHORIZE_RATE_LIMIT": "off",
+                ]
             )
             #expect(layered.port == 7000)
             #expect(layered.host == "127.0.0.1")
             #expect(layered.dataDirectory == "/var/lib/limen")
             #expect(layered.postRateLimit == nil)
+            #expect(layered.authorizeRateLimit == nil)
         }
     }
 
@@ -170,6 +176,7 @@ struct ConfigurationFileTests {
             ("- port", "--config"),
             ("port: eighty", ": port"),
             ("post_rate_limit: fast", ": post_rate_limit"),
+            ("authorize_rate_limit: 0/s", ": authorize_rate_limit"),
             ("database_pool_size: 1001", ": database_pool_size"),
         ]
     )

@@ -53,7 +53,7 @@ struct ConsentTests {
             let allowed = try await browser.submit(fixture.client, page, to: "/consent", [("decision", "allow")])
             let code = try #require(allowed.redirect?.query["code"])
             let row = try await fixture.provider.store.redeemedCode(
-                hash: RandomIdentifier.hash(code), now: fixture.clock.now)
+                hash: RandomIdentifier.hash(code), now: fixture.clock.now, clientID: "web")
             #expect(row?.clientID == "web")
             #expect(row?.redirectURI == SignInFixture.webRedirect)
 

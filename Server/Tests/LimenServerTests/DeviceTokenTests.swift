@@ -87,6 +87,18 @@ struct DeviceTokenTests {
         }
     }
 
+    @Test("a device grant without offline_access gets an access token but no refresh token (no session to end with)")
+    func noRefreshTokenWithoutOfflineAccess() async throws {
+        try await withSignIn { fixture in
+            let (deviceCode, _) = try await fixture.startDevice(scope: "openid profile")
+            try await decide(fixture, deviceCode, .approve(subject: fixture.user.id, authTime: fixture.clock.now))
+            let tokens = try await fixture.poll(deviceCode)
+            #expect(tokens.status == .ok)
+            #expect(tokens["access_token"] != nil)
+            #expect(tokens["refresh_token"] == nil)
+        }
+    }
+
     @Test("an approved code polled too soon stays unspent: slow_down, then the tokens")
     func approvedButTooSoon() async throws {
         try await withSignIn { fixture in

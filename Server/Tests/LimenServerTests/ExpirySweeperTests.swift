@@ -32,7 +32,7 @@ struct ExpirySweeperTests {
         #expect(await sweeper.sweepOnce() == 2)
         #expect(await sweeper.sweepOnce() == 0)
         let live = try await store.redeemAuthorizationCode(
-            hash: Data(repeating: 3, count: 32), grantID: "g", now: Self.start)
+            hash: Data(repeating: 3, count: 32), clientID: "limen-cli", grantID: "g", now: Self.start)
         #expect(live != .unknown)
         await store.close()
     }
@@ -41,7 +41,9 @@ struct ExpirySweeperTests {
     func sweepRemovesExpiredGrantsAndTokens() async throws {
         let store = try await storeWithCodes()
         let hash = Data(repeating: 1, count: 32)
-        #expect(try await store.redeemAuthorizationCode(hash: hash, grantID: "g1", now: Self.start) != .unknown)
+        #expect(
+            try await store.redeemAuthorizationCode(hash: hash, clientID: "limen-cli", grantID: "g1", now: Self.start)
+                != .unknown)
         let grant = GrantRecord(
             id: "g1", clientID: "limen-cli", subject: "user-1", scope: "openid", authTime: Self.start,
             createdAt: Self.start, expiresAt: Self.start.addingTimeInterval(1000)
@@ -87,10 +89,12 @@ struct ExpirySweeperTests {
         // The sweep at start removed both expired codes; the live one is still there.
         #expect(await sweeper.sweepOnce() == 0)
         #expect(
-            try await store.redeemAuthorizationCode(hash: Data(repeating: 1, count: 32), grantID: "g", now: Self.start)
+            try await store.redeemAuthorizationCode(
+                hash: Data(repeating: 1, count: 32), clientID: "limen-cli", grantID: "g", now: Self.start)
                 == .unknown)
         #expect(
-            try await store.redeemAuthorizationCode(hash: Data(repeating: 3, count: 32), grantID: "g", now: Self.start)
+            try await store.redeemAuthorizationCode(
+                hash: Data(repeating: 3, count: 32), clientID: "limen-cli", grantID: "g", now: Self.start)
                 != .unknown)
         await store.close()
     }

@@ -33,15 +33,25 @@ struct RateLimitTests {
         #expect(limiter.admit("busy", at: start.addingTimeInterval(10)) != nil)
     }
 
+    @Test("GET /authorize over its own limit gets 429 with Retry-After; other GETs are not limited")
+    func authorizeLimit() async throws {
+        try await withLimitedRouter(authorize: RateLimit(burst: 2, perSecond: 0.1)) { client in
+            for _ in 1...2 {
+                try await client.execute(uri: "/authorize?client_id=limen-cli", method: .get) {
+                    #expect($0.status == .badRequest, "refused for its parameters, not its rate")
+                }
+            }
+            try await client.execute(uri: "/authorize?client_id=limen-cli", method: .get) { response in
+                #expect(response.status == .tooManyRequests)
+                #expect(response.headers[.retryAfter] == "10")
+            }
+            try await client.execute(uri: "/jwks", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+
     @Test("POSTs over the limit get 429 with Retry-After, as JSON or as a page; GETs are not limited")
     func middleware() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var configuration = ServerConfiguration.testing(directory: directory)
-        configuration.postRateLimit = RateLimit(burst: 2, perSecond: 0.1)
-        let provider = try await Provider.bootstrap(configuration: configuration, now: { start })
-        let app = Application(router: LimenServerApplication.router(provider: provider))
-        try await app.test(.router) { client in
+        try await withLimitedRouter(post: RateLimit(burst: 2, perSecond: 0.1)) { client in
             let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
             for _ in 1...2 {
                 try await client.execute(uri: "/authorize", method: .post, headers: form, body: ByteBuffer()) {
@@ -61,6 +71,28 @@ struct RateLimitTests {
                 #expect($0.headers[.contentType]?.hasPrefix("text/html") == true)
             }
             try await client.execute(uri: "/jwks", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+
+    /// Runs `body` against the router of a provider with these limits, on a clock that stands still.
+    private func withLimitedRouter(
+        post: RateLimit? = nil,
+        authorize: RateLimit? = nil,
+        _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = ServerConfiguration.testing(directory: directory)
+        configuration.postRateLimit = post
+        configuration.authorizeRateLimit = authorize
+        let start = start
+        let provider = try await Provider.bootstrap(configuration: configuration, now: { start })
+        let app = Application(router: LimenServerApplication.router(provider: provider))
+        do {
+            try await app.test(.router, body)
+        } catch {
+            await provider.store.close()
+            throw error
         }
         await provider.store.close()
     }

@@ -21,7 +21,7 @@ struct RefreshTokenStoreTests {
             AuthorizationCodeRecord(
                 codeHash: codeHash, clientID: "limen-cli", redirectURI: "http://127.0.0.1/cb", subject: subject,
                 scope: "openid", authTime: now, expiresAt: now.addingTimeInterval(60)))
-        _ = try await store.redeemAuthorizationCode(hash: codeHash, grantID: "g1", now: now)
+        _ = try await store.redeemAuthorizationCode(hash: codeHash, clientID: "limen-cli", grantID: "g1", now: now)
         let grant = GrantRecord(
             id: "g1", clientID: "limen-cli", subject: subject, scope: "openid", authTime: now, nonce: "n",
             createdAt: now, expiresAt: now.addingTimeInterval(grantLifetime))
@@ -37,17 +37,20 @@ struct RefreshTokenStoreTests {
     }
 
     /// A rotation of `token` to the successor named `successor`, the grant extended by `grantExtension` seconds.
+    /// A rotation of `token` to the successor named `successor`, the grant extended by `grantExtension` seconds;
+    /// with `retiring`, a second rotation that retires the unused successor of that name.
     private func rotation(
         of token: RefreshTokenRecord,
         to successor: String,
-        grantExtension: TimeInterval = 7200
+        grantExtension: TimeInterval = 7200,
+        retiring: String? = nil
     ) -> RefreshTokenRotation {
         RefreshTokenRotation(
             tokenHash: token.tokenHash, rotatedAt: now.addingTimeInterval(5), sealedSuccessor: Data(successor.utf8),
             successor: RefreshTokenRecord(
                 tokenHash: hash(successor), grantID: token.grantID, issuedAt: now.addingTimeInterval(5),
                 expiresAt: now.addingTimeInterval(605)),
-            grantExpiresAt: now.addingTimeInterval(grantExtension))
+            grantExpiresAt: now.addingTimeInterval(grantExtension), retiredSuccessorHash: retiring.map(hash))
     }
 
     @Test(
@@ -131,6 +134,106 @@ struct RefreshTokenStoreTests {
         let (store, token, grant, cleanup) = try await make(kind)
         #expect(try await store.rotateRefreshToken(rotation(of: token, to: "second", grantExtension: 60)))
         #expect(try await store.grant(id: "g1")?.expiresAt == grant.expiresAt)
+        await cleanup()
+    }
+
+    @Test(
+        "a second rotation retires the unused successor, links the new one and keeps the new sealed response",
+        arguments: StoreUnderTest.allCases)
+    func secondRotationRetiresUnusedSuccessor(_ kind: StoreUnderTest) async throws {
+        let (store, token, _, cleanup) = try await make(kind)
+        #expect(try await store.rotateRefreshToken(rotation(of: token, to: "second")))
+        #expect(try await store.refreshToken(hash: token.tokenHash)?.successorHash == hash("second"))
+        let again = rotation(of: token, to: "third", retiring: "second")
+        #expect(try await store.rotateRefreshToken(again))
+        let rotated = try await store.refreshToken(hash: token.tokenHash)
+        #expect(rotated?.successorHash == hash("third"))
+        #expect(rotated?.sealedSuccessor == again.sealedSuccessor)
+        #expect(try await store.refreshToken(hash: hash("second"))?.retiredAt == again.rotatedAt)
+        #expect(try await store.refreshToken(hash: hash("third")) == again.successor)
+        #expect(try await store.grant(id: "g1")?.revokedAt == nil)
+        await cleanup()
+    }
+
+    @Test(
+        "a second rotation is refused and stores nothing once the successor was used, or when it is not the successor",
+        arguments: StoreUnderTest.allCases)
+    func secondRotationNeedsAnUnusedSuccessor(_ kind: StoreUnderTest) async throws {
+        let (store, token, _, cleanup) = try await make(kind)
+        #expect(try await store.rotateRefreshToken(rotation(of: token, to: "second")))
+        #expect(try await store.rotateRefreshToken(rotation(of: token, to: "other", retiring: "unknown")) == false)
+        let second = try #require(try await store.refreshToken(hash: hash("second")))
+        #expect(try await store.rotateRefreshToken(rotation(of: second, to: "third")))
+        #expect(try await store.rotateRefreshToken(rotation(of: token, to: "fourth", retiring: "second")) == false)
+        #expect(try await store.refreshToken(hash: hash("fourth")) == nil)
+        #expect(try await store.refreshToken(hash: hash("other")) == nil)
+        #expect(try await store.refreshToken(hash: token.tokenHash)?.successorHash == hash("second"))
+        #expect(try await store.refreshToken(hash: hash("second"))?.retiredAt == nil)
+        await cleanup()
+    }
+
+    @Test(
+        "a retired successor can no longer be rotated; of a second rotation and the successor's use at most one wins",
+        arguments: StoreUnderTest.allCases)
+    func retiredSuccessorStaysRetired(_ kind: StoreUnderTest) async throws {
+        let (store, token, _, cleanup) = try await make(kind)
+        #expect(try await store.rotateRefreshToken(rotation(of: token, to: "second")))
+        let second = try #require(try await store.refreshToken(hash: hash("second")))
+        async let again = store.rotateRefreshToken(rotation(of: token, to: "third", retiring: "second"))
+        async let used = store.rotateRefreshToken(rotation(of: second, to: "fourth"))
+        let outcomes = try await (again, used)
+        #expect(!(outcomes.0 && outcomes.1))
+        if outcomes.0 {
+            #expect(try await store.rotateRefreshToken(rotation(of: second, to: "fifth")) == false)
+            #expect(try await store.refreshToken(hash: hash("fifth")) == nil)
+        }
+        await cleanup()
+    }
+
+    @Test(
+        "a grant bound to a browser session is read with its end, moves to the session replacing it, goes with the last",
+        arguments: StoreUnderTest.allCases)
+    func sessionBoundGrant(_ kind: StoreUnderTest) async throws {
+        let (store, _, _, cleanup) = try await make(kind)
+        let session = BrowserSessionRecord(
+            idHash: hash("session"), subject: "user-1", authTime: now, expiresAt: now.addingTimeInterval(3600))
+        try await store.insertBrowserSession(session)
+        func grant(_ id: String) async throws -> Bool {
+            let codeHash = hash("code-\(id)")
+            try await store.insertAuthorizationCode(
+                AuthorizationCodeRecord(
+                    codeHash: codeHash, clientID: "limen-cli", redirectURI: "http://127.0.0.1/cb", subject: "user-1",
+                    scope: "openid", authTime: now, expiresAt: now.addingTimeInterval(60),
+                    browserSessionHash: session.idHash))
+            _ = try await store.redeemAuthorizationCode(hash: codeHash, clientID: "limen-cli", grantID: id, now: now)
+            let record = GrantRecord(
+                id: id, clientID: "limen-cli", subject: "user-1", scope: "openid", authTime: now, createdAt: now,
+                expiresAt: now.addingTimeInterval(grantLifetime), browserSessionHash: session.idHash)
+            return try await store.insertGrant(record, redeemedCodeHash: codeHash)
+        }
+        #expect(try await grant("bound"))
+        let token = RefreshTokenRecord(
+            tokenHash: hash("bound-token"), grantID: "bound", issuedAt: now, expiresAt: now.addingTimeInterval(600))
+        try await store.insertRefreshToken(token)
+        let found = try await store.refreshTokenWithGrant(hash: token.tokenHash)
+        #expect(found?.grant.browserSessionHash == session.idHash)
+        #expect(found?.sessionExpiresAt == session.expiresAt)
+
+        // The user signs in again in this browser: a new session replaces the old one and takes its grants.
+        let renewed = BrowserSessionRecord(
+            idHash: hash("renewed"), subject: "user-1", authTime: now, expiresAt: now.addingTimeInterval(3600))
+        try await store.insertBrowserSession(renewed)
+        try await store.moveSessionGrants(subject: "someone-else", from: session.idHash, to: renewed.idHash)
+        #expect(try await store.grant(id: "bound")?.browserSessionHash == session.idHash, "only the user's grants")
+        try await store.moveSessionGrants(subject: "user-1", from: session.idHash, to: renewed.idHash)
+        #expect(try await store.deleteBrowserSession(idHash: session.idHash))
+        #expect(try await store.grant(id: "bound")?.browserSessionHash == renewed.idHash)
+
+        #expect(try await store.deleteBrowserSession(idHash: renewed.idHash))
+        #expect(try await store.grant(id: "bound") == nil)
+        #expect(try await store.refreshToken(hash: token.tokenHash) == nil)
+        #expect(try await store.grant(id: "g1") != nil, "a grant without a session stays")
+        #expect(try await grant("late") == false)
         await cleanup()
     }
 }

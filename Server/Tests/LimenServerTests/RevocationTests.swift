@@ -112,10 +112,13 @@ struct RevocationTests {
     func introspectRefreshToken() async throws {
         try await TokenFixture.run { fixture in
             let code = try await fixture.issueCode(
-                clientID: "web", redirectURI: TokenFixture.webRedirect, challenge: nil)
+                clientID: "web", redirectURI: TokenFixture.webRedirect)
             let tokens = try await fixture.post(
                 "/token",
-                [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TokenFixture.webRedirect)],
+                [
+                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TokenFixture.webRedirect),
+                    ("code_verifier", PKCE.fixture.verifier),
+                ],
                 headers: TokenFixture.basic("web", TokenFixture.webSecret))
             let refreshToken = try #require(tokens["refresh_token"])
             let own = try await introspect(fixture, refreshToken)

@@ -122,26 +122,3 @@ struct DiscoveryRouteTests {
         }
     }
 }
-
-@Suite("Metrics")
-struct MetricsRouteTests {
-    @Test("/metrics serves Prometheus text with a request counter per route, method and status")
-    func prometheusExposition() async throws {
-        ServerMetrics.bootstrap()
-        try await withRouter { client, _ in
-            try await client.execute(uri: "/jwks", method: .get) { #expect($0.status == .ok) }
-            try await client.execute(uri: "/no-such-page", method: .get) { #expect($0.status == .notFound) }
-            try await client.execute(uri: "/metrics", method: .get) { response in
-                #expect(response.status == .ok)
-                #expect(response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
-                let text = String(buffer: response.body)
-                let jwksLine = text.split(separator: "\n").first {
-                    $0.hasPrefix("hb_requests{") && $0.contains("http_route=\"/jwks\"")
-                        && $0.contains("http_response_status_code=\"200\"")
-                }
-                #expect(jwksLine != nil, "no counter for GET /jwks in:\n\(text)")
-                #expect(text.contains("# TYPE http_server_request_duration histogram"))
-            }
-        }
-    }
-}

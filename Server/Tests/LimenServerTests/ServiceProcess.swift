@@ -66,4 +66,11 @@ struct ServiceProcess {
         await waitForExit(process)
         return process.terminationStatus
     }
+
+    /// Ends the process with SIGKILL, as a crash or the kernel's OOM killer would (no graceful shutdown), and waits
+    /// for it.
+    func kill() async {
+        if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
+        await waitForExit(process)
+    }
 }

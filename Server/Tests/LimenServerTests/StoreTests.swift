@@ -161,17 +161,17 @@ struct StoreConformanceTests {
         try await store.insertAuthorizationCode(code(1, expiresIn: 60))
         try await store.insertAuthorizationCode(code(2, expiresIn: 60))
         let first = try await store.redeemAuthorizationCode(
-            hash: Data(repeating: 1, count: 32), grantID: "g1", now: now)
+            hash: Data(repeating: 1, count: 32), clientID: "limen-cli", grantID: "g1", now: now)
         #expect(first == .redeemed(code(1, expiresIn: 60)))
         let again = try await store.redeemAuthorizationCode(
-            hash: Data(repeating: 1, count: 32), grantID: "g2", now: now)
+            hash: Data(repeating: 1, count: 32), clientID: "limen-cli", grantID: "g2", now: now)
         #expect(again == .replayed)
         let late = now.addingTimeInterval(61)
         let expired = try await store.redeemAuthorizationCode(
-            hash: Data(repeating: 2, count: 32), grantID: "g3", now: late)
+            hash: Data(repeating: 2, count: 32), clientID: "limen-cli", grantID: "g3", now: late)
         #expect(expired == .unknown)
         let unknown = try await store.redeemAuthorizationCode(
-            hash: Data(repeating: 9, count: 32), grantID: "g4", now: now)
+            hash: Data(repeating: 9, count: 32), clientID: "limen-cli", grantID: "g4", now: now)
         #expect(unknown == .unknown)
 
         try await store.insertAuthorizationCode(code(3, expiresIn: 10))
@@ -179,7 +179,8 @@ struct StoreConformanceTests {
         // Used codes are kept until they expire (so replays are seen), then swept with the others.
         #expect(try await store.deleteExpiredAuthorizationCodes(before: now.addingTimeInterval(50)) == 1)
         #expect(try await store.deleteExpiredAuthorizationCodes(before: now.addingTimeInterval(61)) == 2)
-        let live = try await store.redeemAuthorizationCode(hash: Data(repeating: 4, count: 32), grantID: "g5", now: now)
+        let live = try await store.redeemAuthorizationCode(
+            hash: Data(repeating: 4, count: 32), clientID: "limen-cli", grantID: "g5", now: now)
         #expect(live != .unknown)
         await cleanup()
     }
@@ -196,7 +197,7 @@ struct StoreConformanceTests {
             for attempt in 0..<20 {
                 group.addTask {
                     try await store.redeemAuthorizationCode(
-                        hash: Data(repeating: 5, count: 32), grantID: "g\(attempt)", now: now)
+                        hash: Data(repeating: 5, count: 32), clientID: "limen-cli", grantID: "g\(attempt)", now: now)
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -214,14 +215,16 @@ struct StoreConformanceTests {
         try await store.insertClientIfAbsent(SeedClients.cli(now: now))
         try await store.insertAuthorizationCode(code(1, expiresIn: 60))
         let hash = Data(repeating: 1, count: 32)
-        _ = try await store.redeemAuthorizationCode(hash: hash, grantID: "g1", now: now)
+        _ = try await store.redeemAuthorizationCode(hash: hash, clientID: "limen-cli", grantID: "g1", now: now)
         #expect(try await store.insertGrant(grant("other"), redeemedCodeHash: hash) == false)
         #expect(try await store.insertGrant(grant("g1"), redeemedCodeHash: hash))
         #expect(try await store.grant(id: "g1") == grant("g1"))
         #expect(try await store.grant(id: "g1")?.isActive(at: now) == true)
 
         let later = now.addingTimeInterval(5)
-        #expect(try await store.redeemAuthorizationCode(hash: hash, grantID: "g2", now: later) == .replayed)
+        #expect(
+            try await store.redeemAuthorizationCode(hash: hash, clientID: "limen-cli", grantID: "g2", now: later)
+                == .replayed)
         #expect(try await store.grant(id: "g1")?.revokedAt == later)
         #expect(try await store.grant(id: "g1")?.isActive(at: later) == false)
         await cleanup()
@@ -233,8 +236,10 @@ struct StoreConformanceTests {
         try await store.insertClientIfAbsent(SeedClients.cli(now: now))
         try await store.insertAuthorizationCode(code(1, expiresIn: 60))
         let hash = Data(repeating: 1, count: 32)
-        _ = try await store.redeemAuthorizationCode(hash: hash, grantID: "g1", now: now)
-        #expect(try await store.redeemAuthorizationCode(hash: hash, grantID: "g2", now: now) == .replayed)
+        _ = try await store.redeemAuthorizationCode(hash: hash, clientID: "limen-cli", grantID: "g1", now: now)
+        #expect(
+            try await store.redeemAuthorizationCode(hash: hash, clientID: "limen-cli", grantID: "g2", now: now)
+                == .replayed)
         #expect(try await store.insertGrant(grant("g1"), redeemedCodeHash: hash) == false)
         #expect(try await store.grant(id: "g1") == nil)
         await cleanup()
@@ -246,7 +251,7 @@ struct StoreConformanceTests {
         try await store.insertClientIfAbsent(SeedClients.cli(now: now))
         try await store.insertAuthorizationCode(code(1, expiresIn: 60))
         let hash = Data(repeating: 1, count: 32)
-        _ = try await store.redeemAuthorizationCode(hash: hash, grantID: "g1", now: now)
+        _ = try await store.redeemAuthorizationCode(hash: hash, clientID: "limen-cli", grantID: "g1", now: now)
         #expect(try await store.insertGrant(grant("g1", expiresIn: 600), redeemedCodeHash: hash))
         try await store.extendGrant(id: "g1", until: now.addingTimeInterval(300))
         #expect(try await store.grant(id: "g1")?.expiresAt == now.addingTimeInterval(600))

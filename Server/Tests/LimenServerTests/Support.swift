@@ -17,11 +17,12 @@ struct TemporaryDirectory {
 }
 
 extension ServerConfiguration {
-    /// Loopback, the given port, data in `directory`, cheap password hashing, no rate limit (its own tests set one).
+    /// Loopback, the given port, data in `directory`, cheap password hashing, no rate limits (their own tests set
+    /// them).
     static func testing(directory: TemporaryDirectory, port: Int = 8080) -> ServerConfiguration {
         ServerConfiguration(
             host: "127.0.0.1", port: port, dataDirectory: directory.path, passwordHashing: .testing, postRateLimit: nil,
-            signInRateLimit: nil)
+            signInRateLimit: nil, authorizeRateLimit: nil)
     }
 }
 

@@ -66,10 +66,13 @@ struct TokenCodeGrantTests {
     func rs256IDToken() async throws {
         try await TokenFixture.run { fixture in
             let code = try await fixture.issueCode(
-                clientID: "web", redirectURI: TokenFixture.webRedirect, nonce: nil, challenge: nil)
+                clientID: "web", redirectURI: TokenFixture.webRedirect, nonce: nil)
             let response = try await fixture.post(
                 "/token",
-                [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TokenFixture.webRedirect)],
+                [
+                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TokenFixture.webRedirect),
+                    ("code_verifier", PKCE.fixture.verifier),
+                ],
                 headers: TokenFixture.basic("web", TokenFixture.webSecret)
             )
             #expect(response.status == .ok)
@@ -140,6 +143,30 @@ struct TokenCodeGrantTests {
         }
     }
 
+    @Test("a confidential client's code without a challenge is refused unless the client is let off PKCE")
+    func confidentialClientWithoutChallenge() async throws {
+        try await TokenFixture.run { fixture in
+            try await fixture.provider.store.insertClientIfAbsent(
+                ClientRecord(
+                    id: "legacy", name: "Legacy", kind: .confidential, secretHash: ClientSecret.hash("legacy-secret"),
+                    redirectURIs: [TokenFixture.webRedirect], allowsNoPKCE: true, createdAt: fixture.clock.now))
+            for (clientID, secret, status) in [
+                ("web", TokenFixture.webSecret, HTTPResponse.Status.badRequest), ("legacy", "legacy-secret", .ok),
+            ] {
+                let code = try await fixture.issueCode(
+                    clientID: clientID, redirectURI: TokenFixture.webRedirect, challenge: nil)
+                let response = try await fixture.post(
+                    "/token",
+                    [
+                        ("grant_type", "authorization_code"), ("code", code),
+                        ("redirect_uri", TokenFixture.webRedirect),
+                    ],
+                    headers: TokenFixture.basic(clientID, secret))
+                #expect(response.status == status, "\(clientID)")
+            }
+        }
+    }
+
     @Test("a public client's code without a challenge is refused even without a verifier")
     func publicClientWithoutChallenge() async throws {
         try await TokenFixture.run { fixture in
@@ -167,6 +194,47 @@ struct TokenCodeGrantTests {
             let userInfo = try await fixture.userInfo(accessToken)
             #expect(userInfo.status == .unauthorized)
             #expect(userInfo.headers[.wwwAuthenticate]?.contains("error=\"invalid_token\"") == true)
+        }
+    }
+
+    @Test(
+        "a code replayed as another public client is refused and leaves its grant; its own client's replay revokes it",
+        arguments: TokenBackend.allCases)
+    func replayAsAnotherClientLeavesGrant(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
+            try await fixture.provider.store.insertClientIfAbsent(
+                ClientRecord(
+                    id: "stranger", name: "Stranger", kind: .public, isNative: true,
+                    redirectURIs: [TokenFixture.nativeRedirect], createdAt: fixture.clock.now))
+            let code = try await fixture.issueCode()
+            let first = try await fixture.redeem(code)
+            let refreshToken = try #require(first["refresh_token"])
+            let accessToken = try #require(first["access_token"])
+
+            let stranger = try await fixture.redeem(code, clientID: "stranger")
+            #expect(stranger.error == "invalid_grant")
+            #expect(try await fixture.userInfo(accessToken).status == .ok)
+            let refreshed = try await fixture.refresh(refreshToken)
+            #expect(refreshed.status == .ok)
+
+            #expect(try await fixture.redeem(code).error == "invalid_grant")
+            #expect(try await fixture.refresh(try #require(refreshed["refresh_token"])).error == "invalid_grant")
+        }
+    }
+
+    @Test("a fresh code presented by another client first stays redeemable by its own client")
+    func anotherClientCannotBurnACode() async throws {
+        try await TokenFixture.run { fixture in
+            let code = try await fixture.issueCode()
+            let web = try await fixture.post(
+                "/token",
+                [
+                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TokenFixture.nativeRedirect),
+                    ("code_verifier", PKCE.fixture.verifier),
+                ],
+                headers: TokenFixture.basic("web", TokenFixture.webSecret))
+            #expect(web.error == "invalid_grant")
+            #expect(try await fixture.redeem(code).status == .ok)
         }
     }
 
@@ -215,12 +283,13 @@ struct TokenCodeGrantTests {
     func issuedTokensFollowClientAndScope() async throws {
         try await TokenFixture.run { fixture in
             let code = try await fixture.issueCode(
-                clientID: "backend", redirectURI: TokenFixture.webRedirect, scope: "email", challenge: nil)
+                clientID: "backend", redirectURI: TokenFixture.webRedirect, scope: "email")
             let response = try await fixture.post(
                 "/token",
                 [
                     ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TokenFixture.webRedirect),
                     ("client_id", "backend"), ("client_secret", TokenFixture.backendSecret),
+                    ("code_verifier", PKCE.fixture.verifier),
                 ]
             )
             #expect(response.status == .ok)

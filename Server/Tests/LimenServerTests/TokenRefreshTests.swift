@@ -45,21 +45,61 @@ struct TokenRefreshTests {
     }
 
     @Test(
-        "reusing a rotated refresh token after the grace window revokes the whole grant",
+        "a rotated token presented after its successor was used revokes the whole grant (the chain forked)",
         arguments: TokenBackend.allCases)
-    func reuseAfterGraceRevokesGrant(_ backend: TokenBackend) async throws {
+    func useAfterSuccessorUsedRevokesGrant(_ backend: TokenBackend) async throws {
         try await TokenFixture.run(on: backend) { fixture in
             let first = try #require(try await fixture.signIn()["refresh_token"])
-            let refreshed = try await fixture.refresh(first)
-            let second = try #require(refreshed["refresh_token"])
-            let accessToken = try #require(refreshed["access_token"])
+            let second = try #require(try await fixture.refresh(first)["refresh_token"])
+            fixture.clock.advance(by: 60)
+            let third = try await fixture.refresh(second)
+            let accessToken = try #require(third["access_token"])
             fixture.clock.advance(by: 11)
 
-            let reuse = try await fixture.refresh(first)
-            #expect(reuse.status == .badRequest)
-            #expect(reuse.error == "invalid_grant")
-            #expect(try await fixture.refresh(second).error == "invalid_grant")
+            let stolen = try await fixture.refresh(first)
+            #expect(stolen.status == .badRequest)
+            #expect(stolen.error == "invalid_grant")
+            #expect(try await fixture.refresh(try #require(third["refresh_token"])).error == "invalid_grant")
             #expect(try await fixture.userInfo(accessToken).status == .unauthorized)
+        }
+    }
+
+    @Test(
+        "a retry long after the grace window whose successor was never presented gets a fresh rotation; the session stays",
+        arguments: TokenBackend.allCases)
+    func lateRetryWithUnusedSuccessorIsAnswered(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
+            let first = try #require(try await fixture.signIn()["refresh_token"])
+            let lost = try await fixture.refresh(first)  // rotated, but the answer never arrived
+            fixture.clock.advance(by: 3 * 3600)
+
+            let retry = try await fixture.refresh(first)
+            #expect(retry.status == .ok)
+            let successor = try #require(retry["refresh_token"])
+            #expect(successor != lost["refresh_token"])
+            #expect(try await fixture.userInfo(try #require(retry["access_token"])).status == .ok)
+            fixture.clock.advance(by: 60)
+            let next = try await fixture.refresh(successor)
+            #expect(next.status == .ok)
+            #expect(try await fixture.userInfo(try #require(next["access_token"])).status == .ok)
+        }
+    }
+
+    @Test(
+        "two holders of one token: the successor a retry retired revokes the grant when its holder presents it",
+        arguments: TokenBackend.allCases)
+    func retiredSuccessorRevokesGrant(_ backend: TokenBackend) async throws {
+        try await TokenFixture.run(on: backend) { fixture in
+            let stolen = try #require(try await fixture.signIn()["refresh_token"])
+            let thiefs = try #require(try await fixture.refresh(stolen)["refresh_token"])
+            fixture.clock.advance(by: 60)
+            let owners = try await fixture.refresh(stolen)  // the owner, who never saw the thief's successor
+            #expect(owners.status == .ok)
+
+            let found = try await fixture.refresh(thiefs)
+            #expect(found.error == "invalid_grant")
+            #expect(try await fixture.refresh(try #require(owners["refresh_token"])).error == "invalid_grant")
+            #expect(try await fixture.userInfo(try #require(owners["access_token"])).status == .unauthorized)
         }
     }
 

@@ -9,8 +9,11 @@ import Testing
 struct TokenRequestTests {
     /// A code exchange for the confidential `web` client, without client authentication.
     private func webExchange(_ fixture: TokenFixture) async throws -> [(String, String)] {
-        let code = try await fixture.issueCode(clientID: "web", redirectURI: TokenFixture.webRedirect, challenge: nil)
-        return [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TokenFixture.webRedirect)]
+        let code = try await fixture.issueCode(clientID: "web", redirectURI: TokenFixture.webRedirect)
+        return [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TokenFixture.webRedirect),
+            ("code_verifier", PKCE.fixture.verifier),
+        ]
     }
 
     @Test("client_secret_basic: id and secret are form-url-decoded after base64 (RFC 6749 §2.3.1)")

@@ -200,9 +200,11 @@ struct TokenFixture: Sendable {
 }
 
 extension Store {
-    /// The code with this hash, redeemed (for a throw-away grant) as `/token` would; `nil` when it was not usable.
-    func redeemedCode(hash: Data, now: Date) async throws -> AuthorizationCodeRecord? {
-        let redemption = try await redeemAuthorizationCode(hash: hash, grantID: RandomIdentifier.make(), now: now)
+    /// The code with this hash, redeemed by `clientID` (for a throw-away grant) as `/token` would; `nil` when it was
+    /// not usable.
+    func redeemedCode(hash: Data, now: Date, clientID: String = "limen-cli") async throws -> AuthorizationCodeRecord? {
+        let redemption = try await redeemAuthorizationCode(
+            hash: hash, clientID: clientID, grantID: RandomIdentifier.make(), now: now)
         guard case .redeemed(let record) = redemption else { return nil }
         return record
     }

@@ -20,10 +20,13 @@ struct TokenTypeHintTests {
 
     /// Signs in as `web` (confidential, with refresh tokens) and returns the token response.
     private func webTokens(_ fixture: TokenFixture) async throws -> RecordedResponse {
-        let code = try await fixture.issueCode(clientID: "web", redirectURI: TokenFixture.webRedirect, challenge: nil)
+        let code = try await fixture.issueCode(clientID: "web", redirectURI: TokenFixture.webRedirect)
         return try await fixture.post(
             "/token",
-            [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TokenFixture.webRedirect)],
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TokenFixture.webRedirect),
+                ("code_verifier", PKCE.fixture.verifier),
+            ],
             headers: TokenFixture.basic("web", TokenFixture.webSecret))
     }
 

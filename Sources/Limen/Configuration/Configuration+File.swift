@@ -34,7 +34,7 @@ extension Configuration {
             issuer: try reader.requiredURL("issuer"),
             clientID: try reader.requiredString("clientID"),
             redirectURI: try reader.url("redirectURI"),
-            scopes: try reader.words("scopes") ?? [],
+            scopes: try reader.words("scopes") ?? Configuration.defaultScopes,
             clientSecret: try reader.string("clientSecret"),
             secretMethod: try reader.secretMethod("secretMethod") ?? .basic,
             postLogoutRedirectURI: try reader.url("postLogoutRedirectURI"),

@@ -19,7 +19,7 @@ public struct Configuration: Sendable {
     public var clientID: String
     /// The registered redirect URI (a loopback user agent may substitute its own port).
     public var redirectURI: URL?
-    /// Scopes requested at sign-in, besides `openid`.
+    /// Scopes requested at sign-in, besides `openid`; by default ``defaultScopes``.
     public var scopes: [String]
     /// A client secret, for confidential clients only (never ship one inside an app).
     public var clientSecret: String?
@@ -42,6 +42,11 @@ public struct Configuration: Sendable {
     /// What every wait uses: the default transport's retry back-off and device-grant polling; injected by tests.
     public var clock: any Clock<Duration>
 
+    /// `offline_access` (OpenID Connect Core §11): an app's session is meant to last, so its refresh token must not
+    /// end when the user signs out of the provider's web pages (many providers, Limen Server among them, tie a refresh
+    /// token without it to that browser session). Pass other scopes for a provider that does not know it.
+    public static let defaultScopes = ["offline_access"]
+
     /// How a confidential client authenticates at the token endpoint.
     public enum SecretMethod: String, Sendable, Codable {
         /// HTTP Basic (`client_secret_basic`, the default).
@@ -58,7 +63,7 @@ public struct Configuration: Sendable {
         issuer: URL,
         clientID: String,
         redirectURI: URL? = nil,
-        scopes: [String] = [],
+        scopes: [String] = Configuration.defaultScopes,
         clientSecret: String? = nil,
         secretMethod: SecretMethod = .basic,
         postLogoutRedirectURI: URL? = nil,

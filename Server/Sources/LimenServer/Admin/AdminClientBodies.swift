@@ -17,6 +17,7 @@ struct AdminClientRequest: Decodable, Sendable {
     var idTokenSignedResponseAlg: String?
     var accessTokenTTL: Int?
     var refreshTokenTTL: Int?
+    var allowNoPKCE: Bool?
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
@@ -28,6 +29,7 @@ struct AdminClientRequest: Decodable, Sendable {
         case idTokenSignedResponseAlg = "id_token_signed_response_alg"
         case accessTokenTTL = "access_token_ttl"
         case refreshTokenTTL = "refresh_token_ttl"
+        case allowNoPKCE = "allow_no_pkce"
     }
 
     /// The registration it asks for: confidential unless `kind` is `public` or the client is native.
@@ -52,7 +54,8 @@ struct AdminClientRequest: Decodable, Sendable {
             postLogoutRedirectURIs: postLogoutRedirectURIs ?? [],
             idTokenSignedResponseAlg: idTokenSignedResponseAlg ?? "ES256",
             accessTokenLifetime: accessTokenTTL.map(TimeInterval.init),
-            refreshTokenLifetime: refreshTokenTTL.map(TimeInterval.init)
+            refreshTokenLifetime: refreshTokenTTL.map(TimeInterval.init),
+            allowsNoPKCE: allowNoPKCE ?? false
         )
     }
 
@@ -66,6 +69,7 @@ struct AdminClientRequest: Decodable, Sendable {
                 ? "post_logout_redirect_uris" : "redirect_uris"
         case .unsupportedAlgorithm: "id_token_signed_response_alg"
         case .nativeClientWithSecret: "kind"
+        case .publicClientWithoutPKCE: "allow_no_pkce"
         case .invalidTokenLifetime(let field, _): field
         }
     }
@@ -84,6 +88,7 @@ struct AdminClientResource: Encodable, Sendable {
     var idTokenSignedResponseAlg: String
     var accessTokenTTL: Int?
     var refreshTokenTTL: Int?
+    var allowNoPKCE: Bool
     var createdAt: Int
     /// Only in the answer to the registration of a confidential client: the secret, shown this once.
     var clientSecret: String?
@@ -99,6 +104,7 @@ struct AdminClientResource: Encodable, Sendable {
         case idTokenSignedResponseAlg = "id_token_signed_response_alg"
         case accessTokenTTL = "access_token_ttl"
         case refreshTokenTTL = "refresh_token_ttl"
+        case allowNoPKCE = "allow_no_pkce"
         case createdAt = "created_at"
         case clientSecret = "client_secret"
     }
@@ -116,6 +122,7 @@ struct AdminClientResource: Encodable, Sendable {
         idTokenSignedResponseAlg = client.idTokenSignedResponseAlg
         accessTokenTTL = client.accessTokenLifetime.map { Int($0) }
         refreshTokenTTL = client.refreshTokenLifetime.map { Int($0) }
+        allowNoPKCE = client.allowsNoPKCE
         createdAt = Int(client.createdAt.timeIntervalSince1970)
         clientSecret = secret
     }

@@ -30,6 +30,8 @@ public struct ClientRegistration: Sendable, Equatable {
     public var accessTokenLifetime: TimeInterval?
     /// The client's own refresh token lifetime in seconds (``refreshTokenLifetimeRange``); `nil`: the server's.
     public var refreshTokenLifetime: TimeInterval?
+    /// A legacy confidential client that may leave out PKCE; off by default, refused for a public client.
+    public var allowsNoPKCE: Bool
 
     /// Access token lifetimes a client may have: a minute to a day (a bearer token is not revocable everywhere).
     public static let accessTokenLifetimeRange: ClosedRange<TimeInterval> = 60...86_400
@@ -47,7 +49,8 @@ public struct ClientRegistration: Sendable, Equatable {
         postLogoutRedirectURIs: [String] = [],
         idTokenSignedResponseAlg: String = "ES256",
         accessTokenLifetime: TimeInterval? = nil,
-        refreshTokenLifetime: TimeInterval? = nil
+        refreshTokenLifetime: TimeInterval? = nil,
+        allowsNoPKCE: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -59,6 +62,7 @@ public struct ClientRegistration: Sendable, Equatable {
         self.idTokenSignedResponseAlg = idTokenSignedResponseAlg
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
+        self.allowsNoPKCE = allowsNoPKCE
     }
 
     /// The record to store and, for a confidential client, its secret (returned once, stored only as a hash).
@@ -75,6 +79,7 @@ public struct ClientRegistration: Sendable, Equatable {
             throw .unsupportedAlgorithm(idTokenSignedResponseAlg)
         }
         if isNative && kind == .confidential { throw .nativeClientWithSecret }
+        if allowsNoPKCE && kind == .public { throw .publicClientWithoutPKCE }
         if let accessTokenLifetime, !Self.accessTokenLifetimeRange.contains(accessTokenLifetime) {
             throw .invalidTokenLifetime("access_token_ttl", Self.accessTokenLifetimeRange)
         }
@@ -94,6 +99,7 @@ public struct ClientRegistration: Sendable, Equatable {
             idTokenSignedResponseAlg: idTokenSignedResponseAlg,
             accessTokenLifetime: accessTokenLifetime?.rounded(.down),
             refreshTokenLifetime: refreshTokenLifetime?.rounded(.down),
+            allowsNoPKCE: allowsNoPKCE,
             createdAt: now
         )
         return (client, secret)
@@ -106,6 +112,9 @@ public struct ClientRegistration: Sendable, Equatable {
         }
         guard components.fragment == nil else { return "a redirect URI has no fragment" }
         guard components.user == nil, components.password == nil else { return "a redirect URI has no user info" }
+        if let port = components.port, !AuthorizationValidator.tcpPorts.contains(port) {
+            return "the port must be from 1 to 65535"
+        }
         switch scheme {
         case "https":
             return components.host?.isEmpty == false ? nil : "an https redirect URI needs a host"
@@ -151,6 +160,8 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
     case unsupportedAlgorithm(String)
     /// A native app cannot keep a secret (RFC 8252 §8.5).
     case nativeClientWithSecret
+    /// Only a confidential client may be let off PKCE (a public client's code is otherwise anyone's).
+    case publicClientWithoutPKCE
     /// A client with this ID exists.
     case alreadyExists(String)
     /// A token lifetime (named by its wire name) is outside the allowed range of seconds.
@@ -164,6 +175,7 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
         case .invalidRedirectURI: "clients.invalid_redirect_uri"
         case .unsupportedAlgorithm: "clients.unsupported_algorithm"
         case .nativeClientWithSecret: "clients.native_client_with_secret"
+        case .publicClientWithoutPKCE: "clients.public_client_without_pkce"
         case .alreadyExists: "clients.already_exists"
         case .invalidTokenLifetime: "clients.invalid_token_lifetime"
         }
@@ -177,6 +189,7 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
         case .invalidRedirectURI(let uri, let reason): "Invalid redirect URI \(uri): \(reason)"
         case .unsupportedAlgorithm(let algorithm): "Unsupported ID token algorithm \(algorithm): use ES256 or RS256"
         case .nativeClientWithSecret: "A native client is public: it cannot keep a secret"
+        case .publicClientWithoutPKCE: "Only a confidential client may be allowed to leave out PKCE"
         case .alreadyExists(let id): "A client with ID \(id) already exists"
         case .invalidTokenLifetime(let field, let range):
             "\(field) must be between \(Int(range.lowerBound)) and \(Int(range.upperBound)) seconds"

@@ -13,7 +13,9 @@ import Yams
 /// post_rate_limit: 20/s                              # or "off"
 /// sign_in_rate_limit: 1/s                             # sign-in and sign-up POSTs, or "off"
 /// sign_up: enabled                                    # or "disabled": only administrators create accounts
+/// authorize_rate_limit: 5/s                          # GET /authorize per client address, or "off"
 /// trusted_proxies: [127.0.0.1, "::1"]                 # or one comma-separated string
+/// resources: [https://api.example.com]               # RFC 8707: APIs an access token's aud may name
 /// access_token_ttl: 10m                               # durations: 600, 45s, 10m, 12h, 30d
 /// id_token_ttl: 5m
 /// refresh_token_ttl: 30d
@@ -23,17 +25,20 @@ import Yams
 /// password_hash_parallelism: 1
 /// header_read_timeout: 10s                            # a request head must arrive within this
 /// idle_timeout: 60s                                   # an idle connection is closed after this
+/// metrics: loopback                                   # who reads /metrics: loopback, token, public or off
+/// metrics_token: …                                    # with metrics: token (LIMEN_METRICS_TOKEN is safer)
 /// ```
 struct ConfigurationFile: Sendable, Equatable {
     /// The setting names a file may hold.
     static let keys: Set<String> = [
         "host", "port", "data_dir", "issuer", "database_url", "database_pool_size", "post_rate_limit",
+        "authorize_rate_limit", "resources",
         "trusted_proxies", "access_token_ttl", "id_token_ttl", "refresh_token_ttl", "refresh_reuse_grace",
         "grant_max_lifetime", "password_hash_log_n", "password_hash_parallelism", "header_read_timeout",
-        "idle_timeout", "sign_in_rate_limit", "sign_up",
+        "idle_timeout", "sign_in_rate_limit", "sign_up", "metrics", "metrics_token",
     ]
     /// The settings that may also be a list of plain values, read as one comma-separated value.
-    static let listKeys: Set<String> = ["trusted_proxies"]
+    static let listKeys: Set<String> = ["trusted_proxies", "resources"]
 
     /// Where it was read from, for error messages.
     let path: String

@@ -7,10 +7,10 @@ extension ServerConfiguration {
         pick: SettingLookup,
         into configuration: inout ServerConfiguration
     ) throws(ConfigurationError) {
-        if let (value, key) = pick(
+        if let limit = try pick.rateLimit(
             flags.signInRateLimit, "--sign-in-rate-limit", EnvironmentKey.signInRateLimit, "sign_in_rate_limit")
         {
-            configuration.signInRateLimit = try rateLimit(value, key: key)
+            configuration.signInRateLimit = limit
         }
         if let (value, key) = pick(flags.signUp, "--sign-up", EnvironmentKey.signUp, "sign_up") {
             switch value.lowercased() {
@@ -19,15 +19,5 @@ extension ServerConfiguration {
             default: throw ConfigurationError(key: key, value: value, reason: "expected enabled or disabled")
             }
         }
-    }
-
-    /// A rate limit setting: `N/s` (N requests a second, in bursts of 3 N; N may be a fraction such as 0.5), or `off`
-    /// for `nil`.
-    static func rateLimit(_ value: String, key: String) throws(ConfigurationError) -> RateLimit? {
-        if value == "off" { return nil }
-        guard let limit = RateLimit(setting: value) else {
-            throw ConfigurationError(key: key, value: value, reason: "expected requests per second like 20/s, or off")
-        }
-        return limit
     }
 }

@@ -20,8 +20,14 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var signInRateLimit: String?
     /// `--sign-up`
     public var signUp: String?
+    /// `--metrics`
+    public var metrics: String?
+    /// `--authorize-rate-limit`
+    public var authorizeRateLimit: String?
     /// `--trusted-proxy`, repeated; `nil` or empty when not given.
     public var trustedProxies: [String]?
+    /// `--resource`, repeated; `nil` or empty when not given.
+    public var resources: [String]?
     /// `--access-token-ttl`
     public var accessTokenLifetime: String?
     /// `--id-token-ttl`
@@ -54,7 +60,10 @@ public struct ConfigurationFlags: Sendable, Equatable {
         postRateLimit: String? = nil,
         signInRateLimit: String? = nil,
         signUp: String? = nil,
+        metrics: String? = nil,
+        authorizeRateLimit: String? = nil,
         trustedProxies: [String]? = nil,
+        resources: [String]? = nil,
         accessTokenLifetime: String? = nil,
         idTokenLifetime: String? = nil,
         refreshTokenLifetime: String? = nil,
@@ -75,7 +84,10 @@ public struct ConfigurationFlags: Sendable, Equatable {
         self.postRateLimit = postRateLimit
         self.signInRateLimit = signInRateLimit
         self.signUp = signUp
+        self.metrics = metrics
+        self.authorizeRateLimit = authorizeRateLimit
         self.trustedProxies = trustedProxies
+        self.resources = resources
         self.accessTokenLifetime = accessTokenLifetime
         self.idTokenLifetime = idTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
@@ -110,8 +122,16 @@ extension ServerConfiguration {
         public static let signInRateLimit = "LIMEN_SIGN_IN_RATE_LIMIT"
         /// Whether people may create accounts on the sign-up page: `enabled` or `disabled`.
         public static let signUp = "LIMEN_SIGN_UP"
+        /// Who may read `/metrics`: `loopback`, `token`, `public` or `off`.
+        public static let metrics = "LIMEN_METRICS"
+        /// The bearer token `/metrics` asks for (at least 32 characters); never a flag, which other users could read.
+        public static let metricsToken = "LIMEN_METRICS_TOKEN"
+        /// `GET /authorize` requests per second per client address (`5/s`), or `off`.
+        public static let authorizeRateLimit = "LIMEN_AUTHORIZE_RATE_LIMIT"
         /// The reverse proxies trusted for `X-Forwarded-For`, as a comma-separated list of IP addresses.
         public static let trustedProxies = "LIMEN_TRUSTED_PROXIES"
+        /// The RFC 8707 resources (APIs) access tokens may name, as a comma-separated list of absolute URIs.
+        public static let resources = "LIMEN_RESOURCES"
         /// The server's access token lifetime (`600`, `10m`).
         public static let accessTokenLifetime = "LIMEN_ACCESS_TOKEN_TTL"
         /// The ID token lifetime.
@@ -182,10 +202,16 @@ extension ServerConfiguration {
         {
             configuration.databasePoolSize = size
         }
-        if let (value, key) = pick(
+        if let limit = try pick.rateLimit(
             flags.postRateLimit, "--post-rate-limit", EnvironmentKey.postRateLimit, "post_rate_limit")
         {
-            configuration.postRateLimit = try rateLimit(value, key: key)
+            configuration.postRateLimit = limit
+        }
+        if let limit = try pick.rateLimit(
+            flags.authorizeRateLimit, "--authorize-rate-limit", EnvironmentKey.authorizeRateLimit,
+            "authorize_rate_limit")
+        {
+            configuration.authorizeRateLimit = limit
         }
         let proxyFlags = flags.trustedProxies.flatMap { $0.isEmpty ? nil : $0.joined(separator: ",") }
         if let (value, key) = pick(proxyFlags, "--trusted-proxy", EnvironmentKey.trustedProxies, "trusted_proxies") {
@@ -200,10 +226,22 @@ extension ServerConfiguration {
             }
             configuration.trustedProxies = proxies
         }
+        let resourceFlags = flags.resources.flatMap { $0.isEmpty ? nil : $0.joined(separator: ",") }
+        if let (value, key) = pick(resourceFlags, "--resource", EnvironmentKey.resources, "resources") {
+            let resources = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            if let invalid = resources.first(where: { !ResourceIndicator.isValid($0) }) {
+                throw ConfigurationError(
+                    key: key, value: invalid,
+                    reason: "expected absolute URIs without a fragment (RFC 8707), separated by commas")
+            }
+            configuration.resources = resources
+        }
         try resolveLifetimes(flags: flags, pick: pick, into: &configuration)
         try resolvePasswordHashing(flags: flags, pick: pick, into: &configuration)
         try resolveConnectionTimeouts(flags: flags, pick: pick, into: &configuration)
         try resolveSignIn(flags: flags, pick: pick, into: &configuration)
+        try resolveMetrics(flags: flags, pick: pick, into: &configuration)
         return configuration
     }
 
@@ -258,6 +296,21 @@ struct SettingLookup {
                 key: key, value: text, reason: "expected \(what) from \(range.lowerBound) to \(range.upperBound)")
         }
         return (value, key, text)
+    }
+
+    /// A rate limit `N/s`, or `.some(nil)` for `off`; `nil` when the setting is not given.
+    func rateLimit(
+        _ flag: String?,
+        _ flagName: String,
+        _ variable: String,
+        _ fileKey: String
+    ) throws(ConfigurationError) -> RateLimit?? {
+        guard let (value, key) = self(flag, flagName, variable, fileKey) else { return nil }
+        if value == "off" { return .some(nil) }
+        guard let limit = RateLimit(setting: value) else {
+            throw ConfigurationError(key: key, value: value, reason: "expected requests per second like 20/s, or off")
+        }
+        return limit
     }
 }
 

@@ -31,12 +31,20 @@ public struct ServerConfiguration: Sendable {
     /// How many sign-in and sign-up POSTs one client address may make (each costs a password hash), on top of
     /// ``postRateLimit``; `nil` turns the limit off.
     public var signInRateLimit: RateLimit?
+    /// How many `GET /authorize` requests one client address may make (each stores a pending request before anyone
+    /// signs in); `nil` turns the limit off.
+    public var authorizeRateLimit: RateLimit?
     /// The reverse proxies whose `X-Forwarded-For` names the client address that rate limits key on.
     public var trustedProxies: TrustedProxies
+    /// The APIs access tokens may be issued for (RFC 8707 resource indicators: absolute URIs without a fragment);
+    /// empty: access tokens name only the issuer.
+    public var resources: [String]
     /// How long issued tokens live and the refresh-token reuse grace window.
     public var tokenLifetimes: TokenLifetimes
     /// How long a client may take to send a request head, and leave its connection idle (slowloris).
     public var connectionTimeouts: ConnectionTimeouts
+    /// Who may read `GET /metrics`; this machine only by default.
+    public var metricsAccess: MetricsAccess
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(
@@ -54,9 +62,12 @@ public struct ServerConfiguration: Sendable {
         signUpEnabled: Bool = true,
         postRateLimit: RateLimit? = .defaultPerClientAddress,
         signInRateLimit: RateLimit? = .defaultSignInPerClientAddress,
+        authorizeRateLimit: RateLimit? = .defaultAuthorizePerClientAddress,
         trustedProxies: TrustedProxies = .none,
+        resources: [String] = [],
         tokenLifetimes: TokenLifetimes = TokenLifetimes(),
-        connectionTimeouts: ConnectionTimeouts = ConnectionTimeouts()
+        connectionTimeouts: ConnectionTimeouts = ConnectionTimeouts(),
+        metricsAccess: MetricsAccess = .loopback
     ) {
         self.host = host
         self.port = port
@@ -72,9 +83,12 @@ public struct ServerConfiguration: Sendable {
         self.signUpEnabled = signUpEnabled
         self.postRateLimit = postRateLimit
         self.signInRateLimit = signInRateLimit
+        self.authorizeRateLimit = authorizeRateLimit
         self.trustedProxies = trustedProxies
+        self.resources = resources
         self.tokenLifetimes = tokenLifetimes
         self.connectionTimeouts = connectionTimeouts
+        self.metricsAccess = metricsAccess
     }
 
     /// `<data directory>/limen.sqlite`.

@@ -19,7 +19,7 @@ struct DeviceVerification: Sendable {
         else { return Pages.requestGone(uiLocales: pending.record.uiLocales) }
         let decision: DeviceAuthorizationDecision =
             switch completion {
-            case .code(let subject, let authTime): .approve(subject: subject, authTime: authTime)
+            case .code(let session): .approve(subject: session.subject, authTime: session.authTime)
             case .error: .deny
             }
         guard

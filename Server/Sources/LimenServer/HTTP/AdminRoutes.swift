@@ -19,50 +19,42 @@ enum AdminRoutes {
         let store = provider.store
 
         admin.get("clients") { _, _ in
-            await answer { () async throws(AdminError) in
-                let clients = try await storage { () throws(StorageError) in try await store.clients() }
-                return Responses.json(encoding: AdminClientList(clients: clients.map { AdminClientResource($0) }))
-            }
+            let clients = try await storage { () throws(StorageError) in try await store.clients() }
+            return Responses.json(encoding: AdminClientList(clients: clients.map { AdminClientResource($0) }))
         }
         admin.post("clients") { request, _ in
-            await answer { () async throws(AdminError) in
-                let body = try await AdminJSON.decode(AdminClientRequest.self, from: request)
-                let registration = try body.registration()
-                let (client, secret): (ClientRecord, String?)
-                do throws(ClientRegistrationError) {
-                    (client, secret) = try registration.record(now: provider.now())
-                } catch {
-                    throw .client(error, field: body.field(of: error))
-                }
-                guard try await storage({ () throws(StorageError) in try await store.insertClientIfAbsent(client) })
-                else {
-                    throw .client(.alreadyExists(client.id), field: "client_id")
-                }
-                provider.clientCache.forget(id: client.id)
-                logger.notice("Admin API registered a client", metadata: ["client_id": "\(client.id)"])
-                return Responses.json(
-                    encoding: AdminClientResource(client, secret: secret), status: .created, noStore: true)
+            let body = try await AdminJSON.decode(AdminClientRequest.self, from: request)
+            let registration = try body.registration()
+            let (client, secret): (ClientRecord, String?)
+            do throws(ClientRegistrationError) {
+                (client, secret) = try registration.record(now: provider.now())
+            } catch {
+                throw AdminError.client(error, field: body.field(of: error))
             }
+            guard try await storage({ () throws(StorageError) in try await store.insertClientIfAbsent(client) })
+            else {
+                throw AdminError.client(.alreadyExists(client.id), field: "client_id")
+            }
+            provider.clientCache.forget(id: client.id)
+            logger.notice("Admin API registered a client", metadata: ["client_id": "\(client.id)"])
+            return Responses.json(
+                encoding: AdminClientResource(client, secret: secret), status: .created, noStore: true)
         }
         admin.get("clients/:id") { _, context in
-            await answer { () async throws(AdminError) in
-                let id = context.parameters.get("id") ?? ""
-                guard let client = try await storage({ () throws(StorageError) in try await store.client(id: id) })
-                else {
-                    throw .notFound("client")
-                }
-                return Responses.json(encoding: AdminClientResource(client), noStore: true)
+            let id = context.parameters.get("id") ?? ""
+            guard let client = try await storage({ () throws(StorageError) in try await store.client(id: id) })
+            else {
+                throw AdminError.notFound("client")
             }
+            return Responses.json(encoding: AdminClientResource(client), noStore: true)
         }
         admin.delete("clients/:id") { _, context in
-            await answer { () async throws(AdminError) in
-                let id = context.parameters.get("id") ?? ""
-                guard try await storage({ () throws(StorageError) in try await provider.removeClient(id: id) }) else {
-                    throw .notFound("client")
-                }
-                logger.notice("Admin API removed a client", metadata: ["client_id": "\(id)"])
-                return Response(status: .noContent)
+            let id = context.parameters.get("id") ?? ""
+            guard try await storage({ () throws(StorageError) in try await provider.removeClient(id: id) }) else {
+                throw AdminError.notFound("client")
             }
+            logger.notice("Admin API removed a client", metadata: ["client_id": "\(id)"])
+            return Response(status: .noContent)
         }
         addUserRoutes(to: admin, provider: provider)
     }
@@ -70,71 +62,61 @@ enum AdminRoutes {
     private static func addUserRoutes(to admin: RouterGroup<some RequestContext>, provider: Provider) {
         let store = provider.store
         admin.get("users") { request, _ in
-            await answer { () async throws(AdminError) in
-                let query = FormFields(query: request.uri.query)
-                let limit = try pageSize(query["limit"])
-                let after = query["after"]
-                // One more than asked: whether it exists tells whether there is a next page.
-                let users = try await storage { () throws(StorageError) in
-                    try await store.users(after: after, limit: limit + 1)
-                }
-                let page = users.prefix(limit)
-                return Responses.json(
-                    encoding: AdminUserPage(
-                        users: page.map(AdminUserResource.init), nextAfter: users.count > limit ? page.last?.id : nil),
-                    noStore: true)
+            let query = FormFields(query: request.uri.query)
+            let limit = try pageSize(query["limit"])
+            let after = query["after"]
+            // One more than asked: whether it exists tells whether there is a next page.
+            let users = try await storage { () throws(StorageError) in
+                try await store.users(after: after, limit: limit + 1)
             }
+            let page = users.prefix(limit)
+            return Responses.json(
+                encoding: AdminUserPage(
+                    users: page.map(AdminUserResource.init), nextAfter: users.count > limit ? page.last?.id : nil),
+                noStore: true)
         }
         admin.post("users") { request, _ in
-            await answer { () async throws(AdminError) in
-                let body = try await AdminJSON.decode(AdminUserRequest.self, from: request)
-                let user: UserRecord
-                do throws(AccountError) {
-                    user = try await provider.accounts.signUp(
-                        email: body.email, password: body.password, name: body.name,
-                        emailVerified: body.emailVerified ?? false)
-                } catch {
-                    throw .account(error)
-                }
-                logger.notice("Admin API created a user", metadata: ["sub": "\(user.id)"])
-                return Responses.json(encoding: AdminUserResource(user), status: .created, noStore: true)
+            let body = try await AdminJSON.decode(AdminUserRequest.self, from: request)
+            let user: UserRecord
+            do throws(AccountError) {
+                user = try await provider.accounts.signUp(
+                    email: body.email, password: body.password, name: body.name,
+                    emailVerified: body.emailVerified ?? false)
+            } catch {
+                throw AdminError.account(error)
             }
+            logger.notice("Admin API created a user", metadata: ["sub": "\(user.id)"])
+            return Responses.json(encoding: AdminUserResource(user), status: .created, noStore: true)
         }
         admin.get("users/:id") { _, context in
-            await answer { () async throws(AdminError) in
-                let id = context.parameters.get("id") ?? ""
-                guard let user = try await storage({ () throws(StorageError) in try await store.user(id: id) }) else {
-                    throw .notFound("user")
-                }
-                return Responses.json(encoding: AdminUserResource(user), noStore: true)
+            let id = context.parameters.get("id") ?? ""
+            guard let user = try await storage({ () throws(StorageError) in try await store.user(id: id) }) else {
+                throw AdminError.notFound("user")
             }
+            return Responses.json(encoding: AdminUserResource(user), noStore: true)
         }
         admin.patch("users/:id") { request, context in
-            await answer { () async throws(AdminError) in
-                let id = context.parameters.get("id") ?? ""
-                let patch = try await AdminJSON.decode(AdminUserPatch.self, from: request)
-                let updated: UserRecord?
-                do throws(AccountError) {
-                    updated = try await provider.accounts.update(id: id, patch.changes)
-                } catch {
-                    throw .account(error)
-                }
-                guard let user = updated else { throw .notFound("user") }
-                logger.notice(
-                    "Admin API changed a user",
-                    metadata: ["sub": "\(user.id)", "password_replaced": "\(patch.changes.password != nil)"])
-                return Responses.json(encoding: AdminUserResource(user), noStore: true)
+            let id = context.parameters.get("id") ?? ""
+            let patch = try await AdminJSON.decode(AdminUserPatch.self, from: request)
+            let updated: UserRecord?
+            do throws(AccountError) {
+                updated = try await provider.accounts.update(id: id, patch.changes)
+            } catch {
+                throw AdminError.account(error)
             }
+            guard let user = updated else { throw AdminError.notFound("user") }
+            logger.notice(
+                "Admin API changed a user",
+                metadata: ["sub": "\(user.id)", "password_replaced": "\(patch.changes.password != nil)"])
+            return Responses.json(encoding: AdminUserResource(user), noStore: true)
         }
         admin.delete("users/:id") { _, context in
-            await answer { () async throws(AdminError) in
-                let id = context.parameters.get("id") ?? ""
-                guard try await storage({ () throws(StorageError) in try await store.deleteUser(id: id) }) else {
-                    throw .notFound("user")
-                }
-                logger.notice("Admin API removed a user", metadata: ["sub": "\(id)"])
-                return Response(status: .noContent)
+            let id = context.parameters.get("id") ?? ""
+            guard try await storage({ () throws(StorageError) in try await store.deleteUser(id: id) }) else {
+                throw AdminError.notFound("user")
             }
+            logger.notice("Admin API removed a user", metadata: ["sub": "\(id)"])
+            return Response(status: .noContent)
         }
     }
 
@@ -142,19 +124,12 @@ enum AdminRoutes {
     static func pageSize(_ value: String?) throws(AdminError) -> Int {
         guard let value else { return defaultPageSize }
         guard let limit = Int(value), (1...maximumPageSize).contains(limit) else {
-            throw .invalidRequest("limit must be a whole number from 1 to \(maximumPageSize)")
+            throw AdminError.invalidRequest("limit must be a whole number from 1 to \(maximumPageSize)")
         }
         return limit
     }
 
     /// The response `body` makes, or the refusal it threw.
-    private static func answer(_ body: () async throws(AdminError) -> Response) async -> Response {
-        do {
-            return try await body()
-        } catch {
-            return error.response
-        }
-    }
 
     /// Runs a store call, a failure of which is the server's.
     private static func storage<Value>(_ call: () async throws(StorageError) -> Value) async throws(AdminError)
@@ -163,7 +138,7 @@ enum AdminRoutes {
         do {
             return try await call()
         } catch {
-            throw .serverError
+            throw AdminError.serverError
         }
     }
 }

@@ -7,6 +7,15 @@ import LimenWire
 /// unverified URI would make the server an open redirector (RFC 6749 §4.1.2.1, RFC 9700 §4.11). After that, errors
 /// go back to the client's redirect URI with `state` and `iss` (RFC 9207).
 struct AuthorizationValidator: Sendable {
+    /// The longest `state` accepted, in bytes.
+    static let maximumStateLength = 2048
+    /// The longest value accepted, in bytes, for each parameter stored with a pending request (or, `id_token_hint`,
+    /// parsed): the request is kept before anyone signs in, so an unauthenticated one must not fill the database.
+    static let fieldLimits: [(name: String, bytes: Int)] = [
+        ("state", maximumStateLength), ("nonce", 2048), ("login_hint", 1024), ("ui_locales", 256),
+        ("id_token_hint", 8192),
+    ]
+
     /// The scopes this server knows (OpenID Connect Core §5.4, §11); anything else is `invalid_scope`.
     static let supportedScopes = ["openid", "profile", "email", "offline_access"]
 
@@ -59,6 +68,8 @@ struct AuthorizationValidator: Sendable {
     }
 
     let store: any Store
+    /// The RFC 8707 resources the server issues tokens for (``ServerConfiguration/resources``).
+    var resources: [String] = []
 
     /// Validates the query parameters of a `GET /authorize`.
     func validate(_ parameters: [(name: String, value: String)]) async throws(StorageError) -> Outcome {
@@ -81,7 +92,8 @@ struct AuthorizationValidator: Sendable {
         }
 
         // From here on the redirect URI is the client's own: errors go back to it.
-        let state = values["state"]?.first
+        // An oversized state is not echoed back: the error says why instead.
+        let state = values["state"]?.first.flatMap { $0.utf8.count <= Self.maximumStateLength ? $0 : nil }
         func refuse(_ error: String, _ description: String) -> Outcome {
             .redirectError(redirectURI: redirectURI, error: error, description: description, state: state)
         }
@@ -91,6 +103,9 @@ struct AuthorizationValidator: Sendable {
         ]
         if let name = singleValued.first(where: repeated) {
             return refuse("invalid_request", "\(name) is repeated")
+        }
+        if let (name, bytes) = Self.fieldLimits.first(where: { (values[$0.name]?.first?.utf8.count ?? 0) > $0.bytes }) {
+            return refuse("invalid_request", "\(name) is longer than \(bytes) bytes")
         }
         guard let responseType = single("response_type") else {
             return refuse("invalid_request", "response_type is missing")
@@ -109,7 +124,7 @@ struct AuthorizationValidator: Sendable {
         let method = single("code_challenge_method")
         switch (challenge, method) {
         case (nil, nil):
-            if client.kind == .public {
+            if !client.mayLeaveOutPKCE {
                 return refuse(
                     "invalid_request", "PKCE is required: send code_challenge with code_challenge_method=S256")
             }
@@ -122,6 +137,12 @@ struct AuthorizationValidator: Sendable {
             }
             guard let challenge, Self.isS256Challenge(challenge) else {
                 return refuse("invalid_request", "code_challenge is not a base64url SHA-256 value (43 characters)")
+            }
+        }
+
+        for resource in values["resource"] ?? [] {
+            if let problem = ResourceIndicator.problem(with: resource, allowed: resources) {
+                return refuse("invalid_target", problem)
             }
         }
 
@@ -190,10 +211,10 @@ struct AuthorizationValidator: Sendable {
     }
 
     /// Exact string match, except that a native client's loopback redirect (`http://127.0.0.1` or `http://[::1]`)
-    /// may use any port (RFC 8252 §7.3). Fragments and user info are never accepted.
+    /// may use any port from 1 to 65535 (RFC 8252 §7.3). Fragments and user info are never accepted.
     static func redirectURI(_ requested: String, matches registered: [String], isNative: Bool) -> Bool {
         guard let request = URLComponents(string: requested), request.fragment == nil, request.user == nil,
-            request.password == nil
+            request.password == nil, request.port.map(Self.tcpPorts.contains) ?? true
         else { return false }
         if registered.contains(requested) { return true }
         guard isNative, request.scheme == "http", let host = request.host, ["127.0.0.1", "::1", "[::1]"].contains(host)
@@ -207,6 +228,9 @@ struct AuthorizationValidator: Sendable {
                 && allowed.user == nil && allowed.fragment == nil
         }
     }
+
+    /// The ports a redirect URI may name: 0 is no port one can listen on for a redirect, and TCP ends at 65535.
+    static let tcpPorts = 1...65_535
 
     /// An S256 challenge is a base64url SHA-256 digest without padding: 43 characters.
     static func isS256Challenge(_ challenge: String) -> Bool {

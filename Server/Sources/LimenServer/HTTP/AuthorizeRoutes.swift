@@ -7,7 +7,8 @@ import NIOCore
 /// side (``SignInResponder``): the sign-in or consent page, or at once the redirect with a code.
 enum AuthorizeRoutes {
     static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
-        let validator = AuthorizationValidator(store: responder.provider.store)
+        let validator = AuthorizationValidator(
+            store: responder.provider.store, resources: responder.provider.configuration.resources)
         router.get("/authorize") { request, _ in
             let parameters = FormEncoding.decode(request.uri.query ?? "").map { (name: $0.0, value: $0.1) }
             return await respond(to: parameters, request: request, validator: validator, responder: responder)

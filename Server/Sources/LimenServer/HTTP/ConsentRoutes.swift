@@ -33,7 +33,7 @@ enum ConsentRoutes {
                 switch form["decision"] {
                 case "allow":
                     try await responder.flow.recordConsent(for: pending, subject: session.subject)
-                    completion = .code(subject: session.subject, authTime: session.authTime)
+                    completion = .code(session: session)
                 case "deny":
                     completion = .error("access_denied", description: "the user did not allow this client")
                 default:

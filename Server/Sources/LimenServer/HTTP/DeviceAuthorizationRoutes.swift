@@ -7,23 +7,21 @@ import LimenWire
 /// `/authorize`: known scopes, `openid` among them). Refusals are RFC 6749 §5.2 JSON.
 enum DeviceAuthorizationRoutes {
     /// Adds `POST /device_authorization`, authenticating clients and storing codes through `service`.
-    static func add(to router: Router<some RequestContext>, service: TokenService) {
+    static func add<Context: RequestContext>(to router: some RouterMethods<Context>, service: TokenService) {
         router.post("/device_authorization") { request, _ in
-            await TokenRoutes.answer {
-                let form = try await FormParameters.read(from: request)
-                let client = try await service.authenticator.authenticate(request, form: form)
-                try TokenRoutes.requireGrantType(DeviceFlow.grantType, client: client)
-                let scope: String
-                switch AuthorizationValidator.requestedScope(form["scope"]) {
-                case .success(let accepted): scope = accepted
-                case .failure(let refusal): throw TokenEndpointError.unknownScope(refusal.description)
-                }
-                guard let started = try await service.deviceFlow.start(client: client, scope: scope) else {
-                    throw TokenEndpointError.serverError
-                }
-                return Responses.tokenJSON(
-                    DeviceFlow.responseBody(started, issuer: service.provider.issuer.current))
+            let form = try await FormParameters.read(from: request)
+            let client = try await service.authenticator.authenticate(request, form: form)
+            try TokenRoutes.requireGrantType(DeviceFlow.grantType, client: client)
+            let scope: String
+            switch AuthorizationValidator.requestedScope(form["scope"]) {
+            case .success(let accepted): scope = accepted
+            case .failure(let refusal): throw TokenEndpointError.unknownScope(refusal.description)
             }
+            guard let started = try await service.deviceFlow.start(client: client, scope: scope) else {
+                throw TokenEndpointError.serverError
+            }
+            return Responses.tokenJSON(
+                DeviceFlow.responseBody(started, issuer: service.provider.issuer.current))
         }
     }
 }

@@ -3,25 +3,23 @@ import HTTPTypes
 import Hummingbird
 import LimenWire
 
-/// Refuses POST requests from a client address over its ``RateLimit`` with `429 Too Many Requests` and `Retry-After`
-/// (RFC 6585 §4): the sign-in forms and the token, revocation and introspection endpoints are all POSTs. Behind a
-/// trusted proxy the client address comes from `X-Forwarded-For` (see ``TrustedProxies``). With `paths`, only POSTs to
-/// those paths count (the sign-in forms' own, lower limit).
+/// Refuses POST requests (or those `applies` picks) from a client address over its ``RateLimit`` with
+/// `429 Too Many Requests` and `Retry-After` (RFC 6585 §4): the sign-in forms and the token, revocation and
+/// introspection endpoints are all POSTs. Behind a trusted proxy the client address comes from `X-Forwarded-For` (see
+/// ``TrustedProxies``).
 struct RateLimitMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let limiter: RateLimiter
     let proxies: TrustedProxies
     let now: @Sendable () -> Date
-    /// The paths limited; `nil` for every POST.
-    var paths: Set<String>? = nil
+    /// The requests counted; the others pass.
+    var applies: @Sendable (Request) -> Bool = { $0.method == .post }
 
     func handle(
         _ request: Request,
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard request.method == .post, paths?.contains(request.uri.path) ?? true else {
-            return try await next(request, context)
-        }
+        guard applies(request) else { return try await next(request, context) }
         let address = proxies.clientAddress(of: request, peer: context.remoteAddress)
         guard let wait = limiter.admit(address, at: now()) else { return try await next(request, context) }
         let seconds = max(1, Int(wait.rounded(.up)))

@@ -10,30 +10,26 @@ import LimenWire
 /// until it expires. A token issued to another client is refused with `unauthorized_client` (RFC 7009 §2.1); an
 /// unknown, expired or already revoked token is answered with 200 (§2.2).
 enum RevocationRoutes {
-    static func add(to router: Router<some RequestContext>, service: TokenService) {
+    static func add<Context: RequestContext>(to router: some RouterMethods<Context>, service: TokenService) {
         router.post("/revoke") { request, _ in
-            await TokenRoutes.answer {
-                let form = try await FormParameters.read(from: request)
-                let client = try await service.authenticator.authenticate(request, form: form)
-                try await revoke(
-                    try form.required("token"), hint: form["token_type_hint"], by: client, service: service)
-                var response = Response(status: .ok)
-                response.headers[.cacheControl] = "no-store"
-                return response
-            }
+            let form = try await FormParameters.read(from: request)
+            let client = try await service.authenticator.authenticate(request, form: form)
+            try await revoke(
+                try form.required("token"), hint: form["token_type_hint"], by: client, service: service)
+            var response = Response(status: .ok)
+            response.headers[.cacheControl] = "no-store"
+            return response
         }
         router.post("/introspect") { request, _ in
-            await TokenRoutes.answer {
-                let form = try await FormParameters.read(from: request)
-                let client = try await service.authenticator.authenticate(request, form: form)
-                // Only a client that authenticated with a secret may introspect (RFC 7662 §2.1, §4).
-                guard client.kind == .confidential else {
-                    throw TokenEndpointError.invalidClient(basicChallenge: false)
-                }
-                let claims = try await introspect(
-                    try form.required("token"), hint: form["token_type_hint"], by: client, service: service)
-                return Responses.tokenJSON(.object(claims))
+            let form = try await FormParameters.read(from: request)
+            let client = try await service.authenticator.authenticate(request, form: form)
+            // Only a client that authenticated with a secret may introspect (RFC 7662 §2.1, §4).
+            guard client.kind == .confidential else {
+                throw TokenEndpointError.invalidClient(basicChallenge: false)
             }
+            let claims = try await introspect(
+                try form.required("token"), hint: form["token_type_hint"], by: client, service: service)
+            return Responses.tokenJSON(.object(claims))
         }
     }
 

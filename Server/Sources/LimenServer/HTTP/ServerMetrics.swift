@@ -20,11 +20,20 @@ public enum ServerMetrics {
         _ = bootstrapped
     }
 
-    /// Adds request metrics to every route and `GET /metrics` (Prometheus text exposition format 0.0.4).
-    static func add(to router: Router<some RequestContext>) {
+    /// Adds request metrics to every route and `GET /metrics` (Prometheus text exposition format 0.0.4) for the clients
+    /// `access` lets in.
+    static func add<Context: RemoteAddressRequestContext>(
+        to router: Router<Context>,
+        access: MetricsAccess,
+        proxies: TrustedProxies
+    ) {
         router.add(middleware: MetricsMiddleware())
-        router.get("/metrics") { _, _ in
-            Response(
+        guard access != .off else { return }
+        router.get("/metrics") { request, context in
+            if let refusal = access.refusal(of: request, peer: context.remoteAddress, proxies: proxies) {
+                return refusal.response
+            }
+            return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer()))

@@ -131,8 +131,8 @@ enum SignInRoutes {
             } catch {
                 return Pages.serverError()
             }
-            try await responder.sessions.end(cookieValue: browser.sessionCookie)
-            let (cookieValue, session) = try await responder.sessions.start(subject: user.id)
+            let (cookieValue, session) = try await responder.sessions.restart(
+                replacing: browser.sessionCookie, subject: user.id)
             let step = try await responder.flow.step(for: pending, session: session, freshSignIn: true)
             if case .consent = step {
                 // The consent page comes next: remember that this session's sign-in was made for this request, so

@@ -1,35 +1,30 @@
 import Foundation
 import Hummingbird
 import LimenWire
-import Logging
 
 /// `POST /token` (RFC 6749 §3.2, §4.1.3, §5, §6; RFC 8628 §3.4): the authorization code, refresh token and device
 /// code grants.
 enum TokenRoutes {
-    private static let logger = Logger(label: "limen.tokens")
-
-    static func add(to router: Router<some RequestContext>, service: TokenService) {
+    static func add<Context: RequestContext>(to router: some RouterMethods<Context>, service: TokenService) {
         router.post("/token") { request, _ in
-            await answer {
-                let form = try await FormParameters.read(from: request)
-                let client = try await service.authenticator.authenticate(request, form: form)
-                let grantType = try form.required("grant_type")
-                let body: JSONValue
-                switch grantType {
-                case "authorization_code":
-                    try requireGrantType(grantType, client: client)
-                    body = try await service.codeGrant.exchange(form, client: client)
-                case "refresh_token":
-                    try requireGrantType(grantType, client: client)
-                    body = try await service.refreshGrant.refresh(form, client: client)
-                case DeviceFlow.grantType:
-                    try requireGrantType(grantType, client: client)
-                    body = try await service.deviceGrant.exchange(form, client: client)
-                default:
-                    throw TokenEndpointError.unsupportedGrantType
-                }
-                return Responses.tokenJSON(body)
+            let form = try await FormParameters.read(from: request)
+            let client = try await service.authenticator.authenticate(request, form: form)
+            let grantType = try form.required("grant_type")
+            let body: JSONValue
+            switch grantType {
+            case "authorization_code":
+                try requireGrantType(grantType, client: client)
+                body = try await service.codeGrant.exchange(form, client: client)
+            case "refresh_token":
+                try requireGrantType(grantType, client: client)
+                body = try await service.refreshGrant.refresh(form, client: client)
+            case DeviceFlow.grantType:
+                try requireGrantType(grantType, client: client)
+                body = try await service.deviceGrant.exchange(form, client: client)
+            default:
+                throw TokenEndpointError.unsupportedGrantType
             }
+            return Responses.tokenJSON(body)
         }
     }
 
@@ -37,20 +32,6 @@ enum TokenRoutes {
     static func requireGrantType(_ grantType: String, client: ClientRecord) throws(TokenEndpointError) {
         guard client.grantTypes.contains(grantType) else {
             throw .unauthorizedClient("this client may not use the \(grantType) grant")
-        }
-    }
-
-    /// Runs `handler`; a ``TokenEndpointError`` is answered as RFC 6749 §5.2 says, anything else as `server_error`
-    /// (logged by its code, never with a token).
-    static func answer(_ handler: () async throws -> Response) async -> Response {
-        do {
-            return try await handler()
-        } catch let error as TokenEndpointError {
-            return error.response
-        } catch {
-            let code = (error as? StorageError)?.code ?? String(describing: type(of: error))
-            logger.error("Token endpoint failure", metadata: ["error": "\(code)"])
-            return TokenEndpointError.serverError.response
         }
     }
 }

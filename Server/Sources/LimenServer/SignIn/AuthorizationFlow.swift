@@ -18,8 +18,9 @@ struct AuthorizationFlow: Sendable {
 
     /// How a request ends.
     enum Completion: Sendable, Equatable {
-        /// A code for this user, who authenticated at `authTime`.
-        case code(subject: String, authTime: Date)
+        /// A code for the user signed in with this browser session (its subject and `auth_time`; a grant without
+        /// `offline_access` ends with it).
+        case code(session: BrowserSessionRecord)
         /// An error response (RFC 6749 §4.1.2.1, OpenID Connect Core §3.1.2.6).
         case error(String, description: String)
     }
@@ -45,7 +46,7 @@ struct AuthorizationFlow: Sendable {
                 ? .consent(subject: session.subject)
                 : .complete(.error("consent_required", description: "the user has not allowed this client"))
         }
-        return .complete(.code(subject: session.subject, authTime: session.authTime))
+        return .complete(.code(session: session))
     }
 
     /// Remembers that `subject` allowed the client the requested scopes.
@@ -74,19 +75,20 @@ struct AuthorizationFlow: Sendable {
         let record = pending.record
         let fields: [(String, String)]
         switch completion {
-        case .code(let subject, let authTime):
+        case .code(let session):
             let code = RandomIdentifier.make()
             try await provider.store.insertAuthorizationCode(
                 AuthorizationCodeRecord(
                     codeHash: RandomIdentifier.hash(code),
                     clientID: record.clientID,
                     redirectURI: record.redirectURI,
-                    subject: subject,
+                    subject: session.subject,
                     scope: record.scope,
                     nonce: record.nonce,
                     codeChallenge: record.codeChallenge,
-                    authTime: authTime,
-                    expiresAt: now.addingTimeInterval(Self.codeLifetime)
+                    authTime: session.authTime,
+                    expiresAt: now.addingTimeInterval(Self.codeLifetime),
+                    browserSessionHash: session.idHash
                 )
             )
             fields = [("code", code)]

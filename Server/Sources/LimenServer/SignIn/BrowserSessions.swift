@@ -14,7 +14,9 @@ struct BrowserSessions: Sendable {
     let now: @Sendable () -> Date
 
     /// Starts a session for `subject`, authenticated now; returns the cookie value and the stored record.
-    func start(subject: String) async throws(StorageError) -> (cookieValue: String, record: BrowserSessionRecord) {
+    private func start(subject: String) async throws(StorageError) -> (
+        cookieValue: String, record: BrowserSessionRecord
+    ) {
         let value = RandomIdentifier.make()
         let authTime = Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down))
         let record = BrowserSessionRecord(
@@ -25,6 +27,22 @@ struct BrowserSessions: Sendable {
         )
         try await store.insertBrowserSession(record)
         return (value, record)
+    }
+
+    /// Starts a session for `subject` in place of the one named by `cookieValue` (a fresh cookie on every sign-in),
+    /// which ends: grants bound to it move to the new session when the same user signed in again, and end with it
+    /// when someone else did.
+    func restart(
+        replacing cookieValue: String?,
+        subject: String
+    ) async throws(StorageError) -> (cookieValue: String, record: BrowserSessionRecord) {
+        let started = try await start(subject: subject)
+        if let cookieValue, !cookieValue.isEmpty {
+            try await store.moveSessionGrants(
+                subject: subject, from: RandomIdentifier.hash(cookieValue), to: started.record.idHash)
+        }
+        try await end(cookieValue: cookieValue)
+        return started
     }
 
     /// The live session named by the cookie value, if any.

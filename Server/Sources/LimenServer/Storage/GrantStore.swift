@@ -6,7 +6,7 @@ public enum AuthorizationCodeRedemption: Sendable, Equatable {
     case redeemed(AuthorizationCodeRecord)
     /// The code had been redeemed before: the grant it produced has been revoked (RFC 6749 §4.1.2).
     case replayed
-    /// No such code, or it expired.
+    /// No such code for this client, or it expired.
     case unknown
 }
 
@@ -31,6 +31,9 @@ public struct GrantRecord: Sendable, Equatable {
     public var expiresAt: Date
     /// When it was revoked, if it was.
     public var revokedAt: Date?
+    /// SHA-256 of the browser session it lives with (Keycloak's model): a grant made without `offline_access` from
+    /// a browser sign-in is deleted with that session (sign-out, expiry, password change). `nil`: an offline grant.
+    public var browserSessionHash: Data?
 
     /// Creates a grant record.
     public init(
@@ -42,7 +45,8 @@ public struct GrantRecord: Sendable, Equatable {
         nonce: String? = nil,
         createdAt: Date,
         expiresAt: Date,
-        revokedAt: Date? = nil
+        revokedAt: Date? = nil,
+        browserSessionHash: Data? = nil
     ) {
         self.id = id
         self.clientID = clientID
@@ -53,6 +57,14 @@ public struct GrantRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.revokedAt = revokedAt
+        self.browserSessionHash = browserSessionHash
+    }
+
+    /// Whether it may have refresh tokens: with `offline_access` (they outlive any browser session), or bound to the
+    /// browser session that signed in (they end with it). A grant with neither (a device authorization without
+    /// `offline_access`) has access tokens only.
+    public var mayRefresh: Bool {
+        browserSessionHash != nil || Scope(scope).contains(Scope.offlineAccess)
     }
 
     /// Whether tokens of this grant are honoured at `date`: not revoked and not expired.
@@ -66,20 +78,26 @@ public struct GrantRecord: Sendable, Equatable {
 /// Each method is atomic on its own, and their order makes redemption safe without a transaction: a replay either
 /// revokes the grant already stored or stops it from being stored (``insertGrant(_:redeemedCodeHash:)``).
 public protocol GrantStore: Sendable {
-    /// Marks the code with this hash used by the grant `grantID` if it is unused and unexpired at `now`. A code used
-    /// before is marked replayed and the grant it produced is revoked at `now`.
+    /// Marks the code with this hash, issued to `clientID`, used by the grant `grantID` if it is unused and unexpired
+    /// at `now`. Such a code used before is marked replayed and the grant it produced is revoked at `now`. A code
+    /// issued to another client is ``AuthorizationCodeRedemption/unknown`` and left as it is: only its own client's
+    /// replay revokes its grant (a public client's ID is no proof, but another client's request proves nothing at all).
     func redeemAuthorizationCode(
         hash: Data,
+        clientID: String,
         grantID: String,
         now: Date
     ) async throws(StorageError) -> AuthorizationCodeRedemption
     /// Stores the grant made by redeeming the code with this hash; `false` (nothing stored) when the code has been
-    /// replayed since, or was not redeemed for this grant.
+    /// replayed since, or was not redeemed for this grant, or the browser session it is bound to has ended.
     func insertGrant(_ grant: GrantRecord, redeemedCodeHash: Data) async throws(StorageError) -> Bool
     /// The grant with this identifier, if it has not been swept.
     func grant(id: String) async throws(StorageError) -> GrantRecord?
     /// Moves the grant's expiry to `date` if that is later (its newest token lives until then).
     func extendGrant(id: String, until date: Date) async throws(StorageError)
+    /// Binds `subject`'s grants bound to the browser session `old` to the session `new` instead: the user signed in
+    /// again in the same browser, which replaced the session, but did not sign out.
+    func moveSessionGrants(subject: String, from old: Data, to new: Data) async throws(StorageError)
     /// Revokes the grant at `date`; returns whether it existed and was not revoked already.
     @discardableResult
     func revokeGrant(id: String, at date: Date) async throws(StorageError) -> Bool

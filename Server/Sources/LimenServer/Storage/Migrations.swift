@@ -246,5 +246,20 @@ enum SQLiteMigrations {
             name: "sign-in throttle keys are HMACs under a server key and count attempts: the SHA-256 keys are dropped",
             statements: ["DELETE FROM sign_in_failures"]
         ),
+        Migration(
+            version: 11,
+            name: "refresh-token chains, per-client PKCE opt-out, grants without offline_access end with their session",
+            statements: [
+                "ALTER TABLE refresh_tokens ADD COLUMN successor_hash BLOB",
+                "ALTER TABLE refresh_tokens ADD COLUMN retired_at INTEGER",
+                "ALTER TABLE clients ADD COLUMN allows_no_pkce INTEGER NOT NULL DEFAULT 0",
+                "ALTER TABLE authorization_codes ADD COLUMN browser_session_hash BLOB",
+                """
+                ALTER TABLE grants ADD COLUMN browser_session_hash BLOB
+                    REFERENCES browser_sessions(id_hash) ON DELETE CASCADE
+                """,
+                "CREATE INDEX grants_browser_session_hash ON grants (browser_session_hash)",
+            ]
+        ),
     ]
 }

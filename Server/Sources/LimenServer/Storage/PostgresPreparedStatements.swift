@@ -17,7 +17,7 @@ extension PostgresHotStatement {
 /// `/introspect`, `/userinfo` and `/revoke` with an access token.
 struct AccessTokenStateStatement: PostgresHotStatement {
     static let sql = """
-        SELECT id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at,
+        SELECT id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at, browser_session_hash,
             EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = $2) AS token_revoked
         FROM grants WHERE id = $1
         """

@@ -16,12 +16,12 @@ extension PostgresStore {
             """
             INSERT INTO clients (id, name, kind, secret_hash, is_native, redirect_uris, post_logout_redirect_uris,
                 grant_types, is_first_party, id_token_signed_response_alg, access_token_ttl, refresh_token_ttl,
-                created_at)
+                allows_no_pkce, created_at)
             VALUES (\(client.id), \(client.name), \(client.kind.rawValue), \(client.secretHash.map(Self.bytes)), \(client.isNative),
                 \(Self.json(client.redirectURIs)), \(Self.json(client.postLogoutRedirectURIs)),
                 \(Self.json(client.grantTypes)), \(client.isFirstParty), \(client.idTokenSignedResponseAlg),
                 \(client.accessTokenLifetime.map(Self.wholeSeconds)), \(client.refreshTokenLifetime.map(Self.wholeSeconds)),
-                \(Self.seconds(client.createdAt)))
+                \(client.allowsNoPKCE), \(Self.seconds(client.createdAt)))
             ON CONFLICT (id) DO NOTHING
             RETURNING id
             """
@@ -51,6 +51,7 @@ extension PostgresStore {
             idTokenSignedResponseAlg: try value(row, "id_token_signed_response_alg", as: String.self),
             accessTokenLifetime: try optional(row, "access_token_ttl", as: Int64.self).map(TimeInterval.init),
             refreshTokenLifetime: try optional(row, "refresh_token_ttl", as: Int64.self).map(TimeInterval.init),
+            allowsNoPKCE: try value(row, "allows_no_pkce", as: Bool.self),
             createdAt: try date(row, "created_at")
         )
     }
@@ -90,9 +91,10 @@ extension PostgresStore {
         try await rows(
             """
             INSERT INTO authorization_codes (code_hash, client_id, redirect_uri, subject, scope, nonce,
-                code_challenge, auth_time, expires_at)
+                code_challenge, auth_time, expires_at, browser_session_hash)
             VALUES (\(Self.bytes(code.codeHash)), \(code.clientID), \(code.redirectURI), \(code.subject), \(code.scope),
-                \(code.nonce), \(code.codeChallenge), \(Self.seconds(code.authTime)), \(Self.seconds(code.expiresAt)))
+                \(code.nonce), \(code.codeChallenge), \(Self.seconds(code.authTime)), \(Self.seconds(code.expiresAt)),
+                \(code.browserSessionHash.map(Self.bytes)))
             """
         )
     }

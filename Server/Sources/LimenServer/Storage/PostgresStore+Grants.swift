@@ -9,6 +9,7 @@ extension PostgresStore {
 
     public func redeemAuthorizationCode(
         hash: Data,
+        clientID: String,
         grantID: String,
         now: Date
     ) async throws(StorageError) -> AuthorizationCodeRedemption {
@@ -16,7 +17,8 @@ extension PostgresStore {
         let redeemed = try await rows(
             """
             UPDATE authorization_codes SET used_at = \(seconds), grant_id = \(grantID)
-            WHERE code_hash = \(Self.bytes(hash)) AND used_at IS NULL AND expires_at > \(seconds)
+            WHERE code_hash = \(Self.bytes(hash)) AND client_id = \(clientID) AND used_at IS NULL
+                AND expires_at > \(seconds)
             RETURNING *
             """
         )
@@ -25,7 +27,7 @@ extension PostgresStore {
         let replayed = try await rows(
             """
             UPDATE authorization_codes SET replayed_at = COALESCE(replayed_at, \(seconds))
-            WHERE code_hash = \(Self.bytes(hash)) AND used_at IS NOT NULL
+            WHERE code_hash = \(Self.bytes(hash)) AND client_id = \(clientID) AND used_at IS NOT NULL
             RETURNING grant_id
             """
         )
@@ -39,7 +41,9 @@ extension PostgresStore {
     // MARK: Grants
 
     public func insertGrant(_ grant: GrantRecord, redeemedCodeHash: Data) async throws(StorageError) -> Bool {
-        // FOR UPDATE waits for a replay marking the code, then re-reads it: a replayed code stores no grant.
+        // FOR UPDATE waits for a replay marking the code, then re-reads it: a replayed code stores no grant. FOR KEY
+        // SHARE keeps the browser session from being deleted before the grant bound to it is stored.
+        let session = grant.browserSessionHash.map(Self.bytes)
         let inserted = try await rows(
             """
             WITH code AS (
@@ -47,11 +51,15 @@ extension PostgresStore {
                 WHERE code_hash = \(Self.bytes(redeemedCodeHash)) AND grant_id = \(grant.id) AND replayed_at IS NULL
                 FOR UPDATE
             )
-            INSERT INTO grants (id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at)
+            INSERT INTO grants (
+                id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at,
+                browser_session_hash)
             SELECT \(grant.id), \(grant.clientID), \(grant.subject), \(grant.scope), \(Self.seconds(grant.authTime)),
                 \(grant.nonce), \(Self.seconds(grant.createdAt)), \(Self.seconds(grant.expiresAt)),
-                \(grant.revokedAt.map(Self.seconds))
+                \(grant.revokedAt.map(Self.seconds)), \(session)
             WHERE EXISTS (SELECT 1 FROM code)
+                AND (\(session)::BYTEA IS NULL OR EXISTS (
+                    SELECT 1 FROM browser_sessions WHERE id_hash = \(session) FOR KEY SHARE))
             RETURNING id
             """
         )
@@ -70,6 +78,15 @@ extension PostgresStore {
     public func extendGrant(id: String, until date: Date) async throws(StorageError) {
         try await rows(
             "UPDATE grants SET expires_at = GREATEST(expires_at, \(Self.seconds(date))) WHERE id = \(id)")
+    }
+
+    public func moveSessionGrants(subject: String, from old: Data, to new: Data) async throws(StorageError) {
+        try await rows(
+            """
+            UPDATE grants SET browser_session_hash = \(Self.bytes(new))
+            WHERE browser_session_hash = \(Self.bytes(old)) AND subject = \(subject)
+            """
+        )
     }
 
     @discardableResult
@@ -120,7 +137,8 @@ extension PostgresStore {
             nonce: try optional(row, columnPrefix + "nonce", as: String.self),
             createdAt: try date(row, columnPrefix + "created_at"),
             expiresAt: try date(row, columnPrefix + "expires_at"),
-            revokedAt: try optionalDate(row, columnPrefix + "revoked_at")
+            revokedAt: try optionalDate(row, columnPrefix + "revoked_at"),
+            browserSessionHash: try optional(row, columnPrefix + "browser_session_hash", as: Data.self)
         )
     }
 
@@ -136,7 +154,8 @@ extension PostgresStore {
             nonce: try optional(row, "nonce", as: String.self),
             codeChallenge: try optional(row, "code_challenge", as: String.self),
             authTime: try date(row, "auth_time"),
-            expiresAt: try date(row, "expires_at")
+            expiresAt: try date(row, "expires_at"),
+            browserSessionHash: try optional(row, "browser_session_hash", as: Data.self)
         )
     }
 }

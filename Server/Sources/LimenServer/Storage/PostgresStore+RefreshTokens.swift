@@ -7,10 +7,12 @@ extension PostgresStore {
     public func insertRefreshToken(_ token: RefreshTokenRecord) async throws(StorageError) {
         try await rows(
             """
-            INSERT INTO refresh_tokens (token_hash, grant_id, issued_at, expires_at, rotated_at, sealed_successor)
+            INSERT INTO refresh_tokens (
+                token_hash, grant_id, issued_at, expires_at, rotated_at, sealed_successor, successor_hash, retired_at)
             VALUES (\(Self.bytes(token.tokenHash)), \(token.grantID), \(Self.seconds(token.issuedAt)),
                 \(Self.seconds(token.expiresAt)), \(token.rotatedAt.map(Self.seconds)),
-                \(token.sealedSuccessor.map(Self.bytes)))
+                \(token.sealedSuccessor.map(Self.bytes)), \(token.successorHash.map(Self.bytes)),
+                \(token.retiredAt.map(Self.seconds)))
             """
         )
     }
@@ -28,20 +30,33 @@ extension PostgresStore {
         guard let row = found.first else { return nil }
         return RefreshTokenWithGrant(
             token: try Self.refreshToken(from: row), grant: try Self.grant(from: row, columnPrefix: "grant_"),
-            user: row["user_id"].bytes == nil ? nil : try Self.user(from: row, columnPrefix: "user_"))
+            user: row["user_id"].bytes == nil ? nil : try Self.user(from: row, columnPrefix: "user_"),
+            sessionExpiresAt: try Self.optionalDate(row, "session_expires_at"))
     }
 
     public func rotateRefreshToken(_ rotation: RefreshTokenRotation) async throws(StorageError) -> Bool {
-        // One statement, so one snapshot and one commit: the successor and the grant's extension exist exactly when
-        // the rotation does. A concurrent rotation of the same token waits for the row lock, then finds it rotated.
+        // One statement, so one snapshot and one commit: the successor, the retirement of an unused earlier successor
+        // and the grant's extension exist exactly when the rotation does. A concurrent rotation of the same token (or
+        // use of the successor being retired) waits for the row lock, then finds it rotated or retired.
         let successor = rotation.successor
+        let tokenHash = Self.bytes(rotation.tokenHash)
+        let retiring = rotation.retiredSuccessorHash.map(Self.bytes)
         let rotated = try await rows(
             """
-            WITH rotated AS (
+            WITH retired AS (
+                UPDATE refresh_tokens SET retired_at = \(Self.seconds(rotation.rotatedAt))
+                WHERE token_hash = \(retiring) AND rotated_at IS NULL AND retired_at IS NULL
+                    AND EXISTS (
+                        SELECT 1 FROM refresh_tokens WHERE token_hash = \(tokenHash) AND successor_hash = \(retiring))
+                RETURNING 1
+            ), rotated AS (
                 UPDATE refresh_tokens
                 SET rotated_at = \(Self.seconds(rotation.rotatedAt)),
-                    sealed_successor = \(Self.bytes(rotation.sealedSuccessor))
-                WHERE token_hash = \(Self.bytes(rotation.tokenHash)) AND rotated_at IS NULL
+                    sealed_successor = \(Self.bytes(rotation.sealedSuccessor)),
+                    successor_hash = \(Self.bytes(successor.tokenHash))
+                WHERE token_hash = \(tokenHash) AND (
+                    (\(retiring)::BYTEA IS NULL AND rotated_at IS NULL AND retired_at IS NULL)
+                    OR (successor_hash = \(retiring) AND EXISTS (SELECT 1 FROM retired)))
                 RETURNING grant_id
             ), successor AS (
                 INSERT INTO refresh_tokens (token_hash, grant_id, issued_at, expires_at)
@@ -70,7 +85,9 @@ extension PostgresStore {
             issuedAt: try date(row, "issued_at"),
             expiresAt: try date(row, "expires_at"),
             rotatedAt: try optionalDate(row, "rotated_at"),
-            sealedSuccessor: try optional(row, "sealed_successor", as: Data.self)
+            sealedSuccessor: try optional(row, "sealed_successor", as: Data.self),
+            successorHash: try optional(row, "successor_hash", as: Data.self),
+            retiredAt: try optionalDate(row, "retired_at")
         )
     }
 }

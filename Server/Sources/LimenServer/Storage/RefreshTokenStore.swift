@@ -1,7 +1,11 @@
 import Foundation
 
 /// A refresh token as stored: only its SHA-256 hash, and after rotation the response that replaced it, sealed under
-/// a key only the token's holder can derive (see ``RefreshSuccessorSeal``).
+/// a key only the token's holder can derive (see ``RefreshSuccessorSeal``), and the hash of the successor it carries.
+///
+/// The links make a chain per grant. A token presented again whose successor was never presented is a retry (its
+/// answer was lost); a token presented after its successor was used, or a retired successor presented, means two
+/// holders: the chain has forked and the grant is revoked.
 public struct RefreshTokenRecord: Sendable, Equatable {
     /// SHA-256 of the token.
     public var tokenHash: Data
@@ -11,10 +15,16 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     public var issuedAt: Date
     /// When it stops being accepted.
     public var expiresAt: Date
-    /// When it was exchanged for a successor; a later use is a replay unless within the grace window.
+    /// When it was last exchanged for a successor.
     public var rotatedAt: Date?
     /// The token response its rotation produced, AES-GCM-sealed; a retry within the grace window gets it again.
     public var sealedSuccessor: Data?
+    /// SHA-256 of the refresh token its latest rotation issued (`nil` before its first rotation, and for tokens
+    /// rotated before the chain was recorded).
+    public var successorHash: Data?
+    /// When it was retired unused: its predecessor was presented again and rotated anew, so its holder is not the
+    /// one who retried, and presenting it revokes the grant.
+    public var retiredAt: Date?
 
     /// Creates a refresh token record.
     public init(
@@ -23,7 +33,9 @@ public struct RefreshTokenRecord: Sendable, Equatable {
         issuedAt: Date,
         expiresAt: Date,
         rotatedAt: Date? = nil,
-        sealedSuccessor: Data? = nil
+        sealedSuccessor: Data? = nil,
+        successorHash: Data? = nil,
+        retiredAt: Date? = nil
     ) {
         self.tokenHash = tokenHash
         self.grantID = grantID
@@ -31,6 +43,8 @@ public struct RefreshTokenRecord: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.rotatedAt = rotatedAt
         self.sealedSuccessor = sealedSuccessor
+        self.successorHash = successorHash
+        self.retiredAt = retiredAt
     }
 }
 
@@ -42,16 +56,25 @@ public struct RefreshTokenWithGrant: Sendable, Equatable {
     public var grant: GrantRecord
     /// The grant's user (its subject), `nil` if that user is gone.
     public var user: UserRecord?
+    /// When the browser session the grant is bound to ends (``GrantRecord/browserSessionHash``); `nil` without one.
+    public var sessionExpiresAt: Date?
 
-    /// Pairs a refresh token with its grant and the grant's user.
-    public init(token: RefreshTokenRecord, grant: GrantRecord, user: UserRecord?) {
+    /// Pairs a refresh token with its grant, the grant's user and its browser session's end.
+    public init(token: RefreshTokenRecord, grant: GrantRecord, user: UserRecord?, sessionExpiresAt: Date? = nil) {
         self.token = token
         self.grant = grant
         self.user = user
+        self.sessionExpiresAt = sessionExpiresAt
+    }
+
+    /// Whether the grant's browser session (if it is bound to one) still lasts at `date`.
+    func sessionLasts(at date: Date) -> Bool {
+        grant.browserSessionHash == nil || sessionExpiresAt.map { date < $0 } == true
     }
 }
 
-/// One rotation of a refresh token: the token exchanged, the response kept for retries, and its successor.
+/// One rotation of a refresh token: the token exchanged, the response kept for retries, and its successor; when the
+/// token was rotated before and its successor never presented, also that unused successor, which it retires.
 public struct RefreshTokenRotation: Sendable, Equatable {
     /// SHA-256 of the token being exchanged.
     public var tokenHash: Data
@@ -63,6 +86,8 @@ public struct RefreshTokenRotation: Sendable, Equatable {
     public var successor: RefreshTokenRecord
     /// When the newest token of the grant expires: the grant lives at least until then.
     public var grantExpiresAt: Date
+    /// SHA-256 of the unused successor of an earlier rotation, which this one retires; `nil` for a first rotation.
+    public var retiredSuccessorHash: Data?
 
     /// Describes a rotation.
     public init(
@@ -70,13 +95,15 @@ public struct RefreshTokenRotation: Sendable, Equatable {
         rotatedAt: Date,
         sealedSuccessor: Data,
         successor: RefreshTokenRecord,
-        grantExpiresAt: Date
+        grantExpiresAt: Date,
+        retiredSuccessorHash: Data? = nil
     ) {
         self.tokenHash = tokenHash
         self.rotatedAt = rotatedAt
         self.sealedSuccessor = sealedSuccessor
         self.successor = successor
         self.grantExpiresAt = grantExpiresAt
+        self.retiredSuccessorHash = retiredSuccessorHash
     }
 }
 
@@ -89,10 +116,13 @@ public protocol RefreshTokenStore: Sendable {
     /// The refresh token with this hash, its grant and the grant's user, in one read; `nil` when the token or the
     /// grant is gone.
     func refreshTokenWithGrant(hash: Data) async throws(StorageError) -> RefreshTokenWithGrant?
-    /// If the token was not rotated already: marks it rotated and keeps the sealed response, stores the successor
-    /// and extends the successor's grant to ``RefreshTokenRotation/grantExpiresAt``, as one step. Returns whether this
-    /// call rotated it; of concurrent callers exactly one does, and only its successor is stored. The successor is
-    /// usable no later than the rotation is visible.
+    /// If the token was not rotated (nor retired) already — or, with ``RefreshTokenRotation/retiredSuccessorHash``,
+    /// if that is still its successor and was never rotated nor retired: marks it rotated, keeps the sealed response
+    /// and links the new successor, retires the old successor, stores the new one and extends the grant to
+    /// ``RefreshTokenRotation/grantExpiresAt``, as one step. Returns whether this call rotated it; of concurrent
+    /// callers exactly one does, and only its successor is stored. The successor is usable no later than the rotation
+    /// is visible. Should the retired successor be used concurrently all the same, the chain has forked: the grant is
+    /// revoked and the call returns `false`.
     func rotateRefreshToken(_ rotation: RefreshTokenRotation) async throws(StorageError) -> Bool
     /// Deletes refresh tokens that expired before `date`; returns how many were removed.
     @discardableResult
@@ -101,13 +131,15 @@ public protocol RefreshTokenStore: Sendable {
 
 extension RefreshTokenWithGrant {
     /// The join both SQL stores run, without its `WHERE`: the token's columns as they are, the grant's with a `grant_`
-    /// prefix and the user's with a `user_` prefix (absent when the user is gone).
+    /// prefix, the user's with a `user_` prefix (absent when the user is gone) and the grant's browser session's end.
     static let selectSQL = """
         SELECT t.*, g.client_id AS grant_client_id, g.subject AS grant_subject, g.scope AS grant_scope,
             g.auth_time AS grant_auth_time, g.nonce AS grant_nonce, g.created_at AS grant_created_at,
-            g.expires_at AS grant_expires_at, g.revoked_at AS grant_revoked_at, u.id AS user_id,
-            u.email AS user_email, u.email_verified AS user_email_verified, u.name AS user_name,
+            g.expires_at AS grant_expires_at, g.revoked_at AS grant_revoked_at,
+            g.browser_session_hash AS grant_browser_session_hash, s.expires_at AS session_expires_at,
+            u.id AS user_id, u.email AS user_email, u.email_verified AS user_email_verified, u.name AS user_name,
             u.password_hash AS user_password_hash, u.created_at AS user_created_at
         FROM refresh_tokens t JOIN grants g ON g.id = t.grant_id LEFT JOIN users u ON u.id = g.subject
+            LEFT JOIN browser_sessions s ON s.id_hash = g.browser_session_hash
         """
 }

@@ -8,26 +8,27 @@ extension SQLiteStore {
 
     public func redeemAuthorizationCode(
         hash: Data,
+        clientID: String,
         grantID: String,
         now: Date
     ) async throws(StorageError) -> AuthorizationCodeRedemption {
         let redeemed = try await query(
             """
             UPDATE authorization_codes SET used_at = ?, grant_id = ?
-            WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?
+            WHERE code_hash = ? AND client_id = ? AND used_at IS NULL AND expires_at > ?
             RETURNING *
             """,
-            [Self.time(now), .text(grantID), Self.blob(hash), Self.time(now)]
+            [Self.time(now), .text(grantID), Self.blob(hash), .text(clientID), Self.time(now)]
         )
         if let row = redeemed.first { return .redeemed(try Self.authorizationCode(from: row)) }
         // Marking the replay first means a grant not stored yet never will be (see insertGrant).
         let replayed = try await query(
             """
             UPDATE authorization_codes SET replayed_at = COALESCE(replayed_at, ?)
-            WHERE code_hash = ? AND used_at IS NOT NULL
+            WHERE code_hash = ? AND client_id = ? AND used_at IS NOT NULL
             RETURNING grant_id
             """,
-            [Self.time(now), Self.blob(hash)]
+            [Self.time(now), Self.blob(hash), .text(clientID)]
         )
         guard let row = replayed.first else { return .unknown }
         if let grantID = row.column("grant_id")?.string {
@@ -41,18 +42,21 @@ extension SQLiteStore {
     public func insertGrant(_ grant: GrantRecord, redeemedCodeHash: Data) async throws(StorageError) -> Bool {
         let rows = try await query(
             """
-            INSERT INTO grants (id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at)
-            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?
+            INSERT INTO grants (
+                id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at,
+                browser_session_hash)
+            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
             WHERE EXISTS (
                 SELECT 1 FROM authorization_codes WHERE code_hash = ? AND grant_id = ? AND replayed_at IS NULL
-            )
+            ) AND (? IS NULL OR EXISTS (SELECT 1 FROM browser_sessions WHERE id_hash = ?))
             RETURNING id
             """,
             [
                 .text(grant.id), .text(grant.clientID), .text(grant.subject), .text(grant.scope),
                 Self.time(grant.authTime), grant.nonce.map(SQLiteData.text) ?? .null, Self.time(grant.createdAt),
-                Self.time(grant.expiresAt), grant.revokedAt.map(Self.time) ?? .null, Self.blob(redeemedCodeHash),
-                .text(grant.id),
+                Self.time(grant.expiresAt), grant.revokedAt.map(Self.time) ?? .null,
+                Self.blob(grant.browserSessionHash), Self.blob(redeemedCodeHash), .text(grant.id),
+                Self.blob(grant.browserSessionHash), Self.blob(grant.browserSessionHash),
             ]
         )
         return !rows.isEmpty
@@ -72,6 +76,12 @@ extension SQLiteStore {
             "UPDATE grants SET expires_at = MAX(expires_at, ?) WHERE id = ?",
             [Self.time(date), .text(id)]
         )
+    }
+
+    public func moveSessionGrants(subject: String, from old: Data, to new: Data) async throws(StorageError) {
+        try await query(
+            "UPDATE grants SET browser_session_hash = ? WHERE browser_session_hash = ? AND subject = ?",
+            [Self.blob(new), Self.blob(old), .text(subject)])
     }
 
     @discardableResult
@@ -128,7 +138,8 @@ extension SQLiteStore {
             nonce: row.column(columnPrefix + "nonce")?.string,
             createdAt: try date(row, columnPrefix + "created_at"),
             expiresAt: try date(row, columnPrefix + "expires_at"),
-            revokedAt: optionalDate(row, columnPrefix + "revoked_at")
+            revokedAt: optionalDate(row, columnPrefix + "revoked_at"),
+            browserSessionHash: try optionalData(row, columnPrefix + "browser_session_hash")
         )
     }
 
@@ -142,7 +153,8 @@ extension SQLiteStore {
             nonce: row.column("nonce")?.string,
             codeChallenge: row.column("code_challenge")?.string,
             authTime: try date(row, "auth_time"),
-            expiresAt: try date(row, "expires_at")
+            expiresAt: try date(row, "expires_at"),
+            browserSessionHash: try optionalData(row, "browser_session_hash")
         )
     }
 }

@@ -183,8 +183,8 @@ public final class SQLiteStore: Store {
             """
             INSERT INTO clients (id, name, kind, secret_hash, is_native, redirect_uris, post_logout_redirect_uris,
                 grant_types, is_first_party, id_token_signed_response_alg, access_token_ttl, refresh_token_ttl,
-                created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                allows_no_pkce, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO NOTHING
             RETURNING id
             """,
@@ -194,7 +194,7 @@ public final class SQLiteStore: Store {
                 try Self.json(client.postLogoutRedirectURIs), try Self.json(client.grantTypes),
                 .integer(client.isFirstParty ? 1 : 0), .text(client.idTokenSignedResponseAlg),
                 Self.seconds(client.accessTokenLifetime), Self.seconds(client.refreshTokenLifetime),
-                Self.time(client.createdAt),
+                .integer(client.allowsNoPKCE ? 1 : 0), Self.time(client.createdAt),
             ]
         )
         return !rows.isEmpty
@@ -241,13 +241,14 @@ public final class SQLiteStore: Store {
         try await query(
             """
             INSERT INTO authorization_codes (code_hash, client_id, redirect_uri, subject, scope, nonce,
-                code_challenge, auth_time, expires_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                code_challenge, auth_time, expires_at, browser_session_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 Self.blob(code.codeHash), .text(code.clientID), .text(code.redirectURI), .text(code.subject),
                 .text(code.scope), code.nonce.map(SQLiteData.text) ?? .null,
                 code.codeChallenge.map(SQLiteData.text) ?? .null, Self.time(code.authTime), Self.time(code.expiresAt),
+                Self.blob(code.browserSessionHash),
             ]
         )
     }
@@ -309,6 +310,11 @@ public final class SQLiteStore: Store {
         return Data(bytes)
     }
 
+    /// A blob that may be absent.
+    static func optionalData(_ row: some SQLiteColumns, _ column: String) throws(StorageError) -> Data? {
+        row.column(column)?.blob == nil ? nil : try data(row, column)
+    }
+
     static func date(_ row: some SQLiteColumns, _ column: String) throws(StorageError) -> Date {
         guard let seconds = row.column(column)?.integer else { throw .corruptRow("\(column) is missing") }
         return Date(timeIntervalSince1970: Double(seconds))
@@ -340,6 +346,7 @@ public final class SQLiteStore: Store {
             idTokenSignedResponseAlg: try text(row, "id_token_signed_response_alg"),
             accessTokenLifetime: row.column("access_token_ttl")?.integer.map(TimeInterval.init),
             refreshTokenLifetime: row.column("refresh_token_ttl")?.integer.map(TimeInterval.init),
+            allowsNoPKCE: row.column("allows_no_pkce")?.bool ?? false,
             createdAt: try date(row, "created_at")
         )
     }

@@ -46,7 +46,7 @@ public protocol Store:
 public struct ClientRecord: Sendable, Equatable {
     /// How a client authenticates at the token endpoint (RFC 6749 §2.1).
     public enum Kind: String, Sendable, Equatable {
-        /// Cannot keep a secret (native and browser apps): PKCE is required.
+        /// Cannot keep a secret (native and browser apps).
         case `public`
         /// Holds a secret (server-side apps).
         case confidential
@@ -76,6 +76,8 @@ public struct ClientRecord: Sendable, Equatable {
     public var accessTokenLifetime: TimeInterval?
     /// How long its refresh tokens live, in seconds; `nil`: the server's ``TokenLifetimes/refreshToken``.
     public var refreshTokenLifetime: TimeInterval?
+    /// A legacy confidential client that may leave out PKCE (OAuth 2.1 requires it of every client); off by default.
+    public var allowsNoPKCE: Bool
     /// When the client was registered.
     public var createdAt: Date
 
@@ -93,6 +95,7 @@ public struct ClientRecord: Sendable, Equatable {
         idTokenSignedResponseAlg: String = "ES256",
         accessTokenLifetime: TimeInterval? = nil,
         refreshTokenLifetime: TimeInterval? = nil,
+        allowsNoPKCE: Bool = false,
         createdAt: Date
     ) {
         self.id = id
@@ -107,8 +110,15 @@ public struct ClientRecord: Sendable, Equatable {
         self.idTokenSignedResponseAlg = idTokenSignedResponseAlg
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
+        self.allowsNoPKCE = allowsNoPKCE
         self.createdAt = createdAt
     }
+}
+
+extension ClientRecord {
+    /// Whether its authorization requests may come without PKCE: only a confidential client registered with
+    /// ``allowsNoPKCE``; every other client must send an S256 challenge (OAuth 2.1, RFC 9700 §2.1.1).
+    var mayLeaveOutPKCE: Bool { kind == .confidential && allowsNoPKCE }
 }
 
 /// A signing key as stored: the private key only as AES-GCM ciphertext under the master key.
@@ -164,6 +174,8 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
     public var authTime: Date
     /// When the code stops being accepted.
     public var expiresAt: Date
+    /// SHA-256 of the browser session that signed in for it: a grant without `offline_access` ends with that session.
+    public var browserSessionHash: Data?
 
     /// Creates an authorization code record.
     public init(
@@ -175,7 +187,8 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
         nonce: String? = nil,
         codeChallenge: String? = nil,
         authTime: Date,
-        expiresAt: Date
+        expiresAt: Date,
+        browserSessionHash: Data? = nil
     ) {
         self.codeHash = codeHash
         self.clientID = clientID
@@ -186,6 +199,7 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
         self.codeChallenge = codeChallenge
         self.authTime = authTime
         self.expiresAt = expiresAt
+        self.browserSessionHash = browserSessionHash
     }
 }
 

@@ -17,6 +17,7 @@ struct DeviceCodeGrant: Sendable {
     /// Answers a poll by `client` with the device code in `form`.
     func exchange(_ form: FormParameters, client: ClientRecord) async throws -> JSONValue {
         let deviceCode = try form.required("device_code")
+        let resource = try issuer.resource(in: form)
         let now = self.now()
         guard let previous = try await store.deviceAuthorization(deviceCodeHash: RandomIdentifier.hash(deviceCode)),
             previous.clientID == client.id, previous.status != .consumed
@@ -33,7 +34,7 @@ struct DeviceCodeGrant: Sendable {
         case .pending: throw TokenEndpointError.authorizationPending
         case .denied: throw TokenEndpointError.accessDenied
         case .consumed: throw TokenEndpointError.invalidGrant
-        case .approved: return try await issue(previous, client: client, now: now)
+        case .approved: return try await issue(previous, client: client, now: now, resource: resource)
         }
     }
 
@@ -58,7 +59,8 @@ struct DeviceCodeGrant: Sendable {
     private func issue(
         _ approved: DeviceAuthorizationRecord,
         client: ClientRecord,
-        now: Date
+        now: Date,
+        resource: String?
     ) async throws -> JSONValue {
         guard let subject = approved.subject, let authTime = approved.authTime else {
             throw TokenEndpointError.invalidGrant
@@ -67,7 +69,8 @@ struct DeviceCodeGrant: Sendable {
             id: RandomToken.make(byteCount: 16), clientID: client.id, subject: subject, scope: approved.scope,
             authTime: authTime, nonce: nil, createdAt: now, expiresAt: now
         )
-        let tokens = try await issuer.issue(grant: grant, client: client, scope: approved.scope, nonce: nil)
+        let tokens = try await issuer.issue(
+            grant: grant, client: client, scope: approved.scope, nonce: nil, resource: resource)
         grant.expiresAt = tokens.lastExpiry
         try await store.insertDeviceGrant(grant)
         if let refreshToken = tokens.refreshToken { try await store.insertRefreshToken(refreshToken) }

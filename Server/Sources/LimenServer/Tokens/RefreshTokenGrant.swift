@@ -4,9 +4,12 @@ import Logging
 
 /// `grant_type=refresh_token` (RFC 6749 §6) with rotation (RFC 9700 §4.14.2).
 ///
-/// Every use returns a new refresh token and marks the old one rotated. A retry with the old token within the grace
-/// window gets the very same response (opened from its ``RefreshSuccessorSeal``); a later one is taken for a stolen
-/// token and revokes the whole grant. `scope` may narrow the access token's scope, never widen it.
+/// Every use returns a new refresh token and marks the old one rotated. A token presented again is answered as long
+/// as the chain has not forked: within the grace window with the very same response (opened from its
+/// ``RefreshSuccessorSeal``), later — its answer was lost, say — with a fresh rotation that retires the successor it
+/// got before, provided that successor was never presented. A token presented after its successor was used, or a
+/// retired successor presented, means two holders of one chain: the whole grant is revoked. `scope` may narrow the
+/// access token's scope, never widen it.
 struct RefreshTokenGrant: Sendable {
     private static let logger = Logger(label: "limen.tokens")
 
@@ -17,55 +20,87 @@ struct RefreshTokenGrant: Sendable {
     /// The provider's clock.
     let now: @Sendable () -> Date
 
+    /// One refresh request: the token presented, by whom, and when.
+    private struct Presentation {
+        var token: String
+        var tokenHash: Data
+        var form: FormParameters
+        var client: ClientRecord
+        var now: Date
+    }
+
     /// Exchanges the refresh token in `form` for new tokens of `client`.
     func refresh(_ form: FormParameters, client: ClientRecord) async throws -> JSONValue {
         let token = try form.required("refresh_token")
-        let tokenHash = RandomIdentifier.hash(token)
-        let now = Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down))
-        guard let found = try await store.refreshTokenWithGrant(hash: tokenHash), now < found.token.expiresAt,
-            found.grant.isActive(at: now), found.grant.clientID == client.id,
-            now < issuer.lifetimes.deadline(of: found.grant)
-        else { throw TokenEndpointError.invalidGrant }
-        let grant = found.grant
-        if found.token.rotatedAt != nil {
-            return try await reuse(of: found.token, token: token, grant: grant, now: now)
+        let request = Presentation(
+            token: token, tokenHash: RandomIdentifier.hash(token), form: form, client: client,
+            now: Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down)))
+        let found = try await usableToken(of: request)
+        if found.token.rotatedAt != nil || found.token.retiredAt != nil {
+            return try await retry(of: found, request, mayRotate: true)
         }
+        return try await rotate(found, request, retiring: nil)
+    }
 
-        let scope = try Self.scope(requested: form["scope"], granted: grant.scope)
-        let tokens = try await issuer.issue(grant: grant, client: client, scope: scope, nonce: nil, user: found.user)
+    /// The presented token with its grant, when the token, its grant and the grant's client all allow a refresh now.
+    private func usableToken(of request: Presentation) async throws -> RefreshTokenWithGrant {
+        guard let found = try await store.refreshTokenWithGrant(hash: request.tokenHash),
+            request.now < found.token.expiresAt, found.grant.isActive(at: request.now),
+            found.sessionLasts(at: request.now),
+            found.grant.clientID == request.client.id, request.now < issuer.lifetimes.deadline(of: found.grant)
+        else { throw TokenEndpointError.invalidGrant }
+        return found
+    }
+
+    /// Issues new tokens and rotates the presented one to them, retiring `retiring` (its unused successor) if given.
+    private func rotate(
+        _ found: RefreshTokenWithGrant,
+        _ request: Presentation,
+        retiring: Data?
+    ) async throws -> JSONValue {
+        let grant = found.grant
+        let scope = try Self.scope(requested: request.form["scope"], granted: grant.scope)
+        let tokens = try await issuer.issue(
+            grant: grant, client: request.client, scope: scope, nonce: nil, user: found.user,
+            resource: issuer.resource(in: request.form))
         guard let successor = tokens.refreshToken else { throw TokenEndpointError.serverError }
         let rotation = RefreshTokenRotation(
-            tokenHash: tokenHash, rotatedAt: now,
-            sealedSuccessor: try RefreshSuccessorSeal.seal(tokens.body, under: token),
-            successor: successor, grantExpiresAt: tokens.lastExpiry)
+            tokenHash: request.tokenHash, rotatedAt: request.now,
+            sealedSuccessor: try RefreshSuccessorSeal.seal(tokens.body, under: request.token),
+            successor: successor, grantExpiresAt: tokens.lastExpiry, retiredSuccessorHash: retiring)
         guard try await store.rotateRefreshToken(rotation) else {
-            // A concurrent request rotated it first: answer with its response.
-            guard let rotated = try await store.refreshToken(hash: tokenHash) else {
-                throw TokenEndpointError.invalidGrant
-            }
-            return try await reuse(of: rotated, token: token, grant: grant, now: now)
+            // A concurrent request rotated it first, or the chain forked meanwhile: answer as that outcome requires.
+            return try await retry(of: try await usableToken(of: request), request, mayRotate: false)
         }
         return tokens.body
     }
 
-    /// A rotated token presented again: the same response within the grace window, otherwise the grant is revoked.
-    private func reuse(
-        of record: RefreshTokenRecord,
-        token: String,
-        grant: GrantRecord,
-        now: Date
+    /// A rotated or retired token presented again: the same response within the grace window; past it, a fresh
+    /// rotation (when `mayRotate`) if its successor was never presented; otherwise the chain has forked and the
+    /// grant is revoked.
+    private func retry(
+        of found: RefreshTokenWithGrant,
+        _ request: Presentation,
+        mayRotate: Bool
     ) async throws -> JSONValue {
-        if let rotatedAt = record.rotatedAt,
-            now.timeIntervalSince(rotatedAt) <= issuer.lifetimes.refreshReuseGrace,
+        let record = found.token
+        if record.retiredAt == nil, let rotatedAt = record.rotatedAt,
+            request.now.timeIntervalSince(rotatedAt) <= issuer.lifetimes.refreshReuseGrace,
             let sealed = record.sealedSuccessor,
-            let body = RefreshSuccessorSeal.open(sealed, with: token)
+            let body = RefreshSuccessorSeal.open(sealed, with: request.token)
         {
             return body
         }
-        try await store.revokeGrant(id: grant.id, at: now)
+        if mayRotate, record.retiredAt == nil, let successorHash = record.successorHash,
+            let successor = try await store.refreshToken(hash: successorHash),
+            successor.rotatedAt == nil, successor.retiredAt == nil
+        {
+            return try await rotate(found, request, retiring: successorHash)
+        }
+        try await store.revokeGrant(id: found.grant.id, at: request.now)
         Self.logger.warning(
-            "Rotated refresh token reused after the grace window; its grant is revoked",
-            metadata: ["client_id": "\(grant.clientID)", "grant_id": "\(grant.id)"]
+            "A refresh token was presented after its successor was used (two holders); its grant is revoked",
+            metadata: ["client_id": "\(found.grant.clientID)", "grant_id": "\(found.grant.id)"]
         )
         throw TokenEndpointError.invalidGrant
     }

@@ -2,6 +2,9 @@ import Foundation
 
 /// A space-separated scope (RFC 6749 §3.3) as a set of tokens.
 struct Scope: Sendable, Equatable {
+    /// `offline_access` (OpenID Connect Core §11): refresh tokens that outlive the browser session.
+    static let offlineAccess = "offline_access"
+
     /// The scope tokens.
     let values: Set<String>
 

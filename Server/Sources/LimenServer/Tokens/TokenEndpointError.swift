@@ -33,6 +33,8 @@ public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
     case accessDenied
     /// RFC 8628 §3.5: the device code expired; the device must start again.
     case expiredToken
+    /// The `resource` is not an absolute URI without a fragment, or not one the server issues tokens for (RFC 8707 §2).
+    case invalidTarget(String)
     /// The server could not complete the request.
     case serverError
 
@@ -49,6 +51,7 @@ public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
         case .slowDown: "slow_down"
         case .accessDenied: "access_denied"
         case .expiredToken: "expired_token"
+        case .invalidTarget: "invalid_target"
         case .serverError: "server_error"
         }
     }
@@ -69,12 +72,13 @@ public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
         case .slowDown: "polling too often: wait longer between requests"
         case .accessDenied: "the user denied this device"
         case .expiredToken: "the device code has expired"
+        case .invalidTarget(let reason): reason
         case .serverError: "the server could not complete the request"
         }
     }
 
     /// The HTTP status.
-    var status: HTTPResponse.Status {
+    public var status: HTTPResponse.Status {
         switch self {
         case .invalidClient: .unauthorized
         case .unsupportedMediaType: .unsupportedMediaType

@@ -13,7 +13,8 @@ struct IssuedTokens: Sendable {
 }
 
 /// Makes the tokens a grant entitles a client to: an RFC 9068 access token, an ID token when the scope has `openid`,
-/// and an opaque refresh token when the client may use the `refresh_token` grant.
+/// and an opaque refresh token when the client may use the `refresh_token` grant and the grant may have one
+/// (``GrantRecord/mayRefresh``: `offline_access`, or a browser session it ends with).
 struct TokenIssuer: Sendable {
     /// The access token's JOSE `typ` (RFC 9068 §2.1).
     static let accessTokenType = "at+jwt"
@@ -27,14 +28,25 @@ struct TokenIssuer: Sendable {
     /// The signer for the current keys.
     let signers: TokenSignerCache
 
+    /// The `resource` of a token request (RFC 8707), checked against the server's `resources`; `nil` without one.
+    func resource(in form: FormParameters) throws(TokenEndpointError) -> String? {
+        guard let resource = form["resource"] else { return nil }
+        if let problem = ResourceIndicator.problem(with: resource, allowed: provider.configuration.resources) {
+            throw .invalidTarget(problem)
+        }
+        return resource
+    }
+
     /// Tokens for `grant`, narrowed to `scope`; `nonce` goes into the ID token (first issue only, OIDC Core §12.2).
     /// `user` is the grant's user when the caller has read it already; otherwise an ID token reads it from the store.
+    /// With a `resource` (RFC 8707) the access token's `aud` names it before the issuer.
     func issue(
         grant: GrantRecord,
         client: ClientRecord,
         scope: String,
         nonce: String?,
-        user knownUser: UserRecord? = nil
+        user knownUser: UserRecord? = nil,
+        resource: String? = nil
     ) async throws(TokenEndpointError) -> IssuedTokens {
         let now = Date(timeIntervalSince1970: provider.now().timeIntervalSince1970.rounded(.down))
         let lifetimes = self.lifetimes.overridden(by: client).bounded(by: grant, at: now)
@@ -48,7 +60,8 @@ struct TokenIssuer: Sendable {
         let accessExpiry = now.addingTimeInterval(lifetimes.accessToken)
         let accessToken = try await sign(
             [
-                "iss": .string(issuer), "sub": .string(grant.subject), "aud": .string(issuer),
+                "iss": .string(issuer), "sub": .string(grant.subject),
+                "aud": resource.map { .array([.string($0), .string(issuer)]) } ?? .string(issuer),
                 "client_id": .string(client.id), "scope": .string(scope), "iat": Self.seconds(now),
                 "exp": Self.seconds(accessExpiry), "jti": .string(RandomToken.make(byteCount: 16)),
                 "auth_time": Self.seconds(grant.authTime), Self.grantClaim: .string(grant.id),
@@ -86,7 +99,7 @@ struct TokenIssuer: Sendable {
         }
         var lastExpiry = accessExpiry
         var record: RefreshTokenRecord?
-        if client.grantTypes.contains("refresh_token") {
+        if client.grantTypes.contains("refresh_token") && grant.mayRefresh {
             let refreshToken = RandomIdentifier.make()
             let refreshExpiry = now.addingTimeInterval(lifetimes.refreshToken)
             body["refresh_token"] = .string(refreshToken)

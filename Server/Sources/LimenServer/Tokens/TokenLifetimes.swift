@@ -13,8 +13,8 @@ public struct TokenLifetimes: Sendable, Equatable {
     public var idToken: TimeInterval
     /// A refresh token: 30 days from its issue (each rotation issues a new one).
     public var refreshToken: TimeInterval
-    /// How long after a rotation a retry with the old refresh token gets the same response instead of revoking the
-    /// grant: 10 seconds (a lost response, a client retrying concurrently).
+    /// How long after a rotation a retry with the old refresh token gets the very same response: 10 seconds (a client
+    /// retrying concurrently). Later, a retry whose successor was never presented gets a fresh rotation instead.
     public var refreshReuseGrace: TimeInterval
     /// How long a grant lives from its creation however often it is refreshed: 90 days (RFC 9700 §4.14.2). No token
     /// of the grant outlives it, and a refresh after it is `invalid_grant`: the user signs in again.
