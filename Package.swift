@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -117,6 +118,11 @@ let package = Package(
         .testTarget(
             name: "LimenLoopbackTests",
             dependencies: ["LimenLoopback", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LimenExamplesTests",
+            dependencies: ["Limen", "LimenLoopback", "LimenOIDC"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -10,14 +10,14 @@ import Limen
 public struct BrowserOpener: Sendable {
     private let body: @Sendable (URL) async throws -> Void
 
-    /// Creates an opener from a closure; errors it throws become ``UserAgentError/presentationFailed(_:)``
-    /// (a thrown ``UserAgentError`` is passed through unchanged).
+    /// Creates an opener from a closure; errors it throws become `UserAgentError.presentationFailed(_:)`
+    /// (a thrown `UserAgentError` is passed through unchanged).
     public init(_ open: @escaping @Sendable (URL) async throws -> Void) {
         self.body = open
     }
 
     /// Shows `url`.
-    /// - Throws: ``UserAgentError/presentationFailed(_:)`` when the page could not be shown.
+    /// - Throws: `UserAgentError.presentationFailed(_:)` when the page could not be shown.
     public func open(_ url: URL) async throws(UserAgentError) {
         do {
             try await body(url)
@@ -49,7 +49,7 @@ public struct BrowserOpener: Sendable {
 
     /// The platform's default browser: `/usr/bin/open` on macOS, `xdg-open` on Linux.
     ///
-    /// On other platforms it fails with ``UserAgentError/presentationFailed(_:)``; use the LimenApple adapter on
+    /// On other platforms it fails with `UserAgentError.presentationFailed(_:)`; use the LimenApple adapter on
     /// iOS, tvOS, watchOS and visionOS.
     public static var system: BrowserOpener {
         BrowserOpener { url in

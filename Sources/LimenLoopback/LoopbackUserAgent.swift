@@ -4,7 +4,7 @@ import Foundation
 import Limen
 import Logging
 
-/// A ``UserAgent`` for native apps on a desktop: the system browser plus a one-shot HTTP listener on the IPv4
+/// A `UserAgent` for native apps on a desktop: the system browser plus a one-shot HTTP listener on the IPv4
 /// loopback interface (RFC 8252 §7.3 loopback interface redirection, §8.3 loopback redirect considerations).
 ///
 /// The listener binds `127.0.0.1` only — never `0.0.0.0`, never `localhost` — on the chosen port or, by default, a
@@ -13,9 +13,10 @@ import Logging
 ///
 /// ```swift
 /// let agent = try await LoopbackUserAgent.start()
-/// let request = AuthorizationRequest(..., redirectURI: agent.redirectURI, ...)
+/// let request = AuthorizationRequest(clientID: "my-tool", redirectURI: agent.redirectURI, scopes: ["email"])
 /// let callbackURL = try await agent.authorize(
-///     url: request.url, callback: CallbackMatcher(redirectURI: agent.redirectURI))
+///     url: request.url(authorizationEndpoint: metadata.authorizationEndpoint),
+///     callback: CallbackMatcher(redirectURI: agent.redirectURI))
 /// ```
 public final class LoopbackUserAgent: UserAgent {
     /// `http://127.0.0.1:<port><path>`: the redirect URI to send in the authorization request.
@@ -51,7 +52,7 @@ public final class LoopbackUserAgent: UserAgent {
     ///   - path: The callback path, starting with `/`.
     ///   - opener: How the authorization URL is shown.
     ///   - timeout: How long ``authorize(url:callback:)`` waits for the callback once the URL is opened.
-    /// - Throws: ``UserAgentError/listenerFailed(_:)`` when the port is taken or the path is not usable.
+    /// - Throws: `UserAgentError.listenerFailed(_:)` when the port is taken or the path is not usable.
     public static func start(
         port: UInt16? = nil,
         path: String = "/callback",
@@ -87,8 +88,8 @@ public final class LoopbackUserAgent: UserAgent {
     ///
     /// The timeout counts from the moment the opener returns. The listener is stopped before this returns or
     /// throws, whatever the outcome.
-    /// - Throws: ``UserAgentError/timedOut``, ``UserAgentError/cancelled`` (task cancelled, or ``stop()`` called),
-    ///   ``UserAgentError/presentationFailed(_:)`` from the opener, ``UserAgentError/listenerFailed(_:)`` when
+    /// - Throws: `UserAgentError.timedOut`, `UserAgentError.cancelled` (task cancelled, or ``stop()`` called),
+    ///   `UserAgentError.presentationFailed(_:)` from the opener, `UserAgentError.listenerFailed(_:)` when
     ///   `callback` expects another redirect URI, or this agent already served a sign-in or was stopped.
     public func authorize(url: URL, callback: CallbackMatcher) async throws(UserAgentError) -> URL {
         guard callback.matches(redirectURI) else {
@@ -104,7 +105,7 @@ public final class LoopbackUserAgent: UserAgent {
     }
 
     /// Stops the listener and closes the port; a pending ``authorize(url:callback:)`` ends with
-    /// ``UserAgentError/cancelled``. Calling it again does nothing.
+    /// `UserAgentError.cancelled`. Calling it again does nothing.
     public func stop() async {
         await listener.stop()
     }

@@ -12,16 +12,9 @@ import Testing
 )
 struct CLIEndToEndTests {
     func withPeer(_ body: (GlewlwydPeer, CLIRunner) async throws -> Void) async throws {
-        let peer = try await GlewlwydPeer.start()
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        do {
-            try await body(peer, cli)
-        } catch {
-            await peer.stop()
-            throw error
-        }
-        await peer.stop()
+        try await GlewlwydPeer.with { peer in try await body(peer, cli) }
     }
 
     /// `limen login` through the loopback redirect, with the test playing the browser.

@@ -19,7 +19,12 @@ final class CountingProvider: Sendable {
         self.server = server
     }
 
-    static func start() async throws -> CountingProvider {
+    /// Runs `body` with a started provider and stops it however `body` ends.
+    static func with(_ body: (CountingProvider) async throws -> Void) async throws {
+        try await withStopping(try await start(), stop: { await $0.server.stop() }, body)
+    }
+
+    private static func start() async throws -> CountingProvider {
         let key = try await TestSigningKey.es256()
         let current = Locked<CountingProvider?>(nil)
         let server = try await TestHTTPServer.start([
@@ -74,8 +79,6 @@ final class CountingProvider: Sendable {
             return .json(#"{"error":"invalid_grant"}"#, status: 400)
         }
     }
-
-    func stop() async { await server.stop() }
 }
 
 @Suite("limen token across processes")
@@ -110,10 +113,9 @@ struct CrossProcessRefreshTests {
 
     @Test("two token processes that both need a refresh over one profile refresh once and print the same token")
     func oneRefreshForTwoProcesses() async throws {
-        let provider = try await CountingProvider.start()
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        do {
+        try await CountingProvider.with { provider in
             try await logIn(provider, cli)
             #expect(provider.refreshCount == 0)
 
@@ -144,10 +146,6 @@ struct CrossProcessRefreshTests {
             }
             #expect(provider.refreshCount == 1)
             #expect(outputs == ["refreshed-access-token-1", "refreshed-access-token-1"])
-        } catch {
-            await provider.stop()
-            throw error
         }
-        await provider.stop()
     }
 }

@@ -114,40 +114,41 @@ struct LimenLoginTests {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         let current = Locked<TestHTTPServer?>(nil)
-        let server = try await TestHTTPServer.start([
+        let routes: [String: TestHTTPServer.Handler] = [
             "GET /.well-known/openid-configuration": { _ in
                 guard let server = current.withLock({ $0 }) else { return .json("{}", status: 503) }
                 return .json(server.metadata())
             }
-        ])
-        current.withLock { $0 = server }
-        let running = try cli.start([
-            "login", "--issuer", server.baseURL.absoluteString, "--client-id", "cli-app", "--no-browser",
-            "--profile", "work",
-        ])
-        let line = try #require(try await running.firstErrorLine())
-        let url = try #require(URLComponents(string: line))
-        #expect(line.hasPrefix(server.url("authorize").absoluteString + "?"))
-        #expect(!line.contains(" "))
-        let query = Dictionary(
-            (url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
-        #expect(query["client_id"] == "cli-app")
-        #expect(query["scope"] == "openid profile email offline_access")
-        #expect(query["code_challenge_method"] == "S256")
-        let redirect = try #require(query["redirect_uri"].flatMap(URLComponents.init(string:)))
-        #expect(redirect.scheme == "http")
-        #expect(redirect.host == "127.0.0.1")
-        #expect(redirect.path == "/callback")
-        #expect(redirect.port != nil)
-
-        var denial = redirect
-        denial.queryItems = [
-            URLQueryItem(name: "error", value: "access_denied"), URLQueryItem(name: "state", value: query["state"]),
         ]
-        _ = try? await URLSession.shared.data(from: try #require(denial.url))
+        let result = try await TestHTTPServer.withServer(routes) { server in
+            current.withLock { $0 = server }
+            let running = try cli.start([
+                "login", "--issuer", server.baseURL.absoluteString, "--client-id", "cli-app", "--no-browser",
+                "--profile", "work",
+            ])
+            let line = try #require(try await running.firstErrorLine())
+            let url = try #require(URLComponents(string: line))
+            #expect(line.hasPrefix(server.url("authorize").absoluteString + "?"))
+            #expect(!line.contains(" "))
+            let query = Dictionary(
+                (url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+            #expect(query["client_id"] == "cli-app")
+            #expect(query["scope"] == "openid profile email offline_access")
+            #expect(query["code_challenge_method"] == "S256")
+            let redirect = try #require(query["redirect_uri"].flatMap(URLComponents.init(string:)))
+            #expect(redirect.scheme == "http")
+            #expect(redirect.host == "127.0.0.1")
+            #expect(redirect.path == "/callback")
+            #expect(redirect.port != nil)
 
-        let result = try running.finish()
-        await server.stop()
+            var denial = redirect
+            denial.queryItems = [
+                URLQueryItem(name: "error", value: "access_denied"), URLQueryItem(name: "state", value: query["state"]),
+            ]
+            _ = try? await URLSession.shared.data(from: try #require(denial.url))
+
+            return try running.finish()
+        }
         #expect(result.status != 0)
         #expect(result.standardOutput.isEmpty)
         #expect(result.errorLines.count == 2)

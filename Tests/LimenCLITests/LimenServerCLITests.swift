@@ -13,16 +13,9 @@ import Testing
 struct LimenServerCLITests {
     @Test("login through the hosted pages, then token, whoami and logout --revoke; the revoked session is gone")
     func lifecycle() async throws {
-        let server = try await LimenServerPeer.start()
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        do {
-            try await run(server, cli)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await LimenServerPeer.with { server in try await run(server, cli) }
     }
 
     private func run(_ server: LimenServerPeer, _ cli: CLIRunner) async throws {
@@ -58,9 +51,12 @@ struct LimenServerCLITests {
 
     @Test("login --device signs in once the person enters the code on the server's /device page and allows it")
     func deviceLogin() async throws {
-        let server = try await LimenServerPeer.start()
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
+        try await LimenServerPeer.with { server in try await deviceLogin(server, cli) }
+    }
+
+    private func deviceLogin(_ server: LimenServerPeer, _ cli: CLIRunner) async throws {
         let running = try cli.launch([
             "login", "--issuer", server.issuer.absoluteString, "--client-id", "limen-cli", "--device",
             "--scope", "openid email profile offline_access",
@@ -76,7 +72,6 @@ struct LimenServerCLITests {
         } catch {
             running.terminate()
             _ = await running.wait()
-            await server.stop()
             throw error
         }
         let login = await running.wait()
@@ -84,6 +79,5 @@ struct LimenServerCLITests {
         let token = try await cli.complete(["token"])
         #expect(token.status == 0, "\(token.standardError)")
         #expect(try UnverifiedJWT(token.trimmedOutput).claims["sub"] == .string(login.trimmedOutput))
-        await server.stop()
     }
 }

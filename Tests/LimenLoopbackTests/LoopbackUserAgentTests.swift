@@ -13,13 +13,29 @@ struct LoopbackUserAgentTests {
     /// recording every page it receives.
     private func agent(
         timeout: Duration = .seconds(30),
+        clock: any Clock<Duration> = ContinuousClock(),
         visit: @escaping @Sendable (_ redirectURI: URL, _ pages: PageLog) async throws -> Void
     ) async throws -> (LoopbackUserAgent, PageLog) {
         let pages = PageLog()
         let agent = try await LoopbackUserAgent.start(
+            port: nil,
+            path: "/callback",
             opener: .custom { url in try await visit(TestBrowser.redirectURI(in: url), pages) },
-            timeout: timeout)
+            timeout: timeout,
+            clock: clock)
         return (agent, pages)
+    }
+
+    /// Runs `body` with a started agent that opens nothing, and stops the agent however `body` ends.
+    private func withAgent(
+        port: UInt16? = nil,
+        path: String = "/callback",
+        _ body: (LoopbackUserAgent) async throws -> Void
+    ) async throws {
+        try await withStopping(
+            try await LoopbackUserAgent.start(port: port, path: path, opener: .custom { _ in }),
+            stop: { await $0.stop() },
+            body)
     }
 
     private func authorize(_ agent: LoopbackUserAgent) async throws(UserAgentError) -> URL {
@@ -120,17 +136,26 @@ struct LoopbackUserAgentTests {
 
     @Test("no callback within the timeout ends with timedOut and closes the port")
     func timesOut() async throws {
-        let (agent, _) = try await agent(timeout: .milliseconds(200)) { _, _ in }
+        // The test clock's sleep returns at once: the timeout passes without a real wait.
+        let clock = TestClock()
+        let (agent, _) = try await agent(timeout: .seconds(300), clock: clock) { _, _ in }
 
         await #expect(throws: UserAgentError.timedOut) { try await authorize(agent) }
+        #expect(clock.recorded == [.seconds(300)])
         #expect(await TestBrowser.connectionRefused(agent.redirectURI))
     }
 
-    @Test("cancelling the waiting task ends with cancelled promptly and closes the port")
+    @Test("cancelling the waiting task ends it with cancelled, not by the timeout, and closes the port")
     func cancellation() async throws {
         let (opened, openedSink) = AsyncStream.makeStream(of: Void.self)
-        let agent = try await LoopbackUserAgent.start(opener: .custom { _ in openedSink.yield() })
-        let started = ContinuousClock.now
+        // A timeout that never comes: its sleep only ends when cancelled, so only the cancellation can end the wait.
+        let (never, neverSink) = AsyncStream.makeStream(of: Void.self)
+        let clock = TestClock { _ in
+            for await _ in never {}
+        }
+        let agent = try await LoopbackUserAgent.start(
+            port: nil, path: "/callback", opener: .custom { _ in openedSink.yield() }, timeout: .seconds(300),
+            clock: clock)
         let task = Task { try await authorize(agent) }
         var iterator = opened.makeAsyncIterator()
         await iterator.next()
@@ -138,8 +163,8 @@ struct LoopbackUserAgentTests {
 
         let result = await task.result
         #expect(throws: UserAgentError.cancelled) { try result.get() }
-        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(await TestBrowser.connectionRefused(agent.redirectURI))
+        neverSink.finish()
     }
 
     @Test("stop() ends a pending authorize with cancelled, and calling it again does nothing")
@@ -159,36 +184,34 @@ struct LoopbackUserAgentTests {
 
     @Test("an explicit port that is already bound fails with listenerFailed")
     func portInUse() async throws {
-        let occupant = try await TestHTTPServer.start([:])
-        defer { Task { await occupant.stop() } }
-        let port = try #require(occupant.baseURL.port.flatMap { UInt16(exactly: $0) })
-
-        await #expect {
-            _ = try await LoopbackUserAgent.start(port: port, opener: .custom { _ in })
-        } throws: { error in
-            guard case .listenerFailed? = error as? UserAgentError else { return false }
-            return true
+        try await TestHTTPServer.withServer([:]) { occupant in
+            let port = try #require(occupant.baseURL.port.flatMap { UInt16(exactly: $0) })
+            await #expect {
+                _ = try await LoopbackUserAgent.start(port: port, opener: .custom { _ in })
+            } throws: { error in
+                guard case .listenerFailed? = error as? UserAgentError else { return false }
+                return true
+            }
         }
 
-        let first = try await LoopbackUserAgent.start(opener: .custom { _ in })
-        await #expect {
-            _ = try await LoopbackUserAgent.start(port: first.port, opener: .custom { _ in })
-        } throws: { error in
-            guard case .listenerFailed? = error as? UserAgentError else { return false }
-            return true
+        try await withAgent { first in
+            await #expect {
+                _ = try await LoopbackUserAgent.start(port: first.port, opener: .custom { _ in })
+            } throws: { error in
+                guard case .listenerFailed? = error as? UserAgentError else { return false }
+                return true
+            }
         }
-        await first.stop()
     }
 
     @Test("an explicit free port is used as given")
     func explicitPort() async throws {
-        let probe = try await LoopbackUserAgent.start(opener: .custom { _ in })
-        let port = probe.port
-        await probe.stop()
+        var port: UInt16 = 0
+        try await withAgent { probe in port = probe.port }
 
-        let agent = try await LoopbackUserAgent.start(port: port, path: "/oauth/done", opener: .custom { _ in })
-        #expect(agent.redirectURI.absoluteString == "http://127.0.0.1:\(port)/oauth/done")
-        await agent.stop()
+        try await withAgent(port: port, path: "/oauth/done") { agent in
+            #expect(agent.redirectURI.absoluteString == "http://127.0.0.1:\(port)/oauth/done")
+        }
     }
 
     @Test("after a successful sign-in a new connection to the port is refused")
@@ -203,21 +226,21 @@ struct LoopbackUserAgentTests {
 
     @Test("the listener is bound to 127.0.0.1 on the real port the redirect URI names")
     func boundToLoopback() async throws {
-        let agent = try await LoopbackUserAgent.start(opener: .custom { _ in })
-        #expect(agent.redirectURI.scheme == "http")
-        #expect(agent.redirectURI.host == "127.0.0.1")
-        #expect(agent.redirectURI.path == "/callback")
-        #expect(agent.port != 0)
-        #expect(agent.redirectURI.port == Int(agent.port))
+        try await withAgent { agent in
+            #expect(agent.redirectURI.scheme == "http")
+            #expect(agent.redirectURI.host == "127.0.0.1")
+            #expect(agent.redirectURI.path == "/callback")
+            #expect(agent.port != 0)
+            #expect(agent.redirectURI.port == Int(agent.port))
 
-        let favicon = try #require(URL(string: "http://127.0.0.1:\(agent.port)/favicon.ico"))
-        #expect(try await TestBrowser.load(favicon).status == 404)
-        #if os(Linux)
-            // All of 127.0.0.0/8 reaches the loopback interface on Linux: a wildcard bind would answer here.
-            let otherLoopback = try #require(URL(string: "http://127.0.0.2:\(agent.port)/favicon.ico"))
-            #expect(await TestBrowser.connectionRefused(otherLoopback))
-        #endif
-        await agent.stop()
+            let favicon = try #require(URL(string: "http://127.0.0.1:\(agent.port)/favicon.ico"))
+            #expect(try await TestBrowser.load(favicon).status == 404)
+            #if os(Linux)
+                // All of 127.0.0.0/8 reaches the loopback interface on Linux: a wildcard bind would answer here.
+                let otherLoopback = try #require(URL(string: "http://127.0.0.2:\(agent.port)/favicon.ico"))
+                #expect(await TestBrowser.connectionRefused(otherLoopback))
+            #endif
+        }
     }
 
     @Test("a printing opener receives exactly the authorization URL, once")

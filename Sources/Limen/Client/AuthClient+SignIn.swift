@@ -7,7 +7,7 @@ extension AuthClient {
     /// session, or a test driver).
     /// - Parameters:
     ///   - userAgent: Shows the provider's page and returns the redirect.
-    ///   - redirectURI: The redirect URI to use; defaults to the configuration's. A ``LoopbackUserAgent`` passes
+    ///   - redirectURI: The redirect URI to use; defaults to the configuration's. A `LoopbackUserAgent` (LimenLoopback) passes
     ///     its own.
     ///   - options: Hints and prompts for this sign-in.
     /// - Returns: The signed-in user.

@@ -57,7 +57,7 @@ public struct Configuration: Sendable {
 
     /// Creates a configuration; storage defaults to the platform's secure store (the Keychain in an Apple app, an
     /// ``EncryptedFileStore`` elsewhere; see ``DefaultStore``), transport to a ``RetryingTransport`` over
-    /// ``URLSessionTransport`` waiting on `clock`. Pass a ``MemoryStore`` for a session that must not outlive the
+    /// `URLSessionTransport` waiting on `clock`. Pass a ``MemoryStore`` for a session that must not outlive the
     /// process.
     public init(
         issuer: URL,

@@ -54,7 +54,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Whether a request that failed below HTTP with `error` may be sent again.
     ///
     /// Idempotent requests are repeated after a timeout, being offline or a lost connection; other requests only
-    /// when the error proves they never reached the server (``NetworkError/neverReachedServer``).
+    /// when the error proves they never reached the server (`NetworkError.neverReachedServer`).
     public func shouldRetry(_ request: HTTPRequest, after error: NetworkError) -> Bool {
         if error.neverReachedServer { return true }
         guard request.isIdempotent else { return false }

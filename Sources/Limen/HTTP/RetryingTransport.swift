@@ -1,17 +1,17 @@
 import Foundation
 import LimenOIDC
 
-/// An ``HTTPTransport`` that repeats transient failures of another transport, with exponential backoff and full
+/// An `HTTPTransport` that repeats transient failures of another transport, with exponential backoff and full
 /// jitter (see ``RetryPolicy``).
 ///
-/// - Idempotent requests (``HTTPRequest/isIdempotent``) are repeated after a timeout, being offline or a lost
+/// - Idempotent requests (`HTTPRequest.isIdempotent`) are repeated after a timeout, being offline or a lost
 ///   connection, and after HTTP 429, 502, 503 and 504.
 /// - Other requests (token `POST`s) are repeated only when the failure proves they never reached the server
-///   (``NetworkError/neverReachedServer``), so a grant is never redeemed twice.
+///   (`NetworkError.neverReachedServer`), so a grant is never redeemed twice.
 /// - `Retry-After` (seconds or an HTTP date) is honoured up to ``RetryPolicy/maxRetryAfter``; when the server asks
 ///   for longer, its response is returned at once.
 /// - When the retries run out, the last response is returned or the last error thrown. Cancelling the calling
-///   task during a wait ends the call with ``NetworkError/cancelled``.
+///   task during a wait ends the call with `NetworkError.cancelled`.
 ///
 /// ```swift
 /// let transport = RetryingTransport(base: URLSessionTransport())

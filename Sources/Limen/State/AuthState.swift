@@ -27,7 +27,7 @@ public struct AuthState: Sendable, Equatable {
     public struct Auth: Sendable, Equatable {
         /// Whether a user is signed in.
         public var isAuthenticated: Bool
-        /// The current access token, if signed in. Prefer ``AuthClient/validAccessToken()``, which refreshes.
+        /// The current access token, if signed in. Prefer ``AuthClient/validAccessToken(minimumTimeToLive:)``, which refreshes.
         public var accessToken: String?
         /// Whether the user's email (or other identifier) is verified (`email_verified`).
         public var isVerifiedUser: Bool

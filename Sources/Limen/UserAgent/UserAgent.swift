@@ -2,7 +2,7 @@ import Foundation
 
 /// The seam that shows the provider's sign-in page and brings back the redirect.
 ///
-/// Implementations: ``LoopbackUserAgent`` (system browser + RFC 8252 loopback listener), the
+/// Implementations: `LoopbackUserAgent` (LimenLoopback) (system browser + RFC 8252 loopback listener), the
 /// ASWebAuthenticationSession adapter in LimenApple, and test drivers that play the browser.
 public protocol UserAgent: Sendable {
     /// Opens `url` and returns the first redirect that `callback` accepts.

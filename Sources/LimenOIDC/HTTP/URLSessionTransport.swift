@@ -15,7 +15,7 @@ public final class URLSessionTransport: HTTPTransport {
     private let declined: DeclinedChallenges
 
     /// Creates a transport.
-    /// - Parameter timeout: Seconds before a request without progress fails with ``NetworkError/timeout``.
+    /// - Parameter timeout: Seconds before a request without progress fails with `NetworkError.timeout`.
     public init(timeout: TimeInterval = 30) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
@@ -32,7 +32,7 @@ public final class URLSessionTransport: HTTPTransport {
         session.finishTasksAndInvalidate()
     }
 
-    /// Sends the request; every HTTP status is returned, failures below HTTP become ``NetworkError``.
+    /// Sends the request; every HTTP status is returned, failures below HTTP become `NetworkError`.
     public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
@@ -78,7 +78,7 @@ public final class URLSessionTransport: HTTPTransport {
         return .success(HTTPResponse(http, body: data ?? Data()))
     }
 
-    /// Maps a Foundation error for a request to `url` to a ``NetworkError`` whose detail says what failed and where
+    /// Maps a Foundation error for a request to `url` to a `NetworkError` whose detail says what failed and where
     /// (``URLError/Code/failureDescription(for:)``).
     static func classify(_ error: any Error, url: URL?) -> NetworkError {
         guard let urlError = error as? URLError else { return .connectionLost(String(describing: type(of: error))) }

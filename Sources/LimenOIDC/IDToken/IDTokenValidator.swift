@@ -7,7 +7,7 @@ import LimenWire
 /// 1. The header's `alg` must be in the policy's allow-list (so `none` and HMAC never get further).
 /// 2. The key: with a `kid`, the key with that ID; without one, the single key that fits the algorithm. A key's own
 ///    `alg`, if set, must equal the header's, and its `use`, if set, must be `sig`. An unknown key makes the
-///    ``JWKSCache`` refresh once before ``IDTokenValidationError/keyNotFound(kid:)``.
+///    ``JWKSCache`` refresh once before `IDTokenValidationError.keyNotFound(kid:)`.
 /// 3. The signature, verified by jwt-kit.
 /// 4. The claims: `iss`, `aud`, `azp`, `exp`, `iat`, `nbf`, `sub`, then `nonce`, `auth_time` and `at_hash` when the
 ///    caller supplies what they are checked against.

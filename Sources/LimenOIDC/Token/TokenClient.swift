@@ -37,7 +37,9 @@ public struct TokenClient: Sendable {
     }
 
     /// Uses a refresh token (RFC 6749 §6). The answer may carry a rotated refresh token; keep it.
-    /// - Parameter scopes: A narrower scope to ask for; `nil` keeps the original grant's scope.
+    /// - Parameters:
+    ///   - refreshToken: The refresh token to spend.
+    ///   - scopes: A narrower scope to ask for; `nil` keeps the original grant's scope.
     public func refresh(_ refreshToken: String, scopes: [String]? = nil) async throws(OIDCError) -> TokenResponse {
         var fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scopes { fields.append(("scope", scopes.joined(separator: " "))) }

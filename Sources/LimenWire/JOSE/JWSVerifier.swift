@@ -3,9 +3,9 @@ import JWTKit
 
 /// The signature step of ID token validation on its own: algorithm allow-list, key selection and verification.
 ///
-/// ``IDTokenValidator`` runs the same steps (adding one key-set refresh on an unknown key and the claim checks). Use
-/// this directly for a JWS whose payload is not an ID token, such as the RFC 7515 examples. The cryptography is
-/// jwt-kit's; Limen only decides which key may be used.
+/// LimenOIDC's `IDTokenValidator` runs the same steps (adding one key-set refresh on an unknown key and the claim
+/// checks). Use this directly for a JWS whose payload is not an ID token, such as the RFC 7515 examples. The
+/// cryptography is jwt-kit's; Limen only decides which key may be used.
 ///
 /// ```swift
 /// let payload = try await JWSVerifier.verify(compact: jws, jwks: keySet, allowedAlgorithms: [.es256])
@@ -14,7 +14,8 @@ public enum JWSVerifier {
     /// Verifies a compact JWS against a key set and returns its payload bytes.
     ///
     /// The header's `alg` must be in `allowedAlgorithms` (checked before any key is looked at); the key is chosen
-    /// as described in ``IDTokenValidator``; a failing signature is ``IDTokenValidationError/invalidSignature``.
+    /// as described in LimenOIDC's `IDTokenValidator`; a failing signature is
+    /// ``IDTokenValidationError/invalidSignature``.
     public static func verify(
         compact: String,
         jwks: JSONWebKeySet,

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Use it to read what a token says for display, logging decisions or scheduling a refresh (for example, an access
 /// token's expiry). Never use it to decide whom a user is or what they may do; for an ID token use
-/// ``IDTokenValidator``.
+/// `IDTokenValidator`.
 ///
 /// ```swift
 /// let jwt = try UnverifiedJWT(accessToken)

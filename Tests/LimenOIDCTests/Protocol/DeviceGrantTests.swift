@@ -20,26 +20,22 @@ struct DeviceGrantTests {
         _ body: (TokenClient, TestHTTPServer) async throws -> Void
     ) async throws {
         let answers = Locked(script)
-        let server = try await TestHTTPServer.start([
+        let routes: [String: TestHTTPServer.Handler] = [
             "POST /token": { _ in answers.withLock { $0.isEmpty ? HTTPResponse(status: 500) : $0.removeFirst() } },
             "POST /device_authorization": { _ in
                 .json(
                     #"{"device_code":"dc-1","user_code":"ABCD-EFGH","verification_uri":"https://id.example.com/device","expires_in":600}"#
                 )
             },
-        ])
-        let client = TokenClient(
-            metadata: server.metadata(),
-            authentication: .none(clientID: "tv"),
-            transport: URLSessionTransport()
-        )
-        do {
+        ]
+        try await TestHTTPServer.withServer(routes) { server in
+            let client = TokenClient(
+                metadata: server.metadata(),
+                authentication: .none(clientID: "tv"),
+                transport: URLSessionTransport()
+            )
             try await body(client, server)
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     static func pending(_ error: String) -> HTTPResponse { .json(#"{"error":"\#(error)"}"#, status: 400) }

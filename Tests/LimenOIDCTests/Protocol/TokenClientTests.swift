@@ -13,16 +13,11 @@ struct TokenClientTests {
         authentication: ClientAuthentication = .none(clientID: "app"),
         _ body: (TokenClient, TestHTTPServer) async throws -> Void
     ) async throws {
-        let server = try await TestHTTPServer.start(["POST /token": { _ in answer }])
-        let client = TokenClient(
-            metadata: server.metadata(), authentication: authentication, transport: URLSessionTransport())
-        do {
+        try await TestHTTPServer.withServer(["POST /token": { _ in answer }]) { server in
+            let client = TokenClient(
+                metadata: server.metadata(), authentication: authentication, transport: URLSessionTransport())
             try await body(client, server)
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     @Test("a code is exchanged with its verifier and redirect URI; a numeric-string expires_in is accepted")
@@ -161,20 +156,21 @@ struct TokenClientTests {
 
     @Test("revocation sends the token with its type hint; a provider without the endpoint is unsupported")
     func revocation() async throws {
-        let server = try await TestHTTPServer.start(["POST /revoke": { _ in HTTPResponse(status: 200) }])
-        let client = TokenClient(
-            metadata: server.metadata(), authentication: .none(clientID: "app"), transport: URLSessionTransport())
-        try await client.revoke("rt-1", hint: .refreshToken)
-        let form = try #require(await server.log.requests.first).form
-        #expect(form["token"] == "rt-1")
-        #expect(form["token_type_hint"] == "refresh_token")
-        var bare = server.metadata()
-        bare.revocationEndpoint = nil
-        let withoutEndpoint = TokenClient(
-            metadata: bare, authentication: .none(clientID: "app"), transport: URLSessionTransport())
-        await #expect(throws: OIDCError.unsupported("token revocation")) {
-            try await withoutEndpoint.revoke("x", hint: .accessToken)
+        try await TestHTTPServer.withServer(["POST /revoke": { _ in HTTPResponse(status: 200) }]) {
+            server async throws in
+            let client = TokenClient(
+                metadata: server.metadata(), authentication: .none(clientID: "app"), transport: URLSessionTransport())
+            try await client.revoke("rt-1", hint: .refreshToken)
+            let form = try #require(await server.log.requests.first).form
+            #expect(form["token"] == "rt-1")
+            #expect(form["token_type_hint"] == "refresh_token")
+            var bare = server.metadata()
+            bare.revocationEndpoint = nil
+            let withoutEndpoint = TokenClient(
+                metadata: bare, authentication: .none(clientID: "app"), transport: URLSessionTransport())
+            await #expect(throws: OIDCError.unsupported("token revocation")) {
+                try await withoutEndpoint.revoke("x", hint: .accessToken)
+            }
         }
-        await server.stop()
     }
 }

@@ -7,47 +7,49 @@ import Testing
 struct UserInfoAndLogoutTests {
     @Test("UserInfo sends the bearer token and returns the claims")
     func userInfo() async throws {
-        let server = try await TestHTTPServer.start([
+        try await TestHTTPServer.withServer([
             "GET /userinfo": { _ in .json(#"{"sub":"alice","email":"a@example.com","email_verified":"true"}"#) }
-        ])
-        let info = try await UserInfo.fetch(
-            from: server.url("userinfo"),
-            accessToken: "at-1",
-            expectedSubject: "alice",
-            transport: URLSessionTransport()
-        )
-        #expect(info.email == "a@example.com")
-        #expect(info.emailVerified == true)
-        #expect(await server.log.requests.first?.header("Authorization") == "Bearer at-1")
-        await server.stop()
+        ]) { server async throws in
+            let info = try await UserInfo.fetch(
+                from: server.url("userinfo"),
+                accessToken: "at-1",
+                expectedSubject: "alice",
+                transport: URLSessionTransport()
+            )
+            #expect(info.email == "a@example.com")
+            #expect(info.emailVerified == true)
+            #expect(await server.log.requests.first?.header("Authorization") == "Bearer at-1")
+        }
     }
 
     @Test("a UserInfo response for another subject is refused (OpenID Connect Core §5.3.2)")
     func subjectMismatch() async throws {
-        let server = try await TestHTTPServer.start(["GET /userinfo": { _ in .json(#"{"sub":"mallory"}"#) }])
-        await #expect(throws: OIDCError.userInfoSubjectMismatch(expected: "alice", actual: "mallory")) {
-            try await UserInfo.fetch(
-                from: server.url("userinfo"),
-                accessToken: "at-1",
-                expectedSubject: "alice",
-                transport: URLSessionTransport()
-            )
+        try await TestHTTPServer.withServer(["GET /userinfo": { _ in .json(#"{"sub":"mallory"}"#) }]) {
+            server async throws in
+            await #expect(throws: OIDCError.userInfoSubjectMismatch(expected: "alice", actual: "mallory")) {
+                try await UserInfo.fetch(
+                    from: server.url("userinfo"),
+                    accessToken: "at-1",
+                    expectedSubject: "alice",
+                    transport: URLSessionTransport()
+                )
+            }
         }
-        await server.stop()
     }
 
     @Test("a UserInfo response without sub is invalid")
     func missingSubject() async throws {
-        let server = try await TestHTTPServer.start(["GET /userinfo": { _ in .json(#"{"email":"a@example.com"}"#) }])
-        await #expect(throws: OIDCError.invalidResponse(endpoint: "userinfo", reason: "missing sub")) {
-            try await UserInfo.fetch(
-                from: server.url("userinfo"),
-                accessToken: "at-1",
-                expectedSubject: "alice",
-                transport: URLSessionTransport()
-            )
+        try await TestHTTPServer.withServer(["GET /userinfo": { _ in .json(#"{"email":"a@example.com"}"#) }]) {
+            server async throws in
+            await #expect(throws: OIDCError.invalidResponse(endpoint: "userinfo", reason: "missing sub")) {
+                try await UserInfo.fetch(
+                    from: server.url("userinfo"),
+                    accessToken: "at-1",
+                    expectedSubject: "alice",
+                    transport: URLSessionTransport()
+                )
+            }
         }
-        await server.stop()
     }
 
     @Test("the end-session URL carries id_token_hint, the post-logout redirect and state")

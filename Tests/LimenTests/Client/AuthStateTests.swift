@@ -9,16 +9,18 @@ import Testing
 struct AuthStateTests {
     @Test("a stored session is restored as restoring then signedIn, without a signedOut flash")
     func launchWithStoredSession() async throws {
-        let fixture = try await ProviderFixture.start(expiresIn: 3600) { _ in .json(ProviderFixture.rotated) }
-        let client = fixture.client
-        #expect(client.state.phase == .restoring)
-        var updates = client.stateUpdates().makeAsyncIterator()
-        #expect(await client.restore() == nil)
-        let first = await updates.next()
-        let second = await updates.next()
-        #expect([first?.phase, second?.phase] == [.restoring, .signedIn])
-        #expect(second?.user.id == "alice")
-        await fixture.stop()
+        try await ProviderFixture.with(expiresIn: 3600) { _ in
+            .json(ProviderFixture.rotated)
+        } run: { fixture async throws in
+            let client = fixture.client
+            #expect(client.state.phase == .restoring)
+            var updates = client.stateUpdates().makeAsyncIterator()
+            #expect(await client.restore() == nil)
+            let first = await updates.next()
+            let second = await updates.next()
+            #expect([first?.phase, second?.phase] == [.restoring, .signedIn])
+            #expect(second?.user.id == "alice")
+        }
     }
 
     @Test("a tampered encrypted store restores as signed out with a corrupted error, and does not crash")
@@ -38,44 +40,48 @@ struct AuthStateTests {
 
     @Test("subscribe emits a projection only when it changes: a refresh keeps isAuthenticated, sign-out flips it")
     func subscribeEmitsOnChange() async throws {
-        let fixture = try await ProviderFixture.start { _ in .json(ProviderFixture.rotated) }
-        let client = fixture.client
-        await client.restore()
-        var tokens = client.subscribe { $0.auth.accessToken }.makeAsyncIterator()
-        var authenticated = client.subscribe { $0.auth.isAuthenticated }.makeAsyncIterator()
-        #expect(await tokens.next() == "at-old")
-        #expect(await authenticated.next() == true)
+        try await ProviderFixture.with { _ in
+            .json(ProviderFixture.rotated)
+        } run: { fixture async throws in
+            let client = fixture.client
+            await client.restore()
+            var tokens = client.subscribe { $0.auth.accessToken }.makeAsyncIterator()
+            var authenticated = client.subscribe { $0.auth.isAuthenticated }.makeAsyncIterator()
+            #expect(await tokens.next() == "at-old")
+            #expect(await authenticated.next() == true)
 
-        #expect(try await client.refresh() == "at-new")
-        #expect(await tokens.next() == "at-new")  // the state really changed…
-        await client.signOut(revoke: false)
-        // …but the isAuthenticated stream skipped it: its next value is the sign-out.
-        #expect(await authenticated.next() == false)
-        #expect(await tokens.next() == .some(nil))
-        await fixture.stop()
+            #expect(try await client.refresh() == "at-new")
+            #expect(await tokens.next() == "at-new")  // the state really changed…
+            await client.signOut(revoke: false)
+            // …but the isAuthenticated stream skipped it: its next value is the sign-out.
+            #expect(await authenticated.next() == false)
+            #expect(await tokens.next() == .some(nil))
+        }
     }
 
     @MainActor
     @Test("AuthStateModel publishes a sign-out through Observation")
     func modelReflectsSignOut() async throws {
-        let fixture = try await ProviderFixture.start(expiresIn: 3600) { _ in .json(ProviderFixture.rotated) }
-        let client = fixture.client
-        await client.restore()
-        let model = AuthStateModel(client: client)
-        #expect(model.state.auth.isAuthenticated)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            withObservationTracking {
-                _ = model.state
-            } onChange: {
-                continuation.resume()
+        try await ProviderFixture.with(expiresIn: 3600) { _ in
+            .json(ProviderFixture.rotated)
+        } run: { fixture async throws in
+            let client = fixture.client
+            await client.restore()
+            let model = AuthStateModel(client: client)
+            #expect(model.state.auth.isAuthenticated)
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                withObservationTracking {
+                    _ = model.state
+                } onChange: {
+                    continuation.resume()
+                }
+                Task { await client.signOut(revoke: false) }
             }
-            Task { await client.signOut(revoke: false) }
+            // onChange fires in willSet; the main actor finishes the assignment before this resumes.
+            #expect(model.state.phase == .signedOut)
+            #expect(model.state.auth.isAuthenticated == false)
+            #expect(model.state.auth.hasPreviouslySignedIn)
         }
-        // onChange fires in willSet; the main actor finishes the assignment before this resumes.
-        #expect(model.state.phase == .signedOut)
-        #expect(model.state.auth.isAuthenticated == false)
-        #expect(model.state.auth.hasPreviouslySignedIn)
-        await fixture.stop()
     }
 }
 

@@ -20,15 +20,15 @@ struct AuthorizedRequestTests {
             }
             return HTTPResponse(status: 200, body: Data("data".utf8))
         }
-        let fixture = try await ProviderFixture.start(expiresIn: 3600, routes: ["GET /api": api]) { _ in
+        try await ProviderFixture.with(expiresIn: 3600, routes: ["GET /api": api]) { _ in
             .json(ProviderFixture.rotated)
+        } run: { fixture async throws in
+            let response = try await fixture.client.authorizedRequest(HTTPRequest(url: fixture.server.url("api")))
+            #expect(response.status == 200)
+            #expect(await fixture.tokenRequests() == 1)
+            let sent = await fixture.server.log.requests.filter { $0.path == "/api" }.map { $0.header("Authorization") }
+            #expect(sent == ["Bearer at-old", "Bearer at-new"])
         }
-        let response = try await fixture.client.authorizedRequest(HTTPRequest(url: fixture.server.url("api")))
-        #expect(response.status == 200)
-        #expect(await fixture.tokenRequests() == 1)
-        let sent = await fixture.server.log.requests.filter { $0.path == "/api" }.map { $0.header("Authorization") }
-        #expect(sent == ["Bearer at-old", "Bearer at-new"])
-        await fixture.stop()
     }
 
     @Test("a 401 without error=\"invalid_token\" is returned as is, without a refresh")
@@ -36,14 +36,14 @@ struct AuthorizedRequestTests {
         let api: TestHTTPServer.Handler = { _ in
             HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Bearer realm="api""#])
         }
-        let fixture = try await ProviderFixture.start(expiresIn: 3600, routes: ["GET /api": api]) { _ in
+        try await ProviderFixture.with(expiresIn: 3600, routes: ["GET /api": api]) { _ in
             .json(ProviderFixture.rotated)
+        } run: { fixture async throws in
+            let response = try await fixture.client.authorizedRequest(HTTPRequest(url: fixture.server.url("api")))
+            #expect(response.status == 401)
+            #expect(await fixture.tokenRequests() == 0)
+            #expect(await fixture.server.log.count(path: "/api") == 1)
         }
-        let response = try await fixture.client.authorizedRequest(HTTPRequest(url: fixture.server.url("api")))
-        #expect(response.status == 401)
-        #expect(await fixture.tokenRequests() == 0)
-        #expect(await fixture.server.log.count(path: "/api") == 1)
-        await fixture.stop()
     }
 
     @Test("without a session it throws notSignedIn and sends nothing")

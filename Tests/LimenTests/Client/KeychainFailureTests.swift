@@ -64,32 +64,36 @@ struct KeychainFailureTests {
     @Test("a save refused after a rotation keeps the rotated tokens, so the next refresh spends the new token")
     func unsavedRotation() async throws {
         let twin = KeychainTwin()
-        let fixture = try await ProviderFixture.start(store: try KeychainItemStore.over(twin), token: Self.rotating)
-        twin.refuseWrites()
-        #expect(try await fixture.client.validAccessToken() == "at-new")
-        #expect(fixture.client.state.phase == .signedIn)
-        #expect(try await fixture.storedSession()?.refreshToken == "rt-old")
-        fixture.clock.advance(by: 3600)
-        #expect(try await fixture.client.validAccessToken() == "at-3")
-        let spent = await fixture.server.log.requests.filter { $0.path == "/token" }.map { $0.form["refresh_token"] }
-        #expect(spent == ["rt-old", "rt-new"])
-        twin.unlock()
-        #expect(await fixture.client.resume() == nil)
-        #expect(try await fixture.storedSession()?.refreshToken == "rt-3")
-        await fixture.stop()
+        try await ProviderFixture.with(store: try KeychainItemStore.over(twin), token: Self.rotating) {
+            fixture async throws in
+            twin.refuseWrites()
+            #expect(try await fixture.client.validAccessToken() == "at-new")
+            #expect(fixture.client.state.phase == .signedIn)
+            #expect(try await fixture.storedSession()?.refreshToken == "rt-old")
+            fixture.clock.advance(by: 3600)
+            #expect(try await fixture.client.validAccessToken() == "at-3")
+            let spent = await fixture.server.log.requests.filter { $0.path == "/token" }.map {
+                $0.form["refresh_token"]
+            }
+            #expect(spent == ["rt-old", "rt-new"])
+            twin.unlock()
+            #expect(await fixture.client.resume() == nil)
+            #expect(try await fixture.storedSession()?.refreshToken == "rt-3")
+        }
     }
 
     @Test("the next access saves a refreshed set the store refused, without another refresh")
     func unsavedSavedOnNextAccess() async throws {
         let twin = KeychainTwin()
-        let fixture = try await ProviderFixture.start(store: try KeychainItemStore.over(twin), token: Self.rotating)
-        twin.refuseWrites()
-        #expect(try await fixture.client.validAccessToken() == "at-new")
-        twin.unlock()
-        #expect(try await fixture.client.validAccessToken() == "at-new")
-        #expect(try await fixture.storedSession()?.refreshToken == "rt-new")
-        #expect(await fixture.tokenRequests() == 1)
-        await fixture.stop()
+        try await ProviderFixture.with(store: try KeychainItemStore.over(twin), token: Self.rotating) {
+            fixture async throws in
+            twin.refuseWrites()
+            #expect(try await fixture.client.validAccessToken() == "at-new")
+            twin.unlock()
+            #expect(try await fixture.client.validAccessToken() == "at-new")
+            #expect(try await fixture.storedSession()?.refreshToken == "rt-new")
+            #expect(await fixture.tokenRequests() == 1)
+        }
     }
 
     @Test("a sign-out the locked Keychain refused to carry out is carried out on resume(), never undone")
@@ -116,30 +120,30 @@ struct KeychainFailureTests {
             let twin = KeychainTwin()
             let gate = Gate()
             let arrived = Gate()
-            let fixture = try await ProviderFixture.start(
+            try await ProviderFixture.with(
                 store: try KeychainItemStore.over(twin, lockDirectory: directory)
             ) { request in
                 await arrived.open()
                 await gate.wait()
                 return Self.rotating(request)
+            } run: { fixture async throws in
+                let widgetStore = KeychainItemStore(
+                    validNamespace: "app", items: twin, lockDirectory: directory, markerDirectory: nil,
+                    onContention: { Task { await gate.open() } })
+                let widget = AuthClient(
+                    configuration: Configuration(
+                        issuer: fixture.server.baseURL, clientID: "app", store: widgetStore,
+                        transport: URLSessionTransport(), now: fixture.clock.now))
+                await widget.restore()
+                async let app = fixture.client.validAccessToken()
+                await arrived.wait()
+                // The widget finds the app holding the lock file, which opens the gate; without the lock it would send
+                // a second refresh with the spent token, which the gate holds until the time limit.
+                let fromWidget = try await widget.validAccessToken()
+                #expect(try await app == "at-new")
+                #expect(fromWidget == "at-new")
+                #expect(await fixture.tokenRequests() == 1)
             }
-            let widgetStore = KeychainItemStore(
-                validNamespace: "app", items: twin, lockDirectory: directory, markerDirectory: nil,
-                onContention: { Task { await gate.open() } })
-            let widget = AuthClient(
-                configuration: Configuration(
-                    issuer: fixture.server.baseURL, clientID: "app", store: widgetStore,
-                    transport: URLSessionTransport(), now: fixture.clock.now))
-            await widget.restore()
-            async let app = fixture.client.validAccessToken()
-            await arrived.wait()
-            // The widget finds the app holding the lock file, which opens the gate; without the lock it would send
-            // a second refresh with the spent token, which the gate holds until the time limit.
-            let fromWidget = try await widget.validAccessToken()
-            #expect(try await app == "at-new")
-            #expect(fromWidget == "at-new")
-            #expect(await fixture.tokenRequests() == 1)
-            await fixture.stop()
         }
     }
 }

@@ -13,12 +13,14 @@ struct LimenFacadeTests {
         }
         #expect(Limen.shared == nil)
         #expect(await Limen.resume() == nil)
-        let fixture = try await ProviderFixture.start(expiresIn: 3600) { _ in .json(ProviderFixture.rotated) }
-        let client = Limen.configure(fixture.client.configuration)
-        #expect(Limen.shared === client)
-        #expect(try await Limen.validAccessToken() == "at-old")
-        #expect(Limen.state.phase == .signedIn)
-        #expect(await Limen.resume() == nil)
-        await fixture.stop()
+        try await ProviderFixture.with(expiresIn: 3600) { _ in
+            .json(ProviderFixture.rotated)
+        } run: { fixture async throws in
+            let client = Limen.configure(fixture.client.configuration)
+            #expect(Limen.shared === client)
+            #expect(try await Limen.validAccessToken() == "at-old")
+            #expect(Limen.state.phase == .signedIn)
+            #expect(await Limen.resume() == nil)
+        }
     }
 }

@@ -14,24 +14,28 @@ struct LogRedactionTests {
     func noTokensInLogs() async throws {
         let capture = CapturedLogs()
 
-        let refreshing = try await ProviderFixture.start(logger: capture.logger) { _ in .json(ProviderFixture.rotated) }
-        #expect(try await refreshing.client.refresh() == "at-new")
-        await refreshing.stop()
-
-        let refused = try await ProviderFixture.start(logger: capture.logger) { _ in
-            .json(#"{"error":"invalid_grant"}"#, status: 400)
+        try await ProviderFixture.with(logger: capture.logger) { _ in
+            .json(ProviderFixture.rotated)
+        } run: { refreshing async throws in
+            #expect(try await refreshing.client.refresh() == "at-new")
         }
-        #expect(try await refused.client.refresh() == nil)
-        await refused.stop()
 
-        let revoking = try await ProviderFixture.start(
+        try await ProviderFixture.with(logger: capture.logger) { _ in
+            .json(#"{"error":"invalid_grant"}"#, status: 400)
+        } run: { refused async throws in
+            #expect(try await refused.client.refresh() == nil)
+        }
+
+        try await ProviderFixture.with(
             expiresIn: 3600,
             routes: ["POST /revoke": { _ in .json(#"{"error":"server_error"}"#, status: 500) }],
             logger: capture.logger
-        ) { _ in .json(ProviderFixture.rotated) }
-        await revoking.client.restore()
-        #expect(await revoking.client.signOut().revocationError != nil)
-        await revoking.stop()
+        ) { _ in
+            .json(ProviderFixture.rotated)
+        } run: { revoking async throws in
+            await revoking.client.restore()
+            #expect(await revoking.client.signOut().revocationError != nil)
+        }
 
         try await withTemporaryDirectory { directory in
             let client = AuthClient(
@@ -53,20 +57,22 @@ struct LogRedactionTests {
 
     @Test("descriptions of a token set and of the state never contain a token")
     func descriptions() async throws {
-        let fixture = try await ProviderFixture.start(expiresIn: 3600) { _ in .json(ProviderFixture.rotated) }
-        await fixture.client.restore()
-        let tokens = try #require(await fixture.client.currentTokens())
-        let state = fixture.client.state
-        let descriptions = [
-            String(describing: tokens), String(reflecting: tokens),
-            String(describing: state.auth), String(reflecting: state.auth),
-            String(describing: state), "\(state)",
-        ]
-        for description in descriptions {
-            for secret in Self.secrets {
-                #expect(!description.contains(secret), "description leaks \(secret): \(description)")
+        try await ProviderFixture.with(expiresIn: 3600) { _ in
+            .json(ProviderFixture.rotated)
+        } run: { fixture async throws in
+            await fixture.client.restore()
+            let tokens = try #require(await fixture.client.currentTokens())
+            let state = fixture.client.state
+            let descriptions = [
+                String(describing: tokens), String(reflecting: tokens),
+                String(describing: state.auth), String(reflecting: state.auth),
+                String(describing: state), "\(state)",
+            ]
+            for description in descriptions {
+                for secret in Self.secrets {
+                    #expect(!description.contains(secret), "description leaks \(secret): \(description)")
+                }
             }
         }
-        await fixture.stop()
     }
 }

@@ -14,9 +14,24 @@ struct ProviderFixture {
     /// A token endpoint answer that rotates the refresh token.
     static let rotated = #"{"access_token":"at-new","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-new"}"#
 
+    /// Runs `body` with a fixture (see ``start(expiresIn:store:routes:logger:token:)``) and stops its server however
+    /// `body` ends.
+    static func with<Result>(
+        expiresIn: TimeInterval = 10,
+        store: any SecureStore = MemoryStore(),
+        routes: [String: TestHTTPServer.Handler] = [:],
+        logger: Logger = Logger(label: "limen"),
+        token: @escaping TestHTTPServer.Handler,
+        isolation: isolated (any Actor)? = #isolation,
+        run body: (ProviderFixture) async throws -> Result
+    ) async throws -> Result {
+        let fixture = try await start(expiresIn: expiresIn, store: store, routes: routes, logger: logger, token: token)
+        return try await withStopping(fixture, stop: { await $0.server.stop() }, body)
+    }
+
     /// Starts the server with `token` answering `POST /token` and stores a session in `store` whose access token
     /// expires at `expiresIn` seconds from the fixture's start. The client logs to `logger`.
-    static func start(
+    private static func start(
         expiresIn: TimeInterval = 10,
         store: any SecureStore = MemoryStore(),
         routes: [String: TestHTTPServer.Handler] = [:],
@@ -69,8 +84,6 @@ struct ProviderFixture {
 
     /// How many requests reached the token endpoint.
     func tokenRequests() async -> Int { await server.log.count(path: "/token") }
-
-    func stop() async { await server.stop() }
 }
 
 /// Collects events in the order a client emits them.

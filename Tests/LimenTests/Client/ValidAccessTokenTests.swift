@@ -8,59 +8,63 @@ import Testing
 struct ValidAccessTokenTests {
     @Test("a token with more than the leeway left is returned without any request")
     func cached() async throws {
-        let fixture = try await ProviderFixture.start(expiresIn: 3600) { _ in .json(ProviderFixture.rotated) }
-        #expect(try await fixture.client.validAccessToken() == "at-old")
-        #expect(await fixture.tokenRequests() == 0)
-        await fixture.stop()
+        try await ProviderFixture.with(expiresIn: 3600) { _ in
+            .json(ProviderFixture.rotated)
+        } run: { fixture async throws in
+            #expect(try await fixture.client.validAccessToken() == "at-old")
+            #expect(await fixture.tokenRequests() == 0)
+        }
     }
 
     @Test("1,000 concurrent callers at expiry cause exactly one refresh request at the server")
     func singleFlight() async throws {
         let gate = Gate()
-        let fixture = try await ProviderFixture.start { _ in
+        try await ProviderFixture.with { _ in
             await gate.wait()
             return .json(ProviderFixture.rotated)
-        }
-        let client = fixture.client
-        let results = await withTaskGroup(of: String?.self) { group in
-            for _ in 0..<1_000 {
-                group.addTask { try? await client.validAccessToken() }
+        } run: { fixture async throws in
+            let client = fixture.client
+            let results = await withTaskGroup(of: String?.self) { group in
+                for _ in 0..<1_000 {
+                    group.addTask { try? await client.validAccessToken() }
+                }
+                group.addTask {
+                    await gate.open()
+                    return nil
+                }
+                var tokens: [String?] = []
+                for await token in group { tokens.append(token) }
+                return tokens
             }
-            group.addTask {
-                await gate.open()
-                return nil
-            }
-            var tokens: [String?] = []
-            for await token in group { tokens.append(token) }
-            return tokens
+            #expect(results.compactMap { $0 }.count == 1_000)
+            #expect(Set(results.compactMap { $0 }) == ["at-new"])
+            #expect(await fixture.tokenRequests() == 1)
         }
-        #expect(results.compactMap { $0 }.count == 1_000)
-        #expect(Set(results.compactMap { $0 }) == ["at-new"])
-        #expect(await fixture.tokenRequests() == 1)
-        await fixture.stop()
     }
 
     @Test("the rotated refresh token is stored before the new access token is returned")
     func rotationPersisted() async throws {
-        let fixture = try await ProviderFixture.start { _ in .json(ProviderFixture.rotated) }
-        let events = EventRecorder(fixture.client)
-        #expect(try await fixture.client.validAccessToken() == "at-new")
-        let stored = try #require(try await fixture.storedSession())
-        #expect(stored.refreshToken == "rt-new")
-        #expect(stored.accessToken == "at-new")
-        #expect(await fixture.server.log.requests.first { $0.path == "/token" }?.form["refresh_token"] == "rt-old")
-        #expect(events.recorded == [.tokenRefreshed])
-        await fixture.stop()
+        try await ProviderFixture.with { _ in
+            .json(ProviderFixture.rotated)
+        } run: { fixture async throws in
+            let events = EventRecorder(fixture.client)
+            #expect(try await fixture.client.validAccessToken() == "at-new")
+            let stored = try #require(try await fixture.storedSession())
+            #expect(stored.refreshToken == "rt-new")
+            #expect(stored.accessToken == "at-new")
+            #expect(await fixture.server.log.requests.first { $0.path == "/token" }?.form["refresh_token"] == "rt-old")
+            #expect(events.recorded == [.tokenRefreshed])
+        }
     }
 
     @Test("a refresh without a new refresh token keeps the old one")
     func rotationOptional() async throws {
-        let fixture = try await ProviderFixture.start { _ in
+        try await ProviderFixture.with { _ in
             .json(#"{"access_token":"at-new","token_type":"bearer","expires_in":3600}"#)
+        } run: { fixture async throws in
+            _ = try await fixture.client.validAccessToken()
+            #expect(try await fixture.storedSession()?.refreshToken == "rt-old")
         }
-        _ = try await fixture.client.validAccessToken()
-        #expect(try await fixture.storedSession()?.refreshToken == "rt-old")
-        await fixture.stop()
     }
 
     @Test(
@@ -75,68 +79,74 @@ struct ValidAccessTokenTests {
         ]
     )
     func transientFailure(answer: HTTPResponse, expected: LimenError) async throws {
-        let fixture = try await ProviderFixture.start { _ in answer }
-        let error = await #expect(throws: LimenError.self) { try await fixture.client.validAccessToken() }
-        #expect(error == expected)
-        #expect(error?.isRetryable == true)
-        #expect(fixture.client.state.phase == .signedIn)
-        #expect(try await fixture.storedSession()?.refreshToken == "rt-old")
-        await fixture.stop()
+        try await ProviderFixture.with { _ in
+            answer
+        } run: { fixture async throws in
+            let error = await #expect(throws: LimenError.self) { try await fixture.client.validAccessToken() }
+            #expect(error == expected)
+            #expect(error?.isRetryable == true)
+            #expect(fixture.client.state.phase == .signedIn)
+            #expect(try await fixture.storedSession()?.refreshToken == "rt-old")
+        }
     }
 
     @Test("a dropped connection throws a retryable error and keeps the session")
     func droppedConnection() async throws {
         let dropping = try DroppingServer()
         defer { dropping.stop() }
-        let fixture = try await ProviderFixture.start(routes: [:]) { _ in .json(ProviderFixture.rotated) }
-        let client = AuthClient(
-            configuration: Configuration(
-                issuer: fixture.server.baseURL,
-                clientID: "app",
-                store: fixture.store,
-                transport: RedirectingTransport(tokenEndpoint: dropping.baseURL.appendingPathComponent("token")),
-                now: fixture.clock.now
+        try await ProviderFixture.with(routes: [:]) { _ in
+            .json(ProviderFixture.rotated)
+        } run: { fixture async throws in
+            let client = AuthClient(
+                configuration: Configuration(
+                    issuer: fixture.server.baseURL,
+                    clientID: "app",
+                    store: fixture.store,
+                    transport: RedirectingTransport(tokenEndpoint: dropping.baseURL.appendingPathComponent("token")),
+                    now: fixture.clock.now
+                )
             )
-        )
-        let error = await #expect(throws: LimenError.self) { try await client.validAccessToken() }
-        #expect(error?.isRetryable == true)
-        #expect(error?.code.hasPrefix("network.") == true)
-        #expect(client.state.phase == .signedIn)
-        #expect(try await fixture.storedSession()?.refreshToken == "rt-old")
-        await fixture.stop()
+            let error = await #expect(throws: LimenError.self) { try await client.validAccessToken() }
+            #expect(error?.isRetryable == true)
+            #expect(error?.code.hasPrefix("network.") == true)
+            #expect(client.state.phase == .signedIn)
+            #expect(try await fixture.storedSession()?.refreshToken == "rt-old")
+        }
     }
 
     @Test("invalid_grant returns nil, clears the session and emits sessionExpired")
     func invalidGrant() async throws {
-        let fixture = try await ProviderFixture.start { _ in .json(#"{"error":"invalid_grant"}"#, status: 400) }
-        let events = EventRecorder(fixture.client)
-        #expect(try await fixture.client.validAccessToken() == nil)
-        #expect(fixture.client.state.phase == .expired)
-        #expect(fixture.client.state.auth.isAuthenticated == false)
-        #expect(fixture.client.state.auth.hasPreviouslySignedIn == true)
-        #expect(try await fixture.storedSession() == nil)
-        #expect(events.recorded == [.sessionExpired])
-        await fixture.stop()
+        try await ProviderFixture.with { _ in
+            .json(#"{"error":"invalid_grant"}"#, status: 400)
+        } run: { fixture async throws in
+            let events = EventRecorder(fixture.client)
+            #expect(try await fixture.client.validAccessToken() == nil)
+            #expect(fixture.client.state.phase == .expired)
+            #expect(fixture.client.state.auth.isAuthenticated == false)
+            #expect(fixture.client.state.auth.hasPreviouslySignedIn == true)
+            #expect(try await fixture.storedSession() == nil)
+            #expect(events.recorded == [.sessionExpired])
+        }
     }
 
     @Test("a refresh that finishes after sign-out is discarded")
     func refreshAfterSignOut() async throws {
         let arrived = Gate()
         let release = Gate()
-        let fixture = try await ProviderFixture.start { _ in
+        try await ProviderFixture.with { _ in
             await arrived.open()
             await release.wait()
             return .json(ProviderFixture.rotated)
+        } run: { fixture async throws in
+            let client = fixture.client
+            let pending = Task { try await client.validAccessToken() }
+            await arrived.wait()
+            await client.signOut(revoke: false)
+            await release.open()
+            #expect(try await pending.value == nil)
+            #expect(client.state.phase == .signedOut)
+            #expect(try await fixture.storedSession() == nil)
         }
-        let client = fixture.client
-        let pending = Task { try await client.validAccessToken() }
-        await arrived.wait()
-        await client.signOut(revoke: false)
-        await release.open()
-        #expect(try await pending.value == nil)
-        #expect(client.state.phase == .signedOut)
-        #expect(try await fixture.storedSession() == nil)
-        await fixture.stop()
     }
 }
 

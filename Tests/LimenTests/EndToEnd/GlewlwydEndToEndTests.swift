@@ -12,14 +12,7 @@ import Testing
 )
 struct GlewlwydEndToEndTests {
     func withPeer(_ body: (GlewlwydPeer) async throws -> Void) async throws {
-        let peer = try await GlewlwydPeer.start()
-        do {
-            try await body(peer)
-        } catch {
-            await peer.stop()
-            throw error
-        }
-        await peer.stop()
+        try await GlewlwydPeer.with(body)
     }
 
     func client(for peer: GlewlwydPeer, _ registered: GlewlwydPeer.Client, logs: CapturedLogs = CapturedLogs())

@@ -13,14 +13,10 @@ import Testing
 )
 struct LimenServerEndToEndTests {
     func withServer(settings: [String] = [], _ body: (LimenServerPeer) async throws -> Void) async throws {
-        let server = try await LimenServerPeer.start(settings: settings)
-        do {
+        try await LimenServerPeer.with(settings: settings) { server in
             try await body(server)
-        } catch {
-            await server.stop()
-            throw error
+            #expect(await server.stop() == 0, "limen-server exits 0 on SIGTERM")
         }
-        #expect(await server.stop() == 0, "limen-server exits 0 on SIGTERM")
     }
 
     /// `AuthClient` for the seeded native client `limen-cli`, with a loopback redirect on a port of its own.

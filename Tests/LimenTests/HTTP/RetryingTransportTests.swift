@@ -8,16 +8,17 @@ import Testing
 struct RetryingTransportTests {
     @Test("a GET answered 503, 503, 200 is retried until it succeeds, waiting the jittered backoff")
     func retriesUntilSuccess() async throws {
-        let server = try await ScriptedServer.start([HTTPResponse(status: 503), HTTPResponse(status: 503), .ok])
-        let sleeps = TestClock()
-        let transport = RetryingTransport(
-            base: URLSessionTransport(), clock: sleeps, random: Randoms([0.5, 0.75]).next)
-        let response = try await transport.send(HTTPRequest(url: server.url))
-        #expect(response.status == 200)
-        #expect(await server.requestCount() == 3)
-        // Full jitter: random × min(8 s, 0.5 s × 2ⁿ).
-        #expect(sleeps.recorded == [.milliseconds(250), .milliseconds(750)])
-        await server.stop()
+        try await ScriptedServer.with([HTTPResponse(status: 503), HTTPResponse(status: 503), .ok]) {
+            server async throws in
+            let sleeps = TestClock()
+            let transport = RetryingTransport(
+                base: URLSessionTransport(), clock: sleeps, random: Randoms([0.5, 0.75]).next)
+            let response = try await transport.send(HTTPRequest(url: server.url))
+            #expect(response.status == 200)
+            #expect(await server.requestCount() == 3)
+            // Full jitter: random × min(8 s, 0.5 s × 2ⁿ).
+            #expect(sleeps.recorded == [.milliseconds(250), .milliseconds(750)])
+        }
     }
 
     @Test(
@@ -25,51 +26,51 @@ struct RetryingTransportTests {
         arguments: [429, 502, 503, 504]
     )
     func retryableStatuses(status: Int) async throws {
-        let server = try await ScriptedServer.start([HTTPResponse(status: status), .ok])
-        let sleeps = TestClock()
-        let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps, random: { 0 })
-        #expect(try await transport.send(HTTPRequest(url: server.url)).status == 200)
-        #expect(await server.requestCount() == 2)
-        await server.stop()
+        try await ScriptedServer.with([HTTPResponse(status: status), .ok]) { server async throws in
+            let sleeps = TestClock()
+            let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps, random: { 0 })
+            #expect(try await transport.send(HTTPRequest(url: server.url)).status == 200)
+            #expect(await server.requestCount() == 2)
+        }
     }
 
     @Test("a GET answered 500 or 404 is returned without a retry", arguments: [500, 404])
     func nonRetryableStatus(status: Int) async throws {
-        let server = try await ScriptedServer.start([HTTPResponse(status: status), .ok])
-        let sleeps = TestClock()
-        let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps)
-        #expect(try await transport.send(HTTPRequest(url: server.url)).status == status)
-        #expect(await server.requestCount() == 1)
-        #expect(sleeps.recorded.isEmpty)
-        await server.stop()
+        try await ScriptedServer.with([HTTPResponse(status: status), .ok]) { server async throws in
+            let sleeps = TestClock()
+            let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps)
+            #expect(try await transport.send(HTTPRequest(url: server.url)).status == status)
+            #expect(await server.requestCount() == 1)
+            #expect(sleeps.recorded.isEmpty)
+        }
     }
 
     @Test("a POST answered 503 is not retried: exactly one request reaches the server")
     func postNotRetriedAfterStatus() async throws {
-        let server = try await ScriptedServer.start([HTTPResponse(status: 503), .ok])
-        let sleeps = TestClock()
-        let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps)
-        let request = HTTPRequest.form(url: server.url, [("grant_type", "refresh_token")])
-        #expect(try await transport.send(request).status == 503)
-        #expect(await server.requestCount() == 1)
-        #expect(sleeps.recorded.isEmpty)
-        await server.stop()
+        try await ScriptedServer.with([HTTPResponse(status: 503), .ok]) { server async throws in
+            let sleeps = TestClock()
+            let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps)
+            let request = HTTPRequest.form(url: server.url, [("grant_type", "refresh_token")])
+            #expect(try await transport.send(request).status == 503)
+            #expect(await server.requestCount() == 1)
+            #expect(sleeps.recorded.isEmpty)
+        }
     }
 
     @Test("a POST that failed offline (never reached the server) is retried once and succeeds")
     func postRetriedWhenOffline() async throws {
-        let server = try await ScriptedServer.start([.ok])
-        let sleeps = TestClock()
-        let transport = RetryingTransport(
-            base: FailingFirst([.offline("no route")], then: URLSessionTransport()),
-            clock: sleeps,
-            random: { 0.5 }
-        )
-        let request = HTTPRequest.form(url: server.url, [("grant_type", "refresh_token")])
-        #expect(try await transport.send(request).status == 200)
-        #expect(await server.requestCount() == 1)
-        #expect(sleeps.recorded == [.milliseconds(250)])
-        await server.stop()
+        try await ScriptedServer.with([.ok]) { server async throws in
+            let sleeps = TestClock()
+            let transport = RetryingTransport(
+                base: FailingFirst([.offline("no route")], then: URLSessionTransport()),
+                clock: sleeps,
+                random: { 0.5 }
+            )
+            let request = HTTPRequest.form(url: server.url, [("grant_type", "refresh_token")])
+            #expect(try await transport.send(request).status == 200)
+            #expect(await server.requestCount() == 1)
+            #expect(sleeps.recorded == [.milliseconds(250)])
+        }
     }
 
     @Test(
@@ -88,30 +89,32 @@ struct RetryingTransportTests {
 
     @Test("a GET is retried after a timeout, being offline or a lost connection, but not after a TLS failure")
     func getRetriedAfterTransientErrors() async throws {
-        let server = try await ScriptedServer.start([.ok, .ok, .ok])
-        let failing = FailingFirst([.timeout, .offline("down"), .connectionLost("reset")], then: URLSessionTransport())
-        let sleeps = TestClock()
-        let transport = RetryingTransport(base: failing, clock: sleeps, random: { 0 })
-        #expect(try await transport.send(HTTPRequest(url: server.url)).status == 200)
-        #expect(failing.attempts == 4)
-        #expect(sleeps.recorded.count == 3)
+        try await ScriptedServer.with([.ok, .ok, .ok]) { server async throws in
+            let failing = FailingFirst(
+                [.timeout, .offline("down"), .connectionLost("reset")], then: URLSessionTransport())
+            let sleeps = TestClock()
+            let transport = RetryingTransport(base: failing, clock: sleeps, random: { 0 })
+            #expect(try await transport.send(HTTPRequest(url: server.url)).status == 200)
+            #expect(failing.attempts == 4)
+            #expect(sleeps.recorded.count == 3)
 
-        let tls = FailingFirst([.tls("untrusted")], then: URLSessionTransport())
-        let once = RetryingTransport(base: tls, clock: sleeps)
-        await #expect(throws: NetworkError.tls("untrusted")) { try await once.send(HTTPRequest(url: server.url)) }
-        #expect(tls.attempts == 1)
-        await server.stop()
+            let tls = FailingFirst([.tls("untrusted")], then: URLSessionTransport())
+            let once = RetryingTransport(base: tls, clock: sleeps)
+            await #expect(throws: NetworkError.tls("untrusted")) { try await once.send(HTTPRequest(url: server.url)) }
+            #expect(tls.attempts == 1)
+        }
     }
 
     @Test("Retry-After: 2 is honoured instead of the jittered backoff")
     func retryAfterSeconds() async throws {
-        let server = try await ScriptedServer.start([HTTPResponse(status: 503, headers: ["Retry-After": "2"]), .ok])
-        let sleeps = TestClock()
-        let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps, random: { 0.5 })
-        #expect(try await transport.send(HTTPRequest(url: server.url)).status == 200)
-        #expect(sleeps.recorded == [.seconds(2)])
-        #expect(await server.requestCount() == 2)
-        await server.stop()
+        try await ScriptedServer.with([HTTPResponse(status: 503, headers: ["Retry-After": "2"]), .ok]) {
+            server async throws in
+            let sleeps = TestClock()
+            let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps, random: { 0.5 })
+            #expect(try await transport.send(HTTPRequest(url: server.url)).status == 200)
+            #expect(sleeps.recorded == [.seconds(2)])
+            #expect(await server.requestCount() == 2)
+        }
     }
 
     @Test("Retry-After as an HTTP date is honoured relative to the injected clock")
@@ -122,40 +125,42 @@ struct RetryingTransportTests {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         let date = formatter.string(from: clock.date.addingTimeInterval(5))
-        let server = try await ScriptedServer.start([HTTPResponse(status: 429, headers: ["Retry-After": date]), .ok])
-        let sleeps = TestClock()
-        let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps, now: clock.now)
-        #expect(try await transport.send(HTTPRequest(url: server.url)).status == 200)
-        #expect(sleeps.recorded == [.seconds(5)])
-        await server.stop()
+        try await ScriptedServer.with([HTTPResponse(status: 429, headers: ["Retry-After": date]), .ok]) {
+            server async throws in
+            let sleeps = TestClock()
+            let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps, now: clock.now)
+            #expect(try await transport.send(HTTPRequest(url: server.url)).status == 200)
+            #expect(sleeps.recorded == [.seconds(5)])
+        }
     }
 
     @Test("Retry-After: 120, over the 30 s maximum, returns the response at once without waiting")
     func retryAfterOverMaximum() async throws {
-        let server = try await ScriptedServer.start([HTTPResponse(status: 503, headers: ["Retry-After": "120"]), .ok])
-        let sleeps = TestClock()
-        let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps)
-        let response = try await transport.send(HTTPRequest(url: server.url))
-        #expect(response.status == 503)
-        #expect(response.header("Retry-After") == "120")
-        #expect(sleeps.recorded.isEmpty)
-        #expect(await server.requestCount() == 1)
-        await server.stop()
+        try await ScriptedServer.with([HTTPResponse(status: 503, headers: ["Retry-After": "120"]), .ok]) {
+            server async throws in
+            let sleeps = TestClock()
+            let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps)
+            let response = try await transport.send(HTTPRequest(url: server.url))
+            #expect(response.status == 503)
+            #expect(response.header("Retry-After") == "120")
+            #expect(sleeps.recorded.isEmpty)
+            #expect(await server.requestCount() == 1)
+        }
     }
 
     @Test("after the last retry the last response is returned")
     func givesUpWithLastResponse() async throws {
         let answers = (1...5).map { HTTPResponse(status: 503, headers: ["X-Attempt": "\($0)"]) }
-        let server = try await ScriptedServer.start(answers)
-        let sleeps = TestClock()
-        let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps, random: { 0.5 })
-        let response = try await transport.send(HTTPRequest(url: server.url))
-        #expect(response.status == 503)
-        #expect(response.header("X-Attempt") == "4")
-        #expect(await server.requestCount() == 4)
-        // The ceiling doubles from 0.5 s: 0.5, 1, 2 (× 0.5 jitter).
-        #expect(sleeps.recorded == [.milliseconds(250), .milliseconds(500), .seconds(1)])
-        await server.stop()
+        try await ScriptedServer.with(answers) { server async throws in
+            let sleeps = TestClock()
+            let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps, random: { 0.5 })
+            let response = try await transport.send(HTTPRequest(url: server.url))
+            #expect(response.status == 503)
+            #expect(response.header("X-Attempt") == "4")
+            #expect(await server.requestCount() == 4)
+            // The ceiling doubles from 0.5 s: 0.5, 1, 2 (× 0.5 jitter).
+            #expect(sleeps.recorded == [.milliseconds(250), .milliseconds(500), .seconds(1)])
+        }
     }
 
     @Test("after the last retry the last error is thrown")
@@ -189,33 +194,34 @@ struct RetryingTransportTests {
 
     @Test("a configuration's clock is the one its default transport waits on")
     func configurationClock() async throws {
-        let server = try await ScriptedServer.start([HTTPResponse(status: 503), .ok])
-        let clock = TestClock()
-        let configuration = Configuration(issuer: server.url, clientID: "app", store: MemoryStore(), clock: clock)
-        let response = try await configuration.transport.send(HTTPRequest(url: server.url))
-        #expect(response.status == 200)
-        #expect(clock.recorded.count == 1)
-        await server.stop()
+        try await ScriptedServer.with([HTTPResponse(status: 503), .ok]) { server async throws in
+            let clock = TestClock()
+            let configuration = Configuration(issuer: server.url, clientID: "app", store: MemoryStore(), clock: clock)
+            let response = try await configuration.transport.send(HTTPRequest(url: server.url))
+            #expect(response.status == 200)
+            #expect(clock.recorded.count == 1)
+        }
     }
 
     @Test("cancelling the caller during a wait ends the call with cancelled")
     func cancellationDuringWait() async throws {
-        let server = try await ScriptedServer.start([HTTPResponse(status: 503, headers: ["Retry-After": "25"]), .ok])
-        let waiting = Gate()
-        let transport = RetryingTransport(
-            base: URLSessionTransport(),
-            clock: TestClock { duration in
-                await waiting.open()
-                try await Task.sleep(for: duration)
-            }
-        )
-        let call = Task { try await transport.send(HTTPRequest(url: server.url)) }
-        await waiting.wait()
-        call.cancel()
-        let result = await call.result
-        #expect(throws: NetworkError.cancelled) { try result.get() }
-        #expect(await server.requestCount() == 1)
-        await server.stop()
+        try await ScriptedServer.with([HTTPResponse(status: 503, headers: ["Retry-After": "25"]), .ok]) {
+            server async throws in
+            let waiting = Gate()
+            let transport = RetryingTransport(
+                base: URLSessionTransport(),
+                clock: TestClock { duration in
+                    await waiting.open()
+                    try await Task.sleep(for: duration)
+                }
+            )
+            let call = Task { try await transport.send(HTTPRequest(url: server.url)) }
+            await waiting.wait()
+            call.cancel()
+            let result = await call.result
+            #expect(throws: NetworkError.cancelled) { try result.get() }
+            #expect(await server.requestCount() == 1)
+        }
     }
 }
 
@@ -225,19 +231,22 @@ private struct ScriptedServer {
 
     var url: URL { server.url("scripted") }
 
-    static func start(_ answers: [HTTPResponse]) async throws -> ScriptedServer {
+    /// Runs `body` with a server answering `answers` in turn, and stops it however `body` ends.
+    static func with<Result>(
+        _ answers: [HTTPResponse],
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (ScriptedServer) async throws -> Result
+    ) async throws -> Result {
         let remaining = Locked(answers)
-        let server = try await TestHTTPServer.start([
+        let routes: [String: TestHTTPServer.Handler] = [
             "/scripted": { _ in
                 remaining.withLock { list in list.count > 1 ? list.removeFirst() : list[0] }
             }
-        ])
-        return ScriptedServer(server: server)
+        ]
+        return try await TestHTTPServer.withServer(routes) { server in try await body(ScriptedServer(server: server)) }
     }
 
     func requestCount() async -> Int { await server.log.count(path: "/scripted") }
-
-    func stop() async { await server.stop() }
 }
 
 extension HTTPResponse {

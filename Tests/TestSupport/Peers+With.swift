@@ -1,0 +1,21 @@
+extension GlewlwydPeer {
+    /// Starts glewlwyd (as ``start()``), runs `body` with it, and stops it however `body` ends.
+    public static func with<Result>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (GlewlwydPeer) async throws -> Result
+    ) async throws -> Result {
+        try await withStopping(try await start(), stop: { await $0.stop() }, body)
+    }
+}
+
+extension LimenServerPeer {
+    /// Starts limen-server (with `settings`, flags of `limen-server serve`), runs `body` with it, and stops it however
+    /// `body` ends; a test that checks the exit status stops it itself first (a second stop returns the same status).
+    public static func with<Result>(
+        settings: [String] = [],
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (LimenServerPeer) async throws -> Result
+    ) async throws -> Result {
+        try await withStopping(try await start(settings: settings), stop: { await $0.stop() }, body)
+    }
+}

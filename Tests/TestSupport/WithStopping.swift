@@ -1,0 +1,18 @@
+/// Runs `body` with `resource`, then stops it whether `body` returned or threw: the shape of every `with…` helper
+/// for servers and peers, so no test leaves one running because an expectation threw before a trailing stop.
+public func withStopping<Resource: Sendable, Result>(
+    _ resource: Resource,
+    stop: (Resource) async -> Void,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (Resource) async throws -> Result
+) async throws -> Result {
+    let result: Result
+    do {
+        result = try await body(resource)
+    } catch {
+        await stop(resource)
+        throw error
+    }
+    await stop(resource)
+    return result
+}
