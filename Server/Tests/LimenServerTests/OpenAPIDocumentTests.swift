@@ -1,38 +1,12 @@
 import Foundation
 import Hummingbird
 import Testing
-import Yams
 
 @testable import LimenServer
 
 /// `Server/openapi.yaml` and the router agree: the document names every route the server registers, and nothing else.
-@Suite("OpenAPI document")
+@Suite("OpenAPI document: routes")
 struct OpenAPIDocumentTests {
-    /// `Server/openapi.yaml`, found from this file (`Server/Tests/LimenServerTests/`).
-    private static let documentURL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("openapi.yaml")
-
-    /// The keys of an OpenAPI path item that are operations (OpenAPI 3.1 §4.8.9).
-    private static let operationKeys: Set<String> = [
-        "get", "put", "post", "delete", "options", "head", "patch", "trace",
-    ]
-
-    /// Every operation of the document, as `METHOD /path` (`GET /admin/users/{id}`).
-    private static func documentedOperations() throws -> Set<String> {
-        let text = try String(contentsOf: documentURL, encoding: .utf8)
-        let document = try #require(try Yams.load(yaml: text) as? [String: Any], "openapi.yaml is not a YAML mapping")
-        let paths = try #require(document["paths"] as? [String: Any], "openapi.yaml has no paths")
-        var operations: Set<String> = []
-        for (path, item) in paths {
-            let item = try #require(item as? [String: Any], "the path item of \(path) is not a mapping")
-            for key in item.keys where operationKeys.contains(key) {
-                operations.insert("\(key.uppercased()) \(path)")
-            }
-        }
-        return operations
-    }
-
     /// Every route of the router of a provider configured by `configure`, as `METHOD /path`, Hummingbird writing a
     /// captured parameter as OpenAPI does (`{id}`).
     private static func registeredRoutes(
@@ -50,7 +24,7 @@ struct OpenAPIDocumentTests {
 
     @Test("every route the router registers is in openapi.yaml, and every documented operation is a route")
     func documentMatchesRouter() async throws {
-        let documented = try Self.documentedOperations()
+        let documented = try OpenAPIDocument().operations
         let registered = try await Self.registeredRoutes { $0.metricsAccess = .loopback }
         #expect(registered.contains("GET /admin/users/{id}"), "route paths are not written as expected: \(registered)")
         let undocumented = registered.subtracting(documented).sorted()
@@ -61,7 +35,7 @@ struct OpenAPIDocumentTests {
 
     @Test("with metrics off the router lacks exactly GET /metrics, as the document says")
     func metricsOffRemovesOnlyMetrics() async throws {
-        let documented = try Self.documentedOperations()
+        let documented = try OpenAPIDocument().operations
         let registered = try await Self.registeredRoutes { $0.metricsAccess = .off }
         #expect(documented.subtracting(registered) == ["GET /metrics"])
         #expect(registered.subtracting(documented).isEmpty)

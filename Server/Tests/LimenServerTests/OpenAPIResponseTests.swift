@@ -1,0 +1,224 @@
+import Foundation
+import HTTPTypes
+import LimenOIDC
+import Testing
+
+@testable import LimenServer
+
+/// Real answers of the server held to `Server/openapi.yaml`: each status is one its operation documents, and each
+/// JSON object sends only the members its schema names and every member the schema requires.
+@Suite("OpenAPI document: responses")
+struct OpenAPIResponseTests {
+    /// Checks answers against one reading of the document.
+    private struct Checker: Sendable {
+        let document: OpenAPIDocument
+
+        /// `response` answered `operation` (`METHOD /path` as documented) with a documented status, and its JSON body
+        /// is a `schema` when one is named.
+        func expect(
+            _ response: RecordedResponse,
+            answers operation: String,
+            as schema: String? = nil,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
+            let statuses = document.statuses[operation] ?? []
+            #expect(
+                statuses.contains(response.status.code),
+                "\(operation) answered \(response.status.code), not among \(statuses.sorted())",
+                sourceLocation: sourceLocation)
+            if let schema { expect(response.json, is: schema, sourceLocation: sourceLocation) }
+        }
+
+        /// `object` sends only the members `schema` names and all it requires.
+        func expect(
+            _ object: [String: JSONValue],
+            is schema: String,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
+            guard let members = document.schemas[schema] else {
+                Issue.record("no schema \(schema) in openapi.yaml", sourceLocation: sourceLocation)
+                return
+            }
+            let sent = Set(object.keys)
+            #expect(
+                sent.subtracting(members.named).isEmpty,
+                "\(schema): undocumented members \(sent.subtracting(members.named).sorted())",
+                sourceLocation: sourceLocation)
+            #expect(
+                members.required.subtracting(sent).isEmpty,
+                "\(schema): required members missing \(members.required.subtracting(sent).sorted())",
+                sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("discovery, keys, health, metrics and the stylesheet answer as documented")
+    func discoveryAndOperations() async throws {
+        let check = Checker(document: try OpenAPIDocument())
+        try await TokenFixture.run { fixture in
+            for path in ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"] {
+                check.expect(try await fixture.get(path), answers: "GET \(path)", as: "ProviderMetadata")
+            }
+            let jwks = try await fixture.get("/jwks")
+            check.expect(jwks, answers: "GET /jwks", as: "JWKSet")
+            for key in jwks.objects(in: "keys") { check.expect(key, is: "JWK") }
+            check.expect(try await fixture.get("/healthz"), answers: "GET /healthz", as: "Health")
+            check.expect(try await fixture.get("/metrics"), answers: "GET /metrics")
+            check.expect(try await fixture.get("/static/limen.css"), answers: "GET /static/limen.css")
+        }
+    }
+
+    @Test("the token, device, revocation, introspection and userinfo endpoints answer as documented")
+    func oauthEndpoints() async throws {
+        let check = Checker(document: try OpenAPIDocument())
+        try await TokenFixture.run { fixture in
+            let tokens = try await fixture.signIn()
+            check.expect(tokens, answers: "POST /token", as: "TokenResponse")
+            let accessToken = try #require(tokens["access_token"])
+            let refreshed = try await fixture.refresh(try #require(tokens["refresh_token"]))
+            check.expect(refreshed, answers: "POST /token", as: "TokenResponse")
+            let wrongGrant = try await fixture.post("/token", [("grant_type", "password"), ("client_id", "native")])
+            check.expect(wrongGrant, answers: "POST /token", as: "OAuthError")
+            let json = try await fixture.post("/token", [], headers: [.contentType: "application/json"], body: "{}")
+            check.expect(json, answers: "POST /token", as: "OAuthError")
+            let tooLarge = try await fixture.post("/token", [("code", String(repeating: "a", count: 70_000))])
+            check.expect(tooLarge, answers: "POST /token", as: "OAuthError")
+            let badSecret = try await fixture.post(
+                "/token", [("grant_type", "refresh_token"), ("refresh_token", "x")],
+                headers: TokenFixture.basic("web", "wrong"))
+            check.expect(badSecret, answers: "POST /token", as: "OAuthError")
+
+            let device = try await fixture.post(
+                "/device_authorization", [("client_id", "limen-cli"), ("scope", "openid")])
+            check.expect(device, answers: "POST /device_authorization", as: "DeviceAuthorizationResponse")
+            let pending = try await fixture.post(
+                "/token",
+                [
+                    ("grant_type", DeviceFlow.grantType), ("device_code", try #require(device["device_code"])),
+                    ("client_id", "limen-cli"),
+                ])
+            check.expect(pending, answers: "POST /token", as: "OAuthError")
+
+            let introspected = try await fixture.post(
+                "/introspect", [("token", accessToken)], headers: TokenFixture.basic("web", TokenFixture.webSecret))
+            check.expect(introspected, answers: "POST /introspect", as: "IntrospectionResponse")
+            let publicClient = try await fixture.post("/introspect", [("token", accessToken), ("client_id", "native")])
+            check.expect(publicClient, answers: "POST /introspect", as: "OAuthError")
+
+            check.expect(try await fixture.userInfo(accessToken), answers: "GET /userinfo", as: "UserInfo")
+            check.expect(try await fixture.get("/userinfo"), answers: "GET /userinfo")
+            let withoutOpenID = try await fixture.signIn(scope: "email")
+            let narrow = try await fixture.userInfo(try #require(withoutOpenID["access_token"]))
+            check.expect(narrow, answers: "GET /userinfo")
+            let posted = try await fixture.post("/userinfo", [("access_token", accessToken)])
+            check.expect(posted, answers: "POST /userinfo", as: "UserInfo")
+
+            let revoked = try await fixture.post("/revoke", [("token", accessToken), ("client_id", "native")])
+            check.expect(revoked, answers: "POST /revoke")
+            check.expect(try await fixture.userInfo(accessToken), answers: "GET /userinfo")
+        }
+    }
+
+    @Test("the admin API answers as documented, off and on")
+    func adminAPI() async throws {
+        let check = Checker(document: try OpenAPIDocument())
+        try await TokenFixture.run { fixture in
+            check.expect(try await fixture.admin(.get, "/admin/clients", token: nil), answers: "GET /admin/clients")
+            let token = try await fixture.installAdminToken()
+            check.expect(try await fixture.admin(.get, "/admin/users", token: nil), answers: "GET /admin/users")
+
+            let clientJSON = #"{"client_id": "svc", "redirect_uris": ["https://svc.example/cb"]}"#
+            let created = try await fixture.admin(.post, "/admin/clients", token: token, json: clientJSON)
+            check.expect(created, answers: "POST /admin/clients", as: "AdminClient")
+            let again = try await fixture.admin(.post, "/admin/clients", token: token, json: clientJSON)
+            check.expect(again, answers: "POST /admin/clients", as: "Error")
+            let text = try await fixture.admin(
+                .post, "/admin/clients", token: token, json: clientJSON, contentType: "text/plain")
+            check.expect(text, answers: "POST /admin/clients", as: "Error")
+            let list = try await fixture.admin(.get, "/admin/clients", token: token)
+            check.expect(list, answers: "GET /admin/clients", as: "AdminClientList")
+            for client in list.objects(in: "clients") { check.expect(client, is: "AdminClient") }
+            let one = try await fixture.admin(.get, "/admin/clients/svc", token: token)
+            check.expect(one, answers: "GET /admin/clients/{id}", as: "AdminClient")
+            let deleted = try await fixture.admin(.delete, "/admin/clients/svc", token: token)
+            check.expect(deleted, answers: "DELETE /admin/clients/{id}")
+            let gone = try await fixture.admin(.get, "/admin/clients/svc", token: token)
+            check.expect(gone, answers: "GET /admin/clients/{id}", as: "Error")
+
+            let userJSON = #"{"email": "bob@example.com", "password": "correct horse", "name": "Bob"}"#
+            let user = try await fixture.admin(.post, "/admin/users", token: token, json: userJSON)
+            check.expect(user, answers: "POST /admin/users", as: "AdminUser")
+            let id = try #require(user["id"])
+            let page = try await fixture.admin(.get, "/admin/users?limit=1", token: token)
+            check.expect(page, answers: "GET /admin/users", as: "AdminUserPage")
+            for listed in page.objects(in: "users") { check.expect(listed, is: "AdminUser") }
+            let badLimit = try await fixture.admin(.get, "/admin/users?limit=0", token: token)
+            check.expect(badLimit, answers: "GET /admin/users", as: "Error")
+            let patched = try await fixture.admin(
+                .patch, "/admin/users/\(id)", token: token, json: #"{"name": null, "email_verified": true}"#)
+            check.expect(patched, answers: "PATCH /admin/users/{id}", as: "AdminUser")
+            let unknownMember = try await fixture.admin(
+                .patch, "/admin/users/\(id)", token: token, json: #"{"email": "x@example.com"}"#)
+            check.expect(unknownMember, answers: "PATCH /admin/users/{id}", as: "Error")
+            check.expect(
+                try await fixture.admin(.get, "/admin/users/\(id)", token: token), answers: "GET /admin/users/{id}",
+                as: "AdminUser")
+            check.expect(
+                try await fixture.admin(.delete, "/admin/users/\(id)", token: token),
+                answers: "DELETE /admin/users/{id}")
+        }
+    }
+
+    @Test("the pages answer as documented, refusals included")
+    func pages() async throws {
+        let check = Checker(document: try OpenAPIDocument())
+        try await TokenFixture.run { fixture in
+            let silent = try await fixture.get(
+                "/authorize?client_id=native&response_type=code&scope=openid&prompt=none&redirect_uri="
+                    + FormEncoding.escape(TokenFixture.nativeRedirect) + "&code_challenge=\(PKCE.fixture.challenge)"
+                    + "&code_challenge_method=S256")
+            #expect(silent.status == .found)
+            check.expect(silent, answers: "GET /authorize")
+            let unknown = try await fixture.get(
+                "/authorize?client_id=nobody&response_type=code&scope=openid", headers: [.accept: "application/json"])
+            check.expect(unknown, answers: "GET /authorize", as: "OAuthError")
+            let form = try await fixture.post(
+                "/authorize",
+                [
+                    ("client_id", "native"), ("response_type", "code"), ("scope", "openid"),
+                    ("redirect_uri", TokenFixture.nativeRedirect), ("code_challenge", PKCE.fixture.challenge),
+                    ("code_challenge_method", "S256"),
+                ])
+            #expect(form.status == .ok)
+            check.expect(form, answers: "POST /authorize")
+            for path in ["/login", "/signup"] {
+                check.expect(try await fixture.get("\(path)?request=unknown"), answers: "GET \(path)")
+                check.expect(try await fixture.post(path, [("request", "unknown")]), answers: "POST \(path)")
+            }
+            check.expect(try await fixture.post("/consent", [("decision", "allow")]), answers: "POST /consent")
+            check.expect(try await fixture.get("/logout"), answers: "GET /logout")
+            check.expect(try await fixture.post("/logout", [("csrf", "forged")]), answers: "POST /logout")
+            check.expect(try await fixture.get("/end_session"), answers: "GET /end_session")
+            let endSession = try await fixture.post("/end_session", [("client_id", "nobody")])
+            check.expect(endSession, answers: "POST /end_session")
+            check.expect(try await fixture.get("/device?user_code=ABCD-EFGH"), answers: "GET /device")
+            check.expect(try await fixture.post("/device", [("user_code", "ABCD-EFGH")]), answers: "POST /device")
+            let notForm = try await fixture.post("/consent", [], headers: [.contentType: "text/plain"], body: "x")
+            check.expect(notForm, answers: "POST /consent")
+        }
+    }
+
+    @Test("a POST over the rate limit is 429 with Retry-After and the documented error object")
+    func rateLimited() async throws {
+        let check = Checker(document: try OpenAPIDocument())
+        let oneAtATime: (inout ServerConfiguration) -> Void = {
+            $0.postRateLimit = RateLimit(burst: 1, perSecond: 0.001)
+        }
+        try await TokenFixture.run(configure: oneAtATime) { fixture in
+            _ = try await fixture.post("/revoke", [("token", "x"), ("client_id", "native")])
+            let limited = try await fixture.post("/revoke", [("token", "x"), ("client_id", "native")])
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.headers[.retryAfter] != nil)
+            check.expect(limited, answers: "POST /revoke", as: "Error")
+        }
+    }
+}
