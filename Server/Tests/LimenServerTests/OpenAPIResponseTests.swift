@@ -67,6 +67,17 @@ struct OpenAPIResponseTests {
         }
     }
 
+    @Test("a path asked with a method it does not document is 404, as the document says")
+    func undocumentedMethod() async throws {
+        try await TokenFixture.run { fixture in
+            let answers = [
+                try await fixture.post("/jwks", []), try await fixture.get("/token"),
+                try await fixture.admin(.put, "/admin/users/x", token: nil),
+            ]
+            #expect(answers.map(\.status) == [.notFound, .notFound, .notFound])
+        }
+    }
+
     @Test("the token, device, revocation, introspection and userinfo endpoints answer as documented")
     func oauthEndpoints() async throws {
         let check = Checker(document: try OpenAPIDocument())
