@@ -5,10 +5,12 @@ import Yams
 /// `Server/openapi.yaml`, read with Yams into what the tests hold the server to: each operation's statuses and the
 /// members each component schema names.
 struct OpenAPIDocument: Sendable {
-    /// The members a schema names (`properties`) and those it requires, through `$ref` and `allOf`.
+    /// The members a schema names (`properties`), those it requires and the values its string members may take
+    /// (`enum`, `const`), through `$ref` and `allOf`.
     struct Members: Sendable, Equatable {
         var named: Set<String> = []
         var required: Set<String> = []
+        var values: [String: Set<String>] = [:]
     }
 
     /// `Server/openapi.yaml`, found from this file (`Server/Tests/LimenServerTests/`).
@@ -66,7 +68,13 @@ struct OpenAPIDocument: Sendable {
         for part in schema["allOf"] as? [Any] ?? [] {
             try collect(part, definitions: definitions, into: &members)
         }
-        if let properties = schema["properties"] as? [String: Any] { members.named.formUnion(properties.keys) }
+        for (name, property) in schema["properties"] as? [String: Any] ?? [:] {
+            members.named.insert(name)
+            let property = property as? [String: Any]
+            if let values = property?["enum"] as? [String] ?? (property?["const"] as? String).map({ [$0] }) {
+                members.values[name] = Set(values)
+            }
+        }
         members.required.formUnion(schema["required"] as? [String] ?? [])
     }
 }

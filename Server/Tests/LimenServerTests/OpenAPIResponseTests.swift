@@ -29,7 +29,8 @@ struct OpenAPIResponseTests {
             if let schema { expect(response.json, is: schema, sourceLocation: sourceLocation) }
         }
 
-        /// `object` sends only the members `schema` names and all it requires.
+        /// `object` sends only the members `schema` names and all it requires, each string member one of the values
+        /// the schema allows.
         func expect(
             _ object: [String: JSONValue],
             is schema: String,
@@ -48,6 +49,12 @@ struct OpenAPIResponseTests {
                 members.required.subtracting(sent).isEmpty,
                 "\(schema): required members missing \(members.required.subtracting(sent).sorted())",
                 sourceLocation: sourceLocation)
+            for (name, allowed) in members.values {
+                guard let value = object[name]?.stringValue else { continue }
+                #expect(
+                    allowed.contains(value), "\(schema): \(name) is \(value), not among \(allowed.sorted())",
+                    sourceLocation: sourceLocation)
+            }
         }
     }
 
@@ -126,6 +133,31 @@ struct OpenAPIResponseTests {
             let revoked = try await fixture.post("/revoke", [("token", accessToken), ("client_id", "native")])
             check.expect(revoked, answers: "POST /revoke")
             check.expect(try await fixture.userInfo(accessToken), answers: "GET /userinfo")
+        }
+    }
+
+    @Test("a token for an RFC 8707 resource, and a resource the server does not list, answer as documented")
+    func resourceIndicators() async throws {
+        let check = Checker(document: try OpenAPIDocument())
+        let api = "https://api.example/"
+        let listed: (inout ServerConfiguration) -> Void = { $0.resources = [api] }
+        try await TokenFixture.run(configure: listed) { fixture in
+            let code = try await fixture.issueCode()
+            let exchange: [(String, String)] = [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TokenFixture.nativeRedirect),
+                ("client_id", "native"), ("code_verifier", PKCE.fixture.verifier),
+            ]
+            let tokens = try await fixture.post("/token", exchange + [("resource", api)])
+            check.expect(tokens, answers: "POST /token", as: "TokenResponse")
+            let introspected = try await fixture.post(
+                "/introspect", [("token", try #require(tokens["access_token"]))],
+                headers: TokenFixture.basic("web", TokenFixture.webSecret))
+            check.expect(introspected, answers: "POST /introspect", as: "IntrospectionResponse")
+            #expect(introspected.json["aud"] == .array([.string(api), .string(fixture.provider.issuer.current)]))
+            let elsewhere = try await fixture.post(
+                "/token", exchange + [("resource", "https://elsewhere.example/")])
+            #expect(elsewhere.error == "invalid_target")
+            check.expect(elsewhere, answers: "POST /token", as: "OAuthError")
         }
     }
 
