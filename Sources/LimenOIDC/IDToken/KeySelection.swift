@@ -1,13 +1,13 @@
 import Foundation
 
 /// Chooses the one key of a JWKS that may verify a token (OpenID Connect Core §10.1).
-enum KeySelection {
+package enum KeySelection {
     /// The key for a token signed with `algorithm` whose header names `kid` (or none).
     ///
     /// With a `kid`, only keys with that ID are candidates; without one, every key is. Of the candidates, only those
     /// that ``JSONWebKey/canVerify(_:)`` the algorithm count. Exactly one must remain: none is
     /// ``IDTokenValidationError/keyNotFound(kid:)``, several is ``IDTokenValidationError/ambiguousKey``.
-    static func key(
+    package static func key(
         for algorithm: JWSAlgorithm,
         kid: String?,
         in keySet: JSONWebKeySet
