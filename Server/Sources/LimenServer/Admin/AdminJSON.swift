@@ -14,7 +14,7 @@ package protocol AdminRequestBody: Decodable {
 ///
 /// The JSON is read strictly first (`JSONValue(parsing:)`, the parser tokens are read with): a member named twice is
 /// refused rather than left to whichever copy a decoder happens to keep, and a member the body does not declare is
-/// refused rather than ignored, so a misspelt `redirect_uris` never registers a client without the URIs meant.
+/// refused rather than ignored, so a misspelt `post_logout_redirect_uris` never registers a client without them.
 package enum AdminJSON {
     /// The largest body accepted.
     static let maximumBodySize = 64 * 1024
