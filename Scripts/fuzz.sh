@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs Limen's libFuzzer harnesses (FUZZING.md). Exits non-zero when a harness finds a crash.
 #
-#   Scripts/fuzz.sh [TARGET|all] [SECONDS] [libFuzzer options…]
+#   Scripts/fuzz.sh [TARGET|sdk|server|all] [SECONDS] [libFuzzer options…]
 #
-# TARGET is one of the harnesses below (default: all); SECONDS is how long each runs (default 60; 0 = no limit, for
+# TARGET is one of the harnesses below, or sdk / server for those of one package, or all (the default); SECONDS is how long each runs (default 60; 0 = no limit, for
 # example with -runs=10000000). Each harness starts from its seed corpus in the repository (Fuzz/Corpus/TARGET or
 # Server/Fuzz/Corpus/TARGET) and keeps what it finds in .build-fuzz/corpus/TARGET; a crash is written to
 # .build-fuzz/artifacts/TARGET/ and printed.
@@ -18,7 +18,7 @@ sdk_harnesses=(JSON JWS JWKS AuthorizationResponse)
 server_harnesses=(FormBody AdminJSON)
 
 usage() {
-    echo "usage: Scripts/fuzz.sh [TARGET|all] [SECONDS] [libFuzzer options…]" >&2
+    echo "usage: Scripts/fuzz.sh [TARGET|sdk|server|all] [SECONDS] [libFuzzer options…]" >&2
     echo "targets: ${sdk_harnesses[*]} ${server_harnesses[*]}" >&2
     exit 64
 }
@@ -36,12 +36,15 @@ package_of() {
     return 1
 }
 
-if [ "$target" = all ]; then
-    targets=("${sdk_harnesses[@]}" "${server_harnesses[@]}")
-else
-    package_of "$target" >/dev/null || usage
-    targets=("$target")
-fi
+case "$target" in
+    all) targets=("${sdk_harnesses[@]}" "${server_harnesses[@]}") ;;
+    sdk) targets=("${sdk_harnesses[@]}") ;;
+    server) targets=("${server_harnesses[@]}") ;;
+    *)
+        package_of "$target" >/dev/null || usage
+        targets=("$target")
+        ;;
+esac
 
 build() {
     local package=$1 harness=$2
