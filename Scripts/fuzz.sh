@@ -5,8 +5,8 @@
 #
 # TARGET is one of the harnesses below, or sdk / server for those of one package, or all (the default); SECONDS is how long each runs (default 60; 0 = no limit, for
 # example with -runs=10000000). Each harness starts from its seed corpus in the repository (Fuzz/Corpus/TARGET or
-# Server/Fuzz/Corpus/TARGET) and keeps what it finds in .build-fuzz/corpus/TARGET; a crash is written to
-# .build-fuzz/artifacts/TARGET/ and printed.
+# Server/Fuzz/Corpus/TARGET) and keeps what it finds in .build-fuzz-runs/corpus/TARGET; a crash is written to
+# .build-fuzz-runs/artifacts/TARGET/ and printed (outside the scratch folders, which SwiftPM manages).
 #
 # The sanitizer flags are given here, on the command line, in a scratch folder of their own: flags written into
 # Package.swift would be unsafe flags, which would stop apps from depending on Limen by version.
@@ -57,7 +57,7 @@ run() {
     local package=$1 harness=$2
     shift 2
     local binary="$package/.build-fuzz/release/Fuzz$harness"
-    local corpus="$root/.build-fuzz/corpus/$harness" artifacts="$root/.build-fuzz/artifacts/$harness/"
+    local corpus="$root/.build-fuzz-runs/corpus/$harness" artifacts="$root/.build-fuzz-runs/artifacts/$harness/"
     local seeds="$package/Fuzz/Corpus/$harness"
     mkdir -p "$corpus" "$artifacts"
     echo "== running Fuzz$harness for ${seconds}s"
