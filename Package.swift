@@ -3,6 +3,16 @@ import PackageDescription
 
 let strictSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
+/// libFuzzer harnesses, one executable each in Fuzz/<name> (run by Scripts/fuzz.sh, which adds the sanitizer flags on
+/// its command line: flags written here would be unsafe flags, and a package with those cannot be depended on by
+/// version).
+let fuzzHarnesses: [(name: String, dependencies: [Target.Dependency])] = [
+    ("JSON", []),
+    ("JWS", ["LimenOIDC"]),
+    ("JWKS", ["LimenOIDC"]),
+    ("AuthorizationResponse", ["Limen", "LimenOIDC"]),
+]
+
 let package = Package(
     name: "Limen",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
@@ -100,9 +110,15 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "FuzzSupport",
+            dependencies: ["LimenWire"],
+            path: "Fuzz/Support",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "LimenWireTests",
-            dependencies: ["LimenWire", "TestSupport"],
+            dependencies: ["LimenWire", "TestSupport", "FuzzSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -131,4 +147,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
     ]
+        + fuzzHarnesses.map { harness in
+            .executableTarget(
+                name: "Fuzz\(harness.name)",
+                dependencies: ["FuzzSupport"] + harness.dependencies,
+                path: "Fuzz/\(harness.name)",
+                swiftSettings: strictSettings
+            )
+        }
 )

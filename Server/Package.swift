@@ -6,6 +6,10 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// libFuzzer harnesses, one executable each in Fuzz/<name> (run by Scripts/fuzz.sh, which adds the sanitizer flags on
+/// its command line). Fuzz/Support is the SDK's driver (Fuzz/Support at the repository root), linked, not copied.
+let fuzzHarnesses = ["FormBody", "AdminJSON"]
+
 let package = Package(
     name: "LimenServer",
     platforms: [.macOS(.v14)],
@@ -92,5 +96,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(name: "ServerFuzzDriver", path: "Fuzz/Support", swiftSettings: strictSettings),
     ]
+        + fuzzHarnesses.map { name in
+            .executableTarget(
+                name: "Fuzz\(name)",
+                dependencies: ["ServerFuzzDriver", "LimenServer", .product(name: "LimenWire", package: "Limen")],
+                path: "Fuzz/\(name)",
+                swiftSettings: strictSettings
+            )
+        }
 )

@@ -32,7 +32,38 @@ public enum FormEncoding {
         let text = Substring(part)
         guard part.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(text) }
         let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        return percentDecoded(spaced.utf8) ?? spaced
+    }
+
+    /// The text the `%XX` escapes in `utf8` stand for; `nil` for a malformed escape or bytes that are not UTF-8.
+    ///
+    /// Not `removingPercentEncoding`, which drops a leading U+FEFF (byte order mark): `%EF%BB%BFcode` would read as
+    /// `code`, so two different fields would read as one. WHATWG's form decoding keeps it ("UTF-8 decode without BOM").
+    private static func percentDecoded(_ utf8: String.UTF8View) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var iterator = utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
 

@@ -123,7 +123,7 @@ struct JSONParser {
             guard try next() == UInt8(ascii: ":") else { throw .unexpectedCharacter }
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            guard members.updateValue(value, forKey: name) == nil else { throw .duplicateMemberName }
+            guard members.updateValue(value, forKey: name) == nil else { throw .duplicateMemberName(name) }
             skipWhitespace()
             switch try next() {
             case UInt8(ascii: ","): skipWhitespace()

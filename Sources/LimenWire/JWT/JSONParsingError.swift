@@ -1,7 +1,8 @@
 import Foundation
 
-/// Why ``JSONParser`` refused a document (RFC 8259 and the limits ``JSONParser`` documents).
-enum JSONParsingError: Error, Sendable, Equatable {
+/// Why ``JSONValue/init(parsing:)`` refused a document: RFC 8259, and the limits of Limen's strict parser (at most
+/// 64 levels of nesting, no member name twice in one object, no number too large for a `Double`).
+public enum JSONParsingError: Error, Sendable, Equatable {
     /// The input ended inside a value, or held no value at all.
     case unexpectedEnd
     /// A byte that the grammar does not allow where it stands (a comment, a single quote, a trailing comma, `+1`,
@@ -23,11 +24,11 @@ enum JSONParsingError: Error, Sendable, Equatable {
     case invalidUTF8
     /// Arrays and objects are nested deeper than ``JSONParser/maximumDepth``.
     case tooDeep
-    /// One object names the same member twice.
-    case duplicateMemberName
+    /// One object names the same member twice; the associated value is that name.
+    case duplicateMemberName(String)
 
     /// A stable, machine-readable identifier for this failure.
-    var code: String {
+    public var code: String {
         switch self {
         case .unexpectedEnd: "json.unexpected_end"
         case .unexpectedCharacter: "json.unexpected_character"
@@ -46,7 +47,7 @@ enum JSONParsingError: Error, Sendable, Equatable {
 
 extension JSONParsingError: LocalizedError {
     /// A human-readable description; never contains the document's content.
-    var errorDescription: String? {
+    public var errorDescription: String? {
         switch self {
         case .unexpectedEnd: "The JSON ends too early."
         case .unexpectedCharacter: "The JSON holds a character its grammar does not allow there."
@@ -58,7 +59,7 @@ extension JSONParsingError: LocalizedError {
         case .invalidSurrogate: "A JSON string escapes half of a UTF-16 surrogate pair."
         case .invalidUTF8: "A JSON string is not valid UTF-8."
         case .tooDeep: "The JSON is nested more than \(JSONParser.maximumDepth) levels deep."
-        case .duplicateMemberName: "A JSON object names the same member twice."
+        case .duplicateMemberName(let name): "A JSON object names the member \"\(name)\" twice."
         }
     }
 }

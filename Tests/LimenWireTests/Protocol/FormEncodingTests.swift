@@ -28,6 +28,20 @@ struct FormEncodingTests {
         #expect(Self.decoded("a=\u{301}b&\u{301}c=d") == ["a=\u{301}b", "\u{301}c=d"])
     }
 
+    /// Found by the FormBody fuzz harness (FUZZING.md): `removingPercentEncoding` dropped a leading escaped U+FEFF, so
+    /// `%EF%BB%BFcode` read as `code` and the field did not read back as it was written.
+    @Test("an escaped byte order mark at the start of a name or value is kept, not dropped")
+    func leadingByteOrderMark() {
+        #expect(Self.decoded("%EF%BB%BFcode=%EF%BB%BFx") == ["\u{FEFF}code=\u{FEFF}x"])
+        let fields = [("\u{FEFF}a", "\u{FEFF}")]
+        #expect(FormEncoding.decode(FormEncoding.encode(fields)).map { "\($0.0)=\($0.1)" } == ["\u{FEFF}a=\u{FEFF}"])
+    }
+
+    @Test("escapes of bytes that are not UTF-8, or cut short, keep the part as sent")
+    func malformedEscapes() {
+        #expect(Self.decoded("a=%FF&b=%E2%82&c=%4&d=%") == ["a=%FF", "b=%E2%82", "c=%4", "d=%"])
+    }
+
     @Test("what encode writes, decode reads back, whatever the characters")
     func roundTrip() {
         let fields = [

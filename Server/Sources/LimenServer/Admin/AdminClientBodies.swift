@@ -6,7 +6,9 @@ import Foundation
 /// {"client_id": "web", "client_name": "Web", "kind": "confidential", "redirect_uris": ["https://app.example/cb"],
 ///  "access_token_ttl": 300}
 /// ```
-struct AdminClientRequest: Decodable, Sendable {
+package struct AdminClientRequest: AdminRequestBody, Sendable {
+    package typealias Members = CodingKeys
+
     var clientID: String
     var clientName: String?
     var kind: String?
@@ -19,7 +21,7 @@ struct AdminClientRequest: Decodable, Sendable {
     var refreshTokenTTL: Int?
     var allowNoPKCE: Bool?
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case clientID = "client_id"
         case clientName = "client_name"
         case kind, native

@@ -1,13 +1,15 @@
 import Foundation
 
 /// `POST /admin/users`: an account with a password, created through ``Accounts/signUp(email:password:name:emailVerified:)``.
-struct AdminUserRequest: Decodable, Sendable {
+package struct AdminUserRequest: AdminRequestBody, Sendable {
+    package typealias Members = CodingKeys
+
     var email: String
     var password: String
     var name: String?
     var emailVerified: Bool?
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case email, password, name
         case emailVerified = "email_verified"
     }
@@ -52,35 +54,23 @@ struct AdminUserPage: Encodable, Sendable {
 }
 
 /// `PATCH /admin/users/:id`, a JSON merge patch (RFC 7396) of `name`, `email_verified` and `password`: an absent member
-/// stays as it is; `"name": null` removes the name. Any other member is refused, so a typo never passes silently.
-struct AdminUserPatch: Decodable, Sendable {
+/// stays as it is; `"name": null` removes the name. Any other member is refused (by ``AdminJSON``), so a typo never
+/// passes silently.
+package struct AdminUserPatch: AdminRequestBody, Sendable {
+    package typealias Members = CodingKeys
     var changes: AccountChanges
 
-    private enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case name, password
         case emailVerified = "email_verified"
     }
 
-    init(from decoder: any Decoder) throws {
-        let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
-            .filter { key in !CodingKeys.allCases.contains { $0.stringValue == key } }
-        if let member = unknown.sorted().first {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: [AnyKey(stringValue: member)], debugDescription: "unknown member"))
-        }
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         changes = AccountChanges(
             name: try container.contains(.name) ? .some(container.decodeIfPresent(String.self, forKey: .name)) : nil,
             emailVerified: try container.decodeIfPresent(Bool.self, forKey: .emailVerified),
             password: try container.decodeIfPresent(String.self, forKey: .password)
         )
-    }
-
-    /// Any member name, to find those the patch does not know.
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }

@@ -5,7 +5,10 @@ import LimenWire
 import NIOCore
 
 /// Reads `application/x-www-form-urlencoded` request bodies, up to ``maximumSize``.
-enum FormBody {
+package enum FormBody {
+    /// The media type of a form body.
+    package static let mediaType = "application/x-www-form-urlencoded"
+
     /// The largest form body accepted.
     static let maximumSize = 64 * 1024
 
@@ -35,15 +38,19 @@ enum FormBody {
 
     /// The body's fields, in order.
     static func pairs(of request: Request) async -> Result<[(name: String, value: String)], Failure> {
-        let contentType = request.headers[.contentType]?.lowercased() ?? ""
-        guard contentType.hasPrefix("application/x-www-form-urlencoded") else { return .failure(.unsupportedMediaType) }
+        guard isForm(request) else { return .failure(.unsupportedMediaType) }
         var request = request
         guard let body = try? await request.collectBody(upTo: maximumSize) else { return .failure(.tooLarge) }
         return .success(decode(String(buffer: body)))
     }
 
+    /// Whether the request's `Content-Type` is the form media type (parameters such as `charset` allowed).
+    static func isForm(_ request: Request) -> Bool {
+        MediaType.matches(request.headers[.contentType], mediaType)
+    }
+
     /// The fields of a form body, as ``FormEncoding/decode(_:)`` reads them.
-    static func decode(_ body: String) -> [(name: String, value: String)] {
+    package static func decode(_ body: String) -> [(name: String, value: String)] {
         FormEncoding.decode(body).map { (name: $0.0, value: $0.1) }
     }
 
@@ -54,11 +61,11 @@ enum FormBody {
 }
 
 /// The fields of a form (or a query string) by name.
-struct FormFields: Sendable {
+package struct FormFields: Sendable {
     private let values: [String: [String]]
 
     /// Groups `pairs` by name.
-    init(_ pairs: [(name: String, value: String)]) {
+    package init(_ pairs: [(name: String, value: String)]) {
         var values: [String: [String]] = [:]
         for (name, value) in pairs { values[name, default: []].append(value) }
         self.values = values
@@ -70,7 +77,7 @@ struct FormFields: Sendable {
     }
 
     /// The value of a field sent exactly once.
-    subscript(_ name: String) -> String? {
+    package subscript(_ name: String) -> String? {
         guard let list = values[name], list.count == 1 else { return nil }
         return list[0]
     }

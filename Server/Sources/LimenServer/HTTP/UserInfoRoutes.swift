@@ -12,8 +12,7 @@ enum UserInfoRoutes {
         router.post("/userinfo") { request, _ in
             let headerToken = BearerChallenge.token(in: request)
             // Only a form body can carry the token (RFC 6750 §2.2); any other body is ignored.
-            let contentType = request.headers[.contentType]?.lowercased() ?? ""
-            guard contentType.hasPrefix("application/x-www-form-urlencoded") else {
+            guard FormBody.isForm(request) else {
                 return await respond(token: headerToken, service: service)
             }
             guard let form = try? await FormParameters.read(from: request) else {

@@ -1,0 +1,1 @@
+../../../Fuzz/Support/FuzzDriver.swift
