@@ -22,7 +22,7 @@ public enum JSONParsingError: Error, Sendable, Equatable {
     case invalidSurrogate
     /// A string is not well-formed UTF-8 (RFC 8259 §8.1).
     case invalidUTF8
-    /// Arrays and objects are nested deeper than ``JSONParser/maximumDepth``.
+    /// Arrays and objects are nested deeper than Limen's parser allows (64 levels).
     case tooDeep
     /// One object names the same member twice; the associated value is that name.
     case duplicateMemberName(String)
