@@ -81,11 +81,7 @@ enum AdminError: Error, Sendable, Equatable, LocalizedError {
 
     /// The JSON error response (never cached), with `Retry-After` when waiting helps.
     var response: Response {
-        var response = Responses.json(
-            .object(["error": .string(wireCode), "error_description": .string(errorDescription ?? code)]),
-            status: status,
-            noStore: true
-        )
+        var response = Responses.jsonError(wireCode, description: errorDescription ?? code, status: status)
         if case .account(let error) = self, let seconds = error.retryAfter {
             response.headers[.retryAfter] = "\(seconds)"
         }

@@ -66,11 +66,7 @@ enum AuthorizeRoutes {
         _ wantsJSON: Bool
     ) -> Response {
         if wantsJSON {
-            return Responses.json(
-                .object(["error": .string(error), "error_description": .string(description)]),
-                status: status,
-                noStore: true
-            )
+            return Responses.jsonError(error, description: description, status: status)
         }
         return Pages.message(title: "Sign-in request refused", message: "\(description) (\(error))", status: status)
     }

@@ -42,8 +42,7 @@ public enum MetricsAccess: Sendable, Equatable {
             let client = proxies.clientAddress(of: request, peer: peer)
             return Self.isLoopback(client) ? nil : .notLoopback
         case .bearerToken(let digest):
-            guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
-                SHA256.hash(data: Data(header.dropFirst(7).utf8)) == digest
+            guard let token = BearerChallenge.token(in: request), SHA256.hash(data: Data(token.utf8)) == digest
             else { return .missingToken }
             return nil
         }
@@ -70,17 +69,11 @@ enum MetricsRefusal: Sendable, Equatable {
         case .notServed:
             return Response(status: .notFound)
         case .notLoopback:
-            return Responses.json(
-                .object([
-                    "error": .string("forbidden"),
-                    "error_description": .string("metrics are served to this machine only"),
-                ]), status: .forbidden, noStore: true)
+            return Responses.jsonError(
+                "forbidden", description: "metrics are served to this machine only", status: .forbidden)
         case .missingToken:
-            var response = Responses.json(
-                .object([
-                    "error": .string("invalid_token"),
-                    "error_description": .string("metrics need the metrics bearer token"),
-                ]), status: .unauthorized, noStore: true)
+            var response = Responses.jsonError(
+                "invalid_token", description: "metrics need the metrics bearer token", status: .unauthorized)
             response.headers[.wwwAuthenticate] = #"Bearer realm="metrics", error="invalid_token""#
             return response
         }

@@ -27,11 +27,7 @@ struct RateLimitMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewa
         var response =
             request.headers[.accept]?.contains("text/html") == true
             ? Responses.html(title: "Slow down", message: message, status: .tooManyRequests)
-            : Responses.json(
-                .object(["error": .string("too_many_requests"), "error_description": .string(message)]),
-                status: .tooManyRequests,
-                noStore: true
-            )
+            : Responses.jsonError("too_many_requests", description: message, status: .tooManyRequests)
         response.headers[.retryAfter] = String(seconds)
         return response
     }

@@ -14,6 +14,17 @@ enum Responses {
         json(bytes: value.serialized(), status: status, noStore: noStore)
     }
 
+    /// The error object of OAuth (RFC 6749 §5.2) that every JSON refusal of the server uses:
+    /// `{"error": code, "error_description": description}`.
+    static func errorObject(_ code: String, description: String) -> JSONValue {
+        .object(["error": .string(code), "error_description": .string(description)])
+    }
+
+    /// A JSON refusal: ``errorObject(_:description:)`` with `status`, never cached.
+    static func jsonError(_ code: String, description: String, status: HTTPResponse.Status) -> Response {
+        json(errorObject(code, description: description), status: status, noStore: true)
+    }
+
     /// Any `Encodable` value as a JSON body (keys sorted), like ``json(_:status:noStore:)``.
     static func json(
         encoding value: some Encodable,

@@ -91,7 +91,7 @@ public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
     /// The JSON error response, uncacheable, with `WWW-Authenticate: Basic` after a failed Basic authentication.
     var response: Response {
         var response = Responses.tokenJSON(
-            .object(["error": .string(code), "error_description": .string(errorDescription ?? code)]),
+            Responses.errorObject(code, description: errorDescription ?? code),
             status: status
         )
         if case .invalidClient(basicChallenge: true) = self {
