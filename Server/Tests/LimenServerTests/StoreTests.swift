@@ -60,8 +60,9 @@ struct PostgresStoreTests {
         async let first: Void = store.migrate()
         async let second: Void = store.migrate()
         _ = try await (first, second)
-        #expect(try await store.appliedMigrationVersions() == PostgresMigrations.all.map(\.version))
-        #expect(PostgresMigrations.all.map(\.version) == SQLiteMigrations.all.map(\.version))
+        let versions = SchemaMigrations.all(in: .postgres).map(\.version)
+        #expect(try await store.appliedMigrationVersions() == versions)
+        #expect(versions == SchemaMigrations.all(in: .sqlite).map(\.version))
         await cleanup()
     }
 
@@ -97,14 +98,14 @@ struct PostgresStoreTests {
         #expect(throws: StorageError.self) { try PostgresStore.connect(url: url, maximumConnections: 0) }
         let store = try PostgresStore.connect(url: url, maximumConnections: 2)
         // Each query holds its connection a moment, so that twelve at once would need twelve without the cap.
-        let backends = try await withThrowingTaskGroup(of: Int32.self) { group in
+        let backends = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<12 {
                 group.addTask {
-                    let row = try await store.rows("SELECT pg_backend_pid() AS pid FROM pg_sleep(0.05)")
-                    return try PostgresStore.value(try #require(row.first), "pid", as: Int32.self)
+                    let row = try await store.execute("SELECT pg_backend_pid() AS pid FROM pg_sleep(0.05)")
+                    return try #require(row.first).integer("pid")
                 }
             }
-            return try await group.reduce(into: Set<Int32>()) { $0.insert($1) }
+            return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
         }
         #expect((1...2).contains(backends.count))
         await store.close()
@@ -382,9 +383,9 @@ struct SQLiteMigrationTests {
         let first = try await store.appliedMigrationVersions()
         try await store.migrate()
         let second = try await store.appliedMigrationVersions()
-        #expect(first == SQLiteMigrations.all.map(\.version))
+        #expect(first == SchemaMigrations.all(in: .sqlite).map(\.version))
         #expect(second == first)
-        #expect(try await store.schemaVersion() == SQLiteMigrations.all.last?.version)
+        #expect(try await store.schemaVersion() == SchemaMigrations.all(in: .sqlite).last?.version)
         await store.close()
     }
 }

@@ -13,16 +13,7 @@ extension PostgresStore {
             return try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(Self.firstRunLock))", logger: logger)
                 let inserted = try await connection.query(
-                    """
-                    INSERT INTO signing_keys
-                        (kid, algorithm, encrypted_private_key, created_at, activates_at, retired_at)
-                    SELECT \(key.kid), \(key.algorithm), \(Self.bytes(key.encryptedPrivateKey)),
-                        \(Self.seconds(key.createdAt)), \(Self.seconds(key.activatesAt)),
-                        \(key.retiredAt.map(Self.seconds))
-                    WHERE NOT EXISTS (SELECT 1 FROM signing_keys WHERE algorithm = \(key.algorithm))
-                    RETURNING kid
-                    """,
-                    logger: logger
+                    Self.postgresQuery(SigningKeyRecord.insertIfAlgorithmAbsent(key)), logger: logger
                 ).collect()
                 return !inserted.isEmpty
             }

@@ -91,7 +91,7 @@ public final class PostgresStore: Store {
     // MARK: Migrations
 
     public func migrate() async throws(StorageError) {
-        try await migrate(PostgresMigrations.all)
+        try await migrate(SchemaMigrations.all(in: .postgres))
     }
 
     /// Applies each migration not yet applied, one transaction each, under an advisory lock so that nodes starting
@@ -118,7 +118,7 @@ public final class PostgresStore: Store {
                     try await connection.query(
                         """
                         INSERT INTO schema_migrations (version, name, applied_at)
-                        VALUES (\(migration.version), \(migration.name), \(Self.seconds(Date())))
+                        VALUES (\(migration.version), \(migration.name), \(Int64(Date().timeIntervalSince1970)))
                         """,
                         logger: logger
                     )
@@ -133,8 +133,8 @@ public final class PostgresStore: Store {
 
     /// The versions recorded in `schema_migrations`, in order.
     func appliedMigrationVersions() async throws(StorageError) -> [Int] {
-        try await rows("SELECT version FROM schema_migrations ORDER BY version").map { row throws(StorageError) in
-            try Self.value(row, "version", as: Int.self)
+        try await execute("SELECT version FROM schema_migrations ORDER BY version").map { row throws(StorageError) in
+            try row.integer("version")
         }
     }
 
@@ -159,71 +159,5 @@ public final class PostgresStore: Store {
         } catch {
             throw .queryFailed(String(reflecting: error))
         }
-    }
-
-    /// Bytes as postgres-nio binds them without a throwing encoder.
-    static func bytes(_ data: Data) -> ByteBuffer {
-        ByteBuffer(bytes: data)
-    }
-
-    /// A time as whole seconds since 1970, as every table stores it.
-    static func seconds(_ date: Date) -> Int64 {
-        Int64(date.timeIntervalSince1970.rounded(.down))
-    }
-
-    /// A duration as whole seconds.
-    static func wholeSeconds(_ interval: TimeInterval) -> Int64 {
-        Int64(interval.rounded(.down))
-    }
-
-    /// The column's value, which must be present.
-    static func value<Value: PostgresDecodable>(
-        _ row: PostgresRandomAccessRow,
-        _ column: String,
-        as type: Value.Type
-    ) throws(StorageError) -> Value {
-        do {
-            return try row[column].decode(Value.self)
-        } catch {
-            throw .corruptRow("\(column): \(error)")
-        }
-    }
-
-    /// The column's value, or `nil` when it is SQL NULL.
-    static func optional<Value: PostgresDecodable>(
-        _ row: PostgresRandomAccessRow,
-        _ column: String,
-        as type: Value.Type
-    ) throws(StorageError) -> Value? {
-        guard row[column].bytes != nil else { return nil }
-        do {
-            return try row[column].decode(Value.self)
-        } catch {
-            throw .corruptRow("\(column): \(error)")
-        }
-    }
-
-    /// A stored time.
-    static func date(_ row: PostgresRandomAccessRow, _ column: String) throws(StorageError) -> Date {
-        Date(timeIntervalSince1970: Double(try value(row, column, as: Int64.self)))
-    }
-
-    /// A stored time that may be absent.
-    static func optionalDate(_ row: PostgresRandomAccessRow, _ column: String) throws(StorageError) -> Date? {
-        try optional(row, column, as: Int64.self).map { Date(timeIntervalSince1970: Double($0)) }
-    }
-
-    /// A JSON array of strings, as stored in TEXT columns.
-    static func json(_ strings: [String]) -> String {
-        String(decoding: (try? JSONEncoder().encode(strings)) ?? Data("[]".utf8), as: UTF8.self)
-    }
-
-    /// A TEXT column holding a JSON array of strings.
-    static func strings(_ row: PostgresRandomAccessRow, _ column: String) throws(StorageError) -> [String] {
-        let text = try value(row, column, as: String.self)
-        guard let strings = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else {
-            throw .corruptRow("\(column) is not a JSON array of strings")
-        }
-        return strings
     }
 }

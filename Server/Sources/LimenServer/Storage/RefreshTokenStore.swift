@@ -128,18 +128,3 @@ public protocol RefreshTokenStore: Sendable {
     @discardableResult
     func deleteExpiredRefreshTokens(before date: Date) async throws(StorageError) -> Int
 }
-
-extension RefreshTokenWithGrant {
-    /// The join both SQL stores run, without its `WHERE`: the token's columns as they are, the grant's with a `grant_`
-    /// prefix, the user's with a `user_` prefix (absent when the user is gone) and the grant's browser session's end.
-    static let selectSQL = """
-        SELECT t.*, g.client_id AS grant_client_id, g.subject AS grant_subject, g.scope AS grant_scope,
-            g.auth_time AS grant_auth_time, g.nonce AS grant_nonce, g.created_at AS grant_created_at,
-            g.expires_at AS grant_expires_at, g.revoked_at AS grant_revoked_at,
-            g.browser_session_hash AS grant_browser_session_hash, s.expires_at AS session_expires_at,
-            u.id AS user_id, u.email AS user_email, u.email_verified AS user_email_verified, u.name AS user_name,
-            u.password_hash AS user_password_hash, u.created_at AS user_created_at
-        FROM refresh_tokens t JOIN grants g ON g.id = t.grant_id LEFT JOIN users u ON u.id = g.subject
-            LEFT JOIN browser_sessions s ON s.id_hash = g.browser_session_hash
-        """
-}

@@ -1,37 +1,43 @@
 import Foundation
-import PostgresNIO
 
-extension PostgresStore {
+/// Users, written once for both dialects.
+extension SQLStore {
     @discardableResult
     public func insertUserIfAbsent(_ user: UserRecord) async throws(StorageError) -> Bool {
-        let inserted = try await rows(
+        !(try await execute(
             """
             INSERT INTO users (id, email, email_verified, name, password_hash, created_at)
             VALUES (\(user.id), \(user.email), \(user.emailVerified), \(user.name), \(user.passwordHash),
-                \(Self.seconds(user.createdAt)))
+                \(user.createdAt))
             ON CONFLICT DO NOTHING
             RETURNING id
             """
-        )
-        return !inserted.isEmpty
+        )).isEmpty
     }
 
+    /// On the read path: `/userinfo` reads the user on every call.
     public func user(id: String) async throws(StorageError) -> UserRecord? {
-        try await rows("SELECT * FROM users WHERE id = \(id)").first.map(Self.user(from:))
+        try await read("SELECT * FROM users WHERE id = \(id)").first.map { row throws(StorageError) in
+            try UserRecord(row: row)
+        }
     }
 
     public func user(email: String) async throws(StorageError) -> UserRecord? {
-        try await rows("SELECT * FROM users WHERE email = \(email)").first.map(Self.user(from:))
+        try await execute("SELECT * FROM users WHERE email = \(email)").first.map { row throws(StorageError) in
+            try UserRecord(row: row)
+        }
     }
 
     public func users() async throws(StorageError) -> [UserRecord] {
-        try await rows("SELECT * FROM users ORDER BY created_at, id").map(Self.user(from:))
+        try await execute("SELECT * FROM users ORDER BY created_at, id").map { row throws(StorageError) in
+            try UserRecord(row: row)
+        }
     }
 
     @discardableResult
     public func updateUser(_ user: UserRecord) async throws(StorageError) -> Bool {
         // A changed password_hash fires the users_password_changed trigger (migration 8), in this statement.
-        !(try await rows(
+        !(try await execute(
             """
             UPDATE users SET email_verified = \(user.emailVerified), name = \(user.name),
                 password_hash = \(user.passwordHash)
@@ -39,20 +45,18 @@ extension PostgresStore {
             """
         )).isEmpty
     }
+}
 
-    static func user(from row: PostgresRandomAccessRow) throws(StorageError) -> UserRecord {
-        try user(from: row, columnPrefix: "")
-    }
-
+extension UserRecord {
     /// The user in `row`, whose user columns are named with `columnPrefix` (`user_id`, … when joined).
-    static func user(from row: PostgresRandomAccessRow, columnPrefix: String) throws(StorageError) -> UserRecord {
-        UserRecord(
-            id: try value(row, columnPrefix + "id", as: String.self),
-            email: try value(row, columnPrefix + "email", as: String.self),
-            emailVerified: try value(row, columnPrefix + "email_verified", as: Bool.self),
-            name: try optional(row, columnPrefix + "name", as: String.self),
-            passwordHash: try optional(row, columnPrefix + "password_hash", as: String.self),
-            createdAt: try date(row, columnPrefix + "created_at")
+    init(row: some SQLRow, columnPrefix: String = "") throws(StorageError) {
+        self.init(
+            id: try row.text(columnPrefix + "id"),
+            email: try row.text(columnPrefix + "email"),
+            emailVerified: try row.bool(columnPrefix + "email_verified"),
+            name: try row.optionalText(columnPrefix + "name"),
+            passwordHash: try row.optionalText(columnPrefix + "password_hash"),
+            createdAt: try row.date(columnPrefix + "created_at")
         )
     }
 }

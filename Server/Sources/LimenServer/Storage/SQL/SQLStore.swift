@@ -1,0 +1,23 @@
+/// A ``Store`` over SQL: its tables are written once, as ``SQLQuery``s and ``SQLRow`` decoders in extensions of this
+/// protocol, and each dialect's store supplies only how a statement runs. A dialect may still answer a method its own
+/// way where its engine allows something better (PostgreSQL's one-statement refresh rotation, a prepared hot read).
+protocol SQLStore: Store {
+    /// The rows this store's statements return.
+    associatedtype Row: SQLRow
+
+    /// The SQL the store's database speaks.
+    var dialect: SQLDialect { get }
+
+    /// Runs `query` and returns every row.
+    @discardableResult
+    func execute(_ query: SQLQuery) async throws(StorageError) -> [Row]
+
+    /// Runs the read-only `query` on the store's fastest path for reads (SQLite's read connection).
+    func read(_ query: SQLQuery) async throws(StorageError) -> [Row]
+}
+
+extension SQLStore {
+    func read(_ query: SQLQuery) async throws(StorageError) -> [Row] {
+        try await execute(query)
+    }
+}
