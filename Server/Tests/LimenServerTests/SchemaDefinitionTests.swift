@@ -69,7 +69,8 @@ struct SchemaDefinitionTests {
     func roundTrip(_ kind: StoreUnderTest) async throws {
         let (store, cleanup) = try await kind.make()
         do {
-            try await Self.roundTrip(on: try #require(store as? any SQLStore))
+            let sql = try #require(store as? any SQLStore)
+            try await Self.roundTrip(on: sql)
         } catch {
             await cleanup()
             throw error
