@@ -26,7 +26,11 @@ public enum LimenServerApplication {
                     limiter: RateLimiter(limit: limit),
                     proxies: provider.configuration.trustedProxies,
                     now: provider.now,
-                    applies: { $0.method == .post && SignInRoutes.passwordPaths.contains($0.uri.path) }
+                    applies: {
+                        $0.method == .post
+                            && (SignInRoutes.passwordPaths.contains($0.uri.path)
+                                || $0.uri.path.hasPrefix(FlowRoutes.interactionsPrefix))
+                    }
                 )
             )
         }
@@ -34,7 +38,13 @@ public enum LimenServerApplication {
             router.add(
                 middleware: RateLimitMiddleware(
                     limiter: RateLimiter(limit: limit), proxies: provider.configuration.trustedProxies,
-                    now: provider.now, applies: { $0.method == .get && $0.uri.path == "/authorize" }))
+                    now: provider.now,
+                    applies: {
+                        // Each stores a request before anyone signs in: /authorize and the start of a flow.
+                        ($0.method == .get && $0.uri.path == "/authorize")
+                            || ($0.method == .post && $0.uri.path.hasPrefix("/flows/")
+                                && !$0.uri.path.hasPrefix(FlowRoutes.interactionsPrefix))
+                    }))
         }
         DiscoveryRoutes.add(to: router, provider: provider)
         let signIn = SignInResponder(provider: provider)
@@ -44,6 +54,7 @@ public enum LimenServerApplication {
         LogoutRoutes.add(to: router, responder: signIn)
         EndSessionRoutes.add(to: router, responder: signIn)
         DeviceRoutes.add(to: router, responder: signIn)
+        FlowRoutes.add(to: router, provider: provider)
         Stylesheet.add(to: router)
         let tokens = TokenService(provider: provider, lifetimes: provider.configuration.tokenLifetimes)
         let oauth = router.group().add(middleware: OAuthServerErrorMiddleware())

@@ -29,6 +29,8 @@ public struct Provider: Sendable {
     let signInsInFlight = InFlightLimit(maximum: SignInThrottle.maximumInFlight)
     /// The current time; injected so that expiry is tested without waiting.
     public let now: @Sendable () -> Date
+    /// The sign-in flows it runs: the built-in ones and the configuration's files.
+    let flows: FlowCatalog
     /// Client records for client authentication, served for a few seconds (see ``ClientCache`` for what another
     /// node's change costs).
     public let clientCache: ClientCache
@@ -62,8 +64,10 @@ public struct Provider: Sendable {
         store: any Store,
         keys: KeyRing,
         masterKey: MasterKey,
+        flows: FlowCatalog = .builtIn,
         now: @escaping @Sendable () -> Date
     ) {
+        self.flows = flows
         self.configuration = configuration
         self.now = now
         self.store = store
@@ -100,6 +104,7 @@ public struct Provider: Sendable {
             withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700]
         )
+        let flows = try FlowCatalog.load(files: configuration.flowFiles)
         let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
         let store = try await openStore(configuration: configuration)
         do {
@@ -107,7 +112,8 @@ public struct Provider: Sendable {
             if configuration.seedsCLIClient, try await store.insertClientIfAbsent(SeedClients.cli(now: now())) {
                 logger.info("Registered the public client", metadata: ["client_id": "\(SeedClients.cliClientID)"])
             }
-            return Provider(configuration: configuration, store: store, keys: keys, masterKey: masterKey, now: now)
+            return Provider(
+                configuration: configuration, store: store, keys: keys, masterKey: masterKey, flows: flows, now: now)
         } catch {
             await store.close()
             throw error

@@ -121,6 +121,16 @@ struct ServeCommand: AsyncParsableCommand {
     var resources: [String] = []
 
     @Option(
+        name: .customLong("flow"),
+        help: ArgumentHelp(
+            "A flow definition file (YAML or JSON) that adds a flow or replaces a built-in one; repeat for several "
+                + "(env LIMEN_FLOWS, comma-separated).",
+            valueName: "file"
+        )
+    )
+    var flows: [String] = []
+
+    @Option(
         name: .customLong("access-token-ttl"),
         help: "Access token lifetime, like 600 or 10m, 1m–24h (env LIMEN_ACCESS_TOKEN_TTL; default 10m).")
     var accessTokenTTL: String?
@@ -186,6 +196,7 @@ struct ServeCommand: AsyncParsableCommand {
                     databasePoolSize: databasePoolSize, postRateLimit: postRateLimit,
                     signInRateLimit: signInRateLimit, signUp: signUp, metrics: metrics,
                     authorizeRateLimit: authorizeRateLimit, trustedProxies: trustedProxies, resources: resources,
+                    flows: flows,
                     accessTokenLifetime: accessTokenTTL, idTokenLifetime: idTokenTTL,
                     refreshTokenLifetime: refreshTokenTTL, refreshReuseGrace: refreshReuseGrace,
                     grantMaxLifetime: grantMaxLifetime, passwordHashLogN: passwordHashLogN,

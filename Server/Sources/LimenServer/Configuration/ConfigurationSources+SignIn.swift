@@ -1,7 +1,8 @@
 import Foundation
 
 extension ServerConfiguration {
-    /// Sets the sign-in settings given as flags, variables or file keys: `sign_in_rate_limit` and `sign_up`.
+    /// Sets the sign-in settings given as flags, variables or file keys: `sign_in_rate_limit`, `sign_up` and `flows`
+    /// (the files are read, and refused naming what is wrong, when the provider starts).
     static func resolveSignIn(
         flags: ConfigurationFlags,
         pick: SettingLookup,
@@ -18,6 +19,11 @@ extension ServerConfiguration {
             case "disabled", "off", "false": configuration.signUpEnabled = false
             default: throw ConfigurationError(key: key, value: value, reason: "expected enabled or disabled")
             }
+        }
+        let flowFlags = flags.flows.flatMap { $0.isEmpty ? nil : $0.joined(separator: ",") }
+        if let (value, _) = pick(flowFlags, "--flow", EnvironmentKey.flows, "flows") {
+            configuration.flowFiles = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
         }
     }
 }

@@ -28,6 +28,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var trustedProxies: [String]?
     /// `--resource`, repeated; `nil` or empty when not given.
     public var resources: [String]?
+    /// `--flow`, repeated: flow definition files; `nil` or empty when not given.
+    public var flows: [String]?
     /// `--access-token-ttl`
     public var accessTokenLifetime: String?
     /// `--id-token-ttl`
@@ -64,6 +66,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         authorizeRateLimit: String? = nil,
         trustedProxies: [String]? = nil,
         resources: [String]? = nil,
+        flows: [String]? = nil,
         accessTokenLifetime: String? = nil,
         idTokenLifetime: String? = nil,
         refreshTokenLifetime: String? = nil,
@@ -88,6 +91,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         self.authorizeRateLimit = authorizeRateLimit
         self.trustedProxies = trustedProxies
         self.resources = resources
+        self.flows = flows
         self.accessTokenLifetime = accessTokenLifetime
         self.idTokenLifetime = idTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
@@ -132,6 +136,8 @@ extension ServerConfiguration {
         public static let trustedProxies = "LIMEN_TRUSTED_PROXIES"
         /// The RFC 8707 resources (APIs) access tokens may name, as a comma-separated list of absolute URIs.
         public static let resources = "LIMEN_RESOURCES"
+        /// Flow definition files (YAML or JSON), comma-separated: each adds a flow or replaces a built-in one.
+        public static let flows = "LIMEN_FLOWS"
         /// The server's access token lifetime (`600`, `10m`).
         public static let accessTokenLifetime = "LIMEN_ACCESS_TOKEN_TTL"
         /// The ID token lifetime.

@@ -26,6 +26,8 @@ public struct ServerConfiguration: Sendable {
     public var signInSlowdown: SignInSlowdown
     /// Whether people may create their own accounts on the sign-up page (administrators always can).
     public var signUpEnabled: Bool
+    /// Flow definition files (YAML or JSON, one flow each) that add flows or replace built-in ones.
+    public var flowFiles: [String] = []
     /// How many POST requests one client address may make; `nil` turns the limit off (benchmarks).
     public var postRateLimit: RateLimit?
     /// How many sign-in and sign-up POSTs one client address may make (each costs a password hash), on top of

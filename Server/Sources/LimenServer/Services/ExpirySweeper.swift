@@ -76,6 +76,12 @@ public struct ExpirySweeper: Service {
                 }
             ),
             (
+                "flow interactions",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredFlowInteractions(before: now)
+                }
+            ),
+            (
                 "browser sessions",
                 { [store] () throws(StorageError) in
                     try await store.deleteExpiredBrowserSessions(before: now)

@@ -3,7 +3,34 @@
 /// of those.
 enum SchemaMigrations {
     /// Oldest first, from version 12.
-    static let written: [SchemaMigration] = []
+    static let written: [SchemaMigration] = [
+        SchemaMigration(
+            version: 12,
+            name: "flow interactions",
+            changes: [
+                .createTable(
+                    TableDefinition(
+                        name: "flow_interactions",
+                        columns: [
+                            ColumnDefinition(name: "id_hash", kind: .bytes),
+                            ColumnDefinition(name: "flow", kind: .text),
+                            ColumnDefinition(name: "node", kind: .text),
+                            ColumnDefinition(
+                                name: "client_id", kind: .text, references: ("clients", "id", .cascade)),
+                            ColumnDefinition(name: "request", kind: .bytes),
+                            ColumnDefinition(name: "context", kind: .bytes),
+                            ColumnDefinition(name: "attempts", kind: .integer),
+                            ColumnDefinition(name: "revision", kind: .integer),
+                            ColumnDefinition(name: "status", kind: .text),
+                            ColumnDefinition(name: "created_at", kind: .time),
+                            ColumnDefinition(name: "expires_at", kind: .time),
+                        ],
+                        primaryKey: ["id_hash"]
+                    )),
+                .createIndex(name: "flow_interactions_expires_at", table: "flow_interactions", columns: ["expires_at"]),
+            ]
+        )
+    ]
 
     /// Every migration of `dialect`, oldest first.
     static func all(in dialect: SQLDialect) -> [Migration] {

@@ -1,0 +1,45 @@
+/// What a collector of a flow node is, by PingDavinci's type names (the wire's `type`).
+public enum CollectorType: String, Sendable, CaseIterable, Codable {
+    /// One line of text.
+    case text = "TEXT"
+    /// A password, with the policy the server enforces.
+    case password = "PASSWORD"
+    /// The same password again; it must equal the node's `PASSWORD`.
+    case passwordVerify = "PASSWORD_VERIFY"
+    /// A button that submits the node.
+    case submitButton = "SUBMIT_BUTTON"
+    /// A button that moves the interaction elsewhere (another node or flow).
+    case flowButton = "FLOW_BUTTON"
+    /// A link that moves the interaction elsewhere (another node or flow).
+    case flowLink = "FLOW_LINK"
+    /// Text to show; collects nothing.
+    case label = "LABEL"
+    /// One choice among `options`, shown as a menu.
+    case dropdown = "DROPDOWN"
+    /// One choice among `options`, shown as radio buttons.
+    case radio = "RADIO"
+    /// Any number of choices among `options`.
+    case combobox = "COMBOBOX"
+    /// A box to tick (`true`), or with `options` any number of them.
+    case checkbox = "CHECKBOX"
+
+    /// A button or link: pressing it is the submission's `action`.
+    public var isButton: Bool {
+        [.submitButton, .flowButton, .flowLink].contains(self)
+    }
+
+    /// Whether it collects a value.
+    public var collectsValue: Bool {
+        !isButton && self != .label
+    }
+
+    /// Whether its value is chosen among `options` (required for these, refused for the others).
+    public var choosesAmongOptions: Bool {
+        [.dropdown, .radio, .combobox].contains(self)
+    }
+
+    /// Whether it carries a password policy.
+    public var isPassword: Bool {
+        self == .password || self == .passwordVerify
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import HTTPTypes
+
+/// What running a button's actions gave.
+enum FlowActionOutcome: Sendable, Equatable {
+    /// Every action ran: the interaction goes to the button's next node with this context.
+    case proceeded(FlowContext)
+    /// An action refused the submission: the same node again, with what was wrong.
+    case refused(FlowRefusal)
+    /// The interaction is over without a code.
+    case failed(code: String, message: String, status: HTTPResponse.Status)
+    /// `complete` was reached for the user in this context.
+    case completed(FlowContext)
+}
+
+/// A refusal the person can correct on the same node.
+struct FlowRefusal: Sendable, Equatable {
+    /// What to say above the form.
+    var message: String
+    /// What was wrong, field by field.
+    var details: [FlowErrorDetail] = []
+    /// `200`, or `429`/`503` when waiting helps (with ``retryAfter``).
+    var status: HTTPResponse.Status = .ok
+    /// Seconds to wait before trying again.
+    var retryAfter: Int?
+}
+
+/// Runs the built-in actions: each one step of the account rules the hosted pages use too (the same lockout,
+/// throttling, hashing queue and answers).
+struct FlowActionRunner: Sendable {
+    /// The provider whose accounts and store the actions use.
+    let provider: Provider
+
+    /// Runs `actions` in order on `values`; stops at the first refusal.
+    func run(
+        _ actions: [FlowAction],
+        values: [String: FlowValue],
+        context: FlowContext,
+        clientID: String,
+        request: FlowRequest,
+        clientAddress: String
+    ) async throws(StorageError) -> FlowActionOutcome {
+        var context = context
+        for action in actions {
+            switch action {
+            case .checkPassword:
+                let email = Self.text(values["email"]) ?? context.email ?? ""
+                context.email = Accounts.normalise(email)
+                do throws(AccountError) {
+                    let user = try await provider.passwordSignIn.signIn(
+                        email: email, password: Self.text(values["password"]) ?? "", from: clientAddress)
+                    context.subject = user.id
+                    context.createdUser = false
+                } catch {
+                    return try Self.outcome(of: error)
+                }
+            case .createAccount:
+                guard provider.configuration.signUpEnabled else { return Self.signUpDisabled }
+                let email = Self.text(values["email"]) ?? context.email ?? ""
+                context.email = Accounts.normalise(email)
+                do throws(AccountError) {
+                    let user = try await provider.accounts.signUp(
+                        email: email, password: Self.text(values["password"]) ?? "", name: Self.text(values["name"]))
+                    context.subject = user.id
+                    context.createdUser = true
+                } catch {
+                    return try Self.outcome(of: error)
+                }
+            case .complete:
+                guard let subject = context.subject else {
+                    return .failed(code: "no_user", message: "Nobody has signed in yet.", status: .badRequest)
+                }
+                guard try await mayComplete(subject: subject, clientID: clientID, scope: request.scope) else {
+                    return .failed(
+                        code: "consent_required",
+                        message: "This app needs your consent, which a native flow cannot ask for yet: sign in in the browser.",
+                        status: .forbidden)
+                }
+                return .completed(context)
+            }
+        }
+        return .proceeded(context)
+    }
+
+    /// The failure that ends a sign-up while sign-up is turned off.
+    static let signUpDisabled = FlowActionOutcome.failed(
+        code: "sign_up_disabled", message: "New accounts are not taken here.", status: .forbidden)
+
+    /// Whether the client may have a code without a consent step: a first-party client, or scopes allowed before.
+    private func mayComplete(subject: String, clientID: String, scope: String) async throws(StorageError) -> Bool {
+        guard let client = try await provider.store.client(id: clientID) else { return false }
+        if client.isFirstParty { return true }
+        let granted = try await provider.store.grantedScopes(subject: subject, clientID: clientID)
+        return Set(scope.split(separator: " ").map(String.init)).isSubset(of: granted)
+    }
+
+    private static func text(_ value: FlowValue?) -> String? {
+        guard case .text(let text)? = value, !text.isEmpty else { return nil }
+        return text
+    }
+
+    /// An account error as the interaction answers it: the same messages as the hosted pages.
+    private static func outcome(of error: AccountError) throws(StorageError) -> FlowActionOutcome {
+        let message = error.errorDescription ?? "The request was refused."
+        switch error {
+        case .invalidCredentials:
+            return .refused(FlowRefusal(message: message))
+        case .locked(let seconds), .busy(let seconds):
+            return .refused(
+                FlowRefusal(
+                    message: message, status: error == .busy(retryAfter: seconds)
+                        ? .serviceUnavailable : .tooManyRequests, retryAfter: seconds))
+        case .attemptInProgress:
+            return .refused(FlowRefusal(message: message, status: .tooManyRequests, retryAfter: error.retryAfter))
+        case .invalidEmail:
+            return .refused(FlowRefusal(message: message, details: [.init(key: "email", code: "invalid_email", message: message)]))
+        case .emailTaken:
+            return .refused(FlowRefusal(message: message, details: [.init(key: "email", code: "email_taken", message: message)]))
+        case .weakPassword(let reason):
+            return .refused(FlowRefusal(message: reason, details: [.init(key: "password", code: "weak_password", message: reason)]))
+        case .fieldTooLong(let field, _):
+            return .refused(FlowRefusal(message: message, details: [.init(key: field, code: "too_long", message: message)]))
+        case .storage(let storage):
+            throw storage
+        case .hashingFailed:
+            return .failed(code: "server_error", message: "The request could not be completed.", status: .internalServerError)
+        }
+    }
+}

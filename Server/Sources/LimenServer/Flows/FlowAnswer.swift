@@ -1,0 +1,32 @@
+import HTTPTypes
+import LimenWire
+
+/// What a flow request answers: the node, its interaction and the status.
+struct FlowAnswer: Sendable, Equatable {
+    /// `200` while the interaction goes on or succeeds; `4xx` with a failure node (or `429`/`503` with an error node
+    /// when waiting helps).
+    var status: HTTPResponse.Status = .ok
+    /// The interaction's ID, when there is one.
+    var interaction: String?
+    /// The node.
+    var node: FlowNode
+    /// Seconds to wait before trying again (`Retry-After`).
+    var retryAfter: Int?
+
+    /// A failure node with `status`.
+    static func failure(_ code: String, _ message: String, status: HTTPResponse.Status, interaction: String? = nil)
+        -> FlowAnswer
+    {
+        FlowAnswer(status: status, interaction: interaction, node: .failure(code: code, message: message))
+    }
+
+    /// The body: `{"interaction": ID, "node": NODE}`.
+    var json: JSONValue {
+        var members: [String: JSONValue] = ["node": node.json]
+        if let interaction { members["interaction"] = .string(interaction) }
+        return .object(members)
+    }
+}
+
+/// A refusal before the engine runs (a malformed body) is an answer too, carried as a `Result`'s failure.
+extension FlowAnswer: Error {}

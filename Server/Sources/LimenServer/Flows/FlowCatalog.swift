@@ -1,0 +1,63 @@
+import Foundation
+
+/// Every flow the server runs: the built-in ones and the operator's, checked together at start-up so that a reference
+/// to an unknown node or flow is refused with a message naming it, before any request.
+struct FlowCatalog: Sendable {
+    /// The flows by name.
+    let flows: [String: FlowDefinition]
+
+    /// The built-in flows alone (their definitions are checked by the tests; an empty catalog if one were broken).
+    static let builtIn = (try? load(files: [])) ?? FlowCatalog(flows: [:])
+
+    /// The built-in flows replaced or joined by the definitions in `files` (YAML or JSON, one flow each).
+    static func load(files: [String]) throws(FlowDefinitionError) -> FlowCatalog {
+        var flows: [String: FlowDefinition] = [:]
+        for (name, yaml) in BuiltInFlows.definitions {
+            let flow = try FlowDefinitionParser(source: "built-in \(name)").parse(yaml)
+            flows[flow.id] = flow
+        }
+        var operatorFlows: Set<String> = []
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8)
+            else { throw FlowDefinitionError(source: file, path: "", reason: "cannot read the file") }
+            let flow = try FlowDefinitionParser(source: file).parse(text)
+            guard operatorFlows.insert(flow.id).inserted else {
+                throw FlowDefinitionError(source: file, path: "id", reason: "another file defines flow \(flow.id) too")
+            }
+            flows[flow.id] = flow
+        }
+        let catalog = FlowCatalog(flows: flows)
+        try catalog.checkReferences()
+        return catalog
+    }
+
+    /// Checks that every start node, `next` node and flow a button names exists, and that each action finds the
+    /// collectors it reads in its node.
+    private func checkReferences() throws(FlowDefinitionError) {
+        for flow in flows.values.sorted(by: { $0.id < $1.id }) {
+            func refuse(_ path: String, _ reason: String) -> FlowDefinitionError {
+                FlowDefinitionError(source: "flow \(flow.id)", path: path, reason: reason)
+            }
+            guard flow.node(flow.start) != nil else { throw refuse("start", "unknown node \(flow.start)") }
+            for (nodeIndex, node) in flow.nodes.enumerated() {
+                for (index, collector) in node.collectors.enumerated() {
+                    let path = "nodes[\(nodeIndex)].collectors[\(index)]"
+                    if case .run(let actions, _) = collector.behaviour {
+                        for action in actions {
+                            if let missing = action.inputs.first(where: { node.collector($0)?.type.collectsValue != true }) {
+                                throw refuse(path + ".actions", "\(action.rawValue) needs a collector \(missing)")
+                            }
+                        }
+                    }
+                    switch collector.behaviour {
+                    case .run(_, let next?) where flow.node(next) == nil:
+                        throw refuse(path + ".next", "unknown node \(next)")
+                    case .switchFlow(let target) where flows[target] == nil:
+                        throw refuse(path + ".flow", "unknown flow \(target)")
+                    default: break
+                    }
+                }
+            }
+        }
+    }
+}

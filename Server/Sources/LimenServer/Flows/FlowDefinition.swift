@@ -1,0 +1,97 @@
+import Foundation
+
+/// A sign-in flow: a small graph of nodes the server walks an interaction through, defined declaratively (YAML or
+/// JSON, ``FlowDefinitionParser``). Limen's own flows are definitions in the same format (``BuiltInFlows``).
+struct FlowDefinition: Sendable, Equatable {
+    /// The flow's name in `POST /flows/{flow}`.
+    var id: String
+    /// The node an interaction starts on.
+    var start: String
+    /// The nodes, each with a unique `id`.
+    var nodes: [FlowNodeDefinition]
+
+    /// The node `id`, if the flow has it.
+    func node(_ id: String) -> FlowNodeDefinition? {
+        nodes.first { $0.id == id }
+    }
+}
+
+/// One step of a flow: what it shows and collects, and what each of its buttons does.
+struct FlowNodeDefinition: Sendable, Equatable {
+    /// Unique in its flow; the submission names it.
+    var id: String
+    /// A title.
+    var name: String
+    /// A sentence under the title.
+    var description: String
+    /// What the node shows and collects, in order; buttons among them.
+    var collectors: [CollectorDefinition]
+
+    /// The collector `key`, if the node has it.
+    func collector(_ key: String) -> CollectorDefinition? {
+        collectors.first { $0.key == key }
+    }
+}
+
+/// One field, text or button of a node.
+struct CollectorDefinition: Sendable, Equatable {
+    /// What it is.
+    var type: CollectorType
+    /// Its name in a submission's `values` (or, for a button, its `action`).
+    var key: String
+    /// What the person reads.
+    var label: String
+    /// Whether a value must be given (a ticked box, a non-empty text, at least one choice).
+    var isRequired = false
+    /// A regular expression the whole value must match, and what to say when it does not.
+    var validation: Validation?
+    /// The choices of a `DROPDOWN`, `RADIO`, `COMBOBOX` or `CHECKBOX`.
+    var options: [Option] = []
+    /// A `PASSWORD`'s policy as declared; the one enforced and advertised includes ``PasswordPolicy/standard``.
+    var policy: PasswordPolicy?
+    /// What pressing a button does.
+    var behaviour: ButtonBehaviour?
+
+    /// A pattern the value must match.
+    struct Validation: Sendable, Equatable {
+        /// An ICU regular expression (`NSRegularExpression`), matched against the whole value.
+        var regex: String
+        /// What to say when the value does not match.
+        var message: String
+    }
+
+    /// One choice.
+    struct Option: Sendable, Equatable {
+        /// What the person reads.
+        var label: String
+        /// What the submission sends.
+        var value: String
+    }
+}
+
+/// What pressing a button does: run actions in order, then go to a node; or move to another flow.
+enum ButtonBehaviour: Sendable, Equatable {
+    /// Runs `actions` in order on the submitted values; when none refuses, goes to `next` (the interaction ends when
+    /// an action completes it).
+    case run(actions: [FlowAction], next: String?)
+    /// Moves the interaction to the start of flow `flow` (a `FLOW_LINK` to "Forgot your password?").
+    case switchFlow(String)
+}
+
+/// The built-in actions a button may run: few, each one step of an account rule shared with the hosted pages.
+enum FlowAction: String, Sendable, CaseIterable {
+    /// Checks `email` and `password` (lockout, throttling and one answer for unknown email and wrong password).
+    case checkPassword = "check_password"
+    /// Creates an account from `email`, `password` and optional `name`.
+    case createAccount = "create_account"
+    /// Ends the interaction with an authorization code for the identified user.
+    case complete
+
+    /// The collectors it reads from its node.
+    var inputs: [String] {
+        switch self {
+        case .checkPassword, .createAccount: ["email", "password"]
+        case .complete: []
+        }
+    }
+}

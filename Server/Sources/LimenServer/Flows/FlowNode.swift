@@ -1,0 +1,98 @@
+import LimenWire
+
+/// A node as the wire shows it (`{"type": "continue" | "error" | "failure" | "success", …}`).
+enum FlowNode: Sendable, Equatable {
+    /// A step to render and submit.
+    case `continue`(FlowNodeDefinition, policy: PasswordPolicy?, prefill: [String: String])
+    /// The same step again, with what was wrong: a message and per-field details.
+    case error(FlowNodeDefinition, policy: PasswordPolicy?, prefill: [String: String], message: String,
+        details: [FlowErrorDetail])
+    /// The interaction is over without a code.
+    case failure(code: String, message: String)
+    /// The interaction is over with an authorization code for the client to redeem with its PKCE verifier.
+    case success(code: String, state: String?, issuer: String)
+
+    /// The node's JSON.
+    var json: JSONValue {
+        switch self {
+        case .continue(let node, let policy, let prefill):
+            .object(Self.members(of: node, policy: policy, prefill: prefill).merging(["type": .string("continue")]) { $1 })
+        case .error(let node, let policy, let prefill, let message, let details):
+            .object(
+                Self.members(of: node, policy: policy, prefill: prefill).merging([
+                    "type": .string("error"), "message": .string(message), "details": .array(details.map(\.json)),
+                ]) { $1 })
+        case .failure(let code, let message):
+            .object(["type": .string("failure"), "code": .string(code), "message": .string(message)])
+        case .success(let code, let state, let issuer):
+            .object(
+                ["type": .string("success"), "code": .string(code), "iss": .string(issuer)].merging(
+                    state.map { ["state": .string($0)] } ?? [:]) { $1 })
+        }
+    }
+
+    private static func members(
+        of node: FlowNodeDefinition,
+        policy: PasswordPolicy?,
+        prefill: [String: String]
+    ) -> [String: JSONValue] {
+        [
+            "id": .string(node.id), "name": .string(node.name), "description": .string(node.description),
+            "collectors": .array(node.collectors.map { $0.json(policy: policy, value: prefill[$0.key]) }),
+        ]
+    }
+}
+
+/// What was wrong with one field (or, with an empty key, the whole submission), by a stable code.
+struct FlowErrorDetail: Sendable, Equatable {
+    /// The collector's key; empty for the submission as a whole.
+    var key: String
+    /// A stable code: `required`, `regex`, `invalid_option`, `invalid_length`, `unique_character`, `max_repeat`,
+    /// `min_characters`, `password_mismatch`, `invalid_email`, `email_taken`, `too_long`, `invalid_type`, …
+    var code: String
+    /// A sentence for the person.
+    var message: String
+
+    /// The detail's JSON.
+    var json: JSONValue {
+        .object(["key": .string(key), "code": .string(code), "message": .string(message)])
+    }
+}
+
+extension CollectorDefinition {
+    /// The collector's JSON: `type`, `key`, `label`, `required`, and where they apply `validation`, `options`, the
+    /// password `policy` (when the node sets a password) and a `value` filled in (the email already entered).
+    func json(policy: PasswordPolicy?, value: String?) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "type": .string(type.rawValue), "key": .string(key), "label": .string(label), "required": .bool(isRequired),
+        ]
+        if let validation {
+            members["validation"] = .object(["regex": .string(validation.regex), "message": .string(validation.message)])
+        }
+        if !options.isEmpty {
+            members["options"] = .array(options.map { .object(["label": .string($0.label), "value": .string($0.value)]) })
+        }
+        if type.isPassword, let policy { members["policy"] = policy.json }
+        if let value, type == .text { members["value"] = .string(value) }
+        return .object(members)
+    }
+}
+
+extension PasswordPolicy {
+    /// The policy's JSON, as a `PASSWORD` collector carries it.
+    var json: JSONValue {
+        .object([
+            "length": .object([
+                "min": .number(Double(length.lowerBound)), "max": .number(Double(length.upperBound)),
+            ]),
+            "min_unique_characters": .number(Double(minimumUniqueCharacters)),
+            "max_repeated_characters": .number(Double(maximumRepeatedCharacters)),
+            "min_characters": .object([
+                "lowercase": .number(Double(minimumCharacters.lowercase)),
+                "uppercase": .number(Double(minimumCharacters.uppercase)),
+                "digits": .number(Double(minimumCharacters.digits)),
+                "special": .number(Double(minimumCharacters.special)),
+            ]),
+        ])
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LimenWire
+import NIOCore
+
+/// `POST /flows/{flow}` starts an interaction with a flow; `POST /flows/interactions/{id}` continues it (the wire
+/// contract of ``FlowEngine``'s nodes, documented in `Server/openapi.yaml`). Every answer is JSON, never cached; a
+/// malformed or oversized body is a `400` failure node, never a `500`.
+enum FlowRoutes {
+    /// The path prefix of continuations, limited per client address like the sign-in forms.
+    static let interactionsPrefix = "/flows/interactions/"
+    /// The largest body accepted.
+    static let maximumBodySize = 64 * 1024
+
+    static func add(to router: Router<some RemoteAddressRequestContext>, provider: Provider) {
+        let engine = FlowEngine(provider: provider, catalog: provider.flows)
+        router.post("/flows/:flow") { request, context in
+            let flow = context.parameters.get("flow") ?? ""
+            return await answer { () throws(StorageError) in
+                switch await startParameters(of: request) {
+                case .success(let parameters): try await engine.start(flow: flow, parameters: parameters)
+                case .failure(let failure): failure
+                }
+            }
+        }
+        router.post("/flows/interactions/:id") { request, context in
+            let id = context.parameters.get("id") ?? ""
+            let clientAddress = provider.configuration.trustedProxies.clientAddress(
+                of: request, peer: context.remoteAddress)
+            return await answer { () throws(StorageError) in
+                switch await submission(of: request) {
+                case .success(let submission):
+                    try await engine.proceed(interaction: id, submission: submission, clientAddress: clientAddress)
+                case .failure(let failure): failure
+                }
+            }
+        }
+    }
+
+    /// `body`'s answer as a response; a storage failure is a `500` failure node.
+    private static func answer(_ body: () async throws(StorageError) -> FlowAnswer) async -> Response {
+        let answer: FlowAnswer
+        do {
+            answer = try await body()
+        } catch {
+            answer = .failure("server_error", "The request could not be completed.", status: .internalServerError)
+        }
+        var response = Responses.json(answer.json, status: answer.status, noStore: true)
+        if let seconds = answer.retryAfter { response.headers[.retryAfter] = "\(seconds)" }
+        return response
+    }
+
+    /// A start's parameters: a form, or a JSON object of strings.
+    private static func startParameters(of request: Request) async -> Result<[(name: String, value: String)], FlowAnswer>
+    {
+        if FormBody.isForm(request) {
+            return await FormBody.pairs(of: request).mapError { failure in
+                invalidBody(failure == .tooLarge ? "the body is larger than 64 KiB" : failure.description)
+            }
+        }
+        return await json(of: request).flatMap { document in
+            guard case .object(let members) = document else { return .failure(invalidBody("expected a JSON object")) }
+            var pairs: [(name: String, value: String)] = []
+            for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+                guard case .string(let text) = value else {
+                    return .failure(invalidBody("\(name) must be a string"))
+                }
+                pairs.append((name, text))
+            }
+            return .success(pairs)
+        }
+    }
+
+    /// A continuation's submission.
+    private static func submission(of request: Request) async -> Result<FlowSubmission, FlowAnswer> {
+        guard MediaType.matches(request.headers[.contentType], "application/json") else {
+            return .failure(
+                .failure("unsupported_media_type", "the body must be application/json", status: .unsupportedMediaType))
+        }
+        var request = request
+        guard let buffer = try? await request.collectBody(upTo: maximumBodySize) else {
+            return .failure(invalidBody("the body is larger than 64 KiB"))
+        }
+        return FlowSubmission.parse(Data(buffer.readableBytesView)).mapError { invalidBody($0.description) }
+    }
+
+    /// A JSON body, strictly parsed.
+    private static func json(of request: Request) async -> Result<JSONValue, FlowAnswer> {
+        guard MediaType.matches(request.headers[.contentType], "application/json") else {
+            return .failure(
+                .failure(
+                    "unsupported_media_type", "the body must be application/json or a form",
+                    status: .unsupportedMediaType))
+        }
+        var request = request
+        guard let buffer = try? await request.collectBody(upTo: maximumBodySize) else {
+            return .failure(invalidBody("the body is larger than 64 KiB"))
+        }
+        guard let document = try? JSONValue(parsing: Data(buffer.readableBytesView)) else {
+            return .failure(invalidBody("the body is not valid JSON (or names a member twice)"))
+        }
+        return .success(document)
+    }
+
+    private static func invalidBody(_ description: String) -> FlowAnswer {
+        .failure("invalid_request", description, status: .badRequest)
+    }
+}
