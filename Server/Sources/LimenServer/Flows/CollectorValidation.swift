@@ -55,8 +55,10 @@ struct CollectorValidation {
             }
             return []
         case (.dropdown, .text(let choice)), (.radio, .text(let choice)):
-            return collector.options.contains { $0.value == choice } ? [] : detail("invalid_option", "Choose an option.")
-        case (.combobox, .choices(let choices)), (.checkbox, .choices(let choices)) where !collector.options.isEmpty:
+            return collector.options.contains { $0.value == choice }
+                ? [] : detail("invalid_option", "Choose an option.")
+        case (.combobox, .choices(let choices)),
+            (.checkbox, .choices(let choices)) where !collector.options.isEmpty:
             let known = Set(collector.options.map(\.value))
             return Set(choices).count == choices.count && choices.allSatisfy(known.contains)
                 ? [] : detail("invalid_option", "Choose among the options.")

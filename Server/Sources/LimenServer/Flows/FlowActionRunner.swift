@@ -73,7 +73,8 @@ struct FlowActionRunner: Sendable {
                 guard try await mayComplete(subject: subject, clientID: clientID, scope: request.scope) else {
                     return .failed(
                         code: "consent_required",
-                        message: "This app needs your consent, which a native flow cannot ask for yet: sign in in the browser.",
+                        message:
+                            "This app needs your consent, which a native flow cannot ask for yet: sign in in the browser.",
                         status: .forbidden)
                 }
                 return .completed(context)
@@ -108,22 +109,28 @@ struct FlowActionRunner: Sendable {
         case .locked(let seconds), .busy(let seconds):
             return .refused(
                 FlowRefusal(
-                    message: message, status: error == .busy(retryAfter: seconds)
+                    message: message,
+                    status: error == .busy(retryAfter: seconds)
                         ? .serviceUnavailable : .tooManyRequests, retryAfter: seconds))
         case .attemptInProgress:
             return .refused(FlowRefusal(message: message, status: .tooManyRequests, retryAfter: error.retryAfter))
         case .invalidEmail:
-            return .refused(FlowRefusal(message: message, details: [.init(key: "email", code: "invalid_email", message: message)]))
+            return .refused(
+                FlowRefusal(message: message, details: [.init(key: "email", code: "invalid_email", message: message)]))
         case .emailTaken:
-            return .refused(FlowRefusal(message: message, details: [.init(key: "email", code: "email_taken", message: message)]))
+            return .refused(
+                FlowRefusal(message: message, details: [.init(key: "email", code: "email_taken", message: message)]))
         case .weakPassword(let reason):
-            return .refused(FlowRefusal(message: reason, details: [.init(key: "password", code: "weak_password", message: reason)]))
+            return .refused(
+                FlowRefusal(message: reason, details: [.init(key: "password", code: "weak_password", message: reason)]))
         case .fieldTooLong(let field, _):
-            return .refused(FlowRefusal(message: message, details: [.init(key: field, code: "too_long", message: message)]))
+            return .refused(
+                FlowRefusal(message: message, details: [.init(key: field, code: "too_long", message: message)]))
         case .storage(let storage):
             throw storage
         case .hashingFailed:
-            return .failed(code: "server_error", message: "The request could not be completed.", status: .internalServerError)
+            return .failed(
+                code: "server_error", message: "The request could not be completed.", status: .internalServerError)
         }
     }
 }

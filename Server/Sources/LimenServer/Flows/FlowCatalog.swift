@@ -44,7 +44,9 @@ struct FlowCatalog: Sendable {
                     let path = "nodes[\(nodeIndex)].collectors[\(index)]"
                     if case .run(let actions, _) = collector.behaviour {
                         for action in actions {
-                            if let missing = action.inputs.first(where: { node.collector($0)?.type.collectsValue != true }) {
+                            if let missing = action.inputs.first(where: {
+                                node.collector($0)?.type.collectsValue != true
+                            }) {
                                 throw refuse(path + ".actions", "\(action.rawValue) needs a collector \(missing)")
                             }
                         }

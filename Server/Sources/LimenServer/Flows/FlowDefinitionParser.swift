@@ -122,14 +122,16 @@ struct FlowDefinitionParser {
         if let index = actions.firstIndex(of: .complete), index != actions.count - 1 || fields["next"] != nil {
             throw error(at: "\(path).actions[\(index)]", "complete ends the interaction: it comes last, with no next")
         }
-        let next = try fields["next"].map { node throws(FlowDefinitionError) in try identifier(node, at: path + ".next") }
+        let next = try fields["next"].map { node throws(FlowDefinitionError) in try identifier(node, at: path + ".next")
+        }
         guard !actions.isEmpty || next != nil else {
             throw error(at: path, "a button needs actions, a next node or a flow")
         }
         return .run(actions: actions, next: next)
     }
 
-    private func validation(_ node: Node, at path: String) throws(FlowDefinitionError) -> CollectorDefinition.Validation {
+    private func validation(_ node: Node, at path: String) throws(FlowDefinitionError) -> CollectorDefinition.Validation
+    {
         let fields = try mapping(node, at: path + ".validation", keys: ["regex", "message"])
         let regex = try text(fields["regex"], at: path + ".validation.regex")
         guard regex.utf8.count <= 512, (try? NSRegularExpression(pattern: regex)) != nil else {

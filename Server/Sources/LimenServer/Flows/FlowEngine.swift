@@ -210,7 +210,9 @@ struct FlowEngine: Sendable {
         context: FlowContext
     ) async throws(StorageError) -> Bool {
         var next = record
-        (next.status, next.context, next.revision) = (status, FlowInteractionRecord.encode(context), record.revision + 1)
+        (next.status, next.context, next.revision) = (
+            status, FlowInteractionRecord.encode(context), record.revision + 1
+        )
         return try await provider.store.updateFlowInteraction(next)
     }
 

@@ -5,7 +5,8 @@ enum FlowNode: Sendable, Equatable {
     /// A step to render and submit.
     case `continue`(FlowNodeDefinition, policy: PasswordPolicy?, prefill: [String: String])
     /// The same step again, with what was wrong: a message and per-field details.
-    case error(FlowNodeDefinition, policy: PasswordPolicy?, prefill: [String: String], message: String,
+    case error(
+        FlowNodeDefinition, policy: PasswordPolicy?, prefill: [String: String], message: String,
         details: [FlowErrorDetail])
     /// The interaction is over without a code.
     case failure(code: String, message: String)
@@ -16,7 +17,8 @@ enum FlowNode: Sendable, Equatable {
     var json: JSONValue {
         switch self {
         case .continue(let node, let policy, let prefill):
-            .object(Self.members(of: node, policy: policy, prefill: prefill).merging(["type": .string("continue")]) { $1 })
+            .object(
+                Self.members(of: node, policy: policy, prefill: prefill).merging(["type": .string("continue")]) { $1 })
         case .error(let node, let policy, let prefill, let message, let details):
             .object(
                 Self.members(of: node, policy: policy, prefill: prefill).merging([
@@ -27,7 +29,8 @@ enum FlowNode: Sendable, Equatable {
         case .success(let code, let state, let issuer):
             .object(
                 ["type": .string("success"), "code": .string(code), "iss": .string(issuer)].merging(
-                    state.map { ["state": .string($0)] } ?? [:]) { $1 })
+                    state.map { ["state": .string($0)] } ?? [:]
+                ) { $1 })
         }
     }
 
@@ -67,10 +70,13 @@ extension CollectorDefinition {
             "type": .string(type.rawValue), "key": .string(key), "label": .string(label), "required": .bool(isRequired),
         ]
         if let validation {
-            members["validation"] = .object(["regex": .string(validation.regex), "message": .string(validation.message)])
+            members["validation"] = .object([
+                "regex": .string(validation.regex), "message": .string(validation.message),
+            ])
         }
         if !options.isEmpty {
-            members["options"] = .array(options.map { .object(["label": .string($0.label), "value": .string($0.value)]) })
+            members["options"] = .array(
+                options.map { .object(["label": .string($0.label), "value": .string($0.value)]) })
         }
         if type.isPassword, let policy { members["policy"] = policy.json }
         if let value, type == .text { members["value"] = .string(value) }

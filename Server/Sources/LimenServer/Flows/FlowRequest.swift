@@ -21,8 +21,12 @@ struct FlowRequest: Sendable, Equatable, Codable {
     var acrValues: String?
 
     private enum CodingKeys: String, CodingKey {
-        case redirectURI = "redirect_uri", scope, state, nonce, codeChallenge = "code_challenge"
-        case loginHint = "login_hint", uiLocales = "ui_locales", acrValues = "acr_values"
+        case redirectURI = "redirect_uri"
+        case scope, state, nonce
+        case codeChallenge = "code_challenge"
+        case loginHint = "login_hint"
+        case uiLocales = "ui_locales"
+        case acrValues = "acr_values"
     }
 }
 

@@ -71,10 +71,11 @@ public struct PasswordPolicy: Sendable, Equatable {
             case .uniqueCharacter(let min): "Use at least \(min) different characters."
             case .maxRepeat(let max): "Do not repeat a character more than \(max) times in a row."
             case .minCharacters(let minimums):
-                "Use at least " + [
-                    (minimums.lowercase, "lowercase letter"), (minimums.uppercase, "uppercase letter"),
-                    (minimums.digits, "digit"), (minimums.special, "other character"),
-                ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }.joined(separator: ", ") + "."
+                "Use at least "
+                    + [
+                        (minimums.lowercase, "lowercase letter"), (minimums.uppercase, "uppercase letter"),
+                        (minimums.digits, "digit"), (minimums.special, "other character"),
+                    ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }.joined(separator: ", ") + "."
             }
         }
     }

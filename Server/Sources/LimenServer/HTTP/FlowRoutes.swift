@@ -52,8 +52,9 @@ enum FlowRoutes {
     }
 
     /// A start's parameters: a form, or a JSON object of strings.
-    private static func startParameters(of request: Request) async -> Result<[(name: String, value: String)], FlowAnswer>
-    {
+    private static func startParameters(of request: Request) async -> Result<
+        [(name: String, value: String)], FlowAnswer
+    > {
         if FormBody.isForm(request) {
             return await FormBody.pairs(of: request).mapError { failure in
                 invalidBody(failure == .tooLarge ? "the body is larger than 64 KiB" : failure.description)

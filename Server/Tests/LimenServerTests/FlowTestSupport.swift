@@ -1,0 +1,91 @@
+import Foundation
+import HTTPTypes
+import LimenOIDC
+import NIOCore
+import Testing
+
+@testable import LimenServer
+
+/// Flow requests against a ``TokenFixture``, whose first-party native client `app` (same redirect as `native`) and
+/// user `grace@example.com` (password ``FlowFixture/password``) the flows sign in.
+enum FlowFixture {
+    static let email = "grace@example.com"
+    static let password = "correct horse battery"
+
+    /// A fixture with the first-party `app` client and Grace's account.
+    static func run(
+        on backend: TokenBackend = .sqlite,
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (TokenFixture) async throws -> Void
+    ) async throws {
+        try await TokenFixture.run(on: backend, configure: configure) { fixture in
+            try await fixture.provider.store.insertClientIfAbsent(
+                ClientRecord(
+                    id: "app", name: "App", kind: .public, isNative: true, redirectURIs: [TokenFixture.nativeRedirect],
+                    isFirstParty: true, createdAt: fixture.clock.now))
+            _ = try await fixture.provider.accounts.signUp(email: email, password: password, name: "Grace")
+            try await body(fixture)
+        }
+    }
+}
+
+extension TokenFixture {
+    /// `POST /flows/{flow}` as a form, for the `app` client with the PKCE fixture's challenge unless `fields` say.
+    func startFlow(_ flow: String, _ fields: [(String, String)]? = nil) async throws -> RecordedResponse {
+        try await post(
+            "/flows/\(flow)",
+            fields ?? [
+                ("client_id", "app"), ("redirect_uri", Self.nativeRedirect), ("scope", "openid email offline_access"),
+                ("state", "s-1"), ("nonce", "n-1"), ("code_challenge", PKCE.fixture.challenge),
+                ("code_challenge_method", "S256"),
+            ])
+    }
+
+    /// `POST /flows/interactions/{id}` with a JSON submission.
+    func continueFlow(
+        _ interaction: String,
+        node: String,
+        action: String,
+        values: [String: JSONValue] = [:],
+        extra: [String: JSONValue] = [:]
+    ) async throws -> RecordedResponse {
+        let body = JSONValue.object(
+            ["node": .string(node), "action": .string(action), "values": .object(values)].merging(extra) { $1 })
+        return try await post(
+            "/flows/interactions/\(interaction)", [], headers: [.contentType: "application/json"],
+            body: String(decoding: body.serialized(), as: UTF8.self))
+    }
+
+    /// Signs Grace in through the sign-in flow and returns the success answer.
+    func signInThroughFlow(password: String = FlowFixture.password) async throws -> RecordedResponse {
+        let started = try await startFlow("sign-in")
+        let id = try #require(started["interaction"])
+        return try await continueFlow(
+            id, node: "credentials", action: "submit",
+            values: ["email": .string(FlowFixture.email), "password": .string(password)])
+    }
+}
+
+extension RecordedResponse {
+    /// The answer's node.
+    var node: [String: JSONValue] { json["node"]?.objectValue ?? [:] }
+    /// The node's `type`.
+    var nodeType: String? { node["type"]?.stringValue }
+    /// The node's collectors.
+    var collectors: [[String: JSONValue]] { Self.items(node["collectors"]).compactMap(\.objectValue) }
+    /// The collectors' keys, in order.
+    var collectorKeys: [String] { collectors.compactMap { $0["key"]?.stringValue } }
+    /// The error node's detail codes by key.
+    var detailCodes: [String: [String]] {
+        Self.items(node["details"]).reduce(into: [:]) { codes, detail in
+            guard let key = detail.objectValue?["key"]?.stringValue, let code = detail.objectValue?["code"]?.stringValue
+            else { return }
+            codes[key, default: []].append(code)
+        }
+    }
+
+    private static func items(_ value: JSONValue?) -> [JSONValue] {
+        guard case .array(let items)? = value else { return [] }
+        return items
+    }
+}
