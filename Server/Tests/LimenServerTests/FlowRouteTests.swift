@@ -151,7 +151,8 @@ struct FlowRouteTests {
 
     @Test("with sign-up turned off, the sign-up flow is a 403 failure and creates nobody")
     func signUpDisabled() async throws {
-        try await FlowFixture.run(configure: { $0.signUpEnabled = false }) { fixture in
+        let signUpOff: (inout ServerConfiguration) -> Void = { $0.signUpEnabled = false }
+        try await FlowFixture.run(configure: signUpOff) { fixture in
             let answer = try await fixture.startFlow("sign-up")
             #expect(answer.status == .forbidden)
             #expect(answer.nodeType == "failure")

@@ -73,12 +73,14 @@ extension RecordedResponse {
     var nodeType: String? { node["type"]?.stringValue }
     /// The node's collectors.
     var collectors: [[String: JSONValue]] { Self.items(node["collectors"]).compactMap(\.objectValue) }
+    /// An error node's details.
+    var details: [[String: JSONValue]] { Self.items(node["details"]).compactMap(\.objectValue) }
     /// The collectors' keys, in order.
     var collectorKeys: [String] { collectors.compactMap { $0["key"]?.stringValue } }
     /// The error node's detail codes by key.
     var detailCodes: [String: [String]] {
-        Self.items(node["details"]).reduce(into: [:]) { codes, detail in
-            guard let key = detail.objectValue?["key"]?.stringValue, let code = detail.objectValue?["code"]?.stringValue
+        details.reduce(into: [:]) { codes, detail in
+            guard let key = detail["key"]?.stringValue, let code = detail["code"]?.stringValue
             else { return }
             codes[key, default: []].append(code)
         }

@@ -161,6 +161,38 @@ struct OpenAPIResponseTests {
         }
     }
 
+    @Test("the flow routes answer as documented: every node type, its collectors and details")
+    func flows() async throws {
+        let check = Checker(document: try OpenAPIDocument())
+        try await FlowFixture.run { fixture in
+            let started = try await fixture.startFlow("sign-in")
+            check.expect(started, answers: "POST /flows/{flow}", as: "FlowAnswer")
+            check.expect(started.node, is: "FlowContinueNode")
+            for collector in started.collectors { check.expect(collector, is: "FlowCollector") }
+            let id = try #require(started["interaction"])
+            let wrong = try await fixture.continueFlow(id, node: "credentials", action: "submit")
+            check.expect(wrong, answers: "POST /flows/interactions/{id}", as: "FlowAnswer")
+            check.expect(wrong.node, is: "FlowErrorNode")
+            let signUp = try await fixture.continueFlow(id, node: "credentials", action: "create-account")
+            for collector in signUp.collectors {
+                check.expect(collector, is: "FlowCollector")
+                if let policy = collector["policy"]?.objectValue { check.expect(policy, is: "PasswordPolicy") }
+            }
+            let short = try await fixture.continueFlow(
+                id, node: "details", action: "submit", values: ["password": .string("x")])
+            #expect(!short.details.isEmpty)
+            for detail in short.details { check.expect(detail, is: "FlowErrorDetail") }
+            let success = try await fixture.signInThroughFlow()
+            check.expect(success, answers: "POST /flows/interactions/{id}", as: "FlowAnswer")
+            check.expect(success.node, is: "FlowSuccessNode")
+            let unknown = try await fixture.continueFlow("nope", node: "x", action: "y")
+            check.expect(unknown, answers: "POST /flows/interactions/{id}", as: "FlowAnswer")
+            check.expect(unknown.node, is: "FlowFailureNode")
+            let badStart = try await fixture.startFlow("nope")
+            check.expect(badStart, answers: "POST /flows/{flow}", as: "FlowAnswer")
+        }
+    }
+
     @Test("the admin API answers as documented, off and on")
     func adminAPI() async throws {
         let check = Checker(document: try OpenAPIDocument())
