@@ -261,4 +261,35 @@ struct FlowRouteTests {
                     == .badRequest)
         }
     }
+
+    @Test("an operator's sign-up with a required terms checkbox: in the node, enforced, then accepted")
+    func operatorCheckbox() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.path + "/sign-up.yaml"
+        let definition = BuiltInFlows.signUp.replacingOccurrences(
+            of: "      - {type: SUBMIT_BUTTON",
+            with:
+                "      - {type: CHECKBOX, key: terms, label: I accept the terms, required: true}\n      - {type: SUBMIT_BUTTON"
+        )
+        try Data(definition.utf8).write(to: URL(fileURLWithPath: file))
+        let useFile: (inout ServerConfiguration) -> Void = { $0.flowFiles = [file] }
+        try await FlowFixture.run(configure: useFile) { fixture in
+            let started = try await fixture.startFlow("sign-up")
+            let id = try #require(started["interaction"])
+            let terms = try #require(started.collectors.first { $0["key"]?.stringValue == "terms" })
+            #expect(terms["type"]?.stringValue == "CHECKBOX")
+            #expect(terms["required"] == .bool(true))
+            var values: [String: JSONValue] = [
+                "email": .string("terms@example.com"), "password": .string("a long enough password"),
+                "password-verify": .string("a long enough password"),
+            ]
+            let refused = try await fixture.continueFlow(id, node: "details", action: "submit", values: values)
+            #expect(refused.detailCodes == ["terms": ["required"]])
+            #expect(try await fixture.provider.store.user(email: "terms@example.com") == nil)
+            values["terms"] = .bool(true)
+            let accepted = try await fixture.continueFlow(id, node: "details", action: "submit", values: values)
+            #expect(accepted.nodeType == "success")
+        }
+    }
 }
