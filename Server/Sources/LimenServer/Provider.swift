@@ -31,6 +31,8 @@ public struct Provider: Sendable {
     public let now: @Sendable () -> Date
     /// The sign-in flows it runs: the built-in ones and the configuration's files.
     let flows: FlowCatalog
+    /// Where its emails go.
+    let mailer: any Mailer
     /// Client records for client authentication, served for a few seconds (see ``ClientCache`` for what another
     /// node's change costs).
     public let clientCache: ClientCache
@@ -68,6 +70,14 @@ public struct Provider: Sendable {
         now: @escaping @Sendable () -> Date
     ) {
         self.flows = flows
+        self.mailer =
+            switch configuration.mailTransport {
+            case .log: LogMailer(logger: Logger(label: "limen.mail"))
+            case .smtp(let endpoint):
+                SMTPMailer(
+                    endpoint: endpoint, trustedCAFile: configuration.mailCAFile, sender: configuration.mailFrom,
+                    logger: Logger(label: "limen.mail"))
+            }
         self.configuration = configuration
         self.now = now
         self.store = store

@@ -131,6 +131,21 @@ struct ServeCommand: AsyncParsableCommand {
     var flows: [String] = []
 
     @Option(
+        name: .customLong("mail-url"),
+        help: ArgumentHelp(
+            "Where mail goes: log: (default), smtp://host:port, smtp+starttls://user:password@host:587 or "
+                + "smtps://user:password@host:465 (env LIMEN_MAIL_URL, safer for a password)."))
+    var mailURL: String?
+
+    @Option(name: .customLong("mail-from"), help: "The sender of the server's emails (env LIMEN_MAIL_FROM).")
+    var mailFrom: String?
+
+    @Option(
+        name: .customLong("mail-ca-file"),
+        help: "CA certificates (PEM) trusted for the SMTP server instead of the system's (env LIMEN_MAIL_CA_FILE).")
+    var mailCAFile: String?
+
+    @Option(
         name: .customLong("access-token-ttl"),
         help: "Access token lifetime, like 600 or 10m, 1m–24h (env LIMEN_ACCESS_TOKEN_TTL; default 10m).")
     var accessTokenTTL: String?
@@ -196,7 +211,7 @@ struct ServeCommand: AsyncParsableCommand {
                     databasePoolSize: databasePoolSize, postRateLimit: postRateLimit,
                     signInRateLimit: signInRateLimit, signUp: signUp, metrics: metrics,
                     authorizeRateLimit: authorizeRateLimit, trustedProxies: trustedProxies, resources: resources,
-                    flows: flows,
+                    flows: flows, mailURL: mailURL, mailFrom: mailFrom, mailCAFile: mailCAFile,
                     accessTokenLifetime: accessTokenTTL, idTokenLifetime: idTokenTTL,
                     refreshTokenLifetime: refreshTokenTTL, refreshReuseGrace: refreshReuseGrace,
                     grantMaxLifetime: grantMaxLifetime, passwordHashLogN: passwordHashLogN,

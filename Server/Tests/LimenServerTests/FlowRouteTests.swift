@@ -19,7 +19,7 @@ struct FlowRouteTests {
             #expect(id.count >= 43)
             #expect(started.nodeType == "continue")
             #expect(started.node["id"]?.stringValue == "credentials")
-            #expect(started.collectorKeys == ["email", "password", "submit", "create-account"])
+            #expect(started.collectorKeys == ["email", "password", "submit", "forgot-password", "create-account"])
             let success = try await fixture.continueFlow(
                 id, node: "credentials", action: "submit",
                 values: ["email": .string(FlowFixture.email), "password": .string(FlowFixture.password)])

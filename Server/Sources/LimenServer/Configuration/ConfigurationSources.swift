@@ -30,6 +30,12 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var resources: [String]?
     /// `--flow`, repeated: flow definition files; `nil` or empty when not given.
     public var flows: [String]?
+    /// `--mail-url`
+    public var mailURL: String?
+    /// `--mail-from`
+    public var mailFrom: String?
+    /// `--mail-ca-file`
+    public var mailCAFile: String?
     /// `--access-token-ttl`
     public var accessTokenLifetime: String?
     /// `--id-token-ttl`
@@ -67,6 +73,9 @@ public struct ConfigurationFlags: Sendable, Equatable {
         trustedProxies: [String]? = nil,
         resources: [String]? = nil,
         flows: [String]? = nil,
+        mailURL: String? = nil,
+        mailFrom: String? = nil,
+        mailCAFile: String? = nil,
         accessTokenLifetime: String? = nil,
         idTokenLifetime: String? = nil,
         refreshTokenLifetime: String? = nil,
@@ -92,6 +101,9 @@ public struct ConfigurationFlags: Sendable, Equatable {
         self.trustedProxies = trustedProxies
         self.resources = resources
         self.flows = flows
+        self.mailURL = mailURL
+        self.mailFrom = mailFrom
+        self.mailCAFile = mailCAFile
         self.accessTokenLifetime = accessTokenLifetime
         self.idTokenLifetime = idTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
@@ -138,6 +150,13 @@ extension ServerConfiguration {
         public static let resources = "LIMEN_RESOURCES"
         /// Flow definition files (YAML or JSON), comma-separated: each adds a flow or replaces a built-in one.
         public static let flows = "LIMEN_FLOWS"
+        /// Where mail goes: `log:`, `smtp://host:port`, `smtp+starttls://user:password@host:587`,
+        /// `smtps://user:password@host:465`; never echoed.
+        public static let mailURL = "LIMEN_MAIL_URL"
+        /// The sender address of the server's emails.
+        public static let mailFrom = "LIMEN_MAIL_FROM"
+        /// CA certificates (PEM) trusted for the SMTP server instead of the system's.
+        public static let mailCAFile = "LIMEN_MAIL_CA_FILE"
         /// The server's access token lifetime (`600`, `10m`).
         public static let accessTokenLifetime = "LIMEN_ACCESS_TOKEN_TTL"
         /// The ID token lifetime.

@@ -28,6 +28,12 @@ public struct ServerConfiguration: Sendable {
     public var signUpEnabled: Bool
     /// Flow definition files (YAML or JSON, one flow each) that add flows or replace built-in ones.
     public var flowFiles: [String] = []
+    /// Where the server's emails (one-time codes) go; the server log by default.
+    public var mailTransport: MailTransport = .log
+    /// The sender of the server's emails.
+    public var mailFrom = "limen@localhost"
+    /// CA certificates (PEM) to trust for the SMTP server instead of the system's (a private relay).
+    public var mailCAFile: String?
     /// How many POST requests one client address may make; `nil` turns the limit off (benchmarks).
     public var postRateLimit: RateLimit?
     /// How many sign-in and sign-up POSTs one client address may make (each costs a password hash), on top of

@@ -2,7 +2,9 @@
 /// same `id` replaces one of them. The hosted pages and native apps run the same definitions.
 enum BuiltInFlows {
     /// Each built-in flow's definition, by name.
-    static let definitions: [(name: String, yaml: String)] = [("sign-in", signIn), ("sign-up", signUp)]
+    static let definitions: [(name: String, yaml: String)] = [
+        ("sign-in", signIn), ("sign-up", signUp), ("password-reset", passwordReset), ("email-code", emailCode),
+    ]
 
     /// Email and password; links to sign-up.
     static let signIn = """
@@ -16,6 +18,7 @@ enum BuiltInFlows {
               - {type: TEXT, key: email, label: Email address, required: true}
               - {type: PASSWORD, key: password, label: Password, required: true}
               - {type: SUBMIT_BUTTON, key: submit, label: Sign in, actions: [check_password, complete]}
+              - {type: FLOW_LINK, key: forgot-password, label: Forgot your password?, flow: password-reset}
               - {type: FLOW_LINK, key: create-account, label: Create an account, flow: sign-up}
         """
 
@@ -34,5 +37,49 @@ enum BuiltInFlows {
               - {type: PASSWORD_VERIFY, key: password-verify, label: Password again, required: true}
               - {type: SUBMIT_BUTTON, key: submit, label: Create account, actions: [create_account, complete]}
               - {type: FLOW_LINK, key: sign-in, label: I already have an account, flow: sign-in}
+        """
+
+    /// A code sent by email, then a new password.
+    static let passwordReset = """
+        id: password-reset
+        start: email
+        nodes:
+          - id: email
+            name: Reset your password
+            description: We will send a code to your email address.
+            collectors:
+              - {type: TEXT, key: email, label: Email address, required: true}
+              - {type: SUBMIT_BUTTON, key: submit, label: Send the code, actions: [send_email_code], next: code}
+              - {type: FLOW_LINK, key: sign-in, label: Back to sign in, flow: sign-in}
+          - id: code
+            name: Choose a new password
+            description: Enter the code we sent you and your new password.
+            collectors:
+              - {type: TEXT, key: code, label: Code, required: true}
+              - {type: PASSWORD, key: password, label: New password, required: true}
+              - {type: PASSWORD_VERIFY, key: password-verify, label: New password again, required: true}
+              - {type: SUBMIT_BUTTON, key: submit, label: Set the password, actions: [check_email_code, set_password, complete]}
+              - {type: FLOW_BUTTON, key: resend, label: Send another code, next: email}
+        """
+
+    /// Passwordless: a code sent by email signs in (and proves the address).
+    static let emailCode = """
+        id: email-code
+        start: email
+        nodes:
+          - id: email
+            name: Sign in with a code
+            description: We will send a code to your email address.
+            collectors:
+              - {type: TEXT, key: email, label: Email address, required: true}
+              - {type: SUBMIT_BUTTON, key: submit, label: Send the code, actions: [send_email_code], next: code}
+              - {type: FLOW_LINK, key: sign-in, label: Sign in with a password, flow: sign-in}
+          - id: code
+            name: Enter your code
+            description: Enter the code we sent you.
+            collectors:
+              - {type: TEXT, key: code, label: Code, required: true}
+              - {type: SUBMIT_BUTTON, key: submit, label: Sign in, actions: [check_email_code, mark_email_verified, complete]}
+              - {type: FLOW_BUTTON, key: resend, label: Send another code, next: email}
         """
 }

@@ -31,9 +31,10 @@ struct FlowActionRunner: Sendable {
     /// The provider whose accounts and store the actions use.
     let provider: Provider
 
-    /// Runs `actions` in order on `values`; stops at the first refusal.
+    /// Runs `actions` of flow `flow` in order on `values`; stops at the first refusal.
     func run(
         _ actions: [FlowAction],
+        flow: String,
         values: [String: FlowValue],
         context: FlowContext,
         clientID: String,
@@ -43,6 +44,11 @@ struct FlowActionRunner: Sendable {
         var context = context
         for action in actions {
             switch action {
+            case .sendEmailCode, .checkEmailCode, .setPassword, .markEmailVerified:
+                switch try await runEmailAction(action, flow: flow, values: values, context: context) {
+                case .proceeded(let next): context = next
+                case let other: return other
+                }
             case .checkPassword:
                 let email = Self.text(values["email"]) ?? context.email ?? ""
                 context.email = Accounts.normalise(email)
@@ -79,6 +85,67 @@ struct FlowActionRunner: Sendable {
                 }
                 return .completed(context)
             }
+        }
+        return .proceeded(context)
+    }
+
+    /// The actions around a code sent by email.
+    private func runEmailAction(
+        _ action: FlowAction,
+        flow: String,
+        values: [String: FlowValue],
+        context: FlowContext
+    ) async throws(StorageError) -> FlowActionOutcome {
+        var context = context
+        let codes = EmailCodes(store: provider.store, keys: provider.derivedKeys, now: provider.now)
+        switch action {
+        case .sendEmailCode:
+            let email = Accounts.normalise(Self.text(values["email"]) ?? context.email ?? "")
+            (context.email, context.subject, context.emailProven) = (email, nil, nil)
+            // The same answer whether or not the address has an account: only an owner gets a code.
+            guard Accounts.isPlausibleEmail(email) else {
+                let message = AccountError.invalidEmail.errorDescription ?? ""
+                return .refused(
+                    FlowRefusal(
+                        message: message, details: [.init(key: "email", code: "invalid_email", message: message)]))
+            }
+            guard try await provider.store.user(email: email) != nil else { return .proceeded(context) }
+            let code = try await codes.issue(email: email, purpose: flow)
+            do throws(MailError) {
+                try await provider.mailer.send(
+                    CodeMessages.message(code: code, to: email, purpose: flow, issuer: provider.issuer.current))
+            } catch {
+                return .refused(
+                    FlowRefusal(
+                        message: "We could not send the email just now. Try again in a minute.",
+                        status: .serviceUnavailable, retryAfter: 60))
+            }
+        case .checkEmailCode:
+            let invalid = FlowRefusal(
+                message: "The code is not correct, or no longer works.",
+                details: [.init(key: "code", code: "invalid_code", message: "Check the code, or ask for a new one.")])
+            guard let email = context.email,
+                try await codes.redeem(Self.text(values["code"]) ?? "", email: email, purpose: flow),
+                let user = try await provider.store.user(email: email)
+            else { return .refused(invalid) }
+            (context.subject, context.emailProven, context.createdUser) = (user.id, true, false)
+        case .setPassword, .markEmailVerified:
+            guard let subject = context.subject, context.emailProven == true else {
+                return .failed(code: "no_user", message: "Nobody has proved this email yet.", status: .badRequest)
+            }
+            let changes =
+                action == .setPassword
+                ? AccountChanges(password: Self.text(values["password"]) ?? "")
+                : AccountChanges(emailVerified: true)
+            do throws(AccountError) {
+                guard try await provider.accounts.update(id: subject, changes) != nil else {
+                    return .failed(code: "no_user", message: "This account no longer exists.", status: .gone)
+                }
+            } catch {
+                return try Self.outcome(of: error)
+            }
+        case .checkPassword, .createAccount, .complete:
+            break
         }
         return .proceeded(context)
     }

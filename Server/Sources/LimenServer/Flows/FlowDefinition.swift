@@ -84,6 +84,14 @@ enum FlowAction: String, Sendable, CaseIterable {
     case checkPassword = "check_password"
     /// Creates an account from `email`, `password` and optional `name`.
     case createAccount = "create_account"
+    /// Sends a one-time code to `email` (when it has an account; the answer is the same when not).
+    case sendEmailCode = "send_email_code"
+    /// Checks the `code` sent to the interaction's email; identifies its user.
+    case checkEmailCode = "check_email_code"
+    /// Sets the identified user's `password` (after a code proved the email).
+    case setPassword = "set_password"
+    /// Marks the identified user's email verified (after a code proved it).
+    case markEmailVerified = "mark_email_verified"
     /// Ends the interaction with an authorization code for the identified user.
     case complete
 
@@ -91,7 +99,10 @@ enum FlowAction: String, Sendable, CaseIterable {
     var inputs: [String] {
         switch self {
         case .checkPassword, .createAccount: ["email", "password"]
-        case .complete: []
+        case .sendEmailCode: ["email"]
+        case .checkEmailCode: ["code"]
+        case .setPassword: ["password"]
+        case .markEmailVerified, .complete: []
         }
     }
 }

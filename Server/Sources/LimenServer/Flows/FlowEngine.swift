@@ -124,7 +124,7 @@ struct FlowEngine: Sendable {
                 }
             }
             let outcome = try await FlowActionRunner(provider: provider).run(
-                actions, values: submission.values, context: context, clientID: record.clientID,
+                actions, flow: flow.id, values: submission.values, context: context, clientID: record.clientID,
                 request: try record.decodedRequest(), clientAddress: clientAddress)
             switch outcome {
             case .proceeded(let context):
@@ -252,9 +252,9 @@ extension FlowDefinition {
 
 extension FlowNodeDefinition {
     /// The policy a new password must meet on this node: the server's baseline and the `PASSWORD` collector's own,
-    /// when a button of the node creates an account; `nil` when the node only checks a password.
+    /// when a button of the node creates an account or sets a password; `nil` when the node only checks one.
     var passwordPolicy: PasswordPolicy? {
-        guard sets(password: .createAccount) else { return nil }
+        guard sets(password: .createAccount) || sets(password: .setPassword) else { return nil }
         let declared = collectors.first { $0.type == .password }?.policy ?? .standard
         return PasswordPolicy.standard.including(declared)
     }

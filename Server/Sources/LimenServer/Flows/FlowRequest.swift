@@ -38,6 +38,8 @@ struct FlowContext: Sendable, Equatable, Codable {
     var subject: String?
     /// Whether this interaction created the user.
     var createdUser: Bool?
+    /// Whether a code sent to ``email`` came back in this interaction.
+    var emailProven: Bool?
 }
 
 extension FlowInteractionRecord {

@@ -82,6 +82,12 @@ public struct ExpirySweeper: Service {
                 }
             ),
             (
+                "email codes",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredEmailCodes(before: now)
+                }
+            ),
+            (
                 "browser sessions",
                 { [store] () throws(StorageError) in
                     try await store.deleteExpiredBrowserSessions(before: now)

@@ -29,7 +29,27 @@ enum SchemaMigrations {
                     )),
                 .createIndex(name: "flow_interactions_expires_at", table: "flow_interactions", columns: ["expires_at"]),
             ]
-        )
+        ),
+        SchemaMigration(
+            version: 15,
+            name: "one-time codes sent by email",
+            changes: [
+                .createTable(
+                    TableDefinition(
+                        name: "email_codes",
+                        columns: [
+                            ColumnDefinition(name: "email", kind: .text),
+                            ColumnDefinition(name: "purpose", kind: .text),
+                            ColumnDefinition(name: "code_hash", kind: .bytes),
+                            ColumnDefinition(name: "attempts", kind: .integer),
+                            ColumnDefinition(name: "created_at", kind: .time),
+                            ColumnDefinition(name: "expires_at", kind: .time),
+                        ],
+                        primaryKey: ["email", "purpose"]
+                    )),
+                .createIndex(name: "email_codes_expires_at", table: "email_codes", columns: ["expires_at"]),
+            ]
+        ),
     ]
 
     /// Every migration of `dialect`, oldest first.

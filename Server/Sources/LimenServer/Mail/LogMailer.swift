@@ -1,0 +1,13 @@
+import Logging
+
+/// `mail_url: log:` (the development default): each message goes to the server log, clearly marked as not sent.
+struct LogMailer: Mailer {
+    /// Where the messages go.
+    let logger: Logger
+
+    func send(_ message: MailMessage) async throws(MailError) {
+        logger.notice(
+            "Email NOT SENT (mail_url is log:; set it to an smtp:// URL to deliver mail)",
+            metadata: ["to": "\(message.to)", "subject": "\(message.subject)", "text": "\(message.text)"])
+    }
+}

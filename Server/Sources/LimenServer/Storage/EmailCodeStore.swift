@@ -1,0 +1,39 @@
+import Foundation
+
+/// A one-time code sent by email, kept only as a keyed hash: one per address and purpose, so a new code ends the
+/// earlier one.
+public struct EmailCodeRecord: Sendable, Equatable {
+    /// The address it was sent to (normalised).
+    public var email: String
+    /// What it is for: `sign_in`, `password_reset`, `verify_email`.
+    public var purpose: String
+    /// HMAC-SHA256 of the code under a key derived from the master key.
+    public var codeHash: Data
+    /// Wrong tries so far.
+    public var attempts: Int
+    /// When it was sent.
+    public var createdAt: Date
+    /// When it stops working.
+    public var expiresAt: Date
+
+    /// Creates a record.
+    public init(email: String, purpose: String, codeHash: Data, attempts: Int = 0, createdAt: Date, expiresAt: Date) {
+        (self.email, self.purpose, self.codeHash) = (email, purpose, codeHash)
+        (self.attempts, self.createdAt, self.expiresAt) = (attempts, createdAt, expiresAt)
+    }
+}
+
+/// The email-code part of the ``Store``.
+public protocol EmailCodeStore: Sendable {
+    /// Stores `code`, replacing any earlier code for its address and purpose.
+    func replaceEmailCode(_ code: EmailCodeRecord) async throws(StorageError)
+    /// Uses the code for `email` and `purpose`, in one statement: when `codeHash` matches an unexpired code with
+    /// fewer than `maximumAttempts` wrong tries, deletes it and returns `true`; otherwise counts a wrong try (if there
+    /// is a code) and returns `false`.
+    func consumeEmailCode(
+        email: String, purpose: String, codeHash: Data, now: Date, maximumAttempts: Int
+    ) async throws(StorageError) -> Bool
+    /// Deletes codes that expired before `date`; returns how many were removed.
+    @discardableResult
+    func deleteExpiredEmailCodes(before date: Date) async throws(StorageError) -> Int
+}

@@ -1,0 +1,112 @@
+import Foundation
+import HTTPTypes
+import LimenOIDC
+import Testing
+
+@testable import LimenServer
+
+@Suite(
+    "Email codes over a real SMTP server: password reset and passwordless sign-in",
+    .enabled(if: SMTPPeer.unavailableReason == nil, "aiosmtpd is not installed"))
+struct EmailCodeFlowTests {
+    /// The six-digit code in the last message the peer kept.
+    private static func lastCode(_ peer: SMTPPeer) throws -> String {
+        let message = try #require(peer.messages().last)
+        let subject = try #require(message.components(separatedBy: "\r\n").first { $0.hasPrefix("Subject: ") })
+        return String(subject.suffix(EmailCodes.digits))
+    }
+
+    private static func run(_ body: @escaping @Sendable (TokenFixture, SMTPPeer) async throws -> Void) async throws {
+        try await SMTPPeer.with { peer in
+            let useRelay: (inout ServerConfiguration) -> Void = {
+                $0.mailTransport = MailTransport(url: "smtp://127.0.0.1:\(peer.port)") ?? .log
+            }
+            try await FlowFixture.run(configure: useRelay) { fixture in try await body(fixture, peer) }
+        }
+    }
+
+    @Test("password reset: the code arrives by mail, sets a new password the policy accepts, and signs in")
+    func passwordReset() async throws {
+        try await Self.run { fixture, peer in
+            let id = try #require(try await fixture.startFlow("password-reset")["interaction"])
+            let sent = try await fixture.continueFlow(
+                id, node: "email", action: "submit", values: ["email": .string(FlowFixture.email)])
+            #expect(sent.node["id"]?.stringValue == "code")
+            #expect(sent.collectors.first { $0["key"]?.stringValue == "password" }?["policy"] != nil)
+            let code = try Self.lastCode(peer)
+            #expect(peer.messages().last?.contains("X-Envelope-To: \(FlowFixture.email)") == true)
+            let newPassword = "a brand new password"
+            let done = try await fixture.continueFlow(
+                id, node: "code", action: "submit",
+                values: [
+                    "code": .string(code), "password": .string(newPassword), "password-verify": .string(newPassword),
+                ])
+            #expect(done.nodeType == "success")
+            #expect(try await fixture.signInThroughFlow(password: newPassword).nodeType == "success")
+            #expect(try await fixture.signInThroughFlow().nodeType == "error")
+        }
+    }
+
+    @Test("an unknown email gets the same answer and no mail; a wrong, reused or sixth code is refused")
+    func codeRefusals() async throws {
+        try await Self.run { fixture, peer in
+            let unknown = try #require(try await fixture.startFlow("email-code")["interaction"])
+            let noMail = try await fixture.continueFlow(
+                unknown, node: "email", action: "submit", values: ["email": .string("nobody@example.com")])
+            #expect(noMail.node["id"]?.stringValue == "code")
+            #expect(peer.messages().isEmpty)
+
+            let id = try #require(try await fixture.startFlow("email-code")["interaction"])
+            let sent = try await fixture.continueFlow(
+                id, node: "email", action: "submit", values: ["email": .string(FlowFixture.email)])
+            #expect(sent.node == noMail.node)
+            let code = try Self.lastCode(peer)
+            let wrong = code == "000000" ? "111111" : "000000"
+            for _ in 0..<EmailCodes.maximumAttempts {
+                let refused = try await fixture.continueFlow(
+                    id, node: "code", action: "submit", values: ["code": .string(wrong)])
+                #expect(refused.detailCodes == ["code": ["invalid_code"]])
+            }
+            // Five wrong tries: even the right code no longer works.
+            let sixth = try await fixture.continueFlow(
+                id, node: "code", action: "submit", values: ["code": .string(code)])
+            #expect(sixth.detailCodes == ["code": ["invalid_code"]])
+
+            let again = try #require(try await fixture.startFlow("email-code")["interaction"])
+            _ = try await fixture.continueFlow(
+                again, node: "email", action: "submit", values: ["email": .string(FlowFixture.email)])
+            let fresh = try Self.lastCode(peer)
+            let signedIn = try await fixture.continueFlow(
+                again, node: "code", action: "submit", values: ["code": .string(fresh)])
+            #expect(signedIn.nodeType == "success")
+            #expect(try await fixture.provider.store.user(email: FlowFixture.email)?.emailVerified == true)
+            // Single use: the same code in another interaction is refused.
+            let third = try #require(try await fixture.startFlow("email-code")["interaction"])
+            var context = try #require(
+                try await fixture.provider.store.flowInteraction(idHash: RandomIdentifier.hash(third)))
+            context.context = FlowInteractionRecord.encode(FlowContext(email: FlowFixture.email))
+            (context.node, context.revision) = ("code", 1)
+            #expect(try await fixture.provider.store.updateFlowInteraction(context))
+            let reused = try await fixture.continueFlow(
+                third, node: "code", action: "submit", values: ["code": .string(fresh)])
+            #expect(reused.detailCodes == ["code": ["invalid_code"]])
+        }
+    }
+
+    @Test("with the mail server down the step says so (503, Retry-After) and the interaction stays usable")
+    func mailServerDown() async throws {
+        let port = try await FreePort.find()
+        let deadRelay: (inout ServerConfiguration) -> Void = {
+            $0.mailTransport = MailTransport(url: "smtp://127.0.0.1:\(port)") ?? .log
+        }
+        try await FlowFixture.run(configure: deadRelay) { fixture in
+            let id = try #require(try await fixture.startFlow("email-code")["interaction"])
+            let refused = try await fixture.continueFlow(
+                id, node: "email", action: "submit", values: ["email": .string(FlowFixture.email)])
+            #expect(refused.status == .serviceUnavailable)
+            #expect(refused.nodeType == "error")
+            #expect(refused.node["id"]?.stringValue == "email")
+            #expect(refused.headers[.retryAfter] == "60")
+        }
+    }
+}

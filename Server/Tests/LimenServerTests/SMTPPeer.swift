@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import LimenServer
+
+/// A real SMTP server (Python aiosmtpd, `Tests/Peers/smtp/server.py`) on 127.0.0.1 with its own throw-away CA.
+struct SMTPPeer {
+    /// Why the peer cannot run here; `nil` when it can (CI installs aiosmtpd and requires it).
+    static let unavailableReason: String? =
+        PythonPeer.peersRequired
+        ? nil : PythonPeer.missingModulesReason("aiosmtpd, cryptography", install: "pip install aiosmtpd cryptography")
+
+    let directory: TemporaryDirectory
+    let port: Int
+    private let process: ServiceProcess
+
+    /// The CA file that signed its certificate.
+    var caFile: String { directory.path + "/ca.pem" }
+
+    /// Runs `body` with a server protected by `tls` (`none`, `starttls`, `implicit`), asking for `auth` when given.
+    static func with(
+        tls: String = "none",
+        auth: String? = nil,
+        _ body: (SMTPPeer) async throws -> Void
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let process = try await ServiceProcess.start(
+            name: "aiosmtpd",
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: ["python3", PythonPeer.script("Tests/Peers/smtp/server.py").path, directory.path, "--tls", tls]
+                + (auth.map { ["--auth", $0] } ?? []),
+            readyWhen: "READY", on: .standardOutput, logPath: directory.path + "/log")
+        let port = Int((try? String(contentsOfFile: directory.path + "/port", encoding: .utf8)) ?? "") ?? 0
+        let peer = SMTPPeer(directory: directory, port: port, process: process)
+        do {
+            try await body(peer)
+        } catch {
+            await process.stop()
+            throw error
+        }
+        await process.stop()
+    }
+
+    /// The messages it accepted, oldest first.
+    func messages() -> [String] {
+        let mail = directory.path + "/mail"
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: mail)) ?? []).sorted {
+            (Int($0.split(separator: ".")[0]) ?? 0) < (Int($1.split(separator: ".")[0]) ?? 0)
+        }
+        return names.compactMap { try? String(contentsOfFile: mail + "/" + $0, encoding: .utf8) }
+    }
+
+    /// A mailer for this server.
+    func mailer(_ url: String, trustCA: Bool = true, attempts: Int = 1) throws -> SMTPMailer {
+        guard case .smtp(let endpoint)? = MailTransport(url: url) else { throw MailError("bad test URL \(url)") }
+        return SMTPMailer(
+            endpoint: endpoint, trustedCAFile: trustCA ? caFile : nil, sender: "limen@example.com",
+            logger: Logger(label: "test.mail"), attempts: attempts, timeoutSeconds: 2, firstBackoff: .milliseconds(1))
+    }
+}
