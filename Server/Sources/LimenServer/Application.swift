@@ -51,6 +51,7 @@ public enum LimenServerApplication {
         DeviceAuthorizationRoutes.add(to: oauth, service: tokens)
         RevocationRoutes.add(to: oauth, service: tokens)
         UserInfoRoutes.add(to: router, service: tokens)
+        ProfileRoutes.add(to: router, service: tokens)
         AdminRoutes.add(to: router, provider: provider)
         return router
     }

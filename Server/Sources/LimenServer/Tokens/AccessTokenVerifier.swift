@@ -97,3 +97,17 @@ struct AccessTokenVerifier: Sendable {
         return key.isValidSignature(signature, for: Data(bytes[..<lastDot]))
     }
 }
+
+extension AccessTokenVerifier {
+    /// The claims of the bearer `token` when this provider honours it and it grants `scope`; otherwise the RFC 6750
+    /// challenge that refuses it (no token, an invalid one, or one without the scope).
+    func authorize(
+        _ token: String?,
+        scope: String
+    ) async throws(StorageError) -> Result<AccessTokenClaims, BearerChallenge> {
+        guard let token else { return .failure(.missingToken) }
+        guard let claims = try await verify(token) else { return .failure(.invalidToken) }
+        guard Scope(claims.scope).contains(scope) else { return .failure(.insufficientScope(scope)) }
+        return .success(claims)
+    }
+}
