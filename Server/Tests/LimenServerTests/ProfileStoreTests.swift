@@ -89,6 +89,29 @@ struct ProfileStoreTests {
         }
     }
 
+    @Test(
+        "the token's grant state and its user's profile are read together, the profile absent before a write",
+        arguments: StoreUnderTest.allCases)
+    func stateAndProfile(_ kind: StoreUnderTest) async throws {
+        try await Self.withStore(kind, user: true) { store async throws in
+            let grant = try await store.insertRedeemedGrant(id: "g1", now: Self.now)
+            let before = try #require(try await store.accessTokenStateAndProfile(grantID: "g1", jti: "j1"))
+            #expect(before.state == AccessTokenState(grant: grant, isTokenRevoked: false))
+            #expect(before.profile == nil)
+            #expect(
+                try await store.writeProfile(
+                    userID: "user-1", data: ["a": .number(1)], expectedRevision: 0, now: Self.now)
+                    == 1)
+            try await store.revokeAccessToken(jti: "j1", expiresAt: Self.now.addingTimeInterval(600))
+            let after = try #require(try await store.accessTokenStateAndProfile(grantID: "g1", jti: "j1"))
+            #expect(after.state == AccessTokenState(grant: grant, isTokenRevoked: true))
+            #expect(
+                after.profile
+                    == ProfileRecord(userID: "user-1", data: ["a": .number(1)], revision: 1, updatedAt: Self.now))
+            #expect(try await store.accessTokenStateAndProfile(grantID: "nobody", jti: "j1") == nil)
+        }
+    }
+
     @Test("the app schema is one row, replaced whole", arguments: StoreUnderTest.allCases)
     func schemaRow(_ kind: StoreUnderTest) async throws {
         try await Self.withStore(kind, user: false) { store async throws in

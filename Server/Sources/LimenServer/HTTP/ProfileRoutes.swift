@@ -21,12 +21,19 @@ enum ProfileRoutes {
                 ]))
         }
         router.get("/v1/me/data") { request, _ in
-            try await authorized(request, service: service) { userID throws(ProfileError) in
-                try await profiles.profile(userID: userID)
+            // One read: the token's grant and the user's profile in the same statement.
+            try await authorized(request, service: service) { claims throws(StorageError) in
+                try await service.provider.store.accessTokenStateAndProfile(
+                    grantID: claims.grantID, jti: claims.tokenID
+                )
+                .map { ($0.state, $0.profile) }
+            } respond: { userID, profile throws(ProfileError) in
+                profile ?? ProfileRecord.empty(userID: userID)
             }
         }
         router.put("/v1/me/data") { request, _ in
-            try await authorized(request, service: service) { userID throws(ProfileError) in
+            try await authorized(request, service: service, reading: service.verifier.grantState) {
+                userID, _ throws(ProfileError) in
                 let replacement = try await ProfileBody.replacement(from: request)
                 return try await profiles.write(userID: userID, by: .user, ifMatch: request.headers[.ifMatch]) {
                     current, schema in
@@ -38,7 +45,8 @@ enum ProfileRoutes {
             }
         }
         router.patch("/v1/me/data") { request, _ in
-            try await authorized(request, service: service) { userID throws(ProfileError) in
+            try await authorized(request, service: service, reading: service.verifier.grantState) {
+                userID, _ throws(ProfileError) in
                 let patch = try await ProfileBody.patch(from: request)
                 return try await profiles.write(userID: userID, by: .user, ifMatch: request.headers[.ifMatch]) {
                     current, _ throws(ProfileError) in try ProfileBody.patched(current, with: patch)
@@ -47,22 +55,25 @@ enum ProfileRoutes {
         }
     }
 
-    /// The answer of `body` for the user of the request's bearer token, if it grants `profile`: the profile
-    /// `body` returns with its `ETag`; the RFC 6750 challenge otherwise.
-    private static func authorized(
+    /// The answer of `respond` for the user of the request's bearer token and what `read` read with the token's
+    /// grant, if the token grants `profile`: the profile `respond` returns with its `ETag`; the RFC 6750 challenge
+    /// otherwise.
+    private static func authorized<Extra>(
         _ request: Request,
         service: TokenService,
-        _ body: (_ userID: String) async throws(ProfileError) -> ProfileRecord
+        reading read: (AccessTokenClaims) async throws(StorageError) -> (state: AccessTokenState, extra: Extra)?,
+        respond: (_ userID: String, Extra) async throws(ProfileError) -> ProfileRecord
     ) async throws(ProfileError) -> Response {
-        let authorization: Result<AccessTokenClaims, BearerChallenge>
+        let authorization: Result<(claims: AccessTokenClaims, extra: Extra), BearerChallenge>
         do {
-            authorization = try await service.verifier.authorize(BearerChallenge.token(in: request), scope: "profile")
+            authorization = try await service.verifier.authorize(
+                BearerChallenge.token(in: request), scope: "profile", reading: read)
         } catch {
             throw .serverError
         }
         switch authorization {
         case .failure(let challenge): return challenge.response
-        case .success(let claims): return response(for: try await body(claims.subject))
+        case .success(let verified): return response(for: try await respond(verified.claims.subject, verified.extra))
         }
     }
 

@@ -29,7 +29,7 @@ struct ProfileService: Sendable {
     /// The profile of `userID`: empty at revision 0 when nothing was written. One read.
     func profile(userID: String) async throws(ProfileError) -> ProfileRecord {
         try await storage { () throws(StorageError) in try await store.profile(userID: userID) }
-            ?? ProfileRecord(userID: userID, data: [:], revision: 0, updatedAt: Date(timeIntervalSince1970: 0))
+            ?? ProfileRecord.empty(userID: userID)
     }
 
     /// Writes what `change` makes of the current data (under the app schema), as `writer`, if `ifMatch` (an `If-Match` header) names the

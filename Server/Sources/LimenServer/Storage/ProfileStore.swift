@@ -19,6 +19,11 @@ public struct ProfileRecord: Sendable, Equatable {
         self.revision = revision
         self.updatedAt = updatedAt
     }
+
+    /// The profile of a user who never wrote one: no data, revision 0.
+    public static func empty(userID: String) -> ProfileRecord {
+        ProfileRecord(userID: userID, data: [:], revision: 0, updatedAt: Date(timeIntervalSince1970: 0))
+    }
 }
 
 /// The stored app schema: its `{"fields": …}` document as JSON text, and the digest of the configuration file's schema
@@ -47,6 +52,12 @@ public protocol ProfileStore: Sendable {
     func replaceAppSchema(_ record: AppSchemaRecord) async throws(StorageError)
     /// The profile data of `userID`, `nil` when none was ever written. One read, on the read path.
     func profile(userID: String) async throws(StorageError) -> ProfileRecord?
+    /// ``AccessTokenStateStore/accessTokenState(grantID:jti:)`` and the profile of the grant's user, in one read on
+    /// the read path (`GET /v1/me/data`); `nil` when there is no such grant.
+    func accessTokenStateAndProfile(
+        grantID: String,
+        jti: String
+    ) async throws(StorageError) -> (state: AccessTokenState, profile: ProfileRecord?)?
     /// Stores `data` as the profile of `userID` if its stored revision is still `expectedRevision` (0: nothing stored
     /// yet), in one compare-and-set statement; returns the new revision, or `nil` when the revision moved on (or the
     /// user no longer exists).

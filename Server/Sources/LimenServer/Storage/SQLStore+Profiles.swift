@@ -22,16 +22,31 @@ extension SQLStore {
         )
     }
 
-    /// On the read path: `GET /v1/me/data` reads it on every call.
+    /// On the read path: profile writes read it first.
     public func profile(userID: String) async throws(StorageError) -> ProfileRecord? {
         try await read("SELECT * FROM profiles WHERE user_id = \(userID)").first.map { row throws(StorageError) in
-            let text = try row.text("data")
-            guard case .object(let data)? = try? JSONValue(parsing: Array(text.utf8)) else {
-                throw .corruptRow("data is not a JSON object")
-            }
-            return ProfileRecord(
-                userID: try row.text("user_id"), data: data, revision: try row.integer("revision"),
-                updatedAt: try row.date("updated_at"))
+            try ProfileRecord(row: row)
+        }
+    }
+
+    /// On the read path: `GET /v1/me/data` reads it on every call, the token's state and the data in one statement.
+    public func accessTokenStateAndProfile(
+        grantID: String,
+        jti: String
+    ) async throws(StorageError) -> (state: AccessTokenState, profile: ProfileRecord?)? {
+        try await read(
+            """
+            SELECT grants.*, EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = \(jti)) AS token_revoked,
+                profiles.user_id AS profile_user_id, profiles.data AS profile_data,
+                profiles.revision AS profile_revision, profiles.updated_at AS profile_updated_at
+            FROM grants LEFT JOIN profiles ON profiles.user_id = grants.subject
+            WHERE grants.id = \(grantID)
+            """
+        ).first.map { row throws(StorageError) in
+            let profile =
+                try row.optionalText("profile_data") == nil
+                ? nil : try ProfileRecord(row: row, columnPrefix: "profile_")
+            return (try AccessTokenState(row: row), profile)
         }
     }
 
@@ -62,5 +77,18 @@ extension SQLStore {
                 """
             )
         return try rows.first.map { row throws(StorageError) in try row.integer("revision") }
+    }
+}
+
+extension ProfileRecord {
+    /// The profile in `row`, whose profile columns are named with `columnPrefix` (`profile_data`, … when joined).
+    init(row: some SQLRow, columnPrefix: String = "") throws(StorageError) {
+        guard case .object(let data)? = try? JSONValue(parsing: Array(try row.text(columnPrefix + "data").utf8)) else {
+            throw .corruptRow("\(columnPrefix)data is not a JSON object")
+        }
+        self.init(
+            userID: try row.text(columnPrefix + "user_id"), data: data,
+            revision: try row.integer(columnPrefix + "revision"),
+            updatedAt: try row.date(columnPrefix + "updated_at"))
     }
 }
