@@ -44,6 +44,7 @@ public enum LimenServerApplication {
         LogoutRoutes.add(to: router, responder: signIn)
         EndSessionRoutes.add(to: router, responder: signIn)
         DeviceRoutes.add(to: router, responder: signIn)
+        AccountRoutes.add(to: router, responder: signIn)
         Stylesheet.add(to: router)
         let tokens = TokenService(provider: provider, lifetimes: provider.configuration.tokenLifetimes)
         let oauth = router.group().add(middleware: OAuthServerErrorMiddleware())

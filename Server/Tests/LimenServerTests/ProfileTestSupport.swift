@@ -49,9 +49,7 @@ extension TokenFixture {
 
     /// Stores `json` as the app schema, as the admin API would.
     func installProfileSchema(_ json: String = profileSchemaJSON) async throws {
-        let schema = try ProfileSchema(parsing: try JSONValue(parsing: Data(json.utf8)))
-        try await schema.applyAsAdministered(to: provider.store, now: clock.now)
-        provider.profileSchemas.forget()
+        try await provider.installProfileSchema(json)
     }
 
     /// A request to `/v1/me/data` (or `path`) with a bearer token, a body of `contentType` and `If-Match`.
@@ -95,4 +93,13 @@ enum ProfileTestError: Error {
 extension RecordedResponse {
     /// The `data` member of a profile answer.
     var profileData: [String: JSONValue]? { json["data"]?.objectValue }
+}
+
+extension Provider {
+    /// Stores `json` (``TokenFixture/profileSchemaJSON`` by default) as the app schema, as the admin API would.
+    func installProfileSchema(_ json: String = TokenFixture.profileSchemaJSON) async throws {
+        let schema = try ProfileSchema(parsing: try JSONValue(parsing: Data(json.utf8)))
+        try await schema.applyAsAdministered(to: store, now: now())
+        profileSchemas.forget()
+    }
 }
