@@ -17,6 +17,11 @@ enum ProfileBody {
         try data(in: try await document(from: request, mediaType: jsonType))
     }
 
+    /// The data the `PUT` body `json` replaces the profile with.
+    static func replacement(from json: Data) throws(ProfileError) -> [String: JSONValue] {
+        try data(in: try document(from: json))
+    }
+
     /// The merge patch a `PATCH` sends, to apply with ``patched(_:with:)``.
     static func patch(from request: Request) async throws(ProfileError) -> JSONValue {
         let patch = try await document(from: request, mediaType: mergePatchType)
@@ -60,8 +65,13 @@ enum ProfileBody {
         guard let buffer = try? await request.collectBody(upTo: ProfileLimits.maximumDocumentSize) else {
             throw .tooLarge("the body")
         }
+        return try document(from: Data(buffer.readableBytesView))
+    }
+
+    /// `json` read strictly.
+    private static func document(from json: Data) throws(ProfileError) -> JSONValue {
         do {
-            return try JSONValue(parsing: Data(buffer.readableBytesView))
+            return try JSONValue(parsing: json)
         } catch .duplicateMemberName(let name) {
             throw .invalidRequest("\(name) is given more than once")
         } catch {
