@@ -108,6 +108,10 @@ struct ProfileValidationTests {
         #expect(pattern.matches("aaaa") == true)
         #expect(pattern.matches("aaab") == false)
         #expect(pattern.matches(String(repeating: "a", count: 64) + "b") == nil)
+        let linear = try FieldPattern("^[a-z]+$")
+        let long = String(repeating: "a", count: ProfileLimits.maximumFieldSize - 2)
+        #expect(linear.matches(long) == true, "a linear match of the longest value stays within the budget")
+        #expect(linear.matches(long + "!") == false)
         let schema = try ProfileSchema(
             parsing: .object([
                 "fields": .object([
