@@ -32,9 +32,9 @@ struct ProfileService: Sendable {
             ?? ProfileRecord.empty(userID: userID)
     }
 
-    /// Writes what `change` makes of the current data (under the app schema), as `writer`, if `ifMatch` (an `If-Match` header) names the
-    /// current revision or is absent. Without `If-Match`, a write that another one overtook is made again on the new
-    /// data (up to ``attempts`` times); with it, that is `412`.
+    /// Writes what `change` makes of the current data (under the app schema), as `writer`, if `ifMatch` (an `If-Match`
+    /// header) names the current revision or is absent. Without `If-Match`, a write that another one overtook is made
+    /// again on the new data (up to ``attempts`` times); with it, that is `412`.
     func write(
         userID: String,
         by writer: ProfileWriter,
