@@ -189,3 +189,30 @@ struct MergePatchTests {
         #expect(merged == (try JSONValue(parsing: Data(result.utf8))))
     }
 }
+
+@Suite("ProfileWriteCheck: the fuzz harness's view of a profile write")
+struct ProfileWriteCheckTests {
+    /// `Server/Fuzz/Corpus/ProfileData/`, found from this file.
+    private static let corpus = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fuzz/Corpus/ProfileData")
+
+    @Test(
+        "the seed corpus: a valid write and a JWE are accepted, plaintext and a catastrophic regex refused",
+        arguments: [("valid.json", true), ("encrypted.json", true), ("refused.json", false), ("own-schema.bin", false)]
+    )
+    func seeds(file: String, accepted: Bool) throws {
+        let bytes = try Data(contentsOf: Self.corpus.appendingPathComponent(file))
+        let (schema, body) =
+            bytes.firstIndex(of: 0).map { (bytes[..<$0], bytes[($0 + 1)...]) }
+            ?? (Data(TokenFixture.profileSchemaJSON.utf8), bytes)
+        let result = ProfileWriteCheck.replace(["plan": .string("pro")], with: Data(body), schema: Data(schema))
+        switch result {
+        case .success(let write):
+            #expect(accepted, "\(file) was accepted")
+            #expect(write.encryptedFields == ["diagnosis", "locale"])
+        case .failure(let refusal):
+            #expect(!accepted, "\(file): \(refusal.description)")
+        }
+    }
+}

@@ -36,11 +36,7 @@ enum ProfileRoutes {
                 userID, _ throws(ProfileError) in
                 let replacement = try await ProfileBody.replacement(from: request)
                 return try await profiles.write(userID: userID, by: .user, ifMatch: request.headers[.ifMatch]) {
-                    current, schema in
-                    // A field the user may not edit keeps its value: the replacement need not repeat it.
-                    replacement.merging(
-                        current.filter { schema.fields[$0.key]?.isUserEditable == false }
-                    ) { sent, _ in sent }
+                    current, schema in schema.userReplacement(replacement, of: current)
                 }
             }
         }

@@ -39,6 +39,14 @@ extension ProfileSchema {
     }
 }
 
+extension ProfileSchema {
+    /// What a user's `PUT` of `sent` makes of `current`: `sent`, with the fields the user may not edit keeping their
+    /// values (the replacement need not repeat them; sent with another value, the check refuses them).
+    func userReplacement(_ sent: [String: JSONValue], of current: [String: JSONValue]) -> [String: JSONValue] {
+        sent.merging(current.filter { fields[$0.key]?.isUserEditable == false }) { sent, _ in sent }
+    }
+}
+
 extension ProfileField {
     /// Checks `value` as this field's (named `name`).
     func check(_ value: JSONValue, named name: String) throws(ProfileError) {

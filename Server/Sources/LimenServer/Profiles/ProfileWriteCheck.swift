@@ -26,7 +26,7 @@ package enum ProfileWriteCheck {
             return .failure(ProfileCheckRefusal(description: "schema: \(error)"))
         }
         do throws(ProfileError) {
-            let data = try ProfileBody.replacement(from: json)
+            let data = parsed.userReplacement(try ProfileBody.replacement(from: json), of: current)
             try parsed.check(data, replacing: current, by: .user)
             return .success(
                 Accepted(data: data, encryptedFields: Set(parsed.fields.filter { $0.value.isEncrypted }.keys)))
