@@ -302,6 +302,8 @@ struct OpenAPIResponseTests {
             check.expect(endSession, answers: "POST /end_session")
             check.expect(try await fixture.get("/device?user_code=ABCD-EFGH"), answers: "GET /device")
             check.expect(try await fixture.post("/device", [("user_code", "ABCD-EFGH")]), answers: "POST /device")
+            check.expect(try await fixture.get("/account"), answers: "GET /account")
+            check.expect(try await fixture.post("/account", [("csrf", "forged")]), answers: "POST /account")
             let notForm = try await fixture.post("/consent", [], headers: [.contentType: "text/plain"], body: "x")
             check.expect(notForm, answers: "POST /consent")
         }
