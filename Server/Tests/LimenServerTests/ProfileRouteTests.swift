@@ -56,6 +56,14 @@ struct ProfileRouteTests {
             let read = try await fixture.profileRequest(.get, token: token)
             #expect(read.profileData == put.profileData)
             #expect(read.headers[.eTag] == "\"1\"")
+            for tag in ["\"1\"", "W/\"1\"", "\"0\", \"1\"", "*"] {
+                let cached = try await fixture.profileRequest(.get, token: token, ifNoneMatch: tag)
+                #expect(cached.status == .notModified, "\(tag)")
+                #expect(cached.headers[.eTag] == "\"1\"")
+                #expect(cached.body.isEmpty)
+            }
+            let stale = try await fixture.profileRequest(.get, token: token, ifNoneMatch: "\"0\"")
+            #expect(stale.status == .ok)
             let replaced = try await fixture.profileRequest(
                 .put, token: token, json: #"{"data": {"age": 37, "tags": null}}"#)
             #expect(replaced.profileData == ["age": .number(37)], "PUT replaces; null is no value")

@@ -52,13 +52,15 @@ extension TokenFixture {
         try await provider.installProfileSchema(json)
     }
 
-    /// A request to `/v1/me/data` (or `path`) with a bearer token, a body of `contentType` and `If-Match`.
+    /// A request to `/v1/me/data` (or `path`) with a bearer token, a body of `contentType`, `If-Match` and
+    /// `If-None-Match`.
     func profileRequest(
         _ method: HTTPTypes.HTTPRequest.Method,
         token: String?,
         json: String? = nil,
         contentType: String? = nil,
         ifMatch: String? = nil,
+        ifNoneMatch: String? = nil,
         path: String = "/v1/me/data"
     ) async throws -> RecordedResponse {
         var headers: HTTPFields = [:]
@@ -68,6 +70,7 @@ extension TokenFixture {
                 contentType ?? (method == .patch ? ProfileBody.mergePatchType : ProfileBody.jsonType)
         }
         if let ifMatch { headers[.ifMatch] = ifMatch }
+        if let ifNoneMatch { headers[.ifNoneMatch] = ifNoneMatch }
         return try await client.execute(
             uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }
         ) { response in

@@ -30,6 +30,7 @@ enum ProfileRoutes {
             } respond: { userID, profile throws(ProfileError) in
                 profile ?? ProfileRecord.empty(userID: userID)
             }
+            .notModified(if: request.headers[.ifNoneMatch])
         }
         router.put("/v1/me/data") { request, _ in
             try await authorized(request, service: service, reading: service.verifier.grantState) {
@@ -78,5 +79,16 @@ enum ProfileRoutes {
         var response = Responses.json(ProfileBody.representation(of: data ?? record.data), noStore: true)
         response.headers[.eTag] = ProfileETag.value(revision: record.revision)
         return response
+    }
+}
+
+extension Response {
+    /// This profile answer as `304 Not Modified` (its `ETag`, no body) when `ifNoneMatch` names its revision (RFC 9110
+    /// §13.1.2); unchanged otherwise.
+    fileprivate func notModified(if ifNoneMatch: String?) -> Response {
+        guard status == .ok, let ifNoneMatch, let etag = headers[.eTag],
+            ProfileETag.matchesWeakly(ifNoneMatch, revision: Int(etag.trimmingCharacters(in: ["\""])) ?? -1)
+        else { return self }
+        return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "no-store"])
     }
 }

@@ -71,16 +71,3 @@ struct ProfileService: Sendable {
         }
     }
 }
-
-/// The strong entity tag of a profile (RFC 9110 §8.8.3): its revision, quoted.
-enum ProfileETag {
-    /// The `ETag` of `revision`.
-    static func value(revision: Int) -> String { "\"\(revision)\"" }
-
-    /// Whether the `If-Match` field value `header` matches `revision` by strong comparison (RFC 9110 §13.1.1): `*`,
-    /// or a list one of whose tags is the revision's. A weak tag (`W/"3"`) never matches.
-    static func matches(_ header: String, revision: Int) -> Bool {
-        let tags = header.split(separator: ",").map { $0.trimmingCharacters(in: [" ", "\t"]) }
-        return tags.contains("*") || tags.contains(value(revision: revision))
-    }
-}
