@@ -65,7 +65,10 @@ private struct BrowserSummary: Decodable {
     .enabled(
         if: ChromiumPeer.unavailableReason == nil,
         Comment(rawValue: ChromiumPeer.unavailableReason ?? "")
-    )
+    ),
+    // One browser at a time: two headless Chromiums at once on a small CI machine slow each page past the scripts'
+    // waits.
+    .serialized
 )
 struct ChromiumPeerTests {
     @Test("sign-up via the sign-in page, consent, the code at the client's redirect; sign-out shows sign-in again")
