@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 sdk_harnesses=(JSON JWS JWKS AuthorizationResponse)
-server_harnesses=(FormBody AdminJSON)
+server_harnesses=(FormBody AdminJSON ProfileData)
 
 usage() {
     echo "usage: Scripts/fuzz.sh [TARGET|sdk|server|all] [SECONDS] [libFuzzer options…]" >&2

@@ -8,7 +8,7 @@ let strictSettings: [SwiftSetting] = [
 
 /// libFuzzer harnesses, one executable each in Fuzz/<name> (run by Scripts/fuzz.sh, which adds the sanitizer flags on
 /// its command line). Fuzz/Support is the SDK's driver (Fuzz/Support at the repository root), linked, not copied.
-let fuzzHarnesses = ["FormBody", "AdminJSON"]
+let fuzzHarnesses = ["FormBody", "AdminJSON", "ProfileData"]
 
 let package = Package(
     name: "LimenServer",

@@ -55,6 +55,7 @@ public enum LimenServerApplication {
         EndSessionRoutes.add(to: router, responder: signIn)
         DeviceRoutes.add(to: router, responder: signIn)
         FlowRoutes.add(to: router, provider: provider)
+        AccountRoutes.add(to: router, responder: signIn)
         Stylesheet.add(to: router)
         let tokens = TokenService(provider: provider, lifetimes: provider.configuration.tokenLifetimes)
         let oauth = router.group().add(middleware: OAuthServerErrorMiddleware())
@@ -62,6 +63,7 @@ public enum LimenServerApplication {
         DeviceAuthorizationRoutes.add(to: oauth, service: tokens)
         RevocationRoutes.add(to: oauth, service: tokens)
         UserInfoRoutes.add(to: router, service: tokens)
+        ProfileRoutes.add(to: router, service: tokens)
         AdminRoutes.add(to: router, provider: provider)
         return router
     }

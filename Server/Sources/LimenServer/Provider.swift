@@ -36,6 +36,9 @@ public struct Provider: Sendable {
     /// Client records for client authentication, served for a few seconds (see ``ClientCache`` for what another
     /// node's change costs).
     public let clientCache: ClientCache
+    /// The app schema, compiled, served for a few seconds (see ``AppSchemaCache`` for what another node's change
+    /// costs).
+    public let profileSchemas: AppSchemaCache
 
     /// The current signing keys.
     public var keys: KeyRing { keyRing.current }
@@ -82,6 +85,7 @@ public struct Provider: Sendable {
         self.now = now
         self.store = store
         self.clientCache = ClientCache(now: now)
+        self.profileSchemas = AppSchemaCache(now: now)
         self.keyRing = KeyRingBox(keys)
         self.masterKey = masterKey
         self.passwordHashingQueue = PasswordHashingQueue(limits: configuration.passwordHashingLimits)
@@ -122,6 +126,7 @@ public struct Provider: Sendable {
             if configuration.seedsCLIClient, try await store.insertClientIfAbsent(SeedClients.cli(now: now())) {
                 logger.info("Registered the public client", metadata: ["client_id": "\(SeedClients.cliClientID)"])
             }
+            try await configuration.profileSchema?.applyAsConfigured(to: store, now: now(), logger: logger)
             return Provider(
                 configuration: configuration, store: store, keys: keys, masterKey: masterKey, flows: flows, now: now)
         } catch {

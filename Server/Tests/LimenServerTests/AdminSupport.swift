@@ -12,16 +12,19 @@ extension TokenFixture {
         try await AdminToken.replace(in: provider.store, now: clock.now)
     }
 
-    /// An admin API request: `json` as an `application/json` body, `token` as the bearer token when given.
+    /// An admin API request: `json` as an `application/json` body, `token` as the bearer token when given, and
+    /// `If-Match` when given.
     func admin(
         _ method: HTTPTypes.HTTPRequest.Method,
         _ path: String,
         token: String?,
         json: String? = nil,
-        contentType: String = "application/json"
+        contentType: String = "application/json",
+        ifMatch: String? = nil
     ) async throws -> RecordedResponse {
         var headers: HTTPFields = [:]
         if let token { headers[.authorization] = "Bearer \(token)" }
+        if let ifMatch { headers[.ifMatch] = ifMatch }
         if json != nil { headers[.contentType] = contentType }
         return try await client.execute(
             uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }

@@ -106,6 +106,24 @@ struct AdministrationStoreTests {
         await cleanup()
     }
 
+    @Test(
+        "signing a user out everywhere ends their grants, refresh tokens, codes and sessions, and nobody else's",
+        arguments: StoreUnderTest.allCases)
+    func everySession(_ kind: StoreUnderTest) async throws {
+        let (store, cleanup) = try await adaAndGrace(kind)
+        try await store.deleteEverySession(subject: "ada")
+        #expect(try await store.grant(id: "grant-ada") == nil)
+        #expect(try await store.refreshToken(hash: hash("refresh-ada")) == nil)
+        #expect(try await store.redeemedCode(hash: hash("pending-ada"), now: now) == nil)
+        #expect(try await store.browserSession(idHash: hash("session-ada"), now: now) == nil)
+        #expect(try await store.user(id: "ada") != nil, "the account stays")
+        #expect(try await store.grant(id: "grant-grace") != nil)
+        #expect(try await store.refreshToken(hash: hash("refresh-grace")) != nil)
+        #expect(try await store.browserSession(idHash: hash("session-grace"), now: now) != nil)
+        #expect(try await store.redeemedCode(hash: hash("pending-grace"), now: now) != nil)
+        await cleanup()
+    }
+
     private func hash(_ text: String) -> Data {
         RandomIdentifier.hash(text)
     }

@@ -1,12 +1,25 @@
 import Foundation
+import LimenOIDC
 import Testing
 
 @testable import LimenServer
 
 /// The headless Chromium peer (`Tests/Peers/chromium`): Debian's `chromium` and `chromium-driver`, and Selenium.
 enum ChromiumPeer {
-    /// The script that drives the browser.
+    /// The script that drives the browser through sign-up, consent and sign-out.
     static let script = PythonPeer.script("Tests/Peers/chromium/sign_in.py")
+    /// The script that drives the browser through the account page.
+    static let accountScript = PythonPeer.script("Tests/Peers/chromium/account.py")
+
+    /// Registers the public native client the scripts sign in with (`browser-test`, any loopback port).
+    static func registerClient(in provider: Provider) async throws -> ClientRecord {
+        let (client, _) = try ClientRegistration(
+            id: "browser-test", name: "Browser Test", kind: .public, isNative: true,
+            redirectURIs: ["http://127.0.0.1/callback"]
+        ).record(now: provider.now())
+        #expect(try await provider.store.insertClientIfAbsent(client))
+        return client
+    }
 
     /// Why the browser test cannot run, or `nil` when it can. With `LIMEN_REQUIRE_PEERS=1` (CI) it always runs, so a
     /// missing browser fails instead of being skipped.
@@ -52,17 +65,16 @@ private struct BrowserSummary: Decodable {
     .enabled(
         if: ChromiumPeer.unavailableReason == nil,
         Comment(rawValue: ChromiumPeer.unavailableReason ?? "")
-    )
+    ),
+    // One browser at a time: two headless Chromiums at once on a small CI machine slow each page past the scripts'
+    // waits.
+    .serialized
 )
 struct ChromiumPeerTests {
     @Test("sign-up via the sign-in page, consent, the code at the client's redirect; sign-out shows sign-in again")
     func signUpConsentAndSignOut() async throws {
         try await withLiveServer { provider, issuer in
-            let (client, _) = try ClientRegistration(
-                id: "browser-test", name: "Browser Test", kind: .public, isNative: true,
-                redirectURIs: ["http://127.0.0.1/callback"]
-            ).record(now: provider.now())
-            #expect(try await provider.store.insertClientIfAbsent(client))
+            let client = try await ChromiumPeer.registerClient(in: provider)
             let email = "grace@example.com"
 
             let output = try await PythonPeer.run([
@@ -92,5 +104,39 @@ struct ChromiumPeerTests {
             #expect(stored.clientID == client.id && stored.subject == user.id)
             #expect(stored.redirectURI == summary.redirectURI)
         }
+    }
+
+    @Test("the account page: encrypted fields shown as encrypted on the device, a field saved, signed out everywhere")
+    func accountPage() async throws {
+        try await withLiveServer { provider, issuer in
+            let client = try await ChromiumPeer.registerClient(in: provider)
+            try await provider.installProfileSchema()
+            let email = "katherine@example.com"
+            let output = try await PythonPeer.run([
+                ChromiumPeer.accountScript.path, "--issuer", issuer, "--client-id", client.id, "--email", email,
+                "--password", "a long enough password", "--nickname", "kj",
+            ])
+            let summary = try JSONDecoder().decode(AccountSummary.self, from: output)
+            #expect(summary.notice == "Saved.")
+            #expect(summary.encrypted.contains("diagnosis: encrypted on your device (no value yet)"))
+            #expect(summary.savedNickname == "kj")
+            let user = try #require(try await provider.store.user(email: email))
+            #expect(try await provider.store.profile(userID: user.id)?.data["nickname"] == .string("kj"))
+            let png = try Data(contentsOf: URL(fileURLWithPath: summary.screenshot))
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "a PNG file")
+        }
+    }
+}
+
+/// What `account.py` prints.
+private struct AccountSummary: Decodable {
+    let encrypted: [String]
+    let notice: String
+    let savedNickname: String
+    let screenshot: String
+
+    enum CodingKeys: String, CodingKey {
+        case encrypted, notice, screenshot
+        case savedNickname = "saved_nickname"
     }
 }

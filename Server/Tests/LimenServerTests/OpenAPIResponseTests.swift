@@ -243,6 +243,63 @@ struct OpenAPIResponseTests {
         }
     }
 
+    @Test("the app schema and profile routes answer as documented, refusals included")
+    func profiles() async throws {
+        let check = Checker(document: try OpenAPIDocument())
+        try await TokenFixture.runAdmin { fixture, admin in
+            let schema = try await fixture.admin(
+                .put, "/admin/app/schema", token: admin, json: TokenFixture.profileSchemaJSON)
+            check.expect(schema, answers: "PUT /admin/app/schema", as: "AppSchema")
+            for field in (schema.json["fields"]?.objectValue ?? [:]).values.compactMap(\.objectValue) {
+                check.expect(field, is: "ProfileField")
+            }
+            let badSchema = try await fixture.admin(.put, "/admin/app/schema", token: admin, json: #"{"fields": 1}"#)
+            check.expect(badSchema, answers: "PUT /admin/app/schema", as: "Error")
+            check.expect(
+                try await fixture.admin(.get, "/admin/app/schema", token: admin), answers: "GET /admin/app/schema",
+                as: "AppSchema")
+            let app = try await fixture.get("/v1/app")
+            check.expect(app, answers: "GET /v1/app", as: "App")
+
+            let token = try await fixture.accessToken()
+            check.expect(
+                try await fixture.profileRequest(.get, token: token), answers: "GET /v1/me/data", as: "ProfileData")
+            check.expect(try await fixture.profileRequest(.get, token: nil), answers: "GET /v1/me/data")
+            let put = try await fixture.profileRequest(.put, token: token, json: #"{"data": {"given_name": "Ada"}}"#)
+            check.expect(put, answers: "PUT /v1/me/data", as: "ProfileData")
+            let refused = try await fixture.profileRequest(.put, token: token, json: #"{"data": {"age": "x"}}"#)
+            check.expect(refused, answers: "PUT /v1/me/data", as: "ProfileError")
+            let stale = try await fixture.profileRequest(
+                .patch, token: token, json: #"{"data": {"age": 1}}"#, ifMatch: "\"0\"")
+            check.expect(stale, answers: "PATCH /v1/me/data", as: "ProfileError")
+            let media = try await fixture.profileRequest(
+                .patch, token: token, json: #"{"data": {"age": 1}}"#, contentType: "application/json")
+            check.expect(media, answers: "PATCH /v1/me/data", as: "ProfileError")
+            let patched = try await fixture.profileRequest(.patch, token: token, json: #"{"data": {"age": 1}}"#)
+            check.expect(patched, answers: "PATCH /v1/me/data", as: "ProfileData")
+            let scope = try await fixture.profileRequest(.get, token: try await fixture.accessToken(scope: "openid"))
+            check.expect(scope, answers: "GET /v1/me/data")
+            check.expect(try await fixture.userInfo(token), answers: "GET /userinfo", as: "UserInfo")
+
+            let path = "/admin/users/user-1/data"
+            check.expect(
+                try await fixture.admin(.get, path, token: admin), answers: "GET /admin/users/{id}/data",
+                as: "ProfileData")
+            check.expect(
+                try await fixture.admin(.get, "/admin/users/nobody/data", token: admin),
+                answers: "GET /admin/users/{id}/data", as: "ProfileError")
+            check.expect(
+                try await fixture.admin(.put, path, token: admin, json: #"{"data": {"plan": "pro"}}"#),
+                answers: "PUT /admin/users/{id}/data", as: "ProfileData")
+            check.expect(
+                try await fixture.admin(
+                    .patch, path, token: admin, json: #"{"data": {"plan": 1}}"#, contentType: ProfileBody.mergePatchType
+                ),
+                answers: "PATCH /admin/users/{id}/data", as: "ProfileError")
+            check.expect(try await fixture.admin(.get, path, token: nil), answers: "GET /admin/users/{id}/data")
+        }
+    }
+
     @Test("the pages answer as documented, refusals included")
     func pages() async throws {
         let check = Checker(document: try OpenAPIDocument())
@@ -277,6 +334,8 @@ struct OpenAPIResponseTests {
             check.expect(endSession, answers: "POST /end_session")
             check.expect(try await fixture.get("/device?user_code=ABCD-EFGH"), answers: "GET /device")
             check.expect(try await fixture.post("/device", [("user_code", "ABCD-EFGH")]), answers: "POST /device")
+            check.expect(try await fixture.get("/account"), answers: "GET /account")
+            check.expect(try await fixture.post("/account", [("csrf", "forged")]), answers: "POST /account")
             let notForm = try await fixture.post("/consent", [], headers: [.contentType: "text/plain"], body: "x")
             check.expect(notForm, answers: "POST /consent")
         }

@@ -92,18 +92,28 @@ def wait_for_heading(driver, text):
         fail(f"expected the page '{text}', got {headings} at {driver.current_url}")
 
 
-def main():
+def account_arguments():
+    """A parser of the arguments every browser script takes: the issuer, the client, and the account to create."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--issuer", required=True)
     parser.add_argument("--client-id", required=True)
     parser.add_argument("--email", required=True)
     parser.add_argument("--password", required=True)
-    parser.add_argument("--name", default="Grace Hopper")
-    args = parser.parse_args()
+    return parser
 
+
+def artifact_path(name):
+    """Where the screenshot `name` goes: $LIMEN_ARTIFACTS_DIR (default .build/artifacts), created if needed."""
     artifacts = os.environ.get("LIMEN_ARTIFACTS_DIR") or ".build/artifacts"
     os.makedirs(artifacts, exist_ok=True)
-    screenshot = os.path.abspath(os.path.join(artifacts, "sign-in.png"))
+    return os.path.abspath(os.path.join(artifacts, name))
+
+
+def main():
+    parser = account_arguments()
+    parser.add_argument("--name", default="Grace Hopper")
+    args = parser.parse_args()
+    screenshot = artifact_path("sign-in.png")
 
     server = start_callback_server()
     redirect_uri = f"http://127.0.0.1:{server.server_address[1]}{CALLBACK_PATH}"

@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 import Yams
 
 /// A configuration file: a YAML (or JSON, which YAML reads too) mapping of setting names to plain values.
@@ -30,6 +31,10 @@ import Yams
 /// idle_timeout: 60s                                   # an idle connection is closed after this
 /// metrics: loopback                                   # who reads /metrics: loopback, token, public or off
 /// metrics_token: …                                    # with metrics: token (LIMEN_METRICS_TOKEN is safer)
+/// profile_schema:                                     # the app schema (the only nested setting; file only)
+///   fields:
+///     nickname: {type: string, validation: {max: 40}}
+///     diagnosis: {type: string, encrypted: true}
 /// ```
 struct ConfigurationFile: Sendable, Equatable {
     /// The setting names a file may hold.
@@ -38,8 +43,10 @@ struct ConfigurationFile: Sendable, Equatable {
         "authorize_rate_limit", "resources", "flows", "mail_url", "mail_from", "mail_ca_file",
         "trusted_proxies", "access_token_ttl", "id_token_ttl", "refresh_token_ttl", "refresh_reuse_grace",
         "grant_max_lifetime", "password_hash_log_n", "password_hash_parallelism", "header_read_timeout",
-        "idle_timeout", "sign_in_rate_limit", "sign_up", "metrics", "metrics_token",
+        "idle_timeout", "sign_in_rate_limit", "sign_up", "metrics", "metrics_token", schemaKey,
     ]
+    /// The setting holding the app schema, a nested mapping (``ProfileSchema``).
+    static let schemaKey = "profile_schema"
     /// The settings that may also be a list of plain values, read as one comma-separated value.
     static let listKeys: Set<String> = ["trusted_proxies", "resources", "flows"]
 
@@ -47,6 +54,8 @@ struct ConfigurationFile: Sendable, Equatable {
     let path: String
     /// The values by setting name, as text.
     let values: [String: String]
+    /// The app schema of ``schemaKey``, checked, if the file has one.
+    var profileSchema: ProfileSchema?
 
     /// Reads and checks the file at `path`: unreadable, malformed, nested or unknown settings are errors naming the
     /// file and the key.
@@ -65,6 +74,7 @@ struct ConfigurationFile: Sendable, Equatable {
             throw ConfigurationError(key: "--config", value: path, reason: "expected a mapping of settings")
         }
         var values: [String: String] = [:]
+        var profileSchema: ProfileSchema?
         for (keyNode, valueNode) in mapping {
             let key = keyNode.string ?? "\(keyNode)"
             guard keys.contains(key) else {
@@ -73,6 +83,15 @@ struct ConfigurationFile: Sendable, Equatable {
                     value: valueNode.string ?? "",
                     reason: "unknown setting; known: \(keys.sorted().joined(separator: ", "))"
                 )
+            }
+            if key == schemaKey {
+                do {
+                    profileSchema = try ProfileSchema(parsing: try JSONValue(yaml: valueNode))
+                } catch {
+                    let member = [key, error.path].filter { !$0.isEmpty }.joined(separator: ".")
+                    throw ConfigurationError(key: "\(path): \(member)", value: "", reason: error.reason)
+                }
+                continue
             }
             if listKeys.contains(key), let sequence = valueNode.sequence {
                 let items = sequence.compactMap { $0.scalar?.string }
@@ -88,6 +107,43 @@ struct ConfigurationFile: Sendable, Equatable {
             }
             values[key] = value
         }
-        return ConfigurationFile(path: path, values: values)
+        return ConfigurationFile(path: path, values: values, profileSchema: profileSchema)
+    }
+}
+
+extension JSONValue {
+    /// The YAML `node` as JSON: mappings with string keys, sequences, and scalars as YAML's core schema resolves them
+    /// (`null`, booleans, numbers, else strings). Anything else (a key twice or not a string, an alias) is refused with
+    /// the path of the node at fault, from `path` (empty for the root).
+    init(yaml node: Node, at path: String = "") throws(ProfileSchemaError) {
+        switch node {
+        case .mapping(let mapping):
+            var members: [String: JSONValue] = [:]
+            for (key, value) in mapping {
+                guard let name = key.scalar?.string, members[name] == nil else {
+                    throw ProfileSchemaError(path: path, reason: "keys must be distinct strings")
+                }
+                members[name] = try JSONValue(yaml: value, at: path.isEmpty ? name : "\(path).\(name)")
+            }
+            self = .object(members)
+        case .sequence(let sequence):
+            var elements: [JSONValue] = []
+            for (index, element) in sequence.enumerated() {
+                elements.append(try JSONValue(yaml: element, at: path.isEmpty ? "\(index)" : "\(path).\(index)"))
+            }
+            self = .array(elements)
+        case .scalar:
+            if node.null != nil {
+                self = .null
+            } else if let bool = node.bool {
+                self = .bool(bool)
+            } else if let number = node.int.map(Double.init) ?? node.float, number.isFinite {
+                self = .number(number)
+            } else {
+                self = .string(node.string ?? "")
+            }
+        case .alias:
+            throw ProfileSchemaError(path: path, reason: "aliases are not supported")
+        }
     }
 }

@@ -267,6 +267,7 @@ extension ServerConfiguration {
         try resolveConnectionTimeouts(flags: flags, pick: pick, into: &configuration)
         try resolveSignIn(flags: flags, pick: pick, into: &configuration)
         try resolveMetrics(flags: flags, pick: pick, into: &configuration)
+        configuration.profileSchema = file?.profileSchema
         return configuration
     }
 

@@ -53,6 +53,9 @@ public struct ServerConfiguration: Sendable {
     public var connectionTimeouts: ConnectionTimeouts
     /// Who may read `GET /metrics`; this machine only by default.
     public var metricsAccess: MetricsAccess
+    /// The app schema of the configuration file's `profile_schema`, stored at start when it changed (see
+    /// ``ProfileSchema/applyAsConfigured(to:now:logger:)``); `nil` leaves the stored schema as it is.
+    var profileSchema: ProfileSchema?
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(

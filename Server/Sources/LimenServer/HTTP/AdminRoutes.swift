@@ -57,6 +57,7 @@ enum AdminRoutes {
             return Response(status: .noContent)
         }
         addUserRoutes(to: admin, provider: provider)
+        AdminProfileRoutes.add(to: admin, provider: provider)
     }
 
     private static func addUserRoutes(to admin: RouterGroup<some RequestContext>, provider: Provider) {

@@ -3,15 +3,15 @@ import HTTPTypes
 import Hummingbird
 
 /// An RFC 6750 §3 refusal: a status and a `WWW-Authenticate: Bearer` challenge.
-enum BearerChallenge: Sendable, Equatable {
+enum BearerChallenge: Error, Sendable, Equatable {
     /// No token was sent: a challenge without an error code (§3.1).
     case missingToken
     /// The request is malformed (400).
     case invalidRequest(String)
     /// The token is expired, revoked, malformed or not ours (401).
     case invalidToken
-    /// The token lacks the `openid` scope (403).
-    case insufficientScope
+    /// The token lacks the scope the resource needs (403): `openid` for `/userinfo`, `profile` for `/v1/me/data`.
+    case insufficientScope(String)
 
     /// The token of an `Authorization: Bearer` header (RFC 6750 §2.1), `nil` when there is none.
     static func token(in request: Request) -> String? {
@@ -34,9 +34,9 @@ enum BearerChallenge: Sendable, Equatable {
         case .invalidToken:
             status = .unauthorized
             challenge += ", error=\"invalid_token\", error_description=\"the access token is not valid\""
-        case .insufficientScope:
+        case .insufficientScope(let scope):
             status = .forbidden
-            challenge += ", error=\"insufficient_scope\", scope=\"openid\""
+            challenge += ", error=\"insufficient_scope\", scope=\"\(scope)\""
         }
         return Response(status: status, headers: [.wwwAuthenticate: challenge, .cacheControl: "no-store"])
     }

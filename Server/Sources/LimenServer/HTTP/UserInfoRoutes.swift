@@ -28,14 +28,17 @@ enum UserInfoRoutes {
     }
 
     private static func respond(token: String?, service: TokenService) async -> Response {
-        guard let token else { return BearerChallenge.missingToken.response }
         do {
-            guard let claims = try await service.verifier.verify(token) else {
-                return BearerChallenge.invalidToken.response
+            let claims: AccessTokenClaims
+            switch try await service.verifier.authorize(token, scope: "openid") {
+            case .success(let verified): claims = verified
+            case .failure(let challenge): return challenge.response
             }
-            guard Scope(claims.scope).contains("openid") else { return BearerChallenge.insufficientScope.response }
             // A user deleted since the token was issued: the token no longer stands for anyone.
-            guard let userInfo = try await UserInfoClaims.claims(for: claims, store: service.provider.store) else {
+            guard
+                let userInfo = try await UserInfoClaims.claims(
+                    for: claims, store: service.provider.store, schemas: service.provider.profileSchemas)
+            else {
                 return BearerChallenge.invalidToken.response
             }
             return Responses.json(.object(userInfo), noStore: true)

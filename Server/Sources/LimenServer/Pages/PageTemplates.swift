@@ -10,6 +10,7 @@ enum PageTemplates {
         "message": message,
         "logout": logout,
         "device": device,
+        "account": account,
     ]
 
     /// The document around every page: language, title, stylesheet.

@@ -34,6 +34,7 @@ enum Stylesheet {
         a { color: var(--accent); }
         .error { color: var(--error); font-weight: 600; }
         .notice { border-left: 4px solid var(--error); padding-left: .75rem; }
+        .saved { border-left: 4px solid var(--accent); padding-left: .75rem; }
         .scopes { padding-left: 1.25rem; }
 
         """

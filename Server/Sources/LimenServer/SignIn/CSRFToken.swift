@@ -54,6 +54,11 @@ enum CSRFToken {
         "end_session:" + sessionTag(sessionCookie)
     }
 
+    /// The purpose of the forms of `/account`, bound to the session like ``logoutPurpose(sessionCookie:)``.
+    static func accountPurpose(sessionCookie: String?) -> String {
+        "account:" + sessionTag(sessionCookie)
+    }
+
     /// The purpose of the user-code form of `/device`.
     static let devicePurpose = "device"
 

@@ -11,6 +11,9 @@ public protocol BrowserSessionStore: Sendable {
     /// Ends the session; returns whether it existed.
     @discardableResult
     func deleteBrowserSession(idHash: Data) async throws(StorageError) -> Bool
+    /// Signs `subject` out everywhere: deletes their browser sessions, grants (so their refresh and access tokens),
+    /// authorization codes and device authorizations.
+    func deleteEverySession(subject: String) async throws(StorageError)
     /// Deletes sessions that expired before `date`; returns how many were removed.
     @discardableResult
     func deleteExpiredBrowserSessions(before date: Date) async throws(StorageError) -> Int

@@ -83,6 +83,14 @@ extension SQLStore {
         !(try await execute("DELETE FROM browser_sessions WHERE id_hash = \(idHash) RETURNING 1")).isEmpty
     }
 
+    public func deleteEverySession(subject: String) async throws(StorageError) {
+        // Grants first: a sign-in finishing meanwhile gets no grant of a session that is about to go.
+        try await execute("DELETE FROM grants WHERE subject = \(subject)")
+        try await execute("DELETE FROM authorization_codes WHERE subject = \(subject)")
+        try await execute("DELETE FROM device_authorizations WHERE subject = \(subject)")
+        try await execute("DELETE FROM browser_sessions WHERE subject = \(subject)")
+    }
+
     @discardableResult
     public func deleteExpiredBrowserSessions(before date: Date) async throws(StorageError) -> Int {
         try await execute("DELETE FROM browser_sessions WHERE expires_at <= \(date) RETURNING 1").count

@@ -30,6 +30,7 @@ enum SchemaMigrations {
                 .createIndex(name: "flow_interactions_expires_at", table: "flow_interactions", columns: ["expires_at"]),
             ]
         ),
+        profiles,
         SchemaMigration(
             version: 15,
             name: "one-time codes sent by email",
@@ -51,6 +52,36 @@ enum SchemaMigrations {
             ]
         ),
     ]
+
+    /// Version 13: the app schema (one row) and each user's profile data, gone with the user.
+    static let profiles = SchemaMigration(
+        version: 13,
+        name: "profiles",
+        changes: [
+            .createTable(
+                TableDefinition(
+                    name: "app_schema",
+                    columns: [
+                        ColumnDefinition(name: "id", kind: .integer),
+                        ColumnDefinition(name: "document", kind: .text),
+                        ColumnDefinition(name: "file_digest", kind: .text, isNullable: true),
+                        ColumnDefinition(name: "updated_at", kind: .time),
+                    ],
+                    primaryKey: ["id"]
+                )),
+            .createTable(
+                TableDefinition(
+                    name: "profiles",
+                    columns: [
+                        ColumnDefinition(name: "user_id", kind: .text, references: ("users", "id", .cascade)),
+                        ColumnDefinition(name: "data", kind: .text),
+                        ColumnDefinition(name: "revision", kind: .integer),
+                        ColumnDefinition(name: "updated_at", kind: .time),
+                    ],
+                    primaryKey: ["user_id"]
+                )),
+        ]
+    )
 
     /// Every migration of `dialect`, oldest first.
     static func all(in dialect: SQLDialect) -> [Migration] {

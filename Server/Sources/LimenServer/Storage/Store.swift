@@ -7,7 +7,7 @@ import Foundation
 /// ciphertext.
 public protocol Store:
     Sendable, UserStore, SignInThrottleStore, PendingAuthorizationStore, BrowserSessionStore, ConsentStore,
-    GrantStore, RefreshTokenStore, DeviceAuthorizationStore, AdministrationStore, FirstRunStore,
+    GrantStore, RefreshTokenStore, DeviceAuthorizationStore, AdministrationStore, FirstRunStore, ProfileStore,
     AccessTokenStateStore, FlowInteractionStore, EmailCodeStore
 {
     /// Applies every schema migration not yet applied; running it again changes nothing.

@@ -45,13 +45,28 @@ struct AccessTokenVerifier: Sendable {
 
     /// The token's claims, or `nil` when it is not one this provider honours now.
     func verify(_ token: String) async throws(StorageError) -> AccessTokenClaims? {
+        try await verify(token, reading: grantState)?.claims
+    }
+
+    /// The state of the grant of `claims` alone: the read of ``verify(_:)``.
+    func grantState(
+        _ claims: AccessTokenClaims
+    ) async throws(StorageError) -> (state: AccessTokenState, extra: Void)? {
+        try await provider.store.accessTokenState(grantID: claims.grantID, jti: claims.tokenID).map { ($0, ()) }
+    }
+
+    /// The token's claims and what `read` read with its grant's state (in the same statement), or `nil` when it is
+    /// not one this provider honours now.
+    func verify<Extra>(
+        _ token: String,
+        reading read: (AccessTokenClaims) async throws(StorageError) -> (state: AccessTokenState, extra: Extra)?
+    ) async throws(StorageError) -> (claims: AccessTokenClaims, extra: Extra)? {
         let now = provider.now()
         guard let claims = signedClaims(token, now: now) else { return nil }
-        guard let state = try await provider.store.accessTokenState(grantID: claims.grantID, jti: claims.tokenID),
-            !state.isTokenRevoked, state.grant.isActive(at: now), state.grant.clientID == claims.clientID,
-            state.grant.subject == claims.subject
+        guard let (state, extra) = try await read(claims), !state.isTokenRevoked, state.grant.isActive(at: now),
+            state.grant.clientID == claims.clientID, state.grant.subject == claims.subject
         else { return nil }
-        return claims
+        return (claims, extra)
     }
 
     /// The claims of a token signed by this provider, unexpired, whatever has been revoked since.
@@ -95,5 +110,28 @@ struct AccessTokenVerifier: Sendable {
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes)
         else { return false }
         return key.isValidSignature(signature, for: Data(bytes[..<lastDot]))
+    }
+}
+
+extension AccessTokenVerifier {
+    /// The claims of the bearer `token` when this provider honours it and it grants `scope`; otherwise the RFC 6750
+    /// challenge that refuses it (no token, an invalid one, or one without the scope).
+    func authorize(
+        _ token: String?,
+        scope: String
+    ) async throws(StorageError) -> Result<AccessTokenClaims, BearerChallenge> {
+        try await authorize(token, scope: scope, reading: grantState).map(\.claims)
+    }
+
+    /// ``authorize(_:scope:)``, with what `read` read alongside the grant's state.
+    func authorize<Extra>(
+        _ token: String?,
+        scope: String,
+        reading read: (AccessTokenClaims) async throws(StorageError) -> (state: AccessTokenState, extra: Extra)?
+    ) async throws(StorageError) -> Result<(claims: AccessTokenClaims, extra: Extra), BearerChallenge> {
+        guard let token else { return .failure(.missingToken) }
+        guard let verified = try await verify(token, reading: read) else { return .failure(.invalidToken) }
+        guard Scope(verified.claims.scope).contains(scope) else { return .failure(.insufficientScope(scope)) }
+        return .success(verified)
     }
 }

@@ -85,7 +85,13 @@ struct TokenIssuer: Sendable {
                 }
             }
             guard let user else { throw .invalidGrant }
-            var claims = UserInfoClaims.claims(of: user, scope: Scope(scope))
+            var claims: [String: JSONValue]
+            do {
+                claims = try await UserInfoClaims.claims(
+                    of: user, scope: Scope(scope), store: provider.store, schemas: provider.profileSchemas)
+            } catch {
+                throw .serverError
+            }
             claims.merge([
                 "iss": .string(issuer), "sub": .string(grant.subject), "aud": .string(client.id),
                 "iat": Self.seconds(now), "exp": Self.seconds(now.addingTimeInterval(lifetimes.idToken)),

@@ -2,27 +2,60 @@ import Foundation
 import LimenWire
 
 /// The claims `/userinfo` returns for an access token, and the ID token carries too (OpenID Connect Core §5.1, §5.4):
-/// `sub` always, `email` and `email_verified` with the `email` scope, `name` (when the user gave one) with the
-/// `profile` scope.
+/// `sub` always; `email` and `email_verified` with the `email` scope; with the `profile` scope, the standard profile
+/// claims the user's profile holds (``profileClaims``, from fields of those names that are not encrypted and hold a
+/// string), `name` falling back to the account's name, and `updated_at` (the profile's last write).
 enum UserInfoClaims {
+    /// The `profile` scope's claims (OpenID Connect Core §5.4) that profile fields of the same name give, when they
+    /// hold a string; `updated_at` is the profile's last write instead.
+    static let profileClaims: Set<String> = [
+        "name", "family_name", "given_name", "middle_name", "nickname", "preferred_username", "profile", "picture",
+        "website", "gender", "birthdate", "zoneinfo", "locale",
+    ]
+
     /// The claims for the user the token was issued for; `nil` when that user no longer exists.
     static func claims(
         for token: AccessTokenClaims,
-        store: any Store
+        store: any Store,
+        schemas: AppSchemaCache
     ) async throws(StorageError) -> [String: JSONValue]? {
         guard let user = try await store.user(id: token.subject) else { return nil }
-        return claims(of: user, scope: Scope(token.scope))
+        return try await claims(of: user, scope: Scope(token.scope), store: store, schemas: schemas)
     }
 
-    /// `sub` and the claims `scope` grants of `user`.
-    static func claims(of user: UserRecord, scope: Scope) -> [String: JSONValue] {
+    /// `sub` and the claims `scope` grants of `user`, reading the profile and schema only with the `profile` scope.
+    static func claims(
+        of user: UserRecord,
+        scope: Scope,
+        store: any Store,
+        schemas: AppSchemaCache
+    ) async throws(StorageError) -> [String: JSONValue] {
+        guard scope.contains("profile") else { return claims(of: user, scope: scope, profile: nil, schema: .empty) }
+        return claims(
+            of: user, scope: scope, profile: try await store.profile(userID: user.id),
+            schema: try await schemas.schema(in: store))
+    }
+
+    /// `sub` and the claims `scope` grants of `user`, with `profile` read against `schema`.
+    static func claims(
+        of user: UserRecord,
+        scope: Scope,
+        profile: ProfileRecord?,
+        schema: ProfileSchema
+    ) -> [String: JSONValue] {
         var claims: [String: JSONValue] = ["sub": .string(user.id)]
         if scope.contains("email") {
             claims["email"] = .string(user.email)
             claims["email_verified"] = .bool(user.emailVerified)
         }
-        if scope.contains("profile"), let name = user.name {
-            claims["name"] = .string(name)
+        guard scope.contains("profile") else { return claims }
+        if let name = user.name { claims["name"] = .string(name) }
+        if let profile {
+            for (name, value) in profile.data where profileClaims.contains(name) && value.stringValue != nil {
+                guard let field = schema.fields[name], !field.isEncrypted else { continue }
+                claims[name] = value
+            }
+            claims["updated_at"] = .number(profile.updatedAt.timeIntervalSince1970.rounded(.down))
         }
         return claims
     }

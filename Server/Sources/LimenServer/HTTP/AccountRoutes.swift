@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import LimenWire
+
+/// The hosted account page over the browser session: `GET /account` shows the profile (the fields the user may edit
+/// in a form, encrypted fields as "encrypted on your device"); `POST /account` (CSRF-checked, bound to the session)
+/// saves the form as the API's `PATCH /v1/me/data` would, on the revision the page showed (`If-Match`), or with
+/// `intent=sign_out_everywhere` ends every session of the account.
+enum AccountRoutes {
+    static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
+        let profiles = ProfileService(provider: responder.provider)
+        router.get("/account") { request, _ in
+            await responder.page(for: request) { browser throws(StorageError) in
+                guard let (user, csrf) = try await signedIn(browser, responder: responder) else {
+                    return Pages.accountSignedOut()
+                }
+                return await page(for: user, csrf: csrf, profiles: profiles)
+            }
+        }
+        router.post("/account") { request, _ in
+            await responder.form(for: request) { browser, form throws(StorageError) in
+                guard let (user, csrf) = try await signedIn(browser, responder: responder) else {
+                    return Pages.accountSignedOut()
+                }
+                let purpose = CSRFToken.accountPurpose(sessionCookie: browser.sessionCookie)
+                guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: purpose) else {
+                    return Pages.forbidden()
+                }
+                if form["intent"] == "sign_out_everywhere" {
+                    try await responder.provider.store.deleteEverySession(subject: user.id)
+                    return try await responder.signOut(browser, answering: Pages.signedOutEverywhere())
+                }
+                do throws(ProfileError) {
+                    _ = try await profiles.write(
+                        userID: user.id, by: .user,
+                        ifMatch: form["revision"].map { ProfileETag.value(revision: Int($0) ?? -1) }
+                    ) { current, schema throws(ProfileError) in
+                        try ProfileBody.patched(
+                            current, with: .object(["data": .object(try AccountForm.changes(in: form, schema: schema))])
+                        )
+                    }
+                } catch {
+                    return await page(
+                        for: user, csrf: csrf, profiles: profiles, error: message(for: error), status: error.status)
+                }
+                return await page(for: user, csrf: csrf, profiles: profiles, notice: "Saved.")
+            }
+        }
+    }
+
+    /// The user signed in in `browser` and the CSRF token of the account forms; `nil` without a live session (or
+    /// when its user is gone).
+    private static func signedIn(
+        _ browser: BrowserState,
+        responder: SignInResponder
+    ) async throws(StorageError) -> (UserRecord, String)? {
+        guard let session = try await responder.sessions.current(cookieValue: browser.sessionCookie),
+            let user = try await responder.provider.store.user(id: session.subject)
+        else { return nil }
+        return (user, browser.csrfToken(for: CSRFToken.accountPurpose(sessionCookie: browser.sessionCookie)))
+    }
+
+    /// The account page of `user` as stored now.
+    private static func page(
+        for user: UserRecord,
+        csrf: String,
+        profiles: ProfileService,
+        notice: String? = nil,
+        error: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async -> Response {
+        do throws(ProfileError) {
+            let schema = try await profiles.schema()
+            let profile = try await profiles.profile(userID: user.id)
+            return Pages.account(
+                email: user.email, profile: profile, schema: schema, csrf: csrf, notice: notice, error: error,
+                status: status)
+        } catch {
+            return Pages.serverError()
+        }
+    }
+
+    /// What the page says about a refused save.
+    private static func message(for error: ProfileError) -> String {
+        switch error {
+        case .preconditionFailed, .conflict: "Your profile changed elsewhere; here it is now. Make your change again."
+        default: error.errorDescription ?? error.code
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import HTTPTypes
+import Hummingbird
+import LimenWire
+
+extension Pages {
+    /// The account page: who is signed in, the profile fields (those the user may edit in a form, the others as text),
+    /// the encrypted fields ("encrypted on your device", and whether they hold a value), and signing out everywhere.
+    static func account(
+        email: String,
+        profile: ProfileRecord,
+        schema: ProfileSchema,
+        csrf: String,
+        notice: String? = nil,
+        error: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) -> Response {
+        let names = schema.fields.keys.sorted()
+        let fields = names.compactMap { name -> AccountField? in
+            guard let field = schema.fields[name], !field.isEncrypted else { return nil }
+            return AccountField(name: name, field: field, value: profile.data[name])
+        }
+        let encrypted = names.compactMap { name -> EncryptedField? in
+            guard let field = schema.fields[name], field.isEncrypted else { return nil }
+            return EncryptedField(label: field.displayName, isSet: profile.data[name] != nil)
+        }
+        let page = AccountPage(
+            lang: PageLanguage.tag(uiLocales: nil), title: "Your account", email: email, csrf: csrf,
+            revision: profile.revision, fields: fields, hasEditable: fields.contains(where: \.editable),
+            encrypted: encrypted, notice: notice, error: error)
+        return render(page, template: "account", title: page.title, status: status)
+    }
+
+    /// `/account` without a browser session.
+    static func accountSignedOut() -> Response {
+        message(
+            title: "Not signed in",
+            message: "Sign in to an app that uses this server, then come back to see your account.",
+            status: .unauthorized)
+    }
+
+    /// After signing out everywhere.
+    static func signedOutEverywhere() -> Response {
+        message(
+            title: "Signed out everywhere",
+            message: "Every session of your account has ended: this browser, other browsers and apps.",
+            status: .ok, isError: false)
+    }
+}
+
+extension PageTemplates {
+    /// The account page: the profile form, encrypted fields, and signing out everywhere; both forms post to `account`.
+    static let account = """
+        {{<layout}}{{$content}}
+        <p class="account">Signed in as {{email}}</p>
+        {{#notice}}<p class="saved" role="status" id="form-notice">{{notice}}</p>{{/notice}}
+        {{#error}}<p class="error" role="alert" id="form-error">{{error}}</p>{{/error}}
+        <form method="post" action="account">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <input type="hidden" name="revision" value="{{revision}}">
+        {{#fields}}{{#editable}}<label for="field-{{name}}">{{label}}</label>
+        {{#isBoolean}}<select id="field-{{name}}" name="field.{{name}}">
+        <option value="">–</option>
+        <option value="true"{{#isTrue}} selected{{/isTrue}}>Yes</option>
+        <option value="false"{{#isFalse}} selected{{/isFalse}}>No</option>
+        </select>{{/isBoolean}}{{^isBoolean}}<input id="field-{{name}}" name="field.{{name}}" type="{{inputType}}" \
+        value="{{value}}"{{#isNumber}} step="any"{{/isNumber}}>{{/isBoolean}}
+        {{/editable}}{{^editable}}<p class="readonly" id="field-{{name}}"><strong>{{label}}</strong> {{value}}</p>
+        {{/editable}}{{/fields}}
+        {{#hasEditable}}<button type="submit" name="intent" value="save">Save</button>{{/hasEditable}}
+        </form>
+        {{#encrypted}}<p class="encrypted"><strong>{{label}}</strong>: encrypted on your device\
+        {{^isSet}} (no value yet){{/isSet}}</p>
+        {{/encrypted}}<form method="post" action="account">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit" name="intent" value="sign_out_everywhere" class="secondary">Sign out everywhere</button>
+        </form>
+        {{/content}}{{/layout}}
+        """
+}
+
+/// The values of the account page.
+private struct AccountPage {
+    var lang: String
+    var title: String
+    var email: String
+    var csrf: String
+    var revision: Int
+    var fields: [AccountField]
+    var hasEditable: Bool
+    var encrypted: [EncryptedField]
+    var notice: String?
+    var error: String?
+}
+
+/// An encrypted field on the account page: its label, and whether it holds a value (never shown).
+private struct EncryptedField {
+    var label: String
+    var isSet: Bool
+}
+
+/// One field in clear on the account page: editable in the form when the user may edit it and it is a plain value
+/// (string, number, date, boolean); otherwise shown as text (objects and arrays as JSON).
+private struct AccountField {
+    var name: String
+    var label: String
+    var value: String
+    var editable: Bool
+    var inputType: String
+    var isBoolean: Bool
+    var isNumber: Bool
+    var isTrue: Bool
+    var isFalse: Bool
+
+    init(name: String, field: ProfileField, value: JSONValue?) {
+        self.name = name
+        label = field.displayName
+        self.value =
+            switch value {
+            case .string(let text)?: text
+            case nil, .null?: ""
+            case let other?: String(decoding: other.serialized(), as: UTF8.self)
+            }
+        editable = field.isUserEditable && AccountForm.editableTypes.contains(field.type)
+        inputType = field.type == .number ? "number" : "text"
+        isBoolean = field.type == .boolean
+        isNumber = field.type == .number
+        isTrue = value == .bool(true)
+        isFalse = value == .bool(false)
+    }
+}

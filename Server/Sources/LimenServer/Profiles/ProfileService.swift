@@ -1,0 +1,73 @@
+import Foundation
+import LimenWire
+
+/// Reads and writes profiles against the app schema: every write checked (``ProfileSchema/check(_:replacing:by:)``),
+/// sized, and stored by compare-and-set on the revision the `ETag` names.
+struct ProfileService: Sendable {
+    /// How many times a write without `If-Match` is tried again when another write changed the profile under it.
+    static let attempts = 3
+
+    /// Where profiles and the schema are kept.
+    let store: any Store
+    /// The compiled schema.
+    let schemas: AppSchemaCache
+    /// The provider's clock.
+    let now: @Sendable () -> Date
+
+    /// The service of `provider`.
+    init(provider: Provider) {
+        store = provider.store
+        schemas = provider.profileSchemas
+        now = provider.now
+    }
+
+    /// The app schema.
+    func schema() async throws(ProfileError) -> ProfileSchema {
+        try await storage { () throws(StorageError) in try await schemas.schema(in: store) }
+    }
+
+    /// The profile of `userID`: empty at revision 0 when nothing was written. One read.
+    func profile(userID: String) async throws(ProfileError) -> ProfileRecord {
+        try await storage { () throws(StorageError) in try await store.profile(userID: userID) }
+            ?? ProfileRecord.empty(userID: userID)
+    }
+
+    /// Writes what `change` makes of the current data (under the app schema), as `writer`, if `ifMatch` (an `If-Match`
+    /// header) names the current revision or is absent. Without `If-Match`, a write that another one overtook is made
+    /// again on the new data (up to ``attempts`` times); with it, that is `412`.
+    func write(
+        userID: String,
+        by writer: ProfileWriter,
+        ifMatch: String?,
+        change: (_ current: [String: JSONValue], ProfileSchema) throws(ProfileError) -> [String: JSONValue]
+    ) async throws(ProfileError) -> ProfileRecord {
+        let schema = try await schema()
+        for _ in 0..<Self.attempts {
+            let current = try await profile(userID: userID)
+            if let ifMatch, !ProfileETag.matches(ifMatch, revision: current.revision) { throw .preconditionFailed }
+            let data = try change(current.data, schema)
+            try schema.check(data, replacing: current.data, by: writer)
+            guard JSONValue.object(data).serialized().count <= ProfileLimits.maximumDocumentSize else {
+                throw .tooLarge("the profile")
+            }
+            let now = self.now()
+            let written = try await storage { () throws(StorageError) in
+                try await store.writeProfile(userID: userID, data: data, expectedRevision: current.revision, now: now)
+            }
+            if let revision = written {
+                return ProfileRecord(userID: userID, data: data, revision: revision, updatedAt: now)
+            }
+            if ifMatch != nil { throw .preconditionFailed }
+        }
+        throw .conflict
+    }
+
+    /// Runs a store call, a failure of which is the server's.
+    private func storage<Value>(_ call: () async throws(StorageError) -> Value) async throws(ProfileError) -> Value {
+        do {
+            return try await call()
+        } catch {
+            throw .serverError
+        }
+    }
+}
