@@ -23,10 +23,13 @@ public enum Base64URL {
     ///
     /// Like `Data(base64Encoded:)`, it ignores the unused low bits of the last character.
     public static func decode(_ text: some StringProtocol) -> Data? {
-        let decoded =
-            text.utf8.withContiguousStorageIfAvailable { bytes(utf8: $0) }
+        byteArray(text).map { Data($0) }
+    }
+
+    /// Decodes unpadded base64url, as ``decode(_:)`` does, into an array.
+    static func byteArray(_ text: some StringProtocol) -> [UInt8]? {
+        text.utf8.withContiguousStorageIfAvailable { bytes(utf8: $0) }
             ?? Array(text.utf8).withUnsafeBufferPointer { bytes(utf8: $0) }
-        return decoded.map { Data($0) }
     }
 
     /// Decodes unpadded base64url held as UTF-8 bytes, as ``decode(_:)`` does, into an array.

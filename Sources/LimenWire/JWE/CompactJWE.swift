@@ -1,0 +1,110 @@
+import Foundation
+
+/// A JWE in compact serialization (RFC 7516 §7.1), taken apart or about to be put together; nothing decrypted.
+///
+/// The five segments are `BASE64URL(UTF8(header)) . BASE64URL(encrypted key) . BASE64URL(IV) .
+/// BASE64URL(ciphertext) . BASE64URL(tag)`. The protected header is kept as it arrived, since its base64url text is
+/// the additional authenticated data of the content encryption (RFC 7516 §5.1, step 14).
+///
+/// ```swift
+/// let jwe = try CompactJWE(fieldValue)
+/// print(jwe.algorithm, jwe.encryption, jwe.keyID)   // "dir", "A256GCM", the key's thumbprint
+/// ```
+public struct CompactJWE: Sendable, Equatable {
+    /// The protected header's base64url text, exactly as in the serialization.
+    public let protectedHeader: String
+    /// The protected header as a JSON object.
+    public let header: [String: JSONValue]
+    /// The decoded encrypted key (empty for `dir`).
+    public let encryptedKey: [UInt8]
+    /// The decoded initialization vector.
+    public let initializationVector: [UInt8]
+    /// The decoded ciphertext.
+    public let ciphertext: [UInt8]
+    /// The decoded authentication tag.
+    public let tag: [UInt8]
+
+    /// Splits and decodes a compact JWE.
+    /// - Throws: ``EncryptionError/malformed(_:)`` unless `compact` has five base64url segments and a JSON object
+    ///   as its protected header.
+    public init(_ compact: String) throws(EncryptionError) {
+        let segments = compact.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard segments.count == 5 else { throw .malformed(.segmentCount(segments.count)) }
+        let header = Substring(segments[0])
+        guard let headerBytes = Base64URL.byteArray(header) else { throw .malformed(.invalidBase64URL(.header)) }
+        guard let members = JSONObject.decode(headerBytes) else { throw .malformed(.invalidHeader) }
+        let named: [(JWESegment, Substring.UTF8View)] = [
+            (.encryptedKey, segments[1]), (.initializationVector, segments[2]), (.ciphertext, segments[3]),
+            (.tag, segments[4]),
+        ]
+        var decoded: [[UInt8]] = []
+        for (segment, text) in named {
+            guard let bytes = Base64URL.byteArray(Substring(text)) else {
+                throw .malformed(.invalidBase64URL(segment))
+            }
+            decoded.append(bytes)
+        }
+        self.init(
+            protectedHeader: String(header), header: members, encryptedKey: decoded[0],
+            initializationVector: decoded[1], ciphertext: decoded[2], tag: decoded[3])
+    }
+
+    /// Assembles a JWE whose protected header is `header`, serialized as ``JSONValue/serialized()`` writes it.
+    public init(
+        header: [String: JSONValue],
+        encryptedKey: [UInt8],
+        initializationVector: [UInt8],
+        ciphertext: [UInt8],
+        tag: [UInt8]
+    ) {
+        self.init(
+            protectedHeader: Base64URL.encode(JSONValue.object(header).serialized()), header: header,
+            encryptedKey: encryptedKey, initializationVector: initializationVector, ciphertext: ciphertext, tag: tag)
+    }
+
+    /// Assembles a JWE from a protected header already encoded (`protectedHeader` must be `header`'s base64url).
+    package init(
+        protectedHeader: String,
+        header: [String: JSONValue],
+        encryptedKey: [UInt8],
+        initializationVector: [UInt8],
+        ciphertext: [UInt8],
+        tag: [UInt8]
+    ) {
+        self.protectedHeader = protectedHeader
+        self.header = header
+        self.encryptedKey = encryptedKey
+        self.initializationVector = initializationVector
+        self.ciphertext = ciphertext
+        self.tag = tag
+    }
+
+    /// The compact serialization: the five segments joined by `.`.
+    public var serialized: String {
+        [
+            protectedHeader, Base64URL.encode(encryptedKey), Base64URL.encode(initializationVector),
+            Base64URL.encode(ciphertext), Base64URL.encode(tag),
+        ].joined(separator: ".")
+    }
+
+    /// The `alg` header parameter, when it is a string.
+    public var algorithm: String? { header["alg"]?.stringValue }
+
+    /// The `enc` header parameter, when it is a string.
+    public var encryption: String? { header["enc"]?.stringValue }
+
+    /// The `kid` header parameter, when it is a string.
+    public var keyID: String? { header["kid"]?.stringValue }
+
+    /// The additional authenticated data of the content encryption: the ASCII of ``protectedHeader``
+    /// (RFC 7516 §5.1, step 14; compact serialization has no `aad` member).
+    package var additionalAuthenticatedData: [UInt8] { Array(protectedHeader.utf8) }
+
+    /// Refuses header parameters this SDK does not implement: `crit` (RFC 7516 §4.1.13: a recipient must understand
+    /// every listed extension, and Limen understands none) and `zip` (compression, which Limen never applies).
+    package func refuseUnimplementedParameters() throws(EncryptionError) {
+        for name in ["crit", "zip"] where header[name] != nil {
+            throw .malformed(.invalidHeaderParameter(name))
+        }
+    }
+}
