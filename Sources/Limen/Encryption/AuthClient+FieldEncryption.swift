@@ -10,14 +10,21 @@ extension AuthClient {
     }
 
     /// The signed-in user's field-encryption key; a new one is created and stored when there is none and `creating`.
-    func fieldEncryptionKey(creating: Bool) async throws(LimenError) -> FieldEncryptionKey {
-        try await keyring.key(for: try await signedInUserID(), creating: creating)
+    ///
+    /// Without entering an actor when the state says who is signed in and the key ring holds their key: encrypting
+    /// many fields costs no executor hops.
+    nonisolated func fieldEncryptionKey(creating: Bool) async throws(LimenError) -> FieldEncryptionKey {
+        let current = state
+        if current.phase == .signedIn, let userID = current.user.id, let key = keyring.rememberedKey(for: userID) {
+            return key
+        }
+        return try await keyring.key(for: try await signedInUserID(), creating: creating)
     }
 
     /// What signing `userID` out does to their key: dropped from memory, and deleted from the store when
     /// ``Configuration/encryptionKeyOnSignOut`` says so. Returns the store's refusal to delete it, if any.
     func retireEncryptionKey(of userID: String) async -> LimenError? {
-        await keyring.forget()
+        keyring.forget()
         guard configuration.encryptionKeyOnSignOut == .delete else { return nil }
         do {
             try await keyring.delete(for: userID)

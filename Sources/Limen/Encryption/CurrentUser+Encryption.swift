@@ -6,10 +6,10 @@ import LimenWire
 /// Each user has a random 256-bit key, created in the client's secure store the first time it is needed (the
 /// Keychain in an Apple app, an ``EncryptedFileStore`` elsewhere) and never sent anywhere: a value encrypted here is
 /// a compact JWE with `alg: dir`, `enc: A256GCM` and the key's RFC 7638 thumbprint as `kid`
-/// (``FieldEncryptionKey``), which any JOSE library given the key can read. To read the values on another device,
+/// (`FieldEncryptionKey`), which any JOSE library given the key can read. To read the values on another device,
 /// move the key there with ``exportEncryptionKey(passphrase:)`` and ``importEncryptionKey(_:passphrase:)``.
 ///
-/// Failures of the encryption itself are ``LimenError/encryption(_:)`` with an ``EncryptionError``; with nobody
+/// Failures of the encryption itself are ``LimenError/encryption(_:)`` with an `EncryptionError`; with nobody
 /// signed in, ``LimenError/notSignedIn``; a failing store, ``LimenError/storage(_:)``.
 extension CurrentUser {
     /// Encrypts `plaintext` with the signed-in user's key (created and stored first if they have none).
@@ -28,10 +28,10 @@ extension CurrentUser {
     }
 
     /// Decrypts a value made by ``encrypt(plaintext:)`` (or by any JOSE library with this user's key).
-    /// - Throws: ``LimenError/encryption(_:)`` with ``EncryptionError/noKey`` when this user has no key on this device,
-    ///   ``EncryptionError/wrongKeyID(_:)`` for a value made with another key, ``EncryptionError/tampered``,
-    ///   ``EncryptionError/malformed(_:)`` (also for a payload that is not UTF-8 text), or
-    ///   ``EncryptionError/unsupportedAlgorithm(_:)`` / ``EncryptionError/unsupportedEncryption(_:)``.
+    /// - Throws: ``LimenError/encryption(_:)`` with `EncryptionError.noKey` when this user has no key on this device,
+    ///   `EncryptionError.wrongKeyID` for a value made with another key, `EncryptionError.tampered`,
+    ///   `EncryptionError.malformed` (also for a payload that is not UTF-8 text), or
+    ///   `EncryptionError.unsupportedAlgorithm` / `EncryptionError.unsupportedEncryption`.
     public func decrypt(ciphertext: String) async throws(LimenError) -> String {
         let key = try await client.fieldEncryptionKey(creating: false)
         let plaintext: [UInt8]
@@ -55,7 +55,7 @@ extension CurrentUser {
     /// The signed-in user's key as a JWE protected by `passphrase` (`PBES2-HS512+A256KW` with 600,000 PBKDF2 rounds
     /// and a random salt, `A256GCM`), to carry to another device and import there with
     /// ``importEncryptionKey(_:passphrase:)``. Deriving the wrapping key takes a noticeable fraction of a second.
-    /// - Throws: ``LimenError/encryption(_:)`` with ``EncryptionError/noKey`` when this user has no key yet.
+    /// - Throws: ``LimenError/encryption(_:)`` with `EncryptionError.noKey` when this user has no key yet.
     public func exportEncryptionKey(passphrase: String) async throws(LimenError) -> String {
         let key = try await client.fieldEncryptionKey(creating: false)
         do {
@@ -68,9 +68,9 @@ extension CurrentUser {
     /// Makes the key in `export` (from ``exportEncryptionKey(passphrase:)`` on another device) the signed-in user's
     /// key here, replacing the one they had: values encrypted with a replaced key can no longer be read on this
     /// device.
-    /// - Throws: ``LimenError/encryption(_:)`` with ``EncryptionError/wrongPassphrase``,
-    ///   ``EncryptionError/keyDerivationOutOfBounds(parameter:value:)`` for an export whose PBKDF2 parameters are
-    ///   too weak or too costly, or the other ``EncryptionError``s of a malformed or altered export.
+    /// - Throws: ``LimenError/encryption(_:)`` with `EncryptionError.wrongPassphrase`,
+    ///   `EncryptionError.keyDerivationOutOfBounds` for an export whose PBKDF2 parameters are
+    ///   too weak or too costly, or the other `EncryptionError`s of a malformed or altered export.
     public func importEncryptionKey(_ export: String, passphrase: String) async throws(LimenError) {
         let userID = try await client.signedInUserID()
         let key: FieldEncryptionKey

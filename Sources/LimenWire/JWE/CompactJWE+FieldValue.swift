@@ -11,7 +11,12 @@ extension CompactJWE {
     /// plaintext sent for a field the schema marks `encrypted`.
     /// - Throws: The ``EncryptionError`` that says why `fieldValue` is not an encrypted field value.
     public init(fieldValue: String) throws(EncryptionError) {
-        try self.init(fieldValue)
+        try self.init(fieldValue: fieldValue, knownHeader: nil)
+    }
+
+    /// ``init(fieldValue:)``, taking the header's members from `knownHeader` when the header is its text.
+    package init(fieldValue: String, knownHeader: KnownHeader?) throws(EncryptionError) {
+        try self.init(fieldValue, knownHeader: knownHeader)
         try refuseUnimplementedParameters()
         guard algorithm == FieldEncryptionKey.algorithm else { throw .unsupportedAlgorithm(algorithm) }
         guard encryption == FieldEncryptionKey.encryption else { throw .unsupportedEncryption(encryption) }

@@ -28,24 +28,58 @@ public struct CompactJWE: Sendable, Equatable {
     /// - Throws: ``EncryptionError/malformed(_:)`` unless `compact` has five base64url segments and a JSON object
     ///   as its protected header.
     public init(_ compact: String) throws(EncryptionError) {
-        let segments = compact.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard segments.count == 5 else { throw .malformed(.segmentCount(segments.count)) }
-        let header = Substring(segments[0])
-        guard let headerBytes = Base64URL.byteArray(header) else { throw .malformed(.invalidBase64URL(.header)) }
-        guard let members = JSONObject.decode(headerBytes) else { throw .malformed(.invalidHeader) }
-        let named: [(JWESegment, Substring.UTF8View)] = [
-            (.encryptedKey, segments[1]), (.initializationVector, segments[2]), (.ciphertext, segments[3]),
-            (.tag, segments[4]),
+        try self.init(compact, knownHeader: nil)
+    }
+
+    /// A protected header already decoded: its base64url text and its members.
+    package typealias KnownHeader = (encoded: String, members: [String: JSONValue])
+
+    /// Splits and decodes a compact JWE, taking the members of `knownHeader` without decoding them again when the
+    /// protected header is exactly its text (a key reading back its own field values).
+    package init(_ compact: String, knownHeader: KnownHeader?) throws(EncryptionError) {
+        var compact = compact
+        self = try compact.withUTF8 { bytes in
+            Result { () throws(EncryptionError) in try CompactJWE(utf8: bytes, knownHeader: knownHeader) }
+        }.get()
+    }
+
+    /// Works on the UTF-8 bytes, finding the dots with ``CompactJWS``'s `memchr` and decoding each segment in place:
+    /// a field value of a few KiB is read on every decryption.
+    private init(utf8 bytes: UnsafeBufferPointer<UInt8>, knownHeader: KnownHeader?) throws(EncryptionError) {
+        var dots: [Int] = []
+        dots.reserveCapacity(4)
+        var next = CompactJWS.dot(in: bytes, from: 0)
+        while let dot = next, dots.count < 5 {
+            dots.append(dot)
+            next = CompactJWS.dot(in: bytes, from: dot + 1)
+        }
+        guard dots.count == 4 else {
+            throw .malformed(.segmentCount(bytes.lazy.filter { $0 == UInt8(ascii: ".") }.count + 1))
+        }
+        let header = UnsafeBufferPointer(rebasing: bytes[..<dots[0]])
+        let members: [String: JSONValue]
+        let protectedHeader: String
+        if let knownHeader, header.elementsEqual(knownHeader.encoded.utf8) {
+            (protectedHeader, members) = knownHeader
+        } else {
+            guard let headerBytes = Base64URL.bytes(utf8: header) else { throw .malformed(.invalidBase64URL(.header)) }
+            guard let decoded = JSONObject.decode(headerBytes) else { throw .malformed(.invalidHeader) }
+            (protectedHeader, members) = (String(decoding: header, as: UTF8.self), decoded)
+        }
+        let named: [(JWESegment, Range<Int>)] = [
+            (.encryptedKey, (dots[0] + 1)..<dots[1]), (.initializationVector, (dots[1] + 1)..<dots[2]),
+            (.ciphertext, (dots[2] + 1)..<dots[3]), (.tag, (dots[3] + 1)..<bytes.count),
         ]
         var decoded: [[UInt8]] = []
-        for (segment, text) in named {
-            guard let bytes = Base64URL.byteArray(Substring(text)) else {
+        decoded.reserveCapacity(4)
+        for (segment, range) in named {
+            guard let segmentBytes = Base64URL.bytes(utf8: UnsafeBufferPointer(rebasing: bytes[range])) else {
                 throw .malformed(.invalidBase64URL(segment))
             }
-            decoded.append(bytes)
+            decoded.append(segmentBytes)
         }
         self.init(
-            protectedHeader: String(header), header: members, encryptedKey: decoded[0],
+            protectedHeader: protectedHeader, header: members, encryptedKey: decoded[0],
             initializationVector: decoded[1], ciphertext: decoded[2], tag: decoded[3])
     }
 

@@ -17,8 +17,10 @@ public struct FieldEncryptionKey: Sendable {
     public let keyID: String
     /// The key itself.
     let key: SymmetricKey
-    /// The base64url of the protected header every field encrypted with this key carries.
-    let fieldHeader: String
+    /// The protected header every field encrypted with this key carries: `{"alg":"dir","enc":"A256GCM","kid":…}`.
+    let fieldHeader: [String: JSONValue]
+    /// ``fieldHeader``'s base64url, made once.
+    let encodedFieldHeader: String
 
     /// The size of the key: 256 bits.
     public static let byteCount = 32
@@ -58,7 +60,8 @@ public struct FieldEncryptionKey: Sendable {
         let encoded = key.withUnsafeBytes { Base64URL.encode($0) }
         let thumbprintInput = JSONValue.object(["k": .string(encoded), "kty": .string("oct")]).serialized()
         keyID = Base64URL.encode(SHA256.hash(data: thumbprintInput))
-        fieldHeader = Base64URL.encode(JSONValue.object(Self.fieldHeader(keyID: keyID)).serialized())
+        fieldHeader = ["alg": .string(Self.algorithm), "enc": .string(Self.encryption), "kid": .string(keyID)]
+        encodedFieldHeader = Base64URL.encode(JSONValue.object(fieldHeader).serialized())
     }
 
     /// The key as an `oct` JWK, JSON text: `{"k":…,"kid":…,"kty":"oct"}`. It holds the secret: store it only in
@@ -73,7 +76,7 @@ public struct FieldEncryptionKey: Sendable {
     /// - Throws: ``EncryptionError/malformed(_:)`` only for a plaintext over AES-GCM's 64 GiB limit.
     public func encrypt(_ plaintext: some DataProtocol) throws(EncryptionError) -> String {
         try ContentEncryption.seal(
-            plaintext, protectedHeader: fieldHeader, header: Self.fieldHeader(keyID: keyID), contentKey: key
+            plaintext, protectedHeader: encodedFieldHeader, header: fieldHeader, contentKey: key
         ).serialized
     }
 
@@ -84,14 +87,9 @@ public struct FieldEncryptionKey: Sendable {
     ///   ``EncryptionError/wrongKeyID(_:)`` when `kid` is not ``keyID``, ``EncryptionError/tampered`` when the tag
     ///   does not verify.
     public func decrypt(_ compact: String) throws(EncryptionError) -> [UInt8] {
-        let jwe = try CompactJWE(fieldValue: compact)
+        let jwe = try CompactJWE(fieldValue: compact, knownHeader: (encodedFieldHeader, fieldHeader))
         guard jwe.keyID == keyID else { throw .wrongKeyID(jwe.keyID) }
         return try ContentEncryption.open(jwe, contentKey: key)
-    }
-
-    /// The protected header of a field value: `{"alg":"dir","enc":"A256GCM","kid":…}`.
-    static func fieldHeader(keyID: String) -> [String: JSONValue] {
-        ["alg": .string(algorithm), "enc": .string(encryption), "kid": .string(keyID)]
     }
 }
 
