@@ -9,6 +9,7 @@ let strictSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 let fuzzHarnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("JSON", []),
     ("JWS", ["LimenOIDC"]),
+    ("JWE", []),
     ("JWKS", ["LimenOIDC"]),
     ("AuthorizationResponse", ["Limen", "LimenOIDC"]),
 ]
