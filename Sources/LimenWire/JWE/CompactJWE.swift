@@ -115,10 +115,15 @@ public struct CompactJWE: Sendable, Equatable {
 
     /// The compact serialization: the five segments joined by `.`.
     public var serialized: String {
-        [
-            protectedHeader, Base64URL.encode(encryptedKey), Base64URL.encode(initializationVector),
-            Base64URL.encode(ciphertext), Base64URL.encode(tag),
-        ].joined(separator: ".")
+        let segments = [encryptedKey, initializationVector, ciphertext, tag]
+        var output: [UInt8] = []
+        output.reserveCapacity(protectedHeader.utf8.count + segments.reduce(4) { $0 + ($1.count * 4 + 2) / 3 + 1 })
+        output.append(contentsOf: protectedHeader.utf8)
+        for segment in segments {
+            output.append(UInt8(ascii: "."))
+            Base64URL.append(segment, to: &output)
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The `alg` header parameter, when it is a string.
