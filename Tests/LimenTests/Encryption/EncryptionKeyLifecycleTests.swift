@@ -74,6 +74,18 @@ struct EncryptionKeyLifecycleTests {
         await #expect(throws: LimenError.encryption(.noKey)) { try await again.user.decrypt(ciphertext: field) }
     }
 
+    @Test("a store that refuses to delete the key at sign-out: the user is signed out, the result says why")
+    func signOutDeleteRefused() async throws {
+        let store = OpenStore()
+        let client = try await signedInClient("alice", store: store, retention: .delete)
+        _ = try await client.user.encrypt(plaintext: "secret")
+        await store.failDeletes(with: .io(path: "field key", errno: 5))
+        let result = await client.signOut()
+        #expect(result.encryptionKeyError == .storage(.io(path: "field key", errno: 5)))
+        #expect(client.state.phase == .signedOut)
+        #expect(await store.fieldKeys.count == 1)
+    }
+
     @Test("deleteEncryptionKey removes the signed-in user's key from memory and store")
     func explicitDelete() async throws {
         let store = OpenStore()

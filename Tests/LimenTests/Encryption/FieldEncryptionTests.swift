@@ -7,6 +7,12 @@ import Testing
 /// that lets other tasks run inside every read (so racing first uses interleave), and that shows its entries.
 actor OpenStore: SecureStore {
     private(set) var entries: [String: Data] = [:]
+    /// The error every delete of a field-encryption key fails with, when set.
+    var deleteFailure: StorageError?
+
+    func failDeletes(with error: StorageError) {
+        deleteFailure = error
+    }
 
     func read(_ key: String) async throws(StorageError) -> Data? {
         for _ in 0..<20 { await Task.yield() }
@@ -18,6 +24,7 @@ actor OpenStore: SecureStore {
     }
 
     func delete(_ key: String) async throws(StorageError) {
+        if let deleteFailure, key.hasPrefix("default.field_key.") { throw deleteFailure }
         entries[key] = nil
     }
 
