@@ -9,6 +9,7 @@ let strictSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 let fuzzHarnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("JSON", []),
     ("JWS", ["LimenOIDC"]),
+    ("JWE", []),
     ("JWKS", ["LimenOIDC"]),
     ("AuthorizationResponse", ["Limen", "LimenOIDC"]),
 ]
@@ -36,6 +37,7 @@ let package = Package(
             name: "LimenWire",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: strictSettings

@@ -42,6 +42,15 @@ public enum Limen {
         try await client().signIn(using: userAgent, redirectURI: redirectURI, options: options)
     }
 
+    /// ``AuthClient/user`` of the shared client (Rownd's `Rownd.user`): field encryption and key transfer.
+    ///
+    /// ```swift
+    /// let field = try await Limen.user.encrypt(plaintext: "4111 1111 1111 1111")
+    /// ```
+    public static var user: CurrentUser {
+        get throws(LimenError) { try client().user }
+    }
+
     /// ``AuthClient/resume()`` on the shared client (nothing to do before ``configure(_:)``): call it when the app
     /// becomes active, so that storage a locked Keychain refused is retried.
     @discardableResult

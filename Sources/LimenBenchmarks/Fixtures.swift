@@ -109,4 +109,13 @@ enum BenchmarkSession {
     static func client(store: any SecureStore) -> AuthClient {
         AuthClient(configuration: Configuration(issuer: issuer, clientID: clientID, store: store))
     }
+
+    /// A client over a memory store holding the session, restored.
+    static func signedInClient() async throws -> AuthClient {
+        let memory = MemoryStore()
+        try await store(in: memory)
+        let client = client(store: memory)
+        if let error = await client.restore() { throw error }
+        return client
+    }
 }

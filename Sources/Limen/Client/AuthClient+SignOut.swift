@@ -8,11 +8,15 @@ public struct SignOutResult: Sendable, Equatable {
     public var revocationError: LimenError?
     /// The provider's end-session URL to open in the browser, when it has one (RP-initiated logout).
     public var endSessionURL: URL?
+    /// Why the user's field-encryption key could not be deleted, when ``Configuration/encryptionKeyOnSignOut`` asked
+    /// for it (the key is then still in the store; ``CurrentUser/deleteEncryptionKey()`` needs a signed-in user).
+    public var encryptionKeyError: LimenError?
 }
 
 extension AuthClient {
-    /// Signs out: clears the local session first, then revokes the refresh and access tokens when the provider
-    /// has a revocation endpoint, and builds the end-session URL.
+    /// Signs out: clears the local session first (and the user's field-encryption key, when
+    /// ``Configuration/encryptionKeyOnSignOut`` is ``EncryptionKeyRetention/delete``), then revokes the refresh and
+    /// access tokens when the provider has a revocation endpoint, and builds the end-session URL.
     /// - Parameter revoke: Whether to revoke the tokens at the provider (default `true`).
     @discardableResult
     public func signOut(revoke: Bool = true) async -> SignOutResult {
@@ -22,6 +26,7 @@ extension AuthClient {
         events.emit(.signedOut)
         var result = SignOutResult()
         guard let ended else { return result }
+        result.encryptionKeyError = await retireEncryptionKey(of: ended.subject)
         if let metadata = try? await metadata(), let endpoint = metadata.endSessionEndpoint {
             result.endSessionURL = EndSessionRequest(
                 idTokenHint: ended.idToken,

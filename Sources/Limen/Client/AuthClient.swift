@@ -16,6 +16,8 @@ public actor AuthClient {
     /// The configuration this client was created with.
     public nonisolated let configuration: Configuration
     let sessions: SessionStore
+    /// The users' field-encryption keys (see ``CurrentUser``).
+    let keyring: FieldKeyring
     let discovery: ProviderDiscovery
     let stateStore = StateStore()
     let events = EventBus()
@@ -40,6 +42,7 @@ public actor AuthClient {
     public init(configuration: Configuration) {
         self.configuration = configuration
         self.sessions = SessionStore(store: configuration.store, namespace: configuration.namespace)
+        self.keyring = FieldKeyring(sessions: sessions, namespace: configuration.namespace)
         self.discovery = ProviderDiscovery(
             issuer: configuration.issuer,
             transport: configuration.transport,

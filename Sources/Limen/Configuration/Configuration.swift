@@ -41,6 +41,14 @@ public struct Configuration: Sendable {
     public var now: @Sendable () -> Date
     /// What every wait uses: the default transport's retry back-off and device-grant polling; injected by tests.
     public var clock: any Clock<Duration>
+    /// Whether signing out keeps the user's field-encryption key in the store (``EncryptionKeyRetention/keep``, the
+    /// default) or deletes it (``EncryptionKeyRetention/delete``). Set it on the value after creating it:
+    ///
+    /// ```swift
+    /// var configuration = Configuration(issuer: issuer, clientID: "ios-app")
+    /// configuration.encryptionKeyOnSignOut = .delete
+    /// ```
+    public var encryptionKeyOnSignOut: EncryptionKeyRetention = .keep
 
     /// `offline_access` (OpenID Connect Core §11): an app's session is meant to last, so its refresh token must not
     /// end when the user signs out of the provider's web pages (many providers, Limen Server among them, tie a refresh

@@ -25,6 +25,8 @@ public enum LimenError: Error, Sendable, Equatable {
     case protocolViolation(OIDCError)
     /// Secure storage failed.
     case storage(StorageError)
+    /// Field encryption, decryption, or a key export or import failed.
+    case encryption(EncryptionError)
     /// The sign-in page could not be shown or returned nothing.
     case userAgent(UserAgentError)
     /// The user cancelled sign-in.
@@ -58,6 +60,7 @@ public enum LimenError: Error, Sendable, Equatable {
         case .idToken(let error): error.code
         case .protocolViolation(let error): error.code
         case .storage(let error): error.code
+        case .encryption(let error): error.code
         case .userAgent(let error): error.code
         case .userCancelled: "user_cancelled"
         case .sessionExpired: "session_expired"
@@ -96,6 +99,7 @@ extension LimenError: LocalizedError {
         case .idToken(let error): error.errorDescription
         case .protocolViolation(let error): error.errorDescription
         case .storage(let error): error.errorDescription
+        case .encryption(let error): error.errorDescription
         case .userAgent(let error): error.errorDescription
         case .userCancelled: "Sign-in was cancelled."
         case .sessionExpired: "The session has expired; sign in again."

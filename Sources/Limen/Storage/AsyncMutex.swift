@@ -4,7 +4,9 @@ actor AsyncMutex {
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
     /// Runs `body` while no other `withLock` body of this mutex runs, and releases in every path.
-    func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    func withLock<T: Sendable, Failure: Error>(_ body: @Sendable () async throws(Failure) -> T) async throws(Failure)
+        -> T
+    {
         await lock()
         defer { unlock() }
         return try await body()

@@ -44,7 +44,7 @@ package struct CompactJWS: Sendable {
     }
 
     /// The offset of the first `.` in `bytes` at or after `start`, found by the C library's vectorised `memchr`.
-    private static func dot(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    static func dot(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard start < bytes.count, let base = bytes.baseAddress,
             let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start)
         else { return nil }

@@ -6,27 +6,50 @@ import Foundation
 public enum Base64URL {
     /// Encodes bytes without padding.
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        var encoded = Array(Data(bytes).base64EncodedData())
-        while encoded.last == UInt8(ascii: "=") { encoded.removeLast() }
-        for index in encoded.indices {
-            switch encoded[index] {
-            case UInt8(ascii: "+"): encoded[index] = UInt8(ascii: "-")
-            case UInt8(ascii: "/"): encoded[index] = UInt8(ascii: "_")
-            default: break
-            }
-        }
+        var encoded: [UInt8] = []
+        append(bytes, to: &encoded)
         return String(decoding: encoded, as: UTF8.self)
     }
+
+    /// Appends the unpadded base64url of `bytes` to `output`, three bytes to four characters through the alphabet:
+    /// several segments can go into one buffer (a compact JWE is written this way).
+    static func append<Bytes: Sequence>(_ bytes: Bytes, to output: inout [UInt8]) where Bytes.Element == UInt8 {
+        let input = Array(bytes)
+        output.reserveCapacity(output.count + (input.count * 4 + 2) / 3)
+        alphabet.withUnsafeBufferPointer { table in
+            var index = 0
+            while index + 3 <= input.count {
+                let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                output.append(table[Int(group >> 18)])
+                output.append(table[Int(group >> 12 & 0x3F)])
+                output.append(table[Int(group >> 6 & 0x3F)])
+                output.append(table[Int(group & 0x3F)])
+                index += 3
+            }
+            let remaining = input.count - index
+            guard remaining > 0 else { return }
+            let group = UInt32(input[index]) << 16 | (remaining == 2 ? UInt32(input[index + 1]) << 8 : 0)
+            output.append(table[Int(group >> 18)])
+            output.append(table[Int(group >> 12 & 0x3F)])
+            if remaining == 2 { output.append(table[Int(group >> 6 & 0x3F)]) }
+        }
+    }
+
+    /// The 64 characters, indexed by the six bits each stands for.
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Decodes unpadded base64url (RFC 7515 §2); `nil` for padding, characters outside the alphabet, or an
     /// impossible length.
     ///
     /// Like `Data(base64Encoded:)`, it ignores the unused low bits of the last character.
     public static func decode(_ text: some StringProtocol) -> Data? {
-        let decoded =
-            text.utf8.withContiguousStorageIfAvailable { bytes(utf8: $0) }
+        byteArray(text).map { Data($0) }
+    }
+
+    /// Decodes unpadded base64url, as ``decode(_:)`` does, into an array.
+    static func byteArray(_ text: some StringProtocol) -> [UInt8]? {
+        text.utf8.withContiguousStorageIfAvailable { bytes(utf8: $0) }
             ?? Array(text.utf8).withUnsafeBufferPointer { bytes(utf8: $0) }
-        return decoded.map { Data($0) }
     }
 
     /// Decodes unpadded base64url held as UTF-8 bytes, as ``decode(_:)`` does, into an array.
@@ -84,8 +107,7 @@ public enum Base64URL {
     /// The six bits each byte stands for, indexed by the byte; ``invalid`` for bytes outside the alphabet.
     private static let sextets: [UInt8] = {
         var table = [UInt8](repeating: invalid, count: 256)
-        let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-        for (value, character) in alphabet.utf8.enumerated() {
+        for (value, character) in alphabet.enumerated() {
             table[Int(character)] = UInt8(value)
         }
         return table

@@ -11,11 +11,19 @@ struct Base64URLTests {
         return Data(base64Encoded: standard)
     }
 
-    @Test("every length round-trips and decodes as Foundation decodes it", arguments: 0..<70)
+    /// Foundation's padded standard base64 of `bytes`, turned into unpadded base64url.
+    static func foundationEncode(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    @Test(
+        "every length encodes as Foundation does, round-trips, and decodes as Foundation decodes it", arguments: 0..<70)
     func roundTrip(length: Int) throws {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<length).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let encoded = Base64URL.encode(bytes)
+        #expect(encoded == Self.foundationEncode(bytes))
         #expect(Base64URL.decode(encoded) == Data(bytes))
         #expect(Base64URL.decode(encoded) == Self.foundationDecode(encoded))
     }

@@ -1,0 +1,37 @@
+import Foundation
+import LimenWire
+
+extension AuthClient {
+    /// The signed-in user's ID (the ID token's `sub`), once the stored session is restored.
+    func signedInUserID() async throws(LimenError) -> String {
+        try await ensureRestored()
+        guard let subject = tokens?.subject else { throw .notSignedIn }
+        return subject
+    }
+
+    /// The signed-in user's field-encryption key; a new one is created and stored when there is none and `creating`.
+    ///
+    /// Without entering an actor when the state says who is signed in and the key ring holds their key: encrypting
+    /// many fields costs no executor hops.
+    nonisolated func fieldEncryptionKey(creating: Bool) async throws(LimenError) -> FieldEncryptionKey {
+        let current = state
+        if current.phase == .signedIn, let userID = current.user.id, let key = keyring.rememberedKey(for: userID) {
+            return key
+        }
+        return try await keyring.key(for: try await signedInUserID(), creating: creating)
+    }
+
+    /// What signing `userID` out does to their key: dropped from memory, and deleted from the store when
+    /// ``Configuration/encryptionKeyOnSignOut`` says so. Returns the store's refusal to delete it, if any.
+    func retireEncryptionKey(of userID: String) async -> LimenError? {
+        keyring.forget()
+        guard configuration.encryptionKeyOnSignOut == .delete else { return nil }
+        do {
+            try await keyring.delete(for: userID)
+            return nil
+        } catch {
+            logger.warning("field-encryption key not deleted at sign-out", metadata: ["code": "\(error.code)"])
+            return error
+        }
+    }
+}
