@@ -1,0 +1,33 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads answers from standard input: one line each, a password without echo when standard input is a terminal
+/// (termios), and as a plain line when it is a pipe (scripts and tests).
+struct TerminalInput {
+    /// Writes `prompt` to standard error and reads one line; `nil` at the end of the input.
+    func line(_ prompt: String) -> String? {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        return readLine(strippingNewline: true)
+    }
+
+    /// Like ``line(_:)``, with echo off while a terminal types the answer.
+    func hiddenLine(_ prompt: String) -> String? {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        guard isatty(STDIN_FILENO) == 1 else { return readLine(strippingNewline: true) }
+        var original = termios()
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return readLine(strippingNewline: true) }
+        var silent = original
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        return readLine(strippingNewline: true)
+    }
+}
