@@ -12,15 +12,15 @@ struct TerminalInput {
     /// Writes `prompt` to standard error and reads one line; `nil` at the end of the input.
     func line(_ prompt: String) -> String? {
         FileHandle.standardError.write(Data(prompt.utf8))
-        return readLine(strippingNewline: true)
+        return isatty(STDIN_FILENO) == 1 ? readLine(strippingNewline: true) : piped()
     }
 
     /// Like ``line(_:)``, with echo off while a terminal types the answer.
     func hiddenLine(_ prompt: String) -> String? {
         FileHandle.standardError.write(Data(prompt.utf8))
-        guard isatty(STDIN_FILENO) == 1 else { return readLine(strippingNewline: true) }
+        guard isatty(STDIN_FILENO) == 1 else { return piped() }
         var original = termios()
-        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return readLine(strippingNewline: true) }
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return piped() }
         var silent = original
         silent.c_lflag &= ~tcflag_t(ECHO)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
@@ -28,6 +28,12 @@ struct TerminalInput {
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
             FileHandle.standardError.write(Data("\n".utf8))
         }
+        return readLine(strippingNewline: true)
+    }
+
+    /// A line from a pipe, which echoes nothing: the newline is written so that each prompt gets its own line.
+    private func piped() -> String? {
+        defer { FileHandle.standardError.write(Data("\n".utf8)) }
         return readLine(strippingNewline: true)
     }
 }
