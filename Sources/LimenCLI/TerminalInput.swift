@@ -15,15 +15,18 @@ struct TerminalInput {
         return isatty(STDIN_FILENO) == 1 ? readLine(strippingNewline: true) : piped()
     }
 
-    /// Like ``line(_:)``, with echo off while a terminal types the answer.
+    /// Like ``line(_:)``, with echo off while a terminal types the answer (turned off before the prompt shows, so
+    /// that nothing typed after it is echoed).
     func hiddenLine(_ prompt: String) -> String? {
-        FileHandle.standardError.write(Data(prompt.utf8))
-        guard isatty(STDIN_FILENO) == 1 else { return piped() }
         var original = termios()
-        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return piped() }
+        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &original) == 0 else {
+            FileHandle.standardError.write(Data(prompt.utf8))
+            return piped()
+        }
         var silent = original
         silent.c_lflag &= ~tcflag_t(ECHO)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        FileHandle.standardError.write(Data(prompt.utf8))
         defer {
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
             FileHandle.standardError.write(Data("\n".utf8))

@@ -75,4 +75,27 @@ struct FlowCLITests {
             #expect(cut.errorLines.last?.hasPrefix("error: cli.input_ended") == true)
         }
     }
+
+    @Test("in a terminal the email is echoed and the password is not, and the session is saved")
+    func terminal() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s"]) { server in
+            let terminal = try PseudoTerminal(
+                try CLIRunner.executable(), arguments: ["flow", "sign-in"] + connection(server),
+                environment: cli.environment())
+            #expect(terminal.wait(for: "Choose [1]: "))
+            terminal.type("1")
+            #expect(terminal.wait(for: "Email address: "))
+            terminal.type(server.user.email)
+            #expect(terminal.wait(for: "Password: "))
+            terminal.type(server.user.password)
+            #expect(terminal.finish() == 0, "\(terminal.transcript)")
+            #expect(terminal.transcript.contains(server.user.email), "the email is echoed")
+            #expect(!terminal.transcript.contains(server.user.password), "the password is not")
+
+            let token = try await cli.complete(["token"])
+            #expect(token.status == 0, "\(token.standardError)")
+        }
+    }
 }
