@@ -1,6 +1,6 @@
-/// The rules a new password must meet, as a `PASSWORD` collector advertises them (`policy` on the wire). The rules
-/// and their order are the server's (`Server/Sources/LimenServer/Flows/PasswordPolicy.swift`), so that the device
-/// refuses exactly what the server would.
+/// The rules a new password must meet, as a `PASSWORD` collector advertises them (`policy` on the wire). Limen Server
+/// enforces its policies with this same type (its `PasswordPolicy`), so the device refuses exactly what the server
+/// would, with the same codes.
 ///
 /// ```swift
 /// let problems = policy.violations(of: "aaaa")  // [.invalidLength(min: 8, max: 64), …]
