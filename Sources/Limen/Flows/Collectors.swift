@@ -104,27 +104,24 @@ public final class PasswordCollector: FieldCollector {
     }
 }
 
-/// `SUBMIT_BUTTON`: sends the step. Set ``value`` (any text) to press it, or call ``ContinueNode/next(action:)``.
-public final class SubmitCollector: Collector {
-    public let type: String
-    public let key: String
-    public let label: String
-    private let storage = LockedValue("")
+/// `SUBMIT_BUTTON`: sends the step. Set its `value` (any text) to press it, or call ``ContinueNode/next(action:)``.
+public typealias SubmitCollector = ButtonCollector<SubmitAction>
 
-    /// Non-empty when pressed.
-    public var value: String {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
-    }
+/// `FLOW_BUTTON` and `FLOW_LINK`: moves the interaction to another step or flow (show a link or a button, as its
+/// `type` suggests). Set its `value` to press it, or call ``ContinueNode/next(action:)``.
+public typealias FlowCollector = ButtonCollector<FlowAction>
 
-    init(_ document: FlowCollectorDocument) {
-        (type, key, label) = (document.type, document.key, document.label)
-    }
-}
+/// What a button does, telling ``SubmitCollector`` and ``FlowCollector`` apart (`case is SubmitCollector`).
+public protocol ButtonAction: Sendable {}
 
-/// `FLOW_BUTTON` and `FLOW_LINK`: moves the interaction to another step or flow (show a link or a button, as
-/// ``type`` suggests). Set ``value`` to press it, or call ``ContinueNode/next(action:)``.
-public final class FlowCollector: Collector {
+/// A button that submits the step's values.
+public enum SubmitAction: ButtonAction {}
+
+/// A button or link that moves the interaction elsewhere without the values.
+public enum FlowAction: ButtonAction {}
+
+/// A button or link: ``SubmitCollector`` or ``FlowCollector``.
+public final class ButtonCollector<Action: ButtonAction>: Collector {
     public let type: String
     public let key: String
     public let label: String

@@ -66,7 +66,8 @@ struct FlowNodeTests {
             kinds == [
                 "LabelCollector", "TextCollector", "PasswordCollector", "PasswordCollector", "SingleSelectCollector",
                 "SingleSelectCollector", "MultiSelectCollector", "MultiSelectCollector", "CheckboxCollector",
-                "UnknownCollector", "SubmitCollector", "FlowCollector", "FlowCollector",
+                "UnknownCollector", "ButtonCollector<SubmitAction>", "ButtonCollector<FlowAction>",
+                "ButtonCollector<FlowAction>",
             ])
         #expect((node.collectors[0] as? LabelCollector)?.content == "Welcome")
         #expect((node.collectors[1] as? TextCollector)?.value == "ada@example.com", "the server's value is kept")
@@ -75,6 +76,7 @@ struct FlowNodeTests {
         #expect((node.collectors[5] as? SingleSelectCollector)?.options.map(\.value) == ["free", "pro"])
         #expect((node.collectors[9] as? UnknownCollector)?.type == "PASSKEY")
         #expect(node.actions.map(\.key) == ["submit", "other", "sign-in"])
+        #expect(node.collectors[10] is SubmitCollector && !(node.collectors[11] is SubmitCollector))
     }
 
     @Test("validate() checks required, regex, the policy, the repeated password, the options and the box")
