@@ -11,6 +11,7 @@ let fuzzHarnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("JWS", ["LimenOIDC"]),
     ("JWKS", ["LimenOIDC"]),
     ("AuthorizationResponse", ["Limen", "LimenOIDC"]),
+    ("FlowDocument", []),
 ]
 
 let package = Package(
