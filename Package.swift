@@ -12,6 +12,7 @@ let fuzzHarnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("JWE", []),
     ("JWKS", ["LimenOIDC"]),
     ("AuthorizationResponse", ["Limen", "LimenOIDC"]),
+    ("FlowDocument", []),
 ]
 
 let package = Package(

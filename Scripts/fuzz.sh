@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-sdk_harnesses=(JSON JWS JWE JWKS AuthorizationResponse)
+sdk_harnesses=(JSON JWS JWE JWKS AuthorizationResponse FlowDocument)
 server_harnesses=(FormBody AdminJSON ProfileData)
 
 usage() {

@@ -37,24 +37,32 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Use the device authorization grant instead of a browser redirect.")
     var device = false
 
+    @Flag(help: "Sign in with email and password in the terminal (the server's sign-in flow).")
+    var password = false
+
+    @Option(
+        name: .customLong("redirect-uri"),
+        help: "With --password: a redirect URI registered for the client (nothing is opened).")
+    var redirectURI: String = FlowRun.defaultRedirectURI
+
     @OptionGroup var options: ProfileOptions
 
     func run() async throws {
         try await reportingFailures {
-            guard let issuerURL = URL(string: issuer), let scheme = issuerURL.scheme?.lowercased(),
-                scheme == "https" || scheme == "http", issuerURL.host != nil
-            else {
-                throw CLIFailure(LimenError.configuration(.invalidValue(key: "issuer", reason: "not an http(s) URL")))
-            }
             let profile = try Profile(name: options.profile)
             let settings = ProfileSettings(
-                issuer: issuerURL,
+                issuer: try issuerURL(issuer),
                 clientID: clientID,
                 scopes: scope.split(separator: " ").map(String.init)
             )
             let secret =
                 clientSecret
                 ?? ProcessInfo.processInfo.environment["LIMEN_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+            if password {
+                return try await FlowRun(
+                    profile: profile, settings: settings, clientSecret: secret, redirectURI: redirectURI
+                ).run("sign-in")
+            }
             let client = profile.client(settings: settings, clientSecret: secret)
             let user: AuthState.User
             if device {

@@ -106,14 +106,15 @@ struct Profile {
         }
     }
 
-    /// A client for `settings` whose session lives in this profile's encrypted store.
-    func client(settings: ProfileSettings, clientSecret: String?) -> AuthClient {
+    /// A client for `settings` whose session lives in this profile's encrypted store (with `redirectURI` for a flow).
+    func client(settings: ProfileSettings, clientSecret: String?, redirectURI: URL? = nil) -> AuthClient {
         var logger = Logger(label: "limen.cli") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = CLILogging.level()
         return AuthClient(
             configuration: Configuration(
                 issuer: settings.issuer,
                 clientID: settings.clientID,
+                redirectURI: redirectURI,
                 scopes: settings.scopes,
                 clientSecret: clientSecret,
                 namespace: name,

@@ -76,7 +76,7 @@ extension AuthClient {
     }
 
     /// Runs a sign-in: state and events around `body`, which produces the validated token set.
-    private func performSignIn(
+    func performSignIn(
         method: SignInMethod,
         _ body: () async throws(LimenError) -> TokenSet
     ) async throws(LimenError) -> AuthState.User {

@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 
 /// Checks a submission's values against the node's collectors, as the device does with the same rules: what is
 /// required, the regular expression, the options, the password policy and the repeated password.

@@ -1,4 +1,5 @@
 import Foundation
+import LimenWire
 import Yams
 
 /// Reads a ``FlowDefinition`` from YAML or JSON, refusing anything it does not know: an unknown key, collector type

@@ -1,0 +1,57 @@
+import LimenOIDC
+
+extension AuthClient {
+    /// Signs in with an email address and password by driving the built-in `sign-in` flow (Firebase's
+    /// `signIn(withEmail:password:)`); the session is stored as after any sign-in.
+    ///
+    /// ```swift
+    /// do throws(FlowError) {
+    ///     let user = try await client.signIn(email: "ada@example.com", password: password)
+    /// } catch .refused(let message, _) {
+    ///     show(message)  // "The email address or password is wrong."
+    /// }
+    /// ```
+    /// - Throws: ``FlowError/refused(message:details:)`` for a wrong email or password (the server does not say
+    ///   which), the failure node's ``FlowError`` otherwise.
+    @discardableResult
+    public func signIn(email: String, password: String) async throws(FlowError) -> AuthState.User {
+        try await completeFlow("sign-in", values: ["email": email, "password": password])
+    }
+
+    /// Creates an account and signs it in by driving the built-in `sign-up` flow (RxFireAuth's `register`).
+    /// - Parameters:
+    ///   - email: The address to sign in with.
+    ///   - password: The password; the server's policy applies (``FlowError/refused(message:details:)`` names the
+    ///     rule it breaks).
+    ///   - name: The person's name, when the app asks for it.
+    @discardableResult
+    public func register(email: String, password: String, name: String? = nil) async throws(FlowError)
+        -> AuthState.User
+    {
+        try await completeFlow(
+            "sign-up", values: ["email": email, "password": password, "password-verify": password, "name": name])
+    }
+
+    /// Starts `flow`, fills its first step's text and password fields from `values` by key, submits it and expects
+    /// the end of the flow.
+    private func completeFlow(_ flow: String, values: [String: String?]) async throws(FlowError) -> AuthState.User {
+        let step: ContinueNode
+        switch await startFlow(flow) {
+        case .continue(let first): step = first
+        case .error(let error): throw .refused(message: error.message, details: error.details)
+        case .failure(let failure): throw failure.cause
+        case .success(let success): return success.user
+        }
+        for collector in step.collectors {
+            guard case let value?? = values[collector.key] else { continue }
+            (collector as? TextCollector)?.value = value
+            (collector as? PasswordCollector)?.value = value
+        }
+        switch await step.next() {
+        case .continue(let next): throw .incomplete(step: next.id)
+        case .error(let error): throw .refused(message: error.message, details: error.details)
+        case .failure(let failure): throw failure.cause
+        case .success(let success): return success.user
+        }
+    }
+}

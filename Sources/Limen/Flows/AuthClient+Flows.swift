@@ -1,0 +1,70 @@
+import Foundation
+import LimenOIDC
+
+extension AuthClient {
+    /// Starts the server-driven flow `name` (`sign-in`, `sign-up` or one the operator defined) and returns its first
+    /// node (PingDavinci's `daVinci.start()`). Fill its collectors and call ``ContinueNode/next()`` until a
+    /// ``Node/success(_:)`` — by then the authorization code was redeemed with this flow's PKCE verifier and the
+    /// session stored, exactly as after a browser sign-in — or a ``Node/failure(_:)``. Nothing throws: a network
+    /// failure is a failure node whose cause is ``FlowError/network(_:)``.
+    ///
+    /// ```swift
+    /// var node = await client.startFlow("sign-in")
+    /// while case .continue(let step) = node {
+    ///     fill(step.collectors)
+    ///     node = await step.next()
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - name: The flow's name, the last part of `POST /flows/{flow}`.
+    ///   - options: The scopes and hints of the authorization request (`loginHint` fills in the email address).
+    public func startFlow(_ name: String, options: SignInOptions = SignInOptions()) async -> Node {
+        guard let redirectURI = configuration.redirectURI else {
+            return .failure(FailureNode(cause: .client(.configuration(.missingKey("redirectURI")))))
+        }
+        let request = authorizationRequest(redirectURI: redirectURI, options: options)
+        let fields =
+            [
+                ("client_id", request.clientID), ("redirect_uri", redirectURI.absoluteString),
+                ("scope", request.scopeValue), ("state", request.state), ("nonce", request.nonce),
+                ("code_challenge", request.pkce.challenge), ("code_challenge_method", request.pkce.method),
+            ]
+            + FormEncoding.present([
+                ("login_hint", options.loginHint),
+                ("ui_locales", options.uiLocales.isEmpty ? nil : options.uiLocales.joined(separator: " ")),
+                ("acr_values", options.acrValues.isEmpty ? nil : options.acrValues.joined(separator: " ")),
+            ])
+        let interaction = FlowInteraction(
+            client: self, id: "", request: request, maxAge: options.maxAge.map(TimeInterval.init))
+        let url = configuration.issuer.appendingPathComponent("flows").appendingPathComponent(name)
+        return await interaction.send(.form(url: url, fields), submitted: nil)
+    }
+
+    /// Redeems a success node's code at `/token` on the browser sign-in's path (state, events, storage).
+    func redeemFlowCode(_ code: String, state: String?, issuer: String?, interaction: FlowInteraction) async -> Node {
+        do throws(LimenError) {
+            let user = try await performSignIn(method: .flow) { () async throws(LimenError) -> TokenSet in
+                guard let state, ConstantTime.equals(state, interaction.request.state) else {
+                    throw .protocolViolation(.authorizationResponse(.stateMismatch))
+                }
+                let metadata = try await metadata()
+                if let issuer, issuer != metadata.issuer {
+                    throw .protocolViolation(
+                        .authorizationResponse(.issuerMismatch(expected: metadata.issuer, actual: issuer)))
+                }
+                let tokens = try await tokenClient()
+                let request = interaction.request
+                let response = try await LimenError.mapping { () async throws(OIDCError) in
+                    try await tokens.exchangeCode(
+                        code, redirectURI: request.redirectURI, codeVerifier: request.pkce.verifier)
+                }
+                return try await tokenSet(from: response, nonce: request.nonce, maxAge: interaction.maxAge)
+            }
+            return .success(SuccessNode(user: user))
+        } catch .network(let error) {
+            return .failure(FailureNode(cause: .network(error)))
+        } catch {
+            return .failure(FailureNode(cause: .client(error)))
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import LimenOIDC
+
+/// The interaction a node belongs to: the flow, the server's interaction ID and the authorization request whose
+/// PKCE verifier, `state` and `nonce` redeem its code.
+struct FlowInteraction: Sendable {
+    /// The client that started it.
+    let client: AuthClient
+    /// The server's opaque interaction ID (empty before the start answers).
+    let id: String
+    /// The request the flow was started with.
+    let request: AuthorizationRequest
+    /// The `max_age` the ID token's `auth_time` is checked against.
+    let maxAge: TimeInterval?
+
+    /// Sends `node`'s values with the button `action` pressed.
+    func submit(_ node: ContinueNode, action: String) async -> Node {
+        let body = JSONValue.object([
+            "node": .string(node.id), "action": .string(action), "values": .object(node.values),
+            "client_id": .string(client.configuration.clientID),
+        ])
+        let url = client.configuration.issuer.appendingPathComponent("flows/interactions").appendingPathComponent(id)
+        let request = HTTPRequest(
+            method: "POST", url: url, headers: ["Content-Type": "application/json", "Accept": "application/json"],
+            body: Data(body.serialized()))
+        return await send(request, submitted: node)
+    }
+
+    /// Sends a start or a submission and turns the answer into a node; a success is redeemed.
+    func send(_ request: HTTPRequest, submitted: ContinueNode?) async -> Node {
+        let response: HTTPResponse
+        do {
+            response = try await client.configuration.transport.send(request)
+        } catch {
+            return .failure(FailureNode(cause: .network(error)))
+        }
+        let document: FlowDocument
+        do {
+            document = try FlowDocument(parsing: response.body)
+        } catch {
+            if response.status == 429 {
+                return .failure(FailureNode(cause: .network(.rateLimited(retryAfter: response.retryAfter()))))
+            }
+            if response.status >= 500 { return .failure(FailureNode(cause: .network(.httpStatus(response.status)))) }
+            switch error {
+            case .invalid(let reason): return .failure(FailureNode(cause: .invalidResponse(reason)))
+            }
+        }
+        let here = FlowInteraction(
+            client: client, id: document.interaction ?? id, request: self.request, maxAge: maxAge)
+        switch document.node {
+        case .continue(let step):
+            return .continue(ContinueNode(step, interaction: here))
+        case .error(let step, let message, let details):
+            let node = ContinueNode(step, interaction: here)
+            if let submitted { node.keepValues(of: submitted) }
+            return .error(ErrorNode(message: message, details: details, node: node))
+        case .failure(let code, let message):
+            return .failure(FailureNode(cause: .server(code: code, message: message)))
+        case .unknown(let type):
+            return .failure(FailureNode(cause: .unsupportedNode(type)))
+        case .success(let code, let state, let issuer):
+            return await client.redeemFlowCode(code, state: state, issuer: issuer, interaction: here)
+        }
+    }
+}

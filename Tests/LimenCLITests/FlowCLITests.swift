@@ -1,0 +1,101 @@
+import Foundation
+import Limen
+import LimenOIDC
+import TestSupport
+import Testing
+
+/// `limen flow`, `limen signup` and `limen login --password` against the `limen-server` binary, answered through a
+/// pipe (the hidden password prompt reads plain lines when standard input is no terminal).
+@Suite(
+    "limen flows against Limen Server",
+    .enabled(
+        if: LimenServerPeer.unavailableReason == nil, "limen-server is not built (swift build --package-path Server)")
+)
+struct FlowCLITests {
+    func limen(_ cli: CLIRunner, _ arguments: [String], input: String) async throws -> Subprocess.Result {
+        try await Subprocess.capture(
+            try CLIRunner.executable(), arguments: arguments, environment: cli.environment(), input: Data(input.utf8))
+    }
+
+    func connection(_ server: LimenServerPeer) -> [String] {
+        ["--issuer", server.issuer.absoluteString, "--client-id", "limen-cli"]
+    }
+
+    @Test("flow sign-in: numbered buttons, a wrong password shown as the server's error, then a saved session")
+    func signIn() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s"]) { server in
+            let answers = "1\n\(server.user.email)\nwrong password\n1\n\n\(server.user.password)\n"
+            let flow = try await limen(cli, ["flow", "sign-in"] + connection(server), input: answers)
+            #expect(flow.status == 0, "\(flow.standardError)")
+            #expect(flow.errorLines.contains("== Sign in"))
+            #expect(flow.errorLines.contains { $0.hasPrefix("  2) Create an account") })
+            #expect(flow.errorLines.contains { $0.hasPrefix("! ") }, "the error node's message is shown")
+            #expect(!flow.trimmedOutput.isEmpty, "the user's ID is printed")
+
+            let token = try await cli.complete(["token"])
+            #expect(token.status == 0, "\(token.standardError)")
+            #expect(try UnverifiedJWT(token.trimmedOutput).claims["sub"] == .string(flow.trimmedOutput))
+        }
+    }
+
+    @Test("signup: the device's checks re-ask a short password and a different repetition before anything is sent")
+    func signUp() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s"]) { server in
+            let password = "a long enough password"
+            let answers = "1\nnew@example.com\nNew Person\nshort\n\(password)\nother\n\(password)\n"
+            let signup = try await limen(cli, ["signup"] + connection(server), input: answers)
+            #expect(signup.status == 0, "\(signup.standardError)")
+            #expect(signup.errorLines.contains("  ! Use between 8 and 1024 characters for your password."))
+            #expect(signup.errorLines.contains("  ! The passwords do not match."))
+            #expect(!signup.errorLines.contains { $0.hasPrefix("! ") }, "the server refused nothing")
+
+            let whoami = try await cli.complete(["whoami"])
+            #expect(whoami.status == 0, "\(whoami.standardError)")
+            #expect(whoami.outputText.contains("new@example.com"))
+        }
+    }
+
+    @Test("login --password runs the sign-in flow; input that ends early fails with cli.input_ended")
+    func loginPassword() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s"]) { server in
+            let login = try await limen(
+                cli, ["login", "--password"] + connection(server),
+                input: "1\n\(server.user.email)\n\(server.user.password)\n")
+            #expect(login.status == 0, "\(login.standardError)")
+            #expect(!login.trimmedOutput.isEmpty)
+
+            let cut = try await limen(cli, ["flow", "sign-in"] + connection(server), input: "1\n")
+            #expect(cut.status != 0)
+            #expect(cut.errorLines.last?.hasPrefix("error: cli.input_ended") == true)
+        }
+    }
+
+    @Test("in a terminal the email is echoed and the password is not, and the session is saved")
+    func terminal() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s"]) { server in
+            let terminal = try PseudoTerminal(
+                try CLIRunner.executable(), arguments: ["flow", "sign-in"] + connection(server),
+                environment: cli.environment())
+            #expect(terminal.wait(for: "Choose [1]: "))
+            terminal.type("1")
+            #expect(terminal.wait(for: "Email address: "))
+            terminal.type(server.user.email)
+            #expect(terminal.wait(for: "Password: "))
+            terminal.type(server.user.password)
+            #expect(terminal.finish() == 0, "\(terminal.transcript)")
+            #expect(terminal.transcript.contains(server.user.email), "the email is echoed")
+            #expect(!terminal.transcript.contains(server.user.password), "the password is not")
+
+            let token = try await cli.complete(["token"])
+            #expect(token.status == 0, "\(token.standardError)")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Limen
+
+/// The PingDavinci migration article's examples, compiled with the tests.
+func migratingFromPingDavinciClient() -> AuthClient {
+    // snippet: davinci-create
+    // DaVinci.createDaVinci { config in config.module(OidcModule.config) { … } }
+    let client = AuthClient(
+        configuration: Configuration(
+            issuer: URL(string: "https://id.example.com")!,  // discovery: <issuer>/.well-known/openid-configuration
+            clientID: "my-app",
+            redirectURI: URL(string: "com.example.app:/callback")!,  // registered; the flow's code is bound to it
+            scopes: ["profile", "email", "offline_access"]
+        )
+    )
+    // end snippet
+    return client
+}
+
+/// Starting and walking a flow.
+func migratingFromPingDavinciFlow(client: AuthClient, email: String, password: String) async {
+    // snippet: davinci-navigate
+    var node = await client.startFlow("sign-in")  // daVinci.start()
+    while true {
+        switch node {
+        case .continue(let step):  // ContinueNode
+            for collector in step.collectors {
+                switch collector {
+                case let text as TextCollector where text.key == "email": text.value = email
+                case let secret as PasswordCollector: secret.value = password
+                default: break
+                }
+            }
+            node = await step.next()  // node.next(): the pressed button, else the first SUBMIT_BUTTON
+        case .error(let error):  // ErrorNode: the same step, with what was wrong
+            print(error.message, error.details.map(\.message))
+            return
+        case .failure(let failure):  // FailureNode: failure.cause is a typed FlowError
+            print("failed: \(failure.code)")
+            return
+        case .success(let success):  // SuccessNode: the code was redeemed and the session stored
+            print("signed in as \(success.user.email ?? "")")
+            return
+        }
+    }
+    // end snippet
+}
+
+/// Validating collectors on the device.
+func migratingFromPingDavinciValidation(step: ContinueNode) async -> Node? {
+    // snippet: davinci-validate
+    for field in step.fields {
+        for problem in field.validate() {  // [FlowValidationError], the server's rules and codes
+            switch problem {
+            case .invalidLength(let min, let max): print("\(field.label): \(min)…\(max) characters")
+            case .required: print("\(field.label) is required")
+            default: print("\(field.label): \(problem.message)")
+            }
+        }
+    }
+    guard step.validate().isEmpty else { return nil }
+    return await step.next(action: "submit")  // or set a SubmitCollector's value and call next()
+    // end snippet
+}
+
+/// After the flow: what PingDavinci's `user()` offers.
+func migratingFromPingDavinciUser(client: AuthClient) async throws {
+    // snippet: davinci-user
+    if client.state.auth.isAuthenticated {  // let user = await daVinci.user()
+        let token = try await client.validAccessToken()  // user.token()
+        let info = try await client.userInfo()  // user.userinfo(cache: false)
+        print(token ?? "", info.subject)
+        await client.signOut(revoke: true)  // user.revoke() and user.logout()
+    }
+    // end snippet
+}
+
+/// The README's native sign-in example.
+func readmeNativeSignIn(client: AuthClient, password: String) async throws {
+    // snippet: readme-native-sign-in
+    do throws(FlowError) {
+        try await client.signIn(email: "ada@example.com", password: password)
+    } catch .refused(let message, _) {
+        print(message)  // the server's answer to a wrong email or password
+    }
+    // end snippet
+}

@@ -1,0 +1,95 @@
+import Foundation
+import LimenWire
+import Testing
+
+@Suite("Flow documents")
+struct FlowDocumentTests {
+    func parse(_ json: String) throws(FlowDocumentError) -> FlowDocument {
+        try FlowDocument(parsing: Data(json.utf8))
+    }
+
+    @Test("a continue node with every collector member: validation, options, policy and a filled-in value")
+    func continueNode() throws {
+        let document = try parse(
+            """
+            {"interaction": "abc", "node": {"type": "continue", "id": "details", "name": "Create", "description": "D",
+             "collectors": [
+               {"type": "TEXT", "key": "email", "label": "Email", "required": true, "value": "ada@example.com",
+                "validation": {"regex": "[^@]+@[^@]+", "message": "An email address"}},
+               {"type": "PASSWORD", "key": "password", "label": "Password", "required": true,
+                "policy": {"length": {"min": 8, "max": 64}, "min_unique_characters": 3, "max_repeated_characters": 2,
+                           "min_characters": {"lowercase": 1, "uppercase": 1, "digits": 1, "special": 0}}},
+               {"type": "RADIO", "key": "plan", "label": "Plan", "options": [{"label": "Free", "value": "free"}]},
+               {"type": "SUBMIT_BUTTON", "key": "submit", "label": "Go", "future_member": [1, 2]}
+             ]}}
+            """)
+        #expect(document.interaction == "abc")
+        guard case .continue(let step) = document.node else {
+            Issue.record("not a continue node: \(document.node)")
+            return
+        }
+        #expect((step.id, step.name, step.description) == ("details", "Create", "D"))
+        #expect(step.collectors.map(\.type) == ["TEXT", "PASSWORD", "RADIO", "SUBMIT_BUTTON"])
+        #expect(step.collectors[0].validation?.regex == "[^@]+@[^@]+")
+        #expect(step.collectors[0].value == "ada@example.com")
+        #expect(step.collectors[0].isRequired)
+        #expect(
+            step.collectors[1].policy
+                == FlowPasswordPolicy(
+                    length: 8...64, minimumUniqueCharacters: 3, maximumRepeatedCharacters: 2,
+                    minimumCharacters: .init(lowercase: 1, uppercase: 1, digits: 1)))
+        #expect(step.collectors[2].options.map(\.value) == ["free"])
+        #expect(!step.collectors[3].isRequired)
+    }
+
+    @Test("error, failure and success nodes, and a node type from a newer server")
+    func otherNodes() throws {
+        let error = try parse(
+            """
+            {"interaction": "i", "node": {"type": "error", "id": "credentials", "message": "Wrong",
+             "details": [{"key": "password", "code": "invalid_credentials", "message": "No"}], "collectors": []}}
+            """)
+        guard case .error(let step, let message, let details) = error.node else {
+            Issue.record("not an error node")
+            return
+        }
+        #expect(step.id == "credentials")
+        #expect(message == "Wrong")
+        #expect(details == [FlowErrorDetail(key: "password", code: "invalid_credentials", message: "No")])
+        #expect(
+            try parse(#"{"node": {"type": "failure", "code": "too_many_attempts", "message": "Later"}}"#).node
+                == .failure(code: "too_many_attempts", message: "Later"))
+        #expect(
+            try parse(#"{"node": {"type": "success", "code": "c", "state": "s", "iss": "https://id"}}"#).node
+                == .success(code: "c", state: "s", issuer: "https://id"))
+        #expect(try parse(#"{"node": {"type": "passkey", "challenge": "x"}}"#).node == .unknown(type: "passkey"))
+    }
+
+    @Test(
+        "a malformed answer is an error naming what is wrong, never a crash",
+        arguments: [
+            ("", "the body is not JSON"),
+            ("[]", "missing node"),
+            (#"{"node": {"id": "x"}}"#, "missing node.type"),
+            (#"{"node": {"type": "continue"}}"#, "missing node.id"),
+            (#"{"node": {"type": "continue", "id": "x", "collectors": {}}}"#, "node.collectors is not an array"),
+            (#"{"node": {"type": "continue", "id": "x", "collectors": [1]}}"#, "node.collectors[0] is not an object"),
+            (
+                #"{"node": {"type": "continue", "id": "x", "collectors": [{"type": "TEXT"}]}}"#,
+                "missing node.collectors[0].key"
+            ),
+            (
+                #"{"node": {"type": "continue", "id": "x", "collectors": [{"type": "PASSWORD", "key": "p", "policy": {"length": {"min": 9, "max": 2}}}]}}"#,
+                "node.collectors[0].policy.length has min above max"
+            ),
+            (
+                #"{"node": {"type": "continue", "id": "x", "collectors": [{"type": "PASSWORD", "key": "p", "policy": {"min_unique_characters": -1}}]}}"#,
+                "node.collectors[0].policy.min_unique_characters is not a whole number"
+            ),
+            (#"{"node": {"type": "failure"}}"#, "missing node.code"),
+        ]
+    )
+    func malformed(body: String, reason: String) {
+        #expect(throws: FlowDocumentError.invalid(reason)) { try parse(body) }
+    }
+}
