@@ -1,4 +1,5 @@
 import Foundation
+import LimenOIDC
 import Testing
 
 @testable import LimenServer
