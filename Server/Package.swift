@@ -7,7 +7,9 @@ let strictSettings: [SwiftSetting] = [
 ]
 
 /// libFuzzer harnesses, one executable each in Fuzz/<name> (run by Scripts/fuzz.sh, which adds the sanitizer flags on
-/// its command line). Fuzz/Support is the SDK's driver (Fuzz/Support at the repository root), linked, not copied.
+/// its command line). They link LimenServerWire, not LimenServer, so their sanitizer build leaves out SwiftNIO,
+/// Hummingbird and the database drivers. Fuzz/Support holds their checks and the SDK's driver (Fuzz/Support at the
+/// repository root, linked, not copied).
 let fuzzHarnesses = ["FormBody", "AdminJSON"]
 
 let package = Package(
@@ -39,9 +41,17 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
+        // What the server reads off the wire before trusting any of it (form bodies and queries, media types, the
+        // admin API's strict JSON bodies): no HTTP server, no database, so it is fuzzed with sanitizers in CI.
+        .target(
+            name: "LimenServerWire",
+            dependencies: [.product(name: "LimenWire", package: "Limen")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "LimenServer",
             dependencies: [
+                "LimenServerWire",
                 .product(name: "LimenWire", package: "Limen"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -81,6 +91,7 @@ let package = Package(
             name: "LimenServerTests",
             dependencies: [
                 "LimenServer",
+                "LimenServerWire",
                 .product(name: "LimenOIDC", package: "Limen"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -96,12 +107,22 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "ServerFuzzDriver", path: "Fuzz/Support", swiftSettings: strictSettings),
+        .testTarget(
+            name: "LimenServerWireTests",
+            dependencies: ["LimenServerWire", "ServerFuzzSupport"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ServerFuzzSupport",
+            dependencies: ["LimenServerWire", .product(name: "LimenWire", package: "Limen")],
+            path: "Fuzz/Support",
+            swiftSettings: strictSettings
+        ),
     ]
         + fuzzHarnesses.map { name in
             .executableTarget(
                 name: "Fuzz\(name)",
-                dependencies: ["ServerFuzzDriver", "LimenServer", .product(name: "LimenWire", package: "Limen")],
+                dependencies: ["ServerFuzzSupport"],
                 path: "Fuzz/\(name)",
                 swiftSettings: strictSettings
             )
