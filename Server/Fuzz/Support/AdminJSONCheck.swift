@@ -2,7 +2,7 @@ import Foundation
 import LimenServerWire
 import LimenWire
 
-/// The `AdminJSON` harness's check, also replayed over its seed corpus by `AdminJSONCorpusTests`: the input read as
+/// The `AdminJSON` harness's check, also replayed over its seed corpus by `CorpusTests`: the input read as
 /// each of the admin API's three JSON bodies (``AdminJSON``). An accepted body is a strict JSON object, and a refusal
 /// never echoes the password it was sent.
 package enum AdminJSONCheck {

@@ -1,7 +1,7 @@
 import LimenServerWire
 import LimenWire
 
-/// The `FormBody` harness's check, also replayed over its seed corpus by `FormBodyCorpusTests`: the input read as a
+/// The `FormBody` harness's check, also replayed over its seed corpus by `CorpusTests`: the input read as a
 /// form body or query (``FormFields``), and as a `Content-Type` the form reader matches.
 ///
 /// - The strict reading refuses exactly the forms that repeat a name, naming the first repeat; otherwise every field
@@ -50,8 +50,9 @@ package enum FormBodyCheck {
         } catch {
             throw FuzzFinding(description: "\(text.debugDescription) refused (\(error)) although repeats are allowed")
         }
-        for name in Set(pairs.map(\.0)) {
-            let sent = pairs.filter { $0.0 == name }.map(\.1)
+        var sentByName: [String: [String]] = [:]
+        for (name, value) in pairs { sentByName[name, default: []].append(value) }
+        for (name, sent) in sentByName {
             guard fields.isRepeated(name) == (sent.count > 1), fields.values(name) == sent.filter({ !$0.isEmpty }),
                 sent.count == 1 || fields[name] == nil
             else {
