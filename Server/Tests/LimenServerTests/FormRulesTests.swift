@@ -78,4 +78,15 @@ struct FormRulesTests {
             #expect(refreshed["scope"] == "openid email profile offline_access")
         }
     }
+
+    @Test("the admin API refuses a repeated query parameter, naming it, and still refuses `limit=`")
+    func adminQuery() async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let repeated = try await fixture.admin(.get, "/admin/users?limit=1&limit=2", token: token)
+            #expect(repeated.status == .badRequest)
+            #expect(repeated["error_description"] == "limit is repeated")
+            #expect(try await fixture.admin(.get, "/admin/users?limit=", token: token).status == .badRequest)
+            #expect(try await fixture.admin(.get, "/admin/users?after=", token: token).status == .ok)
+        }
+    }
 }
