@@ -7,8 +7,10 @@ let strictSettings: [SwiftSetting] = [
 ]
 
 /// libFuzzer harnesses, one executable each in Fuzz/<name> (run by Scripts/fuzz.sh, which adds the sanitizer flags on
-/// its command line). Fuzz/Support is the SDK's driver (Fuzz/Support at the repository root), linked, not copied.
-let fuzzHarnesses = ["FormBody", "AdminJSON", "ProfileData"]
+/// its command line). They link LimenServerWire, not LimenServer, so their sanitizer build leaves out SwiftNIO,
+/// Hummingbird and the database drivers. Fuzz/Support holds their checks and the SDK's driver (Fuzz/Support at the
+/// repository root, linked, not copied).
+let fuzzHarnesses = ["FormBody", "AdminJSON"]
 
 let package = Package(
     name: "LimenServer",
@@ -22,7 +24,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
-        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // Exact: SQLiteReadConnection calls SQLite through VaporCSQLite, a target of sqlite-nio that is not one of its
         // products (no public API runs a statement without its thread pool). SQLiteBundledLibraryTests fails loudly
@@ -40,9 +41,17 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
+        // What the server reads off the wire before trusting any of it (form bodies and queries, media types, the
+        // admin API's strict JSON bodies): no HTTP server, no database, so it is fuzzed with sanitizers in CI.
+        .target(
+            name: "LimenServerWire",
+            dependencies: [.product(name: "LimenWire", package: "Limen")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "LimenServer",
             dependencies: [
+                "LimenServerWire",
                 .product(name: "LimenWire", package: "Limen"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -52,7 +61,6 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -83,6 +91,7 @@ let package = Package(
             name: "LimenServerTests",
             dependencies: [
                 "LimenServer",
+                "LimenServerWire",
                 .product(name: "LimenOIDC", package: "Limen"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -98,12 +107,32 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "ServerFuzzDriver", path: "Fuzz/Support", swiftSettings: strictSettings),
+        .testTarget(
+            name: "LimenServerWireTests",
+            dependencies: ["LimenServerWire", "ServerFuzzSupport"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ServerFuzzSupport",
+            dependencies: ["LimenServerWire", .product(name: "LimenWire", package: "Limen")],
+            path: "Fuzz/Support",
+            swiftSettings: strictSettings
+        ),
     ]
+        // ProfileData checks a profile write as LimenServer does: it links all of LimenServer, so its sanitizer build
+        // is too slow for CI and it runs by name only (`Scripts/fuzz.sh ProfileData`).
+        + [
+            .executableTarget(
+                name: "FuzzProfileData",
+                dependencies: ["ServerFuzzSupport", "LimenServer", .product(name: "LimenWire", package: "Limen")],
+                path: "Fuzz/ProfileData",
+                swiftSettings: strictSettings
+            )
+        ]
         + fuzzHarnesses.map { name in
             .executableTarget(
                 name: "Fuzz\(name)",
-                dependencies: ["ServerFuzzDriver", "LimenServer", .product(name: "LimenWire", package: "Limen")],
+                dependencies: ["ServerFuzzSupport"],
                 path: "Fuzz/\(name)",
                 swiftSettings: strictSettings
             )

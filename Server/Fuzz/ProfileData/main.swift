@@ -1,7 +1,7 @@
 import Foundation
 import LimenServer
 import LimenWire
-import ServerFuzzDriver
+import ServerFuzzSupport
 
 /// A schema with a field of each type and rule, one users may not edit, and two encrypted fields.
 let schema = Data(

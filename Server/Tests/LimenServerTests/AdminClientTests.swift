@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LimenOIDC
+import LimenServerWire
 import Testing
 
 @testable import LimenServer

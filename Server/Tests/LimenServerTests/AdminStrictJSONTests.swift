@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import LimenServerWire
 import Testing
 
 @testable import LimenServer

@@ -1,4 +1,5 @@
 import HTTPTypes
+import LimenServerWire
 import Testing
 
 @testable import LimenServer
@@ -20,12 +21,12 @@ struct MediaTypeTests {
             ("", false),
         ])
     func formMediaType(_ contentType: String, _ matches: Bool) {
-        #expect(MediaType.matches(contentType, FormBody.mediaType) == matches)
+        #expect(MediaType.matches(contentType, FormFields.mediaType) == matches)
     }
 
     @Test("a missing Content-Type matches nothing")
     func missing() {
-        #expect(!MediaType.matches(nil, FormBody.mediaType))
+        #expect(!MediaType.matches(nil, FormFields.mediaType))
     }
 
     @Test("a form body whose media type only starts like a form is 415 at the token endpoint")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LimenOIDC
+import LimenServerWire
 import Testing
 
 @testable import LimenServer
@@ -72,11 +73,14 @@ struct ResourceIndicatorTests {
         try await store.migrate()
         try await store.insertClientIfAbsent(SeedClients.cli(now: Date()))
         let validator = AuthorizationValidator(store: store, resources: [Self.api])
-        let outcome = try await validator.validate([
-            ("response_type", "code"), ("client_id", "limen-cli"), ("redirect_uri", "http://127.0.0.1:5000/callback"),
-            ("scope", "openid"), ("code_challenge", PKCE.fixture.challenge), ("code_challenge_method", "S256"),
-            ("resource", resource),
-        ])
+        let outcome = try await validator.validate(
+            FormFields.parse(
+                FormEncoding.encode([
+                    ("response_type", "code"), ("client_id", "limen-cli"),
+                    ("redirect_uri", "http://127.0.0.1:5000/callback"), ("scope", "openid"),
+                    ("code_challenge", PKCE.fixture.challenge), ("code_challenge_method", "S256"),
+                    ("resource", resource),
+                ]), allowingRepeats: true))
         await store.close()
         switch outcome {
         case .redirectError(_, let refused, _, _): #expect(refused == error)

@@ -1,39 +1,7 @@
 import Foundation
+import LimenServerWire
 
-/// `POST /admin/clients`: a ``ClientRegistration`` on the wire (member names after RFC 7591 where it has one).
-///
-/// ```json
-/// {"client_id": "web", "client_name": "Web", "kind": "confidential", "redirect_uris": ["https://app.example/cb"],
-///  "access_token_ttl": 300}
-/// ```
-package struct AdminClientRequest: AdminRequestBody, Sendable {
-    package typealias Members = CodingKeys
-
-    var clientID: String
-    var clientName: String?
-    var kind: String?
-    var native: Bool?
-    var firstParty: Bool?
-    var redirectURIs: [String]?
-    var postLogoutRedirectURIs: [String]?
-    var idTokenSignedResponseAlg: String?
-    var accessTokenTTL: Int?
-    var refreshTokenTTL: Int?
-    var allowNoPKCE: Bool?
-
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case clientID = "client_id"
-        case clientName = "client_name"
-        case kind, native
-        case firstParty = "first_party"
-        case redirectURIs = "redirect_uris"
-        case postLogoutRedirectURIs = "post_logout_redirect_uris"
-        case idTokenSignedResponseAlg = "id_token_signed_response_alg"
-        case accessTokenTTL = "access_token_ttl"
-        case refreshTokenTTL = "refresh_token_ttl"
-        case allowNoPKCE = "allow_no_pkce"
-    }
-
+extension AdminClientRequest {
     /// The registration it asks for: confidential unless `kind` is `public` or the client is native.
     func registration() throws(AdminError) -> ClientRegistration {
         let native = native ?? false

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerWire
 import LimenWire
 
 /// Why an admin API request was refused; answered as `{"error": …, "error_description": …}`.

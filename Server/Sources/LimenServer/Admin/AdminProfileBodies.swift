@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerWire
 import LimenWire
 
 /// `PUT /admin/app/schema`: `{"fields": {NAME: FIELD}}`, read strictly by ``AdminJSON`` and then by

@@ -1,19 +1,5 @@
 import Foundation
-
-/// `POST /admin/users`: an account with a password, created through ``Accounts/signUp(email:password:name:emailVerified:)``.
-package struct AdminUserRequest: AdminRequestBody, Sendable {
-    package typealias Members = CodingKeys
-
-    var email: String
-    var password: String
-    var name: String?
-    var emailVerified: Bool?
-
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case email, password, name
-        case emailVerified = "email_verified"
-    }
-}
+import LimenServerWire
 
 /// A user as the admin API shows it: never the password hash, only whether there is one.
 struct AdminUserResource: Encodable, Sendable {
@@ -53,24 +39,9 @@ struct AdminUserPage: Encodable, Sendable {
     }
 }
 
-/// `PATCH /admin/users/:id`, a JSON merge patch (RFC 7396) of `name`, `email_verified` and `password`: an absent member
-/// stays as it is; `"name": null` removes the name. Any other member is refused (by ``AdminJSON``), so a typo never
-/// passes silently.
-package struct AdminUserPatch: AdminRequestBody, Sendable {
-    package typealias Members = CodingKeys
-    var changes: AccountChanges
-
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, password
-        case emailVerified = "email_verified"
-    }
-
-    package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        changes = AccountChanges(
-            name: try container.contains(.name) ? .some(container.decodeIfPresent(String.self, forKey: .name)) : nil,
-            emailVerified: try container.decodeIfPresent(Bool.self, forKey: .emailVerified),
-            password: try container.decodeIfPresent(String.self, forKey: .password)
-        )
+extension AdminUserPatch {
+    /// The changes the patch asks for.
+    var changes: AccountChanges {
+        AccountChanges(name: name, emailVerified: emailVerified, password: password)
     }
 }

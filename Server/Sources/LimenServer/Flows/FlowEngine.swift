@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import LimenServerWire
 
 /// The one sign-in engine: starts interactions with a flow and walks them from node to node, running the actions of
 /// the pressed button, until a code or a failure. Native apps (`/flows`), and in time the hosted pages and the CLI,
@@ -23,17 +24,16 @@ struct FlowEngine: Sendable {
     // MARK: Start
 
     /// Starts an interaction with flow `name` for the authorization request in `parameters`.
-    func start(flow name: String, parameters: [(name: String, value: String)]) async throws(StorageError) -> FlowAnswer
-    {
+    func start(flow name: String, parameters: FormFields) async throws(StorageError) -> FlowAnswer {
         guard let flow = catalog.flows[name] else {
             return .failure("unknown_flow", "There is no flow \(name).", status: .notFound)
         }
-        if let unknown = parameters.map(\.name).first(where: { !Self.startParameters.contains($0) }) {
+        if let unknown = parameters.names.subtracting(Self.startParameters).min() {
             return .failure("invalid_request", "\(unknown) is not a parameter of a flow start", status: .badRequest)
         }
         let validator = AuthorizationValidator(store: provider.store, resources: provider.configuration.resources)
         let accepted: AuthorizationValidator.Accepted
-        switch try await validator.validate(parameters + [("response_type", "code")]) {
+        switch try await validator.validate(parameters.adding("response_type", "code")) {
         case .accepted(let request): accepted = request
         case .errorPage(let error, let description), .redirectError(_, let error, let description, _):
             return .failure(error, description, status: error == "invalid_client" ? .unauthorized : .badRequest)
@@ -46,7 +46,7 @@ struct FlowEngine: Sendable {
         if !provider.configuration.signUpEnabled, flow.createsAccounts {
             return FlowAnswer(status: .forbidden, node: Self.signUpDisabledNode)
         }
-        let acrValues = parameters.first { $0.name == "acr_values" }?.value
+        let acrValues = parameters["acr_values"]
         let request = FlowRequest(
             redirectURI: accepted.redirectURI, scope: accepted.scope, state: accepted.state, nonce: accepted.nonce,
             codeChallenge: challenge, loginHint: accepted.loginHint, uiLocales: accepted.uiLocales,

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerWire
 import LimenWire
 
 /// The profile form of `/account` as a merge patch of the profile's data: each `field.NAME` of a field the user may

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerWire
 import LimenWire
 
 /// The hosted account page over the browser session: `GET /account` shows the profile (the fields the user may edit

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerWire
 import LimenWire
 import Logging
 
@@ -63,8 +64,8 @@ enum AdminRoutes {
     private static func addUserRoutes(to admin: RouterGroup<some RequestContext>, provider: Provider) {
         let store = provider.store
         admin.get("users") { request, _ in
-            let query = FormFields(query: request.uri.query)
-            let limit = try pageSize(query["limit"])
+            let query = try FormFields.query(of: request).mapError { AdminError.invalidRequest($0.description) }.get()
+            let limit = try pageSize(query.value(sent: "limit"))
             let after = query["after"]
             // One more than asked: whether it exists tells whether there is a next page.
             let users = try await storage { () throws(StorageError) in

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerWire
 import LimenWire
 
 /// Checks an authorization request (RFC 6749 §4.1.1, RFC 7636, RFC 9700) before anyone signs in.
@@ -71,20 +72,16 @@ struct AuthorizationValidator: Sendable {
     /// The RFC 8707 resources the server issues tokens for (``ServerConfiguration/resources``).
     var resources: [String] = []
 
-    /// Validates the query parameters of a `GET /authorize`.
-    func validate(_ parameters: [(name: String, value: String)]) async throws(StorageError) -> Outcome {
-        var values: [String: [String]] = [:]
-        for (name, value) in parameters { values[name, default: []].append(value) }
-        func single(_ name: String) -> String? { values[name]?.count == 1 ? values[name]?.first : nil }
-        func repeated(_ name: String) -> Bool { (values[name]?.count ?? 0) > 1 }
-
-        guard !repeated("client_id"), let clientID = single("client_id"), !clientID.isEmpty else {
+    /// Validates the parameters of a `GET` or `POST /authorize`, read `allowingRepeats`: a parameter sent empty is
+    /// absent (RFC 6749 §3.1), and a repeated one is refused here, with an error page or an error sent to the client.
+    func validate(_ parameters: FormFields) async throws(StorageError) -> Outcome {
+        guard !parameters.isRepeated("client_id"), let clientID = parameters["client_id"] else {
             return .errorPage(error: "invalid_request", description: "client_id is missing or repeated")
         }
         guard let client = try await store.client(id: clientID) else {
             return .errorPage(error: "invalid_client", description: "unknown client_id")
         }
-        guard !repeated("redirect_uri"), let redirectURI = single("redirect_uri") else {
+        guard !parameters.isRepeated("redirect_uri"), let redirectURI = parameters["redirect_uri"] else {
             return .errorPage(error: "invalid_request", description: "redirect_uri is missing or repeated")
         }
         guard Self.redirectURI(redirectURI, matches: client.redirectURIs, isNative: client.isNative) else {
@@ -93,7 +90,7 @@ struct AuthorizationValidator: Sendable {
 
         // From here on the redirect URI is the client's own: errors go back to it.
         // An oversized state is not echoed back: the error says why instead.
-        let state = values["state"]?.first.flatMap { $0.utf8.count <= Self.maximumStateLength ? $0 : nil }
+        let state = parameters.values("state").first.flatMap { $0.utf8.count <= Self.maximumStateLength ? $0 : nil }
         func refuse(_ error: String, _ description: String) -> Outcome {
             .redirectError(redirectURI: redirectURI, error: error, description: description, state: state)
         }
@@ -101,13 +98,13 @@ struct AuthorizationValidator: Sendable {
             "response_type", "scope", "state", "nonce", "code_challenge", "code_challenge_method", "prompt",
             "max_age", "login_hint", "id_token_hint", "ui_locales", "response_mode",
         ]
-        if let name = singleValued.first(where: repeated) {
+        if let name = singleValued.first(where: parameters.isRepeated) {
             return refuse("invalid_request", "\(name) is repeated")
         }
-        if let (name, bytes) = Self.fieldLimits.first(where: { (values[$0.name]?.first?.utf8.count ?? 0) > $0.bytes }) {
+        if let (name, bytes) = Self.fieldLimits.first(where: { (parameters[$0.name]?.utf8.count ?? 0) > $0.bytes }) {
             return refuse("invalid_request", "\(name) is longer than \(bytes) bytes")
         }
-        guard let responseType = single("response_type") else {
+        guard let responseType = parameters["response_type"] else {
             return refuse("invalid_request", "response_type is missing")
         }
         guard responseType == "code" else {
@@ -116,12 +113,12 @@ struct AuthorizationValidator: Sendable {
         guard client.grantTypes.contains("authorization_code") else {
             return refuse("unauthorized_client", "this client may not use the authorization code grant")
         }
-        if let mode = single("response_mode"), mode != "query" {
+        if let mode = parameters["response_mode"], mode != "query" {
             return refuse("invalid_request", "only response_mode=query is supported")
         }
 
-        let challenge = single("code_challenge")
-        let method = single("code_challenge_method")
+        let challenge = parameters["code_challenge"]
+        let method = parameters["code_challenge_method"]
         switch (challenge, method) {
         case (nil, nil):
             if !client.mayLeaveOutPKCE {
@@ -140,19 +137,19 @@ struct AuthorizationValidator: Sendable {
             }
         }
 
-        for resource in values["resource"] ?? [] {
+        for resource in parameters.values("resource") {
             if let problem = ResourceIndicator.problem(with: resource, allowed: resources) {
                 return refuse("invalid_target", problem)
             }
         }
 
         let scope: String
-        switch Self.requestedScope(single("scope")) {
+        switch Self.requestedScope(parameters["scope"]) {
         case .success(let accepted): scope = accepted
         case .failure(let refusal): return refuse("invalid_scope", refusal.description)
         }
         var prompt: Set<Prompt> = []
-        for value in (single("prompt") ?? "").split(separator: " ") {
+        for value in (parameters["prompt"] ?? "").split(separator: " ") {
             guard let known = Prompt(rawValue: String(value)) else {
                 return refuse("invalid_request", "unknown prompt value \(value)")
             }
@@ -162,7 +159,7 @@ struct AuthorizationValidator: Sendable {
             return refuse("invalid_request", "prompt=none cannot be combined with other values")
         }
         var maxAge: Int?
-        if let text = single("max_age") {
+        if let text = parameters["max_age"] {
             guard let seconds = Int(text), seconds >= 0 else {
                 return refuse("invalid_request", "max_age must be a non-negative number of seconds")
             }
@@ -175,13 +172,13 @@ struct AuthorizationValidator: Sendable {
                 redirectURI: redirectURI,
                 scope: scope,
                 state: state,
-                nonce: single("nonce"),
+                nonce: parameters["nonce"],
                 codeChallenge: challenge,
                 prompt: prompt,
                 maxAge: maxAge,
-                loginHint: single("login_hint"),
-                idTokenHint: single("id_token_hint"),
-                uiLocales: single("ui_locales")
+                loginHint: parameters["login_hint"],
+                idTokenHint: parameters["id_token_hint"],
+                uiLocales: parameters["ui_locales"]
             )
         )
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerWire
 import LimenWire
 import NIOCore
 
@@ -9,17 +10,16 @@ enum AuthorizeRoutes {
     static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
         let validator = AuthorizationValidator(
             store: responder.provider.store, resources: responder.provider.configuration.resources)
+        // Repeats are answered by the validator: some are error pages, some errors sent to the client.
         router.get("/authorize") { request, _ in
-            let parameters = FormEncoding.decode(request.uri.query ?? "").map { (name: $0.0, value: $0.1) }
-            return await respond(to: parameters, request: request, validator: validator, responder: responder)
+            await respond(
+                to: FormFields.query(of: request, allowingRepeats: true), request: request, validator: validator,
+                responder: responder)
         }
         router.post("/authorize") { request, _ in
-            switch await FormBody.pairs(of: request) {
-            case .success(let parameters):
-                return await respond(to: parameters, request: request, validator: validator, responder: responder)
-            case .failure(let failure):
-                return errorPage("invalid_request", failure.description, failure.status, wantsJSON(request))
-            }
+            await respond(
+                to: await FormFields.read(from: request, allowingRepeats: true), request: request,
+                validator: validator, responder: responder)
         }
     }
 
@@ -28,12 +28,17 @@ enum AuthorizeRoutes {
     }
 
     private static func respond(
-        to parameters: [(name: String, value: String)],
+        to read: Result<FormFields, FormRefusal>,
         request: Request,
         validator: AuthorizationValidator,
         responder: SignInResponder
     ) async -> Response {
         let wantsJSON = wantsJSON(request)
+        let parameters: FormFields
+        switch read {
+        case .success(let fields): parameters = fields
+        case .failure(let refusal): return errorPage("invalid_request", refusal.description, refusal.status, wantsJSON)
+        }
         let provider = responder.provider
         let outcome: AuthorizationValidator.Outcome
         do {

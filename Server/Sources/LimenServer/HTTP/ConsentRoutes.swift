@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerWire
 
 /// `POST /consent`: the user allows or denies a third-party client. Allow remembers the grant (user, client,
 /// scopes) and issues the code; Deny sends `access_denied` to the client.

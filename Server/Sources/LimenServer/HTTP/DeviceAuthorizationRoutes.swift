@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerWire
 import LimenWire
 
 /// `POST /device_authorization` (RFC 8628 §3.1–§3.2): a client registered for the device code grant, authenticated
@@ -9,7 +10,7 @@ enum DeviceAuthorizationRoutes {
     /// Adds `POST /device_authorization`, authenticating clients and storing codes through `service`.
     static func add<Context: RequestContext>(to router: some RouterMethods<Context>, service: TokenService) {
         router.post("/device_authorization") { request, _ in
-            let form = try await FormParameters.read(from: request)
+            let form = try await FormFields.read(tokenRequest: request)
             let client = try await service.authenticator.authenticate(request, form: form)
             try TokenRoutes.requireGrantType(DeviceFlow.grantType, client: client)
             let scope: String

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerWire
 
 /// `GET` and `POST /device` (RFC 8628 §3.3): the verification page. The person enters the user code (prefilled from
 /// `?user_code=`, the `verification_uri_complete`); a valid code becomes a pending request that goes through the
@@ -10,10 +11,10 @@ enum DeviceRoutes {
     /// Adds `GET` and `POST /device` over the sign-in pages of `responder`.
     static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
         router.get(RouterPath(DeviceFlow.verificationPath)) { request, _ in
-            await responder.page(for: request) { browser throws(StorageError) in
+            await responder.query(for: request) { browser, query throws(StorageError) in
                 Pages.deviceCode(
                     csrf: browser.csrfToken(for: CSRFToken.devicePurpose),
-                    userCode: FormFields(query: request.uri.query)["user_code"],
+                    userCode: query["user_code"],
                     error: nil
                 )
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerWire
 
 /// `GET` and `POST /end_session` (OpenID Connect RP-Initiated Logout 1.0). A request carrying a valid
 /// `id_token_hint` for the signed-in user ends the session at once; any other request with a session asks the user
@@ -11,8 +12,8 @@ enum EndSessionRoutes {
 
     static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
         router.get("/end_session") { request, _ in
-            await responder.page(for: request) { browser throws(StorageError) in
-                try await respond(to: FormFields(query: request.uri.query), browser: browser, responder: responder)
+            await responder.query(for: request) { browser, query throws(StorageError) in
+                try await respond(to: query, browser: browser, responder: responder)
             }
         }
         router.post("/end_session") { request, _ in

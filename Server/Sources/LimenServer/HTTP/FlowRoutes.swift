@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerWire
 import LimenWire
 import NIOCore
 
@@ -52,12 +53,10 @@ enum FlowRoutes {
     }
 
     /// A start's parameters: a form, or a JSON object of strings.
-    private static func startParameters(of request: Request) async -> Result<
-        [(name: String, value: String)], FlowAnswer
-    > {
-        if FormBody.isForm(request) {
-            return await FormBody.pairs(of: request).mapError { failure in
-                invalidBody(failure == .tooLarge ? "the body is larger than 64 KiB" : failure.description)
+    private static func startParameters(of request: Request) async -> Result<FormFields, FlowAnswer> {
+        if FormFields.isForm(contentType: request.headers[.contentType]) {
+            return await FormFields.read(from: request).mapError { refusal in
+                refusal == .tooLarge ? invalidBody("the body is larger than 64 KiB") : invalidBody(refusal.description)
             }
         }
         return await json(of: request).flatMap { document in
@@ -69,7 +68,8 @@ enum FlowRoutes {
                 }
                 pairs.append((name, text))
             }
-            return .success(pairs)
+            return Result { () throws(FormRefusal) in try FormFields.parse(FormEncoding.encode(pairs)) }
+                .mapError { invalidBody($0.description) }
         }
     }
 

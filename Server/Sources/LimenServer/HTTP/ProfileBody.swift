@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerWire
 import LimenWire
 
 /// The bodies of profile writes: `PUT` takes the representation `{"data": {NAME: value}}` as `application/json`;

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerWire
 import LimenWire
 
 /// `POST /revoke` (RFC 7009) and `POST /introspect` (RFC 7662), client-authenticated like `/token`.
@@ -12,7 +13,7 @@ import LimenWire
 enum RevocationRoutes {
     static func add<Context: RequestContext>(to router: some RouterMethods<Context>, service: TokenService) {
         router.post("/revoke") { request, _ in
-            let form = try await FormParameters.read(from: request)
+            let form = try await FormFields.read(tokenRequest: request)
             let client = try await service.authenticator.authenticate(request, form: form)
             try await revoke(
                 try form.required("token"), hint: form["token_type_hint"], by: client, service: service)
@@ -21,7 +22,7 @@ enum RevocationRoutes {
             return response
         }
         router.post("/introspect") { request, _ in
-            let form = try await FormParameters.read(from: request)
+            let form = try await FormFields.read(tokenRequest: request)
             let client = try await service.authenticator.authenticate(request, form: form)
             // Only a client that authenticated with a secret may introspect (RFC 7662 §2.1, §4).
             guard client.kind == .confidential else {

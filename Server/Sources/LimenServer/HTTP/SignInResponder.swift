@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerWire
 import LimenWire
 import Logging
 
@@ -92,17 +93,34 @@ struct SignInResponder: Sendable {
         return response
     }
 
-    /// Runs a form handler: reads the form body (a refusal page for another media type or an oversized body), then
-    /// as ``page(for:_:)``.
+    /// Runs a form handler: reads the form body (a refusal page for another media type, an oversized body or a
+    /// repeated field), then as ``page(for:_:)``.
     func form(
         for request: Request,
         _ body: (BrowserState, FormFields) async throws(StorageError) -> Response
     ) async -> Response {
-        switch await FormBody.fields(of: request) {
-        case .success(let form):
-            return await page(for: request) { browser throws(StorageError) in try await body(browser, form) }
-        case .failure(let failure):
-            return Pages.message(title: "Request refused", message: failure.description, status: failure.status)
+        await page(for: request, reading: await FormFields.read(from: request), body)
+    }
+
+    /// Runs a page handler that reads the URL query: a refusal page for a repeated field, otherwise as
+    /// ``page(for:_:)``.
+    func query(
+        for request: Request,
+        _ body: (BrowserState, FormFields) async throws(StorageError) -> Response
+    ) async -> Response {
+        await page(for: request, reading: FormFields.query(of: request), body)
+    }
+
+    private func page(
+        for request: Request,
+        reading fields: Result<FormFields, FormRefusal>,
+        _ body: (BrowserState, FormFields) async throws(StorageError) -> Response
+    ) async -> Response {
+        switch fields {
+        case .success(let fields):
+            return await page(for: request) { browser throws(StorageError) in try await body(browser, fields) }
+        case .failure(let refusal):
+            return Pages.message(title: "Request refused", message: refusal.description, status: refusal.status)
         }
     }
 

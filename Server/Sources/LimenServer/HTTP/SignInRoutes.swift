@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerWire
 
 /// `GET`/`POST /login` and `/signup`: the forms of a pending authorization request. A successful sign-in or sign-up
 /// starts a browser session (a new cookie, whatever the browser had) and continues the request. Sign-in is throttled
@@ -89,8 +90,8 @@ enum SignInRoutes {
         responder: SignInResponder,
         render: (PendingAuthorization, _ csrf: String) -> Response
     ) async -> Response {
-        await responder.page(for: request) { browser throws(StorageError) in
-            switch try await responder.pending(id: FormFields(query: request.uri.query)["request"], browser: browser) {
+        await responder.query(for: request) { browser, query throws(StorageError) in
+            switch try await responder.pending(id: query["request"], browser: browser) {
             case .found(let pending):
                 return render(pending, browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id)))
             case .refused(let page):

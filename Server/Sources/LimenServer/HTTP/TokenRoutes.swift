@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerWire
 import LimenWire
 
 /// `POST /token` (RFC 6749 §3.2, §4.1.3, §5, §6; RFC 8628 §3.4): the authorization code, refresh token and device
@@ -7,7 +8,7 @@ import LimenWire
 enum TokenRoutes {
     static func add<Context: RequestContext>(to router: some RouterMethods<Context>, service: TokenService) {
         router.post("/token") { request, _ in
-            let form = try await FormParameters.read(from: request)
+            let form = try await FormFields.read(tokenRequest: request)
             let client = try await service.authenticator.authenticate(request, form: form)
             let grantType = try form.required("grant_type")
             let body: JSONValue

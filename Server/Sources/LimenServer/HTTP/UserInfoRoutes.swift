@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerWire
 import LimenWire
 
 /// `GET` and `POST /userinfo` (OpenID Connect Core §5.3) with RFC 6750 bearer tokens: from the `Authorization`
@@ -12,11 +13,13 @@ enum UserInfoRoutes {
         router.post("/userinfo") { request, _ in
             let headerToken = BearerChallenge.token(in: request)
             // Only a form body can carry the token (RFC 6750 §2.2); any other body is ignored.
-            guard FormBody.isForm(request) else {
+            guard FormFields.isForm(contentType: request.headers[.contentType]) else {
                 return await respond(token: headerToken, service: service)
             }
-            guard let form = try? await FormParameters.read(from: request) else {
-                return BearerChallenge.invalidRequest("the form is malformed or larger than 64 KiB").response
+            let form: FormFields
+            switch await FormFields.read(from: request) {
+            case .success(let read): form = read
+            case .failure(let refusal): return BearerChallenge.invalidRequest(refusal.description).response
             }
             switch (headerToken, form["access_token"]) {
             case (.some, .some):

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerWire
 import LimenWire
 
 /// An RP-initiated logout request (OpenID Connect RP-Initiated Logout 1.0 §2), checked: who the hint names, which
@@ -54,11 +55,11 @@ struct EndSessionCheck: Sendable {
     /// Checks the parameters of a request (query or form) against `provider`'s keys and clients.
     static func check(_ fields: FormFields, provider: Provider) async throws(StorageError) -> Result<Self, Refusal> {
         var hint: IDTokenHint?
-        if let token = nonEmpty(fields["id_token_hint"]) {
+        if let token = fields["id_token_hint"] {
             hint = try await IDTokenHint.verify(token, provider: provider)
             guard hint != nil else { return .failure(.invalidHint) }
         }
-        let requestedClientID = nonEmpty(fields["client_id"])
+        let requestedClientID = fields["client_id"]
         if let requestedClientID, let hint, !hint.audiences.contains(requestedClientID) {
             return .failure(.clientMismatch)
         }
@@ -70,14 +71,10 @@ struct EndSessionCheck: Sendable {
             EndSessionCheck(
                 hint: hint,
                 client: client,
-                requestedRedirectURI: nonEmpty(fields["post_logout_redirect_uri"]),
-                state: nonEmpty(fields["state"]),
-                uiLocales: nonEmpty(fields["ui_locales"])
+                requestedRedirectURI: fields["post_logout_redirect_uri"],
+                state: fields["state"],
+                uiLocales: fields["ui_locales"]
             )
         )
-    }
-
-    private static func nonEmpty(_ value: String?) -> String? {
-        value?.isEmpty == false ? value : nil
     }
 }

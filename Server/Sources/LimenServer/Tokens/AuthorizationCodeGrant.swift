@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerWire
 import LimenWire
 import Logging
 
@@ -19,7 +20,7 @@ struct AuthorizationCodeGrant: Sendable {
     let now: @Sendable () -> Date
 
     /// Exchanges the code in `form` for tokens of `client`.
-    func exchange(_ form: FormParameters, client: ClientRecord) async throws -> JSONValue {
+    func exchange(_ form: FormFields, client: ClientRecord) async throws -> JSONValue {
         let code = try form.required("code")
         let redirectURI = try form.required("redirect_uri")
         let resource = try issuer.resource(in: form)

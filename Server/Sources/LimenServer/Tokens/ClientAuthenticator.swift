@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerWire
 import LimenWire
 
 /// Authenticates the client at `/token`, `/revoke` and `/introspect` (RFC 6749 §2.3).
@@ -15,7 +16,7 @@ struct ClientAuthenticator: Sendable {
     let cache: ClientCache
 
     /// The authenticated (or, for a public client, identified) client.
-    func authenticate(_ request: Request, form: FormParameters) async throws(TokenEndpointError) -> ClientRecord {
+    func authenticate(_ request: Request, form: FormFields) async throws(TokenEndpointError) -> ClientRecord {
         let basic = try Self.basicCredentials(in: request)
         let postedSecret = form["client_secret"]
         if basic != nil && postedSecret != nil {

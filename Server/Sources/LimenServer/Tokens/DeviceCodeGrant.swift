@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerWire
 import LimenWire
 
 /// `grant_type=urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4–§3.5).
@@ -15,7 +16,7 @@ struct DeviceCodeGrant: Sendable {
     let now: @Sendable () -> Date
 
     /// Answers a poll by `client` with the device code in `form`.
-    func exchange(_ form: FormParameters, client: ClientRecord) async throws -> JSONValue {
+    func exchange(_ form: FormFields, client: ClientRecord) async throws -> JSONValue {
         let deviceCode = try form.required("device_code")
         let resource = try issuer.resource(in: form)
         let now = self.now()

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerWire
 import LimenWire
 import Logging
 
@@ -24,13 +25,13 @@ struct RefreshTokenGrant: Sendable {
     private struct Presentation {
         var token: String
         var tokenHash: Data
-        var form: FormParameters
+        var form: FormFields
         var client: ClientRecord
         var now: Date
     }
 
     /// Exchanges the refresh token in `form` for new tokens of `client`.
-    func refresh(_ form: FormParameters, client: ClientRecord) async throws -> JSONValue {
+    func refresh(_ form: FormFields, client: ClientRecord) async throws -> JSONValue {
         let token = try form.required("refresh_token")
         let request = Presentation(
             token: token, tokenHash: RandomIdentifier.hash(token), form: form, client: client,

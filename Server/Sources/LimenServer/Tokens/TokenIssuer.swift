@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LimenServerWire
 import LimenWire
 
 /// The tokens of one successful token request, and the refresh token to store (hashed) before answering.
@@ -29,7 +30,7 @@ struct TokenIssuer: Sendable {
     let signers: TokenSignerCache
 
     /// The `resource` of a token request (RFC 8707), checked against the server's `resources`; `nil` without one.
-    func resource(in form: FormParameters) throws(TokenEndpointError) -> String? {
+    func resource(in form: FormFields) throws(TokenEndpointError) -> String? {
         guard let resource = form["resource"] else { return nil }
         if let problem = ResourceIndicator.problem(with: resource, allowed: provider.configuration.resources) {
             throw .invalidTarget(problem)

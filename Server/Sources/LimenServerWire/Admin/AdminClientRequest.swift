@@ -1,0 +1,47 @@
+/// `POST /admin/clients`: a client registration on the wire (member names after RFC 7591 where it has one).
+///
+/// ```json
+/// {"client_id": "web", "client_name": "Web", "kind": "confidential", "redirect_uris": ["https://app.example/cb"],
+///  "access_token_ttl": 300}
+/// ```
+package struct AdminClientRequest: AdminRequestBody, Sendable {
+    /// The members ``AdminJSON`` accepts.
+    package typealias Members = CodingKeys
+
+    /// `client_id`: the client's ID.
+    package var clientID: String
+    /// `client_name`: the name shown on the consent page.
+    package var clientName: String?
+    /// `kind`: `public` or `confidential`.
+    package var kind: String?
+    /// `native`: an app on a device (loopback and private-use redirects).
+    package var native: Bool?
+    /// `first_party`: trusted without a consent page.
+    package var firstParty: Bool?
+    /// `redirect_uris`.
+    package var redirectURIs: [String]?
+    /// `post_logout_redirect_uris`.
+    package var postLogoutRedirectURIs: [String]?
+    /// `id_token_signed_response_alg`.
+    package var idTokenSignedResponseAlg: String?
+    /// `access_token_ttl`, in seconds.
+    package var accessTokenTTL: Int?
+    /// `refresh_token_ttl`, in seconds.
+    package var refreshTokenTTL: Int?
+    /// `allow_no_pkce`: a legacy confidential client may leave PKCE out.
+    package var allowNoPKCE: Bool?
+
+    /// The members, as named on the wire.
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case clientID = "client_id"
+        case clientName = "client_name"
+        case kind, native
+        case firstParty = "first_party"
+        case redirectURIs = "redirect_uris"
+        case postLogoutRedirectURIs = "post_logout_redirect_uris"
+        case idTokenSignedResponseAlg = "id_token_signed_response_alg"
+        case accessTokenTTL = "access_token_ttl"
+        case refreshTokenTTL = "refresh_token_ttl"
+        case allowNoPKCE = "allow_no_pkce"
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import ServerFuzzSupport
+import Testing
+
+/// The seed corpora of the server's fuzz harnesses (Server/Fuzz/Corpus), replayed through the harnesses' own checks:
+/// a check that changes, or a seed it no longer passes, fails here without a sanitizer build.
+@Suite("Server fuzz corpora")
+struct CorpusTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus")
+
+    static func seeds(_ harness: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(harness).path))
+        return (names ?? []).sorted()
+    }
+
+    static func seed(_ harness: String, _ name: String) throws -> Data {
+        try Data(contentsOf: folder.appendingPathComponent(harness).appendingPathComponent(name))
+    }
+
+    @Test("each harness has seeds", arguments: ["FormBody", "AdminJSON"])
+    func corpusIsThere(_ harness: String) {
+        #expect(Self.seeds(harness).count >= 5, "too few seeds for \(harness)")
+    }
+
+    @Test("every FormBody seed passes the FormBody check", arguments: seeds("FormBody"))
+    func formBody(_ name: String) throws {
+        try FormBodyCheck.check(Self.seed("FormBody", name))
+    }
+
+    @Test("every AdminJSON seed passes the AdminJSON check", arguments: seeds("AdminJSON"))
+    func adminJSON(_ name: String) throws {
+        try AdminJSONCheck.check(Self.seed("AdminJSON", name))
+    }
+}
