@@ -30,7 +30,8 @@ struct FlowCLITests {
             let flow = try await limen(cli, ["flow", "sign-in"] + connection(server), input: answers)
             #expect(flow.status == 0, "\(flow.standardError)")
             #expect(flow.errorLines.contains("== Sign in"))
-            #expect(flow.errorLines.contains { $0.hasPrefix("  2) Create an account") })
+            #expect(flow.errorLines.contains { $0.hasPrefix("  2) Forgot your password?") })
+            #expect(flow.errorLines.contains { $0.hasPrefix("  3) Create an account") })
             #expect(flow.errorLines.contains { $0.hasPrefix("! ") }, "the error node's message is shown")
             #expect(!flow.trimmedOutput.isEmpty, "the user's ID is printed")
 

@@ -45,7 +45,7 @@ struct LimenServerFlowTests {
                 return
             }
             #expect(step.id == "credentials")
-            #expect(step.collectors.map(\.key) == ["email", "password", "submit", "create-account"])
+            #expect(step.collectors.map(\.key) == ["email", "password", "submit", "forgot-password", "create-account"])
             fill(step, ["email": server.user.email, "password": "wrong password"])
             guard case .error(let error) = await step.next() else {
                 Issue.record("a wrong password is no error node")
