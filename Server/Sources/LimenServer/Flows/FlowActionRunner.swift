@@ -61,7 +61,10 @@ struct FlowActionRunner: Sendable {
                     return try Self.outcome(of: error)
                 }
             case .createAccount:
-                guard provider.configuration.signUpEnabled else { return Self.signUpDisabled }
+                guard provider.configuration.signUpEnabled else {
+                    return .failed(
+                        code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
+                }
                 let email = Self.text(values["email"]) ?? context.email ?? ""
                 context.email = Accounts.normalise(email)
                 do throws(AccountError) {
@@ -150,9 +153,9 @@ struct FlowActionRunner: Sendable {
         return .proceeded(context)
     }
 
-    /// The failure that ends a sign-up while sign-up is turned off.
-    static let signUpDisabled = FlowActionOutcome.failed(
-        code: "sign_up_disabled", message: "New accounts are not taken here.", status: .forbidden)
+    /// The failure that ends a sign-up while sign-up is turned off; the engine answers a start of, or a move to, a
+    /// flow that creates accounts with the same code and message.
+    static let signUpDisabled = (code: "sign_up_disabled", message: "New accounts are not taken here.")
 
     /// Whether the client may have a code without a consent step: a first-party client, or scopes allowed before.
     private func mayComplete(subject: String, clientID: String, scope: String) async throws(StorageError) -> Bool {

@@ -44,7 +44,8 @@ struct FlowEngine: Sendable {
                 status: .badRequest)
         }
         if !provider.configuration.signUpEnabled, flow.createsAccounts {
-            return FlowAnswer(status: .forbidden, node: Self.signUpDisabledNode)
+            return .failure(
+                FlowActionRunner.signUpDisabled.code, FlowActionRunner.signUpDisabled.message, status: .forbidden)
         }
         let acrValues = parameters["acr_values"]
         let request = FlowRequest(
@@ -110,7 +111,9 @@ struct FlowEngine: Sendable {
                 return failure("unknown_flow", "There is no flow \(target).", .notFound)
             }
             if !provider.configuration.signUpEnabled, next.createsAccounts {
-                return FlowAnswer(status: .forbidden, interaction: id, node: Self.signUpDisabledNode)
+                return .failure(
+                    FlowActionRunner.signUpDisabled.code, FlowActionRunner.signUpDisabled.message, status: .forbidden,
+                    interaction: id)
             }
             return try await move(record, to: next, nodeID: next.start, context: context, id: id)
         case .run(let actions, let nextNode):
@@ -238,9 +241,6 @@ struct FlowEngine: Sendable {
     private static func prefill(_ context: FlowContext) -> [String: String] {
         context.email.map { ["email": $0] } ?? [:]
     }
-
-    private static let signUpDisabledNode = FlowNode.failure(
-        code: "sign_up_disabled", message: "New accounts are not taken here.")
 }
 
 extension FlowDefinition {
