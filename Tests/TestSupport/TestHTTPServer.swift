@@ -49,7 +49,9 @@ public final class TestHTTPServer: Sendable {
     public static func start(_ routes: [String: Handler]) async throws -> TestHTTPServer {
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
         let task = Task { try await server.run() }
-        try await server.waitUntilListening()
+        // A hang guard only: FlyingFox's default of 5 s is not met when CPU-bound tests (PBKDF2 at 600,000 rounds)
+        // hold the cooperative pool's threads on a loaded machine.
+        try await server.waitUntilListening(timeout: 60)
         guard case .ip4(_, let port)? = await server.listeningAddress else {
             task.cancel()
             throw TestServerError.notListening
