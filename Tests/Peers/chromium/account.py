@@ -14,6 +14,7 @@ import json
 import secrets
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 from sign_in import (
@@ -47,7 +48,10 @@ def main():
         wait_for_heading(driver, "Your account")
         encrypted = [element.text for element in driver.find_elements(By.CLASS_NAME, "encrypted")]
         driver.find_element(By.ID, "field-nickname").send_keys(args.nickname)
-        driver.find_element(By.CSS_SELECTOR, "button[value=save]").click()
+        save = driver.find_element(By.CSS_SELECTOR, "button[value=save]")
+        save.click()
+        # The answer is the same page again: wait for the submitted one to be replaced before reading it.
+        WebDriverWait(driver, TIMEOUT).until(expected_conditions.staleness_of(save))
         wait_for_heading(driver, "Your account")
         notices = driver.find_elements(By.ID, "form-notice")
         if not notices:
