@@ -133,6 +133,15 @@ rows.append(
         result: String(format: "%.0f MB/s = %.2f×", field.client, field.client / field.raw), goal: "≥ 0.25×",
         met: field.client / field.raw >= 0.25))
 
+// (e) A flow step on the device: a 10-collector node decoded, filled in and validated.
+progress("flow node decode + validate()")
+let stepMicroseconds = try await FlowNodeBenchmark.measure().seconds * 1e6
+rows.append(
+    Row(
+        measure:
+            "flow step of 10 collectors: decode (`startFlow`) + fill in + `validate()`, median of 500 batches × 20",
+        result: String(format: "%.1f µs", stepMicroseconds), goal: "≤ 50 µs", met: stepMicroseconds <= 50))
+
 print("openssl: \(openssl.version)")
 print("")
 print("| Measure | Result | Goal | Met |")

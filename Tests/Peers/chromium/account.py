@@ -14,7 +14,7 @@ import json
 import secrets
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 from sign_in import (
@@ -48,10 +48,12 @@ def main():
         wait_for_heading(driver, "Your account")
         encrypted = [element.text for element in driver.find_elements(By.CLASS_NAME, "encrypted")]
         driver.find_element(By.ID, "field-nickname").send_keys(args.nickname)
-        save = driver.find_element(By.CSS_SELECTOR, "button[value=save]")
-        save.click()
-        # The answer is the same page again: wait for the submitted one to be replaced before reading it.
-        WebDriverWait(driver, TIMEOUT).until(expected_conditions.staleness_of(save))
+        # The answer is the same page again: mark the submitted document, and read only one without the mark.
+        driver.execute_script("document.documentElement.dataset.submitted = 'yes'")
+        driver.find_element(By.CSS_SELECTOR, "button[value=save]").click()
+        WebDriverWait(driver, TIMEOUT, ignored_exceptions=(WebDriverException,)).until(
+            lambda d: d.execute_script(
+                "return document.readyState === 'complete' && !document.documentElement.dataset.submitted"))
         wait_for_heading(driver, "Your account")
         notices = driver.find_elements(By.ID, "form-notice")
         if not notices:
