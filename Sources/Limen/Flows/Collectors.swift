@@ -40,6 +40,7 @@ public final class TextCollector: FieldCollector {
     public let isRequired: Bool
     /// The regular expression and the message shown when the value does not match.
     public let validation: (regex: String, message: String)?
+    private let pattern: FlowPattern?
     private let storage: LockedValue<String>
 
     /// The text entered (the server may fill one in, such as the email address already given).
@@ -50,14 +51,14 @@ public final class TextCollector: FieldCollector {
 
     init(_ document: FlowCollectorDocument) {
         (type, key, label, isRequired) = (document.type, document.key, document.label, document.isRequired)
-        validation = document.validation
+        (validation, pattern) = (document.validation, FlowPattern(document.validation))
         storage = LockedValue(document.value ?? "")
     }
 
     public func validate() -> [FlowValidationError] {
         FieldRules.check(value, isRequired: isRequired) {
             if value.count > Self.maximumLength { return [.tooLong(max: Self.maximumLength)] }
-            return FieldRules.regex(validation, value)
+            return FieldRules.regex(pattern, value)
         }
     }
 }
@@ -75,6 +76,7 @@ public final class PasswordCollector: FieldCollector {
     public let policy: FlowPasswordPolicy?
     /// For a `PASSWORD_VERIFY`, the password it repeats.
     let verifies: PasswordCollector?
+    private let pattern: FlowPattern?
     private let storage = LockedValue("")
 
     /// Whether this is the repeated password (`PASSWORD_VERIFY`).
@@ -89,6 +91,7 @@ public final class PasswordCollector: FieldCollector {
     init(_ document: FlowCollectorDocument, verifies: PasswordCollector?) {
         (type, key, label, isRequired) = (document.type, document.key, document.label, document.isRequired)
         (validation, policy, self.verifies) = (document.validation, document.policy, verifies)
+        pattern = FlowPattern(document.validation)
     }
 
     /// The password policy (PingDavinci's `passwordPolicy()`).
@@ -96,7 +99,7 @@ public final class PasswordCollector: FieldCollector {
 
     public func validate() -> [FlowValidationError] {
         FieldRules.check(value, isRequired: isRequired) {
-            if let mismatch = FieldRules.regex(validation, value).first { return [mismatch] }
+            if let mismatch = FieldRules.regex(pattern, value).first { return [mismatch] }
             if !isVerification, let policy { return policy.violations(of: value) }
             if isVerification, let verifies, verifies.value != value { return [.passwordMismatch] }
             return []
@@ -262,8 +265,8 @@ enum FieldRules {
     }
 
     /// `regex` when the whole of `value` does not match the pattern.
-    static func regex(_ validation: (regex: String, message: String)?, _ value: String) -> [FlowValidationError] {
-        guard let validation, !FlowPattern.matches(value, pattern: validation.regex) else { return [] }
-        return [.regex(validation.regex, message: validation.message)]
+    static func regex(_ pattern: FlowPattern?, _ value: String) -> [FlowValidationError] {
+        guard let pattern, !pattern.matches(value) else { return [] }
+        return [.regex(pattern.source, message: pattern.message)]
     }
 }

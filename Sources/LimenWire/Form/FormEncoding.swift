@@ -2,13 +2,35 @@ import Foundation
 
 /// `application/x-www-form-urlencoded` encoding and decoding (WHATWG URL standard, as OAuth 2.0 uses it).
 public enum FormEncoding {
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
-    )
 
-    /// Percent-encodes one name or value; a space becomes `%20`.
+    /// Percent-encodes one name or value: every UTF-8 byte but RFC 3986's unreserved characters becomes `%XX`, so a
+    /// space is `%20`. Byte by byte rather than `addingPercentEncoding`, which on Linux went through `NSString` and
+    /// cost a third of building a flow request.
     public static func escape(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
+        guard !value.utf8.allSatisfy(isUnreserved) else { return value }
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(value.utf8.count * 3)
+        for byte in value.utf8 {
+            if isUnreserved(byte) {
+                escaped.append(byte)
+            } else {
+                escaped += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: escaped, as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// RFC 3986 §2.3: `ALPHA / DIGIT / "-" / "." / "_" / "~"`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            true
+        default: false
+        }
     }
 
     /// Encodes name/value pairs in the order given.

@@ -8,9 +8,9 @@ public enum RandomToken {
         Base64URL.encode(bytes(count: byteCount))
     }
 
-    /// `count` random bytes from the system's secure generator.
+    /// `count` random bytes from swift-crypto's secure generator, drawn at once (a byte at a time, through
+    /// `SystemRandomNumberGenerator`, cost one system call per byte: most of a native flow step on the device).
     static func bytes(count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
     }
 }

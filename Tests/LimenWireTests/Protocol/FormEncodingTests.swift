@@ -1,3 +1,4 @@
+import Foundation
 import LimenWire
 import Testing
 
@@ -21,6 +22,19 @@ struct FormEncodingTests {
         ])
     func decodes(_ body: String, _ expected: [String]) {
         #expect(Self.decoded(body) == expected)
+    }
+
+    @Test(
+        "a name or value is escaped byte by byte exactly as Foundation escapes it to RFC 3986's unreserved characters",
+        arguments: [
+            "", "plain-text_1.2~3", "a b+c&d=e%f", "café", "🔐 key", "\u{FEFF}x", "\u{0}\u{7F}", "/?#[]@!$'()*,;:",
+            "e\u{301}", "http://127.0.0.1:53124/callback",
+        ])
+    func escapesAsFoundation(_ text: String) {
+        let unreserved = CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        #expect(FormEncoding.escape(text) == text.addingPercentEncoding(withAllowedCharacters: unreserved))
+        #expect(FormEncoding.decode("k=" + FormEncoding.escape(text)).first?.1 == text)
     }
 
     @Test("a combining mark right after a separator does not hide it (fields split on bytes, not characters)")
