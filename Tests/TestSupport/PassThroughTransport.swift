@@ -1,0 +1,39 @@
+import Foundation
+import LimenOIDC
+
+/// An ``HTTPTransport`` for tests against a real server: records every request the SDK sends, then forwards it (by
+/// default over `URLSessionTransport`); once ``goOffline()`` is called it fails every request as offline instead.
+///
+/// ```swift
+/// let transport = PassThroughTransport()
+/// … // a client over it talks to limen-server
+/// let bodies = await transport.requests.compactMap(\.body)
+/// ```
+public actor PassThroughTransport: HTTPTransport {
+    private let base: any HTTPTransport
+    private var isOffline = false
+    /// Every request sent, in order (those failed as offline included).
+    public private(set) var requests: [HTTPRequest] = []
+
+    /// Creates a transport that forwards to `base`.
+    public init(forwardingTo base: any HTTPTransport = URLSessionTransport(timeout: 30)) {
+        self.base = base
+    }
+
+    /// Fails every request from now on with `NetworkError.offline`.
+    public func goOffline() {
+        isOffline = true
+    }
+
+    /// The requests sent with `method` to a URL whose path is `path`.
+    public func requests(_ method: String, path: String) -> [HTTPRequest] {
+        requests.filter { $0.method == method && $0.url.path == path }
+    }
+
+    /// Records `request`, then forwards it or fails it as offline.
+    public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPResponse {
+        requests.append(request)
+        if isOffline { throw .offline("the test took the network away") }
+        return try await base.send(request)
+    }
+}
