@@ -5,9 +5,11 @@ import TestSupport
 import Testing
 
 /// The profile API (`client.user.get` / `set`) against the `limen-server` binary with an app schema of plain and
-/// encrypted fields.
+/// encrypted fields. One test at a time: each starts its own server, and eight of them at once (each hashing a password
+/// with scrypt per sign-in) on a loaded two-core machine pushed requests past the transport's 30 s timeout.
 @Suite(
     "Profiles against Limen Server",
+    .serialized,
     .enabled(
         if: LimenServerPeer.unavailableReason == nil, "limen-server is not built (swift build --package-path Server)")
 )
@@ -146,10 +148,10 @@ struct LimenServerProfileTests {
         }
     }
 
-    @Test("offline, get() returns the profile cached by the last read, encrypted fields decrypted")
+    @Test("offline, get() returns the profile cached by the last read, encrypted fields decrypted; sign-out deletes it")
     func offlineRead() async throws {
         try await ProfileServer.with { server in
-            let store = MemoryStore()
+            let store = OpenStore()
             let online = try await ProfileServer.signedIn(server, store: store)
             try await online.user.set(field: "nickname", value: "Ada")
             try await online.user.set(field: "diagnosis", value: "hay fever")
@@ -163,7 +165,10 @@ struct LimenServerProfileTests {
             #expect(offline.state.user.data == profile)
             #expect(await !transport.requests("GET", path: "/v1/app").isEmpty, "the server was asked first")
 
+            let cached = { await store.entries.keys.filter { $0.hasPrefix("default.profile.") } }
+            #expect(await cached().count == 1)
             await online.signOut()
+            #expect(await cached().isEmpty, "the cached profile is deleted at sign-out")
             let afterSignOut = try ProfileServer.client(server, store: store, transport: transport)
             await afterSignOut.restore()
             await #expect(throws: LimenError.notSignedIn) { try await afterSignOut.user.get() }
