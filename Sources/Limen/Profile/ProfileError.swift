@@ -82,7 +82,7 @@ extension ProfileError: LocalizedError {
 extension ProfileError {
     /// The error a profile route's non-2xx `response` means: `{"error", "error_description", "field"}` read when
     /// present.
-    init(response: HTTPResponse) {
+    package init(response: HTTPResponse) {
         let members = (try? JSONValue(parsing: response.body))?.objectValue ?? [:]
         let code = members["error"]?.stringValue
         let description = members["error_description"]?.stringValue ?? code ?? "status \(response.status)"

@@ -145,6 +145,26 @@ struct LimenServerProfileTests {
                 try await first.user.set(field: "nickname", value: "Ada Lovelace")
             }
             #expect(try await second.user.get()["nickname"] == .string("Grace"), "the conflicting write wrote nothing")
+            #expect(await transport.requests("GET", path: "/v1/app").count == 1, "the schema is read once per session")
+        }
+    }
+
+    @Test("a profile that changes again while the write is applied once more: a conflict, nothing written")
+    func conflictWhileReapplying() async throws {
+        try await ProfileServer.with { server in
+            let first = try await ProfileServer.signedIn(server)
+            let transport = PassThroughTransport()
+            let second = try await ProfileServer.signedIn(server, transport: transport)
+            try await second.user.get()
+            try await first.user.set(field: "nickname", value: "Ada")
+            await transport.beforeRequest("PATCH", path: "/v1/me/data", skipping: 1) {
+                try? await first.user.set(field: "age", value: 50)
+            }
+            await #expect(throws: LimenError.profile(.conflict(fields: ["diagnosis"]))) {
+                try await second.user.set(field: "diagnosis", value: "hay fever")
+            }
+            #expect(await transport.requests("PATCH", path: "/v1/me/data").count == 2, "applied again once only")
+            #expect(try await first.user.get() == ["nickname": .string("Ada"), "age": .number(50)])
         }
     }
 
