@@ -83,6 +83,16 @@ struct LimenServerProfileTests {
         }
     }
 
+    @Test("without encrypted fields in the app schema, sign-in creates no key")
+    func noKeyWithoutEncryption() async throws {
+        try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s"]) { server in
+            let store = OpenStore()
+            let client = try await ProfileServer.signedIn(server, store: store)
+            #expect(try await client.user.schema().isEncryptionEnabled == false)
+            #expect(await store.fieldKeys.isEmpty)
+        }
+    }
+
     @Test("the plaintext of an encrypted field and the key are in no request and nowhere in the server's files")
     func plaintextStaysOnDevice() async throws {
         try await ProfileServer.with { server in
