@@ -40,7 +40,7 @@ extension CurrentUser {
         } catch {
             throw .encryption(error)
         }
-        guard let text = String(validating: plaintext, as: UTF8.self) else {
+        guard let text = String(strictUTF8: plaintext) else {
             throw .encryption(.malformed(.invalidPayload))
         }
         return text

@@ -61,7 +61,7 @@ extension AuthClient {
         } catch {
             throw undecryptable(error)
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = String(strictUTF8: bytes) else {
             throw undecryptable(.malformed(.invalidPayload))
         }
         switch type {
