@@ -112,8 +112,13 @@ struct LimenServerProfileTests {
             let rawKey = try #require(Base64URL.decode(encodedKey))
             let needles = [Data(secret.utf8), Data(allergy.utf8), Data(encodedKey.utf8), rawKey]
 
-            #expect(await !transport.requests("PATCH", path: "/v1/me/data").isEmpty)
-            #expect(await !transport.requests("PUT", path: "/v1/me/data").isEmpty)
+            let sentDiagnoses = try await
+                (transport.requests("PATCH", path: "/v1/me/data")
+                + transport.requests("PUT", path: "/v1/me/data")).map { request in
+                    try JSONValue(parsing: try #require(request.body)).objectValue?["data"]?.objectValue?["diagnosis"]
+                }
+            #expect(sentDiagnoses.count == 2)
+            #expect(sentDiagnoses.first == sentDiagnoses.last, "an unchanged encrypted field keeps its ciphertext")
             for request in await transport.requests {
                 let sent =
                     Data(request.url.absoluteString.utf8) + Data(request.headers.description.utf8)
