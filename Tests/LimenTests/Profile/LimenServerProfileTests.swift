@@ -199,6 +199,8 @@ struct LimenServerProfileTests {
             #expect(try await offline.user.get() == profile)
             #expect(offline.state.user.data == profile)
             #expect(await !transport.requests("GET", path: "/v1/app").isEmpty, "the server was asked first")
+            let write = await #expect(throws: LimenError.self) { try await offline.user.set(field: "age", value: 1) }
+            #expect(write?.code == "network.offline", "a write needs the server")
 
             let cached = { await store.entries.keys.filter { $0.hasPrefix("default.profile.") } }
             #expect(await cached().count == 1)
