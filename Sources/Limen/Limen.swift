@@ -42,7 +42,7 @@ public enum Limen {
         try await client().signIn(using: userAgent, redirectURI: redirectURI, options: options)
     }
 
-    /// ``AuthClient/user`` of the shared client (Rownd's `Rownd.user`): field encryption and key transfer.
+    /// ``AuthClient/user`` of the shared client (Rownd's `Rownd.user`): profile, field encryption and key transfer.
     ///
     /// ```swift
     /// let field = try await Limen.user.encrypt(plaintext: "4111 1111 1111 1111")

@@ -1,3 +1,5 @@
+import Foundation
+
 extension GlewlwydPeer {
     /// Starts glewlwyd (as ``start()``), runs `body` with it, and stops it however `body` ends.
     public static func with<Result>(
@@ -17,5 +19,21 @@ extension LimenServerPeer {
         _ body: (LimenServerPeer) async throws -> Result
     ) async throws -> Result {
         try await withStopping(try await start(settings: settings), stop: { await $0.stop() }, body)
+    }
+}
+
+extension LimenServerPeer {
+    /// ``with(settings:isolation:_:)`` with `configuration` (YAML) written to a configuration file the server reads
+    /// (`--config`), deleted afterwards: for the settings only a file holds, such as `profile_schema`.
+    public static func with<Result>(
+        configuration: String,
+        settings: [String] = [],
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (LimenServerPeer) async throws -> Result
+    ) async throws -> Result {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("limen-server-\(UUID()).yaml")
+        try Data(configuration.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try await with(settings: ["--config", file.path] + settings, body)
     }
 }

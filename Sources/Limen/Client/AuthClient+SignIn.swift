@@ -89,6 +89,7 @@ extension AuthClient {
             let next = try await body()
             generation += 1
             try await adopt(next)
+            await createEncryptionKeyIfEnabled()
             logger.info(
                 "signed in",
                 metadata: [

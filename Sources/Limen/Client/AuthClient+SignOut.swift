@@ -14,7 +14,7 @@ public struct SignOutResult: Sendable, Equatable {
 }
 
 extension AuthClient {
-    /// Signs out: clears the local session first (and the user's field-encryption key, when
+    /// Signs out: clears the local session and the cached profile first (and the user's field-encryption key, when
     /// ``Configuration/encryptionKeyOnSignOut`` is ``EncryptionKeyRetention/delete``), then revokes the refresh and
     /// access tokens when the provider has a revocation endpoint, and builds the end-session URL.
     /// - Parameter revoke: Whether to revoke the tokens at the provider (default `true`).
@@ -27,6 +27,7 @@ extension AuthClient {
         var result = SignOutResult()
         guard let ended else { return result }
         result.encryptionKeyError = await retireEncryptionKey(of: ended.subject)
+        await forgetProfile(of: ended.subject)
         if let metadata = try? await metadata(), let endpoint = metadata.endSessionEndpoint {
             result.endSessionURL = EndSessionRequest(
                 idTokenHint: ended.idToken,

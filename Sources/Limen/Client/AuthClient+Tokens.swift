@@ -77,7 +77,7 @@ extension AuthClient {
             stored.hasFreshAccessToken(at: configuration.now(), leeway: min(margin, configuration.leeway))
         {
             tokens = stored
-            stateStore.update { $0 = .signedIn(stored) }
+            stateStore.update { $0 = .signedIn(stored, after: $0) }
             return stored.accessToken
         }
         guard let refreshToken = stored.refreshToken else {

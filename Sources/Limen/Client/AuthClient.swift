@@ -18,6 +18,10 @@ public actor AuthClient {
     let sessions: SessionStore
     /// The users' field-encryption keys (see ``CurrentUser``).
     let keyring: FieldKeyring
+    /// The users' cached profiles (see ``CurrentUser/get()``).
+    let profileCache: ProfileCache
+    /// The app schema and the last profile snapshot, in memory.
+    let profiles = ProfileMemory()
     let discovery: ProviderDiscovery
     let stateStore = StateStore()
     let events = EventBus()
@@ -43,6 +47,7 @@ public actor AuthClient {
         self.configuration = configuration
         self.sessions = SessionStore(store: configuration.store, namespace: configuration.namespace)
         self.keyring = FieldKeyring(sessions: sessions, namespace: configuration.namespace)
+        self.profileCache = ProfileCache(store: configuration.store, namespace: configuration.namespace)
         self.discovery = ProviderDiscovery(
             issuer: configuration.issuer,
             transport: configuration.transport,
@@ -198,7 +203,7 @@ public actor AuthClient {
         }
         tokens = next
         hasUnsavedSession = false
-        stateStore.update { $0 = .signedIn(next) }
+        stateStore.update { $0 = .signedIn(next, after: $0) }
     }
 
     /// Makes a refreshed set the session: published at once, then persisted. The provider has already spent the
@@ -207,7 +212,7 @@ public actor AuthClient {
     func adoptRefreshed(_ next: TokenSet) async {
         tokens = next
         hasUnsavedSession = true
-        stateStore.update { $0 = .signedIn(next) }
+        stateStore.update { $0 = .signedIn(next, after: $0) }
         await writeUnsavedSession()
     }
 

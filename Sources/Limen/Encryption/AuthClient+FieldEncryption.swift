@@ -35,3 +35,17 @@ extension AuthClient {
         }
     }
 }
+
+extension AuthClient {
+    /// After a sign-in: when the app schema enables field encryption, makes sure the user has a key on this device
+    /// (a random 256-bit key created in the secure store, never sent). A provider without an app schema, or a failure
+    /// here, leaves the sign-in as it is: the key is then created by the first encryption.
+    func createEncryptionKeyIfEnabled() async {
+        do throws(LimenError) {
+            guard try await appSchema().isEncryptionEnabled else { return }
+            _ = try await fieldEncryptionKey(creating: true)
+        } catch {
+            logger.debug("no field-encryption key prepared at sign-in", metadata: ["code": "\(error.code)"])
+        }
+    }
+}

@@ -40,7 +40,7 @@ extension CurrentUser {
         } catch {
             throw .encryption(error)
         }
-        guard let text = String(validating: plaintext, as: UTF8.self) else {
+        guard let text = String(strictUTF8: plaintext) else {
             throw .encryption(.malformed(.invalidPayload))
         }
         return text
@@ -54,12 +54,13 @@ extension CurrentUser {
 
     /// The signed-in user's key as a JWE protected by `passphrase` (`PBES2-HS512+A256KW` with 600,000 PBKDF2 rounds
     /// and a random salt, `A256GCM`), to carry to another device and import there with
-    /// ``importEncryptionKey(_:passphrase:)``. Deriving the wrapping key takes a noticeable fraction of a second.
+    /// ``importEncryptionKey(_:passphrase:)``. Deriving the wrapping key takes a noticeable fraction of a second, on a
+    /// thread of its own: the caller suspends, and other tasks keep running meanwhile.
     /// - Throws: ``LimenError/encryption(_:)`` with `EncryptionError.noKey` when this user has no key yet.
     public func exportEncryptionKey(passphrase: String) async throws(LimenError) -> String {
         let key = try await client.fieldEncryptionKey(creating: false)
         do {
-            return try key.exported(passphrase: passphrase)
+            return try await OffPool.run { () throws(EncryptionError) in try key.exported(passphrase: passphrase) }
         } catch {
             throw .encryption(error)
         }
@@ -75,7 +76,9 @@ extension CurrentUser {
         let userID = try await client.signedInUserID()
         let key: FieldEncryptionKey
         do {
-            key = try FieldEncryptionKey(importing: export, passphrase: passphrase)
+            key = try await OffPool.run { () throws(EncryptionError) in
+                try FieldEncryptionKey(importing: export, passphrase: passphrase)
+            }
         } catch {
             throw .encryption(error)
         }

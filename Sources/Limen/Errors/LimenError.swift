@@ -27,6 +27,8 @@ public enum LimenError: Error, Sendable, Equatable {
     case storage(StorageError)
     /// Field encryption, decryption, or a key export or import failed.
     case encryption(EncryptionError)
+    /// Reading or writing the signed-in user's profile failed (see ``CurrentUser/get()``).
+    case profile(ProfileError)
     /// The sign-in page could not be shown or returned nothing.
     case userAgent(UserAgentError)
     /// The user cancelled sign-in.
@@ -61,6 +63,7 @@ public enum LimenError: Error, Sendable, Equatable {
         case .protocolViolation(let error): error.code
         case .storage(let error): error.code
         case .encryption(let error): error.code
+        case .profile(let error): error.code
         case .userAgent(let error): error.code
         case .userCancelled: "user_cancelled"
         case .sessionExpired: "session_expired"
@@ -75,6 +78,7 @@ public enum LimenError: Error, Sendable, Equatable {
         case .oauth(let error): error.isRetryable
         case .storage(let error): error.isRetryable
         case .protocolViolation(let error): error.isRetryable
+        case .profile(let error): error.isRetryable
         default: false
         }
     }
@@ -100,6 +104,7 @@ extension LimenError: LocalizedError {
         case .protocolViolation(let error): error.errorDescription
         case .storage(let error): error.errorDescription
         case .encryption(let error): error.errorDescription
+        case .profile(let error): error.errorDescription
         case .userAgent(let error): error.errorDescription
         case .userCancelled: "Sign-in was cancelled."
         case .sessionExpired: "The session has expired; sign in again."

@@ -14,6 +14,10 @@ public enum AuthEvent: Sendable, Equatable {
     case sessionExpired
     /// The user signed out.
     case signedOut
+    /// The signed-in user's profile in the state (``AuthState/User/data``) changed: a ``CurrentUser/set(data:)`` or
+    /// ``CurrentUser/set(field:value:)`` was written, or a ``CurrentUser/get()`` brought other data (Rownd's
+    /// `userDataUpdated`).
+    case userDataUpdated
 }
 
 /// How a user signed in.

@@ -54,11 +54,20 @@ public struct AuthState: Sendable, Equatable {
         public var id: String?
         /// The user's claims (ID token, then UserInfo).
         public var claims: [String: JSONValue]
+        /// The user's profile as the last ``CurrentUser/get()`` or ``CurrentUser/set(data:)`` left it, encrypted
+        /// fields decrypted (Rownd's `state.user.data`); empty until the first. Kept while the session refreshes,
+        /// emptied at sign-out.
+        ///
+        /// ```swift
+        /// for await data in client.subscribe({ $0.user.data }) { nicknameLabel.text = data["nickname"]?.stringValue }
+        /// ```
+        public var data: [String: JSONValue]
 
         /// Creates a user part.
-        public init(id: String? = nil, claims: [String: JSONValue] = [:]) {
+        public init(id: String? = nil, claims: [String: JSONValue] = [:], data: [String: JSONValue] = [:]) {
             self.id = id
             self.claims = claims
+            self.data = data
         }
 
         /// The `email` claim.
@@ -81,7 +90,14 @@ public struct AuthState: Sendable, Equatable {
         self.user = user
     }
 
-    /// The state for a signed-in session.
+    /// The state for a signed-in session, keeping the profile data of `previous` when it is the same user's.
+    static func signedIn(_ tokens: TokenSet, after previous: AuthState) -> AuthState {
+        var state = signedIn(tokens)
+        if previous.user.id == tokens.subject { state.user.data = previous.user.data }
+        return state
+    }
+
+    /// The state for a signed-in session, without profile data.
     static func signedIn(_ tokens: TokenSet) -> AuthState {
         AuthState(
             phase: .signedIn,
