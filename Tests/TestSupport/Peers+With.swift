@@ -1,3 +1,5 @@
+import LimenTestSupport
+
 extension GlewlwydPeer {
     /// Starts glewlwyd (as ``start()``), runs `body` with it, and stops it however `body` ends.
     public static func with<Result>(

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LimenOIDC
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer
@@ -36,9 +37,9 @@ struct RefreshAfterCrashTests {
     /// Signs in, refreshes every session while the server is killed, restarts it and retries every old token.
     private static func killAndRetry(in directory: TemporaryDirectory, databaseURL: String?) async throws {
         let refreshTokens = try await signedInSessions(in: directory, databaseURL: databaseURL)
-        let port = try await FreePort.find()
+        let port = try FreePort.find()
 
-        let first = try await startServer(port: port, directory: directory, databaseURL: databaseURL, log: "first.log")
+        let first = try await startServer(port: port, directory: directory, databaseURL: databaseURL)
         let killedAt: Date
         do {
             // Every session refreshes at once; the server is killed as soon as one rotation has been answered, so at
@@ -65,8 +66,7 @@ struct RefreshAfterCrashTests {
         // retry is past the grace window of every rotation the killed server committed.
         let nextSecond = killedAt.timeIntervalSince1970.rounded(.down) + 1
         try await Task.sleep(for: .seconds(max(0, nextSecond - Date().timeIntervalSince1970)))
-        let second = try await startServer(
-            port: port, directory: directory, databaseURL: databaseURL, log: "second.log")
+        let second = try await startServer(port: port, directory: directory, databaseURL: databaseURL)
         do {
             for token in refreshTokens {
                 let retry = try await refresh(token, port: port)
@@ -78,7 +78,7 @@ struct RefreshAfterCrashTests {
             await second.stop()
             throw error
         }
-        #expect(await second.stop() == 0)
+        #expect(await second.stop().status == 0)
     }
 
     /// Bootstraps the data folder in process (master key, signing keys, database), registers the app and signs in
@@ -132,26 +132,17 @@ struct RefreshAfterCrashTests {
 
     /// `limen-server serve` on `port` over the data in `directory` (and the PostgreSQL database at `databaseURL`),
     /// with no reuse grace window.
-    private static func startServer(
-        port: Int,
-        directory: TemporaryDirectory,
-        databaseURL: String?,
-        log: String
-    ) async throws -> ServiceProcess {
-        try await ServiceProcess.start(
-            name: "limen-server",
-            executable: try serverExecutable(),
-            arguments: [
-                "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", directory.path,
-                "--refresh-reuse-grace", "0s",
+    private static func startServer(port: Int, directory: TemporaryDirectory, databaseURL: String?) async throws
+        -> RunningProcess
+    {
+        try await startServerProcess(
+            [
+                "--host", "127.0.0.1", "--port", String(port), "--data-dir", directory.path, "--refresh-reuse-grace",
+                "0s",
             ],
             environment: databaseURL.map {
                 ["LIMEN_DATABASE_URL": $0, "LIMEN_DATABASE_POOL_SIZE": String(PostgresTestDatabase.poolSize)]
-            } ?? [:],
-            readyWhen: "limen login",
-            on: .standardOutput,
-            logPath: "\(directory.path)/\(log)"
-        )
+            } ?? [:])
     }
 
     private static func refresh(_ token: String, port: Int) async throws -> Page {
