@@ -64,8 +64,7 @@ struct RefreshAfterCrashTests {
 
         // The grace window is 0 s and stored times are whole seconds: once the second of the kill is over, every
         // retry is past the grace window of every rotation the killed server committed.
-        let nextSecond = killedAt.timeIntervalSince1970.rounded(.down) + 1
-        try await Task.sleep(for: .seconds(max(0, nextSecond - Date().timeIntervalSince1970)))
+        try await waitForTheSecondToPass(after: killedAt)
         let second = try await startServer(port: port, directory: directory, databaseURL: databaseURL)
         do {
             for token in refreshTokens {
