@@ -23,3 +23,15 @@ func startServerProcess(_ arguments: [String], environment: [String: String] = [
         readyWhen: "limen login", on: .standardOutput
     ).process
 }
+
+/// Runs `body` with `limen-server serve` started as ``startServerProcess(_:environment:)`` does, and stops the server
+/// however `body` ends.
+func withServerProcess<Result>(
+    _ arguments: [String],
+    environment: [String: String] = [:],
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (RunningProcess) async throws -> Result
+) async throws -> Result {
+    try await withStopping(
+        try await startServerProcess(arguments, environment: environment), stop: { await $0.stop() }, body)
+}
