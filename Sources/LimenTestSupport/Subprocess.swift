@@ -103,10 +103,11 @@ public enum Subprocess {
         )
     }
 
-    /// Starts `process` from a thread of its own with no signal blocked. A child inherits the signal mask of the thread
-    /// that starts it, and the threads tasks run on (libdispatch's workers) block SIGTERM: started from a task, a child
-    /// that installs no handler of its own (`sleep`, a Python script) would never see a stop's SIGTERM.
-    static func launch(_ process: Process) async throws {
+    /// Starts `process` (configured by the caller: a pseudo-terminal, say) from a thread of its own with no signal
+    /// blocked. A child inherits the signal mask of the thread that starts it, and the threads tasks run on
+    /// (libdispatch's workers) block SIGTERM: started from a task with `process.run()`, a child that installs no
+    /// handler of its own (`sleep`, a Python script, the `limen` tool) would never see a stop's SIGTERM.
+    public static func launch(_ process: Process) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let thread = Thread {
                 var unblocked = sigset_t()
