@@ -24,6 +24,9 @@ let package = Package(
         .library(name: "LimenWire", targets: ["LimenWire"]),
         .library(name: "LimenLoopback", targets: ["LimenLoopback"]),
         .executable(name: "limen", targets: ["LimenCLI"]),
+        // Limen's own test support, shared by this package's tests and the server's (Server/Package.swift): not a
+        // stable API, as HummingbirdTesting and NIOTestUtils are to their packages.
+        .library(name: "LimenTestSupport", targets: ["LimenTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -99,9 +102,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Generic test helpers (subprocesses with deadlines, free ports, locks, gates, test clocks): Foundation only.
+        .target(
+            name: "LimenTestSupport",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: [
+                "LimenTestSupport",
                 "LimenOIDC",
                 "Limen",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -121,22 +130,29 @@ let package = Package(
         ),
         .testTarget(
             name: "LimenWireTests",
-            dependencies: ["LimenWire", "TestSupport", "FuzzSupport"],
+            dependencies: ["LimenTestSupport", "LimenWire", "TestSupport", "FuzzSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LimenOIDCTests",
-            dependencies: ["LimenOIDC", "TestSupport"],
+            dependencies: ["LimenTestSupport", "LimenOIDC", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LimenTests",
-            dependencies: ["Limen", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "LimenTestSupport", "Limen", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LimenLoopbackTests",
-            dependencies: ["LimenLoopback", "TestSupport"],
+            dependencies: ["LimenTestSupport", "LimenLoopback", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LimenTestSupportTests",
+            dependencies: ["LimenTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -146,7 +162,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LimenCLITests",
-            dependencies: ["LimenCLI", "TestSupport"],
+            dependencies: ["LimenTestSupport", "LimenCLI", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ]

@@ -93,6 +93,7 @@ let package = Package(
                 "LimenServer",
                 "LimenServerWire",
                 .product(name: "LimenOIDC", package: "Limen"),
+                .product(name: "LimenTestSupport", package: "Limen"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),

@@ -1,6 +1,7 @@
 import Foundation
 import Limen
 import LimenOIDC
+import LimenTestSupport
 import TestSupport
 import Testing
 
@@ -21,7 +22,7 @@ struct CLIEndToEndTests {
     func logIn(_ peer: GlewlwydPeer, _ cli: CLIRunner) async throws -> Subprocess.Result {
         let registered = try #require(peer.client(alg: "RS256"))
         let ports = registered.redirectURIs.compactMap { $0.port.map(UInt16.init) }
-        let port = try #require(LoopbackPort.firstFree(among: ports), "every registered redirect port is taken")
+        let port = try #require(ports.first { FreePort.isFree(Int($0)) }, "every registered redirect port is taken")
         return try await cli.logIn(
             issuer: peer.issuer.absoluteString, clientID: registered.clientID, port: port,
             scope: "openid email profile", browser: GlewlwydBrowser(peer: peer))
@@ -75,21 +76,16 @@ struct CLIEndToEndTests {
     func deviceLogin() async throws {
         try await withPeer { peer, cli in
             let registered = try #require(peer.client(alg: "ES256"))
-            let running = try cli.launch([
+            let login = try await cli.withLaunched([
                 "login", "--issuer", peer.issuer.absoluteString, "--client-id", registered.clientID, "--device",
                 "--scope", "openid email profile",
-            ])
-            do {
-                let line = try #require(await running.firstErrorLine { $0.hasPrefix("Visit ") })
+            ]) { running in
+                let line = try await running.firstLine { $0.hasPrefix("Visit ") }
                 let userCode = try #require(line.components(separatedBy: " enter code ").last)
                 #expect(!userCode.isEmpty && !userCode.contains(" "))
                 try await GlewlwydBrowser(peer: peer).approveDevice(userCode: userCode)
-            } catch {
-                running.terminate()
-                _ = await running.wait()
-                throw error
+                return try await running.wait()
             }
-            let login = await running.wait()
             #expect(login.status == 0, "\(login.standardError)")
             #expect(!login.trimmedOutput.isEmpty)
 

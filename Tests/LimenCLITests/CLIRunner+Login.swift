@@ -1,6 +1,7 @@
 import Foundation
 import Limen
 import LimenOIDC
+import LimenTestSupport
 import TestSupport
 import Testing
 
@@ -14,23 +15,18 @@ extension CLIRunner {
         scope: String,
         browser: some UserAgent
     ) async throws -> Subprocess.Result {
-        let running = try launch([
+        try await withLaunched([
             "login", "--issuer", issuer, "--client-id", clientID, "--port", String(port), "--no-browser",
             "--scope", scope,
-        ])
-        do {
-            let line = await running.firstErrorLine { $0.hasPrefix(issuer) }
-            let authorizationURL = try #require(line.flatMap(URL.init(string:)), "no authorization URL: \(running)")
+        ]) { running in
+            let line = try await running.firstLine { $0.hasPrefix(issuer) }
+            let authorizationURL = try #require(URL(string: line), "no authorization URL: \(line)")
             let redirectURI = try #require(URL(string: "http://127.0.0.1:\(port)/callback"))
             let callback = try await browser.authorize(
                 url: authorizationURL, callback: CallbackMatcher(redirectURI: redirectURI))
             let page = try await URLSessionTransport().send(HTTPRequest(url: callback))
             #expect(page.status == 200)
-        } catch {
-            running.terminate()
-            _ = await running.wait()
-            throw error
+            return try await running.wait()
         }
-        return await running.wait()
     }
 }

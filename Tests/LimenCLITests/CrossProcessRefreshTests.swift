@@ -1,6 +1,7 @@
 import Foundation
 import Limen
 import LimenOIDC
+import LimenTestSupport
 import TestSupport
 import Testing
 
@@ -85,13 +86,12 @@ final class CountingProvider: Sendable {
 struct CrossProcessRefreshTests {
     /// Signs the default profile in with `limen login --no-browser`, answering the authorization request itself.
     func logIn(_ provider: CountingProvider, _ cli: CLIRunner) async throws {
-        let running = try cli.launch([
+        let login = try await cli.withLaunched([
             "login", "--issuer", provider.server.baseURL.absoluteString, "--client-id", CountingProvider.clientID,
             "--no-browser",
-        ])
-        do {
-            let line = await running.firstErrorLine { $0.hasPrefix(provider.server.baseURL.absoluteString) }
-            let url = try #require(line.flatMap { URLComponents(string: $0) }, "no authorization URL")
+        ]) { running in
+            let line = try await running.firstLine { $0.hasPrefix(provider.server.baseURL.absoluteString) }
+            let url = try #require(URLComponents(string: line), "no authorization URL")
             let query = Dictionary(
                 (url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
             provider.expect(nonce: try #require(query["nonce"]))
@@ -101,12 +101,8 @@ struct CrossProcessRefreshTests {
                 URLQueryItem(name: "state", value: query["state"]),
             ]
             _ = try await URLSessionTransport().send(HTTPRequest(url: try #require(callback.url)))
-        } catch {
-            running.terminate()
-            _ = await running.wait()
-            throw error
+            return try await running.wait()
         }
-        let login = await running.wait()
         try #require(login.status == 0, "login failed: \(login.standardError)")
         #expect(login.trimmedOutput == "alice")
     }
@@ -125,24 +121,36 @@ struct CrossProcessRefreshTests {
             let lock = FileLock(path: cli.configDirectory.appendingPathComponent("default.lock").path)
             let arguments = ["token", "--min-ttl", "3600"]
             let environment = ["LIMEN_LOG_LEVEL": "debug"]
-            let processes = try await lock.withLock {
-                let first = try cli.launch(arguments, environment: environment)
-                let second = try cli.launch(arguments, environment: environment)
-                for process in [first, second] {
-                    let waiting = await process.firstErrorLine { $0.contains("lock held by another process") }
-                    if waiting == nil {
-                        first.terminate()
-                        second.terminate()
+            let (held, release) = (Gate(), Gate())
+            let holder = Task {
+                do {
+                    try await lock.withLock {
+                        await held.open()
+                        await release.wait()
                     }
-                    try #require(waiting != nil, "a token process never waited for the lock: \(process.standardError)")
+                } catch {
+                    await held.open()
+                    throw error
                 }
-                return [first, second]
             }
-            var outputs: [String] = []
-            for process in processes {
-                let result = await process.wait()
-                #expect(result.status == 0, "\(result.standardError)")
-                outputs.append(result.trimmedOutput)
+            await held.wait()
+            let outputs = try await withStopping(holder, stop: { _ in await release.open() }) { holder in
+                try await cli.withLaunched(arguments, environment: environment) { first in
+                    try await cli.withLaunched(arguments, environment: environment) { second in
+                        for process in [first, second] {
+                            _ = try await process.firstLine { $0.contains("lock held by another process") }
+                        }
+                        await release.open()
+                        try await holder.value
+                        var outputs: [String] = []
+                        for process in [first, second] {
+                            let result = try await process.wait()
+                            #expect(result.status == 0, "\(result.standardError)")
+                            outputs.append(result.trimmedOutput)
+                        }
+                        return outputs
+                    }
+                }
             }
             #expect(provider.refreshCount == 1)
             #expect(outputs == ["refreshed-access-token-1", "refreshed-access-token-1"])

@@ -1,6 +1,7 @@
 import Foundation
 import Limen
 import LimenOIDC
+import LimenTestSupport
 import TestSupport
 import Testing
 
@@ -82,7 +83,7 @@ struct FlowCLITests {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s"]) { server in
-            let terminal = try PseudoTerminal(
+            let terminal = try await PseudoTerminal(
                 try CLIRunner.executable(), arguments: ["flow", "sign-in"] + connection(server),
                 environment: cli.environment())
             #expect(terminal.wait(for: "Choose [1]: "))

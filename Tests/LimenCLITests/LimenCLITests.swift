@@ -1,4 +1,5 @@
 import Foundation
+import LimenTestSupport
 import TestSupport
 import Testing
 
@@ -22,35 +23,35 @@ struct LimenCLITests {
         + ".c2lnbmF0dXJl"
 
     @Test("--help lists the subcommands and exits 0")
-    func help() throws {
+    func help() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let result = try cli.run(["--help"])
+        let result = try await cli.complete(["--help"])
         #expect(result.status == 0)
         for name in ["login", "token", "whoami", "logout", "jwt"] {
-            #expect(result.standardOutput.contains(name))
+            #expect(result.outputText.contains(name))
         }
     }
 
     @Test("jwt decode prints the header and claims, labelled not verified")
-    func decodeKnownToken() throws {
+    func decodeKnownToken() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let result = try cli.run(["jwt", "decode", Self.knownToken])
+        let result = try await cli.complete(["jwt", "decode", Self.knownToken])
         #expect(result.status == 0)
-        #expect(result.standardOutput.contains("Header (not verified):"))
-        #expect(result.standardOutput.contains("Payload (not verified):"))
-        #expect(result.standardOutput.contains("\"alice\""))
-        #expect(result.standardOutput.contains("\"https://issuer.example\""))
-        #expect(result.standardOutput.contains("\"key-1\""))
+        #expect(result.outputText.contains("Header (not verified):"))
+        #expect(result.outputText.contains("Payload (not verified):"))
+        #expect(result.outputText.contains("\"alice\""))
+        #expect(result.outputText.contains("\"https://issuer.example\""))
+        #expect(result.outputText.contains("\"key-1\""))
         #expect(result.standardError.isEmpty)
     }
 
     @Test("jwt decode of garbage exits non-zero with one error line")
-    func decodeGarbage() throws {
+    func decodeGarbage() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let result = try cli.run(["jwt", "decode", "garbage"])
+        let result = try await cli.complete(["jwt", "decode", "garbage"])
         #expect(result.status != 0)
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first?.hasPrefix("error: jwt.") == true)
@@ -58,10 +59,10 @@ struct LimenCLITests {
     }
 
     @Test("token with an empty credentials directory fails with not_signed_in")
-    func tokenWithoutSession() throws {
+    func tokenWithoutSession() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let result = try cli.run(["token"])
+        let result = try await cli.complete(["token"])
         #expect(result.status != 0)
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first?.hasPrefix("error: not_signed_in: ") == true)
@@ -69,30 +70,30 @@ struct LimenCLITests {
     }
 
     @Test("whoami and logout without a session fail with not_signed_in", arguments: [["whoami"], ["logout"]])
-    func sessionCommandsWithoutSession(arguments: [String]) throws {
+    func sessionCommandsWithoutSession(arguments: [String]) async throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let result = try cli.run(arguments + ["--profile", "work"])
+        let result = try await cli.complete(arguments + ["--profile", "work"])
         #expect(result.status != 0)
         #expect(result.errorLines.first?.hasPrefix("error: not_signed_in: ") == true)
     }
 
     @Test("a profile name that is not an identifier is refused")
-    func invalidProfile() throws {
+    func invalidProfile() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        let result = try cli.run(["token", "--profile", "../escape"])
+        let result = try await cli.complete(["token", "--profile", "../escape"])
         #expect(result.status != 0)
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first?.hasPrefix("error: cli.invalid_profile: ") == true)
     }
 
     @Test("login against an unreachable issuer says it could not connect to it, and saves nothing")
-    func loginUnreachableIssuer() throws {
+    func loginUnreachableIssuer() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         // Port 1 on the loopback interface has no listener: the connection is refused at once.
-        let result = try cli.run([
+        let result = try await cli.complete([
             "login", "--issuer", "http://127.0.0.1:1", "--client-id", "cli", "--client-secret", "s3cr3t-value",
             "--no-browser",
         ])
@@ -122,32 +123,34 @@ struct LimenLoginTests {
         ]
         let result = try await TestHTTPServer.withServer(routes) { server in
             current.withLock { $0 = server }
-            let running = try cli.start([
+            return try await cli.withLaunched([
                 "login", "--issuer", server.baseURL.absoluteString, "--client-id", "cli-app", "--no-browser",
                 "--profile", "work",
-            ])
-            let line = try #require(try await running.firstErrorLine())
-            let url = try #require(URLComponents(string: line))
-            #expect(line.hasPrefix(server.url("authorize").absoluteString + "?"))
-            #expect(!line.contains(" "))
-            let query = Dictionary(
-                (url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
-            #expect(query["client_id"] == "cli-app")
-            #expect(query["scope"] == "openid profile email offline_access")
-            #expect(query["code_challenge_method"] == "S256")
-            let redirect = try #require(query["redirect_uri"].flatMap(URLComponents.init(string:)))
-            #expect(redirect.scheme == "http")
-            #expect(redirect.host == "127.0.0.1")
-            #expect(redirect.path == "/callback")
-            #expect(redirect.port != nil)
+            ]) { running in
+                let line = try await running.firstLine()
+                let url = try #require(URLComponents(string: line))
+                #expect(line.hasPrefix(server.url("authorize").absoluteString + "?"))
+                #expect(!line.contains(" "))
+                let query = Dictionary(
+                    (url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+                #expect(query["client_id"] == "cli-app")
+                #expect(query["scope"] == "openid profile email offline_access")
+                #expect(query["code_challenge_method"] == "S256")
+                let redirect = try #require(query["redirect_uri"].flatMap(URLComponents.init(string:)))
+                #expect(redirect.scheme == "http")
+                #expect(redirect.host == "127.0.0.1")
+                #expect(redirect.path == "/callback")
+                #expect(redirect.port != nil)
 
-            var denial = redirect
-            denial.queryItems = [
-                URLQueryItem(name: "error", value: "access_denied"), URLQueryItem(name: "state", value: query["state"]),
-            ]
-            _ = try? await URLSession.shared.data(from: try #require(denial.url))
+                var denial = redirect
+                denial.queryItems = [
+                    URLQueryItem(name: "error", value: "access_denied"),
+                    URLQueryItem(name: "state", value: query["state"]),
+                ]
+                _ = try? await URLSession.shared.data(from: try #require(denial.url))
 
-            return try running.finish()
+                return try await running.wait()
+            }
         }
         #expect(result.status != 0)
         #expect(result.standardOutput.isEmpty)

@@ -1,6 +1,7 @@
 import Foundation
 import Limen
 import LimenOIDC
+import LimenTestSupport
 import TestSupport
 import Testing
 
@@ -20,7 +21,7 @@ struct LimenServerCLITests {
 
     private func run(_ server: LimenServerPeer, _ cli: CLIRunner) async throws {
         let login = try await cli.logIn(
-            issuer: server.issuer.absoluteString, clientID: "limen-cli", port: try FreePort.find(),
+            issuer: server.issuer.absoluteString, clientID: "limen-cli", port: UInt16(try FreePort.find()),
             scope: "openid email profile offline_access",
             browser: LimenServerBrowser(email: server.user.email, password: server.user.password))
         #expect(login.status == 0, "\(login.standardError)")
@@ -57,24 +58,19 @@ struct LimenServerCLITests {
     }
 
     private func deviceLogin(_ server: LimenServerPeer, _ cli: CLIRunner) async throws {
-        let running = try cli.launch([
+        let login = try await cli.withLaunched([
             "login", "--issuer", server.issuer.absoluteString, "--client-id", "limen-cli", "--device",
             "--scope", "openid email profile offline_access",
-        ])
-        do {
-            let line = try #require(await running.firstErrorLine { $0.hasPrefix("Visit ") })
+        ]) { running in
+            let line = try await running.firstLine { $0.hasPrefix("Visit ") }
             let parts = line.dropFirst("Visit ".count).components(separatedBy: " and enter code ")
             let verificationURI = try #require(parts.first.flatMap(URL.init(string:)))
             let userCode = try #require(parts.last)
             #expect(verificationURI.absoluteString == server.issuer.absoluteString + "/device")
             let browser = LimenServerBrowser(email: server.user.email, password: server.user.password)
             _ = try await browser.approveDevice(verificationURI: verificationURI, userCode: userCode)
-        } catch {
-            running.terminate()
-            _ = await running.wait()
-            throw error
+            return try await running.wait()
         }
-        let login = await running.wait()
         #expect(login.status == 0, "\(login.standardError)")
         let token = try await cli.complete(["token"])
         #expect(token.status == 0, "\(token.standardError)")

@@ -1,4 +1,5 @@
 import Foundation
+import LimenTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -14,9 +15,11 @@ final class PseudoTerminal {
     private var searched: String.Index
     private let process: Process
     private let master: Int32
+    /// Whether a read found nothing for 60 seconds: the program hangs, and ``finish()`` kills it.
+    private var stalled = false
 
     /// Starts `executable` with the terminal as its standard input, output and error.
-    init(_ executable: URL, arguments: [String], environment: [String: String]) throws {
+    init(_ executable: URL, arguments: [String], environment: [String: String]) async throws {
         var master: Int32 = 0
         var slave: Int32 = 0
         guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw POSIXError(.ENOTTY) }
@@ -28,7 +31,7 @@ final class PseudoTerminal {
         (process.standardInput, process.standardOutput, process.standardError) = (terminal, terminal, terminal)
         self.master = master
         searched = transcript.startIndex
-        try process.run()
+        try await Subprocess.launch(process)
         try terminal.close()
     }
 
@@ -55,16 +58,20 @@ final class PseudoTerminal {
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
-    /// Reads to the end and returns the exit status.
+    /// Reads to the end and returns the exit status; a program that showed nothing for 60 seconds is killed first.
     func finish() -> Int32 {
         while readMore() {}
+        if stalled, process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return process.terminationStatus
     }
 
     private func readMore() -> Bool {
         var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-        guard poll(&ready, 1, 60_000) > 0 else { return false }
+        guard poll(&ready, 1, 60_000) > 0 else {
+            stalled = true
+            return false
+        }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = read(master, &buffer, buffer.count)
         guard count > 0 else { return false }

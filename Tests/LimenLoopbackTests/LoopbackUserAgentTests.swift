@@ -1,5 +1,6 @@
 import Foundation
 import Limen
+import LimenTestSupport
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import LimenTestSupport
 import Logging
 
 /// Every message, with its metadata, that one logger wrote at trace level and above (not bootstrapped globally).

@@ -1,4 +1,5 @@
 import Foundation
+import LimenTestSupport
 
 /// glewlwyd, a third-party OpenID provider (Debian package), started on 127.0.0.1 for end-to-end tests by the
 /// scripts in `Tests/Peers/glewlwyd/`.
@@ -45,8 +46,7 @@ public final class GlewlwydPeer: Sendable {
     /// Why the peer cannot run here, or `nil` when it can. Tests are skipped with this reason; `.ci/run` sets
     /// `LIMEN_REQUIRE_PEERS=1` so that a missing peer fails instead.
     public static var unavailableReason: String? {
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/glewlwyd") { return nil }
-        if ProcessInfo.processInfo.environment["LIMEN_REQUIRE_PEERS"] == "1" { return nil }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/glewlwyd") || Peers.areRequired { return nil }
         return "glewlwyd is not installed (run Tests/Peers/glewlwyd/install.sh)"
     }
 
@@ -68,7 +68,8 @@ public final class GlewlwydPeer: Sendable {
                 continue
             }
             guard result.status == 0 else {
-                throw Subprocess.Failure(description: "start.sh exited \(result.status): \(result.standardError)")
+                throw SubprocessError.failed(
+                    program: "start.sh", status: result.status, standardError: result.standardError)
             }
             let description = try JSONDecoder().decode(Description.self, from: result.standardOutput)
             return GlewlwydPeer(description: description, directory: directory)

@@ -1,6 +1,7 @@
 import Foundation
 import Limen
 import LimenOIDC
+import LimenTestSupport
 
 /// Plays a person in a browser against Limen Server's hosted pages: follows redirects by hand with a cookie jar, fills the
 /// sign-in form (and allows consent), and hands back the redirect to the client's callback. A page that shows an error

@@ -1,4 +1,5 @@
 import Foundation
+import LimenTestSupport
 
 /// Limen Server as a real process: the `limen-server` binary on 127.0.0.1 port 0 with its own data folder, a user
 /// created through `limen-server users add`, stopped with SIGTERM.
@@ -32,8 +33,7 @@ public final class LimenServerPeer: Sendable {
     /// Why the server cannot run here, or `nil` when it can. Tests are skipped with this reason; `.ci/run` sets
     /// `LIMEN_REQUIRE_PEERS=1` so that a missing binary fails instead.
     public static var unavailableReason: String? {
-        if FileManager.default.isExecutableFile(atPath: binary.path) { return nil }
-        if ProcessInfo.processInfo.environment["LIMEN_REQUIRE_PEERS"] == "1" { return nil }
+        if FileManager.default.isExecutableFile(atPath: binary.path) || Peers.areRequired { return nil }
         return "limen-server is not built (swift build --package-path Server)"
     }
 
@@ -48,21 +48,21 @@ public final class LimenServerPeer: Sendable {
         let data = ["--data-dir", directory.path]
         _ = try await Subprocess.run(
             binary, arguments: ["users", "add", "--email", email] + data, input: Data("\(password)\n".utf8))
-        let running = try Subprocess.start(
-            binary, arguments: ["serve", "--port", "0", "--log-level", "warning"] + data + settings)
-        var issuer: URL?
-        for await line in running.outputLines {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("issuer:") {
-                issuer = URL(string: trimmed.dropFirst("issuer:".count).trimmingCharacters(in: .whitespaces))
-                break
-            }
-        }
-        guard let issuer else {
-            running.terminate()
-            let result = await running.wait()
+        let issuerLine: String
+        let running: RunningProcess
+        do {
+            (running, issuerLine) = try await Subprocess.startService(
+                binary, arguments: ["serve", "--port", "0", "--log-level", "warning"] + data + settings,
+                readyWhen: "issuer:", on: .standardOutput)
+        } catch {
             try? FileManager.default.removeItem(at: directory)
-            throw Subprocess.Failure(description: "limen-server did not start: \(result.standardError)")
+            throw error
+        }
+        let issuerText = issuerLine.components(separatedBy: "issuer:").last ?? ""
+        guard let issuer = URL(string: issuerText.trimmingCharacters(in: .whitespaces)) else {
+            await running.stop()
+            try? FileManager.default.removeItem(at: directory)
+            throw SubprocessError.failed(program: "limen-server", status: 0, standardError: "bad issuer: \(issuerLine)")
         }
         return LimenServerPeer(
             issuer: issuer, user: User(email: email, password: password), dataDirectory: directory, running: running)
@@ -78,8 +78,7 @@ public final class LimenServerPeer: Sendable {
     /// Stops the server gracefully and removes its data; returns its exit status.
     @discardableResult
     public func stop() async -> Int32 {
-        running.terminate()
-        let status = await running.wait().status
+        let status = await running.stop().status
         try? FileManager.default.removeItem(at: dataDirectory)
         return status
     }

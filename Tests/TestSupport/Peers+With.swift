@@ -1,4 +1,5 @@
 import Foundation
+import LimenTestSupport
 
 extension GlewlwydPeer {
     /// Starts glewlwyd (as ``start()``), runs `body` with it, and stops it however `body` ends.

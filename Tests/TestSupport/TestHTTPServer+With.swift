@@ -1,3 +1,5 @@
+import LimenTestSupport
+
 extension TestHTTPServer {
     /// Starts a server with `routes` (as ``start(_:)``), runs `body` with it, and stops it however `body` ends.
     ///

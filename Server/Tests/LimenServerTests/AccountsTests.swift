@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer
@@ -84,7 +85,7 @@ struct AccountsTests {
         let store = try await SQLiteStore.inMemory()
         try await store.migrate()
         do {
-            let clock = TestClock()
+            let clock = TestNow()
             try await body(
                 Accounts(store: store, hasher: PasswordHasher(parameters: .testing), now: { clock.now }), store)
         } catch {

@@ -1,22 +1,15 @@
 import Foundation
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer
 
 @Suite("The limen-server admin commands")
 struct AdminCommandTests {
-    /// Runs `limen-server arguments…` to completion and returns its standard output once `marker` is printed.
-    private func run(_ arguments: [String], until marker: String) async throws -> (output: String, status: Int32) {
-        let process = Process()
-        process.executableURL = try serverExecutable()
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = await readOutput(of: output.fileHandleForReading, until: marker, timeout: .seconds(60))
-        await waitForExit(process)
-        return (text, process.terminationStatus)
+    /// Runs `limen-server arguments…` to completion; its standard output and exit status.
+    private func run(_ arguments: [String]) async throws -> (output: String, status: Int32) {
+        let result = try await Subprocess.capture(try serverExecutable(), arguments: arguments)
+        return (result.outputText, result.status)
     }
 
     private func openStore(_ directory: TemporaryDirectory) async throws -> SQLiteStore {
@@ -27,7 +20,7 @@ struct AdminCommandTests {
     func adminToken() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let (text, status) = try await run(["admin-token", "--data-dir", directory.path], until: "admin_token:")
+        let (text, status) = try await run(["admin-token", "--data-dir", directory.path])
         #expect(status == 0)
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("admin_token: ") })
         let token = String(line.dropFirst("admin_token: ".count))
@@ -42,7 +35,7 @@ struct AdminCommandTests {
             #expect(!raw.containsBytes(Data(token.utf8)), "the token is in \(file)")
         }
 
-        let removed = try await run(["admin-token", "--remove", "--data-dir", directory.path], until: "Removed")
+        let removed = try await run(["admin-token", "--remove", "--data-dir", directory.path])
         #expect(removed.status == 0)
         store = try await openStore(directory)
         #expect(try await store.adminTokenHash() == nil)
@@ -57,17 +50,15 @@ struct AdminCommandTests {
             [
                 "clients", "add", "--data-dir", directory.path, "--id", "app", "--public",
                 "--redirect-uri", "http://127.0.0.1/cb", "--access-token-ttl", "2m", "--refresh-token-ttl", "3600",
-            ],
-            until: "Registered")
+            ])
         #expect(added.status == 0)
         let refused = try await run(
             [
                 "clients", "add", "--data-dir", directory.path, "--id", "other", "--public",
                 "--redirect-uri", "http://127.0.0.1/cb", "--access-token-ttl", "5",
-            ],
-            until: "Registered")
+            ])
         #expect(refused.status != 0)
-        let listed = try await run(["clients", "list", "--data-dir", directory.path], until: "refresh-token-ttl")
+        let listed = try await run(["clients", "list", "--data-dir", directory.path])
         #expect(listed.output.contains("access-token-ttl=2m,refresh-token-ttl=1h"))
 
         let store = try await openStore(directory)
@@ -86,17 +77,15 @@ struct AdminCommandTests {
             [
                 "clients", "add", "--data-dir", directory.path, "--id", "legacy", "--allow-no-pkce",
                 "--redirect-uri", "https://legacy.example/cb",
-            ],
-            until: "Registered")
+            ])
         #expect(added.status == 0)
         let refused = try await run(
             [
                 "clients", "add", "--data-dir", directory.path, "--id", "app", "--public", "--allow-no-pkce",
                 "--redirect-uri", "http://127.0.0.1/cb",
-            ],
-            until: "Registered")
+            ])
         #expect(refused.status != 0)
-        let listed = try await run(["clients", "list", "--data-dir", directory.path], until: "legacy")
+        let listed = try await run(["clients", "list", "--data-dir", directory.path])
         #expect(listed.output.contains("confidential,no-pkce"))
 
         let store = try await openStore(directory)

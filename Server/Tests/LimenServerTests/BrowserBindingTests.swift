@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import LimenOIDC
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer

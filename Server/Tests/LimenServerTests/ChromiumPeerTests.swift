@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer
@@ -24,13 +25,13 @@ enum ChromiumPeer {
     /// Why the browser test cannot run, or `nil` when it can. With `LIMEN_REQUIRE_PEERS=1` (CI) it always runs, so a
     /// missing browser fails instead of being skipped.
     static let unavailableReason: String? = {
-        if PythonPeer.peersRequired { return nil }
+        if Peers.areRequired { return nil }
         let install = "run Tests/Peers/chromium/install.sh"
         for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"]
         where !FileManager.default.isExecutableFile(atPath: tool) {
             return "\(tool) is missing: \(install)"
         }
-        return PythonPeer.missingModulesReason("selenium", install: install)
+        return Peers.missingPythonModules("selenium", install: install)
     }()
 }
 

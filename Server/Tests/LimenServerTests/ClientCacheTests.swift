@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LimenOIDC
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer
@@ -64,7 +65,7 @@ struct ClientCacheTests {
     func boundedSize() async throws {
         let store = try await SQLiteStore.inMemory()
         try await store.migrate()
-        let clock = TestClock()
+        let clock = TestNow()
         let cache = ClientCache(capacity: 2) { clock.now }
         for id in ["a", "b", "c"] {
             try await store.insertClientIfAbsent(

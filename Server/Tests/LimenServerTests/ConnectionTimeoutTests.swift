@@ -1,4 +1,5 @@
 import Foundation
+import LimenTestSupport
 import NIOCore
 import NIOPosix
 import Testing
@@ -17,20 +18,16 @@ struct ConnectionTimeoutTests {
             .connect(host: "127.0.0.1", port: port).get()
         // On a loaded machine the server may close before the bytes are written: that is a close as well.
         try? await channel.writeAndFlush(ByteBuffer(string: bytes)).get()
-        return try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try await channel.closeFuture.get()
+        // A gate, not `closeFuture.get()`: a wait that the deadline can cancel.
+        let closing = Gate()
+        channel.closeFuture.whenComplete { _ in Task { await closing.open() } }
+        let closed =
+            try await withDeadline(bound) {
+                await closing.wait()
                 return true
-            }
-            group.addTask {
-                try await Task.sleep(for: bound)
-                return false
-            }
-            let closed = try await group.next() ?? false
-            group.cancelAll()
-            if !closed { try? await channel.close() }
-            return closed
-        }
+            } != nil
+        if !closed { try? await channel.close() }
+        return closed
     }
 
     /// A configuration step setting `timeouts` (short ones, so the test does not wait long).

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer

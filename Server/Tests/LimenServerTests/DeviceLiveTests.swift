@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer
@@ -8,7 +9,7 @@ import Testing
 struct DeviceLiveTests {
     @Test("the SDK polls the live server while the person approves its code through the pages; tokens validate")
     func sdkDeviceFlow() async throws {
-        let clock = TestClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        let clock = TestNow(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         let now: @Sendable () -> Date = { clock.now }
         try await withLiveServer(now: now) { provider, issuer in
             _ = try await provider.accounts.signUp(
@@ -23,8 +24,13 @@ struct DeviceLiveTests {
 
             // The device's waits pass on the provider's clock; after its first poll it waits for the approval.
             let gate = PollingGate()
-            async let polled = tokens.pollDeviceToken(
-                authorization, now: { clock.now }, clock: GatedClock(providerClock: clock, gate: gate))
+            // Each wait of the device moves the provider's clock on by its length, then waits at the gate.
+            let waits = TestClock { duration in
+                let (seconds, attoseconds) = duration.components
+                clock.advance(by: (Double(seconds) + Double(attoseconds) / 1e18).rounded())
+                await gate.sleep()
+            }
+            async let polled = tokens.pollDeviceToken(authorization, now: { clock.now }, clock: waits)
             await gate.waitForFirstPoll()
             do {
                 #expect(
@@ -88,36 +94,6 @@ private actor PollingGate {
         isOpen = true
         for waiter in openWaiters { waiter.resume() }
         openWaiters = []
-    }
-}
-
-/// The device's clock: each wait moves the provider's clock on by its length, then waits at the gate.
-private struct GatedClock: Clock {
-    /// A point on this clock: the time since the poll started.
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-
-    let providerClock: TestClock
-    let gate: PollingGate
-    private let start: Date
-
-    init(providerClock: TestClock, gate: PollingGate) {
-        self.providerClock = providerClock
-        self.gate = gate
-        start = providerClock.now
-    }
-
-    var now: Instant { Instant(offset: .seconds(providerClock.now.timeIntervalSince(start))) }
-    var minimumResolution: Duration { .zero }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        let wait = now.duration(to: deadline).components
-        providerClock.advance(by: (Double(wait.seconds) + Double(wait.attoseconds) / 1e18).rounded())
-        await gate.sleep()
     }
 }
 

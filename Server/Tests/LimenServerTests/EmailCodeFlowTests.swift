@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LimenOIDC
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer
@@ -95,7 +96,7 @@ struct EmailCodeFlowTests {
 
     @Test("with the mail server down the step says so (503, Retry-After) and the interaction stays usable")
     func mailServerDown() async throws {
-        let port = try await FreePort.find()
+        let port = try FreePort.find()
         let deadRelay: (inout ServerConfiguration) -> Void = {
             $0.mailTransport = MailTransport(url: "smtp://127.0.0.1:\(port)") ?? .log
         }

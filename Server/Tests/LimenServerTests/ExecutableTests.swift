@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer
@@ -10,31 +11,25 @@ struct ExecutableTests {
     func servesAndShutsDownOnSIGTERM() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let process = Process()
-        process.executableURL = try serverExecutable()
-        process.arguments = ["--port", "0", "--data-dir", directory.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.interrupt() } }
+        let stopped = try await Subprocess.withRunning(
+            try serverExecutable(), arguments: ["--port", "0", "--data-dir", directory.path]
+        ) { process in
+            _ = try await process.firstLine(on: .standardOutput) { $0.contains("limen login") }
+            let text = String(decoding: process.standardOutput, as: UTF8.self)
+            let issuerLine = try #require(text.split(separator: "\n").first { $0.contains("issuer:") }, "\(text)")
+            let issuer = issuerLine.split(separator: " ").last.map(String.init) ?? ""
+            #expect(issuer.hasPrefix("http://127.0.0.1:"))
+            #expect(text.contains("limen login --issuer \(issuer) --client-id limen-cli"))
 
-        let text = await readOutput(of: output.fileHandleForReading, until: "limen login", timeout: .seconds(60))
-        let issuerLine = try #require(text.split(separator: "\n").first { $0.contains("issuer:") }, "\(text)")
-        let issuer = issuerLine.split(separator: " ").last.map(String.init) ?? ""
-        #expect(issuer.hasPrefix("http://127.0.0.1:"))
-        #expect(text.contains("limen login --issuer \(issuer) --client-id limen-cli"))
-
-        let metadata = try await ProviderDiscovery.fetch(
-            issuer: try #require(URL(string: issuer)),
-            transport: URLSessionTransport.forLiveTests()
-        )
-        #expect(metadata.issuer == issuer)
-
-        process.terminate()  // SIGTERM
-        await waitForExit(process)
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+            let metadata = try await ProviderDiscovery.fetch(
+                issuer: try #require(URL(string: issuer)),
+                transport: URLSessionTransport.forLiveTests()
+            )
+            #expect(metadata.issuer == issuer)
+            return await process.stop()  // SIGTERM
+        }
+        #expect(!stopped.endedBySignal, "it handles SIGTERM and exits")
+        #expect(stopped.status == 0)
         let database = (directory.path as NSString).appendingPathComponent("limen.sqlite")
         let attributes = try FileManager.default.attributesOfItem(atPath: database)
         let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
@@ -49,36 +44,24 @@ struct ExecutableTests {
         _ = try MasterKey.loadOrCreate(at: keyPath)
         try FileManager.default.setAttributes([.posixPermissions: 0o604], ofItemAtPath: keyPath)
 
-        let process = Process()
-        process.executableURL = try serverExecutable()
-        process.arguments = ["--port", "0", "--data-dir", directory.path]
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let message = await readOutput(of: errors.fileHandleForReading, until: "chmod 600", timeout: .seconds(60))
-        await waitForExit(process)
-        #expect(process.terminationStatus == 1)
-        #expect(message.contains("limen-server: The master key file \(keyPath) has mode 604"))
+        let refused = try await Subprocess.capture(
+            try serverExecutable(), arguments: ["--port", "0", "--data-dir", directory.path])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("limen-server: The master key file \(keyPath) has mode 604"))
     }
 
     @Test("clients add prints a confidential client's secret once; the database holds only its hash")
     func clientsAddStoresOnlyTheHash() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let process = Process()
-        process.executableURL = try serverExecutable()
-        process.arguments = [
-            "clients", "add", "--data-dir", directory.path, "--id", "web", "--redirect-uri", "https://app.example/cb",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = await readOutput(of: output.fileHandleForReading, until: "client_secret:", timeout: .seconds(60))
-        await waitForExit(process)
-        #expect(process.terminationStatus == 0)
-        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("client_secret: ") })
+        let added = try await Subprocess.capture(
+            try serverExecutable(),
+            arguments: [
+                "clients", "add", "--data-dir", directory.path, "--id", "web", "--redirect-uri",
+                "https://app.example/cb",
+            ])
+        #expect(added.status == 0)
+        let line = try #require(added.outputText.split(separator: "\n").first { $0.hasPrefix("client_secret: ") })
         let secret = String(line.dropFirst("client_secret: ".count))
 
         let store = try await SQLiteStore.open(
@@ -99,24 +82,15 @@ struct ExecutableTests {
     func usersAddLongName() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let add = Process()
-        add.executableURL = try serverExecutable()
-        add.arguments = [
-            "users", "add", "--data-dir", directory.path, "--email", "ada@example.com",
-            "--name", String(repeating: "n", count: 60_000),
-        ]
-        let input = Pipe()
-        let errors = Pipe()
-        add.standardInput = input
-        add.standardOutput = FileHandle.nullDevice
-        add.standardError = errors
-        try add.run()
-        input.fileHandleForWriting.write(Data("analytical engine 1843\n".utf8))
-        try input.fileHandleForWriting.close()
-        let text = await readOutput(of: errors.fileHandleForReading, until: "for your name", timeout: .seconds(60))
-        await waitForExit(add)
-        #expect(add.terminationStatus != 0)
-        #expect(text.contains("Use at most 256 characters for your name."))
+        let add = try await Subprocess.capture(
+            try serverExecutable(),
+            arguments: [
+                "users", "add", "--data-dir", directory.path, "--email", "ada@example.com",
+                "--name", String(repeating: "n", count: 60_000),
+            ],
+            input: Data("analytical engine 1843\n".utf8))
+        #expect(add.status != 0)
+        #expect(add.standardError.contains("Use at most 256 characters for your name."))
         let store = try await SQLiteStore.open(
             path: (directory.path as NSString).appendingPathComponent("limen.sqlite"))
         #expect(try await store.users().isEmpty)
@@ -128,21 +102,12 @@ struct ExecutableTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let password = "analytical engine 1843"
-        let add = Process()
-        add.executableURL = try serverExecutable()
-        add.arguments = ["users", "add", "--data-dir", directory.path, "--email", "Ada@Example.com", "--name", "Ada"]
-        let input = Pipe()
-        let output = Pipe()
-        add.standardInput = input
-        add.standardOutput = output
-        add.standardError = FileHandle.nullDevice
-        try add.run()
-        input.fileHandleForWriting.write(Data((password + "\n").utf8))
-        try input.fileHandleForWriting.close()
-        let text = await readOutput(of: output.fileHandleForReading, until: "Created user", timeout: .seconds(60))
-        await waitForExit(add)
-        #expect(add.terminationStatus == 0)
-        #expect(text.contains("Created user ada@example.com"))
+        let add = try await Subprocess.capture(
+            try serverExecutable(),
+            arguments: ["users", "add", "--data-dir", directory.path, "--email", "Ada@Example.com", "--name", "Ada"],
+            input: Data((password + "\n").utf8))
+        #expect(add.status == 0)
+        #expect(add.outputText.contains("Created user ada@example.com"))
 
         let store = try await SQLiteStore.open(
             path: (directory.path as NSString).appendingPathComponent("limen.sqlite"))
@@ -156,14 +121,8 @@ struct ExecutableTests {
             #expect(!raw.containsBytes(Data(password.utf8)), "the password is in \(file)")
         }
 
-        let list = Process()
-        list.executableURL = try serverExecutable()
-        list.arguments = ["users", "list", "--data-dir", directory.path]
-        let listed = Pipe()
-        list.standardOutput = listed
-        try list.run()
-        let rows = await readOutput(of: listed.fileHandleForReading, until: "ada@example.com", timeout: .seconds(60))
-        await waitForExit(list)
-        #expect(rows.contains("\(user.id)\tada@example.com\tunverified\tAda"))
+        let rows = try await Subprocess.run(
+            try serverExecutable(), arguments: ["users", "list", "--data-dir", directory.path])
+        #expect(String(decoding: rows, as: UTF8.self).contains("\(user.id)\tada@example.com\tunverified\tAda"))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimenOIDC
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer
@@ -109,7 +110,7 @@ struct KeyRotationTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let configuration = ServerConfiguration.testing(directory: directory)
-        let clock = TestClock()
+        let clock = TestNow()
         let provider = try await Provider.bootstrap(configuration: configuration, now: { clock.now })
         let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
         let app = Application(router: LimenServerApplication.router(provider: provider))

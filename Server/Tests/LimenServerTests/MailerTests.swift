@@ -1,4 +1,5 @@
 import Foundation
+import LimenTestSupport
 import Logging
 import Testing
 
@@ -50,7 +51,7 @@ struct MailerTests {
 
     @Test("a server that is down is tried again, then reported; the error never shows the password")
     func serverDown() async throws {
-        let port = try await FreePort.find()
+        let port = try FreePort.find()
         guard case .smtp(let endpoint)? = MailTransport(url: "smtps://u:hunter2@127.0.0.1:\(port)") else {
             Issue.record("smtps:// refused")
             return

@@ -1,4 +1,5 @@
 import Foundation
+import LimenTestSupport
 
 /// nginx as the reverse proxy in front of several `limen-server` nodes (`Tests/Peers/nginx/install.sh` installs the
 /// Debian package). Each test writes its own configuration into a temporary folder and runs nginx in the foreground,
@@ -9,7 +10,7 @@ enum NginxProxy {
 
     /// Why nginx cannot run, or `nil` when it can (always `nil` with `LIMEN_REQUIRE_PEERS=1`, so CI fails instead).
     static var unavailableReason: String? {
-        if PythonPeer.peersRequired || FileManager.default.isExecutableFile(atPath: executable.path) { return nil }
+        if Peers.areRequired || FileManager.default.isExecutableFile(atPath: executable.path) { return nil }
         return "\(executable.path) is missing: run Tests/Peers/nginx/install.sh"
     }
 
@@ -53,17 +54,13 @@ enum NginxProxy {
 
     /// Writes the configuration into `directory` and starts nginx; ready once its master has bound the port and
     /// started its worker.
-    static func start(port: Int, upstreamPorts: [Int], directory: String) async throws -> ServiceProcess {
+    static func start(port: Int, upstreamPorts: [Int], directory: String) async throws -> RunningProcess {
         let path = directory + "/nginx.conf"
         let text = configuration(port: port, upstreamPorts: upstreamPorts, directory: directory)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return try await ServiceProcess.start(
-            name: "nginx",
-            executable: executable,
-            arguments: ["-e", "stderr", "-p", directory, "-c", path],
-            readyWhen: "start worker processes",
-            on: .standardError,
-            logPath: directory + "/nginx-stdout.log"
-        )
+        return try await Subprocess.startService(
+            executable, arguments: ["-e", "stderr", "-p", directory, "-c", path],
+            readyWhen: "start worker processes", on: .standardError
+        ).process
     }
 }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LimenOIDC
+import LimenTestSupport
 import NIOCore
 import Testing
 

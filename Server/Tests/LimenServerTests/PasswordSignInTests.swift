@@ -1,26 +1,11 @@
 import Crypto
 import Foundation
+import LimenTestSupport
 import NIOConcurrencyHelpers
 import SQLiteNIO
 import Testing
 
 @testable import LimenServer
-
-/// A clock whose sleeps return at once and are recorded: the slow-down is observed without waiting.
-final class RecordingClock: Clock, Sendable {
-    typealias Instant = ContinuousClock.Instant
-
-    private let recorded = NIOLockedValueBox<[Duration]>([])
-
-    var now: Instant { ContinuousClock.now }
-    var minimumResolution: Duration { .zero }
-    /// The delays asked for, in order.
-    var sleeps: [Duration] { recorded.withLockedValue { $0 } }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        recorded.withLockedValue { $0.append(now.duration(to: deadline)) }
-    }
-}
 
 @Suite("Password sign-in (throttled)")
 struct PasswordSignInTests {
@@ -32,8 +17,8 @@ struct PasswordSignInTests {
     private struct Fixture {
         let signIn: PasswordSignIn
         let store: SQLiteStore
-        let clock: TestClock
-        let sleeps: RecordingClock
+        let clock: TestNow
+        let sleeps: TestClock
     }
 
     private func withFixture(
@@ -43,8 +28,8 @@ struct PasswordSignInTests {
     ) async throws {
         let store = try await SQLiteStore.inMemory()
         try await store.migrate()
-        let clock = TestClock()
-        let sleeps = RecordingClock()
+        let clock = TestNow()
+        let sleeps = TestClock()
         let hasher = PasswordHasher(parameters: .testing)
         let throttle = SignInThrottle(
             store: store, keys: DerivedKeys(masterKey: masterKey), lockout: SignInLockout(),
@@ -154,8 +139,8 @@ struct PasswordSignInTests {
             #expect(user.email == "ada@example.com")
             // Past the tenth attempt from anywhere (the locked ones are not counted), each waited: five guessers and the
             // owner.
-            #expect(fixture.sleeps.sleeps.count == 6)
-            #expect(fixture.sleeps.sleeps.allSatisfy { $0 > .zero && $0 <= .seconds(8) })
+            #expect(fixture.sleeps.recorded.count == 6)
+            #expect(fixture.sleeps.recorded.allSatisfy { $0 > .zero && $0 <= .seconds(8) })
             await #expect(throws: AccountError.locked(retryAfter: 30)) {
                 try await fixture.signIn.signIn(email: "ada@example.com", password: Self.password, from: Self.attacker)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import LimenTestSupport
 import PostgresNIO
 
 @testable import LimenServer
@@ -12,7 +13,7 @@ enum PostgresTestDatabase {
     /// Why PostgreSQL tests cannot run, or `nil` when they can. With `LIMEN_REQUIRE_PEERS=1` (CI) they always run,
     /// so a missing database fails instead of being skipped.
     static var unavailableReason: String? {
-        if adminURL != nil || ProcessInfo.processInfo.environment["LIMEN_REQUIRE_PEERS"] == "1" { return nil }
+        if adminURL != nil || Peers.areRequired { return nil }
         return "LIMEN_TEST_POSTGRES_URL is not set (export it from Tests/Peers/postgres/start.sh)"
     }
 

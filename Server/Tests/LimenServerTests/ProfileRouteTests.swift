@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LimenOIDC
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LimenOIDC
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer
@@ -36,14 +37,12 @@ struct RefreshAfterCrashTests {
     /// Signs in, refreshes every session while the server is killed, restarts it and retries every old token.
     private static func killAndRetry(in directory: TemporaryDirectory, databaseURL: String?) async throws {
         let refreshTokens = try await signedInSessions(in: directory, databaseURL: databaseURL)
-        let port = try await FreePort.find()
+        let port = try FreePort.find()
 
-        let first = try await startServer(port: port, directory: directory, databaseURL: databaseURL, log: "first.log")
-        let killedAt: Date
-        do {
+        let killedAt = try await withServer(port: port, directory: directory, databaseURL: databaseURL) { first in
             // Every session refreshes at once; the server is killed as soon as one rotation has been answered, so at
             // least that one committed and its answer is thrown away, as if it had been lost on the way.
-            killedAt = try await withThrowingTaskGroup(of: Bool.self, returning: Date.self) { group in
+            try await withThrowingTaskGroup(of: Bool.self, returning: Date.self) { group in
                 for token in refreshTokens {
                     group.addTask { (try? await refresh(token, port: port))?.status == .ok }
                 }
@@ -56,29 +55,21 @@ struct RefreshAfterCrashTests {
                 #expect(answered, "no refresh was answered before the kill")
                 return Date()
             }
-        } catch {
-            await first.kill()
-            throw error
         }
 
         // The grace window is 0 s and stored times are whole seconds: once the second of the kill is over, every
         // retry is past the grace window of every rotation the killed server committed.
-        let nextSecond = killedAt.timeIntervalSince1970.rounded(.down) + 1
-        try await Task.sleep(for: .seconds(max(0, nextSecond - Date().timeIntervalSince1970)))
-        let second = try await startServer(
-            port: port, directory: directory, databaseURL: databaseURL, log: "second.log")
-        do {
+        try await waitForTheSecondToPass(after: killedAt)
+        let stopped = try await withServer(port: port, directory: directory, databaseURL: databaseURL) { second in
             for token in refreshTokens {
                 let retry = try await refresh(token, port: port)
                 #expect(retry.status == .ok, "a session was lost: \(retry.json)")
                 let successor = try #require(retry.json["refresh_token"]?.stringValue)
                 #expect(try await refresh(successor, port: port).status == .ok)
             }
-        } catch {
-            await second.stop()
-            throw error
+            return await second.stop()
         }
-        #expect(await second.stop() == 0)
+        #expect(stopped.status == 0)
     }
 
     /// Bootstraps the data folder in process (master key, signing keys, database), registers the app and signs in
@@ -132,26 +123,22 @@ struct RefreshAfterCrashTests {
 
     /// `limen-server serve` on `port` over the data in `directory` (and the PostgreSQL database at `databaseURL`),
     /// with no reuse grace window.
-    private static func startServer(
+    /// Runs `body` with the binary serving `directory` (and the database at `databaseURL`, if any) on `port`.
+    private static func withServer<Result>(
         port: Int,
         directory: TemporaryDirectory,
         databaseURL: String?,
-        log: String
-    ) async throws -> ServiceProcess {
-        try await ServiceProcess.start(
-            name: "limen-server",
-            executable: try serverExecutable(),
-            arguments: [
-                "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", directory.path,
-                "--refresh-reuse-grace", "0s",
+        _ body: (RunningProcess) async throws -> Result
+    ) async throws -> Result {
+        try await withServerProcess(
+            [
+                "--host", "127.0.0.1", "--port", String(port), "--data-dir", directory.path, "--refresh-reuse-grace",
+                "0s",
             ],
             environment: databaseURL.map {
                 ["LIMEN_DATABASE_URL": $0, "LIMEN_DATABASE_POOL_SIZE": String(PostgresTestDatabase.poolSize)]
             } ?? [:],
-            readyWhen: "limen login",
-            on: .standardOutput,
-            logPath: "\(directory.path)/\(log)"
-        )
+            body)
     }
 
     private static func refresh(_ token: String, port: Int) async throws -> Page {

@@ -1,4 +1,5 @@
 import Foundation
+import LimenTestSupport
 import Logging
 import Testing
 
@@ -7,13 +8,11 @@ import Testing
 /// A real SMTP server (Python aiosmtpd, `Tests/Peers/smtp/server.py`) on 127.0.0.1 with its own throw-away CA.
 struct SMTPPeer {
     /// Why the peer cannot run here; `nil` when it can (CI installs aiosmtpd and requires it).
-    static let unavailableReason: String? =
-        PythonPeer.peersRequired
-        ? nil : PythonPeer.missingModulesReason("aiosmtpd, cryptography", install: "pip install aiosmtpd cryptography")
+    static let unavailableReason = Peers.missingPythonModules(
+        "aiosmtpd, cryptography", install: "pip install aiosmtpd cryptography")
 
     let directory: TemporaryDirectory
     let port: Int
-    private let process: ServiceProcess
 
     /// The CA file that signed its certificate.
     var caFile: String { directory.path + "/ca.pem" }
@@ -26,21 +25,15 @@ struct SMTPPeer {
     ) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let process = try await ServiceProcess.start(
-            name: "aiosmtpd",
-            executable: URL(fileURLWithPath: "/usr/bin/env"),
+        try await Subprocess.withService(
+            URL(fileURLWithPath: "/usr/bin/env"),
             arguments: ["python3", PythonPeer.script("Tests/Peers/smtp/server.py").path, directory.path, "--tls", tls]
                 + (auth.map { ["--auth", $0] } ?? []),
-            readyWhen: "READY", on: .standardOutput, logPath: directory.path + "/log")
-        let port = Int((try? String(contentsOfFile: directory.path + "/port", encoding: .utf8)) ?? "") ?? 0
-        let peer = SMTPPeer(directory: directory, port: port, process: process)
-        do {
-            try await body(peer)
-        } catch {
-            await process.stop()
-            throw error
+            readyWhen: "READY", on: .standardOutput
+        ) { _, _ in
+            let port = Int((try? String(contentsOfFile: directory.path + "/port", encoding: .utf8)) ?? "") ?? 0
+            try await body(SMTPPeer(directory: directory, port: port))
         }
-        await process.stop()
     }
 
     /// The messages it accepted, oldest first.

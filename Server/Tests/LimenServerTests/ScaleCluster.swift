@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import LimenOIDC
+import LimenTestSupport
 import NIOCore
 
 @testable import LimenServer
@@ -25,7 +26,7 @@ struct ScaleCluster {
     /// Why the cluster cannot run (nginx, PostgreSQL or the binary missing), or `nil` when it can; always `nil` with
     /// `LIMEN_REQUIRE_PEERS=1`, so CI fails instead of skipping.
     static var unavailableReason: String? {
-        if PythonPeer.peersRequired { return nil }
+        if Peers.areRequired { return nil }
         if serverExecutableURL == nil { return "the limen-server binary is missing: swift build --package-path Server" }
         return PostgresTestDatabase.unavailableReason ?? NginxProxy.unavailableReason
     }
@@ -38,32 +39,22 @@ func withScaleCluster(_ body: (ScaleCluster) async throws -> Void) async throws 
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let database = try await PostgresTestDatabase.make()
-    var services: [ServiceProcess] = []
+    var services: [RunningProcess] = []
     do {
-        let proxyPort = try await FreePort.find()
+        let proxyPort = try FreePort.find()
         let issuer = "http://127.0.0.1:\(proxyPort)"
         let dataDirectory = directory.path + "/data"
         var nodePorts: [Int] = []
-        for name in ["a", "b"] {
-            let port = try await FreePort.find()
+        for _ in ["node a", "node b"] {
+            let port = try FreePort.find()
             let arguments = [
-                "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDirectory, "--issuer", issuer,
+                "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDirectory, "--issuer", issuer,
                 "--trusted-proxy", "127.0.0.1",
             ]
-            services.append(
-                try await ServiceProcess.start(
-                    name: "limen-server node \(name)",
-                    executable: try serverExecutable(),
-                    arguments: arguments,
-                    environment: [
-                        "LIMEN_DATABASE_URL": database.url,
-                        "LIMEN_DATABASE_POOL_SIZE": String(PostgresTestDatabase.poolSize),
-                    ],
-                    readyWhen: "limen login",
-                    on: .standardOutput,
-                    logPath: "\(directory.path)/node-\(name).log"
-                )
-            )
+            let environment = [
+                "LIMEN_DATABASE_URL": database.url, "LIMEN_DATABASE_POOL_SIZE": String(PostgresTestDatabase.poolSize),
+            ]
+            services.append(try await startServerProcess(arguments, environment: environment))
             nodePorts.append(port)
         }
         services.append(
@@ -80,8 +71,11 @@ func withScaleCluster(_ body: (ScaleCluster) async throws -> Void) async throws 
         throw error
     }
     for service in services.reversed() {
-        let status = await service.stop()
-        if status != 0 { throw ServiceProcess.NotReady(name: service.name, output: "exit \(status)", log: service.log) }
+        let result = await service.stop()
+        if result.status != 0 {
+            throw SubprocessError.failed(
+                program: service.program, status: result.status, standardError: result.standardError)
+        }
     }
     await database.cleanup()
 }

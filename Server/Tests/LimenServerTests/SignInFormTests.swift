@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LimenOIDC
+import LimenTestSupport
 import NIOCore
 import Testing
 
@@ -19,7 +20,7 @@ struct SignInFixture: Sendable {
     static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"  // RFC 7636 Appendix B
 
     let provider: Provider
-    let clock: TestClock
+    let clock: TestNow
     let user: UserRecord
     let client: any TestClientProtocol
 
@@ -85,7 +86,7 @@ func withSignIn(
 ) async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let clock = TestClock()
+    let clock = TestNow()
     var configuration = ServerConfiguration.testing(directory: directory)
     configuration.issuer = issuer
     configuration.passwordHashing = .testing

@@ -1,6 +1,5 @@
 import Foundation
 import LimenServer
-import NIOConcurrencyHelpers
 
 /// A fresh folder under the system's temporary directory, removed by ``remove()``.
 struct TemporaryDirectory {
@@ -36,22 +35,5 @@ extension Data {
             if Array(haystack[start..<start + pattern.count]) == pattern { return true }
         }
         return false
-    }
-}
-
-/// A clock a test sets and advances; hand `{ clock.now }` to what needs the time.
-final class TestClock: Sendable {
-    private let value: NIOLockedValueBox<Date>
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
-        value = NIOLockedValueBox(start)
-    }
-
-    /// The time now.
-    var now: Date { value.withLockedValue { $0 } }
-
-    /// Moves the time forward.
-    func advance(by seconds: TimeInterval) {
-        value.withLockedValue { $0 = $0.addingTimeInterval(seconds) }
     }
 }

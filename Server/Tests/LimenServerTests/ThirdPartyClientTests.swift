@@ -1,4 +1,5 @@
 import Foundation
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer
@@ -63,7 +64,5 @@ enum AuthlibPeer {
 
     /// Why the script cannot run, or `nil`; with `LIMEN_REQUIRE_PEERS=1` it always runs (and fails when missing).
     static let unavailableReason: String? =
-        PythonPeer.peersRequired
-        ? nil
-        : PythonPeer.missingModulesReason("authlib, joserfc, requests", install: "pip install authlib joserfc requests")
+        Peers.missingPythonModules("authlib, joserfc, requests", install: "pip install authlib joserfc requests")
 }

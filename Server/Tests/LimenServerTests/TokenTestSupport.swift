@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LimenOIDC
+import LimenTestSupport
 import NIOCore
 import Testing
 
@@ -51,7 +52,7 @@ struct TokenFixture: Sendable {
         createdAt: Date(timeIntervalSince1970: 0))
 
     let provider: Provider
-    let clock: TestClock
+    let clock: TestNow
     let client: any TestClientProtocol
 
     /// Runs `body` against a fresh provider whose data is kept by `backend`, configured by `configure`.
@@ -70,7 +71,7 @@ struct TokenFixture: Sendable {
             dropDatabase = drop
         }
         configure(&configuration)
-        let clock = TestClock()
+        let clock = TestNow()
         let provider = try await Provider.bootstrap(configuration: configuration, now: { clock.now })
         let store = provider.store
         let now = clock.now

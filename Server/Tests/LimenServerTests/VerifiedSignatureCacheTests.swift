@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LimenOIDC
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer

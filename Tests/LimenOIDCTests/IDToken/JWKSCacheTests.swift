@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenTestSupport
 import TestSupport
 import Testing
 
@@ -10,7 +11,7 @@ struct JWKSCacheTests {
     let time = TestNow(Date(timeIntervalSince1970: 1_700_000_000))
 
     func cache(timeToLive: TimeInterval = 3600) -> JWKSCache {
-        JWKSCache(jwksURI: url, transport: transport, timeToLive: timeToLive, now: time.now)
+        JWKSCache(jwksURI: url, transport: transport, timeToLive: timeToLive, now: { [time] in time.now })
     }
 
     func serveOneKey(kid: String = "k1") async {

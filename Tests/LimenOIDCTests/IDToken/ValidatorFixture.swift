@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenTestSupport
 import TestSupport
 
 /// A validator wired to a recording transport serving a JWKS, at a fixed time.
@@ -16,13 +17,13 @@ struct ValidatorFixture {
     /// A fixture whose JWKS holds `jwks`.
     init(jwks: [[String: JSONValue]], policy: IDTokenValidationPolicy = IDTokenValidationPolicy()) async {
         await transport.respond(to: Self.jwksURL, json: TestSigningKey.jwksJSON(jwks))
-        let cache = JWKSCache(jwksURI: Self.jwksURL, transport: transport, now: time.now)
+        let cache = JWKSCache(jwksURI: Self.jwksURL, transport: transport, now: { [time] in time.now })
         validator = IDTokenValidator(
             issuer: Self.issuer,
             clientID: Self.clientID,
             keys: cache,
             policy: policy,
-            now: time.now
+            now: { [time] in time.now }
         )
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenTestSupport
 import TestSupport
 import Testing
 
@@ -60,7 +61,7 @@ struct DeviceGrantTests {
         ]
         try await withScriptedServer(script) { client, server in
             let waits = TestClock()
-            let response = try await client.pollDeviceToken(Self.authorization, now: TestNow().now, clock: waits)
+            let response = try await client.pollDeviceToken(Self.authorization, now: { TestNow().now }, clock: waits)
             #expect(response.accessToken == "at-1")
             #expect(waits.recorded == [.seconds(5), .seconds(5), .seconds(10), .seconds(10)])
             let form = try #require(await server.log.requests.first).form
@@ -76,7 +77,7 @@ struct DeviceGrantTests {
         try await withScriptedServer([Self.pending("authorization_pending"), Self.pending(error)]) { client, server in
             let expected = OIDCError.oauth(OAuthError(error: .init(rawValue: error), httpStatus: 400))
             await #expect(throws: expected) {
-                try await client.pollDeviceToken(Self.authorization, now: TestNow().now, clock: TestClock())
+                try await client.pollDeviceToken(Self.authorization, now: { TestNow().now }, clock: TestClock())
             }
             #expect(await server.log.count(path: "/token") == 2)
         }
@@ -91,7 +92,7 @@ struct DeviceGrantTests {
                 OAuthError(error: .expiredToken, errorDescription: "the device code expired"))
             await #expect(throws: expected) {
                 let waits = TestClock { duration in clock.advance(by: TimeInterval(duration.components.seconds)) }
-                return try await client.pollDeviceToken(Self.authorization, now: clock.now, clock: waits)
+                return try await client.pollDeviceToken(Self.authorization, now: { clock.now }, clock: waits)
             }
             #expect(await server.log.count(path: "/token") == 119)
         }

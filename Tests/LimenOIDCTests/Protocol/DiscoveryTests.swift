@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenTestSupport
 import TestSupport
 import Testing
 
@@ -64,7 +65,7 @@ struct DiscoveryTests {
                 issuer: server.baseURL,
                 transport: URLSessionTransport(),
                 timeToLive: 60,
-                now: clock.now
+                now: { clock.now }
             )
             _ = try await discovery.metadata()
             clock.advance(by: 59)

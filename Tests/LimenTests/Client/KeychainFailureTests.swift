@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenTestSupport
 import TestSupport
 import Testing
 
@@ -133,7 +134,7 @@ struct KeychainFailureTests {
                 let widget = AuthClient(
                     configuration: Configuration(
                         issuer: fixture.server.baseURL, clientID: "app", store: widgetStore,
-                        transport: URLSessionTransport(), now: fixture.clock.now))
+                        transport: URLSessionTransport(), now: { fixture.clock.now }))
                 await widget.restore()
                 async let app = fixture.client.validAccessToken()
                 await arrived.wait()

@@ -1,6 +1,7 @@
 import Foundation
 import Limen
 import LimenOIDC
+import LimenTestSupport
 import Logging
 import TestSupport
 
@@ -57,7 +58,7 @@ struct ProviderFixture {
             accessToken: "at-old",
             refreshToken: "rt-old",
             idToken: nil,
-            expiresAt: clock.date.addingTimeInterval(expiresIn),
+            expiresAt: clock.now.addingTimeInterval(expiresIn),
             scope: "openid",
             subject: "alice",
             claims: ["sub": .string("alice"), "email_verified": .bool(true)]
@@ -70,7 +71,7 @@ struct ProviderFixture {
             store: store,
             transport: URLSessionTransport(),
             logger: logger,
-            now: clock.now
+            now: { clock.now }
         )
         return ProviderFixture(
             server: server, store: store, clock: clock, client: AuthClient(configuration: configuration))

@@ -1,6 +1,7 @@
 import Foundation
 import Limen
 import LimenOIDC
+import LimenTestSupport
 import TestSupport
 import Testing
 
@@ -103,7 +104,7 @@ struct ValidAccessTokenTests {
                     clientID: "app",
                     store: fixture.store,
                     transport: RedirectingTransport(tokenEndpoint: dropping.baseURL.appendingPathComponent("token")),
-                    now: fixture.clock.now
+                    now: { fixture.clock.now }
                 )
             )
             let error = await #expect(throws: LimenError.self) { try await client.validAccessToken() }

@@ -1,6 +1,7 @@
 import Foundation
 import Limen
 import LimenOIDC
+import LimenTestSupport
 import TestSupport
 import Testing
 
@@ -101,8 +102,7 @@ struct LimenServerEndToEndTests {
             let lost = try await tokenClient.refresh(saved)
             #expect(lost.refreshToken != nil && lost.refreshToken != saved)
             // The server keeps whole seconds: let the second of the rotation pass, so the retry is past any window.
-            let rotated = Date().timeIntervalSince1970.rounded(.down)
-            while Date().timeIntervalSince1970 < rotated + 1 { try await Task.sleep(for: .milliseconds(50)) }
+            try await waitForTheSecondToPass()
 
             let relaunched = try client(server, store: store)
             #expect(await relaunched.restore() == nil)

@@ -1,6 +1,7 @@
 import Foundation
 import Limen
 import LimenOIDC
+import LimenTestSupport
 import TestSupport
 import Testing
 
@@ -124,11 +125,11 @@ struct RetryingTransportTests {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        let date = formatter.string(from: clock.date.addingTimeInterval(5))
+        let date = formatter.string(from: clock.now.addingTimeInterval(5))
         try await ScriptedServer.with([HTTPResponse(status: 429, headers: ["Retry-After": date]), .ok]) {
             server async throws in
             let sleeps = TestClock()
-            let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps, now: clock.now)
+            let transport = RetryingTransport(base: URLSessionTransport(), clock: sleeps, now: { clock.now })
             #expect(try await transport.send(HTTPRequest(url: server.url)).status == 200)
             #expect(sleeps.recorded == [.seconds(5)])
         }
@@ -210,9 +211,9 @@ struct RetryingTransportTests {
             let waiting = Gate()
             let transport = RetryingTransport(
                 base: URLSessionTransport(),
-                clock: TestClock { duration in
+                clock: TestClock { _ in
                     await waiting.open()
-                    try await Task.sleep(for: duration)
+                    await Gate().wait()  // never opened: the wait ends only when the call is cancelled
                 }
             )
             let call = Task { try await transport.send(HTTPRequest(url: server.url)) }

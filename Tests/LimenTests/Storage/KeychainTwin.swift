@@ -1,4 +1,5 @@
 import Foundation
+import LimenTestSupport
 import TestSupport
 
 @testable import Limen

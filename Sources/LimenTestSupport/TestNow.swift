@@ -1,22 +1,18 @@
 import Foundation
-import Limen
 
 /// A settable clock for code that takes a `now` closure: time moves only when the test says so.
+///
+/// Part of LimenTestSupport, Limen's own test support; not a stable API.
 public final class TestNow: Sendable {
-    private let current: LockedValue<Date>
+    private let current: Locked<Date>
 
     /// Starts at `start` (default: a fixed date, 2026-01-01T00:00:00Z).
     public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
-        current = LockedValue(start)
+        current = Locked(start)
     }
 
-    /// The closure to inject.
-    public var now: @Sendable () -> Date {
-        { self.date }
-    }
-
-    /// The current time.
-    public var date: Date { current.withLock { $0 } }
+    /// The current time; inject `{ clock.now }` where a `now` closure is wanted.
+    public var now: Date { current.withLock { $0 } }
 
     /// Moves the time forward.
     public func advance(by seconds: TimeInterval) {

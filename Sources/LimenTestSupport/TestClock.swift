@@ -2,6 +2,8 @@ import Foundation
 
 /// A `Clock` for code that waits (retry back-off, device polling): every sleep is recorded, moves the clock's time to
 /// its deadline and returns at once, unless the test gives an `onSleep` that does something else first.
+///
+/// Part of LimenTestSupport, Limen's own test support; not a stable API.
 public final class TestClock: Clock, Sendable {
     /// A point on the test clock: the time since it started.
     public struct Instant: InstantProtocol {
