@@ -4,7 +4,7 @@ import Hummingbird
 import Mustache
 import NIOCore
 
-/// Renders the hosted pages (sign-in, sign-up, consent, messages, sign-out) as HTML responses with the headers every
+/// Renders the hosted pages (flow nodes through ``FlowPageRenderer``, consent, messages, sign-out) as HTML responses with the headers every
 /// page carries: a strict CSP without `form-action` (Chromium applies it to the redirect that follows a form POST,
 /// which would block the 302 to the client), `Referrer-Policy: no-referrer` and `Cache-Control: no-store`.
 enum Pages {
@@ -23,51 +23,6 @@ enum Pages {
             try library.register(text, named: name)
         }
         return library
-    }
-
-    /// The sign-in form of a pending request, with a link to sign-up when it `offersSignUp`.
-    static func signIn(
-        _ pending: PendingAuthorization,
-        csrf: String,
-        email: String?,
-        error: String?,
-        offersSignUp: Bool,
-        status: HTTPResponse.Status = .ok
-    ) -> Response {
-        let page = SignInPage(
-            lang: PageLanguage.tag(uiLocales: pending.record.uiLocales),
-            title: "Sign in",
-            clientName: pending.client.name,
-            requestID: pending.id,
-            csrf: csrf,
-            email: email ?? pending.record.loginHint,
-            error: error,
-            offersSignUp: offersSignUp
-        )
-        return render(page, template: "sign-in", title: page.title, status: status)
-    }
-
-    /// The sign-up form of a pending request.
-    static func signUp(
-        _ pending: PendingAuthorization,
-        csrf: String,
-        email: String?,
-        name: String?,
-        error: String?,
-        status: HTTPResponse.Status = .ok
-    ) -> Response {
-        let page = SignUpPage(
-            lang: PageLanguage.tag(uiLocales: pending.record.uiLocales),
-            title: "Create your account",
-            clientName: pending.client.name,
-            requestID: pending.id,
-            csrf: csrf,
-            email: email ?? pending.record.loginHint,
-            name: name,
-            error: error,
-            minimumPasswordLength: Accounts.minimumPasswordLength
-        )
-        return render(page, template: "sign-up", title: page.title, status: status)
     }
 
     /// The consent page: the client, what it asks for, and who is signed in; for a device authorization, a warning
@@ -151,31 +106,6 @@ enum Pages {
         if let referrerPolicy = HTTPField.Name("Referrer-Policy") { headers[referrerPolicy] = "no-referrer" }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
-}
-
-/// The values of the sign-in page.
-private struct SignInPage {
-    var lang: String
-    var title: String
-    var clientName: String
-    var requestID: String
-    var csrf: String
-    var email: String?
-    var error: String?
-    var offersSignUp: Bool
-}
-
-/// The values of the sign-up page.
-private struct SignUpPage {
-    var lang: String
-    var title: String
-    var clientName: String
-    var requestID: String
-    var csrf: String
-    var email: String?
-    var name: String?
-    var error: String?
-    var minimumPasswordLength: Int
 }
 
 /// The values of the consent page.

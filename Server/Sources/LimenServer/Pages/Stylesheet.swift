@@ -36,6 +36,18 @@ enum Stylesheet {
         .notice { border-left: 4px solid var(--error); padding-left: .75rem; }
         .saved { border-left: 4px solid var(--accent); padding-left: .75rem; }
         .scopes { padding-left: 1.25rem; }
+        .description { margin: 0 0 .25rem; }
+        .field-error { color: var(--error); font-size: .875rem; margin: -.5rem 0 1rem; }
+        .check { display: flex; gap: .5rem; align-items: baseline; margin: .75rem 0; }
+        .check input { width: auto; margin: 0; }
+        .check label { display: inline; margin: 0; font-weight: 400; }
+        fieldset { border: 1px solid var(--line); border-radius: 8px; margin: 1rem 0; padding: .5rem .75rem; }
+        legend { font-weight: 600; padding: 0 .25rem; }
+        select { width: 100%; padding: .625rem .75rem; font: inherit; color: inherit; background: var(--card);
+          border: 1px solid var(--line); border-radius: 8px; margin-bottom: .75rem; }
+        button.link { width: auto; margin: .5rem 0 0; padding: 0; background: transparent; color: var(--accent);
+          font-weight: 400; text-decoration: underline; }
+        select:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 
         """
 
