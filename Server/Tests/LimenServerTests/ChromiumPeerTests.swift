@@ -14,9 +14,9 @@ enum ChromiumPeer {
     static let flowPagesScript = PythonPeer.script("Tests/Peers/chromium/flow_pages.py")
 
     /// Registers the public native client the scripts sign in with (`browser-test`, any loopback port).
-    static func registerClient(in provider: Provider) async throws -> ClientRecord {
+    static func registerClient(in provider: Provider, id: String = "browser-test") async throws -> ClientRecord {
         let (client, _) = try ClientRegistration(
-            id: "browser-test", name: "Browser Test", kind: .public, isNative: true,
+            id: id, name: "Browser Test", kind: .public, isNative: true,
             redirectURIs: ["http://127.0.0.1/callback"]
         ).record(now: provider.now())
         #expect(try await provider.store.insertClientIfAbsent(client))
@@ -121,13 +121,17 @@ struct ChromiumPeerTests {
             }
             try await withLiveServer(configure: configure) { provider, issuer in
                 let client = try await ChromiumPeer.registerClient(in: provider)
+                let branded = try await ChromiumPeer.registerClient(in: provider, id: "browser-brand")
+                let pale = ClientBranding(displayName: "Pale Shop", accentColor: "#ffd23f", theme: .dark)
+                #expect(try await provider.store.updateClientBranding(id: branded.id, branding: pale))
                 let email = "hedy@example.com"
                 let output = try await PythonPeer.run([
                     ChromiumPeer.flowPagesScript.path, "--issuer", issuer, "--client-id", client.id, "--email", email,
                     "--password", "a long enough password", "--mail-dir", peer.directory.path,
+                    "--branded-client-id", branded.id,
                 ])
                 let summary = try JSONDecoder().decode(FlowPagesSummary.self, from: output)
-                #expect(summary.pages.count == 10)
+                #expect(summary.pages.count == 11)
                 for page in summary.pages {
                     #expect(page.passes > 10, "axe-core ran its rules on \(page.page)")
                     #expect(page.violations.isEmpty, "\(page.page) at \(page.url): \(page.violations)")

@@ -10,7 +10,9 @@ and in its error state.
 
 Prints one JSON object: the pages checked with their violations, and what the refused sign-up page showed.
 
-Usage: flow_pages.py --issuer URL --client-id ID --email E --password P --mail-dir DIR
+A second client, --branded-client-id, has branding (a dark theme, an accent colour): its sign-in page is checked too.
+
+Usage: flow_pages.py --issuer URL --client-id ID --email E --password P --mail-dir DIR --branded-client-id ID
 """
 import json
 import os
@@ -82,6 +84,7 @@ def wait_for_redirect(driver, redirect_uri):
 def main():
     parser = account_arguments()
     parser.add_argument("--mail-dir", required=True)
+    parser.add_argument("--branded-client-id", required=True)
     args = parser.parse_args()
 
     server = start_callback_server()
@@ -89,8 +92,8 @@ def main():
     driver = start_browser()
     refused = {}
     try:
-        def authorize(prompt=None):
-            url = authorization_url(args.issuer, args.client_id, redirect_uri, secrets.token_urlsafe(16))
+        def authorize(prompt=None, client_id=args.client_id):
+            url = authorization_url(args.issuer, client_id, redirect_uri, secrets.token_urlsafe(16))
             driver.get(url + (f"&prompt={prompt}" if prompt else ""))
             wait_for_heading(driver, "Sign in")
 
@@ -151,6 +154,9 @@ def main():
         fill(driver, {"code": code})
         submit(driver)
         wait_for_redirect(driver, redirect_uri)
+
+        authorize(prompt="login", client_id=args.branded_client_id)
+        check(driver, "sign-in, branded")
     finally:
         driver.quit()
         server.shutdown()

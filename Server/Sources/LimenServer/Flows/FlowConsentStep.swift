@@ -39,7 +39,8 @@ struct FlowConsentStep: Sendable {
         }
         if client.isFirstParty { return nil }
         let granted = try await provider.store.grantedScopes(subject: subject, clientID: clientID)
-        return Set(scopes).isSubset(of: granted) ? nil : FlowConsentState(clientName: client.name, scopes: scopes)
+        let name = client.branding?.displayName ?? client.name
+        return Set(scopes).isSubset(of: granted) ? nil : FlowConsentState(clientName: name, scopes: scopes)
     }
 
     /// The consent node for `consent`: a label per scope, Allow and Deny.

@@ -43,7 +43,7 @@ struct FlowPageRenderer {
             lang: PageLanguage.tag(uiLocales: uiLocales),
             title: node.name,
             description: node.description.isEmpty ? nil : node.description,
-            clientName: pending.client.name,
+            brand: PageBrand(client: pending.client),
             requestID: pending.id,
             csrf: csrf,
             action: FlowPageRoutes.path(of: flow),
@@ -53,7 +53,9 @@ struct FlowPageRenderer {
             controls: controls
         )
         let status: HTTPResponse.Status = message == nil ? .ok : (answer.status == .ok ? .badRequest : answer.status)
-        var response = Pages.render(page, template: "flow", title: node.name, status: status)
+        var response = Pages.render(
+            page, template: "flow", title: node.name, status: status,
+            contentSecurityPolicy: page.brand.contentSecurityPolicy)
         if let seconds = answer.retryAfter { response.headers[.retryAfter] = "\(seconds)" }
         return response
     }
@@ -70,7 +72,7 @@ private struct FlowPage {
     var lang: String
     var title: String
     var description: String?
-    var clientName: String
+    var brand: PageBrand
     var requestID: String
     var csrf: String
     var action: String

@@ -12,19 +12,21 @@ enum PageTemplates {
         "account": account,
     ]
 
-    /// The document around every page: language, title, stylesheet.
+    /// The document around every page: language, title, stylesheet, and a client's branding (``PageBrand``).
     static let layout = """
         <!doctype html>
-        <html lang="{{lang}}">
+        <html lang="{{lang}}"{{#brand}}{{#themeClass}} class="{{themeClass}}"{{/themeClass}}{{/brand}}>
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>{{title}} – Limen</title>
         <link rel="stylesheet" href="static/limen.css">
-        </head>
+        {{#brand}}{{#style}}<style>{{{style}}}</style>
+        {{/style}}{{/brand}}</head>
         <body>
         <main>
-        <h1>{{title}}</h1>
+        {{#brand}}{{#logoURL}}<img class="logo" src="{{logoURL}}" alt="{{name}}">
+        {{/logoURL}}{{/brand}}<h1>{{title}}</h1>
         {{$content}}{{/content}}
         </main>
         </body>
@@ -36,7 +38,7 @@ enum PageTemplates {
     static let flow = """
         {{<layout}}{{$content}}
         {{#description}}<p class="description">{{description}}</p>
-        {{/description}}<p class="context">to continue to <strong>{{clientName}}</strong></p>
+        {{/description}}<p class="context">to continue to <strong>{{brand.name}}</strong></p>
         {{#error}}<p class="error" role="alert" id="form-error">{{error}}</p>
         {{/error}}<form method="post" action="{{action}}">
         <input type="hidden" name="request" value="{{requestID}}">
@@ -86,7 +88,7 @@ enum PageTemplates {
         {{<layout}}{{$content}}
         {{#deviceRequest}}<p class="notice" id="device-request">A device is asking to sign in to your account with the \
         code you entered. Allow it only if you started this yourself, on a device you have with you.</p>
-        {{/deviceRequest}}<p class="context"><strong>{{clientName}}</strong> would like to:</p>
+        {{/deviceRequest}}<p class="context"><strong>{{brand.name}}</strong> would like to:</p>
         <ul class="scopes">
         {{#scopes}}<li>{{.}}</li>
         {{/scopes}}

@@ -31,14 +31,16 @@ enum Pages {
         let page = ConsentPage(
             lang: PageLanguage.tag(uiLocales: pending.record.uiLocales),
             title: pending.isDeviceRequest ? "Connect a device?" : "Allow access?",
-            clientName: pending.client.name,
+            brand: PageBrand(client: pending.client),
             requestID: pending.id,
             csrf: csrf,
             scopes: pending.scopes.map(ScopeDescriptions.describe),
             account: account,
             deviceRequest: pending.isDeviceRequest
         )
-        return render(page, template: "consent", title: page.title, status: .ok)
+        return render(
+            page, template: "consent", title: page.title, status: .ok,
+            contentSecurityPolicy: page.brand.contentSecurityPolicy)
     }
 
     /// A page with a title and one message; `isError` marks it as an alert.
@@ -88,12 +90,14 @@ enum Pages {
         return render(page, template: "logout", title: page.title, status: .ok)
     }
 
-    /// Renders `page` with `template` as a page with the common headers.
+    /// Renders `page` with `template` as a page with the common headers (`contentSecurityPolicy` widened for a client's
+    /// branding, ``PageBrand``).
     static func render(
         _ page: Any,
         template: String,
         title: String,
-        status: HTTPResponse.Status
+        status: HTTPResponse.Status,
+        contentSecurityPolicy: String = Pages.contentSecurityPolicy
     ) -> Response {
         guard let html = library?.render(page, withTemplate: template) else {
             return Responses.html(title: title, message: "This page cannot be shown.", status: .internalServerError)
@@ -112,7 +116,7 @@ enum Pages {
 private struct ConsentPage {
     var lang: String
     var title: String
-    var clientName: String
+    var brand: PageBrand
     var requestID: String
     var csrf: String
     var scopes: [String]
