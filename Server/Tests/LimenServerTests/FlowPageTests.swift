@@ -173,6 +173,39 @@ struct FlowPageRuleTests {
     }
 }
 
+extension FlowPageRuleTests {
+    @Test("an operator's own flow is a page at /login?flow=NAME whose form keeps the flow; an unknown flow is 404")
+    func operatorFlowPage() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("welcome-\(UUID().uuidString).yaml")
+        try Data(FlowPageFixtures.welcome.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let useFile: (inout ServerConfiguration) -> Void = { $0.flowFiles = [file.path] }
+        try await withSignIn(configure: useFile) { fixture in
+            var browser = Browser()
+            let signIn = try await browser.send(fixture.client, SignInFixture.authorizeURI())
+            let requestID = try #require(signIn.hiddenField("request"))
+            let page = try await browser.send(fixture.client, "/login?flow=welcome&request=\(requestID)")
+            #expect(page.status == .ok && page.body.contains("<h1>Welcome back</h1>"))
+            #expect(page.hiddenField("flow") == "welcome")
+            let unknown = try await browser.send(fixture.client, "/login?flow=nope&request=\(requestID)")
+            #expect(unknown.status == .notFound)
+            #expect(page.body.contains(#"<select id="plan" name="plan" required"#))
+            let refused = try await browser.submit(
+                fixture.client, page, to: "/login",
+                [("flow", "welcome"), ("plan", "gold"), ("email", SignInFixture.email), ("password", "wrong")])
+            #expect(refused.status == .badRequest && refused.body.contains("<h1>Welcome back</h1>"))
+            #expect(refused.body.contains(#"<option value="gold" selected>Gold</option>"#), "the choice is kept")
+            let done = try await browser.submit(
+                fixture.client, refused, to: "/login",
+                [
+                    ("flow", "welcome"), ("plan", "gold"), ("email", SignInFixture.email),
+                    ("password", SignInFixture.password),
+                ])
+            #expect(done.redirect?.query["code"] != nil)
+        }
+    }
+}
+
 /// Flow definitions the page tests load as an operator's files.
 enum FlowPageFixtures {
     /// Writes ``signUpWithTerms`` to a new file in the temporary directory and returns its path.
@@ -181,6 +214,20 @@ enum FlowPageFixtures {
         try Data(signUpWithTerms.utf8).write(to: path)
         return path.path
     }
+
+    /// An operator's own sign-in flow with a menu.
+    static let welcome = """
+        id: welcome
+        start: hello
+        nodes:
+          - id: hello
+            name: Welcome back
+            collectors:
+              - {type: DROPDOWN, key: plan, label: Plan, required: true, options: [{label: Gold, value: gold}]}
+              - {type: TEXT, key: email, label: Email address, required: true}
+              - {type: PASSWORD, key: password, label: Password, required: true}
+              - {type: SUBMIT_BUTTON, key: submit, label: Sign in, actions: [check_password, complete]}
+        """
 
     /// The built-in sign-up with a required "accept the terms" checkbox before its button.
     static let signUpWithTerms = BuiltInFlows.signUp.replacingOccurrences(
