@@ -174,7 +174,9 @@ struct FlowPageRuleTests {
 }
 
 extension FlowPageRuleTests {
-    @Test("an operator's own flow is a page at /login?flow=NAME whose form keeps the flow; an unknown flow is 404")
+    @Test(
+        "an operator's own flow is a page at /login?flow=NAME whose form keeps the flow and takes several choices; an unknown flow is 404"
+    )
     func operatorFlowPage() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("welcome-\(UUID().uuidString).yaml")
         try Data(FlowPageFixtures.welcome.utf8).write(to: file)
@@ -190,6 +192,7 @@ extension FlowPageRuleTests {
             let unknown = try await browser.send(fixture.client, "/login?flow=nope&request=\(requestID)")
             #expect(unknown.status == .notFound)
             #expect(page.body.contains(#"<select id="plan" name="plan" required"#))
+            #expect(page.body.contains(#"<select id="topics" name="topics" multiple>"#))
             let refused = try await browser.submit(
                 fixture.client, page, to: "/login",
                 [("flow", "welcome"), ("plan", "gold"), ("email", SignInFixture.email), ("password", "wrong")])
@@ -198,8 +201,8 @@ extension FlowPageRuleTests {
             let done = try await browser.submit(
                 fixture.client, refused, to: "/login",
                 [
-                    ("flow", "welcome"), ("plan", "gold"), ("email", SignInFixture.email),
-                    ("password", SignInFixture.password),
+                    ("flow", "welcome"), ("plan", "gold"), ("topics", "news"), ("topics", "tips"),
+                    ("email", SignInFixture.email), ("password", SignInFixture.password),
                 ])
             #expect(done.redirect?.query["code"] != nil)
         }
@@ -224,6 +227,7 @@ enum FlowPageFixtures {
             name: Welcome back
             collectors:
               - {type: DROPDOWN, key: plan, label: Plan, required: true, options: [{label: Gold, value: gold}]}
+              - {type: COMBOBOX, key: topics, label: Topics, options: [{label: News, value: news}, {label: Tips, value: tips}]}
               - {type: TEXT, key: email, label: Email address, required: true}
               - {type: PASSWORD, key: password, label: Password, required: true}
               - {type: SUBMIT_BUTTON, key: submit, label: Sign in, actions: [check_password, complete]}

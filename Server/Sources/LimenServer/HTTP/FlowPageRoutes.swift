@@ -70,6 +70,13 @@ enum FlowPageRoutes {
         clientAddress: String,
         responder: SignInResponder
     ) async throws(StorageError) -> Response {
+        let provider = responder.provider
+        guard let flow = provider.flows.flows[name] else { return Pages.pageNotFound() }
+        // One form rule for every route: a repeated field is refused, except the choices of a multiple collector.
+        if let repeated = form.names.filter(form.isRepeated).subtracting(FlowPageForm.multipleKeys(of: flow)).min() {
+            let refusal = FormRefusal.repeated(repeated)
+            return Pages.message(title: "Request refused", message: refusal.description, status: refusal.status)
+        }
         let pending: PendingAuthorization
         switch try await responder.pending(id: form["request"], browser: browser) {
         case .found(let found): pending = found
@@ -77,8 +84,6 @@ enum FlowPageRoutes {
         }
         let purpose = CSRFToken.signInPurpose(requestID: pending.id)
         guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: purpose) else { return Pages.forbidden() }
-        let provider = responder.provider
-        guard let flow = provider.flows.flows[name] else { return Pages.pageNotFound() }
         guard provider.configuration.signUpEnabled || !flow.createsAccounts else { return Pages.signUpOff() }
         let engine = responder.engine
         let interaction = try await engine.pageInteraction(for: pending, flow: flow)
@@ -108,6 +113,14 @@ enum FlowPageRoutes {
 
 /// A node's form as the engine's values.
 enum FlowPageForm {
+    /// The fields of `flow` that may repeat: the keys of its `COMBOBOX`es and of its `CHECKBOX`es with options.
+    static func multipleKeys(of flow: FlowDefinition) -> Set<String> {
+        Set(
+            flow.nodes.flatMap(\.collectors).filter {
+                $0.type == .combobox || ($0.type == .checkbox && !$0.options.isEmpty)
+            }.map(\.key))
+    }
+
     /// The values of `node`'s collectors in `form`: text for fields, menus and radios, the choices of a multiple menu or
     /// of check boxes with options, `true` for a ticked box. Other fields (the request, the token) are not values.
     static func values(of form: FormFields, for node: FlowNodeDefinition?) -> [String: FlowValue] {
