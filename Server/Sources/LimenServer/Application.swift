@@ -28,7 +28,7 @@ public enum LimenServerApplication {
                     now: provider.now,
                     applies: {
                         $0.method == .post
-                            && (SignInRoutes.passwordPaths.contains($0.uri.path)
+                            && (FlowPageRoutes.passwordPaths.contains($0.uri.path)
                                 || $0.uri.path.hasPrefix(FlowRoutes.interactionsPrefix))
                     }
                 )
@@ -49,7 +49,7 @@ public enum LimenServerApplication {
         DiscoveryRoutes.add(to: router, provider: provider)
         let signIn = SignInResponder(provider: provider)
         AuthorizeRoutes.add(to: router, responder: signIn)
-        SignInRoutes.add(to: router, responder: signIn)
+        FlowPageRoutes.add(to: router, responder: signIn)
         ConsentRoutes.add(to: router, responder: signIn)
         LogoutRoutes.add(to: router, responder: signIn)
         EndSessionRoutes.add(to: router, responder: signIn)

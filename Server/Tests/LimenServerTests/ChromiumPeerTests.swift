@@ -11,11 +11,13 @@ enum ChromiumPeer {
     static let script = PythonPeer.script("Tests/Peers/chromium/sign_in.py")
     /// The script that drives the browser through the account page.
     static let accountScript = PythonPeer.script("Tests/Peers/chromium/account.py")
+    /// The script that drives the browser through every page the flows render, checking each with axe-core.
+    static let flowPagesScript = PythonPeer.script("Tests/Peers/chromium/flow_pages.py")
 
     /// Registers the public native client the scripts sign in with (`browser-test`, any loopback port).
-    static func registerClient(in provider: Provider) async throws -> ClientRecord {
+    static func registerClient(in provider: Provider, id: String = "browser-test") async throws -> ClientRecord {
         let (client, _) = try ClientRegistration(
-            id: "browser-test", name: "Browser Test", kind: .public, isNative: true,
+            id: id, name: "Browser Test", kind: .public, isNative: true,
             redirectURIs: ["http://127.0.0.1/callback"]
         ).record(now: provider.now())
         #expect(try await provider.store.insertClientIfAbsent(client))
@@ -31,7 +33,7 @@ enum ChromiumPeer {
         where !FileManager.default.isExecutableFile(atPath: tool) {
             return "\(tool) is missing: \(install)"
         }
-        return Peers.missingPythonModules("selenium", install: install)
+        return Peers.missingPythonModules("selenium, axe_core_python", install: install)
     }()
 }
 
@@ -107,6 +109,45 @@ struct ChromiumPeerTests {
         }
     }
 
+    @Test(
+        "every page the flows render passes axe-core; an operator's required checkbox shows and is enforced",
+        .enabled(if: SMTPPeer.unavailableReason == nil, "aiosmtpd is not installed"))
+    func flowPagesAccessible() async throws {
+        let file = try FlowPageFixtures.signUpWithTermsFile()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try await SMTPPeer.with { peer in
+            let configure: (inout ServerConfiguration) -> Void = {
+                $0.flowFiles = [file]
+                $0.mailTransport = MailTransport(url: "smtp://127.0.0.1:\(peer.port)") ?? .log
+            }
+            try await withLiveServer(configure: configure) { provider, issuer in
+                let client = try await ChromiumPeer.registerClient(in: provider)
+                let branded = try await ChromiumPeer.registerClient(in: provider, id: "browser-brand")
+                let pale = ClientBranding(displayName: "Pale Shop", accentColor: "#ffd23f", theme: .dark)
+                #expect(try await provider.store.updateClientBranding(id: branded.id, branding: pale))
+                let email = "hedy@example.com"
+                let output = try await PythonPeer.run([
+                    ChromiumPeer.flowPagesScript.path, "--issuer", issuer, "--client-id", client.id, "--email", email,
+                    "--password", "a long enough password", "--mail-dir", peer.directory.path,
+                    "--branded-client-id", branded.id,
+                ])
+                let summary = try JSONDecoder().decode(FlowPagesSummary.self, from: output)
+                #expect(summary.pages.count == 11)
+                for page in summary.pages {
+                    #expect(page.passes > 10, "axe-core ran its rules on \(page.page)")
+                    #expect(page.violations.isEmpty, "\(page.page) at \(page.url): \(page.violations)")
+                }
+                #expect(summary.refusedSignUp.heading == "Create your account", "refused on the same page")
+                #expect(summary.refusedSignUp.alert == "I accept the terms is required.")
+                #expect(summary.refusedSignUp.termsError == "I accept the terms is required.")
+                #expect(summary.refusedSignUp.termsDescribedBy == "terms-error form-error")
+                #expect(summary.refusedSignUp.emailKept == email)
+                #expect(summary.callbacks == 3, "sign-up, password reset and email code each reached the client")
+                #expect(try await provider.store.user(email: email)?.emailVerified == true)
+            }
+        }
+    }
+
     @Test("the account page: encrypted fields shown as encrypted on the device, a field saved, signed out everywhere")
     func accountPage() async throws {
         try await withLiveServer { provider, issuer in
@@ -126,6 +167,47 @@ struct ChromiumPeerTests {
             let png = try Data(contentsOf: URL(fileURLWithPath: summary.screenshot))
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "a PNG file")
         }
+    }
+}
+
+/// What `flow_pages.py` prints.
+private struct FlowPagesSummary: Decodable {
+    struct CheckedPage: Decodable {
+        let page: String
+        let url: String
+        let passes: Int
+        let violations: [Violation]
+    }
+
+    struct Violation: Decodable, CustomStringConvertible {
+        let id: String
+        let impact: String?
+        let nodes: [String]
+        var description: String { "\(id) (\(impact ?? "?")): \(nodes.joined(separator: " | "))" }
+    }
+
+    struct RefusedSignUp: Decodable {
+        let heading: String
+        let alert: String
+        let termsError: String
+        let termsDescribedBy: String
+        let emailKept: String
+
+        enum CodingKeys: String, CodingKey {
+            case heading, alert
+            case termsError = "terms_error"
+            case termsDescribedBy = "terms_described_by"
+            case emailKept = "email_kept"
+        }
+    }
+
+    let pages: [CheckedPage]
+    let refusedSignUp: RefusedSignUp
+    let callbacks: Int
+
+    enum CodingKeys: String, CodingKey {
+        case pages, callbacks
+        case refusedSignUp = "refused_sign_up"
     }
 }
 

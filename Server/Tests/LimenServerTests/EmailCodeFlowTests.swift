@@ -10,13 +10,6 @@ import Testing
     "Email codes over a real SMTP server: password reset and passwordless sign-in",
     .enabled(if: SMTPPeer.unavailableReason == nil, "aiosmtpd is not installed"))
 struct EmailCodeFlowTests {
-    /// The six-digit code in the last message the peer kept.
-    private static func lastCode(_ peer: SMTPPeer) throws -> String {
-        let message = try #require(peer.messages().last)
-        let subject = try #require(message.components(separatedBy: "\r\n").first { $0.hasPrefix("Subject: ") })
-        return String(subject.suffix(EmailCodes.digits))
-    }
-
     private static func run(_ body: @escaping @Sendable (TokenFixture, SMTPPeer) async throws -> Void) async throws {
         try await SMTPPeer.with { peer in
             let useRelay: (inout ServerConfiguration) -> Void = {
@@ -34,7 +27,7 @@ struct EmailCodeFlowTests {
                 id, node: "email", action: "submit", values: ["email": .string(FlowFixture.email)])
             #expect(sent.node["id"]?.stringValue == "code")
             #expect(sent.collectors.first { $0["key"]?.stringValue == "password" }?["policy"] != nil)
-            let code = try Self.lastCode(peer)
+            let code = try peer.lastCode()
             #expect(peer.messages().last?.contains("X-Envelope-To: \(FlowFixture.email)") == true)
             let newPassword = "a brand new password"
             let done = try await fixture.continueFlow(
@@ -61,7 +54,7 @@ struct EmailCodeFlowTests {
             let sent = try await fixture.continueFlow(
                 id, node: "email", action: "submit", values: ["email": .string(FlowFixture.email)])
             #expect(sent.node == noMail.node)
-            let code = try Self.lastCode(peer)
+            let code = try peer.lastCode()
             let wrong = code == "000000" ? "111111" : "000000"
             for _ in 0..<EmailCodes.maximumAttempts {
                 let refused = try await fixture.continueFlow(
@@ -76,7 +69,7 @@ struct EmailCodeFlowTests {
             let again = try #require(try await fixture.startFlow("email-code")["interaction"])
             _ = try await fixture.continueFlow(
                 again, node: "email", action: "submit", values: ["email": .string(FlowFixture.email)])
-            let fresh = try Self.lastCode(peer)
+            let fresh = try peer.lastCode()
             let signedIn = try await fixture.continueFlow(
                 again, node: "code", action: "submit", values: ["code": .string(fresh)])
             #expect(signedIn.nodeType == "success")

@@ -51,7 +51,7 @@ struct FlowDefinitionTests {
         #expect(FlowCatalog.builtIn.flows.count == 4)
         #expect(
             catalog.flows["sign-in"]?.node("credentials")?.collectors.map(\.key) == [
-                "email", "password", "submit", "forgot-password", "create-account",
+                "email", "password", "submit", "forgot-password", "create-account", "email-code",
             ])
     }
 

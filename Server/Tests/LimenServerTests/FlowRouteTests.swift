@@ -20,7 +20,10 @@ struct FlowRouteTests {
             #expect(id.count >= 43)
             #expect(started.nodeType == "continue")
             #expect(started.node["id"]?.stringValue == "credentials")
-            #expect(started.collectorKeys == ["email", "password", "submit", "forgot-password", "create-account"])
+            #expect(
+                started.collectorKeys == [
+                    "email", "password", "submit", "forgot-password", "create-account", "email-code",
+                ])
             let success = try await fixture.continueFlow(
                 id, node: "credentials", action: "submit",
                 values: ["email": .string(FlowFixture.email), "password": .string(FlowFixture.password)])
@@ -265,15 +268,8 @@ struct FlowRouteTests {
 
     @Test("an operator's sign-up with a required terms checkbox: in the node, enforced, then accepted")
     func operatorCheckbox() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let file = directory.path + "/sign-up.yaml"
-        let definition = BuiltInFlows.signUp.replacingOccurrences(
-            of: "      - {type: SUBMIT_BUTTON",
-            with:
-                "      - {type: CHECKBOX, key: terms, label: I accept the terms, required: true}\n      - {type: SUBMIT_BUTTON"
-        )
-        try Data(definition.utf8).write(to: URL(fileURLWithPath: file))
+        let file = try FlowPageFixtures.signUpWithTermsFile()
+        defer { try? FileManager.default.removeItem(atPath: file) }
         let useFile: (inout ServerConfiguration) -> Void = { $0.flowFiles = [file] }
         try await FlowFixture.run(configure: useFile) { fixture in
             let started = try await fixture.startFlow("sign-up")

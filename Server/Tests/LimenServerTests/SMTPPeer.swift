@@ -45,6 +45,13 @@ struct SMTPPeer {
         return names.compactMap { try? String(contentsOfFile: mail + "/" + $0, encoding: .utf8) }
     }
 
+    /// The one-time code in the last message it accepted (the subject ends with it).
+    func lastCode() throws -> String {
+        let message = try #require(messages().last)
+        let subject = try #require(message.components(separatedBy: "\r\n").first { $0.hasPrefix("Subject: ") })
+        return String(subject.suffix(EmailCodes.digits))
+    }
+
     /// A mailer for this server.
     func mailer(_ url: String, trustCA: Bool = true, attempts: Int = 1) throws -> SMTPMailer {
         guard case .smtp(let endpoint)? = MailTransport(url: url) else { throw MailError("bad test URL \(url)") }

@@ -136,7 +136,10 @@ struct SignInFormTests {
 
             let created = try await browser.submit(
                 fixture.client, signUp, to: "/signup",
-                [("email", "Grace@Example.com"), ("name", "Grace Hopper"), ("password", "a long passphrase")]
+                [
+                    ("email", "Grace@Example.com"), ("name", "Grace Hopper"), ("password", "a long passphrase"),
+                    ("password-verify", "a long passphrase"),
+                ]
             )
             let code = try #require(created.redirect?.query["code"])
             #expect(created.redirect?.query["state"] == "s-1")
@@ -158,7 +161,7 @@ struct SignInFormTests {
         "sign-up refusals re-show the form with the reason and create nothing",
         arguments: [
             ("not-an-email", "a long passphrase", "Enter an email address"),
-            ("new@example.com", "short", "at least 8"),
+            ("new@example.com", "short", "between 8 and"),
             (SignInFixture.email, "a long passphrase", "already exists"),
         ]
     )
@@ -169,7 +172,8 @@ struct SignInFormTests {
             let signUp = try await browser.send(
                 fixture.client, "/signup?request=\(try #require(signIn.hiddenField("request")))")
             let refused = try await browser.submit(
-                fixture.client, signUp, to: "/signup", [("email", email), ("password", password)])
+                fixture.client, signUp, to: "/signup",
+                [("email", email), ("password", password), ("password-verify", password)])
             #expect(refused.status == .badRequest)
             #expect(refused.alert?.contains(message) == true, "\(refused.alert ?? "no alert")")
             #expect(browser.cookies[BrowserSessions.cookieName] == nil)

@@ -45,7 +45,10 @@ struct LimenServerFlowTests {
                 return
             }
             #expect(step.id == "credentials")
-            #expect(step.collectors.map(\.key) == ["email", "password", "submit", "forgot-password", "create-account"])
+            #expect(
+                step.collectors.map(\.key) == [
+                    "email", "password", "submit", "forgot-password", "create-account", "email-code",
+                ])
             fill(step, ["email": server.user.email, "password": "wrong password"])
             guard case .error(let error) = await step.next() else {
                 Issue.record("a wrong password is no error node")

@@ -39,6 +39,7 @@ def main():
         wait_for_heading(driver, "Create your account")
         driver.find_element(By.ID, "email").send_keys(args.email)
         driver.find_element(By.ID, "password").send_keys(args.password)
+        driver.find_element(By.ID, "password-verify").send_keys(args.password)
         driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         wait_for_heading(driver, "Allow access?")
         driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()

@@ -130,6 +130,7 @@ def main():
         driver.find_element(By.ID, "email").send_keys(args.email)
         driver.find_element(By.ID, "name").send_keys(args.name)
         driver.find_element(By.ID, "password").send_keys(args.password)
+        driver.find_element(By.ID, "password-verify").send_keys(args.password)
         driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
 
         wait_for_heading(driver, "Allow access?")

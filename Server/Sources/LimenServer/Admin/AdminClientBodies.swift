@@ -45,6 +45,23 @@ extension AdminClientRequest {
     }
 }
 
+extension AdminClientBrandingRequest {
+    /// The branding it asks for, checked; `nil` when every member is left out (the branding is removed).
+    func branding() throws(AdminError) -> ClientBranding? {
+        guard let theme = ClientBranding.Theme(rawValue: theme ?? ClientBranding.Theme.auto.rawValue) else {
+            throw .invalidRequest("theme: use light, dark or auto")
+        }
+        let branding = ClientBranding(
+            displayName: displayName, logoURL: logoURI, accentColor: accentColor, theme: theme)
+        guard branding != ClientBranding() else { return nil }
+        do throws(ClientBrandingError) {
+            return try branding.validated()
+        } catch {
+            throw .invalidRequest(error.description)
+        }
+    }
+}
+
 /// A client as the admin API shows it: everything but its secret's hash.
 struct AdminClientResource: Encodable, Sendable {
     var clientID: String
@@ -59,6 +76,7 @@ struct AdminClientResource: Encodable, Sendable {
     var accessTokenTTL: Int?
     var refreshTokenTTL: Int?
     var allowNoPKCE: Bool
+    var branding: ClientBranding?
     var createdAt: Int
     /// Only in the answer to the registration of a confidential client: the secret, shown this once.
     var clientSecret: String?
@@ -75,6 +93,7 @@ struct AdminClientResource: Encodable, Sendable {
         case accessTokenTTL = "access_token_ttl"
         case refreshTokenTTL = "refresh_token_ttl"
         case allowNoPKCE = "allow_no_pkce"
+        case branding
         case createdAt = "created_at"
         case clientSecret = "client_secret"
     }
@@ -93,6 +112,7 @@ struct AdminClientResource: Encodable, Sendable {
         accessTokenTTL = client.accessTokenLifetime.map { Int($0) }
         refreshTokenTTL = client.refreshTokenLifetime.map { Int($0) }
         allowNoPKCE = client.allowsNoPKCE
+        branding = client.branding
         createdAt = Int(client.createdAt.timeIntervalSince1970)
         clientSecret = secret
     }

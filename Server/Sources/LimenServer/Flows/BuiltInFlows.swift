@@ -6,7 +6,7 @@ enum BuiltInFlows {
         ("sign-in", signIn), ("sign-up", signUp), ("password-reset", passwordReset), ("email-code", emailCode),
     ]
 
-    /// Email and password; links to sign-up.
+    /// Email and password; links to password reset, sign-up and passwordless sign-in.
     static let signIn = """
         id: sign-in
         start: credentials
@@ -17,9 +17,10 @@ enum BuiltInFlows {
             collectors:
               - {type: TEXT, key: email, label: Email address, required: true}
               - {type: PASSWORD, key: password, label: Password, required: true}
-              - {type: SUBMIT_BUTTON, key: submit, label: Sign in, actions: [check_password, complete]}
+              - {type: SUBMIT_BUTTON, key: submit, label: Sign in, actions: [check_password, require_consent, complete]}
               - {type: FLOW_LINK, key: forgot-password, label: Forgot your password?, flow: password-reset}
               - {type: FLOW_LINK, key: create-account, label: Create an account, flow: sign-up}
+              - {type: FLOW_LINK, key: email-code, label: Sign in with a code instead, flow: email-code}
         """
 
     /// A new account with email, password and an optional name; links back to sign-in.
@@ -35,7 +36,7 @@ enum BuiltInFlows {
               - {type: TEXT, key: name, label: Name}
               - {type: PASSWORD, key: password, label: Password, required: true}
               - {type: PASSWORD_VERIFY, key: password-verify, label: Password again, required: true}
-              - {type: SUBMIT_BUTTON, key: submit, label: Create account, actions: [create_account, complete]}
+              - {type: SUBMIT_BUTTON, key: submit, label: Create account, actions: [create_account, require_consent, complete]}
               - {type: FLOW_LINK, key: sign-in, label: I already have an account, flow: sign-in}
         """
 
@@ -58,7 +59,7 @@ enum BuiltInFlows {
               - {type: TEXT, key: code, label: Code, required: true}
               - {type: PASSWORD, key: password, label: New password, required: true}
               - {type: PASSWORD_VERIFY, key: password-verify, label: New password again, required: true}
-              - {type: SUBMIT_BUTTON, key: submit, label: Set the password, actions: [check_email_code, set_password, complete]}
+              - {type: SUBMIT_BUTTON, key: submit, label: Set the password, actions: [check_email_code, set_password, require_consent, complete]}
               - {type: FLOW_BUTTON, key: resend, label: Send another code, next: email}
         """
 
@@ -79,7 +80,7 @@ enum BuiltInFlows {
             description: Enter the code we sent you.
             collectors:
               - {type: TEXT, key: code, label: Code, required: true}
-              - {type: SUBMIT_BUTTON, key: submit, label: Sign in, actions: [check_email_code, mark_email_verified, complete]}
+              - {type: SUBMIT_BUTTON, key: submit, label: Sign in, actions: [check_email_code, mark_email_verified, require_consent, complete]}
               - {type: FLOW_BUTTON, key: resend, label: Send another code, next: email}
         """
 }

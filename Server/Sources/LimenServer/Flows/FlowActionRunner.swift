@@ -11,6 +11,8 @@ enum FlowActionOutcome: Sendable, Equatable {
     case failed(code: String, message: String, status: HTTPResponse.Status)
     /// `complete` was reached for the user in this context.
     case completed(FlowContext)
+    /// `require_consent` found that the user must allow the client first: the consent node, and what runs after it.
+    case consentRequired(FlowConsentState, FlowContext)
 }
 
 /// A refusal the person can correct on the same node.
@@ -25,11 +27,21 @@ struct FlowRefusal: Sendable, Equatable {
     var retryAfter: Int?
 }
 
+extension FlowRefusal {
+    /// The refusal of values that break the node's rules: the one problem's sentence, or a summary of several.
+    init(problems: [FlowErrorDetail]) {
+        self.init(
+            message: problems.count == 1 ? problems[0].message : "Some fields need your attention.", details: problems)
+    }
+}
+
 /// Runs the built-in actions: each one step of the account rules the hosted pages use too (the same lockout,
 /// throttling, hashing queue and answers).
 struct FlowActionRunner: Sendable {
     /// The provider whose accounts and store the actions use.
     let provider: Provider
+    /// Whether a hosted page runs the actions: consent is then the consent page's, after the browser session starts.
+    var hostedPage = false
 
     /// Runs `actions` of flow `flow` in order on `values`; stops at the first refusal.
     func run(
@@ -42,7 +54,7 @@ struct FlowActionRunner: Sendable {
         clientAddress: String
     ) async throws(StorageError) -> FlowActionOutcome {
         var context = context
-        for action in actions {
+        for (index, action) in actions.enumerated() {
             switch action {
             case .sendEmailCode, .checkEmailCode, .setPassword, .markEmailVerified:
                 switch try await runEmailAction(action, flow: flow, values: values, context: context) {
@@ -75,15 +87,25 @@ struct FlowActionRunner: Sendable {
                 } catch {
                     return try Self.outcome(of: error)
                 }
-            case .complete:
-                guard let subject = context.subject else {
-                    return .failed(code: "no_user", message: "Nobody has signed in yet.", status: .badRequest)
+            case .requireConsent:
+                guard let subject = context.subject else { return Self.nobody }
+                if !hostedPage,
+                    var consent = try await FlowConsentStep.asked(
+                        provider: provider, subject: subject, clientID: clientID, scope: request.scope)
+                {
+                    consent.remaining = Array(actions[(index + 1)...])
+                    return .consentRequired(consent, context)
                 }
-                guard try await mayComplete(subject: subject, clientID: clientID, scope: request.scope) else {
+            case .complete:
+                guard let subject = context.subject else { return Self.nobody }
+                if !hostedPage,
+                    try await FlowConsentStep.asked(
+                        provider: provider, subject: subject, clientID: clientID, scope: request.scope) != nil
+                {
                     return .failed(
                         code: "consent_required",
                         message:
-                            "This app needs your consent, which a native flow cannot ask for yet: sign in in the browser.",
+                            "This app needs your consent, which this flow does not ask for: sign in in the browser.",
                         status: .forbidden)
                 }
                 return .completed(context)
@@ -147,7 +169,7 @@ struct FlowActionRunner: Sendable {
             } catch {
                 return try Self.outcome(of: error)
             }
-        case .checkPassword, .createAccount, .complete:
+        case .checkPassword, .createAccount, .requireConsent, .complete:
             break
         }
         return .proceeded(context)
@@ -157,13 +179,9 @@ struct FlowActionRunner: Sendable {
     /// flow that creates accounts with the same code and message.
     static let signUpDisabled = (code: "sign_up_disabled", message: "New accounts are not taken here.")
 
-    /// Whether the client may have a code without a consent step: a first-party client, or scopes allowed before.
-    private func mayComplete(subject: String, clientID: String, scope: String) async throws(StorageError) -> Bool {
-        guard let client = try await provider.store.client(id: clientID) else { return false }
-        if client.isFirstParty { return true }
-        let granted = try await provider.store.grantedScopes(subject: subject, clientID: clientID)
-        return Set(scope.split(separator: " ").map(String.init)).isSubset(of: granted)
-    }
+    /// The failure of an action that needs a user before anyone is identified.
+    private static let nobody = FlowActionOutcome.failed(
+        code: "no_user", message: "Nobody has signed in yet.", status: .badRequest)
 
     private static func text(_ value: FlowValue?) -> String? {
         guard case .text(let text)? = value, !text.isEmpty else { return nil }

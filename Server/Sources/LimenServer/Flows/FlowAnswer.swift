@@ -12,6 +12,8 @@ struct FlowAnswer: Sendable, Equatable {
     var node: FlowNode
     /// Seconds to wait before trying again (`Retry-After`).
     var retryAfter: Int?
+    /// The flow whose node it is (not on the wire: the hosted pages pick the form's address by it).
+    var flow: String?
 
     /// A failure node with `status`.
     static func failure(_ code: String, _ message: String, status: HTTPResponse.Status, interaction: String? = nil)

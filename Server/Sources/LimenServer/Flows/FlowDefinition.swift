@@ -79,7 +79,7 @@ enum ButtonBehaviour: Sendable, Equatable {
 }
 
 /// The built-in actions a button may run: few, each one step of an account rule shared with the hosted pages.
-enum FlowAction: String, Sendable, CaseIterable {
+enum FlowAction: String, Sendable, CaseIterable, Codable {
     /// Checks `email` and `password` (lockout, throttling and one answer for unknown email and wrong password).
     case checkPassword = "check_password"
     /// Creates an account from `email`, `password` and optional `name`.
@@ -92,6 +92,9 @@ enum FlowAction: String, Sendable, CaseIterable {
     case setPassword = "set_password"
     /// Marks the identified user's email verified (after a code proved it).
     case markEmailVerified = "mark_email_verified"
+    /// Asks the identified user to allow the client the requested scopes, unless the client is first-party or they
+    /// were allowed before: a native flow shows a consent node; the hosted pages show the consent page after sign-in.
+    case requireConsent = "require_consent"
     /// Ends the interaction with an authorization code for the identified user.
     case complete
 
@@ -102,7 +105,7 @@ enum FlowAction: String, Sendable, CaseIterable {
         case .sendEmailCode: ["email"]
         case .checkEmailCode: ["code"]
         case .setPassword: ["password"]
-        case .markEmailVerified, .complete: []
+        case .markEmailVerified, .requireConsent, .complete: []
         }
     }
 }

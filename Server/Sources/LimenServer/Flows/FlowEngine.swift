@@ -3,8 +3,8 @@ import HTTPTypes
 import LimenServerWire
 
 /// The one sign-in engine: starts interactions with a flow and walks them from node to node, running the actions of
-/// the pressed button, until a code or a failure. Native apps (`/flows`), and in time the hosted pages and the CLI,
-/// run the same definitions through it.
+/// the pressed button, until a code or a failure. Native apps (`/flows`), the hosted pages (``FlowPageRoutes``) and
+/// the CLI run the same definitions through it.
 struct FlowEngine: Sendable {
     /// How long an interaction may be continued (PingDavinci's default session, 15 minutes).
     static let interactionLifetime: TimeInterval = 15 * 60
@@ -52,8 +52,7 @@ struct FlowEngine: Sendable {
             redirectURI: accepted.redirectURI, scope: accepted.scope, state: accepted.state, nonce: accepted.nonce,
             codeChallenge: challenge, loginHint: accepted.loginHint, uiLocales: accepted.uiLocales,
             acrValues: acrValues.map { String($0.prefix(256)) })
-        let hint = accepted.loginHint.map(Accounts.normalise).flatMap { Accounts.isPlausibleEmail($0) ? $0 : nil }
-        let context = FlowContext(email: hint)
+        let context = FlowContext(loginHint: accepted.loginHint)
         let id = RandomIdentifier.make()
         let now = provider.now()
         try await provider.store.insertFlowInteraction(
@@ -61,12 +60,14 @@ struct FlowEngine: Sendable {
                 idHash: RandomIdentifier.hash(id), flow: flow.id, node: flow.start, clientID: accepted.client.id,
                 request: FlowInteractionRecord.encode(request), context: FlowInteractionRecord.encode(context),
                 createdAt: now, expiresAt: now.addingTimeInterval(Self.interactionLifetime)))
-        return FlowAnswer(interaction: id, node: continueNode(flow: flow, nodeID: flow.start, context: context))
+        return FlowAnswer(
+            interaction: id, node: continueNode(flow: flow, nodeID: flow.start, context: context),
+            flow: flow.id)
     }
 
     // MARK: Continue
 
-    /// Applies `submission` to interaction `id`.
+    /// Applies `submission` to interaction `id` (a native client's; a hosted page's interaction is not continued here).
     func proceed(
         interaction id: String,
         submission: FlowSubmission,
@@ -76,7 +77,9 @@ struct FlowEngine: Sendable {
             .failure(code, message, status: status, interaction: id)
         }
         let now = provider.now()
-        guard let record = try await provider.store.flowInteraction(idHash: RandomIdentifier.hash(id)) else {
+        guard let record = try await provider.store.flowInteraction(idHash: RandomIdentifier.hash(id)),
+            try record.decodedRequest().hostedPage != true
+        else {
             return failure("unknown_interaction", "There is no such interaction.", .notFound)
         }
         guard submission.clientID == nil || submission.clientID == record.clientID else {
@@ -88,158 +91,103 @@ struct FlowEngine: Sendable {
         guard record.status == .active else {
             return failure("interaction_finished", "This interaction is over: start again.", .conflict)
         }
+        let interaction = FlowInteraction(id: id, record: record, isStored: true, isHostedPage: false)
+        switch try await advance(interaction, submission: submission, clientAddress: clientAddress) {
+        case .answer(let answer): return answer
+        case .completed(let interaction, let context): return try await complete(interaction, context: context)
+        }
+    }
+
+    /// Applies `submission` to an active, unexpired `interaction`: checks the node and button, validates the values,
+    /// runs the button's actions and answers the next node, or says that the interaction reached `complete`.
+    func advance(
+        _ interaction: FlowInteraction,
+        submission: FlowSubmission,
+        clientAddress: String
+    ) async throws(StorageError) -> FlowProgress {
+        let record = interaction.record
         guard let flow = catalog.flows[record.flow], let node = flow.node(record.node) else {
-            return failure("unknown_flow", "The flow of this interaction is no longer offered.", .gone)
+            return .answer(
+                .failure(
+                    "unknown_flow", "The flow of this interaction is no longer offered.", status: .gone,
+                    interaction: interaction.id))
         }
         let context = try record.decodedContext()
+        if let consent = context.consent {
+            return try await FlowConsentStep(engine: self).answer(
+                submission, consent: consent, interaction: interaction, flow: flow, context: context,
+                clientAddress: clientAddress)
+        }
         guard submission.node == node.id else {
-            return try await refuse(
-                record, flow: flow, node: node, context: context,
-                FlowRefusal(message: "This step is no longer current: continue from here."), id: id)
+            return .answer(
+                try await refuse(
+                    interaction, flow: flow, node: node, context: context,
+                    FlowRefusal(message: "This step is no longer current: continue from here.")))
         }
         guard let button = node.collector(submission.action), let behaviour = button.behaviour else {
-            return try await refuse(
-                record, flow: flow, node: node, context: context,
-                FlowRefusal(
-                    message: "This step has no button \(submission.action).",
-                    details: [.init(key: submission.action, code: "unknown_action", message: "No such button.")]),
-                id: id)
+            return .answer(
+                try await refuse(
+                    interaction, flow: flow, node: node, context: context,
+                    FlowRefusal(
+                        message: "This step has no button \(submission.action).",
+                        details: [.init(key: submission.action, code: "unknown_action", message: "No such button.")])))
         }
         switch behaviour {
         case .switchFlow(let target):
             guard let next = catalog.flows[target] else {
-                return failure("unknown_flow", "There is no flow \(target).", .notFound)
+                return .answer(
+                    .failure(
+                        "unknown_flow", "There is no flow \(target).", status: .notFound, interaction: interaction.id))
             }
             if !provider.configuration.signUpEnabled, next.createsAccounts {
-                return .failure(
-                    FlowActionRunner.signUpDisabled.code, FlowActionRunner.signUpDisabled.message, status: .forbidden,
-                    interaction: id)
+                return .answer(
+                    .failure(
+                        FlowActionRunner.signUpDisabled.code, FlowActionRunner.signUpDisabled.message,
+                        status: .forbidden, interaction: interaction.id))
             }
-            return try await move(record, to: next, nodeID: next.start, context: context, id: id)
+            return .answer(try await move(interaction, to: next, nodeID: next.start, context: context))
         case .run(let actions, let nextNode):
             if !actions.isEmpty {
                 let problems = CollectorValidation(node: node, policy: node.passwordPolicy)
                     .problems(with: submission.values)
                 if !problems.isEmpty {
-                    return try await refuse(
-                        record, flow: flow, node: node, context: context,
-                        FlowRefusal(message: "Some fields need your attention.", details: problems), id: id)
+                    return .answer(
+                        try await refuse(
+                            interaction, flow: flow, node: node, context: context, FlowRefusal(problems: problems)))
                 }
             }
-            let outcome = try await FlowActionRunner(provider: provider).run(
+            let outcome = try await FlowActionRunner(provider: provider, hostedPage: interaction.isHostedPage).run(
                 actions, flow: flow.id, values: submission.values, context: context, clientID: record.clientID,
                 request: try record.decodedRequest(), clientAddress: clientAddress)
-            switch outcome {
-            case .proceeded(let context):
-                return try await move(record, to: flow, nodeID: nextNode ?? node.id, context: context, id: id)
-            case .refused(let refusal):
-                return try await refuse(record, flow: flow, node: node, context: context, refusal, id: id)
-            case .failed(let code, let message, let status):
-                try await finish(record, status: .failed, context: context)
-                return failure(code, message, status)
-            case .completed(let context):
-                return try await complete(record, context: context, id: id)
-            }
+            return try await follow(
+                outcome, interaction: interaction, flow: flow, node: node, next: nextNode, context: context)
         }
     }
 
-    // MARK: Steps
-
-    /// Moves the interaction to `nodeID` of `flow`.
-    private func move(
-        _ record: FlowInteractionRecord,
-        to flow: FlowDefinition,
-        nodeID: String,
-        context: FlowContext,
-        id: String
-    ) async throws(StorageError) -> FlowAnswer {
-        var next = record
-        (next.flow, next.node, next.context, next.revision) =
-            (flow.id, nodeID, FlowInteractionRecord.encode(context), record.revision + 1)
-        guard try await provider.store.updateFlowInteraction(next) else { return try await current(id: id) }
-        return FlowAnswer(interaction: id, node: continueNode(flow: flow, nodeID: nodeID, context: context))
-    }
-
-    /// Shows the same node again with `refusal`, counting the attempt; past ``maximumAttempts`` the interaction fails.
-    private func refuse(
-        _ record: FlowInteractionRecord,
+    /// Where an interaction goes after its actions ran on `node` (whose button leads to `next`).
+    func follow(
+        _ outcome: FlowActionOutcome,
+        interaction: FlowInteraction,
         flow: FlowDefinition,
         node: FlowNodeDefinition,
-        context: FlowContext,
-        _ refusal: FlowRefusal,
-        id: String
-    ) async throws(StorageError) -> FlowAnswer {
-        var next = record
-        (next.attempts, next.context, next.revision) =
-            (record.attempts + 1, FlowInteractionRecord.encode(context), record.revision + 1)
-        if next.attempts >= Self.maximumAttempts { next.status = .failed }
-        guard try await provider.store.updateFlowInteraction(next) else { return try await current(id: id) }
-        guard next.status == .active else {
-            return .failure(
-                "too_many_attempts", "Too many attempts: start again.", status: .tooManyRequests, interaction: id)
-        }
-        return FlowAnswer(
-            status: refusal.status, interaction: id,
-            node: .error(
-                node, policy: node.passwordPolicy, prefill: Self.prefill(context), message: refusal.message,
-                details: refusal.details),
-            retryAfter: refusal.retryAfter)
-    }
-
-    /// Ends the interaction with a code: marked succeeded first, so that of two racing completions one issues it.
-    private func complete(_ record: FlowInteractionRecord, context: FlowContext, id: String) async throws(StorageError)
-        -> FlowAnswer
-    {
-        guard let subject = context.subject, try await finish(record, status: .succeeded, context: context) else {
-            return .failure("interaction_finished", "This interaction is over: start again.", status: .conflict)
-        }
-        let request = try record.decodedRequest()
-        let code = RandomIdentifier.make()
-        let now = provider.now()
-        try await provider.store.insertAuthorizationCode(
-            AuthorizationCodeRecord(
-                codeHash: RandomIdentifier.hash(code), clientID: record.clientID, redirectURI: request.redirectURI,
-                subject: subject, scope: request.scope, nonce: request.nonce, codeChallenge: request.codeChallenge,
-                authTime: now, expiresAt: now.addingTimeInterval(AuthorizationFlow.codeLifetime)))
-        return FlowAnswer(
-            interaction: id, node: .success(code: code, state: request.state, issuer: provider.issuer.current))
-    }
-
-    /// Marks the interaction over; returns whether this request did.
-    @discardableResult
-    private func finish(
-        _ record: FlowInteractionRecord,
-        status: FlowInteractionRecord.Status,
+        next: String?,
         context: FlowContext
-    ) async throws(StorageError) -> Bool {
-        var next = record
-        (next.status, next.context, next.revision) = (
-            status, FlowInteractionRecord.encode(context), record.revision + 1
-        )
-        return try await provider.store.updateFlowInteraction(next)
-    }
-
-    /// The interaction as another request just left it (this one lost the race to change it).
-    private func current(id: String) async throws(StorageError) -> FlowAnswer {
-        guard let record = try await provider.store.flowInteraction(idHash: RandomIdentifier.hash(id)),
-            record.status == .active, let flow = catalog.flows[record.flow]
-        else {
-            return .failure("interaction_finished", "This interaction is over: start again.", status: .conflict)
+    ) async throws(StorageError) -> FlowProgress {
+        switch outcome {
+        case .proceeded(let context):
+            return .answer(try await move(interaction, to: flow, nodeID: next ?? node.id, context: context))
+        case .refused(let refusal):
+            return .answer(try await refuse(interaction, flow: flow, node: node, context: context, refusal))
+        case .failed(let code, let message, let status):
+            try await finish(interaction, status: .failed, context: context)
+            return .answer(.failure(code, message, status: status, interaction: interaction.id))
+        case .completed(let context):
+            return .completed(interaction, context)
+        case .consentRequired(var consent, var context):
+            consent.next = next
+            context.consent = consent
+            return .answer(try await move(interaction, to: flow, nodeID: node.id, context: context))
         }
-        return FlowAnswer(
-            interaction: id, node: continueNode(flow: flow, nodeID: record.node, context: try record.decodedContext()))
-    }
-
-    private func continueNode(flow: FlowDefinition, nodeID: String, context: FlowContext) -> FlowNode {
-        guard let node = flow.node(nodeID) else {
-            return .failure(code: "unknown_node", message: "The flow has no node \(nodeID).")
-        }
-        return .continue(node, policy: node.passwordPolicy, prefill: Self.prefill(context))
-    }
-
-    /// The values filled in for the person: the email address already entered or hinted.
-    private static func prefill(_ context: FlowContext) -> [String: String] {
-        context.email.map { ["email": $0] } ?? [:]
     }
 }
 

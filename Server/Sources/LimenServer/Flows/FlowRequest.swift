@@ -19,6 +19,9 @@ struct FlowRequest: Sendable, Equatable, Codable {
     var uiLocales: String?
     /// The `acr_values`, kept for the flows that will ask for more.
     var acrValues: String?
+    /// Whether the hosted pages run this interaction for a pending browser request (``FlowPageRoutes``); such an
+    /// interaction is never continued through `/flows/interactions`.
+    var hostedPage: Bool?
 
     private enum CodingKeys: String, CodingKey {
         case redirectURI = "redirect_uri"
@@ -27,6 +30,7 @@ struct FlowRequest: Sendable, Equatable, Codable {
         case loginHint = "login_hint"
         case uiLocales = "ui_locales"
         case acrValues = "acr_values"
+        case hostedPage = "hosted_page"
     }
 }
 
@@ -40,6 +44,18 @@ struct FlowContext: Sendable, Equatable, Codable {
     var createdUser: Bool?
     /// Whether a code sent to ``email`` came back in this interaction.
     var emailProven: Bool?
+    /// While the consent node is shown: what runs once the person allows.
+    var consent: FlowConsentState?
+
+    /// A new interaction's context: the `login_hint` filled in when it is an email address.
+    init(loginHint: String?) {
+        email = loginHint.map(Accounts.normalise).flatMap { Accounts.isPlausibleEmail($0) ? $0 : nil }
+    }
+
+    /// A context with these facts.
+    init(email: String? = nil, subject: String? = nil, createdUser: Bool? = nil, emailProven: Bool? = nil) {
+        (self.email, self.subject, self.createdUser, self.emailProven) = (email, subject, createdUser, emailProven)
+    }
 }
 
 extension FlowInteractionRecord {

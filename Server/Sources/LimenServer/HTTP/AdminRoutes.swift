@@ -5,7 +5,7 @@ import LimenWire
 import Logging
 
 /// The admin API under `/admin` (JSON in and out, behind ``AdminAuthenticationMiddleware``): clients and users,
-/// listed, created, read and deleted; users also changed. Secrets and hashes never leave it, except a new client's secret, once.
+/// listed, created, read and deleted; users and a client's branding also changed. Secrets and hashes never leave it, except a new client's secret, once.
 enum AdminRoutes {
     /// Users per page when `limit` is absent.
     static let defaultPageSize = 50
@@ -47,6 +47,18 @@ enum AdminRoutes {
             else {
                 throw AdminError.notFound("client")
             }
+            return Responses.json(encoding: AdminClientResource(client), noStore: true)
+        }
+        admin.put("clients/:id/branding") { request, context in
+            let id = context.parameters.get("id") ?? ""
+            let branding = try await AdminJSON.decode(AdminClientBrandingRequest.self, from: request).branding()
+            let client = try await storage { () throws(StorageError) -> ClientRecord? in
+                guard try await store.updateClientBranding(id: id, branding: branding) else { return nil }
+                return try await store.client(id: id)
+            }
+            guard let client else { throw AdminError.notFound("client") }
+            provider.clientCache.forget(id: id)
+            logger.notice("Admin API changed a client's branding", metadata: ["client_id": "\(id)"])
             return Responses.json(encoding: AdminClientResource(client), noStore: true)
         }
         admin.delete("clients/:id") { _, context in

@@ -17,6 +17,43 @@ struct SignInResponder: Sendable {
     var sessions: BrowserSessions { BrowserSessions(store: provider.store, now: provider.now) }
     /// The cookies, `Secure` when the issuer is HTTPS (known once the port is bound).
     var cookies: BrowserCookies { BrowserCookies(issuer: provider.issuer.current) }
+    /// The flows the pages run.
+    var engine: FlowEngine { FlowEngine(provider: provider, catalog: provider.flows) }
+
+    /// The renderer of the flow pages of `pending`, whose forms carry `csrf`.
+    func flowRenderer(pending: PendingAuthorization, csrf: String) -> FlowPageRenderer {
+        FlowPageRenderer(
+            pending: pending, csrf: csrf, catalog: provider.flows, signUpEnabled: provider.configuration.signUpEnabled)
+    }
+
+    /// The page of flow `name` for `pending`: the node its interaction stands on (the flow's start when new).
+    func flowPage(_ name: String, pending: PendingAuthorization, browser: BrowserState) async throws(StorageError)
+        -> Response
+    {
+        guard let flow = provider.flows.flows[name] else { return Pages.pageNotFound() }
+        guard provider.configuration.signUpEnabled || !flow.createsAccounts else { return Pages.signUpOff() }
+        let interaction = try await engine.pageInteraction(for: pending, flow: flow)
+        let csrf = browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id))
+        return flowRenderer(pending: pending, csrf: csrf).render(try engine.pageAnswer(interaction))
+    }
+
+    /// After a flow of the pages identified `subject`: a new browser session (whatever the browser had) and the
+    /// request's next step, the consent page or the redirect.
+    func signedIn(subject: String, pending: PendingAuthorization, browser: BrowserState) async throws(StorageError)
+        -> Response
+    {
+        let (cookieValue, session) = try await sessions.restart(replacing: browser.sessionCookie, subject: subject)
+        let step = try await flow.step(for: pending, session: session, freshSignIn: true)
+        if case .consent = step {
+            // The consent page comes next: remember that this session's sign-in was made for this request, so
+            // `/consent` finds a forced sign-in done by it (and by no other session).
+            try await provider.store.recordPendingAuthorizationSignIn(
+                idHash: pending.record.idHash, sessionHash: session.idHash, now: provider.now())
+        }
+        var response = try await respond(to: step, pending: pending, browser: browser, stored: true)
+        response.setCookie(cookies.session(cookieValue))
+        return response
+    }
 
     /// Answers an accepted `/authorize` request: at once when no page is needed (single sign-on, `prompt=none`),
     /// otherwise with a page for the request, now stored as pending.
@@ -57,9 +94,7 @@ struct SignInResponder: Sendable {
         switch step {
         case .signIn:
             if !stored { try await provider.store.insertPendingAuthorization(pending.record) }
-            let csrf = browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id))
-            return Pages.signIn(
-                pending, csrf: csrf, email: nil, error: nil, offersSignUp: provider.configuration.signUpEnabled)
+            return try await flowPage(FlowPageRoutes.signInFlow, pending: pending, browser: browser)
         case .consent(let subject):
             if !stored { try await provider.store.insertPendingAuthorization(pending.record) }
             let csrf = browser.csrfToken(for: CSRFToken.consentPurpose(requestID: pending.id, subject: subject))
@@ -93,13 +128,14 @@ struct SignInResponder: Sendable {
         return response
     }
 
-    /// Runs a form handler: reads the form body (a refusal page for another media type, an oversized body or a
-    /// repeated field), then as ``page(for:_:)``.
+    /// Runs a form handler: reads the form body (a refusal page for another media type, an oversized body or, unless
+    /// `allowingRepeats` for a form with multiple choices, a repeated field), then as ``page(for:_:)``.
     func form(
         for request: Request,
+        allowingRepeats: Bool = false,
         _ body: (BrowserState, FormFields) async throws(StorageError) -> Response
     ) async -> Response {
-        await page(for: request, reading: await FormFields.read(from: request), body)
+        await page(for: request, reading: await FormFields.read(from: request, allowingRepeats: allowingRepeats), body)
     }
 
     /// Runs a page handler that reads the URL query: a refusal page for a repeated field, otherwise as

@@ -4,8 +4,7 @@ enum PageTemplates {
     /// Every template by name.
     static let all: [String: String] = [
         "layout": layout,
-        "sign-in": signIn,
-        "sign-up": signUp,
+        "flow": flow,
         "consent": consent,
         "message": message,
         "logout": logout,
@@ -13,19 +12,21 @@ enum PageTemplates {
         "account": account,
     ]
 
-    /// The document around every page: language, title, stylesheet.
+    /// The document around every page: language, title, stylesheet, and a client's branding (``PageBrand``).
     static let layout = """
         <!doctype html>
-        <html lang="{{lang}}">
+        <html lang="{{lang}}"{{#brand}}{{#themeClass}} class="{{themeClass}}"{{/themeClass}}{{/brand}}>
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>{{title}} – Limen</title>
         <link rel="stylesheet" href="static/limen.css">
-        </head>
+        {{#brand}}{{#style}}<style>{{{style}}}</style>
+        {{/style}}{{/brand}}</head>
         <body>
         <main>
-        <h1>{{title}}</h1>
+        {{#brand}}{{#logoURL}}<img class="logo" src="{{logoURL}}" alt="{{name}}">
+        {{/logoURL}}{{/brand}}<h1>{{title}}</h1>
         {{$content}}{{/content}}
         </main>
         </body>
@@ -33,48 +34,52 @@ enum PageTemplates {
 
         """
 
-    /// Email and password, with a link to sign-up that keeps the pending request (when sign-up is on).
-    static let signIn = """
+    /// A node of a flow (``FlowPageRenderer``): its description, the error summary, then each collector as a control.
+    static let flow = """
         {{<layout}}{{$content}}
-        <p class="context">to continue to <strong>{{clientName}}</strong></p>
-        {{#error}}<p class="error" role="alert" id="form-error">{{error}}</p>{{/error}}
-        <form method="post" action="login">
+        {{#description}}<p class="description">{{description}}</p>
+        {{/description}}<p class="context">to continue to <strong>{{brand.name}}</strong></p>
+        {{#error}}<p class="error" role="alert" id="form-error">{{error}}</p>
+        {{/error}}<form method="post" action="{{action}}">
         <input type="hidden" name="request" value="{{requestID}}">
         <input type="hidden" name="csrf" value="{{csrf}}">
-        <label for="email">Email</label>
-        <input id="email" name="email" type="email" autocomplete="username" spellcheck="false" required \
-        value="{{email}}"{{^email}} autofocus{{/email}}{{#error}} aria-describedby="form-error"{{/error}}>
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required\
-        {{#email}} autofocus{{/email}}{{#error}} aria-describedby="form-error"{{/error}}>
-        <button type="submit">Sign in</button>
-        </form>
-        {{#offersSignUp}}
-        <p class="switch">No account yet? <a href="signup?request={{requestID}}">Create an account</a></p>
-        {{/offersSignUp}}
-        {{/content}}{{/layout}}
-        """
-
-    /// Email, name and a new password.
-    static let signUp = """
-        {{<layout}}{{$content}}
-        <p class="context">to continue to <strong>{{clientName}}</strong></p>
-        {{#error}}<p class="error" role="alert" id="form-error">{{error}}</p>{{/error}}
-        <form method="post" action="signup">
-        <input type="hidden" name="request" value="{{requestID}}">
-        <input type="hidden" name="csrf" value="{{csrf}}">
-        <label for="email">Email</label>
-        <input id="email" name="email" type="email" autocomplete="email" spellcheck="false" required \
-        value="{{email}}" autofocus{{#error}} aria-describedby="form-error"{{/error}}>
-        <label for="name">Name <span class="optional">(optional)</span></label>
-        <input id="name" name="name" type="text" autocomplete="name" maxlength="200" value="{{name}}">
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="new-password" required \
-        minlength="{{minimumPasswordLength}}" aria-describedby="password-rule{{#error}} form-error{{/error}}">
-        <p class="hint" id="password-rule">At least {{minimumPasswordLength}} characters.</p>
-        <button type="submit">Create account</button>
-        </form>
-        <p class="switch">Already have an account? <a href="login?request={{requestID}}">Sign in</a></p>
+        <input type="hidden" name="node" value="{{nodeID}}">
+        {{#flowField}}<input type="hidden" name="flow" value="{{flowField}}">
+        {{/flowField}}{{#controls}}{{#input}}<label for="{{id}}">{{label}}{{#optional}} \
+        <span class="optional">(optional)</span>{{/optional}}</label>
+        <input id="{{id}}" name="{{id}}" type="{{type}}"{{#autocomplete}} autocomplete="{{autocomplete}}"{{/autocomplete}}\
+        {{#inputMode}} inputmode="{{inputMode}}"{{/inputMode}}{{#spellcheckOff}} spellcheck="false"{{/spellcheckOff}}\
+        {{#required}} required{{/required}}{{#minLength}} minlength="{{minLength}}"{{/minLength}}\
+        {{#maxLength}} maxlength="{{maxLength}}"{{/maxLength}}{{#value}} value="{{value}}"{{/value}}\
+        {{#autofocus}} autofocus{{/autofocus}}{{#field}}{{#invalid}} aria-invalid="true"{{/invalid}}{{#describedBy}} aria-describedby="{{describedBy}}"{{/describedBy}}{{/field}}>
+        {{#hint}}<p class="hint" id="{{id}}-hint">{{hint}}</p>
+        {{/hint}}{{#field}}{{#fieldError}}<p class="field-error" id="{{errorID}}">{{fieldError}}</p>
+        {{/fieldError}}{{/field}}{{/input}}{{#checkbox}}<div class="check">
+        <input id="{{id}}" name="{{id}}" type="checkbox" value="true"{{#required}} required{{/required}}\
+        {{#checked}} checked{{/checked}}{{#autofocus}} autofocus{{/autofocus}}{{#field}}{{#invalid}} aria-invalid="true"{{/invalid}}{{#describedBy}} aria-describedby="{{describedBy}}"{{/describedBy}}{{/field}}>
+        <label for="{{id}}">{{label}}</label>
+        </div>
+        {{#field}}{{#fieldError}}<p class="field-error" id="{{errorID}}">{{fieldError}}</p>
+        {{/fieldError}}{{/field}}{{/checkbox}}{{#group}}<fieldset{{#field}}{{#describedBy}} aria-describedby="{{describedBy}}"\
+        {{/describedBy}}{{/field}}>
+        <legend>{{legend}}</legend>
+        {{#choices}}<div class="check"><input id="{{id}}" name="{{name}}" type="{{inputType}}" value="{{value}}"\
+        {{#required}} required{{/required}}{{#chosen}} checked{{/chosen}}>
+        <label for="{{id}}">{{label}}</label></div>
+        {{/choices}}{{#field}}{{#fieldError}}<p class="field-error" id="{{errorID}}">{{fieldError}}</p>
+        {{/fieldError}}{{/field}}</fieldset>
+        {{/group}}{{#select}}<label for="{{id}}">{{label}}</label>
+        <select id="{{id}}" name="{{id}}"{{#multiple}} multiple{{/multiple}}{{#required}} required{{/required}}\
+        {{#autofocus}} autofocus{{/autofocus}}{{#field}}{{#invalid}} aria-invalid="true"{{/invalid}}{{#describedBy}} aria-describedby="{{describedBy}}"{{/describedBy}}{{/field}}>
+        {{^multiple}}<option value="">Choose…</option>
+        {{/multiple}}{{#choices}}<option value="{{value}}"{{#chosen}} selected{{/chosen}}>{{label}}</option>
+        {{/choices}}</select>
+        {{#field}}{{#fieldError}}<p class="field-error" id="{{errorID}}">{{fieldError}}</p>
+        {{/fieldError}}{{/field}}{{/select}}{{#text}}<p class="text">{{text}}</p>
+        {{/text}}{{#button}}<button type="submit" name="action" value="{{key}}"{{#style}} class="{{style}}"{{/style}}\
+        {{#skipsValidation}} formnovalidate{{/skipsValidation}}>{{label}}</button>
+        {{/button}}{{#link}}<p class="switch"><a href="{{href}}">{{label}}</a></p>
+        {{/link}}{{/controls}}</form>
         {{/content}}{{/layout}}
         """
 
@@ -83,7 +88,7 @@ enum PageTemplates {
         {{<layout}}{{$content}}
         {{#deviceRequest}}<p class="notice" id="device-request">A device is asking to sign in to your account with the \
         code you entered. Allow it only if you started this yourself, on a device you have with you.</p>
-        {{/deviceRequest}}<p class="context"><strong>{{clientName}}</strong> would like to:</p>
+        {{/deviceRequest}}<p class="context"><strong>{{brand.name}}</strong> would like to:</p>
         <ul class="scopes">
         {{#scopes}}<li>{{.}}</li>
         {{/scopes}}

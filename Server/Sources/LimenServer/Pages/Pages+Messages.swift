@@ -51,6 +51,11 @@ extension Pages {
         )
     }
 
+    /// A page of a flow the server does not run.
+    static func pageNotFound() -> Response {
+        message(title: "Page not found", message: "There is no such sign-in page here.", status: .notFound)
+    }
+
     /// A form without the right CSRF token.
     static func forbidden() -> Response {
         message(

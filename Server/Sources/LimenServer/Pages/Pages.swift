@@ -4,7 +4,7 @@ import Hummingbird
 import Mustache
 import NIOCore
 
-/// Renders the hosted pages (sign-in, sign-up, consent, messages, sign-out) as HTML responses with the headers every
+/// Renders the hosted pages (flow nodes through ``FlowPageRenderer``, consent, messages, sign-out) as HTML responses with the headers every
 /// page carries: a strict CSP without `form-action` (Chromium applies it to the redirect that follows a form POST,
 /// which would block the 302 to the client), `Referrer-Policy: no-referrer` and `Cache-Control: no-store`.
 enum Pages {
@@ -25,65 +25,22 @@ enum Pages {
         return library
     }
 
-    /// The sign-in form of a pending request, with a link to sign-up when it `offersSignUp`.
-    static func signIn(
-        _ pending: PendingAuthorization,
-        csrf: String,
-        email: String?,
-        error: String?,
-        offersSignUp: Bool,
-        status: HTTPResponse.Status = .ok
-    ) -> Response {
-        let page = SignInPage(
-            lang: PageLanguage.tag(uiLocales: pending.record.uiLocales),
-            title: "Sign in",
-            clientName: pending.client.name,
-            requestID: pending.id,
-            csrf: csrf,
-            email: email ?? pending.record.loginHint,
-            error: error,
-            offersSignUp: offersSignUp
-        )
-        return render(page, template: "sign-in", title: page.title, status: status)
-    }
-
-    /// The sign-up form of a pending request.
-    static func signUp(
-        _ pending: PendingAuthorization,
-        csrf: String,
-        email: String?,
-        name: String?,
-        error: String?,
-        status: HTTPResponse.Status = .ok
-    ) -> Response {
-        let page = SignUpPage(
-            lang: PageLanguage.tag(uiLocales: pending.record.uiLocales),
-            title: "Create your account",
-            clientName: pending.client.name,
-            requestID: pending.id,
-            csrf: csrf,
-            email: email ?? pending.record.loginHint,
-            name: name,
-            error: error,
-            minimumPasswordLength: Accounts.minimumPasswordLength
-        )
-        return render(page, template: "sign-up", title: page.title, status: status)
-    }
-
     /// The consent page: the client, what it asks for, and who is signed in; for a device authorization, a warning
     /// that it signs in a device somewhere else (RFC 8628 §5.4).
     static func consent(_ pending: PendingAuthorization, csrf: String, account: String?) -> Response {
         let page = ConsentPage(
             lang: PageLanguage.tag(uiLocales: pending.record.uiLocales),
             title: pending.isDeviceRequest ? "Connect a device?" : "Allow access?",
-            clientName: pending.client.name,
+            brand: PageBrand(client: pending.client),
             requestID: pending.id,
             csrf: csrf,
             scopes: pending.scopes.map(ScopeDescriptions.describe),
             account: account,
             deviceRequest: pending.isDeviceRequest
         )
-        return render(page, template: "consent", title: page.title, status: .ok)
+        return render(
+            page, template: "consent", title: page.title, status: .ok,
+            contentSecurityPolicy: page.brand.contentSecurityPolicy)
     }
 
     /// A page with a title and one message; `isError` marks it as an alert.
@@ -133,12 +90,14 @@ enum Pages {
         return render(page, template: "logout", title: page.title, status: .ok)
     }
 
-    /// Renders `page` with `template` as a page with the common headers.
+    /// Renders `page` with `template` as a page with the common headers (`contentSecurityPolicy` widened for a client's
+    /// branding, ``PageBrand``).
     static func render(
         _ page: Any,
         template: String,
         title: String,
-        status: HTTPResponse.Status
+        status: HTTPResponse.Status,
+        contentSecurityPolicy: String = Pages.contentSecurityPolicy
     ) -> Response {
         guard let html = library?.render(page, withTemplate: template) else {
             return Responses.html(title: title, message: "This page cannot be shown.", status: .internalServerError)
@@ -153,36 +112,11 @@ enum Pages {
     }
 }
 
-/// The values of the sign-in page.
-private struct SignInPage {
-    var lang: String
-    var title: String
-    var clientName: String
-    var requestID: String
-    var csrf: String
-    var email: String?
-    var error: String?
-    var offersSignUp: Bool
-}
-
-/// The values of the sign-up page.
-private struct SignUpPage {
-    var lang: String
-    var title: String
-    var clientName: String
-    var requestID: String
-    var csrf: String
-    var email: String?
-    var name: String?
-    var error: String?
-    var minimumPasswordLength: Int
-}
-
 /// The values of the consent page.
 private struct ConsentPage {
     var lang: String
     var title: String
-    var clientName: String
+    var brand: PageBrand
     var requestID: String
     var csrf: String
     var scopes: [String]

@@ -22,11 +22,12 @@ extension SQLStore {
             """
             INSERT INTO clients (id, name, kind, secret_hash, is_native, redirect_uris, post_logout_redirect_uris,
                 grant_types, is_first_party, id_token_signed_response_alg, access_token_ttl, refresh_token_ttl,
-                allows_no_pkce, created_at)
+                allows_no_pkce, branding, created_at)
             VALUES (\(client.id), \(client.name), \(client.kind.rawValue), \(client.secretHash), \(client.isNative),
                 \(client.redirectURIs), \(client.postLogoutRedirectURIs), \(client.grantTypes), \(client.isFirstParty),
                 \(client.idTokenSignedResponseAlg), \(SQLValue.seconds(client.accessTokenLifetime)),
-                \(SQLValue.seconds(client.refreshTokenLifetime)), \(client.allowsNoPKCE), \(client.createdAt))
+                \(SQLValue.seconds(client.refreshTokenLifetime)), \(client.allowsNoPKCE),
+                \(client.branding.map(ClientBranding.encoded)), \(client.createdAt))
             ON CONFLICT (id) DO NOTHING
             RETURNING id
             """
@@ -36,6 +37,13 @@ extension SQLStore {
     @discardableResult
     public func deleteClient(id: String) async throws(StorageError) -> Bool {
         !(try await execute("DELETE FROM clients WHERE id = \(id) RETURNING id")).isEmpty
+    }
+
+    @discardableResult
+    public func updateClientBranding(id: String, branding: ClientBranding?) async throws(StorageError) -> Bool {
+        !(try await execute(
+            "UPDATE clients SET branding = \(branding.map(ClientBranding.encoded)) WHERE id = \(id) RETURNING id"
+        )).isEmpty
     }
 
     // MARK: Signing keys
@@ -106,6 +114,9 @@ extension ClientRecord {
             accessTokenLifetime: try row.optionalSeconds("access_token_ttl"),
             refreshTokenLifetime: try row.optionalSeconds("refresh_token_ttl"),
             allowsNoPKCE: try row.bool("allows_no_pkce"),
+            branding: try row.optionalText("branding").map { text throws(StorageError) in
+                try ClientBranding.decoded(text)
+            },
             createdAt: try row.date("created_at")
         )
     }

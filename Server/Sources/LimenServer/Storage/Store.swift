@@ -27,6 +27,9 @@ public protocol Store:
     /// Removes the client (and its codes, grants and their tokens); returns whether it existed.
     @discardableResult
     func deleteClient(id: String) async throws(StorageError) -> Bool
+    /// Replaces the client's branding (`nil` removes it); returns whether the client exists.
+    @discardableResult
+    func updateClientBranding(id: String, branding: ClientBranding?) async throws(StorageError) -> Bool
 
     /// Every signing key, oldest first.
     func signingKeys() async throws(StorageError) -> [SigningKeyRecord]
@@ -78,6 +81,8 @@ public struct ClientRecord: Sendable, Equatable {
     public var refreshTokenLifetime: TimeInterval?
     /// A legacy confidential client that may leave out PKCE (OAuth 2.1 requires it of every client); off by default.
     public var allowsNoPKCE: Bool
+    /// How the hosted pages present it; `nil`: its name, the server's colours.
+    public var branding: ClientBranding?
     /// When the client was registered.
     public var createdAt: Date
 
@@ -96,6 +101,7 @@ public struct ClientRecord: Sendable, Equatable {
         accessTokenLifetime: TimeInterval? = nil,
         refreshTokenLifetime: TimeInterval? = nil,
         allowsNoPKCE: Bool = false,
+        branding: ClientBranding? = nil,
         createdAt: Date
     ) {
         self.id = id
@@ -111,6 +117,7 @@ public struct ClientRecord: Sendable, Equatable {
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
         self.allowsNoPKCE = allowsNoPKCE
+        self.branding = branding
         self.createdAt = createdAt
     }
 }

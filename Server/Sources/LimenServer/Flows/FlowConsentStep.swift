@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+
+/// What a native interaction waits for on its consent node: what to show, and what runs once the person allows.
+struct FlowConsentState: Sendable, Equatable, Codable {
+    /// The client's name, as the node shows it.
+    var clientName: String
+    /// The scopes asked for, granted together.
+    var scopes: [String]
+    /// The actions after `require_consent` on the button that ran it.
+    var remaining: [FlowAction] = []
+    /// The node that button leads to.
+    var next: String?
+}
+
+/// `require_consent` in a native flow: a consent node that lists the requested scopes with Allow (remembers the grant,
+/// as the consent page does, then runs the rest of the button's actions) and Deny (ends the interaction with
+/// `access_denied`). A first-party client, or scopes allowed before, skip it; the hosted pages ask on the consent page.
+struct FlowConsentStep: Sendable {
+    /// The consent node's `id`.
+    static let nodeID = "consent"
+    /// Its buttons' keys.
+    static let (allow, deny) = ("allow", "deny")
+
+    /// The engine whose interaction it continues.
+    let engine: FlowEngine
+
+    /// What `subject` must allow `clientID` before a code for `scope` is issued, or `nil` when nothing: the client is
+    /// first-party, or every scope was allowed before (the rule of the consent page, ``AuthorizationFlow``).
+    static func asked(
+        provider: Provider,
+        subject: String,
+        clientID: String,
+        scope: String
+    ) async throws(StorageError) -> FlowConsentState? {
+        let scopes = scope.split(separator: " ").map(String.init)
+        guard let client = try await provider.store.client(id: clientID) else {
+            return FlowConsentState(clientName: clientID, scopes: scopes)
+        }
+        if client.isFirstParty { return nil }
+        let granted = try await provider.store.grantedScopes(subject: subject, clientID: clientID)
+        let name = client.branding?.displayName ?? client.name
+        return Set(scopes).isSubset(of: granted) ? nil : FlowConsentState(clientName: name, scopes: scopes)
+    }
+
+    /// The consent node for `consent`: a label per scope, Allow and Deny.
+    static func node(_ consent: FlowConsentState) -> FlowNodeDefinition {
+        FlowNodeDefinition(
+            id: nodeID, name: "Allow access?", description: "\(consent.clientName) would like to:",
+            collectors: consent.scopes.enumerated().map { index, scope in
+                CollectorDefinition(type: .label, key: "scope-\(index)", label: ScopeDescriptions.describe(scope))
+            } + [
+                CollectorDefinition(
+                    type: .submitButton, key: allow, label: "Allow", behaviour: .run(actions: [], next: nil)),
+                CollectorDefinition(
+                    type: .flowButton, key: deny, label: "Deny", behaviour: .run(actions: [], next: nil)),
+            ])
+    }
+
+    /// Answers a submission made while the consent node is shown.
+    func answer(
+        _ submission: FlowSubmission,
+        consent: FlowConsentState,
+        interaction: FlowInteraction,
+        flow: FlowDefinition,
+        context: FlowContext,
+        clientAddress: String
+    ) async throws(StorageError) -> FlowProgress {
+        let node = Self.node(consent)
+        guard submission.node == Self.nodeID, [Self.allow, Self.deny].contains(submission.action) else {
+            return .answer(
+                try await engine.refuse(
+                    interaction, flow: flow, node: node, context: context,
+                    FlowRefusal(message: "Choose Allow or Deny.")))
+        }
+        guard submission.action == Self.allow, let subject = context.subject,
+            let origin = flow.node(interaction.record.node)
+        else {
+            try await engine.finish(interaction, status: .failed, context: context)
+            return .answer(
+                .failure(
+                    "access_denied", "You did not allow this app.", status: .forbidden, interaction: interaction.id))
+        }
+        let provider = engine.provider
+        try await provider.store.recordConsent(
+            subject: subject, clientID: interaction.record.clientID, scopes: Set(consent.scopes), at: provider.now())
+        var allowed = context
+        allowed.consent = nil
+        let outcome = try await FlowActionRunner(provider: provider).run(
+            consent.remaining, flow: flow.id, values: [:], context: allowed, clientID: interaction.record.clientID,
+            request: try interaction.record.decodedRequest(), clientAddress: clientAddress)
+        return try await engine.follow(
+            outcome, interaction: interaction, flow: flow, node: origin, next: consent.next, context: allowed)
+    }
+}

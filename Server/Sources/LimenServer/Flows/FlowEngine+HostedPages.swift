@@ -1,0 +1,51 @@
+import Foundation
+import HTTPTypes
+
+extension FlowEngine {
+    /// The ID of the hosted pages' interaction for a pending request: derived from the request's ID (the secret the
+    /// browser that started it holds), so a page finds its interaction without carrying another identifier.
+    static func pageInteractionID(for pending: PendingAuthorization) -> String {
+        "page." + pending.id
+    }
+
+    /// The interaction a hosted page of `flow` continues for `pending`: the stored one while it is active in that
+    /// flow, else a new one at the flow's start, stored only once it moves (in place of an older one of the request).
+    func pageInteraction(for pending: PendingAuthorization, flow: FlowDefinition) async throws(StorageError)
+        -> FlowInteraction
+    {
+        let id = Self.pageInteractionID(for: pending)
+        let idHash = RandomIdentifier.hash(id)
+        let stored = try await provider.store.flowInteraction(idHash: idHash)
+        if let stored, stored.status == .active, stored.expiresAt > provider.now(), stored.flow == flow.id {
+            return FlowInteraction(id: id, record: stored, isStored: true, isHostedPage: true)
+        }
+        let record = pending.record
+        let request = FlowRequest(
+            redirectURI: record.redirectURI, scope: record.scope, state: record.state, nonce: record.nonce,
+            codeChallenge: record.codeChallenge ?? "", loginHint: record.loginHint, uiLocales: record.uiLocales,
+            hostedPage: true)
+        let fresh = FlowInteractionRecord(
+            idHash: idHash, flow: flow.id, node: flow.start, clientID: record.clientID,
+            request: FlowInteractionRecord.encode(request),
+            context: FlowInteractionRecord.encode(FlowContext(loginHint: record.loginHint)),
+            revision: stored?.revision ?? 0, createdAt: provider.now(), expiresAt: record.expiresAt)
+        return FlowInteraction(id: id, record: fresh, isStored: stored != nil, isHostedPage: true)
+    }
+
+    /// The node a hosted page shows for `interaction` before anything is submitted.
+    func pageAnswer(_ interaction: FlowInteraction) throws(StorageError) -> FlowAnswer {
+        guard let flow = catalog.flows[interaction.record.flow] else {
+            return .failure("unknown_flow", "This page is no longer offered.", status: .notFound)
+        }
+        return FlowAnswer(
+            interaction: interaction.id,
+            node: continueNode(
+                flow: flow, nodeID: interaction.record.node, context: try interaction.record.decodedContext()),
+            flow: flow.id)
+    }
+
+    /// Ends a hosted page's interaction that reached `complete`; `false` when another request ended it first.
+    func finishPage(_ interaction: FlowInteraction, context: FlowContext) async throws(StorageError) -> Bool {
+        try await finish(interaction, status: .succeeded, context: context)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import HTTPTypes
+
+/// An interaction as the engine changes it: its ID, its record, and whether the record is in the store yet.
+struct FlowInteraction: Sendable {
+    /// The interaction's ID (only its SHA-256 is stored).
+    var id: String
+    /// Where it stands.
+    var record: FlowInteractionRecord
+    /// Whether a row holds ``record`` at its revision (a hosted page's interaction is stored once it moves).
+    var isStored: Bool
+    /// Whether the hosted pages drive it: its success starts a browser session, the consent page asks for consent, and
+    /// a refusal on its node is not stored (the lockout, the code's tries and the rate limit count instead).
+    var isHostedPage: Bool
+}
+
+/// What a submission gave: a node to answer, or the interaction reached `complete` for the user in the context.
+enum FlowProgress: Sendable {
+    /// The node to show (continue, error or failure).
+    case answer(FlowAnswer)
+    /// `complete` ran: the caller ends the interaction its own way (a code for a native client, a browser session
+    /// for a hosted page).
+    case completed(FlowInteraction, FlowContext)
+}
+
+extension FlowEngine {
+    /// Moves the interaction to `nodeID` of `flow`.
+    func move(
+        _ interaction: FlowInteraction,
+        to flow: FlowDefinition,
+        nodeID: String,
+        context: FlowContext
+    ) async throws(StorageError) -> FlowAnswer {
+        var next = interaction.record
+        (next.flow, next.node, next.context, next.revision) =
+            (flow.id, nodeID, FlowInteractionRecord.encode(context), next.revision + 1)
+        guard try await write(next, replacing: interaction) else { return try await current(id: interaction.id) }
+        return FlowAnswer(
+            interaction: interaction.id, node: continueNode(flow: flow, nodeID: nodeID, context: context),
+            flow: flow.id)
+    }
+
+    /// Shows the same node again with `refusal`, counting the attempt; past ``maximumAttempts`` the interaction fails.
+    /// A hosted page's refusal changes nothing stored.
+    func refuse(
+        _ interaction: FlowInteraction,
+        flow: FlowDefinition,
+        node: FlowNodeDefinition,
+        context: FlowContext,
+        _ refusal: FlowRefusal
+    ) async throws(StorageError) -> FlowAnswer {
+        if !interaction.isHostedPage {
+            var next = interaction.record
+            (next.attempts, next.context, next.revision) =
+                (next.attempts + 1, FlowInteractionRecord.encode(context), next.revision + 1)
+            if next.attempts >= Self.maximumAttempts { next.status = .failed }
+            guard try await write(next, replacing: interaction) else { return try await current(id: interaction.id) }
+            guard next.status == .active else {
+                return .failure(
+                    "too_many_attempts", "Too many attempts: start again.", status: .tooManyRequests,
+                    interaction: interaction.id)
+            }
+        }
+        return FlowAnswer(
+            status: refusal.status, interaction: interaction.id,
+            node: .error(
+                node, policy: node.passwordPolicy, prefill: Self.prefill(context), message: refusal.message,
+                details: refusal.details),
+            retryAfter: refusal.retryAfter, flow: flow.id)
+    }
+
+    /// Ends a native interaction with a code: marked succeeded first, so that of two racing completions one issues it.
+    func complete(_ interaction: FlowInteraction, context: FlowContext) async throws(StorageError) -> FlowAnswer {
+        guard let subject = context.subject, try await finish(interaction, status: .succeeded, context: context) else {
+            return .failure("interaction_finished", "This interaction is over: start again.", status: .conflict)
+        }
+        let request = try interaction.record.decodedRequest()
+        let code = RandomIdentifier.make()
+        let now = provider.now()
+        try await provider.store.insertAuthorizationCode(
+            AuthorizationCodeRecord(
+                codeHash: RandomIdentifier.hash(code), clientID: interaction.record.clientID,
+                redirectURI: request.redirectURI, subject: subject, scope: request.scope, nonce: request.nonce,
+                codeChallenge: request.codeChallenge, authTime: now,
+                expiresAt: now.addingTimeInterval(AuthorizationFlow.codeLifetime)))
+        return FlowAnswer(
+            interaction: interaction.id,
+            node: .success(code: code, state: request.state, issuer: provider.issuer.current))
+    }
+
+    /// Marks the interaction over; returns whether this request did (an unstored one is this request's alone).
+    @discardableResult
+    func finish(
+        _ interaction: FlowInteraction,
+        status: FlowInteractionRecord.Status,
+        context: FlowContext
+    ) async throws(StorageError) -> Bool {
+        guard interaction.isStored else { return true }
+        var next = interaction.record
+        (next.status, next.context, next.revision) = (status, FlowInteractionRecord.encode(context), next.revision + 1)
+        return try await provider.store.updateFlowInteraction(next)
+    }
+
+    /// Stores `next`, the change of `interaction`: an update of its revision, or the first row of an unstored one.
+    private func write(_ next: FlowInteractionRecord, replacing interaction: FlowInteraction) async throws(StorageError)
+        -> Bool
+    {
+        guard interaction.isStored else {
+            try await provider.store.insertFlowInteraction(next)
+            return true
+        }
+        return try await provider.store.updateFlowInteraction(next)
+    }
+
+    /// The interaction as another request just left it (this one lost the race to change it).
+    private func current(id: String) async throws(StorageError) -> FlowAnswer {
+        guard let record = try await provider.store.flowInteraction(idHash: RandomIdentifier.hash(id)),
+            record.status == .active, let flow = catalog.flows[record.flow]
+        else {
+            return .failure("interaction_finished", "This interaction is over: start again.", status: .conflict)
+        }
+        return FlowAnswer(
+            interaction: id,
+            node: continueNode(flow: flow, nodeID: record.node, context: try record.decodedContext()),
+            flow: flow.id)
+    }
+
+    /// The node `nodeID` of `flow` as the person sees it next: the consent node while consent is asked for.
+    func continueNode(flow: FlowDefinition, nodeID: String, context: FlowContext) -> FlowNode {
+        if let consent = context.consent {
+            return .continue(FlowConsentStep.node(consent), policy: nil, prefill: [:])
+        }
+        guard let node = flow.node(nodeID) else {
+            return .failure(code: "unknown_node", message: "The flow has no node \(nodeID).")
+        }
+        return .continue(node, policy: node.passwordPolicy, prefill: Self.prefill(context))
+    }
+
+    /// The values filled in for the person: the email address already entered or hinted.
+    static func prefill(_ context: FlowContext) -> [String: String] {
+        context.email.map { ["email": $0] } ?? [:]
+    }
+}

@@ -1,0 +1,122 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import LimenOIDC
+import Testing
+
+@testable import LimenServer
+
+@Suite("Client branding: set through the admin API, kept with the client, applied to the hosted pages")
+struct ClientBrandingTests {
+    static let branding = """
+        {"display_name": "Example Shop", "logo_uri": "https://cdn.example/logo.png", "accent_color": "#0b6e4f",
+         "theme": "dark"}
+        """
+
+    @Test("PUT sets a client's branding, GET shows it, an empty object removes it", arguments: TokenBackend.allCases)
+    func setShowRemove(_ backend: TokenBackend) async throws {
+        try await TokenFixture.runAdmin(on: backend) { fixture, token in
+            let set = try await fixture.admin(.put, "/admin/clients/web/branding", token: token, json: Self.branding)
+            #expect(set.status == .ok)
+            let shown = try #require(set.json["branding"]?.objectValue)
+            #expect(shown["display_name"] == .string("Example Shop"))
+            #expect(shown["logo_uri"] == .string("https://cdn.example/logo.png"))
+            #expect(shown["accent_color"] == .string("#0b6e4f"))
+            #expect(shown["theme"] == .string("dark"))
+            let stored = try await fixture.provider.store.client(id: "web")?.branding
+            #expect(
+                stored
+                    == ClientBranding(
+                        displayName: "Example Shop", logoURL: "https://cdn.example/logo.png",
+                        accentColor: "#0b6e4f", theme: .dark))
+            let read = try await fixture.admin(.get, "/admin/clients/web", token: token)
+            #expect(read.json["branding"] == set.json["branding"])
+            let removed = try await fixture.admin(.put, "/admin/clients/web/branding", token: token, json: "{}")
+            #expect(removed.status == .ok && removed.json["branding"] == nil)
+            #expect(try await fixture.provider.store.client(id: "web")?.branding == nil)
+        }
+    }
+
+    @Test(
+        "refusals name the member and change nothing",
+        arguments: [
+            (#"{"logo_uri": "http://cdn.example/logo.png"}"#, "logo_uri"),
+            (#"{"logo_uri": "https://user:pw@cdn.example/logo.png"}"#, "logo_uri"),
+            (#"{"logo_uri": "https://cdn.example/a;b.png"}"#, "logo_uri"),
+            (#"{"logo_uri": "/logo.png"}"#, "logo_uri"),
+            (#"{"accent_color": "red"}"#, "accent_color"),
+            (##"{"accent_color": "#12345g"}"##, "accent_color"),
+            (#"{"theme": "sepia"}"#, "theme"),
+            (#"{"display_name": ""}"#, "display_name"),
+            (##"{"colour": "#000000"}"##, "colour"),
+        ])
+    func refusals(_ json: String, _ member: String) async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let refused = try await fixture.admin(.put, "/admin/clients/web/branding", token: token, json: json)
+            #expect(refused.status == .badRequest)
+            #expect(refused["error_description"]?.contains(member) == true, "\(refused.text)")
+            #expect(try await fixture.provider.store.client(id: "web")?.branding == nil)
+        }
+    }
+
+    @Test("an unknown client is 404, and the API needs the admin token")
+    func unknownClientAndToken() async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let unknown = try await fixture.admin(.put, "/admin/clients/nobody/branding", token: token, json: "{}")
+            #expect(unknown.status == .notFound)
+            let anonymous = try await fixture.admin(.put, "/admin/clients/web/branding", token: nil, json: "{}")
+            #expect(anonymous.status == .unauthorized)
+        }
+    }
+
+    @Test("the pages show the display name, the logo, the theme and the accent, which the CSP allows and no more")
+    func pagesApplyBranding() async throws {
+        try await withSignIn { fixture in
+            let unbranded = try await { () async throws -> Page in
+                var browser = Browser()
+                return try await browser.send(fixture.client, SignInFixture.authorizeURI(client: "web"))
+            }()
+            #expect(unbranded.headers[.contentSecurityPolicy] == Pages.contentSecurityPolicy)
+            #expect(!unbranded.body.contains("<style>") && !unbranded.body.contains("<img"))
+
+            let branding = ClientBranding(
+                displayName: "Example Shop", logoURL: "https://cdn.example/logo.png?v=2", accentColor: "#0b6e4f",
+                theme: .dark)
+            #expect(try await fixture.provider.store.updateClientBranding(id: "web", branding: branding))
+            var browser = Browser()
+            let page = try await browser.send(fixture.client, SignInFixture.authorizeURI(client: "web"))
+            #expect(page.body.contains(#"<html lang="en" class="theme-dark">"#))
+            #expect(
+                page.body.contains(#"<img class="logo" src="https://cdn.example/logo.png?v=2" alt="Example Shop">"#))
+            #expect(page.body.contains("to continue to <strong>Example Shop</strong>"))
+            let style = try #require(AccentStyle.css(accent: "#0b6e4f"))
+            #expect(page.body.contains("<style>\(style)</style>"))
+            let hash = Data(SHA256.hash(data: Data(style.utf8))).base64EncodedString()
+            let policy = try #require(page.headers[.contentSecurityPolicy])
+            #expect(policy.contains("style-src 'self' 'sha256-\(hash)';"))
+            #expect(policy.contains("img-src 'self' https://cdn.example;"))
+            #expect(policy.contains("default-src 'none'") && policy.contains("frame-ancestors 'none'"))
+
+            let consent = try await browser.signIn(fixture.client, from: page)
+            #expect(consent.body.contains("<strong>Example Shop</strong> would like to:"))
+            #expect(consent.headers[.contentSecurityPolicy] == policy)
+        }
+    }
+
+    @Test(
+        "the accent keeps text readable: black or white on buttons, and links only where it contrasts 4.5:1",
+        arguments: [
+            ("#ffd23f", "#000000", "#2f5bd3", "#ffd23f"),
+            ("#0b3d91", "#ffffff", "#0b3d91", "#8ab0ff"),
+            ("#777777", "#000000", "#2f5bd3", "#8ab0ff"),
+        ])
+    func accentContrast(_ accent: String, _ onAccent: String, _ lightLink: String, _ darkLink: String) throws {
+        let css = try #require(AccentStyle.css(accent: accent))
+        #expect(css.hasPrefix(":root { --accent: \(accent); --on-accent: \(onAccent); --link: \(lightLink); }"))
+        #expect(
+            css.contains(":root.theme-dark { --accent: \(accent); --on-accent: \(onAccent); --link: \(darkLink); }"))
+        // WCAG 2: black on white is 21:1.
+        #expect(AccentStyle.contrast(try #require(AccentStyle.luminance("#000000")), 1) == 21)
+        #expect(AccentStyle.css(accent: "red") == nil)
+    }
+}
