@@ -63,3 +63,32 @@ enum PythonPeer {
         var description: String { "\(script) failed: \(message)" }
     }
 }
+
+extension PythonPeer {
+    /// Runs the server `script` (relative to the repository's root) with a fresh directory and `arguments`, waits for
+    /// its `READY` line, and runs `body` with the directory and the port it wrote to `DIR/port`; stops it in every path.
+    static func serve(
+        _ name: String,
+        script: String,
+        arguments: [String],
+        environment: [String: String] = [:],
+        _ body: (TemporaryDirectory, Int) async throws -> Void
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let process = try await ServiceProcess.start(
+            name: name,
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: ["python3", Self.script(script).path, directory.path] + arguments,
+            environment: environment,
+            readyWhen: "READY", on: .standardOutput, logPath: directory.path + "/log")
+        let port = Int((try? String(contentsOfFile: directory.path + "/port", encoding: .utf8)) ?? "") ?? 0
+        do {
+            try await body(directory, port)
+        } catch {
+            await process.stop()
+            throw error
+        }
+        await process.stop()
+    }
+}

@@ -13,7 +13,6 @@ struct SMTPPeer {
 
     let directory: TemporaryDirectory
     let port: Int
-    private let process: ServiceProcess
 
     /// The CA file that signed its certificate.
     var caFile: String { directory.path + "/ca.pem" }
@@ -24,23 +23,12 @@ struct SMTPPeer {
         auth: String? = nil,
         _ body: (SMTPPeer) async throws -> Void
     ) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let process = try await ServiceProcess.start(
-            name: "aiosmtpd",
-            executable: URL(fileURLWithPath: "/usr/bin/env"),
-            arguments: ["python3", PythonPeer.script("Tests/Peers/smtp/server.py").path, directory.path, "--tls", tls]
-                + (auth.map { ["--auth", $0] } ?? []),
-            readyWhen: "READY", on: .standardOutput, logPath: directory.path + "/log")
-        let port = Int((try? String(contentsOfFile: directory.path + "/port", encoding: .utf8)) ?? "") ?? 0
-        let peer = SMTPPeer(directory: directory, port: port, process: process)
-        do {
-            try await body(peer)
-        } catch {
-            await process.stop()
-            throw error
+        try await PythonPeer.serve(
+            "aiosmtpd", script: "Tests/Peers/smtp/server.py",
+            arguments: ["--tls", tls] + (auth.map { ["--auth", $0] } ?? [])
+        ) { directory, port in
+            try await body(SMTPPeer(directory: directory, port: port))
         }
-        await process.stop()
     }
 
     /// The messages it accepted, oldest first.
@@ -52,11 +40,31 @@ struct SMTPPeer {
         return names.compactMap { try? String(contentsOfFile: mail + "/" + $0, encoding: .utf8) }
     }
 
+    /// The decoded bodies of a kept `multipart/alternative` message, by content type (`text/plain`, `text/html`).
+    static func parts(of message: String) -> [String: String] {
+        guard let start = message.range(of: "boundary=\"")?.upperBound,
+            let end = message[start...].firstIndex(of: "\"")
+        else { return [:] }
+        let boundary = "--" + message[start..<end]
+        var parts: [String: String] = [:]
+        for part in message.components(separatedBy: boundary).dropFirst() {
+            guard let split = part.range(of: "\r\n\r\n"),
+                let type = part[..<split.lowerBound].components(separatedBy: "\r\n")
+                    .first(where: { $0.hasPrefix("Content-Type: ") })?.dropFirst(14).split(separator: ";").first,
+                let body = Data(base64Encoded: part[split.upperBound...].filter { !$0.isWhitespace })
+            else { continue }
+            parts[String(type)] = String(decoding: body, as: UTF8.self)
+        }
+        return parts
+    }
+
     /// A mailer for this server.
     func mailer(_ url: String, trustCA: Bool = true, attempts: Int = 1) throws -> SMTPMailer {
         guard case .smtp(let endpoint)? = MailTransport(url: url) else { throw MailError("bad test URL \(url)") }
         return SMTPMailer(
             endpoint: endpoint, trustedCAFile: trustCA ? caFile : nil, sender: "limen@example.com",
-            logger: Logger(label: "test.mail"), attempts: attempts, timeoutSeconds: 2, firstBackoff: .milliseconds(1))
+            logger: Logger(label: "test.mail"),
+            retries: MailRetries(attempts: attempts, firstBackoff: .milliseconds(1)),
+            timeoutSeconds: 2)
     }
 }

@@ -127,7 +127,8 @@ struct FlowEngine: Sendable {
                 }
             }
             let outcome = try await FlowActionRunner(provider: provider).run(
-                actions, flow: flow.id, values: submission.values, context: context, clientID: record.clientID,
+                actions, flow: flow.id, interaction: id, values: submission.values, context: context,
+                clientID: record.clientID,
                 request: try record.decodedRequest(), clientAddress: clientAddress)
             switch outcome {
             case .proceeded(let context):
@@ -202,7 +203,10 @@ struct FlowEngine: Sendable {
                 subject: subject, scope: request.scope, nonce: request.nonce, codeChallenge: request.codeChallenge,
                 authTime: now, expiresAt: now.addingTimeInterval(AuthorizationFlow.codeLifetime)))
         return FlowAnswer(
-            interaction: id, node: .success(code: code, state: request.state, issuer: provider.issuer.current))
+            interaction: id,
+            node: .success(
+                code: code, state: request.state, issuer: provider.issuer.current,
+                newUser: context.createdUser ?? false))
     }
 
     /// Marks the interaction over; returns whether this request did.

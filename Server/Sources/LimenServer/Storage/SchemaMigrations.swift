@@ -51,6 +51,14 @@ enum SchemaMigrations {
                 .createIndex(name: "email_codes_expires_at", table: "email_codes", columns: ["expires_at"]),
             ]
         ),
+        SchemaMigration(
+            version: 16,
+            name: "where a client's email links lead",
+            changes: [
+                .addColumn(
+                    table: "clients", ColumnDefinition(name: "email_link_uri", kind: .text, isNullable: true))
+            ]
+        ),
     ]
 
     /// Version 13: the app schema (one row) and each user's profile data, gone with the user.

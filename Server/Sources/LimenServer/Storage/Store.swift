@@ -78,6 +78,9 @@ public struct ClientRecord: Sendable, Equatable {
     public var refreshTokenLifetime: TimeInterval?
     /// A legacy confidential client that may leave out PKCE (OAuth 2.1 requires it of every client); off by default.
     public var allowsNoPKCE: Bool
+    /// Where the link in an email with a one-time code leads (a universal link or the app's own scheme); `nil`: the
+    /// issuer's hosted page (``EmailLink``).
+    public var emailLinkURI: String?
     /// When the client was registered.
     public var createdAt: Date
 
@@ -96,7 +99,8 @@ public struct ClientRecord: Sendable, Equatable {
         accessTokenLifetime: TimeInterval? = nil,
         refreshTokenLifetime: TimeInterval? = nil,
         allowsNoPKCE: Bool = false,
-        createdAt: Date
+        createdAt: Date,
+        emailLinkURI: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -112,6 +116,7 @@ public struct ClientRecord: Sendable, Equatable {
         self.refreshTokenLifetime = refreshTokenLifetime
         self.allowsNoPKCE = allowsNoPKCE
         self.createdAt = createdAt
+        self.emailLinkURI = emailLinkURI
     }
 }
 
