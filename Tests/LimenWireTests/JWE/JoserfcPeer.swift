@@ -12,17 +12,7 @@ enum JoserfcPeer {
 
     /// Why the script cannot run, or `nil` when it can. Tests are skipped with this reason; `.ci/run` sets
     /// `LIMEN_REQUIRE_PEERS=1` so that a missing joserfc fails them instead.
-    static let unavailableReason: String? = {
-        if ProcessInfo.processInfo.environment["LIMEN_REQUIRE_PEERS"] == "1" { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import joserfc"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return "python3 is not installed" }
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? nil : "python3 cannot import joserfc: pip install joserfc"
-    }()
+    static let unavailableReason = PythonModules.missingReason("joserfc", install: "pip install joserfc")
 
     /// Sends `request` to the script and returns its answer's members (none when the answer is not an object).
     static func run(_ request: [String: JSONValue]) async throws -> [String: JSONValue] {
