@@ -40,9 +40,14 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Sign in with email and password in the terminal (the server's sign-in flow).")
     var password = false
 
+    @Flag(
+        name: .customLong("email-code"),
+        help: "Sign in with a code sent by email, typed in the terminal (the server's email-code flow).")
+    var emailCode = false
+
     @Option(
         name: .customLong("redirect-uri"),
-        help: "With --password: a redirect URI registered for the client (nothing is opened).")
+        help: "With --password or --email-code: a redirect URI registered for the client (nothing is opened).")
     var redirectURI: String = FlowRun.defaultRedirectURI
 
     @OptionGroup var options: ProfileOptions
@@ -58,10 +63,14 @@ struct LoginCommand: AsyncParsableCommand {
             let secret =
                 clientSecret
                 ?? ProcessInfo.processInfo.environment["LIMEN_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
-            if password {
+            if password || emailCode {
+                guard !(password && emailCode) else {
+                    throw CLIFailure(
+                        code: "cli.conflicting_options", message: "give --password or --email-code, not both")
+                }
                 return try await FlowRun(
                     profile: profile, settings: settings, clientSecret: secret, redirectURI: redirectURI
-                ).run("sign-in")
+                ).run(password ? "sign-in" : "email-code")
             }
             let client = profile.client(settings: settings, clientSecret: secret)
             let user: AuthState.User

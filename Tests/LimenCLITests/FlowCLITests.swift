@@ -5,8 +5,9 @@ import LimenTestSupport
 import TestSupport
 import Testing
 
-/// `limen flow`, `limen signup` and `limen login --password` against the `limen-server` binary, answered through a
-/// pipe (the hidden password prompt reads plain lines when standard input is no terminal).
+/// `limen flow`, `limen signup`, `limen login --password` and `--email-code` against the `limen-server` binary,
+/// answered through a pipe (the hidden password prompt reads plain lines when standard input is no terminal) or a
+/// pseudo-terminal.
 @Suite(
     "limen flows against Limen Server",
     .enabled(
@@ -75,6 +76,36 @@ struct FlowCLITests {
             let cut = try await limen(cli, ["flow", "sign-in"] + connection(server), input: "1\n")
             #expect(cut.status != 0)
             #expect(cut.errorLines.last?.hasPrefix("error: cli.input_ended") == true)
+        }
+    }
+
+    @Test(
+        "login --email-code in a terminal: the email, then the code from the mail, and the session is saved",
+        .enabled(if: SMTPSink.unavailableReason == nil, "aiosmtpd is not installed"))
+    func loginEmailCode() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        try await SMTPSink.with { sink in
+            try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s", "--mail-url", sink.mailURL]) {
+                server in
+                let terminal = try await PseudoTerminal(
+                    try CLIRunner.executable(), arguments: ["login", "--email-code"] + connection(server),
+                    environment: cli.environment())
+                #expect(terminal.wait(for: "Choose [1]: "))
+                terminal.type("1")
+                #expect(terminal.wait(for: "Email address: "))
+                terminal.type(server.user.email)
+                #expect(terminal.wait(for: "Enter your code"))
+                #expect(terminal.wait(for: "Choose [1]: "))
+                terminal.type("1")
+                #expect(terminal.wait(for: "Code: "))
+                terminal.type(try #require(sink.lastCode()))
+                #expect(terminal.finish() == 0, "\(terminal.transcript)")
+
+                let whoami = try await cli.complete(["whoami"])
+                #expect(whoami.status == 0, "\(whoami.standardError)")
+                #expect(whoami.outputText.contains(server.user.email))
+            }
         }
     }
 

@@ -79,7 +79,14 @@ public struct Provider: Sendable {
             case .smtp(let endpoint):
                 SMTPMailer(
                     endpoint: endpoint, trustedCAFile: configuration.mailCAFile, sender: configuration.mailFrom,
-                    logger: Logger(label: "limen.mail"))
+                    logger: Logger(label: "limen.mail"), retries: configuration.mailRetries)
+            case .webhook(let endpoint):
+                WebhookMailer(
+                    endpoint: endpoint, secret: configuration.mailWebhookSecret ?? "",
+                    // The signature's time is checked against the receiver's clock: the wall clock, not `now` (which
+                    // tests move to try expiry).
+                    trustedCAFile: configuration.mailCAFile, logger: Logger(label: "limen.mail"), now: Date.init,
+                    retries: configuration.mailRetries)
             }
         self.configuration = configuration
         self.now = now

@@ -133,8 +133,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("mail-url"),
         help: ArgumentHelp(
-            "Where mail goes: log: (default), smtp://host:port, smtp+starttls://user:password@host:587 or "
-                + "smtps://user:password@host:465 (env LIMEN_MAIL_URL, safer for a password)."))
+            "Where mail goes: log: (default), smtp://host:port, smtp+starttls://user:password@host:587, "
+                + "smtps://user:password@host:465 (env LIMEN_MAIL_URL, safer for a password), or an https:// webhook "
+                + "signed with LIMEN_MAIL_WEBHOOK_SECRET."))
     var mailURL: String?
 
     @Option(name: .customLong("mail-from"), help: "The sender of the server's emails (env LIMEN_MAIL_FROM).")
@@ -142,8 +143,15 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("mail-ca-file"),
-        help: "CA certificates (PEM) trusted for the SMTP server instead of the system's (env LIMEN_MAIL_CA_FILE).")
+        help: ArgumentHelp(
+            "CA certificates (PEM) trusted for the SMTP server or webhook instead of the system's "
+                + "(env LIMEN_MAIL_CA_FILE)."))
     var mailCAFile: String?
+
+    @Option(
+        name: .customLong("email-code-length"),
+        help: "Digits of a one-time code sent by email, 6–10 (env LIMEN_EMAIL_CODE_LENGTH; default 6).")
+    var emailCodeLength: String?
 
     @Option(
         name: .customLong("access-token-ttl"),
@@ -212,7 +220,7 @@ struct ServeCommand: AsyncParsableCommand {
                     signInRateLimit: signInRateLimit, signUp: signUp, metrics: metrics,
                     authorizeRateLimit: authorizeRateLimit, trustedProxies: trustedProxies, resources: resources,
                     flows: flows, mailURL: mailURL, mailFrom: mailFrom, mailCAFile: mailCAFile,
-                    accessTokenLifetime: accessTokenTTL, idTokenLifetime: idTokenTTL,
+                    emailCodeLength: emailCodeLength, accessTokenLifetime: accessTokenTTL, idTokenLifetime: idTokenTTL,
                     refreshTokenLifetime: refreshTokenTTL, refreshReuseGrace: refreshReuseGrace,
                     grantMaxLifetime: grantMaxLifetime, passwordHashLogN: passwordHashLogN,
                     passwordHashParallelism: passwordHashParallelism, headerReadTimeout: headerReadTimeout,

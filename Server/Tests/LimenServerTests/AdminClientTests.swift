@@ -185,3 +185,37 @@ struct AdminClientTests {
         }
     }
 }
+
+@Suite("Admin API: a client's email link")
+struct AdminClientEmailLinkTests {
+    @Test("a native client may register an email_link_uri (its scheme or a universal link); the resource shows it")
+    func registered() async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let body = """
+                {"client_id": "mobile", "native": true, "redirect_uris": ["com.example.app:/cb"],
+                 "email_link_uri": "com.example.app:/email-link"}
+                """
+            let created = try await fixture.admin(.post, "/admin/clients", token: token, json: body)
+            #expect(created.status == .created)
+            #expect(created["email_link_uri"] == "com.example.app:/email-link")
+            #expect(
+                try await fixture.provider.store.client(id: "mobile")?.emailLinkURI == "com.example.app:/email-link")
+        }
+    }
+
+    @Test(
+        "refused: a fragment (the link's own), plain http, a private scheme for a web client",
+        arguments: [
+            (#"{"client_id": "m", "native": true, "redirect_uris": ["com.example.app:/cb"], "#
+                + #""email_link_uri": "https://app.example/link#x"}"#),
+            #"{"client_id": "w", "redirect_uris": ["https://app.example/cb"], "email_link_uri": "http://app.example/l"}"#,
+            #"{"client_id": "w", "redirect_uris": ["https://app.example/cb"], "email_link_uri": "com.example.app:/l"}"#,
+        ])
+    func refused(body: String) async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let refused = try await fixture.admin(.post, "/admin/clients", token: token, json: body)
+            #expect(refused.status == .badRequest)
+            #expect(refused.text.contains("email_link_uri"))
+        }
+    }
+}

@@ -31,6 +31,7 @@ struct FlowRouteTests {
             #expect(success.nodeType == "success")
             #expect(success.node["state"]?.stringValue == "s-1")
             #expect(success.node["iss"]?.stringValue == fixture.provider.issuer.current)
+            #expect(success.node["new_user"] == .bool(false))
             let code = try #require(success.node["code"]?.stringValue)
             let tokens = try await fixture.redeem(code, clientID: "app")
             #expect(tokens.status == .ok)
@@ -149,6 +150,7 @@ struct FlowRouteTests {
                     "password": .string("a long enough password"), "password-verify": .string("a long enough password"),
                 ])
             #expect(created.nodeType == "success")
+            #expect(created.node["new_user"] == .bool(true))
             #expect(try await fixture.provider.store.user(email: "new@example.com")?.name == "New")
         }
     }

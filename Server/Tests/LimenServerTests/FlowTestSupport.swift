@@ -57,6 +57,18 @@ extension TokenFixture {
             body: String(decoding: body.serialized(), as: UTF8.self))
     }
 
+    /// Asks for a code for Grace in a new `email-code` interaction and expects the mail's failure as the step's error
+    /// node: `503` with `Retry-After`, on the same step, the interaction still usable.
+    func expectCodeNotSent() async throws {
+        let id = try #require(try await startFlow("email-code")["interaction"])
+        let refused = try await continueFlow(
+            id, node: "email", action: "submit", values: ["email": .string(FlowFixture.email)])
+        #expect(refused.status == .serviceUnavailable)
+        #expect(refused.nodeType == "error")
+        #expect(refused.node["id"]?.stringValue == "email")
+        #expect(refused.headers[.retryAfter] == "60")
+    }
+
     /// Signs Grace in through the sign-in flow and returns the success answer.
     func signInThroughFlow(password: String = FlowFixture.password) async throws -> RecordedResponse {
         let started = try await startFlow("sign-in")

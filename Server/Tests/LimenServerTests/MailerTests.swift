@@ -58,7 +58,7 @@ struct MailerTests {
         }
         let mailer = SMTPMailer(
             endpoint: endpoint, trustedCAFile: nil, sender: "limen@example.com", logger: .init(label: "test"),
-            attempts: 3, firstBackoff: .milliseconds(1))
+            retries: MailRetries(attempts: 3, firstBackoff: .milliseconds(1)))
         do {
             try await mailer.send(Self.message)
             Issue.record("sent to a closed port")

@@ -22,3 +22,26 @@ enum PythonPeer {
             URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3"] + arguments, currentDirectory: repositoryRoot)
     }
 }
+
+extension PythonPeer {
+    /// Runs the server `script` (relative to the repository's root) with a fresh directory and `arguments`, waits for
+    /// its `READY` line, and runs `body` with the directory and the port it wrote to `DIR/port`; stops it in every path.
+    static func serve(
+        script: String,
+        arguments: [String],
+        environment: [String: String] = [:],
+        _ body: (TemporaryDirectory, Int) async throws -> Void
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await Subprocess.withService(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: ["python3", Self.script(script).path, directory.path] + arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, readyWhen: "READY",
+            on: .standardOutput
+        ) { _, _ in
+            let port = Int((try? String(contentsOfFile: directory.path + "/port", encoding: .utf8)) ?? "") ?? 0
+            try await body(directory, port)
+        }
+    }
+}

@@ -23,15 +23,10 @@ struct SMTPPeer {
         auth: String? = nil,
         _ body: (SMTPPeer) async throws -> Void
     ) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        try await Subprocess.withService(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            arguments: ["python3", PythonPeer.script("Tests/Peers/smtp/server.py").path, directory.path, "--tls", tls]
-                + (auth.map { ["--auth", $0] } ?? []),
-            readyWhen: "READY", on: .standardOutput
-        ) { _, _ in
-            let port = Int((try? String(contentsOfFile: directory.path + "/port", encoding: .utf8)) ?? "") ?? 0
+        try await PythonPeer.serve(
+            script: "Tests/Peers/smtp/server.py",
+            arguments: ["--tls", tls] + (auth.map { ["--auth", $0] } ?? [])
+        ) { directory, port in
             try await body(SMTPPeer(directory: directory, port: port))
         }
     }
@@ -45,11 +40,29 @@ struct SMTPPeer {
         return names.compactMap { try? String(contentsOfFile: mail + "/" + $0, encoding: .utf8) }
     }
 
-    /// The one-time code in the last message it accepted (the subject ends with it).
+    /// The one-time code in the last message it accepted (its subject is "Your code: CODE").
     func lastCode() throws -> String {
         let message = try #require(messages().last)
         let subject = try #require(message.components(separatedBy: "\r\n").first { $0.hasPrefix("Subject: ") })
-        return String(subject.suffix(EmailCodes.digits))
+        return String(subject.dropFirst("Subject: Your code: ".count))
+    }
+
+    /// The decoded bodies of a kept `multipart/alternative` message, by content type (`text/plain`, `text/html`).
+    static func parts(of message: String) -> [String: String] {
+        guard let start = message.range(of: "boundary=\"")?.upperBound,
+            let end = message[start...].firstIndex(of: "\"")
+        else { return [:] }
+        let boundary = "--" + message[start..<end]
+        var parts: [String: String] = [:]
+        for part in message.components(separatedBy: boundary).dropFirst() {
+            guard let split = part.range(of: "\r\n\r\n"),
+                let type = part[..<split.lowerBound].components(separatedBy: "\r\n")
+                    .first(where: { $0.hasPrefix("Content-Type: ") })?.dropFirst(14).split(separator: ";").first,
+                let body = Data(base64Encoded: part[split.upperBound...].filter { !$0.isWhitespace })
+            else { continue }
+            parts[String(type)] = String(decoding: body, as: UTF8.self)
+        }
+        return parts
     }
 
     /// A mailer for this server.
@@ -57,6 +70,8 @@ struct SMTPPeer {
         guard case .smtp(let endpoint)? = MailTransport(url: url) else { throw MailError("bad test URL \(url)") }
         return SMTPMailer(
             endpoint: endpoint, trustedCAFile: trustCA ? caFile : nil, sender: "limen@example.com",
-            logger: Logger(label: "test.mail"), attempts: attempts, timeoutSeconds: 2, firstBackoff: .milliseconds(1))
+            logger: Logger(label: "test.mail"),
+            retries: MailRetries(attempts: attempts, firstBackoff: .milliseconds(1)),
+            timeoutSeconds: 2)
     }
 }

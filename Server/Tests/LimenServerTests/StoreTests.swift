@@ -148,6 +148,16 @@ struct StoreConformanceTests {
         await cleanup()
     }
 
+    @Test("a client's email link URI is kept", arguments: StoreUnderTest.allCases)
+    func clientEmailLink(_ kind: StoreUnderTest) async throws {
+        let (store, cleanup) = try await kind.make()
+        var client = SeedClients.cli(now: now)
+        client.emailLinkURI = "https://app.example/email-link"
+        try await store.insertClientIfAbsent(client)
+        #expect(try await store.client(id: "limen-cli")?.emailLinkURI == "https://app.example/email-link")
+        await cleanup()
+    }
+
     private func grant(_ id: String, expiresIn seconds: Double = 3600) -> GrantRecord {
         GrantRecord(
             id: id, clientID: "limen-cli", subject: "user-1", scope: "openid", authTime: now, nonce: "n",

@@ -78,6 +78,7 @@ extension AuthClient {
     /// Runs a sign-in: state and events around `body`, which produces the validated token set.
     func performSignIn(
         method: SignInMethod,
+        userType: UserType = .unknown,
         _ body: () async throws(LimenError) -> TokenSet
     ) async throws(LimenError) -> AuthState.User {
         try await ensureRestored()
@@ -97,7 +98,7 @@ extension AuthClient {
                     "access_token": "\(Redaction.fingerprint(next.accessToken))",
                 ]
             )
-            events.emit(.signInCompleted(method: method))
+            events.emit(.signInCompleted(method: method, userType: userType))
             return state.user
         } catch {
             stateStore.update { $0 = before }

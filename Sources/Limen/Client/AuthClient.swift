@@ -26,6 +26,8 @@ public actor AuthClient {
     let stateStore = StateStore()
     let events = EventBus()
     let refreshes = SingleFlight<String?, LimenError>()
+    /// The flow steps waiting for a code sent by email, for ``handle(url:)`` and ``signIn(email:code:)``.
+    let emailCodeSteps = EmailCodeSteps()
     var logger: Logger { configuration.logger }
     var tokens: TokenSet? {
         didSet { publishCachedToken() }

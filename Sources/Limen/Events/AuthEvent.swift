@@ -4,8 +4,9 @@ import Foundation
 public enum AuthEvent: Sendable, Equatable {
     /// A sign-in began.
     case signInStarted(method: SignInMethod)
-    /// A sign-in finished with a signed-in user.
-    case signInCompleted(method: SignInMethod)
+    /// A sign-in finished with a signed-in user; `userType` says whether the sign-in created the account (Rownd's
+    /// `userType`), as far as the provider said (a native flow's success node says; a browser sign-in does not).
+    case signInCompleted(method: SignInMethod, userType: UserType)
     /// A sign-in failed.
     case signInFailed(reason: LimenError)
     /// The access token was refreshed.
@@ -18,6 +19,16 @@ public enum AuthEvent: Sendable, Equatable {
     /// ``CurrentUser/set(field:value:)`` was written, or a ``CurrentUser/get()`` brought other data (Rownd's
     /// `userDataUpdated`).
     case userDataUpdated
+}
+
+/// Whether a sign-in created the account.
+public enum UserType: String, Sendable, Equatable {
+    /// The account was created by this sign-in (sign-up, or a first sign-in that made it).
+    case new
+    /// The account existed before.
+    case existing
+    /// The provider did not say (a browser sign-in, the device grant, token exchange).
+    case unknown
 }
 
 /// How a user signed in.

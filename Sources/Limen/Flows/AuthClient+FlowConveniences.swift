@@ -37,21 +37,42 @@ extension AuthClient {
     private func completeFlow(_ flow: String, values: [String: String?]) async throws(FlowError) -> AuthState.User {
         let step: ContinueNode
         switch await startFlow(flow) {
-        case .continue(let first): step = first
+        case .success(let success): return success.user
+        case let other: step = try Self.step(of: other)
+        }
+        return try Self.user(of: await step.fill(values).next())
+    }
+
+    /// The step of `node`, which must go on.
+    static func step(of node: Node) throws(FlowError) -> ContinueNode {
+        switch node {
+        case .continue(let step): return step
         case .error(let error): throw .refused(message: error.message, details: error.details)
         case .failure(let failure): throw failure.cause
-        case .success(let success): return success.user
+        case .success: throw .incomplete(step: "success")
         }
-        for collector in step.collectors {
-            guard case let value?? = values[collector.key] else { continue }
-            (collector as? TextCollector)?.value = value
-            (collector as? PasswordCollector)?.value = value
-        }
-        switch await step.next() {
+    }
+
+    /// The user `node` signed in, which must be the end of the flow.
+    static func user(of node: Node) throws(FlowError) -> AuthState.User {
+        switch node {
         case .continue(let next): throw .incomplete(step: next.id)
         case .error(let error): throw .refused(message: error.message, details: error.details)
         case .failure(let failure): throw failure.cause
         case .success(let success): return success.user
         }
+    }
+}
+
+extension ContinueNode {
+    /// Fills the text and password fields from `values` by key (a `nil` value leaves a field as it is).
+    @discardableResult
+    func fill(_ values: [String: String?]) -> ContinueNode {
+        for collector in collectors {
+            guard case let value?? = values[collector.key] else { continue }
+            (collector as? TextCollector)?.value = value
+            (collector as? PasswordCollector)?.value = value
+        }
+        return self
     }
 }

@@ -40,10 +40,19 @@ extension AuthClient {
         return await interaction.send(.form(url: url, fields), submitted: nil)
     }
 
-    /// Redeems a success node's code at `/token` on the browser sign-in's path (state, events, storage).
-    func redeemFlowCode(_ code: String, state: String?, issuer: String?, interaction: FlowInteraction) async -> Node {
+    /// Redeems a success node's code at `/token` on the browser sign-in's path (state, events, storage); `newUser`
+    /// (the node's `new_user`) becomes the completion event's ``UserType``.
+    func redeemFlowCode(
+        _ code: String,
+        state: String?,
+        issuer: String?,
+        newUser: Bool?,
+        interaction: FlowInteraction
+    ) async -> Node {
+        let userType: UserType = newUser.map { $0 ? .new : .existing } ?? .unknown
         do throws(LimenError) {
-            let user = try await performSignIn(method: .flow) { () async throws(LimenError) -> TokenSet in
+            let user = try await performSignIn(method: .flow, userType: userType) {
+                () async throws(LimenError) -> TokenSet in
                 guard let state, ConstantTime.equals(state, interaction.request.state) else {
                     throw .protocolViolation(.authorizationResponse(.stateMismatch))
                 }
@@ -60,7 +69,7 @@ extension AuthClient {
                 }
                 return try await tokenSet(from: response, nonce: request.nonce, maxAge: interaction.maxAge)
             }
-            return .success(SuccessNode(user: user))
+            return .success(SuccessNode(user: user, userType: userType))
         } catch .network(let error) {
             return .failure(FailureNode(cause: .network(error)))
         } catch {

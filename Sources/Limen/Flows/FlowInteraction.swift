@@ -48,7 +48,14 @@ struct FlowInteraction: Sendable {
         }
         let here = FlowInteraction(
             client: client, id: document.interaction ?? id, request: self.request, maxAge: maxAge)
-        switch document.node {
+        let node = await node(of: document.node, in: here, submitted: submitted)
+        await client.emailCodeSteps.note(node, interaction: here.id)
+        return node
+    }
+
+    /// The node `document` describes in interaction `here`; a success is redeemed.
+    private func node(of document: FlowNodeDocument, in here: FlowInteraction, submitted: ContinueNode?) async -> Node {
+        switch document {
         case .continue(let step):
             return .continue(ContinueNode(step, interaction: here))
         case .error(let step, let message, let details):
@@ -59,8 +66,9 @@ struct FlowInteraction: Sendable {
             return .failure(FailureNode(cause: .server(code: code, message: message)))
         case .unknown(let type):
             return .failure(FailureNode(cause: .unsupportedNode(type)))
-        case .success(let code, let state, let issuer):
-            return await client.redeemFlowCode(code, state: state, issuer: issuer, interaction: here)
+        case .success(let code, let state, let issuer, let newUser):
+            return await client.redeemFlowCode(
+                code, state: state, issuer: issuer, newUser: newUser, interaction: here)
         }
     }
 }

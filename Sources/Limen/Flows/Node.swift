@@ -152,4 +152,6 @@ public struct FailureNode: Sendable {
 public struct SuccessNode: Sendable {
     /// The signed-in user.
     public let user: AuthState.User
+    /// Whether the flow created the account (the server's `new_user`).
+    public let userType: UserType
 }

@@ -46,8 +46,9 @@ public enum FlowNodeDocument: Sendable, Equatable {
     case error(FlowStepDocument, message: String, details: [FlowErrorDetail])
     /// The interaction is over without a code.
     case failure(code: String, message: String)
-    /// The interaction is over with an authorization code to redeem with the PKCE verifier.
-    case success(code: String, state: String?, issuer: String?)
+    /// The interaction is over with an authorization code to redeem with the PKCE verifier; `newUser` is the
+    /// server's `new_user` (whether the interaction created the account), `nil` from a server that does not say.
+    case success(code: String, state: String?, issuer: String?, newUser: Bool?)
     /// A node type this version does not know (from a newer server).
     case unknown(type: String)
 
@@ -68,7 +69,7 @@ public enum FlowNodeDocument: Sendable, Equatable {
         case "success":
             self = .success(
                 code: try reader.string("code"), state: reader.optionalString("state"),
-                issuer: reader.optionalString("iss"))
+                issuer: reader.optionalString("iss"), newUser: members["new_user"]?.boolValue)
         case let other: self = .unknown(type: other)
         }
     }

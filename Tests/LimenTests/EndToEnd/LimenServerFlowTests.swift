@@ -66,7 +66,7 @@ struct LimenServerFlowTests {
             #expect(try await client.validAccessToken() != nil)
             var iterator = events.makeAsyncIterator()
             #expect(await iterator.next() == .signInStarted(method: .flow))
-            #expect(await iterator.next() == .signInCompleted(method: .flow))
+            #expect(await iterator.next() == .signInCompleted(method: .flow, userType: .existing))
 
             let restored = try self.client(server, store: store)
             await restored.restore()
@@ -78,6 +78,7 @@ struct LimenServerFlowTests {
     func signUp() async throws {
         try await LimenServerPeer.with(settings: Self.settings) { server in
             let client = try client(server, store: MemoryStore())
+            let events = client.eventStream()
             guard case .continue(let step) = await client.startFlow("sign-up") else {
                 Issue.record("the sign-up flow did not start")
                 return
@@ -94,6 +95,9 @@ struct LimenServerFlowTests {
             let user = try await client.register(email: "grace@example.com", password: "a long enough password")
             #expect(user.email == "grace@example.com")
             #expect(client.state.phase == .signedIn)
+            var iterator = events.makeAsyncIterator()
+            #expect(await iterator.next() == .signInStarted(method: .flow))
+            #expect(await iterator.next() == .signInCompleted(method: .flow, userType: .new), "new_user: true")
         }
     }
 
@@ -119,6 +123,54 @@ struct LimenServerFlowTests {
                 return
             }
             #expect(signUp.id == "details")
+        }
+    }
+
+    @Test(
+        "email codes: requestEmailCode then signIn(email:code:), the email's link through handle(url:), a reset",
+        .enabled(if: SMTPSink.unavailableReason == nil, "aiosmtpd is not installed"))
+    func emailCodes() async throws {
+        try await SMTPSink.with { sink in
+            try await LimenServerPeer.with(settings: Self.settings + ["--mail-url", sink.mailURL]) { server in
+                let client = try client(server, store: MemoryStore())
+                let email = server.user.email
+                try await client.requestEmailCode(email: email)
+                let code = try #require(sink.lastCode())
+                do throws(FlowError) {
+                    try await client.signIn(email: email, code: code == "000000" ? "111111" : "000000")
+                    Issue.record("a wrong code signed in")
+                } catch {
+                    #expect(error.code == "flow.refused.invalid_code")
+                }
+                #expect(try await client.signIn(email: email, code: code).email == email)
+
+                let linked = try self.client(server, store: MemoryStore())
+                guard case .continue(let first) = await linked.startFlow("email-code") else {
+                    Issue.record("the email-code flow did not start")
+                    return
+                }
+                fill(first, ["email": email])
+                guard case .continue(let codeStep) = await first.next() else {
+                    Issue.record("no code step")
+                    return
+                }
+                #expect(codeStep.id == "code")
+                let link = try #require(sink.lastLink())
+                #expect(link.absoluteString.hasPrefix(server.issuer.absoluteString + "/flows/link#limen_interaction="))
+                #expect(link.query == nil, "the secret is never in the query")
+                guard case .success(let success)? = await linked.handle(url: link) else {
+                    Issue.record("the link did not sign in")
+                    return
+                }
+                #expect(success.userType == .existing)
+                #expect(await linked.handle(url: link) == nil, "the interaction is over: the link is ignored")
+
+                let newPassword = "a brand new password"
+                try await client.resetPassword(email: email)
+                let resetCode = try #require(sink.lastCode())
+                try await client.resetPassword(email: email, code: resetCode, newPassword: newPassword)
+                #expect(try await client.signIn(email: email, password: newPassword).email == email)
+            }
         }
     }
 

@@ -61,7 +61,10 @@ struct FlowDocumentTests {
                 == .failure(code: "too_many_attempts", message: "Later"))
         #expect(
             try parse(#"{"node": {"type": "success", "code": "c", "state": "s", "iss": "https://id"}}"#).node
-                == .success(code: "c", state: "s", issuer: "https://id"))
+                == .success(code: "c", state: "s", issuer: "https://id", newUser: nil))
+        #expect(
+            try parse(#"{"node": {"type": "success", "code": "c", "iss": "https://id", "new_user": true}}"#).node
+                == .success(code: "c", state: nil, issuer: "https://id", newUser: true))
         #expect(try parse(#"{"node": {"type": "passkey", "challenge": "x"}}"#).node == .unknown(type: "passkey"))
     }
 

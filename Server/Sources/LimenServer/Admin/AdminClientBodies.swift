@@ -25,7 +25,8 @@ extension AdminClientRequest {
             idTokenSignedResponseAlg: idTokenSignedResponseAlg ?? "ES256",
             accessTokenLifetime: accessTokenTTL.map(TimeInterval.init),
             refreshTokenLifetime: refreshTokenTTL.map(TimeInterval.init),
-            allowsNoPKCE: allowNoPKCE ?? false
+            allowsNoPKCE: allowNoPKCE ?? false,
+            emailLinkURI: emailLinkURI
         )
     }
 
@@ -41,6 +42,7 @@ extension AdminClientRequest {
         case .nativeClientWithSecret: "kind"
         case .publicClientWithoutPKCE: "allow_no_pkce"
         case .invalidTokenLifetime(let field, _): field
+        case .invalidEmailLinkURI: "email_link_uri"
         }
     }
 }
@@ -77,6 +79,7 @@ struct AdminClientResource: Encodable, Sendable {
     var refreshTokenTTL: Int?
     var allowNoPKCE: Bool
     var branding: ClientBranding?
+    var emailLinkURI: String?
     var createdAt: Int
     /// Only in the answer to the registration of a confidential client: the secret, shown this once.
     var clientSecret: String?
@@ -94,6 +97,7 @@ struct AdminClientResource: Encodable, Sendable {
         case refreshTokenTTL = "refresh_token_ttl"
         case allowNoPKCE = "allow_no_pkce"
         case branding
+        case emailLinkURI = "email_link_uri"
         case createdAt = "created_at"
         case clientSecret = "client_secret"
     }
@@ -113,6 +117,7 @@ struct AdminClientResource: Encodable, Sendable {
         refreshTokenTTL = client.refreshTokenLifetime.map { Int($0) }
         allowNoPKCE = client.allowsNoPKCE
         branding = client.branding
+        emailLinkURI = client.emailLinkURI
         createdAt = Int(client.createdAt.timeIntervalSince1970)
         clientSecret = secret
     }

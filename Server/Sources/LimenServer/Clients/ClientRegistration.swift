@@ -32,6 +32,9 @@ public struct ClientRegistration: Sendable, Equatable {
     public var refreshTokenLifetime: TimeInterval?
     /// A legacy confidential client that may leave out PKCE; off by default, refused for a public client.
     public var allowsNoPKCE: Bool
+    /// Where the link in an email with a one-time code leads (the rules of a redirect URI: https, loopback, or a
+    /// native app's private-use scheme; no fragment, which carries the interaction and the code).
+    public var emailLinkURI: String?
 
     /// Access token lifetimes a client may have: a minute to a day (a bearer token is not revocable everywhere).
     public static let accessTokenLifetimeRange: ClosedRange<TimeInterval> = 60...86_400
@@ -50,7 +53,8 @@ public struct ClientRegistration: Sendable, Equatable {
         idTokenSignedResponseAlg: String = "ES256",
         accessTokenLifetime: TimeInterval? = nil,
         refreshTokenLifetime: TimeInterval? = nil,
-        allowsNoPKCE: Bool = false
+        allowsNoPKCE: Bool = false,
+        emailLinkURI: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -63,6 +67,7 @@ public struct ClientRegistration: Sendable, Equatable {
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
         self.allowsNoPKCE = allowsNoPKCE
+        self.emailLinkURI = emailLinkURI
     }
 
     /// The record to store and, for a confidential client, its secret (returned once, stored only as a hash).
@@ -74,6 +79,9 @@ public struct ClientRegistration: Sendable, Equatable {
         guard !redirectURIs.isEmpty else { throw .noRedirectURI }
         for uri in redirectURIs + postLogoutRedirectURIs {
             if let reason = Self.redirectProblem(uri, isNative: isNative) { throw .invalidRedirectURI(uri, reason) }
+        }
+        if let emailLinkURI, let reason = Self.redirectProblem(emailLinkURI, isNative: isNative) {
+            throw .invalidEmailLinkURI(emailLinkURI, reason)
         }
         guard ["ES256", "RS256"].contains(idTokenSignedResponseAlg) else {
             throw .unsupportedAlgorithm(idTokenSignedResponseAlg)
@@ -100,7 +108,8 @@ public struct ClientRegistration: Sendable, Equatable {
             accessTokenLifetime: accessTokenLifetime?.rounded(.down),
             refreshTokenLifetime: refreshTokenLifetime?.rounded(.down),
             allowsNoPKCE: allowsNoPKCE,
-            createdAt: now
+            createdAt: now,
+            emailLinkURI: emailLinkURI
         )
         return (client, secret)
     }
@@ -166,6 +175,8 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
     case alreadyExists(String)
     /// A token lifetime (named by its wire name) is outside the allowed range of seconds.
     case invalidTokenLifetime(String, ClosedRange<TimeInterval>)
+    /// The email link URI cannot be registered.
+    case invalidEmailLinkURI(String, String)
 
     /// A stable code for logs and tests.
     public var code: String {
@@ -178,6 +189,7 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
         case .publicClientWithoutPKCE: "clients.public_client_without_pkce"
         case .alreadyExists: "clients.already_exists"
         case .invalidTokenLifetime: "clients.invalid_token_lifetime"
+        case .invalidEmailLinkURI: "clients.invalid_email_link_uri"
         }
     }
 
@@ -193,6 +205,7 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
         case .alreadyExists(let id): "A client with ID \(id) already exists"
         case .invalidTokenLifetime(let field, let range):
             "\(field) must be between \(Int(range.lowerBound)) and \(Int(range.upperBound)) seconds"
+        case .invalidEmailLinkURI(let uri, let reason): "Invalid email link URI \(uri): \(reason)"
         }
     }
 }

@@ -17,6 +17,8 @@ import Yams
 /// flows: [/etc/limen/sign-up.yaml]                    # flow definitions: add flows or replace built-in ones
 /// mail_url: smtp+starttls://limen@mail.example:587    # or log: (default); LIMEN_MAIL_URL for one with a password
 /// mail_from: limen@example.com
+/// email_code_length: 8                               # digits of a one-time code sent by email (6–10)
+/// mail_webhook_secret: …                              # with an https:// mail_url (LIMEN_MAIL_WEBHOOK_SECRET is safer)
 /// authorize_rate_limit: 5/s                          # GET /authorize per client address, or "off"
 /// trusted_proxies: [127.0.0.1, "::1"]                 # or one comma-separated string
 /// resources: [https://api.example.com]               # RFC 8707: APIs an access token's aud may name
@@ -41,6 +43,7 @@ struct ConfigurationFile: Sendable, Equatable {
     static let keys: Set<String> = [
         "host", "port", "data_dir", "issuer", "database_url", "database_pool_size", "post_rate_limit",
         "authorize_rate_limit", "resources", "flows", "mail_url", "mail_from", "mail_ca_file",
+        "mail_webhook_secret", "email_code_length",
         "trusted_proxies", "access_token_ttl", "id_token_ttl", "refresh_token_ttl", "refresh_reuse_grace",
         "grant_max_lifetime", "password_hash_log_n", "password_hash_parallelism", "header_read_timeout",
         "idle_timeout", "sign_in_rate_limit", "sign_up", "metrics", "metrics_token", schemaKey,

@@ -25,27 +25,5 @@ extension ServerConfiguration {
             configuration.flowFiles = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
         }
-        if let (value, key) = pick(flags.mailURL, "--mail-url", EnvironmentKey.mailURL, "mail_url") {
-            // The URL may hold a password: the error names the setting, never the value.
-            guard let transport = MailTransport(url: value) else {
-                throw ConfigurationError(
-                    key: key, value: "(not shown)",
-                    reason: "expected log:, smtp://host:port (no password), smtp+starttls://user:password@host:587 "
-                        + "or smtps://user:password@host:465")
-            }
-            configuration.mailTransport = transport
-        }
-        if let (value, key) = pick(flags.mailFrom, "--mail-from", EnvironmentKey.mailFrom, "mail_from") {
-            guard Accounts.isPlausibleEmail(value) else {
-                throw ConfigurationError(key: key, value: value, reason: "expected an email address")
-            }
-            configuration.mailFrom = value
-        }
-        if let (value, key) = pick(flags.mailCAFile, "--mail-ca-file", EnvironmentKey.mailCAFile, "mail_ca_file") {
-            guard FileManager.default.isReadableFile(atPath: value) else {
-                throw ConfigurationError(key: key, value: value, reason: "cannot read the file")
-            }
-            configuration.mailCAFile = value
-        }
     }
 }

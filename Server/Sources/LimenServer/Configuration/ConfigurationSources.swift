@@ -36,6 +36,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var mailFrom: String?
     /// `--mail-ca-file`
     public var mailCAFile: String?
+    /// `--email-code-length`
+    public var emailCodeLength: String?
     /// `--access-token-ttl`
     public var accessTokenLifetime: String?
     /// `--id-token-ttl`
@@ -76,6 +78,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         mailURL: String? = nil,
         mailFrom: String? = nil,
         mailCAFile: String? = nil,
+        emailCodeLength: String? = nil,
         accessTokenLifetime: String? = nil,
         idTokenLifetime: String? = nil,
         refreshTokenLifetime: String? = nil,
@@ -104,6 +107,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         self.mailURL = mailURL
         self.mailFrom = mailFrom
         self.mailCAFile = mailCAFile
+        self.emailCodeLength = emailCodeLength
         self.accessTokenLifetime = accessTokenLifetime
         self.idTokenLifetime = idTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
@@ -151,12 +155,16 @@ extension ServerConfiguration {
         /// Flow definition files (YAML or JSON), comma-separated: each adds a flow or replaces a built-in one.
         public static let flows = "LIMEN_FLOWS"
         /// Where mail goes: `log:`, `smtp://host:port`, `smtp+starttls://user:password@host:587`,
-        /// `smtps://user:password@host:465`; never echoed.
+        /// `smtps://user:password@host:465`, `https://…` (a signed webhook); never echoed.
         public static let mailURL = "LIMEN_MAIL_URL"
         /// The sender address of the server's emails.
         public static let mailFrom = "LIMEN_MAIL_FROM"
-        /// CA certificates (PEM) trusted for the SMTP server instead of the system's.
+        /// CA certificates (PEM) trusted for the SMTP server or webhook instead of the system's.
         public static let mailCAFile = "LIMEN_MAIL_CA_FILE"
+        /// The key that signs webhook POSTs (at least 32 characters); never a flag, which other users could read.
+        public static let mailWebhookSecret = "LIMEN_MAIL_WEBHOOK_SECRET"
+        /// How many digits a one-time code sent by email has (6–10).
+        public static let emailCodeLength = "LIMEN_EMAIL_CODE_LENGTH"
         /// The server's access token lifetime (`600`, `10m`).
         public static let accessTokenLifetime = "LIMEN_ACCESS_TOKEN_TTL"
         /// The ID token lifetime.
@@ -266,6 +274,7 @@ extension ServerConfiguration {
         try resolvePasswordHashing(flags: flags, pick: pick, into: &configuration)
         try resolveConnectionTimeouts(flags: flags, pick: pick, into: &configuration)
         try resolveSignIn(flags: flags, pick: pick, into: &configuration)
+        try resolveMail(flags: flags, pick: pick, into: &configuration)
         try resolveMetrics(flags: flags, pick: pick, into: &configuration)
         configuration.profileSchema = file?.profileSchema
         return configuration

@@ -32,8 +32,15 @@ public struct ServerConfiguration: Sendable {
     public var mailTransport: MailTransport = .log
     /// The sender of the server's emails.
     public var mailFrom = "limen@localhost"
-    /// CA certificates (PEM) to trust for the SMTP server instead of the system's (a private relay).
+    /// CA certificates (PEM) to trust for the SMTP server or webhook instead of the system's (a private relay).
     public var mailCAFile: String?
+    /// The key that signs webhook POSTs (`mail_webhook_secret`, at least 32 characters; required with an `https://`
+    /// `mail_url`).
+    public var mailWebhookSecret: String?
+    /// How many digits a one-time code sent by email has (``EmailCodes/lengths``).
+    public var emailCodeLength = EmailCodes.defaultLength
+    /// How often and how soon a message the webhook refused is tried again (shortened by tests).
+    var mailRetries = MailRetries()
     /// How many POST requests one client address may make; `nil` turns the limit off (benchmarks).
     public var postRateLimit: RateLimit?
     /// How many sign-in and sign-up POSTs one client address may make (each costs a password hash), on top of

@@ -43,10 +43,12 @@ struct FlowActionRunner: Sendable {
     /// Whether a hosted page runs the actions: consent is then the consent page's, after the browser session starts.
     var hostedPage = false
 
-    /// Runs `actions` of flow `flow` in order on `values`; stops at the first refusal.
+    /// Runs `actions` of flow `flow` in `interaction` (its ID, for the link an email carries) in order on `values`;
+    /// stops at the first refusal.
     func run(
         _ actions: [FlowAction],
         flow: String,
+        interaction: String,
         values: [String: FlowValue],
         context: FlowContext,
         clientID: String,
@@ -57,7 +59,8 @@ struct FlowActionRunner: Sendable {
         for (index, action) in actions.enumerated() {
             switch action {
             case .sendEmailCode, .checkEmailCode, .setPassword, .markEmailVerified:
-                switch try await runEmailAction(action, flow: flow, values: values, context: context) {
+                let step = EmailStep(flow: flow, interaction: interaction, clientID: clientID)
+                switch try await runEmailAction(action, step: step, values: values, context: context) {
                 case .proceeded(let next): context = next
                 case let other: return other
                 }
@@ -114,15 +117,25 @@ struct FlowActionRunner: Sendable {
         return .proceeded(context)
     }
 
+    /// Where an email action runs: the flow (the code's purpose), the interaction and its client (the link's parts).
+    private struct EmailStep {
+        var flow: String
+        var interaction: String
+        var clientID: String
+    }
+
     /// The actions around a code sent by email.
     private func runEmailAction(
         _ action: FlowAction,
-        flow: String,
+        step: EmailStep,
         values: [String: FlowValue],
         context: FlowContext
     ) async throws(StorageError) -> FlowActionOutcome {
         var context = context
-        let codes = EmailCodes(store: provider.store, keys: provider.derivedKeys, now: provider.now)
+        let flow = step.flow
+        let codes = EmailCodes(
+            store: provider.store, keys: provider.derivedKeys, now: provider.now,
+            length: provider.configuration.emailCodeLength)
         switch action {
         case .sendEmailCode:
             let email = Accounts.normalise(Self.text(values["email"]) ?? context.email ?? "")
@@ -136,9 +149,14 @@ struct FlowActionRunner: Sendable {
             }
             guard try await provider.store.user(email: email) != nil else { return .proceeded(context) }
             let code = try await codes.issue(email: email, purpose: flow)
+            let link = EmailLink.make(
+                interaction: step.interaction, code: code,
+                clientBase: try await provider.store.client(id: step.clientID)?.emailLinkURI,
+                issuer: provider.issuer.current)
             do throws(MailError) {
                 try await provider.mailer.send(
-                    CodeMessages.message(code: code, to: email, purpose: flow, issuer: provider.issuer.current))
+                    CodeMessages.message(
+                        code: code, link: link, to: email, purpose: flow, issuer: provider.issuer.current))
             } catch {
                 return .refused(
                     FlowRefusal(

@@ -87,8 +87,9 @@ struct FlowConsentStep: Sendable {
         var allowed = context
         allowed.consent = nil
         let outcome = try await FlowActionRunner(provider: provider).run(
-            consent.remaining, flow: flow.id, values: [:], context: allowed, clientID: interaction.record.clientID,
-            request: try interaction.record.decodedRequest(), clientAddress: clientAddress)
+            consent.remaining, flow: flow.id, interaction: interaction.id, values: [:], context: allowed,
+            clientID: interaction.record.clientID, request: try interaction.record.decodedRequest(),
+            clientAddress: clientAddress)
         return try await engine.follow(
             outcome, interaction: interaction, flow: flow, node: origin, next: consent.next, context: allowed)
     }

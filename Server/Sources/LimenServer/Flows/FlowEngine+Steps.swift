@@ -85,7 +85,9 @@ extension FlowEngine {
                 expiresAt: now.addingTimeInterval(AuthorizationFlow.codeLifetime)))
         return FlowAnswer(
             interaction: interaction.id,
-            node: .success(code: code, state: request.state, issuer: provider.issuer.current))
+            node: .success(
+                code: code, state: request.state, issuer: provider.issuer.current,
+                newUser: context.createdUser ?? false))
     }
 
     /// Marks the interaction over; returns whether this request did (an unstored one is this request's alone).

@@ -157,7 +157,8 @@ struct FlowEngine: Sendable {
                 }
             }
             let outcome = try await FlowActionRunner(provider: provider, hostedPage: interaction.isHostedPage).run(
-                actions, flow: flow.id, values: submission.values, context: context, clientID: record.clientID,
+                actions, flow: flow.id, interaction: interaction.id, values: submission.values, context: context,
+                clientID: record.clientID,
                 request: try record.decodedRequest(), clientAddress: clientAddress)
             return try await follow(
                 outcome, interaction: interaction, flow: flow, node: node, next: nextNode, context: context)

@@ -10,8 +10,9 @@ enum FlowNode: Sendable, Equatable {
         details: [FlowErrorDetail])
     /// The interaction is over without a code.
     case failure(code: String, message: String)
-    /// The interaction is over with an authorization code for the client to redeem with its PKCE verifier.
-    case success(code: String, state: String?, issuer: String)
+    /// The interaction is over with an authorization code for the client to redeem with its PKCE verifier;
+    /// `newUser` says whether the interaction created the account (`new_user`).
+    case success(code: String, state: String?, issuer: String, newUser: Bool)
 
     /// The node's JSON.
     var json: JSONValue {
@@ -26,9 +27,12 @@ enum FlowNode: Sendable, Equatable {
                 ]) { $1 })
         case .failure(let code, let message):
             .object(["type": .string("failure"), "code": .string(code), "message": .string(message)])
-        case .success(let code, let state, let issuer):
+        case .success(let code, let state, let issuer, let newUser):
             .object(
-                ["type": .string("success"), "code": .string(code), "iss": .string(issuer)].merging(
+                [
+                    "type": .string("success"), "code": .string(code), "iss": .string(issuer),
+                    "new_user": .bool(newUser),
+                ].merging(
                     state.map { ["state": .string($0)] } ?? [:]
                 ) { $1 })
         }

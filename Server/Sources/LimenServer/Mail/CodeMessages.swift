@@ -1,21 +1,35 @@
-/// The emails that carry one-time codes, in plain text and HTML.
-enum CodeMessages {
-    /// The message carrying `code` to `email`, for `purpose` (`email-code` signs in, `password-reset` resets).
-    static func message(code: String, to email: String, purpose: String, issuer: String) -> MailMessage {
-        let action = purpose == "password-reset" ? "reset your password" : "sign in"
-        let minutes = Int(EmailCodes.lifetime / 60)
-        let text = """
-            Your code to \(action) at \(issuer) is \(code).
+import Foundation
 
-            It works once, for \(minutes) minutes. If you did not ask for it, ignore this email: nothing changes.
-            """
-        let html = """
-            <!doctype html><html><body style="font-family: system-ui, sans-serif">
-            <p>Your code to \(action) at \(Responses.escape(issuer)) is</p>
-            <p style="font-size: 28px; letter-spacing: 4px"><strong>\(code)</strong></p>
-            <p>It works once, for \(minutes) minutes. If you did not ask for it, ignore this email: nothing changes.</p>
-            </body></html>
-            """
-        return MailMessage(to: email, subject: "Your code: \(code)", text: text, html: html)
+/// The emails that carry one-time codes, in plain text and HTML from ``MailTemplates``, each with the link that
+/// completes the same step on the device (``EmailLink``).
+enum CodeMessages {
+    /// The message carrying `code` and `link` to `email`, for flow `purpose` (`email-code` signs in,
+    /// `password-reset` resets a password, another flow continues).
+    static func message(code: String, link: String, to email: String, purpose: String, issuer: String) -> MailMessage {
+        let values = CodeMessageValues(
+            action: action(for: purpose), issuer: issuer, code: code, link: link,
+            minutes: Int(EmailCodes.lifetime / 60))
+        return MailMessage(
+            to: email, subject: "Your code: \(code)", text: MailTemplates.render(values, "code.text"),
+            html: MailTemplates.render(values, "code.html"), kind: .code, purpose: purpose, code: code, link: link)
     }
+
+    /// What the code lets the person do, as the sentence "Your code to … at …" says it.
+    static func action(for purpose: String) -> String {
+        switch purpose {
+        case "email-code", "sign-in": "sign in"
+        case "password-reset": "reset your password"
+        case "sign-up": "confirm your email address"
+        default: "continue"
+        }
+    }
+}
+
+/// The values of the code templates.
+private struct CodeMessageValues {
+    var action: String
+    var issuer: String
+    var code: String
+    var link: String
+    var minutes: Int
 }

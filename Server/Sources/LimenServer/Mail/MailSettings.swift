@@ -1,12 +1,15 @@
 import Foundation
 
-/// Where mail goes, read from the `mail_url` setting: `log:`, `smtp://host:port`, `smtp+starttls://user:password@host:587`
-/// or `smtps://user:password@host:465`. Its description never shows the password.
+/// Where mail goes, read from the `mail_url` setting: `log:`, `smtp://host:port`, `smtp+starttls://user:password@host:587`,
+/// `smtps://user:password@host:465` or an `https://` webhook. Its description never shows the password or the
+/// webhook's path (which may hold a token).
 public enum MailTransport: Sendable, Equatable, CustomStringConvertible {
     /// To the server log, not sent.
     case log
     /// To an SMTP server.
     case smtp(SMTPEndpoint)
+    /// As a signed JSON POST to an HTTPS endpoint (a mail or SMS provider's, or the operator's own).
+    case webhook(WebhookEndpoint)
 
     /// Reads a `mail_url`; `nil` when it is not one of the forms above.
     public init?(url: String) {
@@ -17,6 +20,11 @@ public enum MailTransport: Sendable, Equatable, CustomStringConvertible {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             let host = components.host, !host.isEmpty
         else { return nil }
+        if scheme == "https" {
+            guard let webhook = WebhookEndpoint(components) else { return nil }
+            self = .webhook(webhook)
+            return
+        }
         let security: SMTPEndpoint.Security
         let defaultPort: Int
         switch scheme {
@@ -37,6 +45,7 @@ public enum MailTransport: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .log: "log:"
         case .smtp(let endpoint): endpoint.description
+        case .webhook(let endpoint): endpoint.description
         }
     }
 }

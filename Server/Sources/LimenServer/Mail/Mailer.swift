@@ -1,7 +1,16 @@
 import Foundation
 
-/// One email: plain text and HTML alternatives of the same message.
+/// One email: plain text and HTML alternatives of the same message, and what it is for (which a webhook receives too,
+/// to render its own text or an SMS).
 public struct MailMessage: Sendable, Equatable {
+    /// What a message is for.
+    public enum Kind: String, Sendable, Equatable {
+        /// A one-time code and the link that completes the same step.
+        case code
+        /// Something the owner of the address should know (no code).
+        case notice
+    }
+
     /// The recipient's address.
     public var to: String
     /// The subject line.
@@ -10,21 +19,42 @@ public struct MailMessage: Sendable, Equatable {
     public var text: String
     /// The HTML body.
     public var html: String
+    /// What it is for.
+    public var kind: Kind
+    /// For a code, the flow it serves (`email-code`, `password-reset`, …).
+    public var purpose: String?
+    /// For a code, the code itself.
+    public var code: String?
+    /// For a code, the link that completes the step on the device.
+    public var link: String?
 
     /// Creates a message.
-    public init(to: String, subject: String, text: String, html: String) {
+    public init(
+        to: String,
+        subject: String,
+        text: String,
+        html: String,
+        kind: Kind = .notice,
+        purpose: String? = nil,
+        code: String? = nil,
+        link: String? = nil
+    ) {
         (self.to, self.subject, self.text, self.html) = (to, subject, text, html)
+        (self.kind, self.purpose, self.code, self.link) = (kind, purpose, code, link)
     }
 }
 
-/// Why a message was not sent; the text never holds the mail URL's password.
+/// Why a message was not sent; the text never holds the mail URL's password or the webhook's secret.
 public struct MailError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, for the log.
     public var description: String
+    /// Whether trying the same message again may work (a refused connection, a `5xx`), unlike a `4xx` from a webhook.
+    public var isRetryable: Bool
 
     /// Creates an error.
-    public init(_ description: String) {
+    public init(_ description: String, isRetryable: Bool = true) {
         self.description = description
+        self.isRetryable = isRetryable
     }
 }
 

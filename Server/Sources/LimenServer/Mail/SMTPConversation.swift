@@ -18,7 +18,7 @@ struct SMTPConversation {
 
     /// Delivers `message`.
     func deliver(_ message: MailMessage) async throws {
-        let tls = try makeTLSContext()
+        let tls = try MailTLS.clientContext(trusting: trustedCAFile)
         let (endpoint, timeout) = (self.endpoint, self.timeout)
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(timeout)
@@ -90,12 +90,6 @@ struct SMTPConversation {
         }
     }
 
-    private func makeTLSContext() throws -> NIOSSLContext {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.minimumTLSVersion = .tlsv12
-        if let trustedCAFile { configuration.trustRoots = .file(trustedCAFile) }
-        return try NIOSSLContext(configuration: configuration)
-    }
 }
 
 /// A server reply: its code and its lines' texts.
@@ -148,9 +142,6 @@ struct SMTPReplyReader {
 }
 
 extension SMTPEndpoint {
-    /// The name TLS sends and checks the certificate against; `nil` for an IP address, which SNI cannot carry (the
-    /// certificate is then checked against the address).
-    var serverName: String? {
-        host.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" } ? nil : host
-    }
+    /// The name TLS sends and checks the certificate against (none for an IP address).
+    var serverName: String? { MailTLS.serverName(for: host) }
 }

@@ -22,12 +22,12 @@ extension SQLStore {
             """
             INSERT INTO clients (id, name, kind, secret_hash, is_native, redirect_uris, post_logout_redirect_uris,
                 grant_types, is_first_party, id_token_signed_response_alg, access_token_ttl, refresh_token_ttl,
-                allows_no_pkce, branding, created_at)
+                allows_no_pkce, branding, created_at, email_link_uri)
             VALUES (\(client.id), \(client.name), \(client.kind.rawValue), \(client.secretHash), \(client.isNative),
                 \(client.redirectURIs), \(client.postLogoutRedirectURIs), \(client.grantTypes), \(client.isFirstParty),
                 \(client.idTokenSignedResponseAlg), \(SQLValue.seconds(client.accessTokenLifetime)),
                 \(SQLValue.seconds(client.refreshTokenLifetime)), \(client.allowsNoPKCE),
-                \(client.branding.map(ClientBranding.encoded)), \(client.createdAt))
+                \(client.branding.map(ClientBranding.encoded)), \(client.createdAt), \(client.emailLinkURI))
             ON CONFLICT (id) DO NOTHING
             RETURNING id
             """
@@ -117,7 +117,8 @@ extension ClientRecord {
             branding: try row.optionalText("branding").map { text throws(StorageError) in
                 try ClientBranding.decoded(text)
             },
-            createdAt: try row.date("created_at")
+            createdAt: try row.date("created_at"),
+            emailLinkURI: try row.optionalText("email_link_uri")
         )
     }
 }

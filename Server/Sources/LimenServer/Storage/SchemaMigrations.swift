@@ -58,6 +58,14 @@ enum SchemaMigrations {
                 .addColumn(table: "clients", ColumnDefinition(name: "branding", kind: .text, isNullable: true))
             ]
         ),
+        SchemaMigration(
+            version: 17,
+            name: "where a client's email links lead",
+            changes: [
+                .addColumn(
+                    table: "clients", ColumnDefinition(name: "email_link_uri", kind: .text, isNullable: true))
+            ]
+        ),
     ]
 
     /// Version 13: the app schema (one row) and each user's profile data, gone with the user.

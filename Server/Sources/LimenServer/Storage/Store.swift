@@ -83,6 +83,9 @@ public struct ClientRecord: Sendable, Equatable {
     public var allowsNoPKCE: Bool
     /// How the hosted pages present it; `nil`: its name, the server's colours.
     public var branding: ClientBranding?
+    /// Where the link in an email with a one-time code leads (a universal link or the app's own scheme); `nil`: the
+    /// issuer's hosted page (``EmailLink``).
+    public var emailLinkURI: String?
     /// When the client was registered.
     public var createdAt: Date
 
@@ -102,7 +105,8 @@ public struct ClientRecord: Sendable, Equatable {
         refreshTokenLifetime: TimeInterval? = nil,
         allowsNoPKCE: Bool = false,
         branding: ClientBranding? = nil,
-        createdAt: Date
+        createdAt: Date,
+        emailLinkURI: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -119,6 +123,7 @@ public struct ClientRecord: Sendable, Equatable {
         self.allowsNoPKCE = allowsNoPKCE
         self.branding = branding
         self.createdAt = createdAt
+        self.emailLinkURI = emailLinkURI
     }
 }
 

@@ -30,6 +30,9 @@ package struct AdminClientRequest: AdminRequestBody, Sendable {
     package var refreshTokenTTL: Int?
     /// `allow_no_pkce`: a legacy confidential client may leave PKCE out.
     package var allowNoPKCE: Bool?
+    /// `email_link_uri`: where the link in an email with a one-time code leads (a universal link or the app's
+    /// scheme), with the interaction and the code in its fragment.
+    package var emailLinkURI: String?
 
     /// The members, as named on the wire.
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -43,5 +46,6 @@ package struct AdminClientRequest: AdminRequestBody, Sendable {
         case accessTokenTTL = "access_token_ttl"
         case refreshTokenTTL = "refresh_token_ttl"
         case allowNoPKCE = "allow_no_pkce"
+        case emailLinkURI = "email_link_uri"
     }
 }

@@ -1,0 +1,35 @@
+import Logging
+
+/// How a mailer tries a message again: a fixed number of attempts, the wait doubling after each; an error that is not
+/// retryable ends the attempts at once. The last error is thrown, so that nothing is lost silently.
+struct MailRetries: Sendable {
+    /// How many times a message is tried.
+    var attempts = 3
+    /// How long to wait before the first retry; doubled before each next one.
+    var firstBackoff: Duration = .seconds(1)
+
+    /// Runs `attempt` until it succeeds, fails for good, or the attempts are used up; logs each failure. An error
+    /// that is not a ``MailError`` is described after `destination` (which never holds a password or a secret).
+    func run(
+        logger: Logger,
+        destination: String,
+        _ attempt: () async throws -> Void
+    ) async throws(MailError) {
+        var backoff = firstBackoff
+        var lastError = MailError("not tried")
+        for number in 1...max(attempts, 1) {
+            do {
+                try await attempt()
+                return
+            } catch {
+                lastError = (error as? MailError) ?? MailError("\(destination): \(error)")
+                logger.warning(
+                    "Mail not delivered", metadata: ["attempt": "\(number)", "error": "\(lastError.description)"])
+            }
+            guard lastError.isRetryable, number < attempts else { break }
+            try? await Task.sleep(for: backoff)
+            backoff *= 2
+        }
+        throw lastError
+    }
+}

@@ -1,0 +1,49 @@
+import Mustache
+
+/// The emails' Mustache templates, plain text and HTML for each message, compiled into the binary like the pages'
+/// (``PageTemplates``). In the text templates `{{{…}}}` inserts a value as it is; in the HTML ones `{{…}}` escapes it.
+enum MailTemplates {
+    /// Every template by name.
+    static let all: [String: String] = [
+        "code.text": codeText, "code.html": codeHTML,
+    ]
+
+    /// The compiled templates; the constants are checked by a test, so rendering cannot fail on input.
+    static let library: MustacheLibrary? = try? compile()
+
+    /// Compiles every template of ``all``.
+    static func compile() throws -> MustacheLibrary {
+        var library = MustacheLibrary()
+        for (name, text) in all {
+            try library.register(text, named: name)
+        }
+        return library
+    }
+
+    /// `values` rendered with template `name` (empty if the template were missing, which a test rules out).
+    static func render(_ values: Any, _ name: String) -> String {
+        library?.render(values, withTemplate: name) ?? ""
+    }
+
+    /// A one-time code and its link, in plain text.
+    static let codeText = """
+        Your code to {{{action}}} at {{{issuer}}} is {{{code}}}.
+
+        Or open this link on the device where you asked for it:
+        {{{link}}}
+
+        It works once, for {{{minutes}}} minutes. If you did not ask for it, ignore this email: nothing changes.
+
+        """
+
+    /// A one-time code and its link, in HTML.
+    static let codeHTML = """
+        <!doctype html><html><body style="font-family: system-ui, sans-serif">
+        <p>Your code to {{action}} at {{issuer}} is</p>
+        <p style="font-size: 28px; letter-spacing: 4px"><strong>{{code}}</strong></p>
+        <p><a href="{{link}}">Or open this link on the device where you asked for it.</a></p>
+        <p>It works once, for {{minutes}} minutes. If you did not ask for it, ignore this email: nothing changes.</p>
+        </body></html>
+
+        """
+}

@@ -1,0 +1,49 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// One HTTPS POST over SwiftNIO (NIOHTTP1's codec, NIOSSL): the request, then the response's status; the body of the
+/// response is not read. A connection that does not answer within the deadline is closed.
+struct WebhookPost {
+    /// Where to.
+    let endpoint: WebhookEndpoint
+    /// The CA certificates (PEM) that TLS trusts instead of the system's.
+    let trustedCAFile: String?
+    /// How long connecting may take, and a quarter of how long the whole exchange may.
+    let timeout: TimeAmount
+
+    /// Sends `body` with `headers` (plus `Host`, `Content-Length` and `Connection: close`) and returns the status code.
+    func send(body: ByteBuffer, headers: [(String, String)]) async throws -> Int {
+        let tls = try MailTLS.clientContext(trusting: trustedCAFile)
+        let endpoint = self.endpoint
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(timeout)
+            .connect(host: endpoint.host, port: endpoint.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        NIOSSLClientHandler(context: tls, serverHostname: MailTLS.serverName(for: endpoint.host)))
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(
+                        wrappingChannelSynchronously: channel)
+                }
+            }
+        let deadline = channel.channel.eventLoop.scheduleTask(in: timeout * 4) { channel.channel.close(promise: nil) }
+        defer { deadline.cancel() }
+        return try await channel.executeThenClose { inbound, outbound in
+            var head = HTTPRequestHead(version: .http1_1, method: .POST, uri: endpoint.target)
+            head.headers.add(
+                name: "Host", value: endpoint.port == 443 ? endpoint.host : "\(endpoint.host):\(endpoint.port)")
+            head.headers.add(name: "Content-Length", value: String(body.readableBytes))
+            head.headers.add(name: "Connection", value: "close")
+            for (name, value) in headers { head.headers.add(name: name, value: value) }
+            try await outbound.write(.head(head))
+            try await outbound.write(.body(.byteBuffer(body)))
+            try await outbound.write(.end(nil))
+            for try await part in inbound {
+                if case .head(let response) = part { return Int(response.status.code) }
+            }
+            throw MailError("\(endpoint): the server closed the connection without an answer")
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+extension AuthClient {
+    /// Continues the step an email's link was sent for, when the link is opened in the app (a universal link or the
+    /// app's scheme registered as the client's `email_link_uri`): the link's fragment names the interaction and holds
+    /// the code. A step that needs nothing more (the `email-code` flow) is submitted and its next node returned —
+    /// after a sign-in, a ``Node/success(_:)``; a step that needs more (a new password in `password-reset`) comes
+    /// back as ``Node/continue(_:)`` with the code filled in.
+    ///
+    /// ```swift
+    /// .onOpenURL { url in
+    ///     Task { if let node = await client.handle(url: url) { render(node) } }
+    /// }
+    /// ```
+    /// - Returns: `nil` when `url` is not an email link, or names an interaction that waits for no code in this
+    ///   client (another device's, another launch's, or one already finished) — the app then ignores the link.
+    public func handle(url: URL) async -> Node? {
+        guard let link = EmailLinkFragment(url), let step = await emailCodeSteps.step(interaction: link.interaction),
+            let field = step.codeField
+        else { return nil }
+        field.value = link.code
+        return step.validate().isEmpty ? await step.next() : .continue(step)
+    }
+
+    /// Sends a one-time code to `email` by driving the built-in `email-code` flow (Rownd's sign-in link); finish with
+    /// ``signIn(email:code:)`` or by opening the email's link (``handle(url:)``). An address without an account gets
+    /// the same answer and no email.
+    /// - Throws: ``FlowError/refused(message:details:)`` for an implausible address or mail that could not be sent,
+    ///   the failure node's ``FlowError`` otherwise.
+    public func requestEmailCode(email: String) async throws(FlowError) {
+        try await requestCode(flow: "email-code", email: email)
+    }
+
+    /// Signs in with the code ``requestEmailCode(email:)`` sent to `email`.
+    /// - Throws: ``FlowError/refused(message:details:)`` for a wrong or spent code (ask for a new one after five),
+    ///   ``FlowError/incomplete(step:)`` when no code was asked for `email` by this client.
+    @discardableResult
+    public func signIn(email: String, code: String) async throws(FlowError) -> AuthState.User {
+        try await completeCode(flow: "email-code", email: email, values: ["code": code])
+    }
+
+    /// Sends a code to reset the password of `email` by driving the built-in `password-reset` flow; finish with
+    /// ``resetPassword(email:code:newPassword:)``. An address without an account gets the same answer and no email.
+    public func resetPassword(email: String) async throws(FlowError) {
+        try await requestCode(flow: "password-reset", email: email)
+    }
+
+    /// Sets `newPassword` with the code ``resetPassword(email:)`` sent, and signs in.
+    /// - Throws: ``FlowError/refused(message:details:)`` for a wrong code or a password the policy refuses (the
+    ///   details name the rule), ``FlowError/incomplete(step:)`` when no reset was asked for `email` by this client.
+    @discardableResult
+    public func resetPassword(email: String, code: String, newPassword: String) async throws(FlowError)
+        -> AuthState.User
+    {
+        try await completeCode(
+            flow: "password-reset", email: email,
+            values: ["code": code, "password": newPassword, "password-verify": newPassword])
+    }
+
+    /// Starts `flow`, submits `email` on its first step and expects the step that asks for the code.
+    private func requestCode(flow: String, email: String) async throws(FlowError) {
+        let first = try Self.step(of: await startFlow(flow))
+        let next = try Self.step(of: await first.fill(["email": email]).next())
+        guard next.codeField != nil else { throw .incomplete(step: next.id) }
+        await emailCodeSteps.requested(flow: flow, email: email, interaction: next.interaction.id)
+    }
+
+    /// Fills the step waiting for the code of `flow` for `email` with `values` and expects the end of the flow.
+    private func completeCode(flow: String, email: String, values: [String: String?]) async throws(FlowError)
+        -> AuthState.User
+    {
+        guard let step = await emailCodeSteps.step(flow: flow, email: email) else {
+            throw .incomplete(step: "email")
+        }
+        return try Self.user(of: await step.fill(values).next())
+    }
+}
