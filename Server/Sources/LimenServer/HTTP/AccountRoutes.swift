@@ -2,13 +2,15 @@ import Foundation
 import Hummingbird
 import LimenServerWire
 import LimenWire
+import Logging
 
 /// The hosted account page over the browser session: `GET /account` shows the profile (the fields the user may edit
 /// in a form, encrypted fields as "encrypted on your device"); `POST /account` (CSRF-checked, bound to the session)
-/// saves the form as the API's `PATCH /v1/me/data` would, on the revision the page showed (`If-Match`), or with
-/// `intent=sign_out_everywhere` ends every session of the account.
+/// saves the form as the API's `PATCH /v1/me/data` would, on the revision the page showed (`If-Match`); with
+/// `intent=sign_out_everywhere` ends every session of the account, and with `intent=delete_account` and the current
+/// `password` deletes the account and everything of it (``AccountDeletion``).
 enum AccountRoutes {
-    static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
+    static func add(to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder) {
         let profiles = ProfileService(provider: responder.provider)
         router.get("/account") { request, _ in
             await responder.page(for: request) { browser throws(StorageError) in
@@ -18,8 +20,10 @@ enum AccountRoutes {
                 return await page(for: user, csrf: csrf, profiles: profiles)
             }
         }
-        router.post("/account") { request, _ in
-            await responder.form(for: request) { browser, form throws(StorageError) in
+        router.post("/account") { request, context in
+            let clientAddress = responder.provider.configuration.trustedProxies.clientAddress(
+                of: request, peer: context.remoteAddress)
+            return await responder.form(for: request) { browser, form throws(StorageError) in
                 guard let (user, csrf) = try await signedIn(browser, responder: responder) else {
                     return Pages.accountSignedOut()
                 }
@@ -30,6 +34,21 @@ enum AccountRoutes {
                 if form["intent"] == "sign_out_everywhere" {
                     try await responder.provider.store.deleteEverySession(subject: user.id)
                     return try await responder.signOut(browser, answering: Pages.signedOutEverywhere())
+                }
+                if form["intent"] == AccountDeletion.intent {
+                    let decision = try await AccountDeletion.confirm(
+                        user, password: form["password"], from: clientAddress,
+                        signIn: responder.provider.passwordSignIn)
+                    if case .refused(let message, let status, let retryAfter) = decision {
+                        var refused = await page(
+                            for: user, csrf: csrf, profiles: profiles, error: message, status: status)
+                        if let retryAfter { refused.headers[.retryAfter] = String(retryAfter) }
+                        return refused
+                    }
+                    _ = try await responder.provider.store.deleteUser(id: user.id)
+                    context.logger.notice(
+                        "A user deleted their account on the account page", metadata: ["sub": "\(user.id)"])
+                    return try await responder.signOut(browser, answering: Pages.accountDeleted())
                 }
                 do throws(ProfileError) {
                     _ = try await profiles.write(

@@ -38,6 +38,14 @@ extension Pages {
             status: .unauthorized)
     }
 
+    /// After the account was deleted.
+    static func accountDeleted() -> Response {
+        message(
+            title: "Account deleted",
+            message: "Your account, its profile and every session of it are gone. Apps that used it are signed out.",
+            status: .ok, isError: false)
+    }
+
     /// After signing out everywhere.
     static func signedOutEverywhere() -> Response {
         message(
@@ -48,7 +56,8 @@ extension Pages {
 }
 
 extension PageTemplates {
-    /// The account page: the profile form, encrypted fields, and signing out everywhere; both forms post to `account`.
+    /// The account page: the profile form, encrypted fields, signing out everywhere and deleting the account; every
+    /// form posts to `account`.
     static let account = """
         {{<layout}}{{$content}}
         <p class="account">Signed in as {{email}}</p>
@@ -73,6 +82,15 @@ extension PageTemplates {
         {{/encrypted}}<form method="post" action="account">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <button type="submit" name="intent" value="sign_out_everywhere" class="secondary">Sign out everywhere</button>
+        </form>
+        <h2 id="delete-heading">Delete your account</h2>
+        <form method="post" action="account" aria-labelledby="delete-heading">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <p id="delete-warning">This deletes your account, its profile and every session at once. It cannot be undone.</p>
+        <label for="delete-password">Your password</label>
+        <input id="delete-password" name="password" type="password" autocomplete="current-password" required \
+        aria-describedby="delete-warning">
+        <button type="submit" name="intent" value="delete_account" class="danger">Delete my account</button>
         </form>
         {{/content}}{{/layout}}
         """

@@ -37,6 +37,8 @@ enum Stylesheet {
         button { width: 100%; margin-top: 1rem; padding: .7rem 1rem; font: inherit; font-weight: 600; border: 0;
           border-radius: 8px; background: var(--accent); color: var(--on-accent); cursor: pointer; }
         button.secondary { background: transparent; color: var(--link); border: 1px solid var(--line); }
+        button.danger { background: transparent; color: var(--error); border: 1px solid var(--error); }
+        h2 { font-size: 1.125rem; margin: 2rem 0 .25rem; }
         .actions { display: flex; gap: .75rem; }
         input:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid var(--accent);
           outline-offset: 2px; }
