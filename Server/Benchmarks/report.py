@@ -2,7 +2,8 @@
 """Renders the results of Server/Benchmarks/run.sh (JSON lines) as one Markdown table per run.
 
 Usage: report.py --duration SECONDS --threads N RESULTS.jsonl
-Each line: {"run": 1, "target": "SQLite", "measure": "refresh" | "introspect" | "signin" | "rss", "data": ...}.
+Each line: {"run": 1, "target": "SQLite", "measure": "refresh" | "introspect" | "signin" | "native" | "native_load"
+| "rss", "data": ...}.
 """
 import argparse
 import json
@@ -57,6 +58,17 @@ def signin_row(target, data, label):
     return row(label, target, result, "≤ 15 ms", met(data["median"] <= 15))
 
 
+def native_row(target, data, label):
+    result = f"median {data['median']:.1f} ms (p90 {data['p90']:.1f} ms, max {data['max']:.1f} ms, n = {data['n']})"
+    return row(label, target, result, "≤ 10 ms", met(data["median"] <= 10))
+
+
+def native_load_row(target, data, label):
+    result = f"{data['flows_per_s']:,.0f} flows/s ({data['flows']:,} completed, {data['failed']:,} failed)"
+    ok = data["flows_per_s"] >= 500 and not data["failed"]
+    return row(label, target, result, "≥ 500/s on SQLite" if target == "SQLite" else "—", met(ok))
+
+
 def rss_row(target, samples, label):
     if not samples:
         return row(label, target, "no samples", "≤ 150 MB, flat", "n/a")
@@ -86,6 +98,10 @@ def main():
         ("refresh", f"Refresh grant (rotating; {wrk})", refresh_row),
         ("introspect", f"Introspection of an access token ({wrk})", introspect_row),
         ("signin", "Sign-in with a browser session: authorize → code → token (Python `requests`)", signin_row),
+        ("native", "Native sign-in flow: start → submit → token → ID token validated, without the password hash "
+         "(Python `requests` + joserfc, one after another)", native_row),
+        ("native_load", f"Native sign-in flows: start → submit → token ({wrk}, each connection one flow after "
+         "another)", native_load_row),
         ("rss", "Resident memory (VmRSS, 1/s) during the refresh load", rss_row),
     ]
     for number in sorted(runs):

@@ -9,13 +9,17 @@
 #   - the refresh grant with wrk (one connection per thread, each thread its own rotating token chain: refresh.lua),
 #     sampling the server's VmRSS from /proc once a second meanwhile;
 #   - introspection of an access token by the confidential client with wrk (introspect.lua);
-#   - sign-in with a browser session (authorize -> code -> token), timed from Python (flows.py).
+#   - sign-in with a browser session (authorize -> code -> token), timed from Python (flows.py);
+#   - native email + password sign-in flows (issue 10 §5): timed one after another from Python, the ID token validated
+#     (native_flow.py), and as many as wrk completes (native_flows.lua); the user's password hash is replaced by the
+#     cheapest scrypt hash first (N = 2), so the flows measure everything but the password hash.
 # glewlwyd (Tests/Peers/glewlwyd) is measured side by side for refresh and introspection.
 # Environment: BENCH_DURATION (seconds per wrk run, default 20), BENCH_RUNS (default 2), BENCH_THREADS (wrk threads =
 # connections, default 4), BENCH_SIGNINS (timed sign-ins per run, default 300), BENCH_TARGETS (default
 # "sqlite postgres glewlwyd"), BENCH_BIN (a limen-server binary to use instead of building one), BENCH_ONLY
 # ("introspect": only the introspection measure, no refresh load, RSS samples or timed sign-ins; "refresh": the
-# refresh load, its RSS samples and the sign-ins, no introspection, e.g. to compare two builds; default: all).
+# refresh load, its RSS samples and the sign-ins, no introspection, e.g. to compare two builds; "flows": only the
+# native flows; default: all).
 # Diagnostics go to stderr; the work folder is removed at the end.
 set -euo pipefail
 
@@ -28,10 +32,10 @@ SIGNINS=${BENCH_SIGNINS:-300}
 TARGETS=${BENCH_TARGETS:-sqlite postgres glewlwyd}
 ONLY=${BENCH_ONLY:-}
 case "$ONLY" in
-    "" | introspect | refresh) ;;
-    *) echo "bench: BENCH_ONLY must be empty, introspect or refresh" >&2; exit 1 ;;
+    "" | introspect | refresh | flows) ;;
+    *) echo "bench: BENCH_ONLY must be empty, introspect, refresh or flows" >&2; exit 1 ;;
 esac
-[ "$ONLY" != introspect ] || SIGNINS=0
+[ "$ONLY" != introspect ] && [ "$ONLY" != flows ] || SIGNINS=0
 WORK=$(mktemp -d)
 RESULTS="$WORK/results.jsonl"
 EMAIL=bench@example.test
@@ -130,6 +134,34 @@ limen_flows() { # ISSUER SECRET COUNT TIMING
         --redirect-uri "$REDIRECT_URI" --email "$EMAIL" --password "$PASSWORD" --count "$3" --timing "$4"
 }
 
+# Stores the cheapest scrypt hash of $PASSWORD as the benchmark user's: cheap_hash DATA_DIR [DATABASE_URL]
+cheap_hash() {
+    local hash
+    hash=$(cd "$HERE" && python3 native_flow.py cheap-hash --password "$PASSWORD")
+    if [ $# -lt 2 ]; then
+        python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(
+            "UPDATE users SET password_hash = ? WHERE email = ?", sys.argv[2:]); c.commit()' \
+            "$1/limen.sqlite" "$hash" "$EMAIL"
+    else
+        psql -qAt "$2" -c "UPDATE users SET password_hash = '$hash' WHERE email = '$EMAIL'" >/dev/null
+    fi
+}
+
+# The native flows, timed and under wrk load: native_run RUN TARGET ISSUER
+native_run() {
+    local timing
+    log "$2 run $1: native flows"
+    timing=$(cd "$HERE" && python3 native_flow.py time --issuer "$3" --client-id limen-cli \
+        --redirect-uri http://127.0.0.1/callback --email "$EMAIL" --password "$PASSWORD" --timing "${BENCH_FLOWS:-300}")
+    record "$1" "$2" native "$(echo "$timing" | field 'json.dumps(d["timing_ms"])')"
+    local output
+    output=$(cd "$HERE" && BENCH_LUA_DIR="$HERE" BENCH_EMAIL="$EMAIL" BENCH_PASSWORD="$PASSWORD" \
+        BENCH_CLIENT_ID=limen-cli BENCH_REDIRECT_URI=http://127.0.0.1/callback \
+        wrk -t "$THREADS" -c "$THREADS" -d "${DURATION}s" --latency --timeout 5s -s native_flows.lua "$3")
+    echo "$output" >&2
+    record "$1" "$2" native_load "$(echo "$output" | sed -n 's/^FLOWS //p')"
+}
+
 # Prints a Python expression of the JSON object `d` read from stdin: field EXPRESSION
 field() { python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
 
@@ -142,6 +174,7 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     secret=$("$BIN" clients add "${store[@]}" --id bench --redirect-uri "$REDIRECT_URI" --first-party |
         sed -n 's/^client_secret: //p')
     [ -n "$secret" ] || die "$target: no client secret printed"
+    cheap_hash "$data" "${@:2}"
     basic=$(cd "$HERE" && python3 -c 'import flows, sys; print(flows.basic_header(*sys.argv[1:]))' bench "$secret")
     port=$(free_port)
     issuer="http://127.0.0.1:$port"
@@ -154,6 +187,8 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     done
     log "$target: limen-server pid $SERVER_PID on $issuer"
     for run in $(seq 1 "$RUNS"); do
+        native_run "$run" "$target" "$issuer"
+        [ "$ONLY" != flows ] || continue
         flows=$(limen_flows "$issuer" "$secret" "$THREADS" "$SIGNINS")
         if [ "$ONLY" != introspect ]; then
             if [ "$SIGNINS" -gt 0 ]; then
