@@ -3,7 +3,7 @@
 
 Usage: report.py --duration SECONDS --threads N RESULTS.jsonl
 Each line: {"run": 1, "target": "SQLite", "measure": "refresh" | "introspect" | "signin" | "native" | "native_load"
-| "rss", "data": ...}.
+| "profile_read" | "profile_write" | "rss", "data": ...}.
 """
 import argparse
 import json
@@ -58,6 +58,16 @@ def signin_row(target, data, label):
     return row(label, target, result, "≤ 15 ms", met(data["median"] <= 15))
 
 
+def profile_row(goal):
+    """A row renderer for a profile measure whose goal on SQLite is `goal` requests per second."""
+    def render(target, data, label):
+        if target != "SQLite":
+            return row(label, target, throughput(data), "—", "n/a")
+        ok = data["rps"] >= goal and not data["non2xx"] and not data["socket_errors"]
+        return row(label, target, throughput(data), f"≥ {goal:,}/s", met(ok))
+    return render
+
+
 def native_row(target, data, label):
     result = f"median {data['median']:.1f} ms (p90 {data['p90']:.1f} ms, max {data['max']:.1f} ms, n = {data['n']})"
     return row(label, target, result, "≤ 10 ms", met(data["median"] <= 10))
@@ -98,6 +108,8 @@ def main():
         ("refresh", f"Refresh grant (rotating; {wrk})", refresh_row),
         ("introspect", f"Introspection of an access token ({wrk})", introspect_row),
         ("signin", "Sign-in with a browser session: authorize → code → token (Python `requests`)", signin_row),
+        ("profile_read", f"`GET /v1/me/data` ({wrk})", profile_row(10000)),
+        ("profile_write", f"`PATCH /v1/me/data`, one field changed each time ({wrk})", profile_row(1500)),
         ("native", "Native sign-in flow: start → submit → token → ID token validated, without the password hash "
          "(Python `requests` + joserfc, one after another)", native_row),
         ("native_load", f"Native sign-in flows: start → submit → token ({wrk}, each connection one flow after "

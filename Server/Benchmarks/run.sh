@@ -9,6 +9,8 @@
 #   - the refresh grant with wrk (one connection per thread, each thread its own rotating token chain: refresh.lua),
 #     sampling the server's VmRSS from /proc once a second meanwhile;
 #   - introspection of an access token by the confidential client with wrk (introspect.lua);
+#   - the signed-in user's profile (issue 12 §4), right after the introspection: GET /v1/me/data (profile_read.lua) and
+#     PATCH /v1/me/data, a merge patch changing one field each time (profile_write.lua), with the access token;
 #   - sign-in with a browser session (authorize -> code -> token), timed from Python (flows.py);
 #   - native email + password sign-in flows (issue 10 §5): timed one after another from Python, the ID token validated
 #     (native_flow.py), and as many as wrk completes (native_flows.lua); the user's password hash is replaced by the
@@ -118,6 +120,12 @@ refresh_run() {
     record "$1" "$2" rss "[$(paste -sd, "$rss")]"
 }
 
+profile_run() { # RUN TARGET ISSUER ACCESS_TOKEN
+    log "$2 run $1: profile reads and writes"
+    record "$1" "$2" profile_read "$(BENCH_TOKEN="$4" wrk_json profile_read.lua "$3/v1/me/data")"
+    record "$1" "$2" profile_write "$(BENCH_TOKEN="$4" wrk_json profile_write.lua "$3/v1/me/data")"
+}
+
 introspect_run() { # RUN TARGET URL BASIC ACCESS_TOKEN
     local active
     log "$2 run $1: load average before introspection $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -178,7 +186,8 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     basic=$(cd "$HERE" && python3 -c 'import flows, sys; print(flows.basic_header(*sys.argv[1:]))' bench "$secret")
     port=$(free_port)
     issuer="http://127.0.0.1:$port"
-    "$BIN" "${store[@]}" --port "$port" --post-rate-limit off --authorize-rate-limit off --sign-in-rate-limit off --log-level error >"$WORK/server-$target.log" 2>&1 &
+    printf 'profile_schema:\n  fields:\n    nickname: {type: string, display_name: Nickname}\n' > "$WORK/config.yaml"
+    "$BIN" "${store[@]}" --config "$WORK/config.yaml" --port "$port" --post-rate-limit off --authorize-rate-limit off --sign-in-rate-limit off --log-level error >"$WORK/server-$target.log" 2>&1 &
     SERVER_PID=$!
     for _ in $(seq 1 100); do
         curl -fs -o /dev/null "$issuer/.well-known/openid-configuration" && break
@@ -201,6 +210,7 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
         [ "$ONLY" != refresh ] || continue
         log "$target run $run: introspection"
         introspect_run "$run" "$target" "$issuer/introspect" "$basic" "$(echo "$flows" | field 'd["access_token"]')"
+        profile_run "$run" "$target" "$issuer" "$(echo "$flows" | field 'd["access_token"]')"
     done
     stop_server
 }

@@ -27,6 +27,8 @@ public struct Provider: Sendable {
     let passwordHashingQueue: PasswordHashingQueue
     /// The sign-ins being checked in this node, per email and client address.
     let signInsInFlight = InFlightLimit(maximum: SignInThrottle.maximumInFlight)
+    /// Profile writes, one at a time per user on this node.
+    let profileWrites = ProfileWriteQueue()
     /// The current time; injected so that expiry is tested without waiting.
     public let now: @Sendable () -> Date
     /// The sign-in flows it runs: the built-in ones and the configuration's files.

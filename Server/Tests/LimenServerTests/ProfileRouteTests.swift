@@ -107,6 +107,29 @@ struct ProfileRouteTests {
         }
     }
 
+    @Test("of 16 merge patches without If-Match sent at once to one profile, every one is applied")
+    func concurrentPatches() async throws {
+        let count = 16
+        try await TokenFixture.run { fixture in
+            try await fixture.installProfileSchema()
+            let token = try await fixture.accessToken()
+            let statuses = try await withThrowingTaskGroup(of: HTTPTypes.HTTPResponse.Status.self) { group in
+                for index in 0..<count {
+                    group.addTask {
+                        try await fixture.profileRequest(
+                            .patch, token: token, json: #"{"data": {"address": {"k\#(index)": "v"}}}"#
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == .ok }, "\(statuses)")
+            let stored = try await fixture.provider.store.profile(userID: TokenFixture.user.id)
+            #expect(stored?.revision == count)
+            #expect(stored?.data["address"]?.objectValue?.count == count)
+        }
+    }
+
     @Test("PATCH is a merge patch: null removes a member, nested objects merge, arrays and values replace")
     func mergePatch() async throws {
         try await TokenFixture.run { fixture in

@@ -13,12 +13,15 @@ struct ProfileService: Sendable {
     let schemas: AppSchemaCache
     /// The provider's clock.
     let now: @Sendable () -> Date
+    /// Where writes of one profile wait for each other.
+    let writes: ProfileWriteQueue
 
     /// The service of `provider`.
     init(provider: Provider) {
         store = provider.store
         schemas = provider.profileSchemas
         now = provider.now
+        writes = provider.profileWrites
     }
 
     /// The app schema.
@@ -34,7 +37,8 @@ struct ProfileService: Sendable {
 
     /// Writes what `change` makes of the current data (under the app schema), as `writer`, if `ifMatch` (an `If-Match`
     /// header) names the current revision or is absent. Without `If-Match`, a write that another one overtook is made
-    /// again on the new data (up to ``attempts`` times); with it, that is `412`.
+    /// again on the new data (up to ``attempts`` times: on this node writes of one profile take turns, so only a
+    /// write through another node can overtake it); with it, that is `412`.
     func write(
         userID: String,
         by writer: ProfileWriter,
@@ -42,6 +46,19 @@ struct ProfileService: Sendable {
         change: (_ current: [String: JSONValue], ProfileSchema) throws(ProfileError) -> [String: JSONValue]
     ) async throws(ProfileError) -> ProfileRecord {
         let schema = try await schema()
+        return try await writes.serialized(userID: userID) { () async throws(ProfileError) -> ProfileRecord in
+            try await write(userID: userID, by: writer, ifMatch: ifMatch, schema: schema, change: change)
+        }
+    }
+
+    /// One turn of ``write(userID:by:ifMatch:change:)``.
+    private func write(
+        userID: String,
+        by writer: ProfileWriter,
+        ifMatch: String?,
+        schema: ProfileSchema,
+        change: (_ current: [String: JSONValue], ProfileSchema) throws(ProfileError) -> [String: JSONValue]
+    ) async throws(ProfileError) -> ProfileRecord {
         for _ in 0..<Self.attempts {
             let current = try await profile(userID: userID)
             if let ifMatch, !ProfileETag.matches(ifMatch, revision: current.revision) { throw .preconditionFailed }
