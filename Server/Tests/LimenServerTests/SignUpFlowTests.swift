@@ -18,12 +18,13 @@ struct SignUpFlowTests {
         )
     }
 
-    /// Submits the code step with `code`, `name` and a good password.
+    /// Submits the code step with `code`, `name` and `password` (a good one unless given).
     private static func confirm(
         _ fixture: TokenFixture,
         _ id: String,
         code: String,
-        name: String = "New"
+        name: String = "New",
+        password: String = password
     ) async throws -> RecordedResponse {
         try await fixture.continueFlow(
             id, node: "code", action: "submit",
@@ -86,8 +87,10 @@ struct SignUpFlowTests {
         }
     }
 
-    @Test("a name the account would refuse is refused on the code step before the code is spent; the code then works")
-    func nameRefusedBeforeTheCode() async throws {
+    @Test(
+        "what the account would refuse (a name too long, the address as password) is refused before the code is spent"
+    )
+    func refusedBeforeTheCode() async throws {
         try await EmailCodeFlowTests.run { fixture, peer in
             let (id, sent) = try await Self.sendCode(fixture, to: "new@example.com")
             let name = try #require(sent.collectors.first { $0["key"]?.stringValue == "name" })
@@ -97,6 +100,8 @@ struct SignUpFlowTests {
             let refused = try await Self.confirm(fixture, id, code: code, name: tooLong)
             #expect(refused.detailCodes == ["name": ["regex"]])
             #expect(refused.node["message"]?.stringValue == "Use at most 256 characters for your name.")
+            let address = try await Self.confirm(fixture, id, code: code, password: "New@Example.com")
+            #expect(address.detailCodes == ["password": ["weak_password"]], "a rule the policy does not advertise")
             let longest = String(repeating: "n", count: Accounts.maximumNameLength)
             let created = try await Self.confirm(fixture, id, code: code, name: longest)
             #expect(created.nodeType == "success", "the code was not spent by the refusal")

@@ -59,6 +59,11 @@ struct FlowActionRunner: Sendable {
         for (index, action) in actions.enumerated() {
             switch action {
             case .sendEmailCode, .sendSignUpCode, .checkEmailCode, .setPassword, .markEmailVerified:
+                if action == .checkEmailCode,
+                    let refusal = Self.refusalBeforeCode(actions[(index + 1)...], values, context)
+                {
+                    return refusal
+                }
                 let step = EmailStep(flow: flow, interaction: interaction, clientID: clientID)
                 switch try await runEmailAction(action, step: step, values: values, context: context) {
                 case .proceeded(let next): context = next
@@ -203,6 +208,26 @@ struct FlowActionRunner: Sendable {
             break
         }
         return .proceeded(context)
+    }
+
+    /// What `create_account` or `set_password` later on the button would refuse in `values` (a name too long, the
+    /// address as the password), answered before `check_email_code` spends the code, so the same code works once the
+    /// person corrects it; `nil` when they would accept it.
+    private static func refusalBeforeCode(
+        _ later: ArraySlice<FlowAction>,
+        _ values: [String: FlowValue],
+        _ context: FlowContext
+    ) -> FlowActionOutcome? {
+        guard let email = context.email, later.contains(where: { $0 == .createAccount || $0 == .setPassword }) else {
+            return nil
+        }
+        let name = later.contains(.createAccount) ? text(values["name"]) : nil
+        do throws(AccountError) {
+            _ = try Accounts.checked(email: email, password: text(values["password"]) ?? "", name: name)
+            return nil
+        } catch {
+            return try? outcome(of: error)
+        }
     }
 
     /// The failure that ends a sign-up while sign-up is turned off; the engine answers a start of, or a move to, a
