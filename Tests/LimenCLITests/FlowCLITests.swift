@@ -43,22 +43,45 @@ struct FlowCLITests {
         }
     }
 
-    @Test("signup: the device's checks re-ask a short password and a different repetition before anything is sent")
+    @Test(
+        "signup in a terminal: the email, the mailed code, and the device's checks re-ask a short or different password",
+        .enabled(if: SMTPSink.unavailableReason == nil, "aiosmtpd is not installed"))
     func signUp() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s"]) { server in
-            let password = "a long enough password"
-            let answers = "1\nnew@example.com\nNew Person\nshort\n\(password)\nother\n\(password)\n"
-            let signup = try await limen(cli, ["signup"] + connection(server), input: answers)
-            #expect(signup.status == 0, "\(signup.standardError)")
-            #expect(signup.errorLines.contains("  ! Use between 8 and 1024 characters for your password."))
-            #expect(signup.errorLines.contains("  ! The passwords do not match."))
-            #expect(!signup.errorLines.contains { $0.hasPrefix("! ") }, "the server refused nothing")
+        try await SMTPSink.with { sink in
+            try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s", "--mail-url", sink.mailURL]) {
+                server in
+                let password = "a long enough password"
+                let terminal = try await PseudoTerminal(
+                    try CLIRunner.executable(), arguments: ["signup"] + connection(server),
+                    environment: cli.environment())
+                #expect(terminal.wait(for: "Choose [1]: "))
+                terminal.type("1")
+                #expect(terminal.wait(for: "Email address: "))
+                terminal.type("new@example.com")
+                #expect(terminal.wait(for: "Choose [1]: "))
+                terminal.type("1")
+                #expect(terminal.wait(for: "Code: "))
+                terminal.type(try #require(sink.lastCode()))
+                #expect(terminal.wait(for: "Name: "))
+                terminal.type("New Person")
+                for answer in ["short", password] {
+                    #expect(terminal.wait(for: "Password: "))
+                    terminal.type(answer)
+                }
+                for answer in ["other", password] {
+                    #expect(terminal.wait(for: "Password again: "))
+                    terminal.type(answer)
+                }
+                #expect(terminal.finish() == 0, "\(terminal.transcript)")
+                #expect(terminal.transcript.contains("! Use between 8 and 1024 characters for your password."))
+                #expect(terminal.transcript.contains("! The passwords do not match."))
 
-            let whoami = try await cli.complete(["whoami"])
-            #expect(whoami.status == 0, "\(whoami.standardError)")
-            #expect(whoami.outputText.contains("new@example.com"))
+                let whoami = try await cli.complete(["whoami"])
+                #expect(whoami.status == 0, "\(whoami.standardError)")
+                #expect(whoami.outputText.contains("new@example.com"))
+            }
         }
     }
 

@@ -23,7 +23,9 @@ struct EmailCodeFlowTests {
         }
     }
 
-    @Test("password reset: the code arrives by mail, sets a new password the policy accepts, and signs in")
+    @Test(
+        "password reset: the code arrives by mail; the address as password is refused before the code is spent; a new password signs in"
+    )
     func passwordReset() async throws {
         try await Self.run { fixture, peer in
             let id = try #require(try await fixture.startFlow("password-reset")["interaction"])
@@ -33,6 +35,13 @@ struct EmailCodeFlowTests {
             #expect(sent.collectors.first { $0["key"]?.stringValue == "password" }?["policy"] != nil)
             let code = try peer.lastCode()
             #expect(peer.messages().last?.contains("X-Envelope-To: \(FlowFixture.email)") == true)
+            let address = try await fixture.continueFlow(
+                id, node: "code", action: "submit",
+                values: [
+                    "code": .string(code), "password": .string(FlowFixture.email),
+                    "password-verify": .string(FlowFixture.email),
+                ])
+            #expect(address.detailCodes == ["password": ["weak_password"]], "refused before the code is spent")
             let newPassword = "a brand new password"
             let done = try await fixture.continueFlow(
                 id, node: "code", action: "submit",

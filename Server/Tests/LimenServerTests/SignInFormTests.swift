@@ -122,22 +122,29 @@ struct SignInFormTests {
         }
     }
 
-    @Test("sign-up from the sign-in page's link creates the account, signs in and completes; then sign-in works")
+    @Test(
+        "sign-up from the sign-in page's link: the email, then the mailed code and a password create the account, verified, and complete; then sign-in works",
+        .enabled(if: SMTPPeer.unavailableReason == nil, "aiosmtpd is not installed"))
     func signUpThenSignIn() async throws {
-        try await withSignIn { fixture in
+        try await withMailedSignIn { fixture, peer in
             var browser = Browser()
             let signIn = try await browser.send(fixture.client, SignInFixture.authorizeURI())
             let requestID = try #require(signIn.hiddenField("request"))
             #expect(signIn.body.contains("href=\"signup?request=\(requestID)\""))
             let signUp = try await browser.send(fixture.client, "/signup?request=\(requestID)")
             #expect(signUp.status == .ok)
-            #expect(signUp.body.contains("autocomplete=\"new-password\""))
-            #expect(signUp.body.contains("minlength=\"8\""))
+            #expect(signUp.body.contains("<h1>Create your account</h1>"))
+            #expect(!signUp.body.contains("type=\"password\""), "the first step asks only for the email")
+            let sent = try await browser.submit(fixture.client, signUp, to: "/signup", [("email", "Grace@Example.com")])
+            #expect(sent.body.contains("autocomplete=\"one-time-code\""))
+            #expect(sent.body.contains("autocomplete=\"new-password\""))
+            #expect(sent.body.contains("minlength=\"8\""))
+            #expect(try await fixture.provider.store.user(email: "grace@example.com") == nil, "not before the code")
 
             let created = try await browser.submit(
-                fixture.client, signUp, to: "/signup",
+                fixture.client, sent, to: "/signup",
                 [
-                    ("email", "Grace@Example.com"), ("name", "Grace Hopper"), ("password", "a long passphrase"),
+                    ("code", try peer.lastCode()), ("name", "Grace Hopper"), ("password", "a long passphrase"),
                     ("password-verify", "a long passphrase"),
                 ]
             )
@@ -145,6 +152,7 @@ struct SignInFormTests {
             #expect(created.redirect?.query["state"] == "s-1")
             let user = try #require(try await fixture.provider.store.user(email: "grace@example.com"))
             #expect(user.name == "Grace Hopper")
+            #expect(user.emailVerified)
             let row = try await fixture.provider.store.redeemedCode(
                 hash: RandomIdentifier.hash(code), now: fixture.clock.now)
             #expect(row?.subject == user.id)
@@ -157,27 +165,68 @@ struct SignInFormTests {
         }
     }
 
-    @Test(
-        "sign-up refusals re-show the form with the reason and create nothing",
-        arguments: [
-            ("not-an-email", "a long passphrase", "Enter an email address"),
-            ("new@example.com", "short", "between 8 and"),
-            (SignInFixture.email, "a long passphrase", "already exists"),
-        ]
-    )
-    func signUpRefused(_ email: String, _ password: String, _ message: String) async throws {
+    @Test("sign-up refusals re-show the step with the reason and create nothing: a bad address, then a short password")
+    func signUpRefused() async throws {
         try await withSignIn { fixture in
             var browser = Browser()
             let signIn = try await browser.send(fixture.client, SignInFixture.authorizeURI())
             let signUp = try await browser.send(
                 fixture.client, "/signup?request=\(try #require(signIn.hiddenField("request")))")
-            let refused = try await browser.submit(
-                fixture.client, signUp, to: "/signup",
-                [("email", email), ("password", password), ("password-verify", password)])
-            #expect(refused.status == .badRequest)
-            #expect(refused.alert?.contains(message) == true, "\(refused.alert ?? "no alert")")
+            let badAddress = try await browser.submit(
+                fixture.client, signUp, to: "/signup", [("email", "not-an-email")])
+            #expect(badAddress.status == .badRequest)
+            #expect(badAddress.body.contains("<h1>Create your account</h1>"))
+            #expect(badAddress.alert?.contains("Enter an email address") == true, "\(badAddress.alert ?? "no alert")")
+            let sent = try await browser.submit(
+                fixture.client, badAddress, to: "/signup", [("email", "new@example.com")])
+            let short = try await browser.submit(
+                fixture.client, sent, to: "/signup",
+                [("code", "123456"), ("password", "short"), ("password-verify", "short")])
+            #expect(short.status == .badRequest)
+            #expect(short.body.contains("<h1>Confirm your email address</h1>"))
+            #expect(short.alert?.contains("between 8 and") == true, "\(short.alert ?? "no alert")")
             #expect(browser.cookies[BrowserSessions.cookieName] == nil)
             #expect(try await fixture.provider.store.users().count == 1)
+        }
+    }
+
+    @Test(
+        "sign-up with a taken address shows the pages a new address gets; its owner is mailed a notice and every code is refused",
+        .enabled(if: SMTPPeer.unavailableReason == nil, "aiosmtpd is not installed"))
+    func signUpTakenAddress() async throws {
+        try await withMailedSignIn { fixture, peer in
+            func codeStep(_ browser: inout Browser, _ email: String) async throws -> Page {
+                let signIn = try await browser.send(fixture.client, SignInFixture.authorizeURI())
+                let signUp = try await browser.send(
+                    fixture.client, "/signup?request=\(try #require(signIn.hiddenField("request")))")
+                return try await browser.submit(fixture.client, signUp, to: "/signup", [("email", email)])
+            }
+            var (newcomer, stranger) = (Browser(), Browser())
+            let forNew = try await codeStep(&newcomer, "new@example.com")
+            let newCode = try peer.lastCode()
+            let forTaken = try await codeStep(&stranger, SignInFixture.email)
+            #expect(forTaken.status == forNew.status)
+            #expect(
+                forTaken.withoutFormSecrets == forNew.withoutFormSecrets, "the same page, but for its form's secrets")
+            let notice = try #require(peer.messages().last)
+            #expect(notice.contains("X-Envelope-To: \(SignInFixture.email)"))
+            #expect(notice.contains("Subject: Someone tried to create an account with your address"))
+
+            // A wrong code is refused alike for both; the new address's own code is refused for the taken one too.
+            let wrong = newCode == "000000" ? "111111" : "000000"
+            let fields = [
+                ("code", wrong), ("name", "Mallory"), ("password", "a long passphrase"),
+                ("password-verify", "a long passphrase"),
+            ]
+            let takenAnswer = try await stranger.submit(fixture.client, forTaken, to: "/signup", fields)
+            let newAnswer = try await newcomer.submit(fixture.client, forNew, to: "/signup", fields)
+            let withNewCode = try await stranger.submit(
+                fixture.client, takenAnswer, to: "/signup", [("code", newCode)] + fields.dropFirst())
+            #expect(withNewCode.status == .badRequest, "another address's code does not work either")
+            #expect(takenAnswer.status == .badRequest)
+            #expect(takenAnswer.withoutFormSecrets == newAnswer.withoutFormSecrets, "the same refusal")
+            #expect(try await fixture.provider.store.user(email: SignInFixture.email)?.name == "Ada")
+            #expect(stranger.cookies[BrowserSessions.cookieName] == nil)
         }
     }
 

@@ -113,6 +113,22 @@ func withSignIn(
     await provider.store.close()
 }
 
+/// Runs `body` like ``withSignIn``, with the provider's mail sent to a real SMTP server on 127.0.0.1 (the codes the
+/// sign-up, password-reset and email-code pages send).
+func withMailedSignIn(
+    configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
+    _ body: @escaping @Sendable (SignInFixture, SMTPPeer) async throws -> Void
+) async throws {
+    try await SMTPPeer.with { peer in
+        try await withSignIn(
+            configure: {
+                $0.mailTransport = MailTransport(url: "smtp://127.0.0.1:\(peer.port)") ?? .log
+                configure(&$0)
+            },
+            { fixture in try await body(fixture, peer) })
+    }
+}
+
 /// A browser, by hand: keeps the cookies responses set and sends them back.
 struct Browser {
     /// Cookie values by name.
@@ -187,6 +203,23 @@ struct Browser {
         return try await send(client, action, method: .post, form: form)
     }
 
+    /// Signs up through the sign-up page `page`: its email, then on the code step the code `peer` received last, the
+    /// name and the password twice; returns the answer to the code step.
+    mutating func signUp(
+        _ client: any TestClientProtocol,
+        from page: Page,
+        email: String,
+        name: String = "",
+        password: String,
+        mail peer: SMTPPeer
+    ) async throws -> Page {
+        let sent = try await submit(client, page, to: "/signup", [("email", email)])
+        #expect(sent.body.contains("<h1>Confirm your email address</h1>"), "the code step")
+        return try await submit(
+            client, sent, to: "/signup",
+            [("code", try peer.lastCode()), ("name", name), ("password", password), ("password-verify", password)])
+    }
+
     /// Signs in through the form `page` shows.
     mutating func signIn(
         _ client: any TestClientProtocol,
@@ -216,6 +249,12 @@ struct Page {
 
     /// Whether this is an HTML page.
     var isHTML: Bool { headers[.contentType]?.hasPrefix("text/html") == true }
+
+    /// The body without the values of its hidden `request` and `csrf` fields, which differ from browser to browser.
+    var withoutFormSecrets: String {
+        body.replacingOccurrences(
+            of: #"name="(request|csrf)" value="[^"]*""#, with: #"name="$1" value="""#, options: .regularExpression)
+    }
 
     /// The value of a hidden form field.
     func hiddenField(_ name: String) -> String? {

@@ -39,7 +39,7 @@ public enum SignInMethod: String, Sendable, Equatable {
     case deviceCode = "device_code"
     /// A token exchanged for a session (RFC 8693).
     case tokenExchange = "token_exchange"
-    /// A server-driven flow (`startFlow`, `signIn(email:password:)`, `register(email:password:name:)`) whose code
+    /// A server-driven flow (`startFlow`, `signIn(email:password:)`, `register(email:code:password:name:)`) whose code
     /// was redeemed with PKCE.
     case flow
 }

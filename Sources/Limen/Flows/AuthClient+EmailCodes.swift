@@ -57,6 +57,27 @@ extension AuthClient {
             values: ["code": code, "password": newPassword, "password-verify": newPassword])
     }
 
+    /// Starts creating an account by driving the built-in `sign-up` flow (RxFireAuth's `register`): a code goes to
+    /// `email` to prove it; finish with ``register(email:code:password:name:)``. When the address already has an
+    /// account the answer is the same and its owner gets a notice instead of a code, so sign-up tells nobody who has
+    /// an account.
+    public func register(email: String) async throws(FlowError) {
+        try await requestCode(flow: "sign-up", email: email)
+    }
+
+    /// Creates the account ``register(email:)`` sent a code for, with its password and optional name, and signs it
+    /// in (the email verified; ``AuthEvent/signInCompleted(method:userType:)`` with ``UserType/new``).
+    /// - Throws: ``FlowError/refused(message:details:)`` for a wrong code or a password the policy refuses (the
+    ///   details name the rule), ``FlowError/incomplete(step:)`` when no code was asked for `email` by this client.
+    @discardableResult
+    public func register(email: String, code: String, password: String, name: String? = nil) async throws(FlowError)
+        -> AuthState.User
+    {
+        try await completeCode(
+            flow: "sign-up", email: email,
+            values: ["code": code, "password": password, "password-verify": password, "name": name])
+    }
+
     /// Starts `flow`, submits `email` on its first step and expects the step that asks for the code.
     private func requestCode(flow: String, email: String) async throws(FlowError) {
         let first = try Self.step(of: await startFlow(flow))

@@ -18,20 +18,6 @@ extension AuthClient {
         try await completeFlow("sign-in", values: ["email": email, "password": password])
     }
 
-    /// Creates an account and signs it in by driving the built-in `sign-up` flow (RxFireAuth's `register`).
-    /// - Parameters:
-    ///   - email: The address to sign in with.
-    ///   - password: The password; the server's policy applies (``FlowError/refused(message:details:)`` names the
-    ///     rule it breaks).
-    ///   - name: The person's name, when the app asks for it.
-    @discardableResult
-    public func register(email: String, password: String, name: String? = nil) async throws(FlowError)
-        -> AuthState.User
-    {
-        try await completeFlow(
-            "sign-up", values: ["email": email, "password": password, "password-verify": password, "name": name])
-    }
-
     /// Starts `flow`, fills its first step's text and password fields from `values` by key, submits it and expects
     /// the end of the flow.
     private func completeFlow(_ flow: String, values: [String: String?]) async throws(FlowError) -> AuthState.User {

@@ -74,30 +74,42 @@ struct LimenServerFlowTests {
         }
     }
 
-    @Test("sign-up: the policy is checked on the device as on the server, then register() creates and signs in")
+    @Test(
+        "sign-up: the policy is checked on the device as on the server; register() with the mailed code creates the user",
+        .enabled(if: SMTPSink.unavailableReason == nil, "aiosmtpd is not installed"))
     func signUp() async throws {
-        try await LimenServerPeer.with(settings: Self.settings) { server in
-            let client = try client(server, store: MemoryStore())
-            let events = client.eventStream()
-            guard case .continue(let step) = await client.startFlow("sign-up") else {
-                Issue.record("the sign-up flow did not start")
-                return
-            }
-            fill(step, ["email": "grace@example.com", "password": "short", "password-verify": "other"])
-            let device = step.validate()
-            guard case .error(let error) = await step.next() else {
-                Issue.record("a short password is no error node")
-                return
-            }
-            let refused = Dictionary(grouping: error.details, by: \.key).mapValues { $0.map(\.code) }
-            #expect(device.mapValues { $0.map(\.code) } == refused, "the device refuses what the server refuses")
+        try await SMTPSink.with { sink in
+            try await LimenServerPeer.with(settings: Self.settings + ["--mail-url", sink.mailURL]) { server in
+                let client = try client(server, store: MemoryStore())
+                let events = client.eventStream()
+                guard case .continue(let first) = await client.startFlow("sign-up") else {
+                    Issue.record("the sign-up flow did not start")
+                    return
+                }
+                fill(first, ["email": "grace@example.com"])
+                guard case .continue(let step) = await first.next() else {
+                    Issue.record("no code step")
+                    return
+                }
+                fill(step, ["code": "123456", "password": "short", "password-verify": "other"])
+                let device = step.validate()
+                guard case .error(let error) = await step.next() else {
+                    Issue.record("a short password is no error node")
+                    return
+                }
+                let refused = Dictionary(grouping: error.details, by: \.key).mapValues { $0.map(\.code) }
+                #expect(device.mapValues { $0.map(\.code) } == refused, "the device refuses what the server refuses")
 
-            let user = try await client.register(email: "grace@example.com", password: "a long enough password")
-            #expect(user.email == "grace@example.com")
-            #expect(client.state.phase == .signedIn)
-            var iterator = events.makeAsyncIterator()
-            #expect(await iterator.next() == .signInStarted(method: .flow))
-            #expect(await iterator.next() == .signInCompleted(method: .flow, userType: .new), "new_user: true")
+                try await client.register(email: "grace@example.com")
+                let code = try #require(sink.lastCode())
+                let user = try await client.register(
+                    email: "grace@example.com", code: code, password: "a long enough password")
+                #expect(user.email == "grace@example.com")
+                #expect(client.state.phase == .signedIn)
+                var iterator = events.makeAsyncIterator()
+                #expect(await iterator.next() == .signInStarted(method: .flow))
+                #expect(await iterator.next() == .signInCompleted(method: .flow, userType: .new), "new_user: true")
+            }
         }
     }
 

@@ -1,25 +1,25 @@
 #!/usr/bin/env python3
 """Drives Limen Server's hosted account page in a real headless Chromium (Selenium + chromedriver).
 
-As a user would: signs up through a client's authorization request (the steps of sign_in.py), then opens /account,
+As a user would: signs up through a client's authorization request (the steps of sign_in.py, the code read from
+the SMTP server's --mail-dir), then opens /account,
 reads that an encrypted field is "encrypted on your device", types a nickname and saves (the page saved as a PNG),
 and signs out everywhere; /account then says the browser is not signed in.
 
 Prints one JSON object with what it saw; exits non-zero on any unexpected page.
 
-Usage: account.py --issuer URL --client-id ID --email E --password P --nickname N
+Usage: account.py --issuer URL --client-id ID --email E --password P --mail-dir DIR --nickname N
 Screenshots go to $LIMEN_ARTIFACTS_DIR (default .build/artifacts).
 """
 import json
 import secrets
 
 from selenium.webdriver.common.by import By
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 from sign_in import (
-    CALLBACK_PATH, TIMEOUT, account_arguments, artifact_path, authorization_url, fail, start_browser,
-    start_callback_server, wait_for_heading,
+    CALLBACK_PATH, TIMEOUT, account_arguments, artifact_path, authorization_url, click_for_new_page, fail, sign_up,
+    start_browser, start_callback_server, wait_for_heading,
 )
 
 
@@ -35,12 +35,7 @@ def main():
     try:
         driver.get(authorization_url(args.issuer, args.client_id, redirect_uri, secrets.token_urlsafe(16)))
         wait_for_heading(driver, "Sign in")
-        driver.find_element(By.LINK_TEXT, "Create an account").click()
-        wait_for_heading(driver, "Create your account")
-        driver.find_element(By.ID, "email").send_keys(args.email)
-        driver.find_element(By.ID, "password").send_keys(args.password)
-        driver.find_element(By.ID, "password-verify").send_keys(args.password)
-        driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        sign_up(driver, args)
         wait_for_heading(driver, "Allow access?")
         driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()
         WebDriverWait(driver, TIMEOUT).until(lambda d: d.current_url.startswith(redirect_uri))
@@ -49,12 +44,8 @@ def main():
         wait_for_heading(driver, "Your account")
         encrypted = [element.text for element in driver.find_elements(By.CLASS_NAME, "encrypted")]
         driver.find_element(By.ID, "field-nickname").send_keys(args.nickname)
-        # The answer is the same page again: mark the submitted document, and read only one without the mark.
-        driver.execute_script("document.documentElement.dataset.submitted = 'yes'")
-        driver.find_element(By.CSS_SELECTOR, "button[value=save]").click()
-        WebDriverWait(driver, TIMEOUT, ignored_exceptions=(WebDriverException,)).until(
-            lambda d: d.execute_script(
-                "return document.readyState === 'complete' && !document.documentElement.dataset.submitted"))
+        # The answer is the same page again: read only the new document.
+        click_for_new_page(driver, "button[value=save]")
         wait_for_heading(driver, "Your account")
         notices = driver.find_elements(By.ID, "form-notice")
         if not notices:

@@ -4,7 +4,7 @@
 The server runs with an operator's sign-up flow that adds a required "I accept the terms" checkbox, and sends its
 mail to an SMTP server that keeps each message in --mail-dir (the one-time code ends the subject). As a user would:
 the sign-in page, a wrong password, sign-up refused with the box unticked (the browser's own check turned off, so
-the server's answer shows) and accepted ticked, consent, then password reset and sign-in by email code from the sign-in
+the server's answer shows) and accepted ticked, the mailed code (a wrong one first) with the password, consent, then password reset and sign-in by email code from the sign-in
 page's links. Every page is checked with axe-core (axe-core-python injects it through Selenium) in its first state
 and in its error state.
 
@@ -15,15 +15,14 @@ A second client, --branded-client-id, has branding (a dark theme, an accent colo
 Usage: flow_pages.py --issuer URL --client-id ID --email E --password P --mail-dir DIR --branded-client-id ID
 """
 import json
-import os
 import secrets
 
 from axe_core_python.selenium import Axe
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from sign_in import (CALLBACK_PATH, TIMEOUT, Callback, account_arguments, authorization_url, fail, start_browser,
-                     start_callback_server, wait_for_heading)
+from sign_in import (CALLBACK_PATH, TIMEOUT, Callback, account_arguments, authorization_url, click_for_new_page,
+                     last_code, mail_count, start_browser, start_callback_server, wait_for_heading)
 
 AXE = Axe()
 CHECKED = []
@@ -43,27 +42,6 @@ def check(driver, name):
     })
 
 
-def last_code(mail_dir, count_before):
-    """The code of the newest message once more than `count_before` messages were kept."""
-    directory = os.path.join(mail_dir, "mail")
-
-    def messages():
-        names = os.listdir(directory) if os.path.isdir(directory) else []
-        return sorted(names, key=lambda name: int(name.split(".")[0]))
-
-    WebDriverWait(None, TIMEOUT, poll_frequency=0.1).until(lambda _: len(messages()) > count_before)
-    with open(os.path.join(directory, messages()[-1]), encoding="utf-8") as message:
-        for line in message.read().split("\n"):
-            if line.startswith("Subject: "):
-                return line.strip()[-6:]
-    fail("the message has no subject")
-
-
-def mail_count(mail_dir):
-    directory = os.path.join(mail_dir, "mail")
-    return len(os.listdir(directory)) if os.path.isdir(directory) else 0
-
-
 def fill(driver, values):
     for element_id, value in values.items():
         field = driver.find_element(By.ID, element_id)
@@ -72,9 +50,10 @@ def fill(driver, values):
 
 
 def submit(driver):
-    """Submits the page's form with its first submit button, the browser's own validation turned off."""
+    """Submits the page's form with its first submit button, the browser's own validation turned off, and waits for
+    the answer."""
     driver.execute_script("document.querySelector('form').noValidate = true")
-    driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    click_for_new_page(driver, "button[type=submit]")
 
 
 def wait_for_redirect(driver, redirect_uri):
@@ -83,7 +62,6 @@ def wait_for_redirect(driver, redirect_uri):
 
 def main():
     parser = account_arguments()
-    parser.add_argument("--mail-dir", required=True)
     parser.add_argument("--branded-client-id", required=True)
     args = parser.parse_args()
 
@@ -107,7 +85,7 @@ def main():
         driver.find_element(By.LINK_TEXT, "Create an account").click()
         wait_for_heading(driver, "Create your account")
         check(driver, "sign-up")
-        fill(driver, {"email": args.email, "password": args.password, "password-verify": args.password})
+        fill(driver, {"email": args.email})
         submit(driver)
         wait_for_heading(driver, "Create your account")
         refused = {
@@ -118,8 +96,18 @@ def main():
             "email_kept": driver.find_element(By.ID, "email").get_attribute("value"),
         }
         check(driver, "sign-up, terms unticked")
-        fill(driver, {"password": args.password, "password-verify": args.password})
+        before = mail_count(args.mail_dir)
         driver.find_element(By.ID, "terms").click()
+        submit(driver)
+        wait_for_heading(driver, "Confirm your email address")
+        check(driver, "sign-up: code")
+        code = last_code(args.mail_dir, before)
+        fill(driver, {"code": "000000" if code != "000000" else "111111", "password": args.password,
+                      "password-verify": args.password})
+        submit(driver)
+        wait_for_heading(driver, "Confirm your email address")
+        check(driver, "sign-up: wrong code")
+        fill(driver, {"code": code, "password": args.password, "password-verify": args.password})
         submit(driver)
         wait_for_heading(driver, "Allow access?")
         check(driver, "consent")

@@ -2,13 +2,14 @@
 """Drives Limen Server's hosted pages in a real headless Chromium (Selenium + chromedriver).
 
 As a user would: the authorization URL of a third-party client shows the sign-in page (saved as a PNG), the
-"Create an account" link leads to sign-up, the new account is created, the consent page is answered with Allow, and
+"Create an account" link leads to sign-up, the email is given, the code the server mailed (kept by an SMTP server in
+--mail-dir) is entered with a password, the new account is created, the consent page is answered with Allow, and
 the browser lands on the client's loopback redirect URI (served by this script) with code, state and iss. Then the
 user signs out through /logout, and a new authorization request must show the sign-in page again.
 
 Prints one JSON object with what it saw; exits non-zero on any unexpected page.
 
-Usage: sign_in.py --issuer URL --client-id ID --email E --password P [--name N]
+Usage: sign_in.py --issuer URL --client-id ID --email E --password P --mail-dir DIR [--name N]
 Screenshots go to $LIMEN_ARTIFACTS_DIR (default .build/artifacts).
 """
 import argparse
@@ -24,6 +25,7 @@ from urllib.parse import parse_qs, urlencode, urlparse
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
@@ -93,13 +95,64 @@ def wait_for_heading(driver, text):
 
 
 def account_arguments():
-    """A parser of the arguments every browser script takes: the issuer, the client, and the account to create."""
+    """A parser of the arguments every browser script takes: the issuer, the client, the account to create, and the
+    directory where the SMTP server the server mails to keeps its messages."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--issuer", required=True)
     parser.add_argument("--client-id", required=True)
     parser.add_argument("--email", required=True)
     parser.add_argument("--password", required=True)
+    parser.add_argument("--mail-dir", required=True)
     return parser
+
+
+def mail_count(mail_dir):
+    """How many messages the SMTP server kept in `mail_dir`."""
+    directory = os.path.join(mail_dir, "mail")
+    return len(os.listdir(directory)) if os.path.isdir(directory) else 0
+
+
+def last_code(mail_dir, count_before):
+    """The code of the newest message once more than `count_before` messages were kept (it ends the subject)."""
+    directory = os.path.join(mail_dir, "mail")
+
+    def messages():
+        names = os.listdir(directory) if os.path.isdir(directory) else []
+        return sorted(names, key=lambda name: int(name.split(".")[0]))
+
+    WebDriverWait(None, TIMEOUT, poll_frequency=0.1).until(lambda _: len(messages()) > count_before)
+    with open(os.path.join(directory, messages()[-1]), encoding="utf-8") as message:
+        for line in message.read().split("\n"):
+            if line.startswith("Subject: "):
+                return line.strip()[-6:]
+    fail("the message has no subject")
+
+
+def click_for_new_page(driver, selector):
+    """Clicks `selector` and waits for the document it loads: the current one is marked first, so an answer that looks
+    the same (the page again, with an error) is told from it."""
+    driver.execute_script("document.documentElement.dataset.submitted = 'yes'")
+    driver.find_element(By.CSS_SELECTOR, selector).click()
+    WebDriverWait(driver, TIMEOUT, ignored_exceptions=(WebDriverException,)).until(
+        lambda d: d.execute_script(
+            "return document.readyState === 'complete' && !document.documentElement.dataset.submitted"))
+
+
+def sign_up(driver, args, name=None):
+    """From the sign-in page: "Create an account", the email, then the code mailed to it, the name and the password
+    twice; the browser is left on the page that follows."""
+    driver.find_element(By.LINK_TEXT, "Create an account").click()
+    wait_for_heading(driver, "Create your account")
+    before = mail_count(args.mail_dir)
+    driver.find_element(By.ID, "email").send_keys(args.email)
+    click_for_new_page(driver, "button[type=submit]")
+    wait_for_heading(driver, "Confirm your email address")
+    driver.find_element(By.ID, "code").send_keys(last_code(args.mail_dir, before))
+    if name:
+        driver.find_element(By.ID, "name").send_keys(name)
+    driver.find_element(By.ID, "password").send_keys(args.password)
+    driver.find_element(By.ID, "password-verify").send_keys(args.password)
+    click_for_new_page(driver, "button[type=submit]")
 
 
 def artifact_path(name):
@@ -125,13 +178,7 @@ def main():
         if not driver.save_screenshot(screenshot):
             fail("could not save the screenshot")
 
-        driver.find_element(By.LINK_TEXT, "Create an account").click()
-        wait_for_heading(driver, "Create your account")
-        driver.find_element(By.ID, "email").send_keys(args.email)
-        driver.find_element(By.ID, "name").send_keys(args.name)
-        driver.find_element(By.ID, "password").send_keys(args.password)
-        driver.find_element(By.ID, "password-verify").send_keys(args.password)
-        driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        sign_up(driver, args, name=args.name)
 
         wait_for_heading(driver, "Allow access?")
         consent_account = driver.find_element(By.CLASS_NAME, "account").text

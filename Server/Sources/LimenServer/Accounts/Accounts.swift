@@ -35,10 +35,7 @@ public struct Accounts: Sendable {
         name: String?,
         emailVerified: Bool = false
     ) async throws(AccountError) -> UserRecord {
-        let email = Self.normalise(email)
-        guard Self.isPlausibleEmail(email) else { throw .invalidEmail }
-        let name = try Self.displayName(name)
-        if let problem = Self.passwordProblem(password, email: email) { throw .weakPassword(problem) }
+        let (email, name) = try Self.checked(email: email, password: password, name: name)
         let user = UserRecord(
             id: RandomToken.make(byteCount: 16),
             email: email,
@@ -79,6 +76,20 @@ public struct Accounts: Sendable {
         } catch {
             throw .storage(error)
         }
+    }
+
+    /// The rules of a new account's fields, checked without writing anything: the email normalised and the name as
+    /// they would be stored. A flow checks them before it spends the code that proves the address.
+    static func checked(
+        email: String,
+        password: String,
+        name: String?
+    ) throws(AccountError) -> (email: String, name: String?) {
+        let email = normalise(email)
+        guard isPlausibleEmail(email) else { throw .invalidEmail }
+        let name = try displayName(name)
+        if let problem = passwordProblem(password, email: email) { throw .weakPassword(problem) }
+        return (email, name)
     }
 
     /// A display name trimmed, or `nil` when nothing is left; `.fieldTooLong` past ``maximumNameLength`` characters

@@ -23,21 +23,31 @@ enum BuiltInFlows {
               - {type: FLOW_LINK, key: email-code, label: Sign in with a code instead, flow: email-code}
         """
 
-    /// A new account with email, password and an optional name; links back to sign-in.
+    /// A new account: the email address, proved by a code sent to it, then a password and an optional name; links
+    /// back to sign-in. An address that has an account gets the same answers (its owner a notice instead of a code),
+    /// so sign-up does not tell who has an account. The name's rule is the account's (counted in code points, which
+    /// are never fewer than characters), so a name the account would refuse is refused before the code is spent.
     static let signUp = """
         id: sign-up
         start: details
         nodes:
           - id: details
             name: Create your account
-            description: Choose the email address and password you will sign in with.
+            description: We will send a code to your email address to confirm it.
             collectors:
               - {type: TEXT, key: email, label: Email address, required: true}
-              - {type: TEXT, key: name, label: Name}
+              - {type: SUBMIT_BUTTON, key: submit, label: Send the code, actions: [send_sign_up_code], next: code}
+              - {type: FLOW_LINK, key: sign-in, label: I already have an account, flow: sign-in}
+          - id: code
+            name: Confirm your email address
+            description: Enter the code we sent you, and choose the password you will sign in with.
+            collectors:
+              - {type: TEXT, key: code, label: Code, required: true}
+              - {type: TEXT, key: name, label: Name, validation: {regex: '(?s).{0,\(Accounts.maximumNameLength)}', message: Use at most \(Accounts.maximumNameLength) characters for your name.}}
               - {type: PASSWORD, key: password, label: Password, required: true}
               - {type: PASSWORD_VERIFY, key: password-verify, label: Password again, required: true}
-              - {type: SUBMIT_BUTTON, key: submit, label: Create account, actions: [create_account, require_consent, complete]}
-              - {type: FLOW_LINK, key: sign-in, label: I already have an account, flow: sign-in}
+              - {type: SUBMIT_BUTTON, key: submit, label: Create account, actions: [check_email_code, create_account, require_consent, complete]}
+              - {type: FLOW_BUTTON, key: resend, label: Send another code, next: details}
         """
 
     /// A code sent by email, then a new password.

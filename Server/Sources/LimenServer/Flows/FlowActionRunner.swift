@@ -58,7 +58,12 @@ struct FlowActionRunner: Sendable {
         var context = context
         for (index, action) in actions.enumerated() {
             switch action {
-            case .sendEmailCode, .checkEmailCode, .setPassword, .markEmailVerified:
+            case .sendEmailCode, .sendSignUpCode, .checkEmailCode, .setPassword, .markEmailVerified:
+                if action == .checkEmailCode,
+                    let refusal = Self.refusalBeforeCode(actions[(index + 1)...], values, context)
+                {
+                    return refusal
+                }
                 let step = EmailStep(flow: flow, interaction: interaction, clientID: clientID)
                 switch try await runEmailAction(action, step: step, values: values, context: context) {
                 case .proceeded(let next): context = next
@@ -80,11 +85,14 @@ struct FlowActionRunner: Sendable {
                     return .failed(
                         code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
                 }
-                let email = Self.text(values["email"]) ?? context.email ?? ""
+                // After a code, the account is for the address the code proved, whatever else is sent.
+                let proven = context.emailProven == true && context.email != nil
+                let email = (proven ? context.email : Self.text(values["email"]) ?? context.email) ?? ""
                 context.email = Accounts.normalise(email)
                 do throws(AccountError) {
                     let user = try await provider.accounts.signUp(
-                        email: email, password: Self.text(values["password"]) ?? "", name: Self.text(values["name"]))
+                        email: email, password: Self.text(values["password"]) ?? "", name: Self.text(values["name"]),
+                        emailVerified: proven)
                     context.subject = user.id
                     context.createdUser = true
                 } catch {
@@ -137,7 +145,7 @@ struct FlowActionRunner: Sendable {
             store: provider.store, keys: provider.derivedKeys, now: provider.now,
             length: provider.configuration.emailCodeLength)
         switch action {
-        case .sendEmailCode:
+        case .sendEmailCode, .sendSignUpCode:
             let email = Accounts.normalise(Self.text(values["email"]) ?? context.email ?? "")
             (context.email, context.subject, context.emailProven) = (email, nil, nil)
             // The same answer whether or not the address has an account: only an owner gets a code.
@@ -147,16 +155,24 @@ struct FlowActionRunner: Sendable {
                     FlowRefusal(
                         message: message, details: [.init(key: "email", code: "invalid_email", message: message)]))
             }
-            guard try await provider.store.user(email: email) != nil else { return .proceeded(context) }
-            let code = try await codes.issue(email: email, purpose: flow)
-            let link = EmailLink.make(
-                interaction: step.interaction, code: code,
-                clientBase: try await provider.store.client(id: step.clientID)?.emailLinkURI,
-                issuer: provider.issuer.current)
+            let hasAccount = try await provider.store.user(email: email) != nil
+            let message: MailMessage
+            switch (action, hasAccount) {
+            case (.sendEmailCode, false):
+                return .proceeded(context)
+            case (.sendSignUpCode, true):
+                message = CodeMessages.signUpNotice(to: email, issuer: provider.issuer.current)
+            default:
+                let code = try await codes.issue(email: email, purpose: flow)
+                let link = EmailLink.make(
+                    interaction: step.interaction, code: code,
+                    clientBase: try await provider.store.client(id: step.clientID)?.emailLinkURI,
+                    issuer: provider.issuer.current)
+                message = CodeMessages.message(
+                    code: code, link: link, to: email, purpose: flow, issuer: provider.issuer.current)
+            }
             do throws(MailError) {
-                try await provider.mailer.send(
-                    CodeMessages.message(
-                        code: code, link: link, to: email, purpose: flow, issuer: provider.issuer.current))
+                try await provider.mailer.send(message)
             } catch {
                 return .refused(
                     FlowRefusal(
@@ -168,10 +184,11 @@ struct FlowActionRunner: Sendable {
                 message: "The code is not correct, or no longer works.",
                 details: [.init(key: "code", code: "invalid_code", message: "Check the code, or ask for a new one.")])
             guard let email = context.email,
-                try await codes.redeem(Self.text(values["code"]) ?? "", email: email, purpose: flow),
-                let user = try await provider.store.user(email: email)
+                try await codes.redeem(Self.text(values["code"]) ?? "", email: email, purpose: flow)
             else { return .refused(invalid) }
-            (context.subject, context.emailProven, context.createdUser) = (user.id, true, false)
+            // No user yet when the code proves an address for sign-up; `complete` then needs create_account first.
+            let user = try await provider.store.user(email: email)
+            (context.subject, context.emailProven, context.createdUser) = (user?.id, true, false)
         case .setPassword, .markEmailVerified:
             guard let subject = context.subject, context.emailProven == true else {
                 return .failed(code: "no_user", message: "Nobody has proved this email yet.", status: .badRequest)
@@ -191,6 +208,26 @@ struct FlowActionRunner: Sendable {
             break
         }
         return .proceeded(context)
+    }
+
+    /// What `create_account` or `set_password` later on the button would refuse in `values` (a name too long, the
+    /// address as the password), answered before `check_email_code` spends the code, so the same code works once the
+    /// person corrects it; `nil` when they would accept it.
+    private static func refusalBeforeCode(
+        _ later: ArraySlice<FlowAction>,
+        _ values: [String: FlowValue],
+        _ context: FlowContext
+    ) -> FlowActionOutcome? {
+        guard let email = context.email, later.contains(where: { $0 == .createAccount || $0 == .setPassword }) else {
+            return nil
+        }
+        let name = later.contains(.createAccount) ? text(values["name"]) : nil
+        do throws(AccountError) {
+            _ = try Accounts.checked(email: email, password: text(values["password"]) ?? "", name: name)
+            return nil
+        } catch {
+            return try? outcome(of: error)
+        }
     }
 
     /// The failure that ends a sign-up while sign-up is turned off; the engine answers a start of, or a move to, a

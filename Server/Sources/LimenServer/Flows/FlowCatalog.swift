@@ -43,8 +43,8 @@ struct FlowCatalog: Sendable {
                 for (index, collector) in node.collectors.enumerated() {
                     let path = "nodes[\(nodeIndex)].collectors[\(index)]"
                     if case .run(let actions, _) = collector.behaviour {
-                        for action in actions {
-                            if let missing = action.inputs.first(where: {
+                        for (position, action) in actions.enumerated() {
+                            if let missing = action.inputs(after: actions.prefix(position)).first(where: {
                                 node.collector($0)?.type.collectsValue != true
                             }) {
                                 throw refuse(path + ".actions", "\(action.rawValue) needs a collector \(missing)")

@@ -26,7 +26,8 @@ struct FlowConsentStep: Sendable {
     let engine: FlowEngine
 
     /// What `subject` must allow `clientID` before a code for `scope` is issued, or `nil` when nothing: the client is
-    /// first-party, or every scope was allowed before (the rule of the consent page, ``AuthorizationFlow``).
+    /// first-party, or every scope was allowed before (``ConsentStore/hasConsent(of:for:scopes:)``, the rule of the
+    /// consent page too).
     static func asked(
         provider: Provider,
         subject: String,
@@ -37,10 +38,8 @@ struct FlowConsentStep: Sendable {
         guard let client = try await provider.store.client(id: clientID) else {
             return FlowConsentState(clientName: clientID, scopes: scopes)
         }
-        if client.isFirstParty { return nil }
-        let granted = try await provider.store.grantedScopes(subject: subject, clientID: clientID)
-        let name = client.branding?.displayName ?? client.name
-        return Set(scopes).isSubset(of: granted) ? nil : FlowConsentState(clientName: name, scopes: scopes)
+        if try await provider.store.hasConsent(of: subject, for: client, scopes: scopes) { return nil }
+        return FlowConsentState(clientName: client.branding?.displayName ?? client.name, scopes: scopes)
     }
 
     /// The consent node for `consent`: a label per scope, Allow and Deny.

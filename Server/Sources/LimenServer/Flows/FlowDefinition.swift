@@ -82,11 +82,14 @@ enum ButtonBehaviour: Sendable, Equatable {
 enum FlowAction: String, Sendable, CaseIterable, Codable {
     /// Checks `email` and `password` (lockout, throttling and one answer for unknown email and wrong password).
     case checkPassword = "check_password"
-    /// Creates an account from `email`, `password` and optional `name`.
+    /// Creates an account from `email` (the proven one, after a code), `password` and optional `name`.
     case createAccount = "create_account"
     /// Sends a one-time code to `email` (when it has an account; the answer is the same when not).
     case sendEmailCode = "send_email_code"
-    /// Checks the `code` sent to the interaction's email; identifies its user.
+    /// Sends a code proving `email` before an account is made for it; when the address already has an account its
+    /// owner gets a notice instead (the answer is the same, so sign-up does not tell who has an account).
+    case sendSignUpCode = "send_sign_up_code"
+    /// Checks the `code` sent to the interaction's email; proves the address and identifies its user (if any).
     case checkEmailCode = "check_email_code"
     /// Sets the identified user's `password` (after a code proved the email).
     case setPassword = "set_password"
@@ -98,11 +101,17 @@ enum FlowAction: String, Sendable, CaseIterable, Codable {
     /// Ends the interaction with an authorization code for the identified user.
     case complete
 
+    /// The collectors it reads from its node when the same button ran `earlier` before it: `create_account` after
+    /// `check_email_code` takes the address the code proved, not an `email` field.
+    func inputs(after earlier: some Sequence<FlowAction>) -> [String] {
+        self == .createAccount && earlier.contains(.checkEmailCode) ? ["password"] : inputs
+    }
+
     /// The collectors it reads from its node.
     var inputs: [String] {
         switch self {
         case .checkPassword, .createAccount: ["email", "password"]
-        case .sendEmailCode: ["email"]
+        case .sendEmailCode, .sendSignUpCode: ["email"]
         case .checkEmailCode: ["code"]
         case .setPassword: ["password"]
         case .markEmailVerified, .requireConsent, .complete: []

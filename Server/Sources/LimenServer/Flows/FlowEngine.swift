@@ -193,9 +193,9 @@ struct FlowEngine: Sendable {
 }
 
 extension FlowDefinition {
-    /// Whether some button of the flow creates an account.
+    /// Whether some button of the flow creates an account (or sends a code to make one).
     var createsAccounts: Bool {
-        nodes.contains { $0.sets(password: .createAccount) }
+        nodes.contains { $0.sets(password: .createAccount) || $0.sets(password: .sendSignUpCode) }
     }
 }
 

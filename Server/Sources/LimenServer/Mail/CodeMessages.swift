@@ -14,6 +14,16 @@ enum CodeMessages {
             html: MailTemplates.render(values, "code.html"), kind: .code, purpose: purpose, code: code, link: link)
     }
 
+    /// The notice to the owner of `email` when someone asks to create an account with it: sign-up answers as for a
+    /// new address, and only the owner learns the address is taken.
+    static func signUpNotice(to email: String, issuer: String) -> MailMessage {
+        let values = ["issuer": issuer]
+        return MailMessage(
+            to: email, subject: "Someone tried to create an account with your address",
+            text: MailTemplates.render(values, "sign-up-notice.text"),
+            html: MailTemplates.render(values, "sign-up-notice.html"), kind: .notice, purpose: "sign-up")
+    }
+
     /// What the code lets the person do, as the sentence "Your code to … at …" says it.
     static func action(for purpose: String) -> String {
         switch purpose {

@@ -5,7 +5,8 @@ import Mustache
 enum MailTemplates {
     /// Every template by name.
     static let all: [String: String] = [
-        "code.text": codeText, "code.html": codeHTML,
+        "code.text": codeText, "code.html": codeHTML, "sign-up-notice.text": signUpNoticeText,
+        "sign-up-notice.html": signUpNoticeHTML,
     ]
 
     /// The compiled templates; the constants are checked by a test, so rendering cannot fail on input.
@@ -43,6 +44,25 @@ enum MailTemplates {
         <p style="font-size: 28px; letter-spacing: 4px"><strong>{{code}}</strong></p>
         <p><a href="{{link}}">Or open this link on the device where you asked for it.</a></p>
         <p>It works once, for {{minutes}} minutes. If you did not ask for it, ignore this email: nothing changes.</p>
+        </body></html>
+
+        """
+
+    /// To the owner of an address someone tried to create an account with, in plain text.
+    static let signUpNoticeText = """
+        Someone tried to create an account at {{{issuer}}} with this email address, which already has one.
+
+        If it was you, sign in instead, or reset your password if you forgot it. If it was not, ignore this email:
+        nothing changes.
+
+        """
+
+    /// To the owner of an address someone tried to create an account with, in HTML.
+    static let signUpNoticeHTML = """
+        <!doctype html><html><body style="font-family: system-ui, sans-serif">
+        <p>Someone tried to create an account at {{issuer}} with this email address, which already has one.</p>
+        <p>If it was you, sign in instead, or reset your password if you forgot it. If it was not, ignore this email:
+        nothing changes.</p>
         </body></html>
 
         """

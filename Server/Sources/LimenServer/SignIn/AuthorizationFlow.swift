@@ -121,9 +121,7 @@ struct AuthorizationFlow: Sendable {
     /// allowed before.
     private func needsConsent(_ pending: PendingAuthorization, subject: String) async throws(StorageError) -> Bool {
         if pending.isDeviceRequest { return true }
-        guard !pending.client.isFirstParty else { return false }
-        if pending.prompt.contains(.consent) { return true }
-        let granted = try await provider.store.grantedScopes(subject: subject, clientID: pending.client.id)
-        return !Set(pending.scopes).isSubset(of: granted)
+        if pending.prompt.contains(.consent), !pending.client.isFirstParty { return true }
+        return !(try await provider.store.hasConsent(of: subject, for: pending.client, scopes: pending.scopes))
     }
 }

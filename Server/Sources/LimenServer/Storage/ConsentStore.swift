@@ -7,3 +7,17 @@ public protocol ConsentStore: Sendable {
     /// Remembers that `subject` granted `scopes` to the client (adding to what was granted before).
     func recordConsent(subject: String, clientID: String, scopes: Set<String>, at date: Date) async throws(StorageError)
 }
+
+extension ConsentStore {
+    /// Whether `subject` may be spared the question before `client` gets `scopes`: the client is first-party, or every
+    /// scope was allowed before. The one rule of the consent page (``AuthorizationFlow``) and of `require_consent`
+    /// (``FlowConsentStep``).
+    func hasConsent(
+        of subject: String,
+        for client: ClientRecord,
+        scopes: some Sequence<String>
+    ) async throws(StorageError) -> Bool {
+        if client.isFirstParty { return true }
+        return Set(scopes).isSubset(of: try await grantedScopes(subject: subject, clientID: client.id))
+    }
+}
