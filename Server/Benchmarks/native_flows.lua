@@ -1,6 +1,8 @@
 -- wrk script: native email + password sign-in flows (issue 10 §5), each connection running one flow after another:
 -- POST /flows/sign-in -> POST /flows/interactions/ID -> POST /token with the code and the PKCE verifier.
--- Environment: BENCH_EMAIL, BENCH_PASSWORD, BENCH_CLIENT_ID (a public native client), BENCH_REDIRECT_URI,
+-- Each connection signs in its own user, flow-N@example.test (N = 1, 2, … per thread): one account's sign-ins from
+-- one address run one at a time (the sign-in throttle refuses the others with attempt_in_progress).
+-- Environment: BENCH_PASSWORD (every flow user's), BENCH_CLIENT_ID (a public native client), BENCH_REDIRECT_URI,
 -- BENCH_LUA_DIR (this folder). Every flow uses RFC 7636 Appendix B's verifier and challenge (the server keeps no
 -- memory of them across flows). Prints report.lua's BENCH line and a FLOWS line with the completed flows.
 dofile(os.getenv("BENCH_LUA_DIR") .. "/report.lua")
@@ -15,17 +17,19 @@ local challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 local client_id, redirect_uri = os.getenv("BENCH_CLIENT_ID"), os.getenv("BENCH_REDIRECT_URI")
 local start_body = "client_id=" .. escape(client_id) .. "&redirect_uri=" .. escape(redirect_uri)
   .. "&scope=openid%20email&state=s&nonce=n&code_challenge=" .. challenge .. "&code_challenge_method=S256"
-local submit_body = string.format(
-  '{"node":"credentials","action":"submit","values":{"email":"%s","password":"%s"}}',
-  os.getenv("BENCH_EMAIL"), os.getenv("BENCH_PASSWORD"))
 local form = { ["Content-Type"] = "application/x-www-form-urlencoded" }
 local json = { ["Content-Type"] = "application/json" }
 
 local threads = {}
-function setup(thread) table.insert(threads, thread) end
+function setup(thread)
+  table.insert(threads, thread)
+  thread:set("email", string.format("flow-%d@example.test", #threads))
+end
 
 function init(args)
   step, interaction, code, flows, broken = "start", nil, nil, 0, 0
+  submit_body = string.format('{"node":"credentials","action":"submit","values":{"email":"%s","password":"%s"}}',
+    email, os.getenv("BENCH_PASSWORD"))
 end
 
 function request()

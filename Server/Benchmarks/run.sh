@@ -142,16 +142,15 @@ limen_flows() { # ISSUER SECRET COUNT TIMING
         --redirect-uri "$REDIRECT_URI" --email "$EMAIL" --password "$PASSWORD" --count "$3" --timing "$4"
 }
 
-# Stores the cheapest scrypt hash of $PASSWORD as the benchmark user's: cheap_hash DATA_DIR [DATABASE_URL]
+# Stores the cheapest scrypt hash of $PASSWORD as every benchmark user's: cheap_hash DATA_DIR [DATABASE_URL]
 cheap_hash() {
     local hash
     hash=$(cd "$HERE" && python3 native_flow.py cheap-hash --password "$PASSWORD")
     if [ $# -lt 2 ]; then
         python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(
-            "UPDATE users SET password_hash = ? WHERE email = ?", sys.argv[2:]); c.commit()' \
-            "$1/limen.sqlite" "$hash" "$EMAIL"
+            "UPDATE users SET password_hash = ?", sys.argv[2:]); c.commit()' "$1/limen.sqlite" "$hash"
     else
-        psql -qAt "$2" -c "UPDATE users SET password_hash = '$hash' WHERE email = '$EMAIL'" >/dev/null
+        psql -qAt "$2" -c "UPDATE users SET password_hash = '$hash'" >/dev/null
     fi
 }
 
@@ -163,7 +162,7 @@ native_run() {
         --redirect-uri http://127.0.0.1/callback --email "$EMAIL" --password "$PASSWORD" --timing "${BENCH_FLOWS:-300}")
     record "$1" "$2" native "$(echo "$timing" | field 'json.dumps(d["timing_ms"])')"
     local output
-    output=$(cd "$HERE" && BENCH_LUA_DIR="$HERE" BENCH_EMAIL="$EMAIL" BENCH_PASSWORD="$PASSWORD" \
+    output=$(cd "$HERE" && BENCH_LUA_DIR="$HERE" BENCH_PASSWORD="$PASSWORD" \
         BENCH_CLIENT_ID=limen-cli BENCH_REDIRECT_URI=http://127.0.0.1/callback \
         wrk -t "$THREADS" -c "$THREADS" -d "${DURATION}s" --latency --timeout 5s -s native_flows.lua "$3")
     echo "$output" >&2
@@ -179,6 +178,9 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     [ $# -lt 2 ] || store+=(--database "$2")
     mkdir -p "$data"
     printf '%s\n' "$PASSWORD" | "$BIN" users add "${store[@]}" --email "$EMAIL" --verified >&2
+    for index in $(seq 1 "$THREADS"); do # the native flows' users, one per connection
+        printf '%s\n' "$PASSWORD" | "$BIN" users add "${store[@]}" --email "flow-$index@example.test" --verified >&2
+    done
     secret=$("$BIN" clients add "${store[@]}" --id bench --redirect-uri "$REDIRECT_URI" --first-party |
         sed -n 's/^client_secret: //p')
     [ -n "$secret" ] || die "$target: no client secret printed"
