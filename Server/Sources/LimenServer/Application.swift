@@ -64,6 +64,7 @@ public enum LimenServerApplication {
         RevocationRoutes.add(to: oauth, service: tokens)
         UserInfoRoutes.add(to: router, service: tokens)
         ProfileRoutes.add(to: router, service: tokens)
+        MeRoutes.add(to: router, service: tokens)
         AdminRoutes.add(to: router, provider: provider)
         return router
     }
@@ -86,6 +87,7 @@ public enum LimenServerApplication {
                 ExpirySweeper(
                     store: provider.store,
                     forgetFailuresAfter: provider.configuration.signInLockout.memory,
+                    keepAnonymousUsersFor: provider.configuration.tokenLifetimes.anonymousUser,
                     now: provider.now
                 ),
                 KeyRingRefresher(provider: provider),

@@ -177,6 +177,17 @@ struct ServeCommand: AsyncParsableCommand {
     var grantMaxLifetime: String?
 
     @Option(
+        name: .customLong("anonymous-user-ttl"),
+        help:
+            "How long an anonymous user is kept after their last refresh, 1h–1825d (env LIMEN_ANONYMOUS_USER_TTL; 30d)."
+    )
+    var anonymousUserTTL: String?
+
+    @Option(
+        help: "How recent a sign-in must be to delete the account, 1m–24h (env LIMEN_ACCOUNT_DELETION_MAX_AGE; 5m).")
+    var accountDeletionMaxAge: String?
+
+    @Option(
         name: .customLong("password-hash-log-n"),
         help: "log2 of scrypt's N for new and changed passwords, 14–20 (env LIMEN_PASSWORD_HASH_LOG_N; default 17).")
     var passwordHashLogN: String?
@@ -222,7 +233,9 @@ struct ServeCommand: AsyncParsableCommand {
                     flows: flows, mailURL: mailURL, mailFrom: mailFrom, mailCAFile: mailCAFile,
                     emailCodeLength: emailCodeLength, accessTokenLifetime: accessTokenTTL, idTokenLifetime: idTokenTTL,
                     refreshTokenLifetime: refreshTokenTTL, refreshReuseGrace: refreshReuseGrace,
-                    grantMaxLifetime: grantMaxLifetime, passwordHashLogN: passwordHashLogN,
+                    grantMaxLifetime: grantMaxLifetime, anonymousUserLifetime: anonymousUserTTL,
+                    accountDeletionMaxAge: accountDeletionMaxAge,
+                    passwordHashLogN: passwordHashLogN,
                     passwordHashParallelism: passwordHashParallelism, headerReadTimeout: headerReadTimeout,
                     idleTimeout: idleTimeout, configFile: config),
                 environment: ProcessInfo.processInfo.environment

@@ -53,14 +53,15 @@ struct UsersCommand: AsyncParsableCommand {
             }
             await store.close()
             switch result {
-            case .success(let user): print("Created user \(user.email) (sub \(user.id))")
+            case .success(let user): print("Created user \(user.email ?? email) (sub \(user.id))")
             case .failure(let error): throw ValidationError(error.errorDescription ?? error.code)
             }
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List users: subject, email, verified, name.")
+        static let configuration = CommandConfiguration(
+            abstract: "List users: subject, email, auth level (guest, unverified or verified), name.")
 
         @OptionGroup var data: DataOptions
 
@@ -70,7 +71,7 @@ struct UsersCommand: AsyncParsableCommand {
             await store.close()
             for user in users {
                 print(
-                    [user.id, user.email, user.emailVerified ? "verified" : "unverified", user.name ?? ""]
+                    [user.id, user.email ?? "(anonymous)", "\(user.authLevel)", user.name ?? ""]
                         .joined(separator: "\t"))
             }
         }

@@ -49,17 +49,20 @@ struct AdminUserChangeTests {
             #expect(try await fixture.userInfo(accessToken).status == .unauthorized)
             let accounts = fixture.provider.passwordSignIn
             #expect(
-                try await accounts.signIn(email: TokenFixture.user.email, password: Self.password, from: "192.0.2.1").id
+                try await accounts.signIn(
+                    email: TokenFixture.user.email ?? "", password: Self.password, from: "192.0.2.1"
+                ).id
                     == "user-1")
 
             let second = try await fixture.admin(.patch, path, token: token, json: #"{"password": "another long one"}"#)
             #expect(second.status == .ok)
             await #expect(throws: AccountError.invalidCredentials) {
-                try await accounts.signIn(email: TokenFixture.user.email, password: Self.password, from: "192.0.2.1")
+                try await accounts.signIn(
+                    email: TokenFixture.user.email ?? "", password: Self.password, from: "192.0.2.1")
             }
             #expect(
                 try await accounts.signIn(
-                    email: TokenFixture.user.email, password: "another long one", from: "192.0.2.1"
+                    email: TokenFixture.user.email ?? "", password: "another long one", from: "192.0.2.1"
                 ).id == "user-1")
         }
     }

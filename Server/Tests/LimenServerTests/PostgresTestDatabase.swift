@@ -21,8 +21,10 @@ enum PostgresTestDatabase {
     /// postgres-nio's default of 20 a machine with many cores would exceed PostgreSQL's `max_connections`.
     static let poolSize = 4
 
-    /// A new, migrated database, its URL, and what drops it.
-    static func make() async throws -> (store: PostgresStore, url: String, cleanup: @Sendable () async -> Void) {
+    /// A new database migrated up to `version` (every migration by default), its URL, and what drops it.
+    static func make(
+        migratedTo version: Int = .max
+    ) async throws -> (store: PostgresStore, url: String, cleanup: @Sendable () async -> Void) {
         guard let adminURL else { throw StorageError.openFailed("LIMEN_TEST_POSTGRES_URL is not set") }
         guard var components = URLComponents(string: adminURL), components.host != nil else {
             throw StorageError.openFailed("LIMEN_TEST_POSTGRES_URL is not a URL (\(adminURL.count) characters)")
@@ -38,7 +40,7 @@ enum PostgresTestDatabase {
         components.path = "/" + name
         let url = components.string ?? adminURL
         let store = try PostgresStore.connect(url: url, maximumConnections: poolSize)
-        try await store.migrate()
+        try await store.migrate(SchemaMigrations.all(in: .postgres).filter { $0.version <= version })
         return (
             store,
             url,

@@ -50,6 +50,39 @@ public struct Accounts: Sendable {
         return user
     }
 
+    /// The address and name as they would be stored, and the password's hash (`nil` without a password), checked as
+    /// a sign-up checks them: for linking them to an existing user.
+    func checkedCredentials(
+        email: String,
+        password: String?,
+        name: String?
+    ) async throws(AccountError) -> (email: String, name: String?, passwordHash: String?) {
+        guard let password else {
+            let email = Self.normalise(email)
+            guard Self.isPlausibleEmail(email) else { throw .invalidEmail }
+            return (email, try Self.displayName(name), nil)
+        }
+        let (email, name) = try Self.checked(email: email, password: password, name: name)
+        return (email, name, try await hasher.hash(password))
+    }
+
+    /// Creates an anonymous user: a new subject with no email, password or identity (``AuthLevel/guest``).
+    public func createAnonymous() async throws(AccountError) -> UserRecord {
+        let user = UserRecord(id: RandomToken.make(byteCount: 16), email: nil, createdAt: now())
+        guard try await storage({ () throws(StorageError) in try await store.insertUserIfAbsent(user) }) else {
+            throw .storage(.queryFailed("a new user ID was taken"))
+        }
+        return user
+    }
+
+    /// Deletes the account `userID` with everything it owns: grants (so every refresh and access token), browser
+    /// sessions, codes, consents, profile and identities. The one way every deletion goes (the account page, the
+    /// admin API, `DELETE /v1/me`); returns whether there was such a user.
+    @discardableResult
+    public func delete(userID: String) async throws(StorageError) -> Bool {
+        try await store.deleteUser(id: userID)
+    }
+
     /// Applies `changes` to the account with subject `id` and returns it as stored, or `nil` when there is none. A new
     /// password is checked like a sign-up's; setting it ends the user's sessions, grants and codes (``UserStore``).
     public func update(id: String, _ changes: AccountChanges) async throws(AccountError) -> UserRecord? {
@@ -59,7 +92,7 @@ public struct Accounts: Sendable {
         if let name = changes.name { user.name = try Self.displayName(name) }
         if let emailVerified = changes.emailVerified { user.emailVerified = emailVerified }
         if let password = changes.password {
-            if let problem = Self.passwordProblem(password, email: user.email) { throw .weakPassword(problem) }
+            if let problem = Self.passwordProblem(password, email: user.email ?? "") { throw .weakPassword(problem) }
             user.passwordHash = try await hasher.hash(password)
         }
         let stored = user

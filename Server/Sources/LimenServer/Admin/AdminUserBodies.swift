@@ -1,11 +1,13 @@
 import Foundation
 import LimenServerWire
+import LimenWire
 
 /// A user as the admin API shows it: never the password hash, only whether there is one.
 struct AdminUserResource: Encodable, Sendable {
     var id: String
-    var email: String
+    var email: String?
     var emailVerified: Bool
+    var authLevel: AuthLevel
     var name: String?
     var hasPassword: Bool
     var createdAt: Int
@@ -13,6 +15,7 @@ struct AdminUserResource: Encodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case id, email, name
         case emailVerified = "email_verified"
+        case authLevel = "auth_level"
         case hasPassword = "has_password"
         case createdAt = "created_at"
     }
@@ -22,6 +25,7 @@ struct AdminUserResource: Encodable, Sendable {
         id = user.id
         email = user.email
         emailVerified = user.emailVerified
+        authLevel = user.authLevel
         name = user.name
         hasPassword = user.passwordHash != nil
         createdAt = Int(user.createdAt.timeIntervalSince1970)

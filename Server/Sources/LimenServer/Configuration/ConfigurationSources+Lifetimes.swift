@@ -40,6 +40,14 @@ extension ServerConfiguration {
                 flag: \.grantMaxLifetime, flagName: "--grant-max-lifetime",
                 variable: EnvironmentKey.grantMaxLifetime, fileKey: "grant_max_lifetime",
                 range: TokenLifetimes.grantMaxLifetimeRange, lifetime: \.grantMaxLifetime),
+            LifetimeSetting(
+                flag: \.anonymousUserLifetime, flagName: "--anonymous-user-ttl",
+                variable: EnvironmentKey.anonymousUserLifetime, fileKey: "anonymous_user_ttl",
+                range: TokenLifetimes.anonymousUserRange, lifetime: \.anonymousUser),
+            LifetimeSetting(
+                flag: \.accountDeletionMaxAge, flagName: "--account-deletion-max-age",
+                variable: EnvironmentKey.accountDeletionMaxAge, fileKey: "account_deletion_max_age",
+                range: TokenLifetimes.accountDeletionMaxAgeRange, lifetime: \.accountDeletionMaxAge),
         ]
     }
 

@@ -48,6 +48,10 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var refreshReuseGrace: String?
     /// `--grant-max-lifetime`
     public var grantMaxLifetime: String?
+    /// `--anonymous-user-ttl`
+    public var anonymousUserLifetime: String?
+    /// `--account-deletion-max-age`
+    public var accountDeletionMaxAge: String?
     /// `--password-hash-log-n`
     public var passwordHashLogN: String?
     /// `--password-hash-parallelism`
@@ -84,6 +88,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
         refreshTokenLifetime: String? = nil,
         refreshReuseGrace: String? = nil,
         grantMaxLifetime: String? = nil,
+        anonymousUserLifetime: String? = nil,
+        accountDeletionMaxAge: String? = nil,
         passwordHashLogN: String? = nil,
         passwordHashParallelism: String? = nil,
         headerReadTimeout: String? = nil,
@@ -113,6 +119,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
         self.refreshTokenLifetime = refreshTokenLifetime
         self.refreshReuseGrace = refreshReuseGrace
         self.grantMaxLifetime = grantMaxLifetime
+        self.anonymousUserLifetime = anonymousUserLifetime
+        self.accountDeletionMaxAge = accountDeletionMaxAge
         self.passwordHashLogN = passwordHashLogN
         self.passwordHashParallelism = passwordHashParallelism
         self.headerReadTimeout = headerReadTimeout
@@ -175,6 +183,10 @@ extension ServerConfiguration {
         public static let refreshReuseGrace = "LIMEN_REFRESH_REUSE_GRACE"
         /// How long a grant lives from its creation however often it is refreshed (`90d`).
         public static let grantMaxLifetime = "LIMEN_GRANT_MAX_LIFETIME"
+        /// How long an anonymous user is kept after their last refresh (`30d`).
+        public static let anonymousUserLifetime = "LIMEN_ANONYMOUS_USER_TTL"
+        /// How recent a sign-in must be for `DELETE /v1/me` (`5m`).
+        public static let accountDeletionMaxAge = "LIMEN_ACCOUNT_DELETION_MAX_AGE"
         /// log2 of scrypt's cost N for new password hashes.
         public static let passwordHashLogN = "LIMEN_PASSWORD_HASH_LOG_N"
         /// scrypt's parallelism p for new password hashes.

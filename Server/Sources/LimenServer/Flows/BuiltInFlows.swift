@@ -4,7 +4,22 @@ enum BuiltInFlows {
     /// Each built-in flow's definition, by name.
     static let definitions: [(name: String, yaml: String)] = [
         ("sign-in", signIn), ("sign-up", signUp), ("password-reset", passwordReset), ("email-code", emailCode),
+        ("anonymous", anonymous),
     ]
+
+    /// A guest: an anonymous user with no identity, made by one button, who can link an email address later and keep
+    /// their user ID and data (Apple's guideline: let people use the app before asking who they are).
+    static let anonymous = """
+        id: anonymous
+        start: guest
+        nodes:
+          - id: guest
+            name: Continue as a guest
+            description: Use the app without an account. You can add your email address later and keep what you did.
+            collectors:
+              - {type: SUBMIT_BUTTON, key: submit, label: Continue as a guest, actions: [create_anonymous_account, require_consent, complete]}
+              - {type: FLOW_LINK, key: sign-in, label: I have an account, flow: sign-in}
+        """
 
     /// Email and password; links to password reset, sign-up and passwordless sign-in.
     static let signIn = """

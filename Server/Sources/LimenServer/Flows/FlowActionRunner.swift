@@ -27,6 +27,9 @@ struct FlowRefusal: Sendable, Equatable {
     var retryAfter: Int?
 }
 
+/// A refusal is the failure of the steps that may end in one (``AccountLinking``).
+extension FlowRefusal: Error {}
+
 extension FlowRefusal {
     /// The refusal of values that break the node's rules: the one problem's sentence, or a summary of several.
     init(problems: [FlowErrorDetail]) {
@@ -64,7 +67,9 @@ struct FlowActionRunner: Sendable {
                 {
                     return refusal
                 }
-                let step = EmailStep(flow: flow, interaction: interaction, clientID: clientID)
+                let step = EmailStep(
+                    flow: flow, interaction: interaction, clientID: clientID, request: request,
+                    accountMadeLater: actions[(index + 1)...].contains(.createAccount))
                 switch try await runEmailAction(action, step: step, values: values, context: context) {
                 case .proceeded(let next): context = next
                 case let other: return other
@@ -72,13 +77,16 @@ struct FlowActionRunner: Sendable {
             case .checkPassword:
                 let email = Self.text(values["email"]) ?? context.email ?? ""
                 context.email = Accounts.normalise(email)
+                let user: UserRecord
                 do throws(AccountError) {
-                    let user = try await provider.passwordSignIn.signIn(
+                    user = try await provider.passwordSignIn.signIn(
                         email: email, password: Self.text(values["password"]) ?? "", from: clientAddress)
-                    context.subject = user.id
-                    context.createdUser = false
                 } catch {
                     return try Self.outcome(of: error)
+                }
+                switch try await linking.identified(user, request: request, context: context) {
+                case .success(let identified): context = identified
+                case .failure(let refusal): return .refused(refusal)
                 }
             case .createAccount:
                 guard provider.configuration.signUpEnabled else {
@@ -89,11 +97,28 @@ struct FlowActionRunner: Sendable {
                 let proven = context.emailProven == true && context.email != nil
                 let email = (proven ? context.email : Self.text(values["email"]) ?? context.email) ?? ""
                 context.email = Accounts.normalise(email)
+                let (password, name) = (Self.text(values["password"]) ?? "", Self.text(values["name"]))
                 do throws(AccountError) {
-                    let user = try await provider.accounts.signUp(
-                        email: email, password: Self.text(values["password"]) ?? "", name: Self.text(values["name"]),
-                        emailVerified: proven)
-                    context.subject = user.id
+                    switch try await linking.link(
+                        email: email, password: password, name: name, emailVerified: proven, request: request)
+                    {
+                    case .success(let linked)?: (context.subject, context.createdUser) = (linked.id, false)
+                    case .failure(let refusal)?: return .refused(refusal)
+                    case nil:
+                        let user = try await provider.accounts.signUp(
+                            email: email, password: password, name: name, emailVerified: proven)
+                        (context.subject, context.createdUser) = (user.id, true)
+                    }
+                } catch {
+                    return try Self.outcome(of: error)
+                }
+            case .createAnonymousAccount:
+                guard provider.configuration.signUpEnabled else {
+                    return .failed(
+                        code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
+                }
+                do throws(AccountError) {
+                    context.subject = try await provider.accounts.createAnonymous().id
                     context.createdUser = true
                 } catch {
                     return try Self.outcome(of: error)
@@ -125,11 +150,18 @@ struct FlowActionRunner: Sendable {
         return .proceeded(context)
     }
 
-    /// Where an email action runs: the flow (the code's purpose), the interaction and its client (the link's parts).
+    /// The case table of the credentials the actions find (``AccountLinking``).
+    private var linking: AccountLinking { AccountLinking(provider: provider) }
+
+    /// Where an email action runs: the flow (the code's purpose), the interaction and its client (the link's parts),
+    /// and the request (who is signed in on the device).
     private struct EmailStep {
         var flow: String
         var interaction: String
         var clientID: String
+        var request: FlowRequest
+        /// Whether `create_account` runs later on the same button (which then makes or links the account).
+        var accountMadeLater: Bool
     }
 
     /// The actions around a code sent by email.
@@ -156,9 +188,11 @@ struct FlowActionRunner: Sendable {
                         message: message, details: [.init(key: "email", code: "invalid_email", message: message)]))
             }
             let hasAccount = try await provider.store.user(email: email) != nil
+            // A guest signed in on the device may prove an address nobody has, to link it (case 1 of AccountLinking).
+            let guestLinks = try await linking.signedIn(step.request)?.isAnonymous == true
             let message: MailMessage
             switch (action, hasAccount) {
-            case (.sendEmailCode, false):
+            case (.sendEmailCode, false) where !guestLinks:
                 return .proceeded(context)
             case (.sendSignUpCode, true):
                 message = CodeMessages.signUpNotice(to: email, issuer: provider.issuer.current)
@@ -187,8 +221,26 @@ struct FlowActionRunner: Sendable {
                 try await codes.redeem(Self.text(values["code"]) ?? "", email: email, purpose: flow)
             else { return .refused(invalid) }
             // No user yet when the code proves an address for sign-up; `complete` then needs create_account first.
-            let user = try await provider.store.user(email: email)
-            (context.subject, context.emailProven, context.createdUser) = (user?.id, true, false)
+            (context.subject, context.emailProven, context.createdUser) = (nil, true, false)
+            if let user = try await provider.store.user(email: email) {
+                switch try await linking.identified(user, request: step.request, context: context) {
+                case .success(let identified): context = identified
+                case .failure(let refusal): return .refused(refusal)
+                }
+            } else if !step.accountMadeLater {
+                // A passwordless sign-in for an address nobody has: linked to the guest signed in on the device.
+                do throws(AccountError) {
+                    switch try await linking.link(
+                        email: email, password: nil, name: nil, emailVerified: true, request: step.request)
+                    {
+                    case .success(let linked)?: context.subject = linked.id
+                    case .failure(let refusal)?: return .refused(refusal)
+                    case nil: break
+                    }
+                } catch {
+                    return try Self.outcome(of: error)
+                }
+            }
         case .setPassword, .markEmailVerified:
             guard let subject = context.subject, context.emailProven == true else {
                 return .failed(code: "no_user", message: "Nobody has proved this email yet.", status: .badRequest)
@@ -204,7 +256,7 @@ struct FlowActionRunner: Sendable {
             } catch {
                 return try Self.outcome(of: error)
             }
-        case .checkPassword, .createAccount, .requireConsent, .complete:
+        case .checkPassword, .createAccount, .createAnonymousAccount, .requireConsent, .complete:
             break
         }
         return .proceeded(context)

@@ -84,6 +84,8 @@ enum FlowAction: String, Sendable, CaseIterable, Codable {
     case checkPassword = "check_password"
     /// Creates an account from `email` (the proven one, after a code), `password` and optional `name`.
     case createAccount = "create_account"
+    /// Creates an anonymous user: no email, no password, no identity (a guest, ``AuthLevel/guest``).
+    case createAnonymousAccount = "create_anonymous_account"
     /// Sends a one-time code to `email` (when it has an account; the answer is the same when not).
     case sendEmailCode = "send_email_code"
     /// Sends a code proving `email` before an account is made for it; when the address already has an account its
@@ -114,7 +116,7 @@ enum FlowAction: String, Sendable, CaseIterable, Codable {
         case .sendEmailCode, .sendSignUpCode: ["email"]
         case .checkEmailCode: ["code"]
         case .setPassword: ["password"]
-        case .markEmailVerified, .requireConsent, .complete: []
+        case .createAnonymousAccount, .markEmailVerified, .requireConsent, .complete: []
         }
     }
 }

@@ -75,6 +75,7 @@ extension FlowEngine {
             return .failure("interaction_finished", "This interaction is over: start again.", status: .conflict)
         }
         let request = try interaction.record.decodedRequest()
+        try await AccountLinking(provider: provider).replaceGuest(in: context, request: request)
         let code = RandomIdentifier.make()
         let now = provider.now()
         try await provider.store.insertAuthorizationCode(

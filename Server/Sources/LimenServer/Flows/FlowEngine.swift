@@ -13,7 +13,7 @@ struct FlowEngine: Sendable {
     /// The parameters a start takes: what `/authorize` takes from a native client.
     static let startParameters: Set<String> = [
         "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method",
-        "login_hint", "ui_locales", "acr_values", "resource",
+        "login_hint", "ui_locales", "acr_values", "resource", "allow_migration",
     ]
 
     /// The provider whose store, accounts, keys and clock are used.
@@ -23,8 +23,14 @@ struct FlowEngine: Sendable {
 
     // MARK: Start
 
-    /// Starts an interaction with flow `name` for the authorization request in `parameters`.
-    func start(flow name: String, parameters: FormFields) async throws(StorageError) -> FlowAnswer {
+    /// Starts an interaction with flow `name` for the authorization request in `parameters`; `signedIn` is the access
+    /// token the start carried, when the device has a user signed in (``AccountLinking``): it must be the same
+    /// client's.
+    func start(
+        flow name: String,
+        parameters: FormFields,
+        signedIn: AccessTokenClaims? = nil
+    ) async throws(StorageError) -> FlowAnswer {
         guard let flow = catalog.flows[name] else {
             return .failure("unknown_flow", "There is no flow \(name).", status: .notFound)
         }
@@ -43,6 +49,17 @@ struct FlowEngine: Sendable {
                 "invalid_request", "PKCE is required: send code_challenge with code_challenge_method=S256",
                 status: .badRequest)
         }
+        let allowMigration: Bool?
+        switch parameters["allow_migration"] {
+        case nil: allowMigration = nil
+        case "true": allowMigration = true
+        case "false": allowMigration = false
+        default: return .failure("invalid_request", "allow_migration must be true or false", status: .badRequest)
+        }
+        if let signedIn, signedIn.clientID != accepted.client.id {
+            return .failure(
+                "invalid_token", "The access token was issued to another client.", status: .unauthorized)
+        }
         if !provider.configuration.signUpEnabled, flow.createsAccounts {
             return .failure(
                 FlowActionRunner.signUpDisabled.code, FlowActionRunner.signUpDisabled.message, status: .forbidden)
@@ -51,7 +68,8 @@ struct FlowEngine: Sendable {
         let request = FlowRequest(
             redirectURI: accepted.redirectURI, scope: accepted.scope, state: accepted.state, nonce: accepted.nonce,
             codeChallenge: challenge, loginHint: accepted.loginHint, uiLocales: accepted.uiLocales,
-            acrValues: acrValues.map { String($0.prefix(256)) })
+            acrValues: acrValues.map { String($0.prefix(256)) }, signedInSubject: signedIn?.subject,
+            allowMigration: allowMigration)
         let context = FlowContext(loginHint: accepted.loginHint)
         let id = RandomIdentifier.make()
         let now = provider.now()
@@ -193,9 +211,12 @@ struct FlowEngine: Sendable {
 }
 
 extension FlowDefinition {
-    /// Whether some button of the flow creates an account (or sends a code to make one).
+    /// Whether some button of the flow creates an account (or sends a code to make one, or makes an anonymous one).
     var createsAccounts: Bool {
-        nodes.contains { $0.sets(password: .createAccount) || $0.sets(password: .sendSignUpCode) }
+        nodes.contains {
+            $0.sets(password: .createAccount) || $0.sets(password: .sendSignUpCode)
+                || $0.sets(password: .createAnonymousAccount)
+        }
     }
 }
 

@@ -22,8 +22,16 @@ struct FlowRequest: Sendable, Equatable, Codable {
     /// Whether the hosted pages run this interaction for a pending browser request (``FlowPageRoutes``); such an
     /// interaction is never continued through `/flows/interactions`.
     var hostedPage: Bool?
+    /// The user signed in on the device when the flow started (the subject of the start's bearer access token): the
+    /// credentials the flow finds are linked to them, or replace them, by ``AccountLinking``'s cases.
+    var signedInSubject: String?
+    /// The start's `allow_migration`: whether a guest signed in on the device may be replaced by the account the
+    /// credentials belong to, its data merged in (`true`) or not (`false`); `nil` asks first (`migration_required`).
+    var allowMigration: Bool?
 
     private enum CodingKeys: String, CodingKey {
+        case signedInSubject = "signed_in_subject"
+        case allowMigration = "allow_migration"
         case redirectURI = "redirect_uri"
         case scope, state, nonce
         case codeChallenge = "code_challenge"
@@ -46,6 +54,8 @@ struct FlowContext: Sendable, Equatable, Codable {
     var emailProven: Bool?
     /// While the consent node is shown: what runs once the person allows.
     var consent: FlowConsentState?
+    /// The guest signed in on the device whom the identified account replaces when the interaction completes.
+    var replacedGuest: String?
 
     /// A new interaction's context: the `login_hint` filled in when it is an email address.
     init(loginHint: String?) {

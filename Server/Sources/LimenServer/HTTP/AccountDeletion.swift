@@ -26,8 +26,9 @@ enum AccountDeletion {
             return .refused(
                 message: "Enter your password to delete your account.", status: .badRequest, retryAfter: nil)
         }
+        guard let email = user.email else { return refusal(.invalidCredentials) }
         do throws(AccountError) {
-            let confirmed = try await signIn.signIn(email: user.email, password: password, from: clientAddress)
+            let confirmed = try await signIn.signIn(email: email, password: password, from: clientAddress)
             return confirmed.id == user.id ? .confirmed : refusal(.invalidCredentials)
         } catch {
             if case .storage(let storage) = error { throw storage }

@@ -45,7 +45,7 @@ enum AccountRoutes {
                         if let retryAfter { refused.headers[.retryAfter] = String(retryAfter) }
                         return refused
                     }
-                    _ = try await responder.provider.store.deleteUser(id: user.id)
+                    _ = try await responder.provider.accounts.delete(userID: user.id)
                     context.logger.notice(
                         "A user deleted their account on the account page", metadata: ["sub": "\(user.id)"])
                     return try await responder.signOut(browser, answering: Pages.accountDeleted())
@@ -93,7 +93,8 @@ enum AccountRoutes {
             let schema = try await profiles.schema()
             let profile = try await profiles.profile(userID: user.id)
             return Pages.account(
-                email: user.email, profile: profile, schema: schema, csrf: csrf, notice: notice, error: error,
+                email: user.email ?? "a guest account", profile: profile, schema: schema, csrf: csrf, notice: notice,
+                error: error,
                 status: status)
         } catch {
             return Pages.serverError()

@@ -126,7 +126,8 @@ enum AdminRoutes {
         }
         admin.delete("users/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
-            guard try await storage({ () throws(StorageError) in try await store.deleteUser(id: id) }) else {
+            guard try await storage({ () throws(StorageError) in try await provider.accounts.delete(userID: id) })
+            else {
                 throw AdminError.notFound("user")
             }
             logger.notice("Admin API removed a user", metadata: ["sub": "\(id)"])

@@ -12,6 +12,9 @@ enum BearerChallenge: Error, Sendable, Equatable {
     case invalidToken
     /// The token lacks the scope the resource needs (403): `openid` for `/userinfo`, `profile` for `/v1/me/data`.
     case insufficientScope(String)
+    /// The token's sign-in is older than the resource allows (401, RFC 9470 §3): sign in again, at most `maxAge`
+    /// seconds before the request.
+    case insufficientUserAuthentication(maxAge: Int)
 
     /// The token of an `Authorization: Bearer` header (RFC 6750 §2.1), `nil` when there is none.
     static func token(in request: Request) -> String? {
@@ -37,6 +40,11 @@ enum BearerChallenge: Error, Sendable, Equatable {
         case .insufficientScope(let scope):
             status = .forbidden
             challenge += ", error=\"insufficient_scope\", scope=\"\(scope)\""
+        case .insufficientUserAuthentication(let maxAge):
+            status = .unauthorized
+            challenge +=
+                ", error=\"insufficient_user_authentication\", "
+                + "error_description=\"a more recent authentication is required\", max_age=\(maxAge)"
         }
         return Response(status: status, headers: [.wwwAuthenticate: challenge, .cacheControl: "no-store"])
     }

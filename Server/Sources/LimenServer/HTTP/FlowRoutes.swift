@@ -17,12 +17,25 @@ enum FlowRoutes {
 
     static func add(to router: Router<some RemoteAddressRequestContext>, provider: Provider) {
         let engine = FlowEngine(provider: provider, catalog: provider.flows)
+        let verifier = AccessTokenVerifier(provider: provider)
         router.post("/flows/:flow") { request, context in
             let flow = context.parameters.get("flow") ?? ""
             return await answer { () throws(StorageError) in
+                // A user signed in on the device: the credentials the flow finds are linked to them (AccountLinking).
+                var signedIn: AccessTokenClaims?
+                if request.headers[.authorization] != nil {
+                    guard let token = BearerChallenge.token(in: request), let claims = try await verifier.verify(token)
+                    else {
+                        return .failure(
+                            "invalid_token", "The access token is not valid: sign in again, or start without it.",
+                            status: .unauthorized)
+                    }
+                    signedIn = claims
+                }
                 switch await startParameters(of: request) {
-                case .success(let parameters): try await engine.start(flow: flow, parameters: parameters)
-                case .failure(let failure): failure
+                case .success(let parameters):
+                    return try await engine.start(flow: flow, parameters: parameters, signedIn: signedIn)
+                case .failure(let failure): return failure
                 }
             }
         }
@@ -74,10 +87,11 @@ enum FlowRoutes {
             guard case .object(let members) = document else { return .failure(invalidBody("expected a JSON object")) }
             var pairs: [(name: String, value: String)] = []
             for (name, value) in members.sorted(by: { $0.key < $1.key }) {
-                guard case .string(let text) = value else {
-                    return .failure(invalidBody("\(name) must be a string"))
+                switch value {
+                case .string(let text): pairs.append((name, text))
+                case .bool(let flag) where name == "allow_migration": pairs.append((name, flag ? "true" : "false"))
+                default: return .failure(invalidBody("\(name) must be a string"))
                 }
-                pairs.append((name, text))
             }
             return Result { () throws(FormRefusal) in try FormFields.parse(FormEncoding.encode(pairs)) }
                 .mapError { invalidBody($0.description) }

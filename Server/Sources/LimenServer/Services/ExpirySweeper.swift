@@ -3,13 +3,14 @@ import Logging
 import ServiceLifecycle
 
 /// Deletes expired rows (authorization codes, grants, refresh tokens, access-token revocations, forgotten sign-in
-/// failures, pending authorization requests, browser sessions, device authorizations) at start and then every
-/// ``interval``, until the service group shuts down.
+/// failures, pending authorization requests, browser sessions, device authorizations) and anonymous users unused for
+/// ``TokenLifetimes/anonymousUser`` at start and then every ``interval``, until the service group shuts down.
 public struct ExpirySweeper: Service {
     /// The time between two sweeps.
     public let interval: Duration
     private let store: any Store
     private let forgetFailuresAfter: TimeInterval
+    private let keepAnonymousUsersFor: TimeInterval
     private let clock: any Clock<Duration>
     private let now: @Sendable () -> Date
     private let logger: Logger
@@ -19,6 +20,7 @@ public struct ExpirySweeper: Service {
         store: any Store,
         interval: Duration = .seconds(60),
         forgetFailuresAfter: TimeInterval = SignInLockout().memory,
+        keepAnonymousUsersFor: TimeInterval = TokenLifetimes().anonymousUser,
         clock: any Clock<Duration> = ContinuousClock(),
         now: @escaping @Sendable () -> Date = Date.init,
         logger: Logger = Logger(label: "limen.sweeper")
@@ -26,6 +28,7 @@ public struct ExpirySweeper: Service {
         self.store = store
         self.interval = interval
         self.forgetFailuresAfter = forgetFailuresAfter
+        self.keepAnonymousUsersFor = keepAnonymousUsersFor
         self.clock = clock
         self.now = now
         self.logger = logger
@@ -85,6 +88,12 @@ public struct ExpirySweeper: Service {
                 "email codes",
                 { [store] () throws(StorageError) in
                     try await store.deleteExpiredEmailCodes(before: now)
+                }
+            ),
+            (
+                "anonymous users",
+                { [store, keepAnonymousUsersFor] () throws(StorageError) in
+                    try await store.deleteAnonymousUsers(inactiveSince: now.addingTimeInterval(-keepAnonymousUsersFor))
                 }
             ),
             (

@@ -6,6 +6,8 @@ struct Migration: Sendable {
     var name: String
     /// The statements, run in one transaction.
     var statements: [String]
+    /// Whether SQLite applies it with foreign keys off, checking them before it commits (``SchemaMigration``).
+    var needsForeignKeysOff = false
 }
 
 /// The SQLite schema, oldest first. Every table carries the columns its expiry sweep needs.

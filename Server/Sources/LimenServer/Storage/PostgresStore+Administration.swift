@@ -14,3 +14,18 @@ extension PostgresStore {
         )).isEmpty
     }
 }
+
+extension PostgresStore {
+    /// One statement, as ``deleteUser(id:)``: the guests chosen and everything they hold go together.
+    @discardableResult
+    public func deleteAnonymousUsers(inactiveSince date: Date) async throws(StorageError) -> Int {
+        try await execute(
+            """
+            WITH stale AS (\(staleGuestIDs(inactiveSince: date))),
+                grants_removed AS (DELETE FROM grants WHERE subject IN (SELECT id FROM stale)),
+                codes_removed AS (DELETE FROM authorization_codes WHERE subject IN (SELECT id FROM stale))
+            DELETE FROM users WHERE id IN (SELECT id FROM stale) RETURNING id
+            """
+        ).count
+    }
+}

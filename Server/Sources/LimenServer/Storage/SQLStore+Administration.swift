@@ -25,7 +25,7 @@ extension SQLStore {
         // Byte order in both: a PostgreSQL locale collation would order the same IDs differently from SQLite.
         try await execute(
             """
-            SELECT * FROM users WHERE id\(.byteOrder) > \(after ?? "") ORDER BY id\(.byteOrder) LIMIT \(max(limit, 0))
+            SELECT \(.userColumns) FROM users WHERE id\(.byteOrder) > \(after ?? "") ORDER BY id\(.byteOrder) LIMIT \(max(limit, 0))
             """
         ).map { row throws(StorageError) in try UserRecord(row: row) }
     }

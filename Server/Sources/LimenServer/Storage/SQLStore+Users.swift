@@ -17,19 +17,20 @@ extension SQLStore {
 
     /// On the read path: `/userinfo` reads the user on every call.
     public func user(id: String) async throws(StorageError) -> UserRecord? {
-        try await read("SELECT * FROM users WHERE id = \(id)").first.map { row throws(StorageError) in
+        try await read("SELECT \(.userColumns) FROM users WHERE id = \(id)").first.map { row throws(StorageError) in
             try UserRecord(row: row)
         }
     }
 
     public func user(email: String) async throws(StorageError) -> UserRecord? {
-        try await execute("SELECT * FROM users WHERE email = \(email)").first.map { row throws(StorageError) in
+        try await execute("SELECT \(.userColumns) FROM users WHERE email = \(email)").first.map {
+            row throws(StorageError) in
             try UserRecord(row: row)
         }
     }
 
     public func users() async throws(StorageError) -> [UserRecord] {
-        try await execute("SELECT * FROM users ORDER BY created_at, id").map { row throws(StorageError) in
+        try await execute("SELECT \(.userColumns) FROM users ORDER BY created_at, id").map { row throws(StorageError) in
             try UserRecord(row: row)
         }
     }
@@ -52,11 +53,21 @@ extension UserRecord {
     init(row: some SQLRow, columnPrefix: String = "") throws(StorageError) {
         self.init(
             id: try row.text(columnPrefix + "id"),
-            email: try row.text(columnPrefix + "email"),
+            email: try row.optionalText(columnPrefix + "email"),
             emailVerified: try row.bool(columnPrefix + "email_verified"),
             name: try row.optionalText(columnPrefix + "name"),
             passwordHash: try row.optionalText(columnPrefix + "password_hash"),
-            createdAt: try row.date(columnPrefix + "created_at")
+            createdAt: try row.date(columnPrefix + "created_at"),
+            identityCount: try row.integer(columnPrefix + "identity_count")
         )
     }
+}
+
+extension SQLFragment {
+    /// A user's columns and `identity_count`, how many identities they have, for a query `FROM users`.
+    static let userColumns = SQLFragment(
+        sqlite: userColumnsText, postgres: userColumnsText)
+
+    private static let userColumnsText =
+        "users.*, (SELECT COUNT(*) FROM identities WHERE identities.user_id = users.id) AS identity_count"
 }

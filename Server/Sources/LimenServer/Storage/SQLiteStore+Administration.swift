@@ -8,3 +8,11 @@ extension SQLiteStore {
         !(try await execute("DELETE FROM users WHERE id = \(id) RETURNING id")).isEmpty
     }
 }
+
+extension SQLiteStore {
+    /// Their grants and codes go through the `users_delete_issued` trigger, as with ``deleteUser(id:)``.
+    @discardableResult
+    public func deleteAnonymousUsers(inactiveSince date: Date) async throws(StorageError) -> Int {
+        try await execute("DELETE FROM users WHERE id IN (\(staleGuestIDs(inactiveSince: date))) RETURNING id").count
+    }
+}

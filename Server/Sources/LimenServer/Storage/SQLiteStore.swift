@@ -141,28 +141,52 @@ public final class SQLiteStore: Store {
     private func apply(_ migrations: [Migration]) async throws(StorageError) {
         for migration in migrations.sorted(by: { $0.version < $1.version }) {
             guard try await schemaVersion() < migration.version else { continue }
-            do {
-                // IMMEDIATE takes the write lock first, so two processes starting together apply a step once.
-                _ = try await connection.query("BEGIN IMMEDIATE")
-                let applied = try await connection.query(
-                    "SELECT 1 FROM schema_migrations WHERE version = ?",
-                    [.integer(.init(migration.version))]
-                )
-                if applied.isEmpty {
-                    for statement in migration.statements {
-                        _ = try await connection.query(statement)
-                    }
-                    _ = try await connection.query(
-                        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                        [.integer(.init(migration.version)), .text(migration.name), Self.sqliteData(Date().sqlValue)]
-                    )
-                }
-                _ = try await connection.query("COMMIT")
-                logger.info("Applied schema migration", metadata: ["version": "\(migration.version)"])
-            } catch {
-                _ = try? await connection.query("ROLLBACK")
-                throw .migrationFailed(version: migration.version, reason: "\(error)")
+            guard migration.needsForeignKeysOff else {
+                try await applyOne(migration)
+                continue
             }
+            // The pragma takes effect only outside a transaction; it is on again however the step ends.
+            _ = try await query("PRAGMA foreign_keys = OFF")
+            do {
+                try await applyOne(migration)
+            } catch {
+                _ = try? await query("PRAGMA foreign_keys = ON")
+                throw error
+            }
+            _ = try await query("PRAGMA foreign_keys = ON")
+        }
+    }
+
+    /// Applies `migration` in one transaction, unless another process applied it first.
+    private func applyOne(_ migration: Migration) async throws(StorageError) {
+        do {
+            // IMMEDIATE takes the write lock first, so two processes starting together apply a step once.
+            _ = try await connection.query("BEGIN IMMEDIATE")
+            let applied = try await connection.query(
+                "SELECT 1 FROM schema_migrations WHERE version = ?",
+                [.integer(.init(migration.version))]
+            )
+            if applied.isEmpty {
+                for statement in migration.statements {
+                    _ = try await connection.query(statement)
+                }
+                if migration.needsForeignKeysOff {
+                    let broken = try await connection.query("PRAGMA foreign_key_check")
+                    guard broken.isEmpty else {
+                        throw StorageError.migrationFailed(
+                            version: migration.version, reason: "\(broken.count) rows refer to rows that are gone")
+                    }
+                }
+                _ = try await connection.query(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    [.integer(.init(migration.version)), .text(migration.name), Self.sqliteData(Date().sqlValue)]
+                )
+            }
+            _ = try await connection.query("COMMIT")
+            logger.info("Applied schema migration", metadata: ["version": "\(migration.version)"])
+        } catch {
+            _ = try? await connection.query("ROLLBACK")
+            throw .migrationFailed(version: migration.version, reason: "\(error)")
         }
     }
 

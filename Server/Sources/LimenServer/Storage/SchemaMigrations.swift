@@ -66,6 +66,7 @@ enum SchemaMigrations {
                     table: "clients", ColumnDefinition(name: "email_link_uri", kind: .text, isNullable: true))
             ]
         ),
+        IdentityMigration.migration,
     ]
 
     /// Version 13: the app schema (one row) and each user's profile data, gone with the user.

@@ -8,7 +8,7 @@ import Foundation
 public protocol Store:
     Sendable, UserStore, SignInThrottleStore, PendingAuthorizationStore, BrowserSessionStore, ConsentStore,
     GrantStore, RefreshTokenStore, DeviceAuthorizationStore, AdministrationStore, FirstRunStore, ProfileStore,
-    AccessTokenStateStore, FlowInteractionStore, EmailCodeStore
+    AccessTokenStateStore, FlowInteractionStore, EmailCodeStore, IdentityStore
 {
     /// Applies every schema migration not yet applied; running it again changes nothing.
     func migrate() async throws(StorageError)

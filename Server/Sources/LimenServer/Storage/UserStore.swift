@@ -1,11 +1,13 @@
 import Foundation
+import LimenWire
 
 /// A person who can sign in.
 public struct UserRecord: Sendable, Equatable {
     /// The OpenID `sub`: random and opaque, never reused or reassigned.
     public var id: String
-    /// The email address, normalised (trimmed, lower-cased); unique among users.
-    public var email: String
+    /// The email address, normalised (trimmed, lower-cased); unique among users; `nil` for a user without one (an
+    /// anonymous user).
+    public var email: String?
     /// Whether the address has been shown to belong to the user.
     public var emailVerified: Bool
     /// The display name, if given.
@@ -15,15 +17,19 @@ public struct UserRecord: Sendable, Equatable {
     public var passwordHash: String?
     /// When the account was created.
     public var createdAt: Date
+    /// How many identities the user signs in with, as the store read them (``IdentityStore``): none for an anonymous
+    /// user. Derived by the store; a write ignores it.
+    public var identityCount: Int
 
     /// Creates a user record.
     public init(
         id: String,
-        email: String,
+        email: String?,
         emailVerified: Bool = false,
         name: String? = nil,
         passwordHash: String? = nil,
-        createdAt: Date
+        createdAt: Date,
+        identityCount: Int = 0
     ) {
         self.id = id
         self.email = email
@@ -31,12 +37,23 @@ public struct UserRecord: Sendable, Equatable {
         self.name = name
         self.passwordHash = passwordHash
         self.createdAt = createdAt
+        self.identityCount = identityCount
+    }
+
+    /// Whether the user has no identity: signed in as a guest, known by nothing but their subject.
+    public var isAnonymous: Bool { identityCount == 0 }
+
+    /// The user's auth level (Rownd's guest / unverified / verified), derived from their identities.
+    public var authLevel: AuthLevel {
+        if isAnonymous { return .guest }
+        return emailVerified ? .verified : .unverified
     }
 }
 
 /// The users part of the ``Store``.
 public protocol UserStore: Sendable {
-    /// Stores `user` unless a user with its email (or ID) exists; returns whether it was inserted.
+    /// Stores `user` unless a user with its email (or ID) exists; returns whether it was inserted. Its password and
+    /// email identities follow from its columns (``IdentityStore``).
     @discardableResult
     func insertUserIfAbsent(_ user: UserRecord) async throws(StorageError) -> Bool
     /// The user with this subject, if any.
@@ -48,7 +65,8 @@ public protocol UserStore: Sendable {
     /// Replaces the stored email-verified flag, name and password hash of the user with `user.id` (the email and
     /// creation time stay); returns whether there was such a user. A changed password hash also ends everything the
     /// old password let in, in the same step: the user's browser sessions, grants (so their refresh and access
-    /// tokens), authorization codes and device authorizations.
+    /// tokens), authorization codes and device authorizations. A first password (a user who had none), or none where
+    /// there was one, ends nothing.
     @discardableResult
     func updateUser(_ user: UserRecord) async throws(StorageError) -> Bool
 }

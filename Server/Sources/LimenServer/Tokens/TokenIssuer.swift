@@ -39,7 +39,8 @@ struct TokenIssuer: Sendable {
     }
 
     /// Tokens for `grant`, narrowed to `scope`; `nonce` goes into the ID token (first issue only, OIDC Core §12.2).
-    /// `user` is the grant's user when the caller has read it already; otherwise an ID token reads it from the store.
+    /// `user` is the grant's user when the caller has read it already; otherwise it is read from the store (its
+    /// ``AuthLevel`` goes into both tokens, so that a level raised since the grant began shows on the next refresh).
     /// With a `resource` (RFC 8707) the access token's `aud` names it before the issuer.
     func issue(
         grant: GrantRecord,
@@ -58,10 +59,20 @@ struct TokenIssuer: Sendable {
         } catch {
             throw .serverError
         }
+        var user = knownUser
+        if user == nil {
+            do {
+                user = try await provider.store.user(id: grant.subject)
+            } catch {
+                throw .serverError
+            }
+        }
+        guard let user else { throw .invalidGrant }
         let accessExpiry = now.addingTimeInterval(lifetimes.accessToken)
         let accessToken = try await sign(
             [
                 "iss": .string(issuer), "sub": .string(grant.subject),
+                AuthLevel.claimName: .string(user.authLevel.rawValue),
                 "aud": resource.map { .array([.string($0), .string(issuer)]) } ?? .string(issuer),
                 "client_id": .string(client.id), "scope": .string(scope), "iat": Self.seconds(now),
                 "exp": Self.seconds(accessExpiry), "jti": .string(RandomToken.make(byteCount: 16)),
@@ -77,15 +88,6 @@ struct TokenIssuer: Sendable {
             "expires_in": .number(lifetimes.accessToken), "scope": .string(scope),
         ]
         if Scope(scope).contains("openid") {
-            var user = knownUser
-            if user == nil {
-                do {
-                    user = try await provider.store.user(id: grant.subject)
-                } catch {
-                    throw .serverError
-                }
-            }
-            guard let user else { throw .invalidGrant }
             var claims: [String: JSONValue]
             do {
                 claims = try await UserInfoClaims.claims(

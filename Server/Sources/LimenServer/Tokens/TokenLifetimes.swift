@@ -19,6 +19,13 @@ public struct TokenLifetimes: Sendable, Equatable {
     /// How long a grant lives from its creation however often it is refreshed: 90 days (RFC 9700 §4.14.2). No token
     /// of the grant outlives it, and a refresh after it is `invalid_grant`: the user signs in again.
     public var grantMaxLifetime: TimeInterval
+    /// How long an anonymous user (no identity) is kept after their last refresh, or their creation when they never
+    /// refreshed: 30 days. The expiry sweep then deletes them with their profile, grants and sessions.
+    public var anonymousUser: TimeInterval
+    /// How recent the sign-in behind an access token must be for `DELETE /v1/me` (its `auth_time`): 5 minutes, so that
+    /// a stolen token or an unattended device cannot delete the account (OWASP: re-authenticate for sensitive
+    /// actions). A guest, who has nothing to sign in again with, is exempt.
+    public var accountDeletionMaxAge: TimeInterval
 
     /// Access token lifetimes the server may be set to: a minute to a day (a bearer token is not revocable
     /// everywhere).
@@ -31,6 +38,10 @@ public struct TokenLifetimes: Sendable, Equatable {
     public static let refreshReuseGraceRange: ClosedRange<TimeInterval> = 0...60
     /// Grant lifetimes the server may be set to: an hour to five years.
     public static let grantMaxLifetimeRange: ClosedRange<TimeInterval> = 3600...(5 * 365 * 86_400)
+    /// Anonymous user lifetimes the server may be set to: an hour to five years.
+    public static let anonymousUserRange: ClosedRange<TimeInterval> = 3600...(5 * 365 * 86_400)
+    /// Account deletion authentication ages the server may be set to: a minute to a day.
+    public static let accountDeletionMaxAgeRange: ClosedRange<TimeInterval> = 60...86_400
 
     /// The defaults, each overridable.
     public init(
@@ -38,13 +49,17 @@ public struct TokenLifetimes: Sendable, Equatable {
         idToken: TimeInterval = 300,
         refreshToken: TimeInterval = 30 * 86_400,
         refreshReuseGrace: TimeInterval = 10,
-        grantMaxLifetime: TimeInterval = 90 * 86_400
+        grantMaxLifetime: TimeInterval = 90 * 86_400,
+        anonymousUser: TimeInterval = 30 * 86_400,
+        accountDeletionMaxAge: TimeInterval = 300
     ) {
         self.accessToken = accessToken
         self.idToken = idToken
         self.refreshToken = refreshToken
         self.refreshReuseGrace = refreshReuseGrace
         self.grantMaxLifetime = grantMaxLifetime
+        self.anonymousUser = anonymousUser
+        self.accountDeletionMaxAge = accountDeletionMaxAge
     }
 }
 

@@ -2,7 +2,8 @@ import Foundation
 import LimenWire
 
 /// The claims `/userinfo` returns for an access token, and the ID token carries too (OpenID Connect Core §5.1, §5.4):
-/// `sub` always; `email` and `email_verified` with the `email` scope; with the `profile` scope, the standard profile
+/// `sub` and `auth_level` (``AuthLevel``, from the user's identities) always; `email` and `email_verified` with the
+/// `email` scope, for a user with an address; with the `profile` scope, the standard profile
 /// claims the user's profile holds (``profileClaims``, from fields of those names that are not encrypted and hold a
 /// string), `name` falling back to the account's name, and `updated_at` (the profile's last write).
 enum UserInfoClaims {
@@ -43,9 +44,11 @@ enum UserInfoClaims {
         profile: ProfileRecord?,
         schema: ProfileSchema
     ) -> [String: JSONValue] {
-        var claims: [String: JSONValue] = ["sub": .string(user.id)]
-        if scope.contains("email") {
-            claims["email"] = .string(user.email)
+        var claims: [String: JSONValue] = [
+            "sub": .string(user.id), AuthLevel.claimName: .string(user.authLevel.rawValue),
+        ]
+        if scope.contains("email"), let email = user.email {
+            claims["email"] = .string(email)
             claims["email_verified"] = .bool(user.emailVerified)
         }
         guard scope.contains("profile") else { return claims }

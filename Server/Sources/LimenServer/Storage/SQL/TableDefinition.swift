@@ -113,14 +113,18 @@ enum SchemaChange: Sendable {
     case addColumn(table: String, ColumnDefinition)
     /// Creates an index `name` on `columns` of `table`.
     case createIndex(name: String, table: String, columns: [String], isUnique: Bool = false)
+    /// What the dialects cannot say alike (SQLite rebuilds a table to drop a `NOT NULL`; PostgreSQL alters it), each
+    /// written out: kept for the changes no shared form covers.
+    case dialectSpecific(sqlite: [String], postgres: [String])
 
-    /// The statement for `dialect`.
-    func statement(in dialect: SQLDialect) -> String {
+    /// The statements for `dialect`.
+    func statements(in dialect: SQLDialect) -> [String] {
         switch self {
-        case .createTable(let table): table.createStatement(in: dialect)
-        case .addColumn(let table, let column): "ALTER TABLE \(table) ADD COLUMN \(column.definition(in: dialect))"
+        case .createTable(let table): [table.createStatement(in: dialect)]
+        case .addColumn(let table, let column): ["ALTER TABLE \(table) ADD COLUMN \(column.definition(in: dialect))"]
         case .createIndex(let name, let table, let columns, let isUnique):
-            "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(name) ON \(table) (\(columns.joined(separator: ", ")))"
+            ["CREATE \(isUnique ? "UNIQUE " : "")INDEX \(name) ON \(table) (\(columns.joined(separator: ", ")))"]
+        case .dialectSpecific(let sqlite, let postgres): dialect == .sqlite ? sqlite : postgres
         }
     }
 }
@@ -133,9 +137,14 @@ struct SchemaMigration: Sendable {
     var name: String
     /// The changes, applied in order in one transaction.
     var changes: [SchemaChange]
+    /// Whether SQLite must apply it with foreign keys off (a table rebuilt: dropping the old one would otherwise delete
+    /// the rows that refer to it); the foreign keys are checked before it commits.
+    var needsForeignKeysOff = false
 
     /// The step as `dialect` applies it.
     func migration(in dialect: SQLDialect) -> Migration {
-        Migration(version: version, name: name, statements: changes.map { $0.statement(in: dialect) })
+        Migration(
+            version: version, name: name, statements: changes.flatMap { $0.statements(in: dialect) },
+            needsForeignKeysOff: needsForeignKeysOff)
     }
 }

@@ -1,0 +1,133 @@
+import Foundation
+
+/// RxFireAuth's case table, in one place for every sign-in flow: what a flow does with the account its credentials
+/// lead to, given who is signed in on the device (the start's bearer token, ``FlowRequest/signedInSubject``).
+///
+/// 1. A guest is signed in and the credential belongs to nobody: it is linked to the guest (same user ID, data kept,
+///    the level rises) — ``link(email:passwordHash:emailVerified:request:)``.
+/// 2. A guest is signed in and the credential belongs to another account: `migration_required`, unless the start said
+///    `allow_migration`; then the account is signed in and the guest deleted when the interaction completes (its
+///    profile fields merged into the account's first with `true`) — ``identified(_:request:context:)``.
+/// 3. A user with an identity is signed in and the credential belongs to nobody: linked to them where their account
+///    can hold it, else refused with `account_has_email` (an account has one address).
+/// 4. A user with an identity is signed in and the credential belongs to another account: `credential_in_use`, nothing
+///    changed.
+/// 5. Nobody is signed in: the account is signed in, or created.
+struct AccountLinking: Sendable {
+    /// The error detail code of case 2.
+    static let migrationRequired = "migration_required"
+    /// The error detail code of case 4.
+    static let credentialInUse = "credential_in_use"
+    /// The error detail code of case 3 when the signed-in account has an address already.
+    static let accountHasEmail = "account_has_email"
+
+    /// The provider whose store holds the users.
+    let provider: Provider
+
+    /// Who is signed in on the device, as the store has them now; `nil` when nobody is (or they were deleted since).
+    func signedIn(_ request: FlowRequest) async throws(StorageError) -> UserRecord? {
+        guard let subject = request.signedInSubject else { return nil }
+        return try await provider.store.user(id: subject)
+    }
+
+    /// The context once the credentials identified `user` (cases 2, 4 and 5), or the refusal.
+    func identified(
+        _ user: UserRecord,
+        request: FlowRequest,
+        context: FlowContext
+    ) async throws(StorageError) -> Result<FlowContext, FlowRefusal> {
+        var context = context
+        (context.subject, context.createdUser, context.replacedGuest) = (user.id, false, nil)
+        guard let current = try await signedIn(request), current.id != user.id else { return .success(context) }
+        guard current.isAnonymous else {
+            return .failure(
+                Self.refusal(
+                    Self.credentialInUse,
+                    "This sign-in belongs to another account. Sign out first to use that account."))
+        }
+        guard request.allowMigration != nil else {
+            return .failure(
+                Self.refusal(
+                    Self.migrationRequired,
+                    "This email address has an account. Sign in to it to continue; what you did as a guest can be "
+                        + "moved to it."))
+        }
+        context.replacedGuest = current.id
+        return .success(context)
+    }
+
+    /// Links an address nobody has (with a password and a name, if given, checked as a sign-up checks them) to the
+    /// guest signed in on the device (case 1), or answers case 3; `nil` when nobody is signed in, so that the caller
+    /// creates the account (case 5).
+    func link(
+        email: String,
+        password: String?,
+        name: String?,
+        emailVerified: Bool,
+        request: FlowRequest
+    ) async throws(AccountError) -> Result<UserRecord, FlowRefusal>? {
+        let current: UserRecord?
+        do {
+            current = try await signedIn(request)
+        } catch {
+            throw .storage(error)
+        }
+        guard let current else { return nil }
+        guard current.isAnonymous else {
+            return .failure(
+                Self.refusal(
+                    Self.accountHasEmail,
+                    "You are signed in to an account that has an email address. Sign out first to create another."))
+        }
+        let (checkedEmail, checkedName, passwordHash) = try await provider.accounts.checkedCredentials(
+            email: email, password: password, name: name)
+        let linked: UserRecord?
+        do {
+            linked =
+                try await provider.store.linkEmail(
+                    checkedEmail, passwordHash: passwordHash, name: checkedName, emailVerified: emailVerified,
+                    toAnonymousUser: current.id)
+                ? try await provider.store.user(id: current.id) : nil
+        } catch {
+            throw .storage(error)
+        }
+        guard let linked else {
+            // Another upgrade of this guest won, or the address was taken meanwhile.
+            return .failure(Self.refusal(Self.credentialInUse, "This email address cannot be linked to this account."))
+        }
+        return .success(linked)
+    }
+
+    /// Deletes the guest the completed interaction replaced, first merging their profile's unencrypted fields into
+    /// the account's where it has none of that name when the start allowed migration.
+    func replaceGuest(in context: FlowContext, request: FlowRequest) async throws(StorageError) {
+        guard let guest = context.replacedGuest, let subject = context.subject, guest != subject else { return }
+        if request.allowMigration == true { try await mergeProfile(of: guest, into: subject) }
+        try await provider.accounts.delete(userID: guest)
+    }
+
+    /// The guest's unencrypted profile fields that the account lacks, written into the account's profile (a field
+    /// encrypted under the guest's device key would not decrypt for the account, so it is not carried).
+    private func mergeProfile(of guest: String, into subject: String) async throws(StorageError) {
+        guard let source = try await provider.store.profile(userID: guest), !source.data.isEmpty else { return }
+        let schema = try await provider.profileSchemas.schema(in: provider.store)
+        for _ in 0..<3 {
+            let target = try await provider.store.profile(userID: subject)
+            var data = target?.data ?? [:]
+            for (name, value) in source.data where data[name] == nil && schema.fields[name]?.isEncrypted != true {
+                data[name] = value
+            }
+            guard data != target?.data else { return }
+            if try await provider.store.writeProfile(
+                userID: subject, data: data, expectedRevision: target?.revision ?? 0, now: provider.now()) != nil
+            {
+                return
+            }
+        }
+    }
+
+    /// An error node's refusal naming the `email` field with `code`.
+    private static func refusal(_ code: String, _ message: String) -> FlowRefusal {
+        FlowRefusal(message: message, details: [.init(key: "email", code: code, message: message)])
+    }
+}

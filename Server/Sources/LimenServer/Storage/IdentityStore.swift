@@ -1,0 +1,60 @@
+import Foundation
+
+/// A credential a user signs in with. One credential belongs to one user only: the store keys identities by
+/// (``kind``, ``subject``).
+public struct IdentityRecord: Sendable, Equatable {
+    /// A password sign-in; the subject is the normalised email address.
+    public static let passwordKind = "password"
+    /// One-time codes sent by email; the subject is the normalised email address.
+    public static let emailKind = "email"
+
+    /// What kind of credential: ``passwordKind``, ``emailKind``, or an external issuer's kind.
+    public var kind: String
+    /// Who the credential names within its kind.
+    public var subject: String
+    /// The user it belongs to.
+    public var userID: String
+    /// When it was linked.
+    public var createdAt: Date
+
+    /// Creates an identity record.
+    public init(kind: String, subject: String, userID: String, createdAt: Date) {
+        (self.kind, self.subject, self.userID, self.createdAt) = (kind, subject, userID, createdAt)
+    }
+}
+
+/// The identities part of the ``Store``. The `password` and `email` identities follow the user's columns (an
+/// address, a password hash) in the same statement as the column changes, so they are never out of step; an anonymous
+/// user has none.
+public protocol IdentityStore: Sendable {
+    /// The user's identities, oldest first.
+    func identities(userID: String) async throws(StorageError) -> [IdentityRecord]
+    /// Gives the anonymous user `userID` its first identity: the address, a password hash when there is one, and
+    /// whether the address is proved (and a display name, when one is given). In one statement it succeeds only while the user still has no address and the
+    /// address is free, so of two upgrades racing for one anonymous user exactly one wins. Returns whether it did.
+    func linkEmail(
+        _ email: String,
+        passwordHash: String?,
+        name: String?,
+        emailVerified: Bool,
+        toAnonymousUser userID: String
+    ) async throws(StorageError) -> Bool
+    /// Removes the user's identities of `kind`, in one statement and only if another identity remains: `password`
+    /// removes the password, `email` the address (and the password that signs in with it), another kind its rows.
+    func unlinkIdentity(kind: String, userID: String) async throws(StorageError) -> IdentityUnlinking
+    /// Deletes the anonymous users (no identity) created before `date` that have not refreshed a token since `date`,
+    /// with everything they own; returns how many.
+    @discardableResult
+    func deleteAnonymousUsers(inactiveSince date: Date) async throws(StorageError) -> Int
+}
+
+/// What an unlinking did.
+public enum IdentityUnlinking: Sendable, Equatable {
+    /// The identity is gone.
+    case unlinked
+    /// The user has no identity of that kind.
+    case notLinked
+    /// It is the user's last identity (with the ones that depend on it), which is never removed: a user with an
+    /// identity keeps at least one.
+    case lastIdentity
+}
