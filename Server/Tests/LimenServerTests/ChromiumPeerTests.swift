@@ -162,7 +162,7 @@ struct ChromiumPeerTests {
     }
 
     @Test(
-        "the account page: encrypted fields shown as encrypted on the device, a field saved, signed out everywhere",
+        "the account page: encrypted fields shown as encrypted on the device, a field saved, signed out everywhere; the account deleted with the password (a wrong one deletes nothing), and its password no longer signs in",
         .enabled(if: SMTPPeer.unavailableReason == nil, "aiosmtpd is not installed"))
     func accountPage() async throws {
         try await withMailedLiveServer { provider, issuer, peer in
@@ -177,10 +177,16 @@ struct ChromiumPeerTests {
             #expect(summary.notice == "Saved.")
             #expect(summary.encrypted.contains("diagnosis: encrypted on your device (no value yet)"))
             #expect(summary.savedNickname == "kj")
-            let user = try #require(try await provider.store.user(email: email))
-            #expect(try await provider.store.profile(userID: user.id)?.data["nickname"] == .string("kj"))
+            #expect(summary.nicknameAfterSignIn == "kj", "the saved field was there when signed in again")
             let png = try Data(contentsOf: URL(fileURLWithPath: summary.screenshot))
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "a PNG file")
+
+            #expect(summary.refusedDeletion == "The email or password is not correct.")
+            #expect(summary.accountAfterRefusal == "Signed in as \(email)", "the wrong password deleted nothing")
+            #expect(!summary.sessionCookieAfterDeletion, "the deletion signed the browser out")
+            #expect(summary.signInAfterDeletion == "The email or password is not correct.")
+            #expect(try await provider.store.user(email: email) == nil, "the account is gone")
+            #expect(try await provider.store.users().isEmpty, "the only account the script made")
         }
     }
 }
@@ -232,9 +238,19 @@ private struct AccountSummary: Decodable {
     let notice: String
     let savedNickname: String
     let screenshot: String
+    let nicknameAfterSignIn: String
+    let refusedDeletion: String?
+    let accountAfterRefusal: String
+    let sessionCookieAfterDeletion: Bool
+    let signInAfterDeletion: String?
 
     enum CodingKeys: String, CodingKey {
         case encrypted, notice, screenshot
         case savedNickname = "saved_nickname"
+        case nicknameAfterSignIn = "nickname_after_sign_in"
+        case refusedDeletion = "refused_deletion"
+        case accountAfterRefusal = "account_after_refusal"
+        case sessionCookieAfterDeletion = "session_cookie_after_deletion"
+        case signInAfterDeletion = "sign_in_after_deletion"
     }
 }
