@@ -10,9 +10,12 @@ enum PageTemplates {
         "logout": logout,
         "device": device,
         "account": account,
+        "email-link": emailLink,
+        "email-link-elsewhere": emailLinkElsewhere,
     ]
 
-    /// The document around every page: language, title, stylesheet, and a client's branding (``PageBrand``).
+    /// The document around every page: language, title, stylesheet (through `root` on a page below the issuer's root),
+    /// and a client's branding (``PageBrand``).
     static let layout = """
         <!doctype html>
         <html lang="{{lang}}"{{#brand}}{{#themeClass}} class="{{themeClass}}"{{/themeClass}}{{/brand}}>
@@ -20,7 +23,7 @@ enum PageTemplates {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>{{title}} – Limen</title>
-        <link rel="stylesheet" href="static/limen.css">
+        <link rel="stylesheet" href="{{root}}static/limen.css">
         {{#brand}}{{#style}}<style>{{{style}}}</style>
         {{/style}}{{/brand}}</head>
         <body>
