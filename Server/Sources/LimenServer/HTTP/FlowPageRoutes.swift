@@ -146,9 +146,8 @@ enum FlowPageForm {
         for collector in node?.collectors ?? [] where collector.type.collectsValue {
             let key = collector.key
             switch collector.type {
-            case .combobox:
-                values[key] = .choices(form.values(key))
-            case .checkbox where !collector.options.isEmpty:
+            case .combobox,
+                .checkbox where !collector.options.isEmpty:
                 values[key] = .choices(form.values(key))
             case .checkbox:
                 if let value = form[key] { values[key] = value == "true" ? .flag(true) : .text(value) }
