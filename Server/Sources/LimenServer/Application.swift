@@ -29,6 +29,7 @@ public enum LimenServerApplication {
                     applies: {
                         $0.method == .post
                             && (FlowPageRoutes.passwordPaths.contains($0.uri.path)
+                                || $0.uri.path == EmailLinkRoutes.submitPath
                                 || $0.uri.path.hasPrefix(FlowRoutes.interactionsPrefix))
                     }
                 )
@@ -55,6 +56,7 @@ public enum LimenServerApplication {
         EndSessionRoutes.add(to: router, responder: signIn)
         DeviceRoutes.add(to: router, responder: signIn)
         FlowRoutes.add(to: router, provider: provider)
+        EmailLinkRoutes.add(to: router, responder: signIn)
         AccountRoutes.add(to: router, responder: signIn)
         Stylesheet.add(to: router)
         let tokens = TokenService(provider: provider, lifetimes: provider.configuration.tokenLifetimes)

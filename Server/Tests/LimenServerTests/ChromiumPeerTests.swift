@@ -13,6 +13,8 @@ enum ChromiumPeer {
     static let accountScript = PythonPeer.script("Tests/Peers/chromium/account.py")
     /// The script that drives the browser through every page the flows render, checking each with axe-core.
     static let flowPagesScript = PythonPeer.script("Tests/Peers/chromium/flow_pages.py")
+    /// The script that opens an email's link in the browser that asked for the code, and in another.
+    static let emailLinkScript = PythonPeer.script("Tests/Peers/chromium/email_link.py")
 
     /// Registers the public native client the scripts sign in with (`browser-test`, any loopback port).
     static func registerClient(in provider: Provider, id: String = "browser-test") async throws -> ClientRecord {
@@ -162,7 +164,40 @@ struct ChromiumPeerTests {
     }
 
     @Test(
-        "the account page: encrypted fields shown as encrypted on the device, a field saved, signed out everywhere",
+        "an email's link opened in the browser that asked signs in; in another browser it shows the code unused; every page passes axe-core",
+        .enabled(if: SMTPPeer.unavailableReason == nil, "aiosmtpd is not installed"))
+    func emailLinkInTheBrowser() async throws {
+        try await withMailedLiveServer { provider, issuer, peer in
+            let client = try await ChromiumPeer.registerClient(in: provider)
+            let email = "barbara@example.com"
+            _ = try await provider.accounts.signUp(email: email, password: "a long enough password", name: "Barbara")
+            let output = try await PythonPeer.run([
+                ChromiumPeer.emailLinkScript.path, "--issuer", issuer, "--client-id", client.id, "--email", email,
+                "--password", "a long enough password", "--mail-dir", peer.directory.path,
+            ])
+            let summary = try JSONDecoder().decode(EmailLinkSummary.self, from: output)
+            #expect(summary.link.hasPrefix(issuer + EmailLink.hostedPath + "#limen_interaction=page."))
+            #expect(
+                summary.pages.map(\.page) == [
+                    "email link: no fragment", "email link: another browser", "email link: wrong code",
+                ])
+            for page in summary.pages {
+                #expect(page.passes > 10, "axe-core ran its rules on \(page.page)")
+                #expect(page.violations.isEmpty, "\(page.page) at \(page.url): \(page.violations)")
+            }
+            #expect(summary.elsewhere.code == summary.code, "the other browser shows the code to type")
+            #expect(summary.elsewhere.url == issuer + EmailLinkRoutes.submitPath, "the fragment left the address bar")
+            #expect(!summary.elsewhere.sessionCookie)
+            #expect(summary.refused.alert == "The code is not correct, or no longer works.")
+            #expect(summary.refused.url == issuer + EmailLinkRoutes.submitPath)
+            #expect(summary.landedCode != nil, "the browser that asked ended at the client with a code")
+            #expect(summary.callbacks == 1)
+            #expect(try await provider.store.user(email: email)?.emailVerified == true, "the code proved the address")
+        }
+    }
+
+    @Test(
+        "the account page: encrypted fields shown as encrypted on the device, a field saved, signed out everywhere; the account deleted with the password (a wrong one deletes nothing), and its password no longer signs in",
         .enabled(if: SMTPPeer.unavailableReason == nil, "aiosmtpd is not installed"))
     func accountPage() async throws {
         try await withMailedLiveServer { provider, issuer, peer in
@@ -177,11 +212,49 @@ struct ChromiumPeerTests {
             #expect(summary.notice == "Saved.")
             #expect(summary.encrypted.contains("diagnosis: encrypted on your device (no value yet)"))
             #expect(summary.savedNickname == "kj")
-            let user = try #require(try await provider.store.user(email: email))
-            #expect(try await provider.store.profile(userID: user.id)?.data["nickname"] == .string("kj"))
+            #expect(summary.nicknameAfterSignIn == "kj", "the saved field was there when signed in again")
             let png = try Data(contentsOf: URL(fileURLWithPath: summary.screenshot))
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "a PNG file")
+
+            #expect(summary.refusedDeletion == "The email or password is not correct.")
+            #expect(summary.accountAfterRefusal == "Signed in as \(email)", "the wrong password deleted nothing")
+            #expect(!summary.sessionCookieAfterDeletion, "the deletion signed the browser out")
+            #expect(summary.signInAfterDeletion == "The email or password is not correct.")
+            #expect(try await provider.store.user(email: email) == nil, "the account is gone")
+            #expect(try await provider.store.users().isEmpty, "the only account the script made")
         }
+    }
+}
+
+/// What `email_link.py` prints.
+private struct EmailLinkSummary: Decodable {
+    struct Elsewhere: Decodable {
+        let code: String
+        let url: String
+        let sessionCookie: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case code, url
+            case sessionCookie = "session_cookie"
+        }
+    }
+
+    struct Refused: Decodable {
+        let alert: String
+        let url: String
+    }
+
+    let pages: [FlowPagesSummary.CheckedPage]
+    let link: String
+    let code: String
+    let elsewhere: Elsewhere
+    let refused: Refused
+    let landedCode: String?
+    let callbacks: Int
+
+    enum CodingKeys: String, CodingKey {
+        case pages, link, code, elsewhere, refused, callbacks
+        case landedCode = "landed_code"
     }
 }
 
@@ -232,9 +305,19 @@ private struct AccountSummary: Decodable {
     let notice: String
     let savedNickname: String
     let screenshot: String
+    let nicknameAfterSignIn: String
+    let refusedDeletion: String?
+    let accountAfterRefusal: String
+    let sessionCookieAfterDeletion: Bool
+    let signInAfterDeletion: String?
 
     enum CodingKeys: String, CodingKey {
         case encrypted, notice, screenshot
         case savedNickname = "saved_nickname"
+        case nicknameAfterSignIn = "nickname_after_sign_in"
+        case refusedDeletion = "refused_deletion"
+        case accountAfterRefusal = "account_after_refusal"
+        case sessionCookieAfterDeletion = "session_cookie_after_deletion"
+        case signInAfterDeletion = "sign_in_after_deletion"
     }
 }

@@ -101,19 +101,10 @@ struct EmailCodeMessageTests {
     }
 }
 
-@Suite("Email templates and the hosted link page")
+@Suite("Email templates")
 struct MailTemplateTests {
     @Test("every mail template compiles")
     func compile() throws {
         _ = try MailTemplates.compile()
-    }
-
-    @Test("the page an email link opens without an app says where the code goes")
-    func hostedLinkPage() async throws {
-        try await FlowFixture.run { fixture in
-            let page = try await fixture.get("/flows/link")
-            #expect(page.status == .ok)
-            #expect(page.text.contains("Continue where you started"))
-        }
     }
 }

@@ -73,18 +73,21 @@ struct SignInLimitsTests {
         )
     }
 
-    @Test("sign-in and sign-up POSTs have their own, lower per-address limit; other POSTs do not count against it")
+    @Test(
+        "sign-in, sign-up and email-link POSTs have their own, lower per-address limit; other POSTs do not count against it"
+    )
     func signInRateLimit() async throws {
+        let paths = ["/login", "/signup", EmailLinkRoutes.submitPath]
         try await withSignIn(
-            configure: { $0.signInRateLimit = RateLimit(burst: 2, perSecond: 0.1) },
+            configure: { $0.signInRateLimit = RateLimit(burst: Double(paths.count), perSecond: 0.1) },
             { fixture in
                 let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
-                for path in ["/login", "/signup"] {
+                for path in paths {
                     try await fixture.client.execute(uri: path, method: .post, headers: form, body: ByteBuffer()) {
                         #expect($0.status != .tooManyRequests)
                     }
                 }
-                for path in ["/login", "/signup"] {
+                for path in paths {
                     try await fixture.client.execute(uri: path, method: .post, headers: form, body: ByteBuffer()) {
                         #expect($0.status == .tooManyRequests)
                         #expect($0.headers[.retryAfter] == "10")

@@ -14,9 +14,12 @@ Screenshots go to $LIMEN_ARTIFACTS_DIR (default .build/artifacts).
 """
 import argparse
 import base64
+import email
+import email.policy
 import hashlib
 import json
 import os
+import re
 import secrets
 import sys
 import threading
@@ -112,8 +115,8 @@ def mail_count(mail_dir):
     return len(os.listdir(directory)) if os.path.isdir(directory) else 0
 
 
-def last_code(mail_dir, count_before):
-    """The code of the newest message once more than `count_before` messages were kept (it ends the subject)."""
+def newest_message(mail_dir, count_before):
+    """The newest message, parsed, once more than `count_before` messages were kept."""
     directory = os.path.join(mail_dir, "mail")
 
     def messages():
@@ -121,11 +124,26 @@ def last_code(mail_dir, count_before):
         return sorted(names, key=lambda name: int(name.split(".")[0]))
 
     WebDriverWait(None, TIMEOUT, poll_frequency=0.1).until(lambda _: len(messages()) > count_before)
-    with open(os.path.join(directory, messages()[-1]), encoding="utf-8") as message:
-        for line in message.read().split("\n"):
-            if line.startswith("Subject: "):
-                return line.strip()[-6:]
-    fail("the message has no subject")
+    with open(os.path.join(directory, messages()[-1]), "rb") as message:
+        return email.message_from_binary_file(message, policy=email.policy.default)
+
+
+def last_code(mail_dir, count_before):
+    """The code of the newest message once more than `count_before` messages were kept (it ends the subject)."""
+    subject = newest_message(mail_dir, count_before)["Subject"]
+    if not subject:
+        fail("the message has no subject")
+    return subject.strip()[-6:]
+
+
+def last_link(mail_dir, count_before):
+    """The link to the issuer's /flows/link page in the text of the newest message, once more than `count_before`
+    messages were kept."""
+    text = newest_message(mail_dir, count_before).get_body(preferencelist=("plain",)).get_content()
+    match = re.search(r"\S+/flows/link#\S+", text)
+    if not match:
+        fail(f"no link in the message: {text}")
+    return match.group(0)
 
 
 def click_for_new_page(driver, selector):

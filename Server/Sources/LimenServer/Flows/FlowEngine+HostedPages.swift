@@ -5,8 +5,16 @@ extension FlowEngine {
     /// The ID of the hosted pages' interaction for a pending request: derived from the request's ID (the secret the
     /// browser that started it holds), so a page finds its interaction without carrying another identifier.
     static func pageInteractionID(for pending: PendingAuthorization) -> String {
-        "page." + pending.id
+        pageInteractionPrefix + pending.id
     }
+
+    /// The pending request whose hosted pages' interaction is `id`, or `nil` when `id` is not of that form.
+    static func pendingRequestID(ofPageInteraction id: String) -> String? {
+        id.hasPrefix(pageInteractionPrefix) ? String(id.dropFirst(pageInteractionPrefix.count)) : nil
+    }
+
+    /// What starts the ID of a hosted page's interaction (never a character of a random identifier).
+    private static let pageInteractionPrefix = "page."
 
     /// The interaction a hosted page of `flow` continues for `pending`: the stored one while it is active in that
     /// flow, else a new one at the flow's start, stored only once it moves (in place of an older one of the request).

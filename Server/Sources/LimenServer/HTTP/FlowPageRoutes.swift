@@ -85,18 +85,36 @@ enum FlowPageRoutes {
         let purpose = CSRFToken.signInPurpose(requestID: pending.id)
         guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: purpose) else { return Pages.forbidden() }
         guard provider.configuration.signUpEnabled || !flow.createsAccounts else { return Pages.signUpOff() }
-        let engine = responder.engine
-        let interaction = try await engine.pageInteraction(for: pending, flow: flow)
+        let interaction = try await responder.engine.pageInteraction(for: pending, flow: flow)
         let current = flow.node(interaction.record.node)
         let node = form["node"] ?? interaction.record.node
         let action = form["action"] ?? current?.collectors.first { $0.type == .submitButton }?.key ?? ""
         let values = FlowPageForm.values(of: form, for: flow.node(node) ?? current)
-        let submission = FlowSubmission(node: node, action: action, values: values)
-        let renderer = responder.flowRenderer(pending: pending, csrf: browser.csrfToken(for: purpose))
+        return try await run(
+            FlowSubmission(node: node, action: action, values: values), on: interaction, flow: flow,
+            pending: pending, browser: browser, clientAddress: clientAddress, responder: responder)
+    }
+
+    /// Runs `submission` on `interaction`, the hosted pages' interaction of `pending` in `flow`, and answers as a page
+    /// does: the next node, or the same one with what was wrong (refilled with what was typed there, never a
+    /// password); on completion a new browser session and the request's next step. Shared by the pages' forms and
+    /// the link of an email opened in the browser that started the request (``EmailLinkRoutes``).
+    static func run(
+        _ submission: FlowSubmission,
+        on interaction: FlowInteraction,
+        flow: FlowDefinition,
+        pending: PendingAuthorization,
+        browser: BrowserState,
+        clientAddress: String,
+        responder: SignInResponder
+    ) async throws(StorageError) -> Response {
+        let engine = responder.engine
+        let renderer = responder.flowRenderer(pending: pending, browser: browser)
         switch try await engine.advance(interaction, submission: submission, clientAddress: clientAddress) {
         case .answer(let answer):
+            let typedHere = submission.node == interaction.record.node
             return renderer.render(
-                answer, entered: values.filter { node == current?.id && !isSecret($0.key, in: flow) })
+                answer, entered: submission.values.filter { typedHere && !isSecret($0.key, in: flow) })
         case .completed(let interaction, let context):
             guard let subject = context.subject, try await engine.finishPage(interaction, context: context) else {
                 return Pages.requestGone(uiLocales: pending.record.uiLocales)
@@ -128,9 +146,8 @@ enum FlowPageForm {
         for collector in node?.collectors ?? [] where collector.type.collectsValue {
             let key = collector.key
             switch collector.type {
-            case .combobox:
-                values[key] = .choices(form.values(key))
-            case .checkbox where !collector.options.isEmpty:
+            case .combobox,
+                .checkbox where !collector.options.isEmpty:
                 values[key] = .choices(form.values(key))
             case .checkbox:
                 if let value = form[key] { values[key] = value == "true" ? .flag(true) : .text(value) }

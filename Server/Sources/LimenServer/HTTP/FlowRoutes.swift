@@ -7,8 +7,8 @@ import NIOCore
 
 /// `POST /flows/{flow}` starts an interaction with a flow; `POST /flows/interactions/{id}` continues it (the wire
 /// contract of ``FlowEngine``'s nodes, documented in `Server/openapi.yaml`). Every answer is JSON, never cached; a
-/// malformed or oversized body is a `400` failure node, never a `500`. `GET /flows/link` is where an email's link
-/// leads for a client without an `email_link_uri` (``EmailLink``).
+/// malformed or oversized body is a `400` failure node, never a `500`. (`GET /flows/link`, where an email's link leads
+/// for a client without an `email_link_uri`, is a page: ``EmailLinkRoutes``.)
 enum FlowRoutes {
     /// The path prefix of continuations, limited per client address like the sign-in forms.
     static let interactionsPrefix = "/flows/interactions/"
@@ -38,16 +38,6 @@ enum FlowRoutes {
                 case .failure(let failure): return failure
                 }
             }
-        }
-        router.get(RouterPath(EmailLink.hostedPath)) { _, _ in
-            // A placeholder until the hosted pages render flows: the fragment never reaches the server, and the
-            // pages run no scripts, so the page can only say where the code goes.
-            Responses.html(
-                title: "Continue where you started",
-                message:
-                    "Open this link on the device where you asked for the code, in the app you started from, "
-                    + "or type the code from the email there.",
-                status: .ok)
         }
         router.post("/flows/interactions/:id") { request, context in
             let id = context.parameters.get("id") ?? ""

@@ -20,10 +20,11 @@ struct SignInResponder: Sendable {
     /// The flows the pages run.
     var engine: FlowEngine { FlowEngine(provider: provider, catalog: provider.flows) }
 
-    /// The renderer of the flow pages of `pending`, whose forms carry `csrf`.
-    func flowRenderer(pending: PendingAuthorization, csrf: String) -> FlowPageRenderer {
+    /// The renderer of the flow pages of `pending` in `browser`, whose forms carry the request's CSRF token.
+    func flowRenderer(pending: PendingAuthorization, browser: BrowserState) -> FlowPageRenderer {
         FlowPageRenderer(
-            pending: pending, csrf: csrf, catalog: provider.flows, signUpEnabled: provider.configuration.signUpEnabled)
+            pending: pending, csrf: browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id)),
+            catalog: provider.flows, signUpEnabled: provider.configuration.signUpEnabled)
     }
 
     /// The page of flow `name` for `pending`: the node its interaction stands on (the flow's start when new).
@@ -33,8 +34,7 @@ struct SignInResponder: Sendable {
         guard let flow = provider.flows.flows[name] else { return Pages.pageNotFound() }
         guard provider.configuration.signUpEnabled || !flow.createsAccounts else { return Pages.signUpOff() }
         let interaction = try await engine.pageInteraction(for: pending, flow: flow)
-        let csrf = browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id))
-        return flowRenderer(pending: pending, csrf: csrf).render(try engine.pageAnswer(interaction))
+        return flowRenderer(pending: pending, browser: browser).render(try engine.pageAnswer(interaction))
     }
 
     /// After a flow of the pages identified `subject`: a new browser session (whatever the browser had) and the

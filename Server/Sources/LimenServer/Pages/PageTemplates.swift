@@ -10,9 +10,14 @@ enum PageTemplates {
         "logout": logout,
         "device": device,
         "account": account,
+        "email-link": emailLink,
+        "email-link-elsewhere": emailLinkElsewhere,
+        "field-aria": fieldAria,
+        "field-error": fieldError,
     ]
 
-    /// The document around every page: language, title, stylesheet, and a client's branding (``PageBrand``).
+    /// The document around every page: language, title, stylesheet (through `root` on a page below the issuer's root),
+    /// and a client's branding (``PageBrand``).
     static let layout = """
         <!doctype html>
         <html lang="{{lang}}"{{#brand}}{{#themeClass}} class="{{themeClass}}"{{/themeClass}}{{/brand}}>
@@ -20,7 +25,7 @@ enum PageTemplates {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>{{title}} – Limen</title>
-        <link rel="stylesheet" href="static/limen.css">
+        <link rel="stylesheet" href="{{root}}static/limen.css">
         {{#brand}}{{#style}}<style>{{{style}}}</style>
         {{/style}}{{/brand}}</head>
         <body>
@@ -51,36 +56,45 @@ enum PageTemplates {
         {{#inputMode}} inputmode="{{inputMode}}"{{/inputMode}}{{#spellcheckOff}} spellcheck="false"{{/spellcheckOff}}\
         {{#required}} required{{/required}}{{#minLength}} minlength="{{minLength}}"{{/minLength}}\
         {{#maxLength}} maxlength="{{maxLength}}"{{/maxLength}}{{#value}} value="{{value}}"{{/value}}\
-        {{#autofocus}} autofocus{{/autofocus}}{{#field}}{{#invalid}} aria-invalid="true"{{/invalid}}{{#describedBy}} aria-describedby="{{describedBy}}"{{/describedBy}}{{/field}}>
+        {{#autofocus}} autofocus{{/autofocus}}{{>field-aria}}>
         {{#hint}}<p class="hint" id="{{id}}-hint">{{hint}}</p>
-        {{/hint}}{{#field}}{{#fieldError}}<p class="field-error" id="{{errorID}}">{{fieldError}}</p>
-        {{/fieldError}}{{/field}}{{/input}}{{#checkbox}}<div class="check">
+        {{/hint}}{{>field-error}}{{/input}}{{#checkbox}}<div class="check">
         <input id="{{id}}" name="{{id}}" type="checkbox" value="true"{{#required}} required{{/required}}\
-        {{#checked}} checked{{/checked}}{{#autofocus}} autofocus{{/autofocus}}{{#field}}{{#invalid}} aria-invalid="true"{{/invalid}}{{#describedBy}} aria-describedby="{{describedBy}}"{{/describedBy}}{{/field}}>
+        {{#checked}} checked{{/checked}}{{#autofocus}} autofocus{{/autofocus}}{{>field-aria}}>
         <label for="{{id}}">{{label}}</label>
         </div>
-        {{#field}}{{#fieldError}}<p class="field-error" id="{{errorID}}">{{fieldError}}</p>
-        {{/fieldError}}{{/field}}{{/checkbox}}{{#group}}<fieldset{{#field}}{{#describedBy}} aria-describedby="{{describedBy}}"\
+        {{>field-error}}{{/checkbox}}{{#group}}<fieldset{{#field}}{{#describedBy}} aria-describedby="{{describedBy}}"\
         {{/describedBy}}{{/field}}>
         <legend>{{legend}}</legend>
         {{#choices}}<div class="check"><input id="{{id}}" name="{{name}}" type="{{inputType}}" value="{{value}}"\
         {{#required}} required{{/required}}{{#chosen}} checked{{/chosen}}>
         <label for="{{id}}">{{label}}</label></div>
-        {{/choices}}{{#field}}{{#fieldError}}<p class="field-error" id="{{errorID}}">{{fieldError}}</p>
-        {{/fieldError}}{{/field}}</fieldset>
+        {{/choices}}{{>field-error}}</fieldset>
         {{/group}}{{#select}}<label for="{{id}}">{{label}}</label>
         <select id="{{id}}" name="{{id}}"{{#multiple}} multiple{{/multiple}}{{#required}} required{{/required}}\
-        {{#autofocus}} autofocus{{/autofocus}}{{#field}}{{#invalid}} aria-invalid="true"{{/invalid}}{{#describedBy}} aria-describedby="{{describedBy}}"{{/describedBy}}{{/field}}>
+        {{#autofocus}} autofocus{{/autofocus}}{{>field-aria}}>
         {{^multiple}}<option value="">Choose…</option>
         {{/multiple}}{{#choices}}<option value="{{value}}"{{#chosen}} selected{{/chosen}}>{{label}}</option>
         {{/choices}}</select>
-        {{#field}}{{#fieldError}}<p class="field-error" id="{{errorID}}">{{fieldError}}</p>
-        {{/fieldError}}{{/field}}{{/select}}{{#text}}<p class="text">{{text}}</p>
+        {{>field-error}}{{/select}}{{#text}}<p class="text">{{text}}</p>
         {{/text}}{{#button}}<button type="submit" name="action" value="{{key}}"{{#style}} class="{{style}}"{{/style}}\
         {{#skipsValidation}} formnovalidate{{/skipsValidation}}>{{label}}</button>
         {{/button}}{{#link}}<p class="switch"><a href="{{href}}">{{label}}</a></p>
         {{/link}}{{/controls}}</form>
         {{/content}}{{/layout}}
+        """
+
+    /// A flow page control's ARIA attributes (in a control's context): `aria-invalid` when its field has an error, and
+    /// `aria-describedby` naming its hint, its error and the page's summary.
+    static let fieldAria = """
+        {{#field}}{{#invalid}} aria-invalid="true"{{/invalid}}{{#describedBy}} aria-describedby="{{describedBy}}"\
+        {{/describedBy}}{{/field}}
+        """
+
+    /// A flow page control's error under it, when its field has one.
+    static let fieldError = """
+        {{#field}}{{#fieldError}}<p class="field-error" id="{{errorID}}">{{fieldError}}</p>
+        {{/fieldError}}{{/field}}
         """
 
     /// What the client asks for, with Allow and Deny.

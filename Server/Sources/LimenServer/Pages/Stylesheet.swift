@@ -60,6 +60,8 @@ enum Stylesheet {
         button.link { width: auto; margin: .5rem 0 0; padding: 0; background: transparent; color: var(--accent);
           font-weight: 400; text-decoration: underline; color: var(--link); }
         select:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+        .code { font-size: 2rem; font-weight: 700; letter-spacing: .2em; font-variant-numeric: tabular-nums;
+          margin: 0 0 1rem; }
 
         """
 

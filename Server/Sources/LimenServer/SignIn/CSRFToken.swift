@@ -7,11 +7,11 @@ import LimenWire
 /// Each browser gets a random secret in the `limen_csrf` cookie (`__Host-limen_csrf` on an HTTPS issuer; HttpOnly,
 /// so page scripts cannot read it). A form carries HMAC-SHA256(HMAC-SHA256(server key, secret), purpose), where the
 /// server key is derived from the master key and the purpose names what the form does (`authorize:<request id>`,
-/// `consent:<request id>:<subject>`, `logout:<session>`, `end_session:<session>`, `device`). Another site can make the
-/// browser send the cookie, but it cannot read it; and a cookie an attacker planted (a value they know) does not let
-/// them compute a token either, since they do not hold the server key. A token for one request, user or session does
-/// not pass for another: the sign-out forms are bound to the session, so a token the server showed an attacker for a
-/// secret they planted does not sign the victim out.
+/// `consent:<request id>:<subject>`, `logout:<session>`, `end_session:<session>`, `device`, `email_link`). Another
+/// site can make the browser send the cookie, but it cannot read it; and a cookie an attacker planted (a value they
+/// know) does not let them compute a token either, since they do not hold the server key. A token for one request,
+/// user or session does not pass for another: the sign-out forms are bound to the session, so a token the server
+/// showed an attacker for a secret they planted does not sign the victim out.
 enum CSRFToken {
     /// The cookie holding the browser's secret (with the `__Host-` prefix on an HTTPS issuer:
     /// ``BrowserCookies/csrfName``).
@@ -61,6 +61,10 @@ enum CSRFToken {
 
     /// The purpose of the user-code form of `/device`.
     static let devicePurpose = "device"
+
+    /// The purpose of the form of the page an email's link opens (`/flows/link`): it posts a code, so another site
+    /// must not make the browser post one (the interaction it continues is also bound to this browser).
+    static let emailLinkPurpose = "email_link"
 
     /// Names a session in a purpose without its cookie value: the SHA-256 the store keys it by; empty without one.
     private static func sessionTag(_ sessionCookie: String?) -> String {
