@@ -41,6 +41,9 @@ public actor AuthClient {
     nonisolated let freshToken = LockedValue<CachedAccessToken?>(nil)
     /// Bumped by every sign-in and sign-out, so that a refresh started before one is discarded after it.
     var generation = 0
+    /// The last UserInfo fetched and the session (``generation``) it was fetched in, for
+    /// ``CurrentUser/userinfo(cache:)``; forgotten when the session ends.
+    var lastUserInfo: (generation: Int, info: UserInfo)?
     private var restoreTask: Task<LimenError?, Never>?
     private var jwksCache: JWKSCache?
 
@@ -260,6 +263,7 @@ public actor AuthClient {
         generation += 1
         let hadSignedIn = tokens != nil || state.auth.hasPreviouslySignedIn
         tokens = nil
+        lastUserInfo = nil
         hasUnsavedSession = true
         restoreTask = Task { nil }
         await writeUnsavedSession()
