@@ -74,8 +74,9 @@ extension AdminClientBrandingRequest {
                 displayName: displayName, logoURL: logoURI, accentColor: accentColor, theme: theme)
             guard branding != ClientBranding() else { return nil }
             return try branding.validated()
-        } catch .invalid(let field, let rule) {
-            throw .invalidRequest("\(parent.map { "\($0)." } ?? "")\(field): \(rule)")
+        } catch {
+            // "field: rule", under the parent member when there is one.
+            throw .invalidRequest(parent.map { "\($0).\(error.description)" } ?? error.description)
         }
     }
 }
