@@ -38,17 +38,15 @@ extension AuthClient {
             try await adopt(latest)
         }
         // A sign-out or another sign-in while the request ran ended the session it was for: not kept.
-        if generation == session { lastUserInfo = (session, info) }
+        if generation == session { lastUserInfo = info }
         return info
     }
 
     /// The UserInfo last fetched in the current session, if any (see ``userInfo()``).
     func rememberedUserInfo() async -> UserInfo? {
         try? await ensureRestored()
-        guard let last = lastUserInfo, last.generation == generation, last.info.subject == tokens?.subject else {
-            return nil
-        }
-        return last.info
+        guard let last = lastUserInfo, last.subject == tokens?.subject else { return nil }
+        return last
     }
 
     /// The stored token set, for tools that need the raw tokens (for example `limen token`).

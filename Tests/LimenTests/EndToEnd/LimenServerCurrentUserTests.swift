@@ -59,7 +59,9 @@ struct LimenServerCurrentUserTests {
         }
     }
 
-    @Test("userinfo(cache: true) answers from this session's copy without a request; cache: false asks the server")
+    @Test(
+        "userinfo(cache: true) answers from this session's copy without a request; cache: false asks; a new session asks"
+    )
     func userinfoCache() async throws {
         try await withFixture { fixture in
             let user = fixture.client.user
@@ -80,6 +82,9 @@ struct LimenServerCurrentUserTests {
             try await fixture.signIn()
             _ = try await user.userinfo(cache: true)
             #expect(await fixture.requestCount(to: endpoint) == 3, "a new session starts without the old copy")
+            try await fixture.signIn()
+            _ = try await user.userinfo(cache: true)
+            #expect(await fixture.requestCount(to: endpoint) == 4, "so does a sign-in over a session, without sign-out")
         }
     }
 
