@@ -82,4 +82,14 @@ struct AdminStrictJSONTests {
             AdminJSON.refusal(of: Data(#"{"changes": {}}"#.utf8), as: AdminUserPatch.self)
                 == "changes is not a member of this request")
     }
+
+    @Test("a nested body is as strict: an undeclared member of a registration's branding is refused by its path")
+    func nestedMembers() {
+        let json = ##"{"client_id": "x", "redirect_uris": [], "branding": {"theme": "dark", "colour": "#000000"}}"##
+        #expect(
+            AdminJSON.refusal(of: Data(json.utf8), as: AdminClientRequest.self)
+                == "branding.colour is not a member of this request")
+        let declared = #"{"client_id": "x", "branding": {"theme": "dark"}}"#
+        #expect(AdminJSON.refusal(of: Data(declared.utf8), as: AdminClientRequest.self) == nil)
+    }
 }

@@ -6,7 +6,9 @@ import Testing
 
 @testable import LimenServer
 
-@Suite("Client branding: set through the admin API, kept with the client, applied to the hosted pages")
+@Suite(
+    "Client branding: set through the admin API (PUT or at registration), kept with the client, applied to the hosted pages"
+)
 struct ClientBrandingTests {
     static let branding = """
         {"display_name": "Example Shop", "logo_uri": "https://cdn.example/logo.png", "accent_color": "#0b6e4f",
@@ -37,25 +39,91 @@ struct ClientBrandingTests {
         }
     }
 
-    @Test(
-        "refusals name the member and change nothing",
-        arguments: [
-            (#"{"logo_uri": "http://cdn.example/logo.png"}"#, "logo_uri"),
-            (#"{"logo_uri": "https://user:pw@cdn.example/logo.png"}"#, "logo_uri"),
-            (#"{"logo_uri": "https://cdn.example/a;b.png"}"#, "logo_uri"),
-            (#"{"logo_uri": "/logo.png"}"#, "logo_uri"),
-            (#"{"accent_color": "red"}"#, "accent_color"),
-            (##"{"accent_color": "#12345g"}"##, "accent_color"),
-            (#"{"theme": "sepia"}"#, "theme"),
-            (#"{"display_name": ""}"#, "display_name"),
-            (##"{"colour": "#000000"}"##, "colour"),
-        ])
+    /// Branding the admin API refuses, whether `PUT` or in a registration, and the member each refusal names.
+    static let invalidBranding = [
+        (#"{"logo_uri": "http://cdn.example/logo.png"}"#, "logo_uri"),
+        (#"{"logo_uri": "https://user:pw@cdn.example/logo.png"}"#, "logo_uri"),
+        (#"{"logo_uri": "https://cdn.example/a;b.png"}"#, "logo_uri"),
+        (#"{"logo_uri": "/logo.png"}"#, "logo_uri"),
+        (#"{"accent_color": "red"}"#, "accent_color"),
+        (##"{"accent_color": "#12345g"}"##, "accent_color"),
+        (#"{"theme": "sepia"}"#, "theme"),
+        (#"{"display_name": ""}"#, "display_name"),
+        (##"{"colour": "#000000"}"##, "colour"),
+    ]
+
+    /// A registration of the client `shop` (redirect `https://shop.example/cb`) with `branding` as its member's JSON.
+    static func registration(branding: String) -> String {
+        #"{"client_id": "shop", "redirect_uris": ["https://shop.example/cb"], "branding": \#(branding)}"#
+    }
+
+    @Test("refusals name the member and change nothing", arguments: invalidBranding)
     func refusals(_ json: String, _ member: String) async throws {
         try await TokenFixture.runAdmin { fixture, token in
             let refused = try await fixture.admin(.put, "/admin/clients/web/branding", token: token, json: json)
             #expect(refused.status == .badRequest)
-            #expect(refused["error_description"]?.contains(member) == true, "\(refused.text)")
+            #expect(refused["error_description"]?.hasPrefix(member) == true, "\(refused.text)")
             #expect(try await fixture.provider.store.client(id: "web")?.branding == nil)
+        }
+    }
+
+    @Test(
+        "a registration with branding keeps it: the answer and GET show it, and the sign-in page applies it",
+        arguments: TokenBackend.allCases)
+    func registerWithBranding(_ backend: TokenBackend) async throws {
+        try await TokenFixture.runAdmin(on: backend) { fixture, token in
+            let registered = try await fixture.admin(
+                .post, "/admin/clients", token: token, json: Self.registration(branding: Self.branding))
+            #expect(registered.status == .created, "\(registered.text)")
+            let shown = try #require(registered.json["branding"]?.objectValue)
+            #expect(shown["display_name"] == .string("Example Shop"))
+            #expect(shown["theme"] == .string("dark"))
+            let read = try await fixture.admin(.get, "/admin/clients/shop", token: token)
+            #expect(read.json["branding"] == registered.json["branding"])
+            #expect(
+                try await fixture.provider.store.client(id: "shop")?.branding
+                    == ClientBranding(
+                        displayName: "Example Shop", logoURL: "https://cdn.example/logo.png",
+                        accentColor: "#0b6e4f", theme: .dark))
+
+            var browser = Browser()
+            let page = try await browser.send(
+                fixture.client,
+                SignInFixture.authorizeURI(client: "shop", [("redirect_uri", "https://shop.example/cb")]))
+            #expect(page.body.contains(#"<html lang="en" class="theme-dark">"#), "\(page.body)")
+            #expect(page.body.contains(#"<img class="logo" src="https://cdn.example/logo.png" alt="Example Shop">"#))
+            let style = try #require(AccentStyle.css(accent: "#0b6e4f"))
+            #expect(page.body.contains("<style>\(style)</style>"))
+        }
+    }
+
+    @Test(
+        "a registration whose branding PUT would refuse is 400 naming branding.<member>, and registers no client",
+        arguments: invalidBranding)
+    func registrationRefusals(_ branding: String, _ member: String) async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let refused = try await fixture.admin(
+                .post, "/admin/clients", token: token, json: Self.registration(branding: branding))
+            #expect(refused.status == .badRequest)
+            #expect(refused.error == "invalid_request")
+            #expect(refused["error_description"]?.hasPrefix("branding.\(member)") == true, "\(refused.text)")
+            #expect(try await fixture.provider.store.client(id: "shop") == nil)
+        }
+    }
+
+    @Test(
+        "a registration's branding naming a member twice, or not an object, is 400 and registers no client",
+        arguments: [
+            (#"{"theme": "dark", "theme": "light"}"#, "theme is given more than once"),
+            (#""dark""#, "branding must be of type"),
+        ])
+    func registrationMalformedBranding(_ branding: String, _ description: String) async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let refused = try await fixture.admin(
+                .post, "/admin/clients", token: token, json: Self.registration(branding: branding))
+            #expect(refused.status == .badRequest)
+            #expect(refused["error_description"]?.hasPrefix(description) == true, "\(refused.text)")
+            #expect(try await fixture.provider.store.client(id: "shop") == nil)
         }
     }
 

@@ -13,8 +13,10 @@ extension AuthClient {
         return try await send(request, bearer: renewed)
     }
 
-    /// The signed-in user's claims from the UserInfo endpoint; also merged into the state's user claims.
+    /// The signed-in user's claims from the UserInfo endpoint; also merged into the state's user claims, and kept in
+    /// memory for the rest of the session (``CurrentUser/userinfo(cache:)`` answers from it).
     public func userInfo() async throws(LimenError) -> UserInfo {
+        let session = generation
         guard let token = try await validAccessToken(), let current = tokens else { throw .notSignedIn }
         let metadata = try await metadata()
         guard let endpoint = metadata.userinfoEndpoint else {
@@ -35,7 +37,16 @@ extension AuthClient {
             latest.claims.merge(info.claims) { _, fresh in fresh }
             try await adopt(latest)
         }
+        // A sign-out or another sign-in while the request ran ended the session it was for: not kept.
+        if generation == session { lastUserInfo = info }
         return info
+    }
+
+    /// The UserInfo last fetched in the current session, if any (see ``userInfo()``).
+    func rememberedUserInfo() async -> UserInfo? {
+        try? await ensureRestored()
+        guard let last = lastUserInfo, last.subject == tokens?.subject else { return nil }
+        return last
     }
 
     /// The stored token set, for tools that need the raw tokens (for example `limen token`).

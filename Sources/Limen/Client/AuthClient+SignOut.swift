@@ -20,12 +20,18 @@ extension AuthClient {
     /// - Parameter revoke: Whether to revoke the tokens at the provider (default `true`).
     @discardableResult
     public func signOut(revoke: Bool = true) async -> SignOutResult {
+        await signOutSession(revoke: revoke) ?? SignOutResult()
+    }
+
+    /// ``signOut(revoke:)``, returning `nil` when nobody was signed in (for the calls that throw
+    /// ``LimenError/notSignedIn`` then, as ``CurrentUser/logout()``).
+    func signOutSession(revoke: Bool) async -> SignOutResult? {
         try? await ensureRestored()
         let ended = tokens
         await endSession(phase: .signedOut)
         events.emit(.signedOut)
+        guard let ended else { return nil }
         var result = SignOutResult()
-        guard let ended else { return result }
         result.encryptionKeyError = await retireEncryptionKey(of: ended.subject)
         await forgetProfile(of: ended.subject)
         if let metadata = try? await metadata(), let endpoint = metadata.endSessionEndpoint {

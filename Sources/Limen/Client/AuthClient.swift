@@ -40,7 +40,12 @@ public actor AuthClient {
     /// The current access token, readable without entering the actor: the fast path of `validAccessToken()`.
     nonisolated let freshToken = LockedValue<CachedAccessToken?>(nil)
     /// Bumped by every sign-in and sign-out, so that a refresh started before one is discarded after it.
-    var generation = 0
+    var generation = 0 {
+        didSet { lastUserInfo = nil }
+    }
+    /// The UserInfo last fetched in this session, for ``CurrentUser/userinfo(cache:)``; forgotten when the session ends
+    /// (each sign-in and sign-out bumps ``generation``).
+    var lastUserInfo: UserInfo?
     private var restoreTask: Task<LimenError?, Never>?
     private var jwksCache: JWKSCache?
 

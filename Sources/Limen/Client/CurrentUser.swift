@@ -1,6 +1,7 @@
-/// The signed-in user's side of a client, Rownd's `Rownd.user`: their profile on Limen Server (``get()``,
-/// ``set(field:value:)``), on-device field encryption, and the key's transfer to another device. Reach it as
-/// ``AuthClient/user``.
+/// The signed-in user's side of a client, Rownd's `Rownd.user` and PingDavinci's `daVinci.user()`: their session
+/// (``token(minimumTimeToLive:)``, ``userinfo(cache:)``, ``revoke()``, ``logout()``), their profile on Limen Server
+/// (``get()``, ``set(field:value:)``), on-device field encryption, and the key's transfer to another device. Reach it
+/// as ``AuthClient/user``.
 ///
 /// ```swift
 /// let field = try await client.user.encrypt(plaintext: "4111 1111 1111 1111")
@@ -15,6 +16,6 @@ public struct CurrentUser: Sendable {
 }
 
 extension AuthClient {
-    /// The signed-in user's calls: profile, field encryption and key transfer (see ``CurrentUser``).
+    /// The signed-in user's calls: session, profile, field encryption and key transfer (see ``CurrentUser``).
     public nonisolated var user: CurrentUser { CurrentUser(client: self) }
 }

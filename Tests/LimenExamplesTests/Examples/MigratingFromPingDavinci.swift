@@ -67,10 +67,12 @@ func migratingFromPingDavinciValidation(step: ContinueNode) async -> Node? {
 func migratingFromPingDavinciUser(client: AuthClient) async throws {
     // snippet: davinci-user
     if client.state.auth.isAuthenticated {  // let user = await daVinci.user()
-        let token = try await client.validAccessToken()  // user.token()
-        let info = try await client.userInfo()  // user.userinfo(cache: false)
-        print(token ?? "", info.subject)
-        await client.signOut(revoke: true)  // user.revoke() and user.logout()
+        let user = client.user
+        let token = try await user.token()  // user.token(): refreshed first when about to expire
+        let info = try await user.userinfo(cache: true)  // user.userinfo(cache: true): no request the second time
+        print(token, info.email ?? info.subject)
+        let signedOut = try await user.logout()  // user.logout(): tokens revoked, local session gone
+        if let url = signedOut.endSessionURL { print("open \(url) to end the provider's session too") }
     }
     // end snippet
 }

@@ -2,8 +2,22 @@ import Foundation
 import LimenServerWire
 
 extension AdminClientRequest {
+    /// The client record it asks for, with its `branding`, and the secret of a confidential client; each refusal names
+    /// the member at fault (`branding.logo_uri`, say).
+    func record(now: Date) throws(AdminError) -> (client: ClientRecord, secret: String?) {
+        let registration = try registration()
+        let branding = try branding?.branding(in: CodingKeys.branding.stringValue)
+        do throws(ClientRegistrationError) {
+            var (client, secret) = try registration.record(now: now)
+            client.branding = branding
+            return (client, secret)
+        } catch {
+            throw .client(error, field: field(of: error))
+        }
+    }
+
     /// The registration it asks for: confidential unless `kind` is `public` or the client is native.
-    func registration() throws(AdminError) -> ClientRegistration {
+    private func registration() throws(AdminError) -> ClientRegistration {
         let native = native ?? false
         let recordKind: ClientRecord.Kind
         switch kind {
@@ -31,7 +45,7 @@ extension AdminClientRequest {
     }
 
     /// The request member `error` is about, as named on the wire.
-    func field(of error: ClientRegistrationError) -> String {
+    private func field(of error: ClientRegistrationError) -> String {
         switch error {
         case .invalidClientID, .alreadyExists: "client_id"
         case .noRedirectURI: "redirect_uris"
@@ -49,17 +63,20 @@ extension AdminClientRequest {
 
 extension AdminClientBrandingRequest {
     /// The branding it asks for, checked; `nil` when every member is left out (the branding is removed).
-    func branding() throws(AdminError) -> ClientBranding? {
-        guard let theme = ClientBranding.Theme(rawValue: theme ?? ClientBranding.Theme.auto.rawValue) else {
-            throw .invalidRequest("theme: use light, dark or auto")
-        }
-        let branding = ClientBranding(
-            displayName: displayName, logoURL: logoURI, accentColor: accentColor, theme: theme)
-        guard branding != ClientBranding() else { return nil }
+    /// - Parameter parent: The member this body is the value of, which a refusal names the field under
+    ///   (`branding.theme`); `nil` when it is the whole request body.
+    func branding(in parent: String? = nil) throws(AdminError) -> ClientBranding? {
         do throws(ClientBrandingError) {
+            guard let theme = ClientBranding.Theme(rawValue: theme ?? ClientBranding.Theme.auto.rawValue) else {
+                throw .invalid(field: CodingKeys.theme.stringValue, "use light, dark or auto")
+            }
+            let branding = ClientBranding(
+                displayName: displayName, logoURL: logoURI, accentColor: accentColor, theme: theme)
+            guard branding != ClientBranding() else { return nil }
             return try branding.validated()
         } catch {
-            throw .invalidRequest(error.description)
+            // "field: rule", under the parent member when there is one.
+            throw .invalidRequest(parent.map { "\($0).\(error.description)" } ?? error.description)
         }
     }
 }

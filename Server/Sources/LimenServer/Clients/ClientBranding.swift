@@ -1,7 +1,8 @@
 import Foundation
 
 /// How the hosted pages present a client: the name they show, its logo, an accent colour and a colour scheme. Set
-/// through the admin API (`PUT /admin/clients/{id}/branding`) and kept with the client.
+/// through the admin API (`PUT /admin/clients/{id}/branding`, or `branding` in the registration) and kept with the
+/// client.
 public struct ClientBranding: Sendable, Equatable, Codable {
     /// The pages' colour scheme.
     public enum Theme: String, Sendable, Equatable, Codable, CaseIterable {

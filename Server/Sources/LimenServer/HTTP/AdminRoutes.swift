@@ -25,13 +25,7 @@ enum AdminRoutes {
         }
         admin.post("clients") { request, _ in
             let body = try await AdminJSON.decode(AdminClientRequest.self, from: request)
-            let registration = try body.registration()
-            let (client, secret): (ClientRecord, String?)
-            do throws(ClientRegistrationError) {
-                (client, secret) = try registration.record(now: provider.now())
-            } catch {
-                throw AdminError.client(error, field: body.field(of: error))
-            }
+            let (client, secret) = try body.record(now: provider.now())
             guard try await storage({ () throws(StorageError) in try await store.insertClientIfAbsent(client) })
             else {
                 throw AdminError.client(.alreadyExists(client.id), field: "client_id")

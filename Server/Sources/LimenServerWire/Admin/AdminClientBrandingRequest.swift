@@ -1,4 +1,5 @@
-/// `PUT /admin/clients/{id}/branding`: how the hosted pages present the client; a member left out is unset.
+/// `PUT /admin/clients/{id}/branding`, and the `branding` member of a registration (``AdminClientRequest``): how the
+/// hosted pages present the client; a member left out is unset.
 ///
 /// ```json
 /// {"display_name": "Example", "logo_uri": "https://cdn.example/logo.png", "accent_color": "#0b6e4f", "theme": "auto"}

@@ -2,11 +2,16 @@
 ///
 /// ```json
 /// {"client_id": "web", "client_name": "Web", "kind": "confidential", "redirect_uris": ["https://app.example/cb"],
-///  "access_token_ttl": 300}
+///  "access_token_ttl": 300, "branding": {"display_name": "Example", "theme": "dark"}}
 /// ```
 package struct AdminClientRequest: AdminRequestBody, Sendable {
     /// The members ``AdminJSON`` accepts.
     package typealias Members = CodingKeys
+
+    /// `branding` is read as strictly as the body.
+    package static var nestedBodies: [String: any AdminRequestBody.Type] {
+        [CodingKeys.branding.stringValue: AdminClientBrandingRequest.self]
+    }
 
     /// `client_id`: the client's ID.
     package var clientID: String
@@ -33,6 +38,8 @@ package struct AdminClientRequest: AdminRequestBody, Sendable {
     /// `email_link_uri`: where the link in an email with a one-time code leads (a universal link or the app's
     /// scheme), with the interaction and the code in its fragment.
     package var emailLinkURI: String?
+    /// `branding`: how the hosted pages present the client, as `PUT /admin/clients/{id}/branding` sets it.
+    package var branding: AdminClientBrandingRequest?
 
     /// The members, as named on the wire.
     package enum CodingKeys: String, CodingKey, CaseIterable {
@@ -47,5 +54,6 @@ package struct AdminClientRequest: AdminRequestBody, Sendable {
         case refreshTokenTTL = "refresh_token_ttl"
         case allowNoPKCE = "allow_no_pkce"
         case emailLinkURI = "email_link_uri"
+        case branding
     }
 }

@@ -5,6 +5,17 @@ import LimenWire
 package protocol AdminRequestBody: Decodable {
     /// The body's members, as named on the wire.
     associatedtype Members: CodingKey & CaseIterable
+
+    /// The members whose value is an object read as strictly as the body itself, by wire name, with the body each is.
+    static var nestedBodies: [String: any AdminRequestBody.Type] { get }
+}
+
+extension AdminRequestBody {
+    /// No member is a nested body.
+    package static var nestedBodies: [String: any AdminRequestBody.Type] { [:] }
+
+    /// The members' wire names.
+    static var memberNames: Set<String> { Set(Members.allCases.map(\.stringValue)) }
 }
 
 /// Why an admin API body is refused: what is wrong, naming the member at fault and never echoing its value (which may
@@ -18,7 +29,9 @@ package struct AdminJSONRefusal: Error, Sendable, Equatable {
 ///
 /// The JSON is read strictly first (`JSONValue(parsing:)`, the parser tokens are read with): a member named twice is
 /// refused rather than left to whichever copy a decoder happens to keep, and a member the body does not declare is
-/// refused rather than ignored, so a misspelt `post_logout_redirect_uris` never registers a client without them.
+/// refused rather than ignored, so a misspelt `post_logout_redirect_uris` never registers a client without them. The
+/// members of a nested body (``AdminRequestBody/nestedBodies``) are held to the same rule, named by their path
+/// (`branding.colour`).
 package enum AdminJSON {
     /// The media type of an admin API body.
     package static let mediaType = "application/json"
@@ -40,8 +53,7 @@ package enum AdminJSON {
             throw refusal("the body is not valid JSON")
         }
         guard case .object(let members) = document else { throw refusal("the body must be a JSON object") }
-        let declared = Set(Body.Members.allCases.map(\.stringValue))
-        if let unknown = members.keys.filter({ !declared.contains($0) }).min() {
+        if let unknown = undeclaredMember(of: members, in: Body.self) {
             throw refusal("\(unknown) is not a member of this request")
         }
         do {
@@ -61,6 +73,22 @@ package enum AdminJSON {
         } catch {
             return error.description
         }
+    }
+
+    /// The first member of `members`, or of a nested body among them, that `body` does not declare, by its path.
+    private static func undeclaredMember(
+        of members: [String: JSONValue],
+        in body: any AdminRequestBody.Type,
+        path: String = ""
+    ) -> String? {
+        let declared = body.memberNames
+        if let unknown = members.keys.filter({ !declared.contains($0) }).min() { return path + unknown }
+        for (name, nested) in body.nestedBodies.sorted(by: { $0.key < $1.key }) {
+            // Any other value than an object is the decoder's to refuse, with its type.
+            guard case .object(let inner)? = members[name] else { continue }
+            if let unknown = undeclaredMember(of: inner, in: nested, path: "\(path)\(name).") { return unknown }
+        }
+        return nil
     }
 
     private static func refusal(_ description: String) -> AdminJSONRefusal {
