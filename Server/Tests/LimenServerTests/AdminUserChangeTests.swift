@@ -31,7 +31,7 @@ struct AdminUserChangeTests {
     }
 
     @Test(
-        "a new password signs in, the old one does not, and the user's refresh and access tokens end",
+        "a first password ends nothing; a new one signs in, the old one does not, and the user's tokens end",
         arguments: TokenBackend.allCases)
     func password(_ backend: TokenBackend) async throws {
         try await TokenFixture.runAdmin(on: backend) { fixture, token in
@@ -44,9 +44,9 @@ struct AdminUserChangeTests {
             #expect(first.json["has_password"] == .bool(true))
             #expect(!first.text.contains(Self.password) && !first.text.contains("scrypt"))
 
+            // The account had no password: setting one lets nobody in who was not, so the session lives on.
             let refreshed = try await fixture.refresh(refreshToken)
-            #expect(refreshed.error == "invalid_grant")
-            #expect(try await fixture.userInfo(accessToken).status == .unauthorized)
+            #expect(refreshed.status == .ok)
             let accounts = fixture.provider.passwordSignIn
             #expect(
                 try await accounts.signIn(
@@ -56,6 +56,9 @@ struct AdminUserChangeTests {
 
             let second = try await fixture.admin(.patch, path, token: token, json: #"{"password": "another long one"}"#)
             #expect(second.status == .ok)
+            #expect(try await fixture.refresh(try #require(refreshed["refresh_token"])).error == "invalid_grant")
+            #expect(try await fixture.userInfo(try #require(refreshed["access_token"])).status == .unauthorized)
+            #expect(try await fixture.userInfo(accessToken).status == .unauthorized)
             await #expect(throws: AccountError.invalidCredentials) {
                 try await accounts.signIn(
                     email: TokenFixture.user.email ?? "", password: Self.password, from: "192.0.2.1")

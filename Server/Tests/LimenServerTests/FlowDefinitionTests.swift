@@ -47,8 +47,8 @@ struct FlowDefinitionTests {
     @Test("the built-in flows parse and reference only what exists")
     func builtIns() throws {
         let catalog = try FlowCatalog.load(files: [])
-        #expect(Set(catalog.flows.keys) == ["sign-in", "sign-up", "password-reset", "email-code"])
-        #expect(FlowCatalog.builtIn.flows.count == 4)
+        #expect(Set(catalog.flows.keys) == ["sign-in", "sign-up", "password-reset", "email-code", "anonymous"])
+        #expect(FlowCatalog.builtIn.flows.count == 5)
         #expect(
             catalog.flows["sign-in"]?.node("credentials")?.collectors.map(\.key) == [
                 "email", "password", "submit", "forgot-password", "create-account", "email-code",

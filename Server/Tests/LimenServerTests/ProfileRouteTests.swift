@@ -318,7 +318,9 @@ struct ProfileRouteTests {
                 "updated_at": .number(fixture.clock.now.timeIntervalSince1970.rounded(.down)),
             ]
             let userInfo = try await fixture.userInfo(token)
-            #expect(userInfo.json.filter { !["sub", "email", "email_verified"].contains($0.key) } == profileClaims)
+            #expect(
+                userInfo.json.filter { !["sub", "email", "email_verified", "auth_level"].contains($0.key) }
+                    == profileClaims)
             let tokens = try await fixture.signIn()
             let idToken = try UnverifiedJWT(try #require(tokens["id_token"])).claims
             for (name, value) in profileClaims { #expect(idToken[name] == value, "\(name)") }

@@ -46,7 +46,10 @@ struct SignInToTokenTests {
             ) { response in
                 try JSONDecoder().decode([String: JSONValue].self, from: Data(response.body.readableBytesView))
             }
-            #expect(userInfo == ["sub": .string(fixture.user.id), "name": .string("Ada")])
+            #expect(
+                userInfo == [
+                    "sub": .string(fixture.user.id), "name": .string("Ada"), "auth_level": .string("unverified"),
+                ])
         }
     }
 }

@@ -163,7 +163,7 @@ struct TokenRefreshTests {
             let accessToken = try #require(narrowed["access_token"])
             #expect(try UnverifiedJWT(accessToken)[claim: "scope"] == .string("openid"))
             let userInfo = try await fixture.userInfo(accessToken)
-            #expect(userInfo.json == ["sub": .string("user-1")])
+            #expect(userInfo.json == ["sub": .string("user-1"), "auth_level": .string("verified")])
 
             // The refresh token keeps the whole grant: the next refresh may ask for email again.
             let next = try await fixture.refresh(try #require(narrowed["refresh_token"]))

@@ -20,7 +20,7 @@ struct UserInfoTests {
             #expect(
                 response.json == [
                     "sub": .string("user-1"), "email": .string("ada@example.com"), "email_verified": .bool(true),
-                    "name": .string("Ada"),
+                    "name": .string("Ada"), "auth_level": .string("verified"),
                 ])
             let emailOnly = try #require(try await fixture.signIn(scope: "openid email")["access_token"])
             #expect(try await fixture.userInfo(emailOnly).json["name"] == nil)

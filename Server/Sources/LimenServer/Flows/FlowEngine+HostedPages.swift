@@ -18,9 +18,14 @@ extension FlowEngine {
 
     /// The interaction a hosted page of `flow` continues for `pending`: the stored one while it is active in that
     /// flow, else a new one at the flow's start, stored only once it moves (in place of an older one of the request).
-    func pageInteraction(for pending: PendingAuthorization, flow: FlowDefinition) async throws(StorageError)
-        -> FlowInteraction
-    {
+    /// A new one started in a browser signed in as a guest (`guest`) applies ``AccountLinking``'s cases to that guest,
+    /// with migration allowed: the person upgrading in their own browser keeps their guest data, merged into an
+    /// account they sign in to.
+    func pageInteraction(
+        for pending: PendingAuthorization,
+        flow: FlowDefinition,
+        guest: String? = nil
+    ) async throws(StorageError) -> FlowInteraction {
         let id = Self.pageInteractionID(for: pending)
         let idHash = RandomIdentifier.hash(id)
         let stored = try await provider.store.flowInteraction(idHash: idHash)
@@ -31,7 +36,7 @@ extension FlowEngine {
         let request = FlowRequest(
             redirectURI: record.redirectURI, scope: record.scope, state: record.state, nonce: record.nonce,
             codeChallenge: record.codeChallenge ?? "", loginHint: record.loginHint, uiLocales: record.uiLocales,
-            hostedPage: true)
+            hostedPage: true, signedInSubject: guest, allowMigration: guest == nil ? nil : true)
         let fresh = FlowInteractionRecord(
             idHash: idHash, flow: flow.id, node: flow.start, clientID: record.clientID,
             request: FlowInteractionRecord.encode(request),
@@ -52,8 +57,12 @@ extension FlowEngine {
             flow: flow.id)
     }
 
-    /// Ends a hosted page's interaction that reached `complete`; `false` when another request ended it first.
+    /// Ends a hosted page's interaction that reached `complete` (deleting the guest it replaced, if any); `false` when
+    /// another request ended it first.
     func finishPage(_ interaction: FlowInteraction, context: FlowContext) async throws(StorageError) -> Bool {
-        try await finish(interaction, status: .succeeded, context: context)
+        guard try await finish(interaction, status: .succeeded, context: context) else { return false }
+        try await AccountLinking(provider: provider).replaceGuest(
+            in: context, request: try interaction.record.decodedRequest())
+        return true
     }
 }

@@ -85,7 +85,8 @@ enum FlowPageRoutes {
         let purpose = CSRFToken.signInPurpose(requestID: pending.id)
         guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: purpose) else { return Pages.forbidden() }
         guard provider.configuration.signUpEnabled || !flow.createsAccounts else { return Pages.signUpOff() }
-        let interaction = try await responder.engine.pageInteraction(for: pending, flow: flow)
+        let interaction = try await responder.engine.pageInteraction(
+            for: pending, flow: flow, guest: try await responder.signedInGuest(browser))
         let current = flow.node(interaction.record.node)
         let node = form["node"] ?? interaction.record.node
         let action = form["action"] ?? current?.collectors.first { $0.type == .submitButton }?.key ?? ""

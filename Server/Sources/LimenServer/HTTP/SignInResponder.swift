@@ -33,8 +33,18 @@ struct SignInResponder: Sendable {
     {
         guard let flow = provider.flows.flows[name] else { return Pages.pageNotFound() }
         guard provider.configuration.signUpEnabled || !flow.createsAccounts else { return Pages.signUpOff() }
-        let interaction = try await engine.pageInteraction(for: pending, flow: flow)
+        let interaction = try await engine.pageInteraction(
+            for: pending, flow: flow, guest: try await signedInGuest(browser))
         return flowRenderer(pending: pending, browser: browser).render(try engine.pageAnswer(interaction))
+    }
+
+    /// The guest the browser is signed in as (an anonymous user's session), whom the pages' flows upgrade; `nil` for
+    /// a browser without a session or signed in with an identity (who may sign in as someone else as before).
+    func signedInGuest(_ browser: BrowserState) async throws(StorageError) -> String? {
+        guard let session = try await sessions.current(cookieValue: browser.sessionCookie),
+            let user = try await provider.store.user(id: session.subject), user.isAnonymous
+        else { return nil }
+        return user.id
     }
 
     /// After a flow of the pages identified `subject`: a new browser session (whatever the browser had) and the

@@ -1,7 +1,7 @@
 import Foundation
 import LimenWire
 
-/// A person who can sign in.
+/// A person who can sign in. Two records are equal when their stored columns are: ``identityCount`` is derived.
 public struct UserRecord: Sendable, Equatable {
     /// The OpenID `sub`: random and opaque, never reused or reassigned.
     public var id: String
@@ -38,6 +38,12 @@ public struct UserRecord: Sendable, Equatable {
         self.passwordHash = passwordHash
         self.createdAt = createdAt
         self.identityCount = identityCount
+    }
+
+    /// Equal stored columns (``identityCount`` is read from another table and a write ignores it).
+    public static func == (lhs: UserRecord, rhs: UserRecord) -> Bool {
+        (lhs.id, lhs.email, lhs.emailVerified, lhs.name, lhs.passwordHash, lhs.createdAt)
+            == (rhs.id, rhs.email, rhs.emailVerified, rhs.name, rhs.passwordHash, rhs.createdAt)
     }
 
     /// Whether the user has no identity: signed in as a guest, known by nothing but their subject.
