@@ -15,6 +15,8 @@ enum ChromiumPeer {
     static let flowPagesScript = PythonPeer.script("Tests/Peers/chromium/flow_pages.py")
     /// The script that opens an email's link in the browser that asked for the code, and in another.
     static let emailLinkScript = PythonPeer.script("Tests/Peers/chromium/email_link.py")
+    /// The script that makes the browser a guest, then creates an account in the same browser.
+    static let guestUpgradeScript = PythonPeer.script("Tests/Peers/chromium/guest_upgrade.py")
 
     /// Registers the public native client the scripts sign in with (`browser-test`, any loopback port).
     static func registerClient(in provider: Provider, id: String = "browser-test") async throws -> ClientRecord {
@@ -41,7 +43,7 @@ enum ChromiumPeer {
 
 /// Runs `body` with a live server (``withLiveServer``) whose mail goes to a real SMTP server on 127.0.0.1: the scripts
 /// read the codes it keeps in its directory.
-private func withMailedLiveServer(
+func withMailedLiveServer(
     configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
     _ body: (Provider, String, SMTPPeer) async throws -> Void
 ) async throws {
@@ -259,7 +261,7 @@ private struct EmailLinkSummary: Decodable {
 }
 
 /// What `flow_pages.py` prints.
-private struct FlowPagesSummary: Decodable {
+struct FlowPagesSummary: Decodable {
     struct CheckedPage: Decodable {
         let page: String
         let url: String
