@@ -14,14 +14,16 @@
 #   - sign-in with a browser session (authorize -> code -> token), timed from Python (flows.py);
 #   - native email + password sign-in flows (issue 10 §5): timed one after another from Python, the ID token validated
 #     (native_flow.py), and as many as wrk completes (native_flows.lua); the user's password hash is replaced by the
-#     cheapest scrypt hash first (N = 2), so the flows measure everything but the password hash.
+#     cheapest scrypt hash first (N = 2), so the flows measure everything but the password hash;
+#   - anonymous sign-in (issue 11 §4: start -> the guest button -> token, a new user each time): timed one after
+#     another from Python (native_flow.py --flow anonymous) and as many as wrk completes (anonymous_flows.lua).
 # glewlwyd (Tests/Peers/glewlwyd) is measured side by side for refresh and introspection.
 # Environment: BENCH_DURATION (seconds per wrk run, default 20), BENCH_RUNS (default 2), BENCH_THREADS (wrk threads =
 # connections, default 4), BENCH_SIGNINS (timed sign-ins per run, default 300), BENCH_TARGETS (default
 # "sqlite postgres glewlwyd"), BENCH_BIN (a limen-server binary to use instead of building one), BENCH_ONLY
 # ("introspect": only the introspection measure, no refresh load, RSS samples or timed sign-ins; "refresh": the
 # refresh load, its RSS samples and the sign-ins, no introspection, e.g. to compare two builds; "flows": only the
-# native flows; default: all).
+# native flows; "anonymous": only the anonymous sign-ins; default: all).
 # Diagnostics go to stderr; the work folder is removed at the end.
 set -euo pipefail
 
@@ -34,10 +36,10 @@ SIGNINS=${BENCH_SIGNINS:-300}
 TARGETS=${BENCH_TARGETS:-sqlite postgres glewlwyd}
 ONLY=${BENCH_ONLY:-}
 case "$ONLY" in
-    "" | introspect | refresh | flows) ;;
-    *) echo "bench: BENCH_ONLY must be empty, introspect, refresh or flows" >&2; exit 1 ;;
+    "" | introspect | refresh | flows | anonymous) ;;
+    *) echo "bench: BENCH_ONLY must be empty, introspect, refresh, flows or anonymous" >&2; exit 1 ;;
 esac
-[ "$ONLY" != introspect ] && [ "$ONLY" != flows ] || SIGNINS=0
+[ "$ONLY" != introspect ] && [ "$ONLY" != flows ] && [ "$ONLY" != anonymous ] || SIGNINS=0
 WORK=$(mktemp -d)
 RESULTS="$WORK/results.jsonl"
 EMAIL=bench@example.test
@@ -169,6 +171,19 @@ native_run() {
     record "$1" "$2" native_load "$(echo "$output" | sed -n 's/^FLOWS //p')"
 }
 
+# Anonymous sign-ins, timed and under wrk load: anonymous_run RUN TARGET ISSUER
+anonymous_run() {
+    local timing output
+    log "$2 run $1: anonymous sign-ins"
+    timing=$(cd "$HERE" && python3 native_flow.py time --flow anonymous --issuer "$3" --client-id limen-cli \
+        --redirect-uri http://127.0.0.1/callback --timing "${BENCH_FLOWS:-300}")
+    record "$1" "$2" anonymous "$(echo "$timing" | field 'json.dumps(d["timing_ms"])')"
+    output=$(cd "$HERE" && BENCH_LUA_DIR="$HERE" BENCH_CLIENT_ID=limen-cli BENCH_REDIRECT_URI=http://127.0.0.1/callback \
+        wrk -t "$THREADS" -c "$THREADS" -d "${DURATION}s" --latency --timeout 5s -s anonymous_flows.lua "$3")
+    echo "$output" >&2
+    record "$1" "$2" anonymous_load "$(echo "$output" | sed -n 's/^FLOWS //p')"
+}
+
 # Prints a Python expression of the JSON object `d` read from stdin: field EXPRESSION
 field() { python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
 
@@ -198,7 +213,12 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     done
     log "$target: limen-server pid $SERVER_PID on $issuer"
     for run in $(seq 1 "$RUNS"); do
+        if [ "$ONLY" = anonymous ]; then
+            anonymous_run "$run" "$target" "$issuer"
+            continue
+        fi
         native_run "$run" "$target" "$issuer"
+        [ -n "$ONLY" ] || anonymous_run "$run" "$target" "$issuer"
         [ "$ONLY" != flows ] || continue
         flows=$(limen_flows "$issuer" "$secret" "$THREADS" "$SIGNINS")
         if [ "$ONLY" != introspect ]; then
