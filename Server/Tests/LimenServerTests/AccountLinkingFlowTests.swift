@@ -92,6 +92,42 @@ struct AccountLinkingFlowTests {
         }
     }
 
+    @Test("two sign-ups racing to upgrade one guest: exactly one links its address, the other is refused")
+    func upgradeRace() async throws {
+        try await EmailCodeFlowTests.run { fixture, peer in
+            let guest = try await fixture.guestTokens()
+            let guestID = try TokenFixture.subject(of: guest)
+            let bearer = try TokenFixture.accessToken(guest)
+            var steps: [(interaction: String, code: String)] = []
+            for email in ["first@example.com", "second@example.com"] {
+                let id = try #require(try await fixture.startFlow("sign-up", bearer: bearer)["interaction"])
+                _ = try await fixture.continueFlow(
+                    id, node: "details", action: "submit", values: ["email": .string(email)])
+                steps.append((id, try peer.lastCode()))
+            }
+            let password = "a long enough password"
+            let answers = try await withThrowingTaskGroup(of: RecordedResponse.self) { group in
+                for step in steps {
+                    group.addTask {
+                        try await fixture.continueFlow(
+                            step.interaction, node: "code", action: "submit",
+                            values: [
+                                "code": .string(step.code), "password": .string(password),
+                                "password-verify": .string(password),
+                            ])
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.filter { $0.nodeType == "success" }.count == 1)
+            #expect(answers.filter { $0.detailCodes == ["email": ["credential_in_use"]] }.count == 1)
+            let user = try #require(try await fixture.provider.store.user(id: guestID))
+            #expect(["first@example.com", "second@example.com"].contains(user.email ?? ""))
+            let other = user.email == "first@example.com" ? "second@example.com" : "first@example.com"
+            #expect(try await fixture.provider.store.user(email: other) == nil, "no second account was made")
+        }
+    }
+
     @Test("case 1 without a password: a guest proving an address nobody has by email code links it")
     func guestLinksByEmailCode() async throws {
         try await EmailCodeFlowTests.run { fixture, peer in

@@ -99,3 +99,23 @@ struct ExpirySweeperTests {
         await store.close()
     }
 }
+
+extension ExpirySweeperTests {
+    @Test("a sweep deletes the guests idle for keepAnonymousUsersFor and keeps newer guests and users with an identity")
+    func sweepRemovesIdleGuests() async throws {
+        let store = try await SQLiteStore.inMemory()
+        try await store.migrate()
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        try await store.insertUserIfAbsent(UserRecord(id: "old-guest", email: nil, createdAt: start))
+        try await store.insertUserIfAbsent(
+            UserRecord(id: "new-guest", email: nil, createdAt: start.addingTimeInterval(86_400)))
+        try await store.insertUserIfAbsent(UserRecord(id: "ada", email: "ada@example.com", createdAt: start))
+        let sweeper = ExpirySweeper(
+            store: store, keepAnonymousUsersFor: 30 * 86_400, now: { start.addingTimeInterval(30.5 * 86_400) })
+        #expect(await sweeper.sweepOnce() == 1)
+        #expect(try await store.user(id: "old-guest") == nil)
+        #expect(try await store.user(id: "new-guest") != nil)
+        #expect(try await store.user(id: "ada") != nil)
+        await store.close()
+    }
+}
