@@ -31,6 +31,13 @@ extension AuthClient {
         await endSession(phase: .signedOut)
         events.emit(.signedOut)
         guard let ended else { return nil }
+        return await retire(ended, revoke: revoke)
+    }
+
+    /// Cleans up after the session `ended`, no longer this client's: the user's field-encryption key (per
+    /// ``Configuration/encryptionKeyOnSignOut``), their cached profile, the end-session URL, and, when `revoke` is set,
+    /// its tokens at the provider.
+    func retire(_ ended: TokenSet, revoke: Bool) async -> SignOutResult {
         var result = SignOutResult()
         result.encryptionKeyError = await retireEncryptionKey(of: ended.subject)
         await forgetProfile(of: ended.subject)

@@ -79,7 +79,7 @@ extension AuthClient {
     }
 
     /// Starts `flow`, submits `email` on its first step and expects the step that asks for the code.
-    private func requestCode(flow: String, email: String) async throws(FlowError) {
+    func requestCode(flow: String, email: String) async throws(FlowError) {
         let first = try Self.step(of: await startFlow(flow))
         let next = try Self.step(of: await first.fill(["email": email]).next())
         guard next.codeField != nil else { throw .incomplete(step: next.id) }
@@ -87,7 +87,7 @@ extension AuthClient {
     }
 
     /// Fills the step waiting for the code of `flow` for `email` with `values` and expects the end of the flow.
-    private func completeCode(flow: String, email: String, values: [String: String?]) async throws(FlowError)
+    func completeCode(flow: String, email: String, values: [String: String?]) async throws(FlowError)
         -> AuthState.User
     {
         guard let step = await emailCodeSteps.step(flow: flow, email: email) else {
