@@ -135,6 +135,35 @@ struct LimenServerLinkingTests {
         }
     }
 
+    @Test(
+        "email codes: a guest's code for an account is refused as migration_required, unless allowMigration was sent first"
+    )
+    func emailCodeMigration() async throws {
+        try await AccountServer.with { fixture in
+            let email = fixture.server.user.email
+            let store = MemoryStore()
+            let client = try fixture.client(store: store)
+            let guestID = try #require(try await client.signInAnonymously().id)
+            let guestDevice = try await fixture.copy(of: store)
+
+            try await client.requestEmailCode(email: email)
+            let code = try #require(fixture.sink.lastCode())
+            do throws(FlowError) {
+                try await client.signIn(email: email, code: code)
+                Issue.record("the guest was replaced without being asked")
+            } catch {
+                #expect(error.code == "flow.refused.migration_required")
+            }
+            #expect(client.state.user.id == guestID)
+
+            try await client.requestEmailCode(email: email, allowMigration: true)
+            let user = try await client.signIn(email: email, code: try #require(fixture.sink.lastCode()))
+            #expect(user.email == email)
+            #expect(user.id != guestID)
+            #expect(try await guestDevice.refresh() == nil, "the guest is deleted")
+        }
+    }
+
     @Test("case 3: signed in with an address, signing up another is accountHasEmail and nothing changes")
     func accountHasEmail() async throws {
         try await AccountServer.with { fixture in
