@@ -110,3 +110,16 @@ extension AccountError: LocalizedError {
         seconds % 60 == 0 ? "\(seconds / 60) minute\(seconds == 60 ? "" : "s")" : "\(seconds) seconds"
     }
 }
+
+extension AccountError {
+    /// The error an account route's non-2xx `response` means, by its Bearer `challenge` or its `{"error"}`.
+    init(response: HTTPResponse, challenge: BearerChallenge?) {
+        let code = (try? JSONValue(parsing: response.body))?.objectValue?["error"]?.stringValue
+        switch (response.status, challenge?.error ?? code) {
+        case (401, "insufficient_user_authentication"): self = .reauthenticationRequired(maxAge: challenge?.maxAge)
+        case (409, "last_identity"): self = .lastIdentity
+        case (404, "not_linked"): self = .notLinked
+        default: self = .server(status: response.status, code: challenge?.error ?? code)
+        }
+    }
+}

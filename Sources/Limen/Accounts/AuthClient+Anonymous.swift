@@ -28,12 +28,4 @@ extension AuthClient {
         await retireReplaced(previous, by: user, revoke: true)
         return user
     }
-
-    /// After a sign-in that replaced `previous`, another user's session on this device, with `user`: cleans up after
-    /// it as sign-out does (its key per ``Configuration/encryptionKeyOnSignOut``, its cached profile, and its tokens
-    /// when `revoke` is set).
-    func retireReplaced(_ previous: TokenSet?, by user: AuthState.User, revoke: Bool) async {
-        guard let previous, previous.subject != user.id else { return }
-        _ = await retire(previous, revoke: revoke)
-    }
 }

@@ -55,6 +55,14 @@ extension AuthClient {
         return result
     }
 
+    /// After a sign-in that replaced `previous`, another user's session on this device, with `user`: cleans up after
+    /// it as sign-out does (its key per ``Configuration/encryptionKeyOnSignOut``, its cached profile, and its tokens
+    /// when `revoke` is set).
+    func retireReplaced(_ previous: TokenSet?, by user: AuthState.User, revoke: Bool) async {
+        guard let previous, previous.subject != user.id else { return }
+        _ = await retire(previous, revoke: revoke)
+    }
+
     /// Revokes the refresh token (which ends the grant) and then the access token.
     private func revokeTokens(of tokens: TokenSet) async -> LimenError? {
         do throws(LimenError) {

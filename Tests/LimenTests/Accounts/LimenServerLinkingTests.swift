@@ -16,7 +16,9 @@ import Testing
 struct LimenServerLinkingTests {
     let password = "a long enough password"
 
-    @Test("signInAnonymously: a guest with no identity; asked again, the same guest; refused when sign-up is off")
+    @Test(
+        "signInAnonymously: a guest with no identity; asked again, the same guest; replacing a user ends their session; refused when sign-up is off"
+    )
     func anonymous() async throws {
         try await AccountServer.with { fixture in
             let client = try fixture.client()
@@ -29,6 +31,16 @@ struct LimenServerLinkingTests {
             #expect(try await client.refresh() != nil)
             #expect(client.state.user.id == guest.id)
             #expect(client.state.auth.level == .guest)
+
+            let account = fixture.server.user
+            let store = MemoryStore()
+            let signedIn = try fixture.client(store: store)
+            try await signedIn.login(email: account.email, password: account.password, allowMigration: nil)
+            let accountDevice = try await fixture.copy(of: store)
+            let replacing = try await signedIn.signInAnonymously()
+            #expect(replacing.id != guest.id && replacing.email == nil)
+            #expect(signedIn.state.auth.isAnonymous)
+            #expect(try await accountDevice.refresh() == nil, "the replaced account's session was revoked")
         }
         try await AccountServer.with(settings: ["--sign-up", "disabled"]) { fixture in
             let client = try fixture.client()
