@@ -1,12 +1,12 @@
 /// A `WWW-Authenticate: Bearer` challenge (RFC 6750 §3) read into its auth-params: `error`, `error_description`,
 /// `scope`, and RFC 9470's `max_age` and `acr_values`. Values are tokens or quoted strings (RFC 9110 §11.2), so a comma
-/// or an `=` inside quotes stays in its value.
-struct BearerChallenge: Sendable, Equatable {
+/// or an `=` inside quotes stays in its value. Fuzzed by `Fuzz/BearerChallenge`.
+package struct BearerChallenge: Sendable, Equatable {
     /// The auth-params by lowercased name, quoted strings unquoted.
-    let parameters: [String: String]
+    package let parameters: [String: String]
 
     /// The challenge in `header`, or `nil` when it is not a Bearer challenge.
-    init?(_ header: String?) {
+    package init?(_ header: String?) {
         guard let header, header.count <= 8 * 1024 else { return nil }
         var rest = Substring(header).drop { $0 == " " }
         guard rest.prefix(6).lowercased() == "bearer", rest.dropFirst(6).first.map({ $0 == " " }) ?? true else {
@@ -22,10 +22,10 @@ struct BearerChallenge: Sendable, Equatable {
     }
 
     /// The `error` code, such as `invalid_token` or `insufficient_user_authentication`.
-    var error: String? { parameters["error"] }
+    package var error: String? { parameters["error"] }
 
     /// RFC 9470's `max_age`: how many seconds old a sign-in may be.
-    var maxAge: Int? { parameters["max_age"].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil } }
+    package var maxAge: Int? { parameters["max_age"].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil } }
 
     /// The next `name=value` of `text` (after spaces and commas) and what follows it; `nil` when there is none.
     private static func parameter(in text: Substring) -> (String, String, Substring)? {
