@@ -13,6 +13,7 @@ let fuzzHarnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("JWKS", ["LimenOIDC"]),
     ("AuthorizationResponse", ["Limen", "LimenOIDC"]),
     ("FlowDocument", []),
+    ("BearerChallenge", ["Limen"]),
 ]
 
 let package = Package(

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-sdk_harnesses=(JSON JWS JWE JWKS AuthorizationResponse FlowDocument)
+sdk_harnesses=(JSON JWS JWE JWKS AuthorizationResponse FlowDocument BearerChallenge)
 server_harnesses=(FormBody AdminJSON)
 # Linked with all of LimenServer: run by name only, never by `all` or `server` (CI).
 server_by_name_harnesses=(ProfileData)

@@ -80,16 +80,47 @@ struct FlowRun {
     let settings: ProfileSettings
     let clientSecret: String?
     let redirectURI: String
+    /// The `allow_migration` of the start (see ``SignInOptions/allowMigration``).
+    var allowMigration: Bool?
 
-    /// Runs `flow` to its end.
+    /// Runs `flow` to its end. A session saved under the profile goes with the start (a guest's is upgraded).
     func run(_ flow: String) async throws {
+        let client = try await self.client()
+        let start = await client.startFlow(flow, options: SignInOptions(allowMigration: allowMigration))
+        let success = try await FlowTerminal(input: TerminalInput()).run(from: start)
+        try await finish(success.user)
+    }
+
+    /// Signs in as a guest (the `anonymous` flow, asking nothing); a guest saved under the profile stays.
+    func runAnonymously() async throws {
+        let client = try await self.client()
+        let user: AuthState.User
+        do {
+            user = try await client.signInAnonymously()
+        } catch {
+            throw CLIFailure(code: error.code, message: error.errorDescription ?? error.code)
+        }
+        try await finish(user)
+    }
+
+    /// The profile's client for these settings, with the session saved under it when it is this provider's and
+    /// client's (another's is dropped: its token would mean nothing here).
+    private func client() async throws -> AuthClient {
         guard let redirect = URL(string: redirectURI), redirect.scheme != nil else {
             throw CLIFailure(LimenError.configuration(.invalidValue(key: "redirect-uri", reason: "not a URL")))
         }
         let client = profile.client(settings: settings, clientSecret: clientSecret, redirectURI: redirect)
-        let success = try await FlowTerminal(input: TerminalInput()).run(from: await client.startFlow(flow))
+        let saved = try? profile.loadSettings()
+        if saved?.issuer != settings.issuer || saved?.clientID != settings.clientID {
+            await client.signOut(revoke: false)
+        }
+        return client
+    }
+
+    /// Saves the settings and prints the signed-in user's ID.
+    private func finish(_ user: AuthState.User) async throws {
         try await profile.save(settings, clientSecret: clientSecret)
-        writeOutput(success.user.id ?? "")
+        writeOutput(user.id ?? "")
     }
 }
 

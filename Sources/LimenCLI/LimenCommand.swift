@@ -9,7 +9,7 @@ struct LimenCommand: AsyncParsableCommand {
         abstract: "Sign in with OpenID Connect from the command line and print valid access tokens.",
         subcommands: [
             LoginCommand.self, TokenCommand.self, WhoamiCommand.self, LogoutCommand.self, JWTCommand.self,
-            FlowCommand.self, SignupCommand.self, ProfileDataCommand.self,
+            FlowCommand.self, SignupCommand.self, ProfileDataCommand.self, AccountCommand.self,
         ]
     )
 

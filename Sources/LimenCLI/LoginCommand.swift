@@ -45,9 +45,22 @@ struct LoginCommand: AsyncParsableCommand {
         help: "Sign in with a code sent by email, typed in the terminal (the server's email-code flow).")
     var emailCode = false
 
+    @Flag(help: "Sign in as a guest (the server's anonymous flow); link an email address later with limen signup.")
+    var anonymous = false
+
+    @Option(
+        name: .customLong("allow-migration"),
+        help: ArgumentHelp(
+            "With --password or --email-code while a guest is signed in: whether another account may replace the guest"
+                + " (true: carry its profile over, false: drop it).",
+            valueName: "true|false"))
+    var allowMigration: Bool?
+
     @Option(
         name: .customLong("redirect-uri"),
-        help: "With --password or --email-code: a redirect URI registered for the client (nothing is opened).")
+        help:
+            "With --password, --email-code or --anonymous: a redirect URI registered for the client (nothing is opened)."
+    )
     var redirectURI: String = FlowRun.defaultRedirectURI
 
     @OptionGroup var options: ProfileOptions
@@ -63,14 +76,15 @@ struct LoginCommand: AsyncParsableCommand {
             let secret =
                 clientSecret
                 ?? ProcessInfo.processInfo.environment["LIMEN_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
-            if password || emailCode {
-                guard !(password && emailCode) else {
+            if password || emailCode || anonymous {
+                guard [password, emailCode, anonymous].filter({ $0 }).count == 1 else {
                     throw CLIFailure(
-                        code: "cli.conflicting_options", message: "give --password or --email-code, not both")
+                        code: "cli.conflicting_options", message: "give one of --password, --email-code, --anonymous")
                 }
-                return try await FlowRun(
-                    profile: profile, settings: settings, clientSecret: secret, redirectURI: redirectURI
-                ).run(password ? "sign-in" : "email-code")
+                let run = FlowRun(
+                    profile: profile, settings: settings, clientSecret: secret, redirectURI: redirectURI,
+                    allowMigration: allowMigration)
+                return try await anonymous ? run.runAnonymously() : run.run(password ? "sign-in" : "email-code")
             }
             let client = profile.client(settings: settings, clientSecret: secret)
             let user: AuthState.User

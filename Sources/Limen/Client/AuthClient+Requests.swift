@@ -67,7 +67,6 @@ extension AuthClient {
 
     /// Whether a `WWW-Authenticate` value is a Bearer challenge with `error="invalid_token"` (RFC 6750 §3.1).
     static func isInvalidTokenChallenge(_ value: String?) -> Bool {
-        guard let value, value.lowercased().hasPrefix("bearer") else { return false }
-        return value.replacingOccurrences(of: " ", with: "").lowercased().contains("error=\"invalid_token\"")
+        BearerChallenge(value)?.error == "invalid_token"
     }
 }

@@ -31,6 +31,13 @@ extension AuthClient {
         await endSession(phase: .signedOut)
         events.emit(.signedOut)
         guard let ended else { return nil }
+        return await retire(ended, revoke: revoke)
+    }
+
+    /// Cleans up after the session `ended`, no longer this client's: the user's field-encryption key (per
+    /// ``Configuration/encryptionKeyOnSignOut``), their cached profile, the end-session URL, and, when `revoke` is set,
+    /// its tokens at the provider.
+    func retire(_ ended: TokenSet, revoke: Bool) async -> SignOutResult {
         var result = SignOutResult()
         result.encryptionKeyError = await retireEncryptionKey(of: ended.subject)
         await forgetProfile(of: ended.subject)
@@ -46,6 +53,14 @@ extension AuthClient {
             result.revocationError = await revokeTokens(of: ended)
         }
         return result
+    }
+
+    /// After a sign-in that replaced `previous`, another user's session on this device, with `user`: cleans up after
+    /// it as sign-out does (its key per ``Configuration/encryptionKeyOnSignOut``, its cached profile, and its tokens
+    /// when `revoke` is set).
+    func retireReplaced(_ previous: TokenSet?, by user: AuthState.User, revoke: Bool) async {
+        guard let previous, previous.subject != user.id else { return }
+        _ = await retire(previous, revoke: revoke)
     }
 
     /// Revokes the refresh token (which ends the grant) and then the access token.

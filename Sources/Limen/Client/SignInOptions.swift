@@ -18,6 +18,12 @@ public struct SignInOptions: Sendable, Equatable {
     public var uiLocales: [String]
     /// Further authorization parameters.
     public var additionalParameters: [String: String]
+    /// For a flow started while a guest is signed in (``AuthClient/startFlow(_:options:)``): whether the account the
+    /// flow's credentials lead to may replace the guest (`allow_migration`). `nil` asks first: the server answers an
+    /// error node whose details name `migration_required`; `true` carries the guest's unencrypted profile fields over
+    /// to the account; `false` drops them. Either way the guest is deleted when the flow completes. A code sent by
+    /// email is spent once, so a flow that signs in with one should say this up front.
+    public var allowMigration: Bool?
 
     /// Creates options; everything is optional.
     public init(
@@ -28,7 +34,8 @@ public struct SignInOptions: Sendable, Equatable {
         maxAge: Int? = nil,
         acrValues: [String] = [],
         uiLocales: [String] = [],
-        additionalParameters: [String: String] = [:]
+        additionalParameters: [String: String] = [:],
+        allowMigration: Bool? = nil
     ) {
         self.scopes = scopes
         self.loginHint = loginHint
@@ -38,5 +45,6 @@ public struct SignInOptions: Sendable, Equatable {
         self.acrValues = acrValues
         self.uiLocales = uiLocales
         self.additionalParameters = additionalParameters
+        self.allowMigration = allowMigration
     }
 }

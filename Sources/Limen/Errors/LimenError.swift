@@ -29,6 +29,12 @@ public enum LimenError: Error, Sendable, Equatable {
     case encryption(EncryptionError)
     /// Reading or writing the signed-in user's profile failed (see ``CurrentUser/get()``).
     case profile(ProfileError)
+    /// A call about the account itself was refused: a linking case (``AccountError/migrationRequired(_:)``, …) or
+    /// an account route's answer (``AccountError/lastIdentity``, ``AccountError/reauthenticationRequired(maxAge:)``).
+    case account(AccountError)
+    /// A flow that a convenience drove ended without a session (a wrong password, a wrong code, a flow the server
+    /// ended); its network and client failures are reported as ``network(_:)`` and their own domains instead.
+    case flow(FlowError)
     /// The sign-in page could not be shown or returned nothing.
     case userAgent(UserAgentError)
     /// The user cancelled sign-in.
@@ -48,6 +54,16 @@ public enum LimenError: Error, Sendable, Equatable {
         }
     }
 
+    /// Wraps why a flow ended: its network failure as ``network(_:)``, its client failure as itself, anything else as
+    /// ``flow(_:)``.
+    public init(_ error: FlowError) {
+        switch error {
+        case .network(let network): self = .network(network)
+        case .client(let client): self = client
+        default: self = .flow(error)
+        }
+    }
+
     /// Wraps a user agent error; a cancelled page becomes ``userCancelled``.
     public init(_ error: UserAgentError) {
         self = error == .cancelled ? .userCancelled : .userAgent(error)
@@ -64,6 +80,8 @@ public enum LimenError: Error, Sendable, Equatable {
         case .storage(let error): error.code
         case .encryption(let error): error.code
         case .profile(let error): error.code
+        case .account(let error): error.code
+        case .flow(let error): error.code
         case .userAgent(let error): error.code
         case .userCancelled: "user_cancelled"
         case .sessionExpired: "session_expired"
@@ -79,6 +97,8 @@ public enum LimenError: Error, Sendable, Equatable {
         case .storage(let error): error.isRetryable
         case .protocolViolation(let error): error.isRetryable
         case .profile(let error): error.isRetryable
+        case .account(let error): error.isRetryable
+        case .flow(let error): error.isRetryable
         default: false
         }
     }
@@ -88,6 +108,7 @@ public enum LimenError: Error, Sendable, Equatable {
         switch self {
         case .sessionExpired, .notSignedIn: true
         case .oauth(let error): error.requiresReauthentication
+        case .account(let error): error.requiresReauthentication
         default: false
         }
     }
@@ -105,6 +126,8 @@ extension LimenError: LocalizedError {
         case .storage(let error): error.errorDescription
         case .encryption(let error): error.errorDescription
         case .profile(let error): error.errorDescription
+        case .account(let error): error.errorDescription
+        case .flow(let error): error.errorDescription
         case .userAgent(let error): error.errorDescription
         case .userCancelled: "Sign-in was cancelled."
         case .sessionExpired: "The session has expired; sign in again."

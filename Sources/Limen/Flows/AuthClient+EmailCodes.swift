@@ -25,13 +25,17 @@ extension AuthClient {
     /// Sends a one-time code to `email` by driving the built-in `email-code` flow (Rownd's sign-in link); finish with
     /// ``signIn(email:code:)`` or by opening the email's link (``handle(url:)``). An address without an account gets
     /// the same answer and no email.
+    ///
+    /// While a guest is signed in, a code for an address with an account signs in to that account only when
+    /// `allowMigration` is set (see ``SignInOptions/allowMigration``): the code is spent once, so say it here, before
+    /// it is sent; without it, ``signIn(email:code:)`` is refused with a detail whose code is `migration_required`.
     /// - Throws: ``FlowError/refused(message:details:)`` for an implausible address or mail that could not be sent,
     ///   the failure node's ``FlowError`` otherwise.
-    public func requestEmailCode(email: String) async throws(FlowError) {
-        try await requestCode(flow: "email-code", email: email)
+    public func requestEmailCode(email: String, allowMigration: Bool? = nil) async throws(FlowError) {
+        try await requestCode(flow: "email-code", email: email, options: SignInOptions(allowMigration: allowMigration))
     }
 
-    /// Signs in with the code ``requestEmailCode(email:)`` sent to `email`.
+    /// Signs in with the code ``requestEmailCode(email:allowMigration:)`` sent to `email`.
     /// - Throws: ``FlowError/refused(message:details:)`` for a wrong or spent code (ask for a new one after five),
     ///   ``FlowError/incomplete(step:)`` when no code was asked for `email` by this client.
     @discardableResult
@@ -79,15 +83,15 @@ extension AuthClient {
     }
 
     /// Starts `flow`, submits `email` on its first step and expects the step that asks for the code.
-    private func requestCode(flow: String, email: String) async throws(FlowError) {
-        let first = try Self.step(of: await startFlow(flow))
+    func requestCode(flow: String, email: String, options: SignInOptions = SignInOptions()) async throws(FlowError) {
+        let first = try Self.step(of: await startFlow(flow, options: options))
         let next = try Self.step(of: await first.fill(["email": email]).next())
         guard next.codeField != nil else { throw .incomplete(step: next.id) }
         await emailCodeSteps.requested(flow: flow, email: email, interaction: next.interaction.id)
     }
 
     /// Fills the step waiting for the code of `flow` for `email` with `values` and expects the end of the flow.
-    private func completeCode(flow: String, email: String, values: [String: String?]) async throws(FlowError)
+    func completeCode(flow: String, email: String, values: [String: String?]) async throws(FlowError)
         -> AuthState.User
     {
         guard let step = await emailCodeSteps.step(flow: flow, email: email) else {

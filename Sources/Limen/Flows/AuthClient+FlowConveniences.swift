@@ -18,11 +18,16 @@ extension AuthClient {
         try await completeFlow("sign-in", values: ["email": email, "password": password])
     }
 
-    /// Starts `flow`, fills its first step's text and password fields from `values` by key, submits it and expects
-    /// the end of the flow.
-    private func completeFlow(_ flow: String, values: [String: String?]) async throws(FlowError) -> AuthState.User {
+    /// Starts `flow` (with `options`, carrying the signed-in user's token when `carryingSession` is set), fills its
+    /// first step's text and password fields from `values` by key, submits it and expects the end of the flow.
+    func completeFlow(
+        _ flow: String,
+        values: [String: String?],
+        options: SignInOptions = SignInOptions(),
+        carryingSession: Bool = true
+    ) async throws(FlowError) -> AuthState.User {
         let step: ContinueNode
-        switch await startFlow(flow) {
+        switch await startFlow(flow, options: options, carryingSession: carryingSession) {
         case .success(let success): return success.user
         case let other: step = try Self.step(of: other)
         }

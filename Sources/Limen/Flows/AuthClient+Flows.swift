@@ -15,10 +15,22 @@ extension AuthClient {
     ///     node = await step.next()
     /// }
     /// ```
+    ///
+    /// When someone is signed in, the start carries their access token (`Authorization: Bearer`, refreshed first if
+    /// needed), so the server links what the flow proves to them (RxFireAuth's cases): a guest who signs up keeps
+    /// their user ID and data; credentials of another account are an error node naming `migration_required` (a guest,
+    /// unless ``SignInOptions/allowMigration`` is set) or `credential_in_use` (a user with an identity).
     /// - Parameters:
     ///   - name: The flow's name, the last part of `POST /flows/{flow}`.
-    ///   - options: The scopes and hints of the authorization request (`loginHint` fills in the email address).
+    ///   - options: The scopes and hints of the authorization request (`loginHint` fills in the email address), and
+    ///     ``SignInOptions/allowMigration``.
     public func startFlow(_ name: String, options: SignInOptions = SignInOptions()) async -> Node {
+        await startFlow(name, options: options, carryingSession: true)
+    }
+
+    /// ``startFlow(_:options:)``, with the signed-in user's access token only when `carryingSession` is set (a sign-in
+    /// that ignores the current user starts without it).
+    func startFlow(_ name: String, options: SignInOptions, carryingSession: Bool) async -> Node {
         guard let redirectURI = configuration.redirectURI else {
             return .failure(FailureNode(cause: .client(.configuration(.missingKey("redirectURI")))))
         }
@@ -33,11 +45,22 @@ extension AuthClient {
                 ("login_hint", options.loginHint),
                 ("ui_locales", options.uiLocales.isEmpty ? nil : options.uiLocales.joined(separator: " ")),
                 ("acr_values", options.acrValues.isEmpty ? nil : options.acrValues.joined(separator: " ")),
+                ("allow_migration", options.allowMigration.map { $0 ? "true" : "false" }),
             ])
         let interaction = FlowInteraction(
             client: self, id: "", request: request, maxAge: options.maxAge.map(TimeInterval.init))
         let url = configuration.issuer.appendingPathComponent("flows").appendingPathComponent(name)
-        return await interaction.send(.form(url: url, fields), submitted: nil)
+        var start = HTTPRequest.form(url: url, fields)
+        if carryingSession {
+            do throws(LimenError) {
+                if let token = try await validAccessToken() { start.headers["Authorization"] = "Bearer \(token)" }
+            } catch .network(let error) {
+                return .failure(FailureNode(cause: .network(error)))
+            } catch {
+                return .failure(FailureNode(cause: .client(error)))
+            }
+        }
+        return await interaction.send(start, submitted: nil)
     }
 
     /// Redeems a success node's code at `/token` on the browser sign-in's path (state, events, storage); `newUser`

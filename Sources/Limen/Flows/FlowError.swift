@@ -14,7 +14,7 @@ public enum FlowError: Error, Sendable, Equatable {
     case unsupportedNode(String)
     /// This side could not finish: the configuration (no redirect URI), redeeming the code at `/token`, validating
     /// the ID token or storing the session.
-    case client(LimenError)
+    indirect case client(LimenError)
     /// The server refused the values a convenience sent (a wrong password, a password its policy refuses, a field an
     /// operator added): the error node's message and details.
     case refused(message: String, details: [FlowErrorDetail])

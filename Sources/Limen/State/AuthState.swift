@@ -31,6 +31,11 @@ public struct AuthState: Sendable, Equatable {
         public var accessToken: String?
         /// Whether the user's email (or other identifier) is verified (`email_verified`).
         public var isVerifiedUser: Bool
+        /// How much the provider knows about the user (Limen Server's `auth_level` claim): `AuthLevel.guest` after
+        /// ``AuthClient/signInAnonymously()``, rising to `AuthLevel.unverified` or `AuthLevel.verified` once an
+        /// identity is linked (here at once, on other devices at their next refresh). `nil` when signed out or when
+        /// the provider does not send the claim.
+        public var level: AuthLevel?
         /// Whether anyone has signed in with this client before (survives sign-out).
         public var hasPreviouslySignedIn: Bool
 
@@ -39,13 +44,23 @@ public struct AuthState: Sendable, Equatable {
             isAuthenticated: Bool = false,
             accessToken: String? = nil,
             isVerifiedUser: Bool = false,
+            level: AuthLevel? = nil,
             hasPreviouslySignedIn: Bool = false
         ) {
             self.isAuthenticated = isAuthenticated
             self.accessToken = accessToken
             self.isVerifiedUser = isVerifiedUser
+            self.level = level
             self.hasPreviouslySignedIn = hasPreviouslySignedIn
         }
+
+        /// Whether the signed-in user is a guest (``level`` is `AuthLevel.guest`): signed in anonymously, with no
+        /// identity linked yet (RxFireAuth's `isAnonymous`).
+        ///
+        /// ```swift
+        /// saveProgressBanner.isHidden = !client.state.auth.isAnonymous
+        /// ```
+        public var isAnonymous: Bool { level == .guest }
     }
 
     /// The user part of the state.
@@ -105,6 +120,7 @@ public struct AuthState: Sendable, Equatable {
                 isAuthenticated: true,
                 accessToken: tokens.accessToken,
                 isVerifiedUser: tokens.claims["email_verified"]?.boolValue ?? false,
+                level: tokens.claims[AuthLevel.claimName]?.stringValue.flatMap(AuthLevel.init(rawValue:)),
                 hasPreviouslySignedIn: true
             ),
             user: User(id: tokens.subject, claims: tokens.claims)
@@ -121,6 +137,7 @@ extension AuthState.Auth: CustomStringConvertible {
     /// A description that never contains the token.
     public var description: String {
         "Auth(isAuthenticated: \(isAuthenticated), accessToken: \(accessToken == nil ? "nil" : "<redacted>"), "
-            + "isVerifiedUser: \(isVerifiedUser), hasPreviouslySignedIn: \(hasPreviouslySignedIn))"
+            + "isVerifiedUser: \(isVerifiedUser), level: \(level?.rawValue ?? "nil"), "
+            + "hasPreviouslySignedIn: \(hasPreviouslySignedIn))"
     }
 }
