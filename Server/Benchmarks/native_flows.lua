@@ -1,10 +1,13 @@
--- wrk script: native email + password sign-in flows (issue 10 §5), each connection running one flow after another:
--- POST /flows/sign-in -> POST /flows/interactions/ID -> POST /token with the code and the PKCE verifier.
--- Each connection signs in its own user, flow-N@example.test (N = 1, 2, … per thread): one account's sign-ins from
--- one address run one at a time (the sign-in throttle refuses the others with attempt_in_progress).
--- Environment: BENCH_PASSWORD (every flow user's), BENCH_CLIENT_ID (a public native client), BENCH_REDIRECT_URI,
--- BENCH_LUA_DIR (this folder). Every flow uses RFC 7636 Appendix B's verifier and challenge (the server keeps no
--- memory of them across flows). Prints report.lua's BENCH line and a FLOWS line with the completed flows.
+-- wrk script: native sign-in flows, each connection running one flow after another:
+-- POST /flows/FLOW -> POST /flows/interactions/ID -> POST /token with the code and the PKCE verifier.
+-- BENCH_FLOW=sign-in (the default, issue 10 §5): email + password; each connection signs in its own user,
+-- flow-N@example.test (N = 1, 2, … per thread): one account's sign-ins from one address run one at a time (the
+-- sign-in throttle refuses the others with attempt_in_progress). BENCH_FLOW=anonymous (issue 11 §4): the guest node's
+-- button, a new user every time, as every new install of an app makes.
+-- Environment: BENCH_FLOW, BENCH_PASSWORD (every sign-in user's), BENCH_CLIENT_ID (a public native client),
+-- BENCH_REDIRECT_URI, BENCH_LUA_DIR (this folder). Every flow uses RFC 7636 Appendix B's verifier and challenge (the
+-- server keeps no memory of them across flows). Prints report.lua's BENCH line and a FLOWS line with the completed
+-- flows and each request's p99.
 dofile(os.getenv("BENCH_LUA_DIR") .. "/report.lua")
 local report = done
 
@@ -15,8 +18,10 @@ end
 local verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 local challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 local client_id, redirect_uri = os.getenv("BENCH_CLIENT_ID"), os.getenv("BENCH_REDIRECT_URI")
+local flow = os.getenv("BENCH_FLOW") or "sign-in"
 local start_body = "client_id=" .. escape(client_id) .. "&redirect_uri=" .. escape(redirect_uri)
-  .. "&scope=openid%20email&state=s&nonce=n&code_challenge=" .. challenge .. "&code_challenge_method=S256"
+  .. "&scope=openid%20email%20offline_access&state=s&nonce=n&code_challenge=" .. challenge
+  .. "&code_challenge_method=S256"
 local form = { ["Content-Type"] = "application/x-www-form-urlencoded" }
 local json = { ["Content-Type"] = "application/json" }
 
@@ -28,8 +33,12 @@ end
 
 function init(args)
   step, interaction, code, flows, broken = "start", nil, nil, 0, 0
-  submit_body = string.format('{"node":"credentials","action":"submit","values":{"email":"%s","password":"%s"}}',
-    email, os.getenv("BENCH_PASSWORD"))
+  if flow == "anonymous" then
+    submit_body = '{"node":"guest","action":"submit","values":{}}'
+  else
+    submit_body = string.format('{"node":"credentials","action":"submit","values":{"email":"%s","password":"%s"}}',
+      email, os.getenv("BENCH_PASSWORD"))
+  end
 end
 
 function request()
@@ -39,7 +48,7 @@ function request()
     return wrk.format("POST", "/token", form, "grant_type=authorization_code&code=" .. code .. "&redirect_uri="
       .. escape(redirect_uri) .. "&client_id=" .. escape(client_id) .. "&code_verifier=" .. verifier)
   end
-  return wrk.format("POST", "/flows/sign-in", form, start_body)
+  return wrk.format("POST", "/flows/" .. flow, form, start_body)
 end
 
 function response(status, headers, body)
@@ -62,6 +71,6 @@ function done(summary, latency, requests)
     completed = completed + thread:get("flows")
     failed = failed + thread:get("broken")
   end
-  io.write(string.format('FLOWS {"flows":%d,"failed":%d,"flows_per_s":%.1f}\n',
-    completed, failed, completed / (summary.duration / 1e6)))
+  io.write(string.format('FLOWS {"flows":%d,"failed":%d,"flows_per_s":%.1f,"request_p99_ms":%.3f}\n',
+    completed, failed, completed / (summary.duration / 1e6), latency:percentile(99) / 1000))
 end

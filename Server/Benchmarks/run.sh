@@ -16,7 +16,8 @@
 #     (native_flow.py), and as many as wrk completes (native_flows.lua); the user's password hash is replaced by the
 #     cheapest scrypt hash first (N = 2), so the flows measure everything but the password hash;
 #   - anonymous sign-in (issue 11 §4: start -> the guest button -> token, a new user each time): timed one after
-#     another from Python (native_flow.py --flow anonymous) and as many as wrk completes (anonymous_flows.lua).
+#     another from Python (native_flow.py --flow anonymous) and as many as wrk completes (native_flows.lua with
+#     BENCH_FLOW=anonymous).
 # glewlwyd (Tests/Peers/glewlwyd) is measured side by side for refresh and introspection.
 # Environment: BENCH_DURATION (seconds per wrk run, default 20), BENCH_RUNS (default 2), BENCH_THREADS (wrk threads =
 # connections, default 4), BENCH_SIGNINS (timed sign-ins per run, default 300), BENCH_TARGETS (default
@@ -178,8 +179,9 @@ anonymous_run() {
     timing=$(cd "$HERE" && python3 native_flow.py time --flow anonymous --issuer "$3" --client-id limen-cli \
         --redirect-uri http://127.0.0.1/callback --timing "${BENCH_FLOWS:-300}")
     record "$1" "$2" anonymous "$(echo "$timing" | field 'json.dumps(d["timing_ms"])')"
-    output=$(cd "$HERE" && BENCH_LUA_DIR="$HERE" BENCH_CLIENT_ID=limen-cli BENCH_REDIRECT_URI=http://127.0.0.1/callback \
-        wrk -t "$THREADS" -c "$THREADS" -d "${DURATION}s" --latency --timeout 5s -s anonymous_flows.lua "$3")
+    output=$(cd "$HERE" && BENCH_LUA_DIR="$HERE" BENCH_FLOW=anonymous BENCH_CLIENT_ID=limen-cli \
+        BENCH_REDIRECT_URI=http://127.0.0.1/callback \
+        wrk -t "$THREADS" -c "$THREADS" -d "${DURATION}s" --latency --timeout 5s -s native_flows.lua "$3")
     echo "$output" >&2
     record "$1" "$2" anonymous_load "$(echo "$output" | sed -n 's/^FLOWS //p')"
 }

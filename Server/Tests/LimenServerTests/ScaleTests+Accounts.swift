@@ -15,23 +15,11 @@ extension ScaleTests {
                 email: SignInFixture.email, password: SignInFixture.password, name: "Ada")
             let (nodeA, nodeB) = (cluster.nodePorts[0], cluster.nodePorts[1])
 
-            let started = try await liveForm(
-                port: nodeA, "/flows/sign-in",
-                [
-                    ("client_id", "limen-cli"), ("redirect_uri", SignInFixture.cliRedirect),
-                    ("scope", "openid offline_access"), ("state", "s-1"), ("nonce", "n-1"),
-                    ("code_challenge", SignInFixture.challenge), ("code_challenge_method", "S256"),
-                ])
+            let started = try await liveFlowStart(port: nodeA, scope: "openid offline_access")
             let interaction = try #require(started.json["interaction"]?.stringValue, "\(started.body)")
-            let body = JSONValue.object([
-                "node": .string("credentials"), "action": .string("submit"),
-                "values": .object([
-                    "email": .string(SignInFixture.email), "password": .string(SignInFixture.password),
-                ]),
-            ])
-            let success = try await livePage(
-                port: nodeA, "/flows/interactions/\(interaction)", method: .post,
-                headers: [.contentType: "application/json"], body: ByteBuffer(bytes: body.serialized()))
+            let success = try await liveFlowSubmission(
+                port: nodeA, interaction: interaction, node: "credentials", action: "submit",
+                values: ["email": .string(SignInFixture.email), "password": .string(SignInFixture.password)])
             let code = try #require(success.json["node"]?.objectValue?["code"]?.stringValue, "\(success.body)")
             let tokens = try await liveForm(
                 port: nodeA, "/token",

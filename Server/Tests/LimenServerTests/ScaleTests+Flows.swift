@@ -15,13 +15,7 @@ extension ScaleTests {
                 email: SignInFixture.email, password: SignInFixture.password, name: "Ada")
             let (nodeA, nodeB) = (cluster.nodePorts[0], cluster.nodePorts[1])
 
-            let started = try await liveForm(
-                port: nodeA, "/flows/sign-in",
-                [
-                    ("client_id", "limen-cli"), ("redirect_uri", SignInFixture.cliRedirect), ("scope", "openid"),
-                    ("state", "s-1"), ("nonce", "n-1"), ("code_challenge", SignInFixture.challenge),
-                    ("code_challenge_method", "S256"),
-                ])
+            let started = try await liveFlowStart(port: nodeA, scope: "openid")
             #expect(started.status == .ok, "\(started.body)")
             let interaction = try #require(started.json["interaction"]?.stringValue)
             let node = try #require(started.json["node"]?.objectValue?["id"]?.stringValue)
@@ -60,8 +54,19 @@ extension ScaleTests {
     }
 }
 
+/// `POST /flows/sign-in` for the CLI client (state `s-1`, the PKCE fixture's challenge), straight to one node.
+func liveFlowStart(port: Int, scope: String) async throws -> Page {
+    try await liveForm(
+        port: port, "/flows/sign-in",
+        [
+            ("client_id", "limen-cli"), ("redirect_uri", SignInFixture.cliRedirect), ("scope", scope),
+            ("state", "s-1"), ("nonce", "n-1"), ("code_challenge", SignInFixture.challenge),
+            ("code_challenge_method", "S256"),
+        ])
+}
+
 /// `POST /flows/interactions/{id}` with a JSON submission, straight to one node.
-private func liveFlowSubmission(
+func liveFlowSubmission(
     port: Int, interaction: String, node: String, action: String, values: [String: JSONValue]
 ) async throws -> Page {
     let body = JSONValue.object(["node": .string(node), "action": .string(action), "values": .object(values)])
