@@ -2,7 +2,7 @@
 """Renders the results of Server/Benchmarks/run.sh (JSON lines) as one Markdown table per run.
 
 Usage: report.py --duration SECONDS --threads N RESULTS.jsonl
-Each line: {"run": 1, "target": "SQLite", "measure": "refresh" | "introspect" | "signin" | "native" | "native_load"
+Each line: {"run": 1, "target": "SQLite", "measure": "refresh" | "introspect" | "signin" | "native" | "native_load" | "exchange"
 | "profile_read" | "profile_write" | "rss", "data": ...}.
 """
 import argparse
@@ -79,6 +79,12 @@ def native_load_row(target, data, label):
     return row(label, target, result, "≥ 500/s on SQLite" if target == "SQLite" else "—", met(ok))
 
 
+def exchange_row(target, data, label):
+    ok = data["rps"] >= 1000 and data["p99_ms"] <= 20 and not data["non2xx"] and not data["socket_errors"]
+    return row(label, target, throughput(data), "≥ 1,000/s, p99 ≤ 20 ms on SQLite" if target == "SQLite" else "—",
+               met(ok))
+
+
 def rss_row(target, samples, label):
     if not samples:
         return row(label, target, "no samples", "≤ 150 MB, flat", "n/a")
@@ -114,6 +120,7 @@ def main():
          "(Python `requests` + joserfc, one after another)", native_row),
         ("native_load", f"Native sign-in flows: start → submit → token ({wrk}, each connection one flow after "
          "another)", native_load_row),
+        ("exchange", f"Token exchange of an external ES256 ID token, keys cached ({wrk})", exchange_row),
         ("rss", "Resident memory (VmRSS, 1/s) during the refresh load", rss_row),
     ]
     for number in sorted(runs):
