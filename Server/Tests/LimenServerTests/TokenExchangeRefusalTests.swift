@@ -50,13 +50,15 @@ enum HostileSubjectToken: String, CaseIterable, Sendable, CustomTestStringConver
         case .wrongAudience:
             return try await issuer.token(issuer.claims(now: now, extra: ["aud": .string("someone-else")]), at: now)
         case .algNone:
-            return Self.compact(header: ["alg": .string("none"), "typ": .string("JWT")], claims: issuer.claims(now: now)) + "."
+            return Self.compact(
+                header: ["alg": .string("none"), "typ": .string("JWT")], claims: issuer.claims(now: now)) + "."
         case .hmacWithPublicKey:
             // The classic confusion: HS256 keyed with the published public key, under that key's kid.
             let key = try #require(issuer.keys.keys.first { $0.algorithm == "ES256" })
             let publicKey = try JSONEncoder().encode(key.publicJWK)
             let signingInput = Self.compact(
-                header: ["alg": .string("HS256"), "typ": .string("JWT"), "kid": .string(key.kid)], claims: issuer.claims(now: now))
+                header: ["alg": .string("HS256"), "typ": .string("JWT"), "kid": .string(key.kid)],
+                claims: issuer.claims(now: now))
             let mac = HMAC<SHA256>.authenticationCode(
                 for: Data(signingInput.utf8), using: SymmetricKey(data: publicKey))
             return signingInput + "." + Base64URL.encode(Data(mac))
@@ -96,6 +98,10 @@ enum HostileSubjectToken: String, CaseIterable, Sendable, CustomTestStringConver
 
 @Suite("Token exchange refusals")
 struct TokenExchangeRefusalTests {
+    private static func trustByJWKSURL(_ issuer: StandInIssuer) -> TrustedIssuer {
+        issuer.trusted(byDiscovery: false)
+    }
+
     private static func trustES256Recent(_ issuer: StandInIssuer) -> TrustedIssuer {
         issuer.trusted(algorithms: [.es256], maxTokenAge: 600)
     }
@@ -117,7 +123,7 @@ struct TokenExchangeRefusalTests {
 
     @Test("an unknown kid refetches the key set once, and not again within the cooldown")
     func unknownKeyID() async throws {
-        try await ExchangeFixture.run(trust: { $0.trusted(byDiscovery: false) }) { fixture in
+        try await ExchangeFixture.run(trust: Self.trustByJWKSURL) { fixture in
             #expect(try await fixture.exchange(try await fixture.token()).status == .ok)
             #expect(fixture.issuer.jwksFetches == 1)
 

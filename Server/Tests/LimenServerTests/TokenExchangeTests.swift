@@ -9,7 +9,15 @@ import Testing
 
 @Suite("Token exchange (RFC 8693)")
 struct TokenExchangeTests {
-    @Test("a valid ID token of a trusted issuer becomes tokens with a refresh token for a new user", arguments: ["ES256", "RS256"])
+    private static func linkingByEmail(_ issuer: StandInIssuer) -> TrustedIssuer {
+        issuer.trusted(linkByVerifiedEmail: true)
+    }
+
+    private static func notLinking(_ issuer: StandInIssuer) -> TrustedIssuer { issuer.trusted() }
+
+    @Test(
+        "a valid ID token of a trusted issuer becomes tokens with a refresh token for a new user",
+        arguments: ["ES256", "RS256"])
     func validToken(algorithm: String) async throws {
         try await ExchangeFixture.run { fixture in
             let response = try await fixture.exchange(try await fixture.token(algorithm: algorithm))
@@ -22,7 +30,8 @@ struct TokenExchangeTests {
             #expect(subject != TokenFixture.user.id)
             let identities = try await fixture.tokens.provider.store.identities(userID: subject)
             #expect(
-                identities.map(\.kind) == ["oidc:\(fixture.issuer.issuer)"] && identities.map(\.subject) == ["ext-user-1"])
+                identities.map(\.kind) == ["oidc:\(fixture.issuer.issuer)"]
+                    && identities.map(\.subject) == ["ext-user-1"])
             let user = try #require(try await fixture.tokens.provider.store.user(id: subject))
             #expect(user.email == nil && user.authLevel == .unverified)
 
@@ -62,7 +71,8 @@ struct TokenExchangeTests {
                 try ExchangeFixture.subject(
                     of: try await fixture.exchange(
                         try await fixture.token(
-                            subject: "v", extra: ["email": .string("New@Example.com"), "email_verified": .bool(true)]))))
+                            subject: "v", extra: ["email": .string("New@Example.com"), "email_verified": .bool(true)])))
+            )
             let verifiedUser = try #require(try await store.user(id: verified))
             #expect(verifiedUser.email == "new@example.com" && verifiedUser.emailVerified)
             #expect(verifiedUser.authLevel == .verified)
@@ -71,7 +81,8 @@ struct TokenExchangeTests {
                 try ExchangeFixture.subject(
                     of: try await fixture.exchange(
                         try await fixture.token(
-                            subject: "u", extra: ["email": .string("other@example.com"), "email_verified": .bool(false)]))))
+                            subject: "u",
+                            extra: ["email": .string("other@example.com"), "email_verified": .bool(false)]))))
             let unverifiedUser = try #require(try await store.user(id: unverified))
             #expect(unverifiedUser.email == nil && unverifiedUser.authLevel == .unverified)
             #expect(try await store.user(email: "other@example.com") == nil)
@@ -80,7 +91,7 @@ struct TokenExchangeTests {
 
     @Test("a verified address of an existing user links only with link_by_verified_email", arguments: [false, true])
     func linkByVerifiedEmail(link: Bool) async throws {
-        try await ExchangeFixture.run(trust: { $0.trusted(linkByVerifiedEmail: link) }) { fixture in
+        try await ExchangeFixture.run(trust: link ? Self.linkingByEmail : Self.notLinking) { fixture in
             let claims: [String: JSONValue] = [
                 "email": .string(TokenFixture.user.email ?? ""), "email_verified": .bool(true),
             ]
@@ -98,8 +109,10 @@ struct TokenExchangeTests {
 
     @Test("an unverified address never links to the user who has it, even with link_by_verified_email")
     func unverifiedNeverLinks() async throws {
-        try await ExchangeFixture.run(trust: { $0.trusted(linkByVerifiedEmail: true) }) { fixture in
-            let claims: [String: JSONValue] = ["email": .string(TokenFixture.user.email ?? ""), "email_verified": .bool(false)]
+        try await ExchangeFixture.run(trust: Self.linkingByEmail) { fixture in
+            let claims: [String: JSONValue] = [
+                "email": .string(TokenFixture.user.email ?? ""), "email_verified": .bool(false),
+            ]
             let subject = try ExchangeFixture.subject(
                 of: try await fixture.exchange(try await fixture.token(extra: claims)))
             #expect(subject != nil && subject != TokenFixture.user.id)
@@ -144,7 +157,9 @@ struct TokenExchangeTests {
                 ])
             #expect(response.error == "unsupported_grant_type")
             let discovery = try await fixture.get("/.well-known/openid-configuration")
-            #expect(discovery.json["grant_types_supported"]?.stringArrayValue?.contains(TokenExchangeGrant.grantType) == false)
+            #expect(
+                discovery.json["grant_types_supported"]?.stringArrayValue?.contains(TokenExchangeGrant.grantType)
+                    == false)
         }
     }
 
@@ -152,7 +167,9 @@ struct TokenExchangeTests {
     func discoveryListsGrantType() async throws {
         try await ExchangeFixture.run { fixture in
             let discovery = try await fixture.tokens.get("/.well-known/openid-configuration")
-            #expect(discovery.json["grant_types_supported"]?.stringArrayValue?.contains(TokenExchangeGrant.grantType) == true)
+            #expect(
+                discovery.json["grant_types_supported"]?.stringArrayValue?.contains(TokenExchangeGrant.grantType)
+                    == true)
         }
     }
 

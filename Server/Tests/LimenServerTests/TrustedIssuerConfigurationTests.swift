@@ -59,17 +59,30 @@ struct TrustedIssuerConfigurationTests {
             ("[{issuer: https://a.example}]", "trusted_issuers.0.audiences"),
             ("[{issuer: 'not a url', audiences: [x]}]", "trusted_issuers.0.issuer"),
             ("[{issuer: http://a.example, audiences: [x]}]", "trusted_issuers.0.issuer"),
-            ("[{issuer: https://a.example, audiences: [x], jwks_url: 'ftp://a.example/keys'}]", "trusted_issuers.0.jwks_url"),
-            ("[{issuer: https://a.example, audiences: [x], jwks_url: 'http://a.example/keys'}]", "trusted_issuers.0.jwks_url"),
+            (
+                "[{issuer: https://a.example, audiences: [x], jwks_url: 'ftp://a.example/keys'}]",
+                "trusted_issuers.0.jwks_url"
+            ),
+            (
+                "[{issuer: https://a.example, audiences: [x], jwks_url: 'http://a.example/keys'}]",
+                "trusted_issuers.0.jwks_url"
+            ),
             ("[{issuer: https://a.example, audiences: [x], algorithms: [HS256]}]", "trusted_issuers.0.algorithms"),
             ("[{issuer: https://a.example, audiences: [x], algorithms: [none]}]", "trusted_issuers.0.algorithms"),
             ("[{issuer: https://a.example, audiences: [x], max_token_age: soon}]", "trusted_issuers.0.max_token_age"),
-            ("[{issuer: https://a.example, audiences: [x], link_by_verified_email: maybe}]",
-             "trusted_issuers.0.link_by_verified_email"),
-            ("[{issuer: https://a.example, audiences: [x], claims: {subject: uid}}]", "trusted_issuers.0.claims.subject"),
+            (
+                "[{issuer: https://a.example, audiences: [x], link_by_verified_email: maybe}]",
+                "trusted_issuers.0.link_by_verified_email"
+            ),
+            (
+                "[{issuer: https://a.example, audiences: [x], claims: {subject: uid}}]",
+                "trusted_issuers.0.claims.subject"
+            ),
             ("[{issuer: https://a.example, audiences: [x], audience: [y]}]", "trusted_issuers.0.audience"),
-            ("[{issuer: https://a.example, audiences: [x]}, {issuer: https://a.example, audiences: [y]}]",
-             "trusted_issuers.1.issuer"),
+            (
+                "[{issuer: https://a.example, audiences: [x]}, {issuer: https://a.example, audiences: [y]}]",
+                "trusted_issuers.1.issuer"
+            ),
             ("{issuer: https://a.example, audiences: [x]}", "trusted_issuers"),
         ])
     func refused(list: String, key: String) throws {

@@ -120,7 +120,9 @@ public struct ClientRegistration: Sendable, Equatable {
             isNative: isNative,
             redirectURIs: redirectURIs,
             postLogoutRedirectURIs: postLogoutRedirectURIs,
-            grantTypes: grantTypes?.reduce(into: [String]()) { kept, type in if !kept.contains(type) { kept.append(type) } }
+            grantTypes: grantTypes?.reduce(into: [String]()) { kept, type in
+                if !kept.contains(type) { kept.append(type) }
+            }
                 ?? ["authorization_code", "refresh_token"],
             isFirstParty: isFirstParty,
             idTokenSignedResponseAlg: idTokenSignedResponseAlg,

@@ -26,7 +26,9 @@ struct ExternalIdentity: Sendable, Equatable {
 /// seconds of leeway, and `iat` no older than `max_token_age`.
 struct ExternalTokenVerifier: Sendable {
     /// The `subject_token_type`s accepted (RFC 8693 §3).
-    static let acceptedTypes: Set<String> = [TokenExchangeRequest.TokenType.idToken, TokenExchangeRequest.TokenType.jwt]
+    static let acceptedTypes: Set<String> = [
+        TokenExchangeRequest.TokenType.idToken, TokenExchangeRequest.TokenType.jwt,
+    ]
     /// How far clocks may disagree.
     static let leeway: TimeInterval = 60
 

@@ -124,7 +124,8 @@ extension TrustedIssuer {
         for name in names {
             guard let algorithm = JWSAlgorithm(rawValue: name) else {
                 throw ConfigurationError(
-                    key: "\(key).algorithms", value: name, reason: "unknown or unsafe algorithm; supported: \(supported)")
+                    key: "\(key).algorithms", value: name,
+                    reason: "unknown or unsafe algorithm; supported: \(supported)")
             }
             if !algorithms.contains(algorithm) { algorithms.append(algorithm) }
         }
@@ -176,7 +177,9 @@ extension TrustedIssuer {
         } catch {
             throw ConfigurationError(key: key, value: "", reason: "not valid JSON or YAML")
         }
-        guard let node else { throw ConfigurationError(key: key, value: "", reason: "expected a list of trusted issuers") }
+        guard let node else {
+            throw ConfigurationError(key: key, value: "", reason: "expected a list of trusted issuers")
+        }
         return try list(parsing: node, key: key)
     }
 }

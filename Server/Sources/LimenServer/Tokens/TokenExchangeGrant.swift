@@ -46,7 +46,8 @@ struct TokenExchangeGrant: Sendable {
         do {
             identity = try await verifier.verify(subjectToken, type: subjectTokenType)
         } catch .keysUnavailable {
-            logger.warning("A trusted issuer's signing keys could not be fetched", metadata: ["client_id": "\(client.id)"])
+            logger.warning(
+                "A trusted issuer's signing keys could not be fetched", metadata: ["client_id": "\(client.id)"])
             throw TokenEndpointError.serverError
         } catch {
             logger.debug("Token exchange refused", metadata: ["reason": "\(error.code)", "client_id": "\(client.id)"])
