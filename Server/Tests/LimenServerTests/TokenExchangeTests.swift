@@ -138,6 +138,26 @@ struct TokenExchangeTests {
         }
     }
 
+    @Test("the external identity is listed at /v1/me/identities and unlinked by its kind, percent-encoded")
+    func identityEndpoints() async throws {
+        try await ExchangeFixture.run { fixture in
+            let claims: [String: JSONValue] = ["email": .string("ext@example.com"), "email_verified": .bool(true)]
+            let response = try await fixture.exchange(try await fixture.token(extra: claims))
+            let accessToken = try #require(response["access_token"])
+            let kind = "oidc:\(fixture.issuer.issuer)"
+            let listed = try await fixture.tokens.send(.get, "/v1/me/identities", bearer: accessToken)
+            let kinds = listed.json["identities"].flatMap { if case .array(let items) = $0 { items } else { nil } }?
+                .compactMap { $0.objectValue?["kind"]?.stringValue }
+            #expect(Set(kinds ?? []) == [kind, IdentityRecord.emailKind])
+
+            let encoded = try #require(kind.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let unlinked = try await fixture.tokens.send(.delete, "/v1/me/identities/\(encoded)", bearer: accessToken)
+            #expect(unlinked.status == .noContent)
+            let subject = try #require(try ExchangeFixture.subject(of: response))
+            #expect(try await fixture.tokens.provider.store.identities(userID: subject).map(\.kind) == ["email"])
+        }
+    }
+
     @Test("a client not registered for token exchange is refused with unauthorized_client")
     func clientWithoutGrantType() async throws {
         try await ExchangeFixture.run { fixture in
