@@ -62,7 +62,7 @@ struct TokenExchangeGrant: Sendable {
         var tokens = try await issuer.issue(
             grant: grant, client: client, scope: scope, nonce: nil, user: user, resource: resource)
         grant.expiresAt = tokens.lastExpiry
-        try await store.insertDeviceGrant(grant)
+        try await store.insertGrant(grant)
         if let refreshToken = tokens.refreshToken { try await store.insertRefreshToken(refreshToken) }
         if case .object(var body) = tokens.body {
             body["issued_token_type"] = .string(TokenExchangeRequest.TokenType.accessToken)
