@@ -48,6 +48,7 @@ def main():
         "/jwks": {"keys": [jwk(key.public_key())]},
         "/.well-known/openid-configuration": {
             "issuer": issuer, "jwks_uri": issuer + "/jwks", "authorization_endpoint": issuer + "/authorize",
+            "token_endpoint": issuer + "/token",
             "response_types_supported": ["code"], "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["ES256"],
         },

@@ -102,6 +102,12 @@ struct TokenExchangeRefusalTests {
         issuer.trusted(byDiscovery: false)
     }
 
+    private static func trustUnreachableKeys(_ issuer: StandInIssuer) -> TrustedIssuer {
+        var trusted = issuer.trusted()
+        trusted.jwksURL = URL(string: "http://127.0.0.1:9/jwks")  // the discard port: nothing listens
+        return trusted
+    }
+
     private static func trustES256Recent(_ issuer: StandInIssuer) -> TrustedIssuer {
         issuer.trusted(algorithms: [.es256], maxTokenAge: 600)
     }
@@ -146,6 +152,16 @@ struct TokenExchangeRefusalTests {
                 try await another.sign(fixture.issuer.claims(now: fixture.now), algorithm: "ES256", at: fixture.now))
             #expect(later.error == "invalid_grant")
             #expect(fixture.issuer.jwksFetches == 3)
+        }
+    }
+
+    @Test("an issuer whose keys cannot be fetched is the server's failure (server_error), and nobody is made")
+    func keysUnreachable() async throws {
+        try await ExchangeFixture.run(trust: Self.trustUnreachableKeys) { fixture in
+            let response = try await fixture.exchange(try await fixture.token())
+            #expect(response.status == .internalServerError)
+            #expect(response.error == "server_error")
+            #expect(try await fixture.tokens.provider.store.users().count == 1)
         }
     }
 

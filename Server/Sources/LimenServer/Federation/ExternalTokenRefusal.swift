@@ -15,8 +15,8 @@ enum ExternalTokenRefusal: Error, Sendable, Equatable {
     case audienceMismatch
     /// Its `iat` is older than the issuer's `max_token_age`.
     case tooOld
-    /// The issuer's keys could not be fetched (or its discovery document names none).
-    case keysUnavailable
+    /// The keys of `issuer` could not be fetched (or its discovery document could not be, or names none).
+    case keysUnavailable(issuer: String)
 
     /// A stable code for the debug log.
     var code: String {

@@ -68,14 +68,14 @@ struct ExternalTokenVerifier: Sendable {
             throw .untrustedIssuer
         }
         let issuer = issuerKeys.issuer
-        guard let cache = await issuerKeys.keys() else { throw .keysUnavailable }
+        guard let cache = await issuerKeys.keys() else { throw .keysUnavailable(issuer: issuer.issuer) }
         let claims: IDTokenClaims
         do {
             let (members, _) = try await cache.verifiedPayload(
                 of: token, allowedAlgorithms: Set(issuer.algorithms))
             claims = try IDTokenClaims(claims: members)
         } catch .jwksUnavailable {
-            throw .keysUnavailable
+            throw .keysUnavailable(issuer: issuer.issuer)
         } catch {
             throw .invalid(error)
         }

@@ -45,9 +45,10 @@ struct TokenExchangeGrant: Sendable {
         let identity: ExternalIdentity
         do {
             identity = try await verifier.verify(subjectToken, type: subjectTokenType)
-        } catch .keysUnavailable {
+        } catch .keysUnavailable(let issuer) {
             logger.warning(
-                "A trusted issuer's signing keys could not be fetched", metadata: ["client_id": "\(client.id)"])
+                "A trusted issuer's signing keys could not be fetched",
+                metadata: ["issuer": "\(issuer)", "client_id": "\(client.id)"])
             throw TokenEndpointError.serverError
         } catch {
             logger.debug("Token exchange refused", metadata: ["reason": "\(error.code)", "client_id": "\(client.id)"])
