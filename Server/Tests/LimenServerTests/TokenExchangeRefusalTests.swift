@@ -20,6 +20,8 @@ enum HostileSubjectToken: String, CaseIterable, Sendable, CustomTestStringConver
     case malformed
     case wrongSubjectTokenType
     case noSubject
+    case notYetValid
+    case issuedInFuture
 
     var testDescription: String { rawValue }
 
@@ -74,6 +76,14 @@ enum HostileSubjectToken: String, CaseIterable, Sendable, CustomTestStringConver
             return "not.a-jwt"
         case .wrongSubjectTokenType:
             return try await issuer.token(issuer.claims(now: now), at: now)
+        case .notYetValid:
+            let notBefore = JSONValue.number(now.addingTimeInterval(600).timeIntervalSince1970)
+            return try await issuer.token(issuer.claims(now: now, extra: ["nbf": notBefore]), at: now)
+        case .issuedInFuture:
+            let future = now.addingTimeInterval(600).timeIntervalSince1970
+            let claims = issuer.claims(
+                now: now, extra: ["iat": .number(future), "exp": .number(future + 300)])
+            return try await issuer.token(claims, at: now)
         case .noSubject:
             var claims = issuer.claims(now: now)
             claims["sub"] = nil

@@ -13,6 +13,14 @@ struct TokenExchangeTests {
         issuer.trusted(linkByVerifiedEmail: true)
     }
 
+    private static func mappingClaims(_ issuer: StandInIssuer) -> TrustedIssuer {
+        var trusted = issuer.trusted()
+        trusted.claims.email = "mail"
+        trusted.claims.emailVerified = "mail_verified"
+        trusted.claims.name = "display_name"
+        return trusted
+    }
+
     private static func notLinking(_ issuer: StandInIssuer) -> TrustedIssuer { issuer.trusted() }
 
     @Test(
@@ -104,6 +112,20 @@ struct TokenExchangeTests {
                 #expect(created != TokenFixture.user.id)
                 #expect(try await fixture.tokens.provider.store.user(id: created)?.email == nil)
             }
+        }
+    }
+
+    @Test("an issuer's claims mapping says where the address and its verification are read")
+    func claimMapping() async throws {
+        try await ExchangeFixture.run(trust: Self.mappingClaims) { fixture in
+            let claims: [String: JSONValue] = [
+                "email": .string("ignored@example.com"), "email_verified": .bool(true),
+                "mail": .string("mapped@example.com"), "mail_verified": .bool(true), "display_name": .string("Mapped"),
+            ]
+            let subject = try #require(
+                try ExchangeFixture.subject(of: try await fixture.exchange(try await fixture.token(extra: claims))))
+            let user = try #require(try await fixture.tokens.provider.store.user(id: subject))
+            #expect(user.email == "mapped@example.com" && user.emailVerified && user.name == "Mapped")
         }
     }
 
