@@ -53,6 +53,9 @@ let package = Package(
             dependencies: [
                 "LimenServerWire",
                 .product(name: "LimenWire", package: "Limen"),
+                // Trusted issuers' keys for token exchange (RFC 8693): JWKSCache, ProviderDiscovery, and the SDK's
+                // HTTPTransport (URLSession) to fetch them.
+                .product(name: "LimenOIDC", package: "Limen"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),

@@ -3,7 +3,7 @@
 
 Usage: report.py --duration SECONDS --threads N RESULTS.jsonl
 Each line: {"run": 1, "target": "SQLite", "measure": "refresh" | "introspect" | "signin" | "native" | "native_load" |
-"anonymous" | "anonymous_load"
+"anonymous" | "anonymous_load" | "exchange"
 | "profile_read" | "profile_write" | "rss", "data": ...}.
 """
 import argparse
@@ -92,6 +92,12 @@ def anonymous_load_row(target, data, label):
     return row(label, target, result, "≥ 1,000/s, p99 ≤ 20 ms on SQLite" if target == "SQLite" else "—", met(ok))
 
 
+def exchange_row(target, data, label):
+    ok = data["rps"] >= 1000 and data["p99_ms"] <= 20 and not data["non2xx"] and not data["socket_errors"]
+    return row(label, target, throughput(data), "≥ 1,000/s, p99 ≤ 20 ms on SQLite" if target == "SQLite" else "—",
+               met(ok))
+
+
 def rss_row(target, samples, label):
     if not samples:
         return row(label, target, "no samples", "≤ 150 MB, flat", "n/a")
@@ -131,6 +137,7 @@ def main():
          "time (Python `requests` + joserfc, one after another)", anonymous_row),
         ("anonymous_load", f"Anonymous sign-ins: start → guest → token ({wrk}, each connection one after another)",
          anonymous_load_row),
+        ("exchange", f"Token exchange of an external ES256 ID token, keys cached ({wrk})", exchange_row),
         ("rss", "Resident memory (VmRSS, 1/s) during the refresh load", rss_row),
     ]
     for number in sorted(runs):

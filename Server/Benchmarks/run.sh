@@ -18,13 +18,15 @@
 #   - anonymous sign-in (issue 11 §4: start -> the guest button -> token, a new user each time): timed one after
 #     another from Python (native_flow.py --flow anonymous) and as many as wrk completes (native_flows.lua with
 #     BENCH_FLOW=anonymous).
+#   - RFC 8693 token exchange of an ES256 ID token of a stand-in issuer (exchange_issuer.py, a trusted issuer by
+#     discovery; its keys cached after the first exchange) by a public client, with wrk (exchange.lua).
 # glewlwyd (Tests/Peers/glewlwyd) is measured side by side for refresh and introspection.
 # Environment: BENCH_DURATION (seconds per wrk run, default 20), BENCH_RUNS (default 2), BENCH_THREADS (wrk threads =
 # connections, default 4), BENCH_SIGNINS (timed sign-ins per run, default 300), BENCH_TARGETS (default
 # "sqlite postgres glewlwyd"), BENCH_BIN (a limen-server binary to use instead of building one), BENCH_ONLY
 # ("introspect": only the introspection measure, no refresh load, RSS samples or timed sign-ins; "refresh": the
 # refresh load, its RSS samples and the sign-ins, no introspection, e.g. to compare two builds; "flows": only the
-# native flows; "anonymous": only the anonymous sign-ins; default: all).
+# native flows; "anonymous": only the anonymous sign-ins; "exchange": only the token exchange; default: all).
 # Diagnostics go to stderr; the work folder is removed at the end.
 set -euo pipefail
 
@@ -37,16 +39,19 @@ SIGNINS=${BENCH_SIGNINS:-300}
 TARGETS=${BENCH_TARGETS:-sqlite postgres glewlwyd}
 ONLY=${BENCH_ONLY:-}
 case "$ONLY" in
-    "" | introspect | refresh | flows | anonymous) ;;
-    *) echo "bench: BENCH_ONLY must be empty, introspect, refresh, flows or anonymous" >&2; exit 1 ;;
+    "" | introspect | refresh | flows | anonymous | exchange) ;;
+    *) echo "bench: BENCH_ONLY must be empty, introspect, refresh, flows, anonymous or exchange" >&2; exit 1 ;;
 esac
-[ "$ONLY" != introspect ] && [ "$ONLY" != flows ] && [ "$ONLY" != anonymous ] || SIGNINS=0
+[ "$ONLY" != introspect ] && [ "$ONLY" != flows ] && [ "$ONLY" != anonymous ] && [ "$ONLY" != exchange ] || SIGNINS=0
 WORK=$(mktemp -d)
 RESULTS="$WORK/results.jsonl"
 EMAIL=bench@example.test
 PASSWORD=$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')
 REDIRECT_URI=http://127.0.0.1:9/callback
 SERVER_PID=""
+ISSUER_PID=""
+EXCHANGE_ISSUER=""
+EXCHANGE_AUDIENCE=limen-bench
 POSTGRES_ADMIN_URL=""
 POSTGRES_DATABASE=""
 GLEWLWYD_DIR=""
@@ -60,6 +65,7 @@ free_port() {
 
 cleanup() {
     stop_server
+    [ -z "$ISSUER_PID" ] || { kill "$ISSUER_PID" 2>/dev/null || true; wait "$ISSUER_PID" 2>/dev/null || true; }
     [ -z "$GLEWLWYD_DIR" ] || bash "$ROOT/Tests/Peers/glewlwyd/stop.sh" "$GLEWLWYD_DIR" >/dev/null 2>&1 || true
     if [ -n "$POSTGRES_DATABASE" ]; then
         psql -qAt "$POSTGRES_ADMIN_URL" -c "DROP DATABASE IF EXISTS $POSTGRES_DATABASE" >/dev/null 2>&1 || true
@@ -186,6 +192,37 @@ anonymous_run() {
     record "$1" "$2" anonymous_load "$(echo "$output" | sed -n 's/^FLOWS //p')"
 }
 
+# Starts the stand-in issuer and sets EXCHANGE_ISSUER to its URL; its ID token is in $WORK/subject-token
+start_issuer() {
+    local port
+    port=$(free_port)
+    python3 "$HERE/exchange_issuer.py" --port "$port" --audience "$EXCHANGE_AUDIENCE" \
+        --token-file "$WORK/subject-token" >&2 &
+    ISSUER_PID=$!
+    for _ in $(seq 1 100); do
+        [ -s "$WORK/subject-token" ] && curl -fs -o /dev/null "http://127.0.0.1:$port/jwks" && break
+        kill -0 "$ISSUER_PID" 2>/dev/null || die "the stand-in issuer exited"
+        sleep 0.1
+    done
+    [ -s "$WORK/subject-token" ] || die "the stand-in issuer wrote no token"
+    EXCHANGE_ISSUER="http://127.0.0.1:$port"
+}
+
+# Token exchange of the stand-in issuer's ID token under wrk load: exchange_run RUN TARGET ISSUER
+exchange_run() {
+    local first
+    log "$2 run $1: token exchange"
+    first=$(curl -sS -d grant_type=urn:ietf:params:oauth:grant-type:token-exchange -d client_id=bench-exchange \
+        -d subject_token_type=urn:ietf:params:oauth:token-type:id_token \
+        --data-urlencode "subject_token=$(cat "$WORK/subject-token")" "$3/token")
+    case "$first" in
+        *'"refresh_token"'*) ;;
+        *) die "$2: the token exchange failed: $first" ;;
+    esac
+    record "$1" "$2" exchange "$(BENCH_SUBJECT_TOKEN="$(cat "$WORK/subject-token")" BENCH_CLIENT_ID=bench-exchange \
+        wrk_json exchange.lua "$3/token")"
+}
+
 # Prints a Python expression of the JSON object `d` read from stdin: field EXPRESSION
 field() { python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
 
@@ -198,6 +235,8 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     for index in $(seq 1 "$THREADS"); do # the native flows' users, one per connection
         printf '%s\n' "$PASSWORD" | "$BIN" users add "${store[@]}" --email "flow-$index@example.test" --verified >&2
     done
+    "$BIN" clients add "${store[@]}" --id bench-exchange --native --redirect-uri http://127.0.0.1/callback \
+        --grant-type urn:ietf:params:oauth:grant-type:token-exchange --grant-type refresh_token >&2
     secret=$("$BIN" clients add "${store[@]}" --id bench --redirect-uri "$REDIRECT_URI" --first-party |
         sed -n 's/^client_secret: //p')
     [ -n "$secret" ] || die "$target: no client secret printed"
@@ -205,7 +244,10 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     basic=$(cd "$HERE" && python3 -c 'import flows, sys; print(flows.basic_header(*sys.argv[1:]))' bench "$secret")
     port=$(free_port)
     issuer="http://127.0.0.1:$port"
+    [ -n "$ISSUER_PID" ] || start_issuer
     printf 'profile_schema:\n  fields:\n    nickname: {type: string, display_name: Nickname}\n' > "$WORK/config.yaml"
+    printf 'trusted_issuers:\n  - {issuer: "%s", audiences: [%s], algorithms: [ES256]}\n' \
+        "$EXCHANGE_ISSUER" "$EXCHANGE_AUDIENCE" >> "$WORK/config.yaml"
     "$BIN" "${store[@]}" --config "$WORK/config.yaml" --port "$port" --post-rate-limit off --authorize-rate-limit off --sign-in-rate-limit off --log-level error >"$WORK/server-$target.log" 2>&1 &
     SERVER_PID=$!
     for _ in $(seq 1 100); do
@@ -219,9 +261,14 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
             anonymous_run "$run" "$target" "$issuer"
             continue
         fi
+        if [ "$ONLY" = exchange ]; then
+            exchange_run "$run" "$target" "$issuer"
+            continue
+        fi
         native_run "$run" "$target" "$issuer"
         [ -n "$ONLY" ] || anonymous_run "$run" "$target" "$issuer"
         [ "$ONLY" != flows ] || continue
+        exchange_run "$run" "$target" "$issuer"
         flows=$(limen_flows "$issuer" "$secret" "$THREADS" "$SIGNINS")
         if [ "$ONLY" != introspect ]; then
             if [ "$SIGNINS" -gt 0 ]; then

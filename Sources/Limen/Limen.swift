@@ -32,6 +32,24 @@ public enum Limen {
         try await client().validAccessToken()
     }
 
+    /// Rownd's `getAccessToken(oldToken)`: trades another issuer's token for a session of the shared client
+    /// (``AuthClient/exchange(externalToken:type:scopes:)``) and returns its access token.
+    ///
+    /// ```swift
+    /// if let accessToken = try await Limen.getAccessToken(previousProviderIDToken) { … }
+    /// ```
+    ///
+    /// - Returns: The new session's access token, or `nil` when the provider would not exchange the token.
+    /// - Throws: ``LimenError`` for anything else (retryable ones included), with the session as it was.
+    public static func getAccessToken(
+        _ oldToken: String,
+        type: ExternalTokenType = .idToken
+    ) async throws(LimenError) -> String? {
+        let client = try client()
+        guard try await client.exchange(externalToken: oldToken, type: type) != nil else { return nil }
+        return try await client.validAccessToken()
+    }
+
     /// ``AuthClient/signIn(using:redirectURI:options:)`` on the shared client.
     @discardableResult
     public static func requestSignIn(

@@ -79,6 +79,16 @@ struct ClientsCommand: AsyncParsableCommand {
         @Flag(help: "A legacy confidential client that may leave out PKCE (OAuth 2.1 requires it; avoid).")
         var allowNoPKCE = false
 
+        @Option(
+            name: .customLong("grant-type"),
+            help: """
+                A grant type the client may use (repeatable): authorization_code, refresh_token, \
+                urn:ietf:params:oauth:grant-type:device_code, urn:ietf:params:oauth:grant-type:token-exchange \
+                (default: the first two).
+                """
+        )
+        var grantTypes: [String] = []
+
         func run() async throws {
             let registration = ClientRegistration(
                 id: id,
@@ -91,7 +101,8 @@ struct ClientsCommand: AsyncParsableCommand {
                 idTokenSignedResponseAlg: idTokenAlg,
                 accessTokenLifetime: accessTokenTTL?.seconds,
                 refreshTokenLifetime: refreshTokenTTL?.seconds,
-                allowsNoPKCE: allowNoPKCE
+                allowsNoPKCE: allowNoPKCE,
+                grantTypes: grantTypes.isEmpty ? nil : grantTypes
             )
             let (client, secret): (ClientRecord, String?)
             do {

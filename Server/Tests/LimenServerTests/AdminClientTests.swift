@@ -49,6 +49,25 @@ struct AdminClientTests {
         }
     }
 
+    @Test("a client may be registered for the token exchange grant; without grant_types it has the default two")
+    func grantTypes() async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let body = """
+                {"client_id": "app", "native": true, "redirect_uris": ["com.example.app:/cb"],
+                 "grant_types": ["refresh_token", "urn:ietf:params:oauth:grant-type:token-exchange", "refresh_token"]}
+                """
+            let created = try await fixture.admin(.post, "/admin/clients", token: token, json: body)
+            #expect(created.status == .created)
+            let expected = ["refresh_token", TokenExchangeGrant.grantType]
+            #expect(created.json["grant_types"] == .array(expected.map(JSONValue.string)))
+            #expect(try await fixture.provider.store.client(id: "app")?.grantTypes == expected)
+            let plain = try await fixture.admin(
+                .post, "/admin/clients", token: token,
+                json: #"{"client_id": "plain", "redirect_uris": ["https://a.example/cb"]}"#)
+            #expect(plain.json["grant_types"] == .array(["authorization_code", "refresh_token"].map(JSONValue.string)))
+        }
+    }
+
     @Test("the list has every registered client")
     func list() async throws {
         try await TokenFixture.runAdmin { fixture, token in
@@ -117,6 +136,14 @@ struct AdminClientTests {
             (
                 #"{"client_id": "x", "kind": "public", "redirect_uris": ["https://a.example/cb"], "allow_no_pkce": true}"#,
                 "invalid_client_metadata", "allow_no_pkce"
+            ),
+            (
+                #"{"client_id": "x", "redirect_uris": ["https://a.example/cb"], "grant_types": ["implicit"]}"#,
+                "invalid_client_metadata", "grant_types"
+            ),
+            (
+                #"{"client_id": "x", "redirect_uris": ["https://a.example/cb"], "grant_types": []}"#,
+                "invalid_client_metadata", "grant_types"
             ),
         ])
     func invalidClient(_ body: String, _ error: String, _ field: String) async throws {

@@ -25,8 +25,8 @@ struct AdminStrictJSONTests {
                 "redirect_uri is not a member of this request"
             ),
             (
-                #"{"client_id": "x", "redirect_uris": ["https://a.example/cb"], "grant_types": ["password"]}"#,
-                "grant_types is not a member of this request"
+                #"{"client_id": "x", "redirect_uris": ["https://a.example/cb"], "response_types": ["token"]}"#,
+                "response_types is not a member of this request"
             ),
         ])
     func clientRefused(_ body: String, _ description: String) async throws {

@@ -111,7 +111,7 @@ struct DeviceStoreTests {
         let grant = GrantRecord(
             id: "g-device", clientID: "limen-cli", subject: "user-1", scope: "openid", authTime: now, createdAt: now,
             expiresAt: now.addingTimeInterval(3600))
-        try await store.insertDeviceGrant(grant)
+        try await store.insertGrant(grant)
         #expect(try await store.grant(id: "g-device") == grant)
 
         let pending = PendingAuthorizationRecord(

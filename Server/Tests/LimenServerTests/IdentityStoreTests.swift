@@ -64,7 +64,7 @@ struct IdentityStoreTests {
             let grant = GrantRecord(
                 id: "g1", clientID: "limen-cli", subject: "guest", scope: "openid", authTime: Self.now,
                 createdAt: Self.now, expiresAt: Self.now.addingTimeInterval(3600))
-            try await store.insertDeviceGrant(grant)
+            try await store.insertGrant(grant)
 
             #expect(
                 try await !store.linkEmail(
@@ -132,7 +132,7 @@ struct IdentityStoreTests {
             for (grantID, subject, issuedAt) in [
                 ("g-idle", "idle", old), ("g-refreshing", "refreshing", Self.now),
             ] {
-                try await store.insertDeviceGrant(
+                try await store.insertGrant(
                     GrantRecord(
                         id: grantID, clientID: "limen-cli", subject: subject, scope: "openid", authTime: old,
                         createdAt: old, expiresAt: Self.now.addingTimeInterval(86_400)))
@@ -210,7 +210,7 @@ struct IdentityMigrationTests {
                 ('bob', 'bob@example.com', \(false), NULL, NULL, \(now))
             """)
         _ = try await store.writeProfile(userID: "ada", data: ["a": .number(1)], expectedRevision: 0, now: now)
-        try await store.insertDeviceGrant(
+        try await store.insertGrant(
             GrantRecord(
                 id: "g1", clientID: "limen-cli", subject: "ada", scope: "openid", authTime: now, createdAt: now,
                 expiresAt: later))

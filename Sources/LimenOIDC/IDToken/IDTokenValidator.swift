@@ -56,9 +56,8 @@ public struct IDTokenValidator: Sendable {
         maxAge: TimeInterval? = nil,
         accessToken: String? = nil
     ) async throws(IDTokenValidationError) -> IDTokenClaims {
-        let (jws, algorithm) = try JWSVerifier.parse(idToken, allowedAlgorithms: policy.allowedAlgorithms)
-        try JWSVerifier.checkSignature(of: jws, with: try await keys.verifier(for: algorithm, kid: jws.keyID))
-        guard let members = JSONObject.decode(jws.payload) else { throw .malformed("the payload is not a JSON object") }
+        let (members, algorithm) = try await keys.verifiedPayload(
+            of: idToken, allowedAlgorithms: policy.allowedAlgorithms)
         let claims = try IDTokenClaims(claims: members)
         try checkIssuerAndAudience(claims)
         try checkTimes(claims)

@@ -99,6 +99,26 @@ public actor JWKSCache {
         }
     }
 
+    /// Verifies a compact JWS signed with one of these keys and returns its payload's members and its algorithm.
+    ///
+    /// The steps are ``IDTokenValidator``'s first three: the header's `alg` must be in `allowedAlgorithms` (so `none`
+    /// and HMAC never get further), the key is chosen with one forced refresh on an unknown key, and jwt-kit checks
+    /// the signature. No claim is looked at: callers that accept tokens other than this client's ID tokens (a server
+    /// trusting another issuer's tokens, say) check the claims themselves.
+    ///
+    /// ```swift
+    /// let (claims, algorithm) = try await keys.verifiedPayload(of: token, allowedAlgorithms: [.es256, .rs256])
+    /// ```
+    public nonisolated func verifiedPayload(
+        of compact: String,
+        allowedAlgorithms: Set<JWSAlgorithm>
+    ) async throws(IDTokenValidationError) -> (claims: [String: JSONValue], algorithm: JWSAlgorithm) {
+        let (jws, algorithm) = try JWSVerifier.parse(compact, allowedAlgorithms: allowedAlgorithms)
+        try JWSVerifier.checkSignature(of: jws, with: try await verifier(for: algorithm, kid: jws.keyID))
+        guard let members = JSONObject.decode(jws.payload) else { throw .malformed("the payload is not a JSON object") }
+        return (members, algorithm)
+    }
+
     /// The verifier for a token's `alg` and `kid`: the key is chosen as ``IDTokenValidator`` describes, with one
     /// forced refresh of the key set when no key fits (key rotation).
     ///

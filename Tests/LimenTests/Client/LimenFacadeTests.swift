@@ -13,6 +13,9 @@ struct LimenFacadeTests {
             try await Limen.validAccessToken()
         }
         #expect(throws: LimenError.configuration(.missingKey("Limen.configure"))) { try Limen.user }
+        await #expect(throws: LimenError.configuration(.missingKey("Limen.configure"))) {
+            try await Limen.getAccessToken("an external token")
+        }
         #expect(Limen.shared == nil)
         #expect(await Limen.resume() == nil)
         try await ProviderFixture.with(expiresIn: 3600) { _ in

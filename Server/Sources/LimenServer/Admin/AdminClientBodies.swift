@@ -40,7 +40,8 @@ extension AdminClientRequest {
             accessTokenLifetime: accessTokenTTL.map(TimeInterval.init),
             refreshTokenLifetime: refreshTokenTTL.map(TimeInterval.init),
             allowsNoPKCE: allowNoPKCE ?? false,
-            emailLinkURI: emailLinkURI
+            emailLinkURI: emailLinkURI,
+            grantTypes: grantTypes
         )
     }
 
@@ -57,6 +58,7 @@ extension AdminClientRequest {
         case .publicClientWithoutPKCE: "allow_no_pkce"
         case .invalidTokenLifetime(let field, _): field
         case .invalidEmailLinkURI: "email_link_uri"
+        case .unsupportedGrantType: "grant_types"
         }
     }
 }

@@ -35,6 +35,15 @@ public struct ClientRegistration: Sendable, Equatable {
     /// Where the link in an email with a one-time code leads (the rules of a redirect URI: https, loopback, or a
     /// native app's private-use scheme; no fragment, which carries the interaction and the code).
     public var emailLinkURI: String?
+    /// The grant types the client may use (``grantTypes``); `nil`: `authorization_code` and `refresh_token`.
+    public var grantTypes: [String]?
+
+    /// The grant types a client may be registered with: the authorization code, refresh token, device code (RFC 8628)
+    /// and token exchange (RFC 8693) grants.
+    public static let supportedGrantTypes = [
+        "authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code",
+        "urn:ietf:params:oauth:grant-type:token-exchange",
+    ]
 
     /// Access token lifetimes a client may have: a minute to a day (a bearer token is not revocable everywhere).
     public static let accessTokenLifetimeRange: ClosedRange<TimeInterval> = 60...86_400
@@ -54,7 +63,8 @@ public struct ClientRegistration: Sendable, Equatable {
         accessTokenLifetime: TimeInterval? = nil,
         refreshTokenLifetime: TimeInterval? = nil,
         allowsNoPKCE: Bool = false,
-        emailLinkURI: String? = nil
+        emailLinkURI: String? = nil,
+        grantTypes: [String]? = nil
     ) {
         self.id = id
         self.name = name
@@ -68,6 +78,7 @@ public struct ClientRegistration: Sendable, Equatable {
         self.refreshTokenLifetime = refreshTokenLifetime
         self.allowsNoPKCE = allowsNoPKCE
         self.emailLinkURI = emailLinkURI
+        self.grantTypes = grantTypes
     }
 
     /// The record to store and, for a confidential client, its secret (returned once, stored only as a hash).
@@ -94,6 +105,12 @@ public struct ClientRegistration: Sendable, Equatable {
         if let refreshTokenLifetime, !Self.refreshTokenLifetimeRange.contains(refreshTokenLifetime) {
             throw .invalidTokenLifetime("refresh_token_ttl", Self.refreshTokenLifetimeRange)
         }
+        if let grantTypes {
+            guard !grantTypes.isEmpty else { throw .unsupportedGrantType("") }
+            if let unsupported = grantTypes.first(where: { !Self.supportedGrantTypes.contains($0) }) {
+                throw .unsupportedGrantType(unsupported)
+            }
+        }
         let secret = kind == .confidential ? ClientSecret.generate() : nil
         let client = ClientRecord(
             id: id,
@@ -103,6 +120,10 @@ public struct ClientRegistration: Sendable, Equatable {
             isNative: isNative,
             redirectURIs: redirectURIs,
             postLogoutRedirectURIs: postLogoutRedirectURIs,
+            grantTypes: grantTypes?.reduce(into: [String]()) { kept, type in
+                if !kept.contains(type) { kept.append(type) }
+            }
+                ?? ["authorization_code", "refresh_token"],
             isFirstParty: isFirstParty,
             idTokenSignedResponseAlg: idTokenSignedResponseAlg,
             accessTokenLifetime: accessTokenLifetime?.rounded(.down),
@@ -177,6 +198,8 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
     case invalidTokenLifetime(String, ClosedRange<TimeInterval>)
     /// The email link URI cannot be registered.
     case invalidEmailLinkURI(String, String)
+    /// A grant type the server does not support (``ClientRegistration/supportedGrantTypes``), or an empty list.
+    case unsupportedGrantType(String)
 
     /// A stable code for logs and tests.
     public var code: String {
@@ -190,6 +213,7 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
         case .alreadyExists: "clients.already_exists"
         case .invalidTokenLifetime: "clients.invalid_token_lifetime"
         case .invalidEmailLinkURI: "clients.invalid_email_link_uri"
+        case .unsupportedGrantType: "clients.unsupported_grant_type"
         }
     }
 
@@ -206,6 +230,8 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
         case .invalidTokenLifetime(let field, let range):
             "\(field) must be between \(Int(range.lowerBound)) and \(Int(range.upperBound)) seconds"
         case .invalidEmailLinkURI(let uri, let reason): "Invalid email link URI \(uri): \(reason)"
+        case .unsupportedGrantType(let grantType):
+            "Unsupported grant type \"\(grantType)\": use \(ClientRegistration.supportedGrantTypes.joined(separator: ", "))"
         }
     }
 }

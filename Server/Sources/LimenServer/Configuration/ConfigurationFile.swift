@@ -35,11 +35,15 @@ import Yams
 /// idle_timeout: 60s                                   # an idle connection is closed after this
 /// metrics: loopback                                   # who reads /metrics: loopback, token, public or off
 /// metrics_token: …                                    # with metrics: token (LIMEN_METRICS_TOKEN is safer)
-/// profile_schema:                                     # the app schema (the only nested setting; file only)
+/// profile_schema:                                     # the app schema (nested; file only)
 ///   fields:
 ///     nickname: {type: string, validation: {max: 40}}
 ///     diagnosis: {type: string, encrypted: true}
+/// trusted_issuers:                                    # RFC 8693 token exchange (nested; or LIMEN_TRUSTED_ISSUERS)
+///   - {issuer: https://accounts.google.com, audiences: [1234.apps.googleusercontent.com]}
 /// ```
+///
+/// ``TrustedIssuer`` describes the members of a `trusted_issuers` entry.
 struct ConfigurationFile: Sendable, Equatable {
     /// The setting names a file may hold.
     static let keys: Set<String> = [
@@ -49,10 +53,12 @@ struct ConfigurationFile: Sendable, Equatable {
         "trusted_proxies", "access_token_ttl", "id_token_ttl", "refresh_token_ttl", "refresh_reuse_grace",
         "grant_max_lifetime", "anonymous_user_ttl", "account_deletion_max_age",
         "password_hash_log_n", "password_hash_parallelism", "header_read_timeout",
-        "idle_timeout", "sign_in_rate_limit", "sign_up", "metrics", "metrics_token", schemaKey,
+        "idle_timeout", "sign_in_rate_limit", "sign_up", "metrics", "metrics_token", schemaKey, trustedIssuersKey,
     ]
     /// The setting holding the app schema, a nested mapping (``ProfileSchema``).
     static let schemaKey = "profile_schema"
+    /// The setting holding the issuers whose tokens `/token` exchanges, a list of mappings (``TrustedIssuer``).
+    static let trustedIssuersKey = "trusted_issuers"
     /// The settings that may also be a list of plain values, read as one comma-separated value.
     static let listKeys: Set<String> = ["trusted_proxies", "resources", "flows"]
 
@@ -62,6 +68,8 @@ struct ConfigurationFile: Sendable, Equatable {
     let values: [String: String]
     /// The app schema of ``schemaKey``, checked, if the file has one.
     var profileSchema: ProfileSchema?
+    /// The trusted issuers of ``trustedIssuersKey``, checked, if the file has the setting.
+    var trustedIssuers: [TrustedIssuer]?
 
     /// Reads and checks the file at `path`: unreadable, malformed, nested or unknown settings are errors naming the
     /// file and the key.
@@ -81,6 +89,7 @@ struct ConfigurationFile: Sendable, Equatable {
         }
         var values: [String: String] = [:]
         var profileSchema: ProfileSchema?
+        var trustedIssuers: [TrustedIssuer]?
         for (keyNode, valueNode) in mapping {
             let key = keyNode.string ?? "\(keyNode)"
             guard keys.contains(key) else {
@@ -99,6 +108,10 @@ struct ConfigurationFile: Sendable, Equatable {
                 }
                 continue
             }
+            if key == trustedIssuersKey {
+                trustedIssuers = try TrustedIssuer.list(parsing: valueNode, key: "\(path): \(key)")
+                continue
+            }
             if listKeys.contains(key), let sequence = valueNode.sequence {
                 let items = sequence.compactMap { $0.scalar?.string }
                 guard items.count == sequence.count else {
@@ -113,7 +126,8 @@ struct ConfigurationFile: Sendable, Equatable {
             }
             values[key] = value
         }
-        return ConfigurationFile(path: path, values: values, profileSchema: profileSchema)
+        return ConfigurationFile(
+            path: path, values: values, profileSchema: profileSchema, trustedIssuers: trustedIssuers)
     }
 }
 

@@ -195,6 +195,8 @@ extension ServerConfiguration {
         public static let headerReadTimeout = "LIMEN_HEADER_READ_TIMEOUT"
         /// Seconds a connection may stay idle (`60s`).
         public static let idleTimeout = "LIMEN_IDLE_TIMEOUT"
+        /// The issuers whose tokens `/token` exchanges (RFC 8693), as the file's `trusted_issuers` list in JSON.
+        public static let trustedIssuers = "LIMEN_TRUSTED_ISSUERS"
         /// A YAML or JSON configuration file.
         public static let configFile = "LIMEN_CONFIG"
     }
@@ -289,6 +291,11 @@ extension ServerConfiguration {
         try resolveMail(flags: flags, pick: pick, into: &configuration)
         try resolveMetrics(flags: flags, pick: pick, into: &configuration)
         configuration.profileSchema = file?.profileSchema
+        if let text = environment[EnvironmentKey.trustedIssuers] {
+            configuration.trustedIssuers = try TrustedIssuer.list(parsing: text, key: EnvironmentKey.trustedIssuers)
+        } else if let issuers = file?.trustedIssuers {
+            configuration.trustedIssuers = issuers
+        }
         return configuration
     }
 

@@ -63,6 +63,8 @@ public struct ServerConfiguration: Sendable {
     /// The app schema of the configuration file's `profile_schema`, stored at start when it changed (see
     /// ``ProfileSchema/applyAsConfigured(to:now:logger:)``); `nil` leaves the stored schema as it is.
     var profileSchema: ProfileSchema?
+    /// The issuers whose ID tokens and JWTs `/token` exchanges for Limen tokens (RFC 8693); none by default.
+    public var trustedIssuers: [TrustedIssuer] = []
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(

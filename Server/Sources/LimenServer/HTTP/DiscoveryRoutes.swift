@@ -24,14 +24,17 @@ enum DiscoveryRoutes {
     }
 
     static func discoveryResponse(_ provider: Provider) -> Response {
-        var response = Responses.json(document(issuer: provider.issuer.current))
+        var response = Responses.json(
+            document(issuer: provider.issuer.current, exchangesTokens: !provider.configuration.trustedIssuers.isEmpty))
         response.headers[.cacheControl] = "public, max-age=300"
         return response
     }
 
-    /// The provider metadata (OpenID Connect Discovery 1.0 §3, RFC 8414 §2) for `issuer`.
-    static func document(issuer: String) -> JSONValue {
-        let metadata = metadata(issuer: issuer)
+    /// The provider metadata (OpenID Connect Discovery 1.0 §3, RFC 8414 §2) for `issuer`; the token exchange grant
+    /// is listed when `exchangesTokens` (some issuer is trusted).
+    static func document(issuer: String, exchangesTokens: Bool = false) -> JSONValue {
+        var metadata = metadata(issuer: issuer)
+        if exchangesTokens { metadata.grantTypesSupported?.append(TokenExchangeGrant.grantType) }
         var object: [String: JSONValue] = [:]
         if let data = try? JSONEncoder().encode(metadata),
             let decoded = try? JSONDecoder().decode([String: JSONValue].self, from: data)

@@ -19,7 +19,8 @@ enum MeRoutes {
             }
         }
         router.delete("/v1/me/identities/:kind") { request, context in
-            let kind = context.parameters.get("kind") ?? ""
+            // Percent-decoded: an external issuer's kind (`oidc:https://…`) has a colon and slashes.
+            let kind = (context.parameters.get("kind") ?? "").removingPercentEncoding ?? ""
             return try await authorized(request, service: service) { claims throws(StorageError) in
                 switch try await provider.store.unlinkIdentity(kind: kind, userID: claims.subject) {
                 case .unlinked:

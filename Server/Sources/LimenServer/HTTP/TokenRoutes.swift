@@ -3,11 +3,11 @@ import Hummingbird
 import LimenServerWire
 import LimenWire
 
-/// `POST /token` (RFC 6749 §3.2, §4.1.3, §5, §6; RFC 8628 §3.4): the authorization code, refresh token and device
-/// code grants.
+/// `POST /token` (RFC 6749 §3.2, §4.1.3, §5, §6; RFC 8628 §3.4; RFC 8693 §2): the authorization code, refresh token,
+/// device code and token exchange grants (the last only with trusted issuers configured).
 enum TokenRoutes {
     static func add<Context: RequestContext>(to router: some RouterMethods<Context>, service: TokenService) {
-        router.post("/token") { request, _ in
+        router.post("/token") { request, context in
             let form = try await FormFields.read(tokenRequest: request)
             let client = try await service.authenticator.authenticate(request, form: form)
             let grantType = try form.required("grant_type")
@@ -22,6 +22,9 @@ enum TokenRoutes {
             case DeviceFlow.grantType:
                 try requireGrantType(grantType, client: client)
                 body = try await service.deviceGrant.exchange(form, client: client)
+            case TokenExchangeGrant.grantType where service.exchangeGrant.verifier.isEnabled:
+                try requireGrantType(grantType, client: client)
+                body = try await service.exchangeGrant.exchange(form, client: client, logger: context.logger)
             default:
                 throw TokenEndpointError.unsupportedGrantType
             }

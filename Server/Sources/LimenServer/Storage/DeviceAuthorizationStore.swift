@@ -26,8 +26,6 @@ public protocol DeviceAuthorizationStore: Sendable {
         replacing previous: DeviceAuthorizationRecord,
         with next: DeviceAuthorizationRecord
     ) async throws(StorageError) -> Bool
-    /// Stores the grant a redeemed device code produced.
-    func insertDeviceGrant(_ grant: GrantRecord) async throws(StorageError)
     /// Deletes authorizations that expired before `date`; returns how many were removed.
     @discardableResult
     func deleteExpiredDeviceAuthorizations(before date: Date) async throws(StorageError) -> Int

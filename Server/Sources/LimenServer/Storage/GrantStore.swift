@@ -91,6 +91,8 @@ public protocol GrantStore: Sendable {
     /// Stores the grant made by redeeming the code with this hash; `false` (nothing stored) when the code has been
     /// replayed since, or was not redeemed for this grant, or the browser session it is bound to has ended.
     func insertGrant(_ grant: GrantRecord, redeemedCodeHash: Data) async throws(StorageError) -> Bool
+    /// Stores a grant made without an authorization code: a redeemed device code's, a token exchange's.
+    func insertGrant(_ grant: GrantRecord) async throws(StorageError)
     /// The grant with this identifier, if it has not been swept.
     func grant(id: String) async throws(StorageError) -> GrantRecord?
     /// Moves the grant's expiry to `date` if that is later (its newest token lives until then).

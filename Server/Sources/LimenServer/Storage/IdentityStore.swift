@@ -42,6 +42,18 @@ public protocol IdentityStore: Sendable {
     /// Removes the user's identities of `kind`, in one statement and only if another identity remains: `password`
     /// removes the password, `email` the address (and the password that signs in with it), another kind its rows.
     func unlinkIdentity(kind: String, userID: String) async throws(StorageError) -> IdentityUnlinking
+    /// The user who signs in with the identity (`kind`, `subject`), if it is linked.
+    func user(identityKind kind: String, subject: String) async throws(StorageError) -> UserRecord?
+    /// Links `identity` to its user unless (`kind`, `subject`) is linked already (to anyone); returns whether it did.
+    /// Of two requests linking one identity at once, exactly one succeeds.
+    func insertIdentityIfAbsent(_ identity: IdentityRecord) async throws(StorageError) -> Bool
+    /// Deletes the user `id` if they have no identity and no grant: a user created for an identity that another
+    /// request linked first. Returns whether it did.
+    @discardableResult
+    func deleteUnusedUser(id: String) async throws(StorageError) -> Bool
+    /// Gives the user `userID`, who has no address, the verified address `email` unless another user has it; returns
+    /// whether it did. The `email` identity follows, as for every address.
+    func adoptVerifiedEmail(_ email: String, userID: String) async throws(StorageError) -> Bool
     /// Deletes the anonymous users (no identity) created before `date` that have not refreshed a token since `date`,
     /// with everything they own; returns how many.
     @discardableResult

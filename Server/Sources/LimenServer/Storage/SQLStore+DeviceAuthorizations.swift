@@ -72,16 +72,6 @@ extension SQLStore {
         )).isEmpty
     }
 
-    public func insertDeviceGrant(_ grant: GrantRecord) async throws(StorageError) {
-        try await execute(
-            """
-            INSERT INTO grants (id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at)
-            VALUES (\(grant.id), \(grant.clientID), \(grant.subject), \(grant.scope), \(grant.authTime), \(grant.nonce),
-                \(grant.createdAt), \(grant.expiresAt), \(grant.revokedAt))
-            """
-        )
-    }
-
     @discardableResult
     public func deleteExpiredDeviceAuthorizations(before date: Date) async throws(StorageError) -> Int {
         try await execute("DELETE FROM device_authorizations WHERE expires_at <= \(date) RETURNING 1").count

@@ -4,6 +4,16 @@ import Foundation
 /// an ordered pair of them; in PostgreSQL the code row's lock orders a grant's insertion against a replay of its code
 /// (see ``insertGrant(_:redeemedCodeHash:)``).
 extension SQLStore {
+    public func insertGrant(_ grant: GrantRecord) async throws(StorageError) {
+        try await execute(
+            """
+            INSERT INTO grants (id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at)
+            VALUES (\(grant.id), \(grant.clientID), \(grant.subject), \(grant.scope), \(grant.authTime), \(grant.nonce),
+                \(grant.createdAt), \(grant.expiresAt), \(grant.revokedAt))
+            """
+        )
+    }
+
     // MARK: Authorization code redemption
 
     public func redeemAuthorizationCode(

@@ -33,6 +33,50 @@ extension SQLStore {
         )).isEmpty
     }
 
+    public func user(identityKind kind: String, subject: String) async throws(StorageError) -> UserRecord? {
+        try await execute(
+            """
+            SELECT \(.userColumns) FROM users
+            WHERE id = (SELECT user_id FROM identities WHERE kind = \(kind) AND subject = \(subject))
+            """
+        ).first.map { row throws(StorageError) in try UserRecord(row: row) }
+    }
+
+    public func insertIdentityIfAbsent(_ identity: IdentityRecord) async throws(StorageError) -> Bool {
+        !(try await execute(
+            """
+            INSERT INTO identities (kind, subject, user_id, created_at)
+            VALUES (\(identity.kind), \(identity.subject), \(identity.userID), \(identity.createdAt))
+            ON CONFLICT DO NOTHING
+            RETURNING kind
+            """
+        )).isEmpty
+    }
+
+    @discardableResult
+    public func deleteUnusedUser(id: String) async throws(StorageError) -> Bool {
+        !(try await execute(
+            """
+            DELETE FROM users WHERE id = \(id)
+                AND NOT EXISTS (SELECT 1 FROM identities WHERE user_id = \(id))
+                AND NOT EXISTS (SELECT 1 FROM grants WHERE subject = \(id))
+            RETURNING id
+            """
+        )).isEmpty
+    }
+
+    public func adoptVerifiedEmail(_ email: String, userID: String) async throws(StorageError) -> Bool {
+        // The identities' triggers add the `email` identity in this statement.
+        !(try await execute(
+            """
+            UPDATE users SET email = \(email), email_verified = \(true)
+            WHERE id = \(userID) AND email IS NULL
+                AND NOT EXISTS (SELECT 1 FROM users other WHERE other.email = \(email))
+            RETURNING id
+            """
+        )).isEmpty
+    }
+
     public func unlinkIdentity(kind: String, userID: String) async throws(StorageError) -> IdentityUnlinking {
         // The identities that go: the address takes the password's identity with it.
         let going = kind == IdentityRecord.emailKind ? [kind, IdentityRecord.passwordKind] : [kind]

@@ -73,7 +73,7 @@ struct DeviceCodeGrant: Sendable {
         let tokens = try await issuer.issue(
             grant: grant, client: client, scope: approved.scope, nonce: nil, resource: resource)
         grant.expiresAt = tokens.lastExpiry
-        try await store.insertDeviceGrant(grant)
+        try await store.insertGrant(grant)
         if let refreshToken = tokens.refreshToken { try await store.insertRefreshToken(refreshToken) }
         return tokens.body
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LimenOIDC
 
 /// What the token-side routes (`/token`, `/device_authorization`, `/revoke`, `/introspect`, `/userinfo`) share, made once per router.
 struct TokenService: Sendable {
@@ -12,6 +13,8 @@ struct TokenService: Sendable {
     let refreshGrant: RefreshTokenGrant
     /// `grant_type=urn:ietf:params:oauth:grant-type:device_code`.
     let deviceGrant: DeviceCodeGrant
+    /// `grant_type=urn:ietf:params:oauth:grant-type:token-exchange`, with the configuration's trusted issuers.
+    let exchangeGrant: TokenExchangeGrant
     /// Starts device authorizations at `/device_authorization`.
     let deviceFlow: DeviceFlow
     /// Access-token checks for `/userinfo`, `/revoke` and `/introspect`.
@@ -25,6 +28,12 @@ struct TokenService: Sendable {
         codeGrant = AuthorizationCodeGrant(store: provider.store, issuer: issuer, now: provider.now)
         refreshGrant = RefreshTokenGrant(store: provider.store, issuer: issuer, now: provider.now)
         deviceGrant = DeviceCodeGrant(store: provider.store, issuer: issuer, now: provider.now)
+        exchangeGrant = TokenExchangeGrant(
+            store: provider.store, issuer: issuer,
+            verifier: ExternalTokenVerifier(
+                issuers: provider.configuration.trustedIssuers, transport: URLSessionTransport(timeout: 10),
+                now: provider.now),
+            accounts: ExternalAccounts(store: provider.store, now: provider.now), now: provider.now)
         deviceFlow = DeviceFlow(store: provider.store, keys: provider.derivedKeys, now: provider.now)
         verifier = AccessTokenVerifier(provider: provider)
     }

@@ -38,6 +38,9 @@ package struct AdminClientRequest: AdminRequestBody, Sendable {
     /// `email_link_uri`: where the link in an email with a one-time code leads (a universal link or the app's
     /// scheme), with the interaction and the code in its fragment.
     package var emailLinkURI: String?
+    /// `grant_types` (RFC 7591 §2): the grant types the client may use; absent: `authorization_code` and
+    /// `refresh_token`.
+    package var grantTypes: [String]?
     /// `branding`: how the hosted pages present the client, as `PUT /admin/clients/{id}/branding` sets it.
     package var branding: AdminClientBrandingRequest?
 
@@ -54,6 +57,7 @@ package struct AdminClientRequest: AdminRequestBody, Sendable {
         case refreshTokenTTL = "refresh_token_ttl"
         case allowNoPKCE = "allow_no_pkce"
         case emailLinkURI = "email_link_uri"
+        case grantTypes = "grant_types"
         case branding
     }
 }

@@ -1,0 +1,57 @@
+import Foundation
+import LimenWire
+
+/// The Limen user an external identity signs in as (RFC 8693 token exchange).
+///
+/// - An identity already linked (kind `oidc:<issuer>`, subject the token's `sub`) signs in as its user.
+/// - Otherwise, with the issuer's `link_by_verified_email` and an address the issuer verified that is a Limen user's
+///   verified address, the identity is linked to that user.
+/// - Otherwise a new user is made: first without an address, then the identity is linked to them — of two requests for
+///   one new identity exactly one links it, and the other deletes the user it made and signs in as the winner's. Only
+///   then does the user take the token's address, when the issuer verified it and no other user has it. An address the
+///   issuer did not verify is never stored nor used to link.
+///
+/// No step needs a transaction: should the server stop between making the user and linking the identity, what is left
+/// is an anonymous user without grants, which the expiry sweeper deletes like any stale guest.
+struct ExternalAccounts: Sendable {
+    /// Where users and identities are kept.
+    let store: any Store
+    /// The provider's clock.
+    let now: @Sendable () -> Date
+
+    /// The user `identity` signs in as, linked or made as described above.
+    func user(for identity: ExternalIdentity) async throws(StorageError) -> UserRecord {
+        let kind = identity.issuer.identityKind
+        if let user = try await store.user(identityKind: kind, subject: identity.subject) { return user }
+        let verifiedEmail = identity.emailVerified ? identity.email : nil
+        if identity.issuer.linkByVerifiedEmail, let verifiedEmail,
+            let owner = try await store.user(email: verifiedEmail), owner.emailVerified
+        {
+            return try await link(identity, to: owner.id)
+        }
+        let created = UserRecord(
+            id: RandomToken.make(byteCount: 16), email: nil, name: identity.name, createdAt: now())
+        try await store.insertUserIfAbsent(created)
+        let user = try await link(identity, to: created.id)
+        guard user.id == created.id else {
+            try await store.deleteUnusedUser(id: created.id)
+            return user
+        }
+        if let verifiedEmail, try await store.adoptVerifiedEmail(verifiedEmail, userID: user.id) {
+            return try await store.user(id: user.id) ?? user
+        }
+        return user
+    }
+
+    /// Links `identity` to `userID` unless it is linked already; the user it is linked to, either way.
+    private func link(_ identity: ExternalIdentity, to userID: String) async throws(StorageError) -> UserRecord {
+        let record = IdentityRecord(
+            kind: identity.issuer.identityKind, subject: identity.subject, userID: userID, createdAt: now())
+        _ = try await store.insertIdentityIfAbsent(record)
+        guard let user = try await store.user(identityKind: record.kind, subject: record.subject) else {
+            // Linked, then unlinked or deleted at once by someone else: nothing to sign in as.
+            throw .queryFailed("the identity \(record.kind) was removed while it was linked")
+        }
+        return user
+    }
+}

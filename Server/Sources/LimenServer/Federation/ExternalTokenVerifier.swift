@@ -1,0 +1,110 @@
+import Foundation
+import LimenOIDC
+
+/// Who an external token says signed in: its issuer, `sub`, and what the issuer's claims say of them.
+struct ExternalIdentity: Sendable, Equatable {
+    /// The trusted issuer that signed the token.
+    let issuer: TrustedIssuer
+    /// The token's `sub`.
+    let subject: String
+    /// The address, normalised, if the token has one.
+    let email: String?
+    /// Whether the issuer says it verified the address.
+    let emailVerified: Bool
+    /// The display name, if the token has one.
+    let name: String?
+    /// When the user authenticated at the issuer: `auth_time`, else `iat`.
+    let authTime: Date
+}
+
+/// Checks a token another issuer signed (RFC 8693 `subject_token`): an ID token or a JWT of a ``TrustedIssuer``.
+///
+/// In order: the type; the unverified `iss`, which picks the issuer (an untrusted one is refused before anything is
+/// fetched); then LimenOIDC's ``JWKSCache/verifiedPayload(of:allowedAlgorithms:)`` — `alg` in the issuer's list (never
+/// `none` nor HMAC), the key by `kid` with one rate-limited refetch, the signature; then the claims: `iss`, `sub`,
+/// `aud`, `exp` and `iat` present, `aud` naming one of the issuer's audiences, `exp`, `nbf` and `iat` within 60
+/// seconds of leeway, and `iat` no older than `max_token_age`.
+struct ExternalTokenVerifier: Sendable {
+    /// The `subject_token_type`s accepted (RFC 8693 §3).
+    static let acceptedTypes: Set<String> = [
+        TokenExchangeRequest.TokenType.idToken, TokenExchangeRequest.TokenType.jwt,
+    ]
+    /// How far clocks may disagree.
+    static let leeway: TimeInterval = 60
+
+    private let keys: [String: TrustedIssuerKeys]
+    private let now: @Sendable () -> Date
+
+    /// A verifier for `issuers`, fetching their keys through `transport`.
+    init(
+        issuers: [TrustedIssuer],
+        transport: any HTTPTransport,
+        minimumForcedRefreshInterval: TimeInterval = 60,
+        now: @escaping @Sendable () -> Date
+    ) {
+        var keys: [String: TrustedIssuerKeys] = [:]
+        for issuer in issuers {
+            keys[issuer.issuer] = TrustedIssuerKeys(
+                issuer: issuer, transport: transport, minimumForcedRefreshInterval: minimumForcedRefreshInterval,
+                now: now)
+        }
+        self.keys = keys
+        self.now = now
+    }
+
+    /// Whether any issuer is trusted (otherwise the grant type is not offered).
+    var isEnabled: Bool { !keys.isEmpty }
+
+    /// The identity `token` of `type` proves, or why it proves none.
+    func verify(_ token: String, type: String) async throws(ExternalTokenRefusal) -> ExternalIdentity {
+        guard Self.acceptedTypes.contains(type) else { throw .unsupportedTokenType }
+        let unverified: UnverifiedJWT
+        do {
+            unverified = try UnverifiedJWT(token)
+        } catch {
+            throw .malformed
+        }
+        guard let claimedIssuer = unverified.issuer, let issuerKeys = keys[claimedIssuer] else {
+            throw .untrustedIssuer
+        }
+        let issuer = issuerKeys.issuer
+        guard let cache = await issuerKeys.keys() else { throw .keysUnavailable(issuer: issuer.issuer) }
+        let claims: IDTokenClaims
+        do {
+            let (members, _) = try await cache.verifiedPayload(
+                of: token, allowedAlgorithms: Set(issuer.algorithms))
+            claims = try IDTokenClaims(claims: members)
+        } catch .jwksUnavailable {
+            throw .keysUnavailable(issuer: issuer.issuer)
+        } catch {
+            throw .invalid(error)
+        }
+        try check(claims, of: issuer)
+        let email = claims[issuer.claims.email]?.stringValue.map(Accounts.normalise)
+        return ExternalIdentity(
+            issuer: issuer,
+            subject: claims.subject,
+            email: email.flatMap { Accounts.isPlausibleEmail($0) ? $0 : nil },
+            emailVerified: claims[issuer.claims.emailVerified]?.boolValue ?? false,
+            name: claims[issuer.claims.name]?.stringValue,
+            authTime: claims.authTime ?? claims.issuedAt
+        )
+    }
+
+    private func check(_ claims: IDTokenClaims, of issuer: TrustedIssuer) throws(ExternalTokenRefusal) {
+        guard claims.issuer == issuer.issuer else { throw .untrustedIssuer }
+        guard !claims.subject.isEmpty else { throw .invalid(.missingClaim("sub")) }
+        guard claims.audience.contains(where: issuer.audiences.contains) else { throw .audienceMismatch }
+        let time = now()
+        guard time < claims.expiresAt.addingTimeInterval(Self.leeway) else { throw .invalid(.expired) }
+        guard claims.issuedAt <= time.addingTimeInterval(Self.leeway) else { throw .invalid(.issuedInFuture) }
+        if let notBefore = claims.notBefore, notBefore > time.addingTimeInterval(Self.leeway) {
+            throw .invalid(.notYetValid)
+        }
+        if let maxTokenAge = issuer.maxTokenAge,
+            claims.issuedAt.addingTimeInterval(maxTokenAge + Self.leeway) < time
+        {
+            throw .tooOld
+        }
+    }
+}

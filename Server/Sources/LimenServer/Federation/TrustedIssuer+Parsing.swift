@@ -1,0 +1,185 @@
+import Foundation
+import LimenWire
+import Yams
+
+extension TrustedIssuer {
+    /// The members an entry of `trusted_issuers` may have.
+    static let members: Set<String> = [
+        "issuer", "jwks_url", "audiences", "algorithms", "max_token_age", "link_by_verified_email", "claims",
+    ]
+    /// The members of an entry's `claims`.
+    static let claimMembers: Set<String> = ["email", "email_verified", "name"]
+
+    /// The entries of a `trusted_issuers` setting (a list of mappings), checked; a bad entry is an error naming
+    /// `key` and the member at fault (`trusted_issuers.1.audiences`).
+    ///
+    /// ```swift
+    /// let issuers = try TrustedIssuer.list(parsing: value, key: "limen.yaml: trusted_issuers")
+    /// ```
+    static func list(parsing value: JSONValue, key: String) throws(ConfigurationError) -> [TrustedIssuer] {
+        guard case .array(let entries) = value else {
+            throw ConfigurationError(key: key, value: "", reason: "expected a list of trusted issuers")
+        }
+        var issuers: [TrustedIssuer] = []
+        for (index, entry) in entries.enumerated() {
+            let issuer = try TrustedIssuer(parsing: entry, key: "\(key).\(index)")
+            guard !issuers.contains(where: { $0.issuer == issuer.issuer }) else {
+                throw ConfigurationError(key: "\(key).\(index).issuer", value: issuer.issuer, reason: "listed twice")
+            }
+            issuers.append(issuer)
+        }
+        return issuers
+    }
+
+    /// One entry, checked; errors name `key` followed by the member.
+    init(parsing value: JSONValue, key: String) throws(ConfigurationError) {
+        guard let entry = value.objectValue else {
+            throw ConfigurationError(key: key, value: "", reason: "expected a mapping with issuer and audiences")
+        }
+        if let unknown = entry.keys.sorted().first(where: { !Self.members.contains($0) }) {
+            throw ConfigurationError(
+                key: "\(key).\(unknown)", value: "",
+                reason: "unknown member; known: \(Self.members.sorted().joined(separator: ", "))")
+        }
+        let issuer = try Self.string(entry, "issuer", key: key)
+        if let problem = ServerConfiguration.issuerProblem(issuer) {
+            throw ConfigurationError(key: "\(key).issuer", value: issuer, reason: problem)
+        }
+        self.init(issuer: issuer, audiences: try Self.audiences(entry, key: key))
+        if entry["jwks_url"] != nil {
+            let text = try Self.string(entry, "jwks_url", key: key)
+            guard let url = URL(string: text), Self.isFetchable(url) else {
+                throw ConfigurationError(
+                    key: "\(key).jwks_url", value: text,
+                    reason: "expected an https URL (http only on a loopback host)")
+            }
+            jwksURL = url
+        }
+        if entry["algorithms"] != nil { algorithms = try Self.algorithms(entry, key: key) }
+        if entry["max_token_age"] != nil {
+            let text = try Self.plainText(entry, "max_token_age", key: key)
+            guard let seconds = DurationSetting.seconds(in: text), seconds > 0 else {
+                throw ConfigurationError(
+                    key: "\(key).max_token_age", value: text, reason: "expected a duration such as 600, 45s or 10m")
+            }
+            maxTokenAge = seconds
+        }
+        if let link = entry["link_by_verified_email"] {
+            guard case .bool(let flag) = link else {
+                throw ConfigurationError(
+                    key: "\(key).link_by_verified_email", value: "", reason: "expected true or false")
+            }
+            linkByVerifiedEmail = flag
+        }
+        if let mapping = entry["claims"] { claims = try Self.claimNames(mapping, key: "\(key).claims") }
+    }
+
+    /// Whether keys may be fetched from `url`: `https`, or `http` on a loopback host, with a host.
+    static func isFetchable(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else {
+            return false
+        }
+        return scheme == "https" || (scheme == "http" && ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host))
+    }
+
+    private static func string(_ entry: [String: JSONValue], _ name: String, key: String) throws(ConfigurationError)
+        -> String
+    {
+        guard let value = entry[name]?.stringValue, !value.isEmpty else {
+            throw ConfigurationError(key: "\(key).\(name)", value: "", reason: "expected a non-empty string")
+        }
+        return value
+    }
+
+    /// A string or a number (YAML reads `600` as a number), as text.
+    private static func plainText(_ entry: [String: JSONValue], _ name: String, key: String)
+        throws(ConfigurationError) -> String
+    {
+        if let number = entry[name]?.numberValue, number == number.rounded(), number >= 0, number < 1e15 {
+            return String(Int(number))
+        }
+        return try string(entry, name, key: key)
+    }
+
+    private static func audiences(_ entry: [String: JSONValue], key: String) throws(ConfigurationError) -> [String] {
+        guard let audiences = entry["audiences"]?.stringArrayValue, !audiences.isEmpty,
+            audiences.allSatisfy({ !$0.isEmpty })
+        else {
+            throw ConfigurationError(
+                key: "\(key).audiences", value: "",
+                reason: "expected a non-empty list of the audiences (client IDs) the tokens are issued to")
+        }
+        return audiences
+    }
+
+    private static func algorithms(_ entry: [String: JSONValue], key: String) throws(ConfigurationError)
+        -> [JWSAlgorithm]
+    {
+        let supported = JWSAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let names = entry["algorithms"]?.stringArrayValue, !names.isEmpty else {
+            throw ConfigurationError(
+                key: "\(key).algorithms", value: "", reason: "expected a non-empty list of: \(supported)")
+        }
+        var algorithms: [JWSAlgorithm] = []
+        for name in names {
+            guard let algorithm = JWSAlgorithm(rawValue: name) else {
+                throw ConfigurationError(
+                    key: "\(key).algorithms", value: name,
+                    reason: "unknown or unsafe algorithm; supported: \(supported)")
+            }
+            if !algorithms.contains(algorithm) { algorithms.append(algorithm) }
+        }
+        return algorithms
+    }
+
+    private static func claimNames(_ value: JSONValue, key: String) throws(ConfigurationError) -> ClaimNames {
+        guard let mapping = value.objectValue else {
+            throw ConfigurationError(key: key, value: "", reason: "expected a mapping such as {email: mail}")
+        }
+        var names = ClaimNames()
+        for (member, claim) in mapping {
+            guard Self.claimMembers.contains(member) else {
+                throw ConfigurationError(
+                    key: "\(key).\(member)", value: "",
+                    reason: "unknown member; known: \(Self.claimMembers.sorted().joined(separator: ", "))")
+            }
+            guard let name = claim.stringValue, !name.isEmpty else {
+                throw ConfigurationError(key: "\(key).\(member)", value: "", reason: "expected a claim name")
+            }
+            switch member {
+            case "email": names.email = name
+            case "email_verified": names.emailVerified = name
+            default: names.name = name
+            }
+        }
+        return names
+    }
+}
+
+extension TrustedIssuer {
+    /// The entries of a `trusted_issuers` setting written in YAML (or JSON, which YAML reads too); errors name `key`.
+    static func list(parsing node: Node, key: String) throws(ConfigurationError) -> [TrustedIssuer] {
+        let value: JSONValue
+        do {
+            value = try JSONValue(yaml: node)
+        } catch {
+            let member = [key, error.path].filter { !$0.isEmpty }.joined(separator: ".")
+            throw ConfigurationError(key: member, value: "", reason: error.reason)
+        }
+        return try list(parsing: value, key: key)
+    }
+
+    /// The entries of a `trusted_issuers` setting given as text (`LIMEN_TRUSTED_ISSUERS`: JSON or YAML).
+    static func list(parsing text: String, key: String) throws(ConfigurationError) -> [TrustedIssuer] {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch {
+            throw ConfigurationError(key: key, value: "", reason: "not valid JSON or YAML")
+        }
+        guard let node else {
+            throw ConfigurationError(key: key, value: "", reason: "expected a list of trusted issuers")
+        }
+        return try list(parsing: node, key: key)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import LimenServerWire
+import LimenWire
+import Logging
+
+/// `grant_type=urn:ietf:params:oauth:grant-type:token-exchange` (RFC 8693 §2): an ID token or JWT of a trusted issuer
+/// (``TrustedIssuer``) becomes a Limen grant, with an access token, an ID token and a refresh token, for the user the
+/// external identity signs in as (``ExternalAccounts``).
+///
+/// - `subject_token`, `subject_token_type` (`…:token-type:id_token` or `…:token-type:jwt`): required; every way the
+///   token can fail (type, issuer, signature, algorithm, key, claims, age) is the same `invalid_grant`, and only the
+///   server's debug log says which.
+/// - `requested_token_type`: absent or `…:token-type:access_token`; `actor_token` (delegation) is not supported.
+/// - `scope`: as at `/authorize` (known scopes, `openid` among them), `openid` when absent. The grant is not tied to
+///   a browser session, so it is an `offline_access` grant whenever the client may use refresh tokens.
+/// - `resource` or `audience` (RFC 8707; one value, one of the server's `resources`): named in the access token's `aud`.
+struct TokenExchangeGrant: Sendable {
+    /// The grant type.
+    static let grantType = "urn:ietf:params:oauth:grant-type:token-exchange"
+
+    /// Where grants and refresh tokens are kept.
+    let store: any Store
+    /// Makes the tokens.
+    let issuer: TokenIssuer
+    /// Checks the external tokens.
+    let verifier: ExternalTokenVerifier
+    /// Finds or makes the user.
+    let accounts: ExternalAccounts
+    /// The provider's clock.
+    let now: @Sendable () -> Date
+
+    /// Exchanges the `subject_token` in `form` for tokens of `client`.
+    func exchange(_ form: FormFields, client: ClientRecord, logger: Logger) async throws -> JSONValue {
+        let subjectToken = try form.required("subject_token")
+        let subjectTokenType = try form.required("subject_token_type")
+        if form["actor_token"] != nil || form["actor_token_type"] != nil {
+            throw TokenEndpointError.invalidRequest("actor_token (delegation) is not supported")
+        }
+        if let requested = form["requested_token_type"], requested != TokenExchangeRequest.TokenType.accessToken {
+            throw TokenEndpointError.invalidRequest("requested_token_type must be an access token")
+        }
+        let resource = try target(in: form)
+        let scope = try grantedScope(form["scope"], client: client)
+
+        let identity: ExternalIdentity
+        do {
+            identity = try await verifier.verify(subjectToken, type: subjectTokenType)
+        } catch .keysUnavailable(let issuer) {
+            logger.warning(
+                "A trusted issuer's signing keys could not be fetched",
+                metadata: ["issuer": "\(issuer)", "client_id": "\(client.id)"])
+            throw TokenEndpointError.serverError
+        } catch {
+            logger.debug("Token exchange refused", metadata: ["reason": "\(error.code)", "client_id": "\(client.id)"])
+            throw TokenEndpointError.invalidGrant
+        }
+        let user = try await accounts.user(for: identity)
+        let now = self.now()
+        var grant = GrantRecord(
+            id: RandomToken.make(byteCount: 16), clientID: client.id, subject: user.id, scope: scope,
+            authTime: min(identity.authTime, now), nonce: nil, createdAt: now, expiresAt: now
+        )
+        var tokens = try await issuer.issue(
+            grant: grant, client: client, scope: scope, nonce: nil, user: user, resource: resource)
+        grant.expiresAt = tokens.lastExpiry
+        try await store.insertGrant(grant)
+        if let refreshToken = tokens.refreshToken { try await store.insertRefreshToken(refreshToken) }
+        if case .object(var body) = tokens.body {
+            body["issued_token_type"] = .string(TokenExchangeRequest.TokenType.accessToken)
+            tokens.body = .object(body)
+        }
+        return tokens.body
+    }
+
+    /// The access token's extra audience: `resource` or `audience` (RFC 8693 §2.1 allows both; here they must agree).
+    private func target(in form: FormFields) throws(TokenEndpointError) -> String? {
+        let resource = try issuer.resource(in: form)
+        guard let audience = form["audience"] else { return resource }
+        if let problem = ResourceIndicator.problem(with: audience, allowed: issuer.provider.configuration.resources) {
+            throw .invalidTarget(problem)
+        }
+        if let resource, resource != audience { throw .invalidTarget("resource and audience name different APIs") }
+        return audience
+    }
+
+    /// The requested scope as `/authorize` accepts it (`openid` when absent), with `offline_access` when the client
+    /// may have refresh tokens and without it otherwise.
+    private func grantedScope(_ requested: String?, client: ClientRecord) throws(TokenEndpointError) -> String {
+        var scopes: [String]
+        switch AuthorizationValidator.requestedScope(requested ?? "openid") {
+        case .success(let accepted): scopes = accepted.split(separator: " ").map(String.init)
+        case .failure(let refusal): throw .unknownScope(refusal.description)
+        }
+        scopes.removeAll { $0 == Scope.offlineAccess }
+        if client.grantTypes.contains("refresh_token") { scopes.append(Scope.offlineAccess) }
+        return scopes.joined(separator: " ")
+    }
+}

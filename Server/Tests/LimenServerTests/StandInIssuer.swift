@@ -1,0 +1,109 @@
+import Foundation
+import Hummingbird
+import LimenTestSupport
+import LimenWire
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Testing
+
+@testable import LimenServer
+
+/// Another OpenID provider, for token exchange: a Hummingbird server on 127.0.0.1 (port 0) publishing an ES256 and an
+/// RS256 key at `/jwks` and its discovery document, counting the key-set fetches, and minting tokens with its keys.
+struct StandInIssuer: Sendable {
+    /// The audience its tokens are for by default (the app's client ID at this issuer).
+    static let audience = "limen-app"
+
+    /// Its issuer identifier, `http://127.0.0.1:<port>`.
+    let issuer: String
+    /// The keys it publishes and signs with.
+    let keys: KeyRing
+    private let signer: TokenSigner
+    private let fetches: Locked<Int>
+
+    /// How many times `/jwks` was fetched.
+    var jwksFetches: Int { fetches.withLock { $0 } }
+
+    /// Its `trusted_issuers` entry: the issuer and audience, keys by discovery unless `jwksURL` is set.
+    func trusted(
+        algorithms: [JWSAlgorithm] = TrustedIssuer.defaultAlgorithms,
+        maxTokenAge: TimeInterval? = nil,
+        linkByVerifiedEmail: Bool = false,
+        byDiscovery: Bool = true
+    ) -> TrustedIssuer {
+        TrustedIssuer(
+            issuer: issuer, jwksURL: byDiscovery ? nil : URL(string: issuer + "/jwks"), audiences: [Self.audience],
+            algorithms: algorithms, maxTokenAge: maxTokenAge, linkByVerifiedEmail: linkByVerifiedEmail)
+    }
+
+    /// Runs `body` with an issuer serving until it returns or throws.
+    static func with(now: Date, _ body: (StandInIssuer) async throws -> Void) async throws {
+        let keys = KeyRing(keys: [
+            try SigningKey.generate(algorithm: "ES256", now: now.addingTimeInterval(-3600)),
+            try SigningKey.generate(algorithm: "RS256", now: now.addingTimeInterval(-3600)),
+        ])
+        let signer = try await TokenSigner(keys: keys)
+        let fetches = Locked(0)
+        let issuerBox = Locked("")
+        let router = Router()
+        router.get("/jwks") { _, _ in
+            fetches.withLock { $0 += 1 }
+            return Responses.json(.object(keys.jwks(at: now)))
+        }
+        router.get("/.well-known/openid-configuration") { _, _ in
+            let issuer = issuerBox.withLock { $0 }
+            return Responses.json(
+                .object([
+                    "issuer": .string(issuer), "jwks_uri": .string(issuer + "/jwks"),
+                    "authorization_endpoint": .string(issuer + "/authorize"),
+                    "token_endpoint": .string(issuer + "/token"),
+                    "response_types_supported": .array([.string("code")]),
+                    "subject_types_supported": .array([.string("public")]),
+                    "id_token_signing_alg_values_supported": .array([.string("ES256"), .string("RS256")]),
+                ]))
+        }
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
+            logger: Logger(label: "test.stand-in-issuer")
+        )
+        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test"))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                defer { continuation.finish() }
+                try await group.run()
+            }
+            do {
+                var iterator = ports.makeAsyncIterator()
+                let port = try #require(await iterator.next(), "the stand-in issuer did not start")
+                let issuer = "http://127.0.0.1:\(port)"
+                issuerBox.withLock { $0 = issuer }
+                try await body(StandInIssuer(issuer: issuer, keys: keys, signer: signer, fetches: fetches))
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+    }
+
+    /// The claims of a fresh ID token for `subject`, issued at `now`, valid for five minutes.
+    func claims(subject: String = "ext-user-1", now: Date, extra: [String: JSONValue] = [:]) -> [String: JSONValue] {
+        var claims: [String: JSONValue] = [
+            "iss": .string(issuer), "sub": .string(subject), "aud": .string(Self.audience),
+            "iat": .number(now.timeIntervalSince1970.rounded(.down)),
+            "exp": .number(now.addingTimeInterval(300).timeIntervalSince1970.rounded(.down)),
+        ]
+        claims.merge(extra) { _, given in given }
+        return claims
+    }
+
+    /// A token over `claims` signed with its `algorithm` key (`ES256` or `RS256`).
+    func token(_ claims: [String: JSONValue], algorithm: String = "ES256", at now: Date) async throws -> String {
+        try await signer.sign(claims, algorithm: algorithm, at: now)
+    }
+}

@@ -1,0 +1,238 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import LimenTestSupport
+import LimenWire
+import Testing
+
+@testable import LimenServer
+
+@Suite("Token exchange (RFC 8693)")
+struct TokenExchangeTests {
+    private static func linkingByEmail(_ issuer: StandInIssuer) -> TrustedIssuer {
+        issuer.trusted(linkByVerifiedEmail: true)
+    }
+
+    private static func mappingClaims(_ issuer: StandInIssuer) -> TrustedIssuer {
+        var trusted = issuer.trusted()
+        trusted.claims.email = "mail"
+        trusted.claims.emailVerified = "mail_verified"
+        trusted.claims.name = "display_name"
+        return trusted
+    }
+
+    private static func notLinking(_ issuer: StandInIssuer) -> TrustedIssuer { issuer.trusted() }
+
+    @Test(
+        "a valid ID token of a trusted issuer becomes tokens with a refresh token for a new user",
+        arguments: ["ES256", "RS256"])
+    func validToken(algorithm: String) async throws {
+        try await ExchangeFixture.run { fixture in
+            let response = try await fixture.exchange(try await fixture.token(algorithm: algorithm))
+            #expect(response.status == .ok, "\(String(decoding: response.body, as: UTF8.self))")
+            #expect(response["token_type"] == "Bearer")
+            #expect(response["issued_token_type"] == TokenExchangeRequest.TokenType.accessToken)
+            #expect(response["id_token"] != nil)
+            let refreshToken = try #require(response["refresh_token"])
+            let subject = try #require(try ExchangeFixture.subject(of: response))
+            #expect(subject != TokenFixture.user.id)
+            let identities = try await fixture.tokens.provider.store.identities(userID: subject)
+            #expect(
+                identities.map(\.kind) == ["oidc:\(fixture.issuer.issuer)"]
+                    && identities.map(\.subject) == ["ext-user-1"])
+            let user = try #require(try await fixture.tokens.provider.store.user(id: subject))
+            #expect(user.email == nil && user.authLevel == .unverified)
+
+            let refreshed = try await fixture.tokens.refresh(refreshToken, clientID: ExchangeFixture.clientID)
+            #expect(refreshed.status == .ok)
+            #expect(try ExchangeFixture.subject(of: refreshed) == subject)
+        }
+    }
+
+    @Test("a JWT subject token of a trusted issuer is exchanged as an ID token is")
+    func jwtType() async throws {
+        try await ExchangeFixture.run { fixture in
+            let response = try await fixture.exchange(
+                try await fixture.token(), type: TokenExchangeRequest.TokenType.jwt)
+            #expect(response.status == .ok)
+        }
+    }
+
+    @Test("the same external subject signs in as the same user; another subject as another")
+    func sameSubjectSameUser() async throws {
+        try await ExchangeFixture.run { fixture in
+            let first = try ExchangeFixture.subject(of: try await fixture.exchange(try await fixture.token()))
+            let again = try ExchangeFixture.subject(
+                of: try await fixture.exchange(try await fixture.token(algorithm: "RS256")))
+            let other = try ExchangeFixture.subject(
+                of: try await fixture.exchange(try await fixture.token(subject: "ext-user-2")))
+            #expect(first != nil && first == again)
+            #expect(other != nil && other != first)
+        }
+    }
+
+    @Test("a verified address becomes the new user's; an unverified one is never stored")
+    func verifiedEmail() async throws {
+        try await ExchangeFixture.run { fixture in
+            let store = fixture.tokens.provider.store
+            let verified = try #require(
+                try ExchangeFixture.subject(
+                    of: try await fixture.exchange(
+                        try await fixture.token(
+                            subject: "v", extra: ["email": .string("New@Example.com"), "email_verified": .bool(true)])))
+            )
+            let verifiedUser = try #require(try await store.user(id: verified))
+            #expect(verifiedUser.email == "new@example.com" && verifiedUser.emailVerified)
+            #expect(verifiedUser.authLevel == .verified)
+
+            let unverified = try #require(
+                try ExchangeFixture.subject(
+                    of: try await fixture.exchange(
+                        try await fixture.token(
+                            subject: "u",
+                            extra: ["email": .string("other@example.com"), "email_verified": .bool(false)]))))
+            let unverifiedUser = try #require(try await store.user(id: unverified))
+            #expect(unverifiedUser.email == nil && unverifiedUser.authLevel == .unverified)
+            #expect(try await store.user(email: "other@example.com") == nil)
+        }
+    }
+
+    @Test("a verified address of an existing user links only with link_by_verified_email", arguments: [false, true])
+    func linkByVerifiedEmail(link: Bool) async throws {
+        try await ExchangeFixture.run(trust: link ? Self.linkingByEmail : Self.notLinking) { fixture in
+            let claims: [String: JSONValue] = [
+                "email": .string(TokenFixture.user.email ?? ""), "email_verified": .bool(true),
+            ]
+            let subject = try ExchangeFixture.subject(
+                of: try await fixture.exchange(try await fixture.token(extra: claims)))
+            if link {
+                #expect(subject == TokenFixture.user.id)
+            } else {
+                let created = try #require(subject)
+                #expect(created != TokenFixture.user.id)
+                #expect(try await fixture.tokens.provider.store.user(id: created)?.email == nil)
+            }
+        }
+    }
+
+    @Test("an issuer's claims mapping says where the address and its verification are read")
+    func claimMapping() async throws {
+        try await ExchangeFixture.run(trust: Self.mappingClaims) { fixture in
+            let claims: [String: JSONValue] = [
+                "email": .string("ignored@example.com"), "email_verified": .bool(true),
+                "mail": .string("mapped@example.com"), "mail_verified": .bool(true), "display_name": .string("Mapped"),
+            ]
+            let subject = try #require(
+                try ExchangeFixture.subject(of: try await fixture.exchange(try await fixture.token(extra: claims))))
+            let user = try #require(try await fixture.tokens.provider.store.user(id: subject))
+            #expect(user.email == "mapped@example.com" && user.emailVerified && user.name == "Mapped")
+        }
+    }
+
+    @Test("an unverified address never links to the user who has it, even with link_by_verified_email")
+    func unverifiedNeverLinks() async throws {
+        try await ExchangeFixture.run(trust: Self.linkingByEmail) { fixture in
+            let claims: [String: JSONValue] = [
+                "email": .string(TokenFixture.user.email ?? ""), "email_verified": .bool(false),
+            ]
+            let subject = try ExchangeFixture.subject(
+                of: try await fixture.exchange(try await fixture.token(extra: claims)))
+            #expect(subject != nil && subject != TokenFixture.user.id)
+        }
+    }
+
+    @Test("concurrent exchanges for one new external subject make exactly one user", arguments: TokenBackend.allCases)
+    func raceMakesOneUser(backend: TokenBackend) async throws {
+        try await ExchangeFixture.run(on: backend) { fixture in
+            for round in 0..<3 {
+                let token = try await fixture.token(subject: "racer-\(round)")
+                let subjects = try await withThrowingTaskGroup(of: String?.self) { group in
+                    for _ in 0..<4 {
+                        group.addTask { try ExchangeFixture.subject(of: try await fixture.exchange(token)) }
+                    }
+                    return try await group.reduce(into: [String?]()) { $0.append($1) }
+                }
+                #expect(subjects.count == 4 && subjects.allSatisfy { $0 != nil })
+                #expect(Set(subjects).count == 1, "round \(round): \(subjects)")
+            }
+            // Ada and one user per external subject: the losers' users are gone.
+            #expect(try await fixture.tokens.provider.store.users().count == 4)
+        }
+    }
+
+    @Test("the external identity is listed at /v1/me/identities and unlinked by its kind, percent-encoded")
+    func identityEndpoints() async throws {
+        try await ExchangeFixture.run { fixture in
+            let claims: [String: JSONValue] = ["email": .string("ext@example.com"), "email_verified": .bool(true)]
+            let response = try await fixture.exchange(try await fixture.token(extra: claims))
+            let accessToken = try #require(response["access_token"])
+            let kind = "oidc:\(fixture.issuer.issuer)"
+            let listed = try await fixture.tokens.send(.get, "/v1/me/identities", bearer: accessToken)
+            let kinds = listed.json["identities"].flatMap { if case .array(let items) = $0 { items } else { nil } }?
+                .compactMap { $0.objectValue?["kind"]?.stringValue }
+            #expect(Set(kinds ?? []) == [kind, IdentityRecord.emailKind])
+
+            let encoded = try #require(kind.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let unlinked = try await fixture.tokens.send(.delete, "/v1/me/identities/\(encoded)", bearer: accessToken)
+            #expect(unlinked.status == .noContent)
+            let subject = try #require(try ExchangeFixture.subject(of: response))
+            #expect(try await fixture.tokens.provider.store.identities(userID: subject).map(\.kind) == ["email"])
+        }
+    }
+
+    @Test("a client not registered for token exchange is refused with unauthorized_client")
+    func clientWithoutGrantType() async throws {
+        try await ExchangeFixture.run { fixture in
+            let response = try await fixture.exchange(try await fixture.token(), clientID: "native")
+            #expect(response.error == "unauthorized_client")
+        }
+    }
+
+    @Test("without trusted issuers the grant type is unsupported and discovery does not list it")
+    func disabledWithoutIssuers() async throws {
+        try await TokenFixture.run { fixture in
+            let response = try await fixture.post(
+                "/token",
+                [
+                    ("grant_type", TokenExchangeGrant.grantType), ("subject_token", "x"),
+                    ("subject_token_type", TokenExchangeRequest.TokenType.idToken), ("client_id", "native"),
+                ])
+            #expect(response.error == "unsupported_grant_type")
+            let discovery = try await fixture.get("/.well-known/openid-configuration")
+            #expect(
+                discovery.json["grant_types_supported"]?.stringArrayValue?.contains(TokenExchangeGrant.grantType)
+                    == false)
+        }
+    }
+
+    @Test("discovery lists the grant type when an issuer is trusted")
+    func discoveryListsGrantType() async throws {
+        try await ExchangeFixture.run { fixture in
+            let discovery = try await fixture.tokens.get("/.well-known/openid-configuration")
+            #expect(
+                discovery.json["grant_types_supported"]?.stringArrayValue?.contains(TokenExchangeGrant.grantType)
+                    == true)
+        }
+    }
+
+    @Test("scope, resource and requested_token_type are checked like the other grants")
+    func parameters() async throws {
+        try await ExchangeFixture.run { fixture in
+            let token = try await fixture.token()
+            let unknownScope = try await fixture.exchange(token, extra: [("scope", "openid admin")])
+            #expect(unknownScope.error == "invalid_scope")
+            let resource = try await fixture.exchange(token, extra: [("resource", "https://api.unknown.example")])
+            #expect(resource.error == "invalid_target")
+            let audience = try await fixture.exchange(token, extra: [("audience", "https://api.unknown.example")])
+            #expect(audience.error == "invalid_target")
+            let refreshType = try await fixture.exchange(
+                token, extra: [("requested_token_type", TokenExchangeRequest.TokenType.refreshToken)])
+            #expect(refreshType.error == "invalid_request")
+            let actor = try await fixture.exchange(
+                token, extra: [("actor_token", token), ("actor_token_type", TokenExchangeRequest.TokenType.idToken)])
+            #expect(actor.error == "invalid_request")
+            let narrowed = try await fixture.exchange(token, extra: [("scope", "openid email")])
+            #expect(narrowed["scope"] == "openid email offline_access")
+        }
+    }
+}
