@@ -21,25 +21,42 @@ func withLiveServer(
     let provider = try await Provider.bootstrap(configuration: configuration, now: now)
     let (issuers, continuation) = AsyncStream.makeStream(of: String.self)
     let app = LimenServerApplication.make(provider: provider) { continuation.yield($0) }
-    let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test"))
+    do {
+        try await withRunningService(app, announcing: issuers, ending: continuation, "the server did not start") {
+            try await body(provider, $0)
+        }
+    } catch {
+        await provider.store.close()
+        throw error
+    }
+    await provider.store.close()
+}
+
+/// Runs `service` in a service group until `body` ends, however it ends; `body` gets the first value `announced`
+/// yields (the service tells it once it listens), and `ending` finishes that stream when the service stops.
+func withRunningService<Announced: Sendable>(
+    _ service: some Service,
+    announcing announced: AsyncStream<Announced>,
+    ending: AsyncStream<Announced>.Continuation,
+    _ failure: Comment,
+    _ body: (Announced) async throws -> Void
+) async throws {
+    let group = ServiceGroup(services: [service], gracefulShutdownSignals: [], logger: Logger(label: "test"))
     try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask {
-            defer { continuation.finish() }
+            defer { ending.finish() }
             try await group.run()
         }
         do {
-            var iterator = issuers.makeAsyncIterator()
-            let issuer = try #require(await iterator.next(), "the server did not start")
-            try await body(provider, issuer)
+            var iterator = announced.makeAsyncIterator()
+            try await body(try #require(await iterator.next(), failure))
         } catch {
             await group.triggerGracefulShutdown()
-            await provider.store.close()
             throw error
         }
         await group.triggerGracefulShutdown()
         try await tasks.waitForAll()
     }
-    await provider.store.close()
 }
 
 extension URLSessionTransport {

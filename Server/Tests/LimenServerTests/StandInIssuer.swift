@@ -70,24 +70,12 @@ struct StandInIssuer: Sendable {
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
             logger: Logger(label: "test.stand-in-issuer")
         )
-        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "test"))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                defer { continuation.finish() }
-                try await group.run()
-            }
-            do {
-                var iterator = ports.makeAsyncIterator()
-                let port = try #require(await iterator.next(), "the stand-in issuer did not start")
-                let issuer = "http://127.0.0.1:\(port)"
-                issuerBox.withLock { $0 = issuer }
-                try await body(StandInIssuer(issuer: issuer, keys: keys, signer: signer, fetches: fetches))
-            } catch {
-                await group.triggerGracefulShutdown()
-                throw error
-            }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
+        try await withRunningService(
+            app, announcing: ports, ending: continuation, "the stand-in issuer did not start"
+        ) { port in
+            let issuer = "http://127.0.0.1:\(port)"
+            issuerBox.withLock { $0 = issuer }
+            try await body(StandInIssuer(issuer: issuer, keys: keys, signer: signer, fetches: fetches))
         }
     }
 
