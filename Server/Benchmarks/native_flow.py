@@ -7,7 +7,8 @@ time:       runs --timing native email + password sign-ins one after another, ea
             challenge, state and nonce) -> POST /flows/interactions/ID with the email and password -> the success
             node's code -> POST /token with the verifier -> the ID token validated with joserfc (signature against
             the issuer's JWKS, fetched once, then iss, aud, exp and nonce). With --flow anonymous, anonymous sign-ins
-            instead (POST /flows/anonymous, its guest node's button; the ID token's auth_level must be guest).
+            instead: start -> code -> token (POST /flows/anonymous with action=submit, which presses the guest
+            node's button at the start and answers the success node; the ID token's auth_level must be guest).
             Prints {"timing_ms": {"n", "median", "p90", "p99", "max"}}.
 
 Usage: native_flow.py cheap-hash --password P
@@ -44,15 +45,20 @@ def native_sign_in(session, args, keys):
     """One native sign-in flow (email and password, or anonymous), its ID token validated."""
     verifier, challenge = pkce_pair()
     state, nonce = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
-    started = session.post(f"{args.issuer}/flows/{args.flow}", timeout=TIMEOUT, data={
-        "client_id": args.client_id, "redirect_uri": args.redirect_uri, "scope": "openid email offline_access",
-        "state": state, "nonce": nonce, "code_challenge": challenge, "code_challenge_method": "S256"})
+    start = {"client_id": args.client_id, "redirect_uri": args.redirect_uri, "scope": "openid email offline_access",
+             "state": state, "nonce": nonce, "code_challenge": challenge, "code_challenge_method": "S256"}
+    anonymous = args.flow == "anonymous"
+    started = session.post(f"{args.issuer}/flows/{args.flow}", timeout=TIMEOUT,
+                           data={**start, "action": "submit"} if anonymous else start)
     answer = started.json()
-    if started.status_code != 200 or answer.get("node", {}).get("type") != "continue":
+    if started.status_code != 200 or answer.get("node", {}).get("type") != ("success" if anonymous else "continue"):
         fail(f"/flows/{args.flow} answered {started.status_code}: {started.text[:200]}")
-    values = {} if args.flow == "anonymous" else {"email": args.email, "password": args.password}
-    submitted = session.post(f"{args.issuer}/flows/interactions/{answer['interaction']}", timeout=TIMEOUT, json={
-        "node": answer["node"]["id"], "action": "submit", "values": values})
+    if anonymous:
+        submitted = started
+    else:
+        submitted = session.post(f"{args.issuer}/flows/interactions/{answer['interaction']}", timeout=TIMEOUT, json={
+            "node": answer["node"]["id"], "action": "submit",
+            "values": {"email": args.email, "password": args.password}})
     node = submitted.json().get("node", {})
     if node.get("type") != "success" or node.get("state") != state:
         fail(f"the submit answered {submitted.status_code}: {submitted.text[:200]}")

@@ -1,9 +1,11 @@
 -- wrk script: native sign-in flows, each connection running one flow after another:
--- POST /flows/FLOW -> POST /flows/interactions/ID -> POST /token with the code and the PKCE verifier.
+-- POST /flows/FLOW -> POST /flows/interactions/ID -> POST /token with the code and the PKCE verifier (anonymous: no
+-- continuation, see below).
 -- BENCH_FLOW=sign-in (the default, issue 10 §5): email + password; each connection signs in its own user,
 -- flow-N@example.test (N = 1, 2, … per thread): one account's sign-ins from one address run one at a time (the
--- sign-in throttle refuses the others with attempt_in_progress). BENCH_FLOW=anonymous (issue 11 §4): the guest node's
--- button, a new user every time, as every new install of an app makes.
+-- sign-in throttle refuses the others with attempt_in_progress). BENCH_FLOW=anonymous (issue 11 §4): start -> code ->
+-- token, the start pressing the guest node's button (action=submit), a new user every time, as every new install of
+-- an app makes.
 -- Environment: BENCH_FLOW, BENCH_PASSWORD (every sign-in user's), BENCH_CLIENT_ID (a public native client),
 -- BENCH_REDIRECT_URI, BENCH_LUA_DIR (this folder). Every flow uses RFC 7636 Appendix B's verifier and challenge (the
 -- server keeps no memory of them across flows). Prints report.lua's BENCH line and a FLOWS line with the completed
@@ -21,7 +23,7 @@ local client_id, redirect_uri = os.getenv("BENCH_CLIENT_ID"), os.getenv("BENCH_R
 local flow = os.getenv("BENCH_FLOW") or "sign-in"
 local start_body = "client_id=" .. escape(client_id) .. "&redirect_uri=" .. escape(redirect_uri)
   .. "&scope=openid%20email%20offline_access&state=s&nonce=n&code_challenge=" .. challenge
-  .. "&code_challenge_method=S256"
+  .. "&code_challenge_method=S256" .. (flow == "anonymous" and "&action=submit" or "")
 local form = { ["Content-Type"] = "application/x-www-form-urlencoded" }
 local json = { ["Content-Type"] = "application/json" }
 
@@ -33,12 +35,8 @@ end
 
 function init(args)
   step, interaction, code, flows, broken = "start", nil, nil, 0, 0
-  if flow == "anonymous" then
-    submit_body = '{"node":"guest","action":"submit","values":{}}'
-  else
-    submit_body = string.format('{"node":"credentials","action":"submit","values":{"email":"%s","password":"%s"}}',
-      email, os.getenv("BENCH_PASSWORD"))
-  end
+  submit_body = string.format('{"node":"credentials","action":"submit","values":{"email":"%s","password":"%s"}}',
+    email, os.getenv("BENCH_PASSWORD"))
 end
 
 function request()
@@ -52,7 +50,10 @@ function request()
 end
 
 function response(status, headers, body)
-  if step == "start" then
+  if step == "start" and flow == "anonymous" then
+    code = status == 200 and body:match('"type"%s*:%s*"success"') and body:match('"code"%s*:%s*"([^"]+)"')
+    if code then step = "token" else broken = broken + 1 end
+  elseif step == "start" then
     interaction = status == 200 and body:match('"interaction"%s*:%s*"([^"]+)"')
     if interaction then step = "submit" else broken = broken + 1 end
   elseif step == "submit" then

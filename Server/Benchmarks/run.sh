@@ -15,8 +15,8 @@
 #   - native email + password sign-in flows (issue 10 §5): timed one after another from Python, the ID token validated
 #     (native_flow.py), and as many as wrk completes (native_flows.lua); the user's password hash is replaced by the
 #     cheapest scrypt hash first (N = 2), so the flows measure everything but the password hash;
-#   - anonymous sign-in (issue 11 §4: start -> the guest button -> token, a new user each time): timed one after
-#     another from Python (native_flow.py --flow anonymous) and as many as wrk completes (native_flows.lua with
+#   - anonymous sign-in (issue 11 §4: start pressing the guest button -> code -> token, a new user each time): timed
+#     one after another from Python (native_flow.py --flow anonymous) and as many as wrk completes (native_flows.lua with
 #     BENCH_FLOW=anonymous).
 #   - RFC 8693 token exchange of an ES256 ID token of a stand-in issuer (exchange_issuer.py, a trusted issuer by
 #     discovery; its keys cached after the first exchange) by a public client, with wrk (exchange.lua).

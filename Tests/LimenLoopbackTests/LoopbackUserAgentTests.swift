@@ -143,7 +143,7 @@ struct LoopbackUserAgentTests {
 
         await #expect(throws: UserAgentError.timedOut) { try await authorize(agent) }
         #expect(clock.recorded == [.seconds(300)])
-        #expect(await TestBrowser.connectionRefused(agent.redirectURI))
+        #expect(TestBrowser.connectionRefused(agent.redirectURI))
     }
 
     @Test("cancelling the waiting task ends it with cancelled, not by the timeout, and closes the port")
@@ -164,7 +164,7 @@ struct LoopbackUserAgentTests {
 
         let result = await task.result
         #expect(throws: UserAgentError.cancelled) { try result.get() }
-        #expect(await TestBrowser.connectionRefused(agent.redirectURI))
+        #expect(TestBrowser.connectionRefused(agent.redirectURI))
         neverSink.finish()
     }
 
@@ -180,7 +180,7 @@ struct LoopbackUserAgentTests {
 
         let result = await task.result
         #expect(throws: UserAgentError.cancelled) { try result.get() }
-        #expect(await TestBrowser.connectionRefused(agent.redirectURI))
+        #expect(TestBrowser.connectionRefused(agent.redirectURI))
     }
 
     @Test("an explicit port that is already bound fails with listenerFailed")
@@ -222,7 +222,7 @@ struct LoopbackUserAgentTests {
         }
         _ = try await authorize(agent)
 
-        #expect(await TestBrowser.connectionRefused(agent.redirectURI))
+        #expect(TestBrowser.connectionRefused(agent.redirectURI))
     }
 
     @Test("the listener is bound to 127.0.0.1 on the real port the redirect URI names")
@@ -239,7 +239,7 @@ struct LoopbackUserAgentTests {
             #if os(Linux)
                 // All of 127.0.0.0/8 reaches the loopback interface on Linux: a wildcard bind would answer here.
                 let otherLoopback = try #require(URL(string: "http://127.0.0.2:\(agent.port)/favicon.ico"))
-                #expect(await TestBrowser.connectionRefused(otherLoopback))
+                #expect(TestBrowser.connectionRefused(otherLoopback))
             #endif
         }
     }
@@ -275,7 +275,7 @@ struct LoopbackUserAgentTests {
             guard case .presentationFailed? = error as? UserAgentError else { return false }
             return true
         }
-        #expect(await TestBrowser.connectionRefused(agent.redirectURI))
+        #expect(TestBrowser.connectionRefused(agent.redirectURI))
     }
 
     @Test("one agent serves one sign-in; a second authorize fails with listenerFailed")

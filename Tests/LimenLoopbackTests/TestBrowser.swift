@@ -5,6 +5,12 @@ import Testing
     import FoundationNetworking
 #endif
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A page as the test browser received it.
 struct BrowserPage: Sendable {
     /// The HTTP status.
@@ -67,15 +73,28 @@ enum TestBrowser {
         return BrowserPage(status: http.statusCode, headers: headers, body: String(decoding: data, as: UTF8.self))
     }
 
-    /// Whether a new connection to `url`'s host and port is refused (nothing listens there).
-    static func connectionRefused(_ url: URL) async -> Bool {
-        do {
-            _ = try await load(url)
-            return false
-        } catch let error as URLError {
-            return error.code == .cannotConnectToHost
-        } catch {
-            return false
+    /// Whether a new TCP connection to `url`'s IPv4 host and port is refused (nothing listens there).
+    ///
+    /// A plain `connect(2)` rather than URLSession, so the answer is the kernel's (`ECONNREFUSED`) and not an HTTP
+    /// stack's mapping of it.
+    static func connectionRefused(_ url: URL) -> Bool {
+        guard let host = url.host, let port = url.port.flatMap(UInt16.init(exactly:)) else { return false }
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr(host)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
+        return result != 0 && errno == ECONNREFUSED
     }
 }

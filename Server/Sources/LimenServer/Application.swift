@@ -20,10 +20,11 @@ public enum LimenServerApplication {
                 )
             )
         }
-        if let limit = provider.configuration.signInRateLimit {
+        let signInLimiter = provider.configuration.signInRateLimit.map { RateLimiter(limit: $0) }
+        if let signInLimiter {
             router.add(
                 middleware: RateLimitMiddleware(
-                    limiter: RateLimiter(limit: limit),
+                    limiter: signInLimiter,
                     proxies: provider.configuration.trustedProxies,
                     now: provider.now,
                     applies: {
@@ -55,7 +56,7 @@ public enum LimenServerApplication {
         LogoutRoutes.add(to: router, responder: signIn)
         EndSessionRoutes.add(to: router, responder: signIn)
         DeviceRoutes.add(to: router, responder: signIn)
-        FlowRoutes.add(to: router, provider: provider)
+        FlowRoutes.add(to: router, provider: provider, signInLimiter: signInLimiter)
         EmailLinkRoutes.add(to: router, responder: signIn)
         AccountRoutes.add(to: router, responder: signIn)
         Stylesheet.add(to: router)

@@ -31,15 +31,20 @@ enum FlowFixture {
 }
 
 extension TokenFixture {
-    /// `POST /flows/{flow}` as a form, for the `app` client with the PKCE fixture's challenge unless `fields` say.
-    func startFlow(_ flow: String, _ fields: [(String, String)]? = nil) async throws -> RecordedResponse {
-        try await post(
-            "/flows/\(flow)",
+    /// `POST /flows/{flow}` as a form, for the `app` client with the PKCE fixture's challenge unless `fields` say;
+    /// `action` asks the server to press that button of the start node at once.
+    func startFlow(
+        _ flow: String,
+        _ fields: [(String, String)]? = nil,
+        pressing action: String? = nil
+    ) async throws -> RecordedResponse {
+        let request =
             fields ?? [
                 ("client_id", "app"), ("redirect_uri", Self.nativeRedirect), ("scope", "openid email offline_access"),
                 ("state", "s-1"), ("nonce", "n-1"), ("code_challenge", PKCE.fixture.challenge),
                 ("code_challenge_method", "S256"),
-            ])
+            ]
+        return try await post("/flows/\(flow)", request + (action.map { [("action", $0)] } ?? []))
     }
 
     /// `POST /flows/interactions/{id}` with a JSON submission.

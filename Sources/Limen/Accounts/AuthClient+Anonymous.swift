@@ -24,7 +24,9 @@ extension AuthClient {
         }
         if state.auth.isAnonymous { return state.user }
         let previous = tokens
-        let user = try await completeFlow("anonymous", values: [:], carryingSession: false)
+        // The guest button needs no input: the server presses it at the start (start → code → token).
+        let user = try Self.user(
+            of: await startFlow("anonymous", options: SignInOptions(), carryingSession: false, pressing: "submit"))
         await retireReplaced(previous, by: user, revoke: true)
         return user
     }

@@ -29,8 +29,15 @@ extension AuthClient {
     }
 
     /// ``startFlow(_:options:)``, with the signed-in user's access token only when `carryingSession` is set (a sign-in
-    /// that ignores the current user starts without it).
-    func startFlow(_ name: String, options: SignInOptions, carryingSession: Bool) async -> Node {
+    /// that ignores the current user starts without it); `action` names a button of the first node for the server to
+    /// press at once with no values (the start's `action` parameter), which saves a round trip for a node that needs
+    /// no input.
+    func startFlow(
+        _ name: String,
+        options: SignInOptions,
+        carryingSession: Bool,
+        pressing action: String? = nil
+    ) async -> Node {
         guard let redirectURI = configuration.redirectURI else {
             return .failure(FailureNode(cause: .client(.configuration(.missingKey("redirectURI")))))
         }
@@ -46,6 +53,7 @@ extension AuthClient {
                 ("ui_locales", options.uiLocales.isEmpty ? nil : options.uiLocales.joined(separator: " ")),
                 ("acr_values", options.acrValues.isEmpty ? nil : options.acrValues.joined(separator: " ")),
                 ("allow_migration", options.allowMigration.map { $0 ? "true" : "false" }),
+                ("action", action),
             ])
         let interaction = FlowInteraction(
             client: self, id: "", request: request, maxAge: options.maxAge.map(TimeInterval.init))

@@ -10,10 +10,11 @@ struct FlowEngine: Sendable {
     static let interactionLifetime: TimeInterval = 15 * 60
     /// Refused submissions after which an interaction fails.
     static let maximumAttempts = 10
-    /// The parameters a start takes: what `/authorize` takes from a native client.
+    /// The parameters a start takes: what `/authorize` takes from a native client, and `action`, a button of the
+    /// start node to press at once with no values (the anonymous flow's guest button: start → code → token).
     static let startParameters: Set<String> = [
         "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method",
-        "login_hint", "ui_locales", "acr_values", "resource", "allow_migration",
+        "login_hint", "ui_locales", "acr_values", "resource", "allow_migration", "action",
     ]
 
     /// The provider whose store, accounts, keys and clock are used.
@@ -26,10 +27,16 @@ struct FlowEngine: Sendable {
     /// Starts an interaction with flow `name` for the authorization request in `parameters`; `signedIn` is the access
     /// token the start carried, when the device has a user signed in (``AccountLinking``): it must be the same
     /// client's.
+    ///
+    /// With an `action` parameter the start node's button of that key is pressed at once, with no values, as if
+    /// submitted from `clientAddress`: a node that needs no input (the anonymous flow's guest button) ends in its code
+    /// without the interaction ever being stored; otherwise the answer is what that submission gives (an error node
+    /// for missing values, say), and the interaction is stored to be continued.
     func start(
         flow name: String,
         parameters: FormFields,
-        signedIn: AccessTokenClaims? = nil
+        signedIn: AccessTokenClaims? = nil,
+        clientAddress: String
     ) async throws(StorageError) -> FlowAnswer {
         guard let flow = catalog.flows[name] else {
             return .failure("unknown_flow", "There is no flow \(name).", status: .notFound)
@@ -73,11 +80,19 @@ struct FlowEngine: Sendable {
         let context = FlowContext(loginHint: accepted.loginHint)
         let id = RandomIdentifier.make()
         let now = provider.now()
-        try await provider.store.insertFlowInteraction(
-            FlowInteractionRecord(
-                idHash: RandomIdentifier.hash(id), flow: flow.id, node: flow.start, clientID: accepted.client.id,
-                request: FlowInteractionRecord.encode(request), context: FlowInteractionRecord.encode(context),
-                createdAt: now, expiresAt: now.addingTimeInterval(Self.interactionLifetime)))
+        let record = FlowInteractionRecord(
+            idHash: RandomIdentifier.hash(id), flow: flow.id, node: flow.start, clientID: accepted.client.id,
+            request: FlowInteractionRecord.encode(request), context: FlowInteractionRecord.encode(context),
+            createdAt: now, expiresAt: now.addingTimeInterval(Self.interactionLifetime))
+        if let action = parameters["action"] {
+            let interaction = FlowInteraction(id: id, record: record, isStored: false, isHostedPage: false)
+            let press = FlowSubmission(node: flow.start, action: action, values: [:], clientID: accepted.client.id)
+            switch try await advance(interaction, submission: press, clientAddress: clientAddress) {
+            case .answer(let answer): return answer
+            case .completed(let interaction, let context): return try await complete(interaction, context: context)
+            }
+        }
+        try await provider.store.insertFlowInteraction(record)
         return FlowAnswer(
             interaction: id, node: continueNode(flow: flow, nodeID: flow.start, context: context),
             flow: flow.id)

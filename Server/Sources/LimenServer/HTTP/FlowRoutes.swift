@@ -15,11 +15,19 @@ enum FlowRoutes {
     /// The largest body accepted.
     static let maximumBodySize = 64 * 1024
 
-    static func add(to router: Router<some RemoteAddressRequestContext>, provider: Provider) {
+    /// Adds both routes. `signInLimiter` (the one the sign-in forms and continuations are counted by) also counts a
+    /// start that presses a button (`action`), since that runs the button's actions as a continuation would.
+    static func add(
+        to router: Router<some RemoteAddressRequestContext>,
+        provider: Provider,
+        signInLimiter: RateLimiter?
+    ) {
         let engine = FlowEngine(provider: provider, catalog: provider.flows)
         let verifier = AccessTokenVerifier(provider: provider)
         router.post("/flows/:flow") { request, context in
             let flow = context.parameters.get("flow") ?? ""
+            let clientAddress = provider.configuration.trustedProxies.clientAddress(
+                of: request, peer: context.remoteAddress)
             return await answer { () throws(StorageError) in
                 // A user signed in on the device: the credentials the flow finds are linked to them (AccountLinking).
                 var signedIn: AccessTokenClaims?
@@ -34,7 +42,11 @@ enum FlowRoutes {
                 }
                 switch await startParameters(of: request) {
                 case .success(let parameters):
-                    return try await engine.start(flow: flow, parameters: parameters, signedIn: signedIn)
+                    if parameters["action"] != nil, let wait = signInLimiter?.admit(clientAddress, at: provider.now()) {
+                        return tooManyRequests(wait: wait)
+                    }
+                    return try await engine.start(
+                        flow: flow, parameters: parameters, signedIn: signedIn, clientAddress: clientAddress)
                 case .failure(let failure): return failure
                 }
             }
@@ -117,6 +129,16 @@ enum FlowRoutes {
             return .failure(invalidBody("the body is not valid JSON (or names a member twice)"))
         }
         return .success(document)
+    }
+
+    /// The sign-in limit's refusal, as ``RateLimitMiddleware`` words it, with `Retry-After`.
+    private static func tooManyRequests(wait: TimeInterval) -> FlowAnswer {
+        let seconds = max(1, Int(wait.rounded(.up)))
+        var answer = FlowAnswer.failure(
+            "too_many_requests", "Too many requests from this address. Try again in \(seconds) seconds.",
+            status: .tooManyRequests)
+        answer.retryAfter = seconds
+        return answer
     }
 
     private static func invalidBody(_ description: String) -> FlowAnswer {
