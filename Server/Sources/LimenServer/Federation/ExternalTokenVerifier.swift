@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenWire
 
 /// Who an external token says signed in: its issuer, `sub`, and what the issuer's claims say of them.
 struct ExternalIdentity: Sendable, Equatable {
@@ -57,6 +58,14 @@ struct ExternalTokenVerifier: Sendable {
 
     /// The identity `token` of `type` proves, or why it proves none.
     func verify(_ token: String, type: String) async throws(ExternalTokenRefusal) -> ExternalIdentity {
+        try await verifyWithClaims(token, type: type).identity
+    }
+
+    /// ``verify(_:type:)``, with every claim of the verified token (for what a preset reads besides, such as Apple's
+    /// `nonce`).
+    func verifyWithClaims(_ token: String, type: String) async throws(ExternalTokenRefusal)
+        -> (identity: ExternalIdentity, claims: [String: JSONValue])
+    {
         guard Self.acceptedTypes.contains(type) else { throw .unsupportedTokenType }
         let unverified: UnverifiedJWT
         do {
@@ -81,7 +90,7 @@ struct ExternalTokenVerifier: Sendable {
         }
         try check(claims, of: issuer)
         let email = claims[issuer.claims.email]?.stringValue.map(Accounts.normalise)
-        return ExternalIdentity(
+        let identity = ExternalIdentity(
             issuer: issuer,
             subject: claims.subject,
             email: email.flatMap { Accounts.isPlausibleEmail($0) ? $0 : nil },
@@ -89,6 +98,7 @@ struct ExternalTokenVerifier: Sendable {
             name: claims[issuer.claims.name]?.stringValue,
             authTime: claims.authTime ?? claims.issuedAt
         )
+        return (identity, claims.all)
     }
 
     private func check(_ claims: IDTokenClaims, of issuer: TrustedIssuer) throws(ExternalTokenRefusal) {
