@@ -19,8 +19,9 @@ struct AppleFixture: Sendable {
     /// The provider's current time.
     var now: Date { tokens.clock.now }
 
-    /// Runs `body` with a stand-in Apple and a provider trusting it, adjusted by `configure`.
+    /// Runs `body` with a stand-in Apple and a provider trusting it, over `backend`, adjusted by `configure`.
     static func run(
+        on backend: TokenBackend = .sqlite,
         configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (AppleFixture) async throws -> Void
     ) async throws {
@@ -29,7 +30,7 @@ struct AppleFixture: Sendable {
                 $0.apple = AppleSignIn(bundleIDs: [bundleID], baseURL: apple.issuer)
                 configure(&$0)
             }
-            try await TokenFixture.run(configure: setUp) { tokens in
+            try await TokenFixture.run(on: backend, configure: setUp) { tokens in
                 try await body(AppleFixture(tokens: tokens, apple: apple))
             }
         }
@@ -67,6 +68,34 @@ struct AppleFixture: Sendable {
         if let email { body["email"] = .string(email) }
         return try await postJSON(
             AppleSignInKitRoutes.nativePath, String(decoding: JSONValue.object(body).serialized(), as: UTF8.self))
+    }
+
+    /// A server-to-server notification as Apple signs it: `events` (a string of JSON) of `type` for `subject`, issued
+    /// `age` seconds ago, with `extra` claims (which replace those), signed by `signer` (the stand-in Apple by default).
+    func notification(
+        _ type: String,
+        subject: String = "001234.abcdef",
+        age: TimeInterval = 0,
+        extra: [String: JSONValue] = [:],
+        signer: StandInIssuer? = nil
+    ) async throws -> String {
+        let events: JSONValue = .object([
+            "type": .string(type), "sub": .string(subject),
+            "event_time": .number(now.timeIntervalSince1970.rounded(.down) * 1000),
+        ])
+        var claims: [String: JSONValue] = [
+            "iss": .string(apple.issuer), "aud": .string(Self.bundleID), "jti": .string(UUID().uuidString),
+            "iat": .number(now.addingTimeInterval(-age).timeIntervalSince1970.rounded(.down)),
+            "events": .string(String(decoding: events.serialized(), as: UTF8.self)),
+        ]
+        claims.merge(extra) { _, given in given }
+        return try await (signer ?? apple).token(claims, algorithm: "RS256", at: now)
+    }
+
+    /// `POST /auth/apple/notifications` with `payload`, as Apple posts it.
+    func notify(_ payload: String) async throws -> RecordedResponse {
+        let body = JSONValue.object(["payload": .string(payload)]).serialized()
+        return try await postJSON(AppleSignInKitRoutes.notificationsPath, String(decoding: body, as: UTF8.self))
     }
 
     /// `POST /auth/refresh` with `refreshToken`.

@@ -53,7 +53,8 @@ struct OpenAPIDocumentTests {
         let registered = try await Self.registeredRoutes { $0.metricsAccess = .loopback }
         #expect(
             documented.subtracting(registered) == [
-                "POST /auth/apple/native", "POST /auth/refresh", "POST /auth/logout", "GET /auth/me",
+                "POST /auth/apple/native", "POST /auth/apple/notifications", "POST /auth/refresh",
+                "POST /auth/logout", "GET /auth/me",
             ])
     }
 }

@@ -26,6 +26,8 @@ enum AppleIdentityRefusal: Error, Sendable, Equatable {
     case nonceMismatch
     /// Apple's keys could not be fetched.
     case keysUnavailable
+    /// A server-to-server notification whose claims are not Apple's for this app, or too old, or without an event.
+    case invalidNotification
 
     /// A stable code for the debug log.
     var code: String {
@@ -33,6 +35,7 @@ enum AppleIdentityRefusal: Error, Sendable, Equatable {
         case .token(let refusal): "apple.\(refusal.code)"
         case .nonceMismatch: "apple.nonce_mismatch"
         case .keysUnavailable: "apple.keys_unavailable"
+        case .invalidNotification: "apple.invalid_notification"
         }
     }
 }

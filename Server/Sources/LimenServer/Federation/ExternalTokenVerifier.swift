@@ -67,24 +67,10 @@ struct ExternalTokenVerifier: Sendable {
         -> (identity: ExternalIdentity, claims: [String: JSONValue])
     {
         guard Self.acceptedTypes.contains(type) else { throw .unsupportedTokenType }
-        let unverified: UnverifiedJWT
-        do {
-            unverified = try UnverifiedJWT(token)
-        } catch {
-            throw .malformed
-        }
-        guard let claimedIssuer = unverified.issuer, let issuerKeys = keys[claimedIssuer] else {
-            throw .untrustedIssuer
-        }
-        let issuer = issuerKeys.issuer
-        guard let cache = await issuerKeys.keys() else { throw .keysUnavailable(issuer: issuer.issuer) }
+        let (issuer, members) = try await verifiedPayload(token)
         let claims: IDTokenClaims
         do {
-            let (members, _) = try await cache.verifiedPayload(
-                of: token, allowedAlgorithms: Set(issuer.algorithms))
             claims = try IDTokenClaims(claims: members)
-        } catch .jwksUnavailable {
-            throw .keysUnavailable(issuer: issuer.issuer)
         } catch {
             throw .invalid(error)
         }
@@ -99,6 +85,33 @@ struct ExternalTokenVerifier: Sendable {
             authTime: claims.authTime ?? claims.issuedAt
         )
         return (identity, claims.all)
+    }
+
+    /// The issuer of `token` and its claims once its signature is verified (the issuer picked by the unverified `iss`,
+    /// `alg` in its list, the key by `kid`), before any claim is checked: what a token that is not an ID token (Apple's
+    /// server-to-server notifications) is checked with.
+    func verifiedPayload(_ token: String) async throws(ExternalTokenRefusal)
+        -> (issuer: TrustedIssuer, claims: [String: JSONValue])
+    {
+        let unverified: UnverifiedJWT
+        do {
+            unverified = try UnverifiedJWT(token)
+        } catch {
+            throw .malformed
+        }
+        guard let claimedIssuer = unverified.issuer, let issuerKeys = keys[claimedIssuer] else {
+            throw .untrustedIssuer
+        }
+        let issuer = issuerKeys.issuer
+        guard let cache = await issuerKeys.keys() else { throw .keysUnavailable(issuer: issuer.issuer) }
+        do {
+            let (members, _) = try await cache.verifiedPayload(of: token, allowedAlgorithms: Set(issuer.algorithms))
+            return (issuer, members)
+        } catch .jwksUnavailable {
+            throw .keysUnavailable(issuer: issuer.issuer)
+        } catch {
+            throw .invalid(error)
+        }
     }
 
     private func check(_ claims: IDTokenClaims, of issuer: TrustedIssuer) throws(ExternalTokenRefusal) {

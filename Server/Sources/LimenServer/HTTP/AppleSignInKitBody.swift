@@ -41,6 +41,11 @@ enum AppleSignInKitBody {
         try string(try await object(from: request), "refreshToken", maximumLength: 512, required: true) ?? ""
     }
 
+    /// The signed notification of Apple's `POST /auth/apple/notifications` body (`{"payload": JWT}`).
+    static func notificationPayload(from request: Request) async throws(AppleSignInKitError) -> String {
+        try string(try await object(from: request), "payload", maximumLength: 16 * 1024, required: true) ?? ""
+    }
+
     /// A user as AppleSignInKit's `AuthUser` reads it: `id`, `email`, `displayName` (`null` when absent) and
     /// `createdAt` (ISO 8601, whole seconds, UTC).
     static func user(_ user: UserRecord) -> JSONValue {

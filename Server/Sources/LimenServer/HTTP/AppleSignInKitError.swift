@@ -21,6 +21,8 @@ enum AppleSignInKitError: Error, Sendable, Equatable, LocalizedError {
     case invalidRefreshToken
     /// The access token is missing, expired or revoked (401).
     case invalidAccessToken
+    /// A server-to-server notification that is not Apple's, not for this app, or too old (400).
+    case invalidNotification
     /// Apple's keys could not be fetched (503).
     case appleUnavailable
     /// The server failed (500).
@@ -34,6 +36,7 @@ enum AppleSignInKitError: Error, Sendable, Equatable, LocalizedError {
         case .invalidIdentityToken: "invalid_identity_token"
         case .invalidRefreshToken: "invalid_grant"
         case .invalidAccessToken: "invalid_token"
+        case .invalidNotification: "invalid_notification"
         case .appleUnavailable: "temporarily_unavailable"
         case .serverError: "server_error"
         }
@@ -48,6 +51,7 @@ enum AppleSignInKitError: Error, Sendable, Equatable, LocalizedError {
         case .invalidIdentityToken: "the Apple identity token is not valid; sign in with Apple again"
         case .invalidRefreshToken: "the session has ended; sign in again"
         case .invalidAccessToken: "the access token is not valid; refresh it or sign in again"
+        case .invalidNotification: "the notification is not a valid one of Apple's for this app"
         case .appleUnavailable: "Apple's keys could not be fetched; try again later"
         case .serverError: "the server could not complete the request"
         }
@@ -56,7 +60,7 @@ enum AppleSignInKitError: Error, Sendable, Equatable, LocalizedError {
     /// The HTTP status that answers it.
     var status: HTTPResponse.Status {
         switch self {
-        case .invalidRequest: .badRequest
+        case .invalidRequest, .invalidNotification: .badRequest
         case .unsupportedMediaType: .unsupportedMediaType
         case .tooLarge: .contentTooLarge
         case .invalidIdentityToken, .invalidRefreshToken, .invalidAccessToken: .unauthorized

@@ -16,6 +16,9 @@ import Logging
 ///   (``RefreshTokenGrant``) → `{"accessToken", "refreshToken", "expiresIn"}`.
 /// - `POST /auth/logout` with a bearer access token: its grant is revoked (the refresh token with it) → 200.
 /// - `GET /auth/me` with a bearer access token → `{"user": {…}}`.
+/// - `POST /auth/apple/notifications` `{"payload": JWT}`: Apple's server-to-server notifications
+///   (``AppleNotification``); `consent-revoked` and `account-delete` end every session of the user of that Apple
+///   identity, `email-disabled` and `email-enabled` are logged → `{"success": true}`; a forged one is refused.
 ///
 /// Refusals are ``AppleSignInKitError``s: `401` whenever the app must sign in again.
 enum AppleSignInKitRoutes {
@@ -23,6 +26,8 @@ enum AppleSignInKitRoutes {
     static let scope = "openid offline_access"
     /// The path of the native sign-in (rate-limited as the other sign-ins are).
     static let nativePath = "/auth/apple/native"
+    /// The path Apple posts its server-to-server notifications to.
+    static let notificationsPath = "/auth/apple/notifications"
 
     static func add(to router: Router<some RequestContext>, service: TokenService, apple: AppleIdentityVerifier) {
         let client = AppleSignIn.client(now: service.provider.now())
@@ -79,11 +84,55 @@ enum AppleSignInKitRoutes {
             context.logger.info("Signed out through /auth/logout")
             return Responses.json(.object(["success": .bool(true)]), noStore: true)
         }
+        router.post(RouterPath(notificationsPath)) { request, context in
+            let payload = try await AppleSignInKitBody.notificationPayload(from: request)
+            let notification: AppleNotification
+            do throws(AppleIdentityRefusal) {
+                notification = try await apple.notification(payload, now: service.provider.now())
+            } catch .keysUnavailable {
+                context.logger.warning("Apple's signing keys could not be fetched")
+                throw AppleSignInKitError.appleUnavailable
+            } catch {
+                context.logger.notice("An Apple notification was refused", metadata: ["reason": "\(error.code)"])
+                throw AppleSignInKitError.invalidNotification
+            }
+            try await handle(notification, service: service, logger: context.logger)
+            return Responses.json(.object(["success": .bool(true)]), noStore: true)
+        }
         router.get("/auth/me") { request, _ in
             let claims = try await authorized(request, service: service)
             let user = try await serverErrors { try await service.provider.store.user(id: claims.subject) }
             guard let user else { throw AppleSignInKitError.invalidAccessToken }
             return Responses.json(.object(["user": AppleSignInKitBody.user(user)]), noStore: true)
+        }
+    }
+
+    /// Acts on a verified notification: the sessions of the user of its Apple identity end on `consent-revoked` and
+    /// `account-delete`; the relay events are logged (no account keeps the relay's state).
+    private static func handle(
+        _ notification: AppleNotification,
+        service: TokenService,
+        logger: Logger
+    ) async throws(AppleSignInKitError) {
+        let store = service.provider.store
+        guard let event = notification.event else {
+            logger.debug("An Apple notification of an unknown type was ignored")
+            return
+        }
+        switch event {
+        case .consentRevoked, .accountDelete:
+            let ended = try await serverErrors {
+                guard
+                    let user = try await store.user(
+                        identityKind: AppleSignIn.identityKind, subject: notification.subject)
+                else { return 0 }
+                return try await store.revokeGrants(subject: user.id, at: service.provider.now())
+            }
+            logger.notice(
+                "Apple says a user left Sign in with Apple; their sessions ended",
+                metadata: ["event": "\(event.rawValue)", "grants_revoked": "\(ended)"])
+        case .emailDisabled, .emailEnabled:
+            logger.info("Apple's private relay changed for a user", metadata: ["event": "\(event.rawValue)"])
         }
     }
 
