@@ -91,6 +91,10 @@ struct AppleSessionTests {
                 .badRequest
             ),
             (
+                #"{"identityToken": "t", "nonce": "n", "fullName": "\#(String(repeating: "é", count: 300))"}"#,
+                "application/json", .badRequest
+            ),
+            (
                 #"{"identityToken": "\#(String(repeating: "t", count: 20_000))", "nonce": "n"}"#, "application/json",
                 .contentTooLarge
             ),

@@ -3,7 +3,8 @@ import LimenWire
 
 /// Sign in with Apple: the `apple` setting. Apple is a trusted-issuer preset (``trustedIssuer``): its identity tokens
 /// are checked as any trusted issuer's are, plus the nonce (``AppleIdentityVerifier``), and they sign in through the
-/// AppleSignInKit-compatible routes (`POST /auth/apple/native`).
+/// AppleSignInKit-compatible routes (`POST /auth/apple/native`); Apple's server-to-server notifications arrive at
+/// `POST /auth/apple/notifications`.
 ///
 /// ```yaml
 /// apple:
@@ -30,7 +31,8 @@ public struct AppleSignIn: Sendable, Equatable {
     public var baseURL: String
     /// Whether an identity token with a verified address that is a Limen user's signs in as that user.
     public var linkByVerifiedEmail: Bool
-    /// The team's key for redeeming authorization codes at Apple, when configured.
+    /// The team's key for redeeming authorization codes at Apple, when configured: checked at start (all three members,
+    /// a readable P-256 key); the redemption itself is not built yet.
     public var teamKey: TeamKey?
 
     /// The team key Apple issued for Sign in with Apple: with it the server signs its client secret (ES256).

@@ -32,8 +32,17 @@ enum AppleSignInKitBody {
             nonce: try string(members, "nonce", maximumLength: 512, required: true) ?? "",
             authorizationCode: try string(members, "authorizationCode", maximumLength: 2048, required: false),
             email: try string(members, "email", maximumLength: 320, required: false),
-            fullName: try string(members, "fullName", maximumLength: 256, required: false)
-                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 })
+            fullName: try displayName(
+                try string(members, "fullName", maximumLength: 4 * Accounts.maximumNameLength, required: false)))
+    }
+
+    /// The name as every sign-up takes one (``Accounts/displayName(_:)``: trimmed, `nil` when blank, bounded).
+    private static func displayName(_ name: String?) throws(AppleSignInKitError) -> String? {
+        do {
+            return try Accounts.displayName(name)
+        } catch {
+            throw .invalidRequest("fullName is too long")
+        }
     }
 
     /// The refresh token of `POST /auth/refresh`'s body.
