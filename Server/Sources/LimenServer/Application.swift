@@ -31,6 +31,7 @@ public enum LimenServerApplication {
                         $0.method == .post
                             && (FlowPageRoutes.passwordPaths.contains($0.uri.path)
                                 || $0.uri.path == EmailLinkRoutes.submitPath
+                                || $0.uri.path == AppleSignInKitRoutes.nativePath
                                 || $0.uri.path.hasPrefix(FlowRoutes.interactionsPrefix))
                     }
                 )
@@ -68,6 +69,7 @@ public enum LimenServerApplication {
         UserInfoRoutes.add(to: router, service: tokens)
         ProfileRoutes.add(to: router, service: tokens)
         MeRoutes.add(to: router, service: tokens)
+        if let apple = tokens.apple { AppleSignInKitRoutes.add(to: router, service: tokens, apple: apple) }
         AdminRoutes.add(to: router, provider: provider)
         return router
     }

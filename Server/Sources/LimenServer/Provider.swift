@@ -135,6 +135,9 @@ public struct Provider: Sendable {
             if configuration.seedsCLIClient, try await store.insertClientIfAbsent(SeedClients.cli(now: now())) {
                 logger.info("Registered the public client", metadata: ["client_id": "\(SeedClients.cliClientID)"])
             }
+            if configuration.apple != nil, try await store.insertClientIfAbsent(AppleSignIn.client(now: now())) {
+                logger.info("Registered the public client", metadata: ["client_id": "\(AppleSignIn.clientID)"])
+            }
             try await configuration.profileSchema?.applyAsConfigured(to: store, now: now(), logger: logger)
             return Provider(
                 configuration: configuration, store: store, keys: keys, masterKey: masterKey, flows: flows, now: now)

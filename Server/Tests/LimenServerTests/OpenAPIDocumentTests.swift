@@ -25,7 +25,10 @@ struct OpenAPIDocumentTests {
     @Test("every route the router registers is in openapi.yaml, and every documented operation is a route")
     func documentMatchesRouter() async throws {
         let documented = try OpenAPIDocument().operations
-        let registered = try await Self.registeredRoutes { $0.metricsAccess = .loopback }
+        let registered = try await Self.registeredRoutes {
+            $0.metricsAccess = .loopback
+            $0.apple = AppleSignIn(bundleIDs: ["com.example.app"])
+        }
         #expect(registered.contains("GET /admin/users/{id}"), "route paths are not written as expected: \(registered)")
         let undocumented = registered.subtracting(documented).sorted()
         let unrouted = documented.subtracting(registered).sorted()
@@ -36,8 +39,22 @@ struct OpenAPIDocumentTests {
     @Test("with metrics off the router lacks exactly GET /metrics, as the document says")
     func metricsOffRemovesOnlyMetrics() async throws {
         let documented = try OpenAPIDocument().operations
-        let registered = try await Self.registeredRoutes { $0.metricsAccess = .off }
+        let registered = try await Self.registeredRoutes {
+            $0.metricsAccess = .off
+            $0.apple = AppleSignIn(bundleIDs: ["com.example.app"])
+        }
         #expect(documented.subtracting(registered) == ["GET /metrics"])
         #expect(registered.subtracting(documented).isEmpty)
+    }
+
+    @Test("without the apple setting the router lacks exactly the AppleSignInKit routes")
+    func appleOffRemovesOnlyItsRoutes() async throws {
+        let documented = try OpenAPIDocument().operations
+        let registered = try await Self.registeredRoutes { $0.metricsAccess = .loopback }
+        #expect(
+            documented.subtracting(registered) == [
+                "POST /auth/apple/native", "POST /auth/apple/notifications", "POST /auth/refresh",
+                "POST /auth/logout", "GET /auth/me",
+            ])
     }
 }

@@ -136,6 +136,36 @@ struct OpenAPIResponseTests {
         }
     }
 
+    @Test("the AppleSignInKit routes answer as documented, refusals included")
+    func appleSignInKit() async throws {
+        let check = Checker(document: try OpenAPIDocument())
+        try await AppleFixture.run { fixture in
+            let signedIn = try await fixture.signIn(try await fixture.identityToken(), fullName: "Ada")
+            check.expect(signedIn, answers: "POST /auth/apple/native", as: "AppleSignInKitSession")
+            check.expect(signedIn.user, is: "AppleSignInKitUser")
+            let refused = try await fixture.signIn(try await fixture.identityToken(), rawNonce: "other")
+            check.expect(refused, answers: "POST /auth/apple/native", as: "AppleSignInKitError")
+            let malformed = try await fixture.postJSON(AppleSignInKitRoutes.nativePath, "{")
+            check.expect(malformed, answers: "POST /auth/apple/native", as: "AppleSignInKitError")
+            let refreshToken = try #require(signedIn["refreshToken"])
+            let refreshed = try await fixture.refresh(refreshToken)
+            check.expect(refreshed, answers: "POST /auth/refresh", as: "AppleSignInKitTokens")
+            let accessToken = try #require(refreshed["accessToken"])
+            let me = try await fixture.me(accessToken)
+            check.expect(me, answers: "GET /auth/me")
+            check.expect(me.user, is: "AppleSignInKitUser")
+            check.expect(try await fixture.logout(accessToken), answers: "POST /auth/logout")
+            check.expect(try await fixture.me(accessToken), answers: "GET /auth/me", as: "AppleSignInKitError")
+            let notified = try await fixture.notify(try await fixture.notification("email-disabled"))
+            check.expect(notified, answers: "POST /auth/apple/notifications")
+            let forged = try await fixture.notify("not.a.jwt")
+            check.expect(forged, answers: "POST /auth/apple/notifications", as: "AppleSignInKitError")
+            let latestRefreshToken = try #require(refreshed["refreshToken"])
+            let ended = try await fixture.refresh(latestRefreshToken)
+            check.expect(ended, answers: "POST /auth/refresh", as: "AppleSignInKitError")
+        }
+    }
+
     @Test("a token for an RFC 8707 resource, and a resource the server does not list, answer as documented")
     func resourceIndicators() async throws {
         let check = Checker(document: try OpenAPIDocument())

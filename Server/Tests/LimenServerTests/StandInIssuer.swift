@@ -9,8 +9,9 @@ import Testing
 
 @testable import LimenServer
 
-/// Another OpenID provider, for token exchange: a Hummingbird server on 127.0.0.1 (port 0) publishing an ES256 and an
-/// RS256 key at `/jwks` and its discovery document, counting the key-set fetches, and minting tokens with its keys.
+/// Another OpenID provider, for token exchange and for playing Apple: a Hummingbird server on 127.0.0.1 (port 0)
+/// publishing an ES256 and an RS256 key at `/jwks` (and at `/auth/keys`, as Apple does) and its discovery document,
+/// counting the key-set fetches, and minting tokens with its keys.
 struct StandInIssuer: Sendable {
     /// The audience its tokens are for by default (the app's client ID at this issuer).
     static let audience = "limen-app"
@@ -47,10 +48,12 @@ struct StandInIssuer: Sendable {
         let fetches = Locked(0)
         let issuerBox = Locked("")
         let router = Router()
-        router.get("/jwks") { _, _ in
+        let jwks: @Sendable (Request, BasicRequestContext) -> Response = { _, _ in
             fetches.withLock { $0 += 1 }
             return Responses.json(.object(keys.jwks(at: now)))
         }
+        router.get("/jwks", use: jwks)
+        router.get("/auth/keys", use: jwks)  // where Apple publishes its keys, for playing Apple
         router.get("/.well-known/openid-configuration") { _, _ in
             let issuer = issuerBox.withLock { $0 }
             return Responses.json(

@@ -41,9 +41,11 @@ import Yams
 ///     diagnosis: {type: string, encrypted: true}
 /// trusted_issuers:                                    # RFC 8693 token exchange (nested; or LIMEN_TRUSTED_ISSUERS)
 ///   - {issuer: https://accounts.google.com, audiences: [1234.apps.googleusercontent.com]}
+/// apple:                                              # Sign in with Apple (nested; or LIMEN_APPLE)
+///   bundle_ids: [com.example.app]
 /// ```
 ///
-/// ``TrustedIssuer`` describes the members of a `trusted_issuers` entry.
+/// ``TrustedIssuer`` describes the members of a `trusted_issuers` entry, ``AppleSignIn`` those of `apple`.
 struct ConfigurationFile: Sendable, Equatable {
     /// The setting names a file may hold.
     static let keys: Set<String> = [
@@ -54,11 +56,14 @@ struct ConfigurationFile: Sendable, Equatable {
         "grant_max_lifetime", "anonymous_user_ttl", "account_deletion_max_age",
         "password_hash_log_n", "password_hash_parallelism", "header_read_timeout",
         "idle_timeout", "sign_in_rate_limit", "sign_up", "metrics", "metrics_token", schemaKey, trustedIssuersKey,
+        appleKey,
     ]
     /// The setting holding the app schema, a nested mapping (``ProfileSchema``).
     static let schemaKey = "profile_schema"
     /// The setting holding the issuers whose tokens `/token` exchanges, a list of mappings (``TrustedIssuer``).
     static let trustedIssuersKey = "trusted_issuers"
+    /// The setting configuring Sign in with Apple, a mapping (``AppleSignIn``).
+    static let appleKey = "apple"
     /// The settings that may also be a list of plain values, read as one comma-separated value.
     static let listKeys: Set<String> = ["trusted_proxies", "resources", "flows"]
 
@@ -70,6 +75,8 @@ struct ConfigurationFile: Sendable, Equatable {
     var profileSchema: ProfileSchema?
     /// The trusted issuers of ``trustedIssuersKey``, checked, if the file has the setting.
     var trustedIssuers: [TrustedIssuer]?
+    /// Sign in with Apple as ``appleKey`` configures it, checked, if the file has the setting.
+    var apple: AppleSignIn?
 
     /// Reads and checks the file at `path`: unreadable, malformed, nested or unknown settings are errors naming the
     /// file and the key.
@@ -90,6 +97,7 @@ struct ConfigurationFile: Sendable, Equatable {
         var values: [String: String] = [:]
         var profileSchema: ProfileSchema?
         var trustedIssuers: [TrustedIssuer]?
+        var apple: AppleSignIn?
         for (keyNode, valueNode) in mapping {
             let key = keyNode.string ?? "\(keyNode)"
             guard keys.contains(key) else {
@@ -112,6 +120,10 @@ struct ConfigurationFile: Sendable, Equatable {
                 trustedIssuers = try TrustedIssuer.list(parsing: valueNode, key: "\(path): \(key)")
                 continue
             }
+            if key == appleKey {
+                apple = try AppleSignIn(parsing: valueNode, key: "\(path): \(key)")
+                continue
+            }
             if listKeys.contains(key), let sequence = valueNode.sequence {
                 let items = sequence.compactMap { $0.scalar?.string }
                 guard items.count == sequence.count else {
@@ -127,7 +139,8 @@ struct ConfigurationFile: Sendable, Equatable {
             values[key] = value
         }
         return ConfigurationFile(
-            path: path, values: values, profileSchema: profileSchema, trustedIssuers: trustedIssuers)
+            path: path, values: values, profileSchema: profileSchema, trustedIssuers: trustedIssuers,
+            apple: apple)
     }
 }
 

@@ -197,6 +197,8 @@ extension ServerConfiguration {
         public static let idleTimeout = "LIMEN_IDLE_TIMEOUT"
         /// The issuers whose tokens `/token` exchanges (RFC 8693), as the file's `trusted_issuers` list in JSON.
         public static let trustedIssuers = "LIMEN_TRUSTED_ISSUERS"
+        /// Sign in with Apple, as the file's `apple` mapping in JSON (`{"bundle_ids": ["com.example.app"]}`).
+        public static let apple = "LIMEN_APPLE"
         /// A YAML or JSON configuration file.
         public static let configFile = "LIMEN_CONFIG"
     }
@@ -295,6 +297,11 @@ extension ServerConfiguration {
             configuration.trustedIssuers = try TrustedIssuer.list(parsing: text, key: EnvironmentKey.trustedIssuers)
         } else if let issuers = file?.trustedIssuers {
             configuration.trustedIssuers = issuers
+        }
+        if let text = environment[EnvironmentKey.apple] {
+            configuration.apple = try AppleSignIn(parsing: text, key: EnvironmentKey.apple)
+        } else if let apple = file?.apple {
+            configuration.apple = apple
         }
         return configuration
     }

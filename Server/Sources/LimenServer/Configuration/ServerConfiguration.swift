@@ -65,6 +65,8 @@ public struct ServerConfiguration: Sendable {
     var profileSchema: ProfileSchema?
     /// The issuers whose ID tokens and JWTs `/token` exchanges for Limen tokens (RFC 8693); none by default.
     public var trustedIssuers: [TrustedIssuer] = []
+    /// Sign in with Apple (the AppleSignInKit-compatible routes); off by default.
+    public var apple: AppleSignIn?
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(

@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenWire
 
 /// Who an external token says signed in: its issuer, `sub`, and what the issuer's claims say of them.
 struct ExternalIdentity: Sendable, Equatable {
@@ -57,7 +58,41 @@ struct ExternalTokenVerifier: Sendable {
 
     /// The identity `token` of `type` proves, or why it proves none.
     func verify(_ token: String, type: String) async throws(ExternalTokenRefusal) -> ExternalIdentity {
+        try await verifyWithClaims(token, type: type).identity
+    }
+
+    /// ``verify(_:type:)``, with every claim of the verified token (for what a preset reads besides, such as Apple's
+    /// `nonce`).
+    func verifyWithClaims(_ token: String, type: String) async throws(ExternalTokenRefusal)
+        -> (identity: ExternalIdentity, claims: [String: JSONValue])
+    {
         guard Self.acceptedTypes.contains(type) else { throw .unsupportedTokenType }
+        let (issuer, members) = try await verifiedPayload(token)
+        let claims: IDTokenClaims
+        do {
+            claims = try IDTokenClaims(claims: members)
+        } catch {
+            throw .invalid(error)
+        }
+        try check(claims, of: issuer)
+        let email = claims[issuer.claims.email]?.stringValue.map(Accounts.normalise)
+        let identity = ExternalIdentity(
+            issuer: issuer,
+            subject: claims.subject,
+            email: email.flatMap { Accounts.isPlausibleEmail($0) ? $0 : nil },
+            emailVerified: claims[issuer.claims.emailVerified]?.boolValue ?? false,
+            name: claims[issuer.claims.name]?.stringValue,
+            authTime: claims.authTime ?? claims.issuedAt
+        )
+        return (identity, claims.all)
+    }
+
+    /// The issuer of `token` and its claims once its signature is verified (the issuer picked by the unverified `iss`,
+    /// `alg` in its list, the key by `kid`), before any claim is checked: what a token that is not an ID token (Apple's
+    /// server-to-server notifications) is checked with.
+    func verifiedPayload(_ token: String) async throws(ExternalTokenRefusal)
+        -> (issuer: TrustedIssuer, claims: [String: JSONValue])
+    {
         let unverified: UnverifiedJWT
         do {
             unverified = try UnverifiedJWT(token)
@@ -69,26 +104,14 @@ struct ExternalTokenVerifier: Sendable {
         }
         let issuer = issuerKeys.issuer
         guard let cache = await issuerKeys.keys() else { throw .keysUnavailable(issuer: issuer.issuer) }
-        let claims: IDTokenClaims
         do {
-            let (members, _) = try await cache.verifiedPayload(
-                of: token, allowedAlgorithms: Set(issuer.algorithms))
-            claims = try IDTokenClaims(claims: members)
+            let (members, _) = try await cache.verifiedPayload(of: token, allowedAlgorithms: Set(issuer.algorithms))
+            return (issuer, members)
         } catch .jwksUnavailable {
             throw .keysUnavailable(issuer: issuer.issuer)
         } catch {
             throw .invalid(error)
         }
-        try check(claims, of: issuer)
-        let email = claims[issuer.claims.email]?.stringValue.map(Accounts.normalise)
-        return ExternalIdentity(
-            issuer: issuer,
-            subject: claims.subject,
-            email: email.flatMap { Accounts.isPlausibleEmail($0) ? $0 : nil },
-            emailVerified: claims[issuer.claims.emailVerified]?.boolValue ?? false,
-            name: claims[issuer.claims.name]?.stringValue,
-            authTime: claims.authTime ?? claims.issuedAt
-        )
     }
 
     private func check(_ claims: IDTokenClaims, of issuer: TrustedIssuer) throws(ExternalTokenRefusal) {

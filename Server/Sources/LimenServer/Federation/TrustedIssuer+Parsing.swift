@@ -159,27 +159,35 @@ extension TrustedIssuer {
 extension TrustedIssuer {
     /// The entries of a `trusted_issuers` setting written in YAML (or JSON, which YAML reads too); errors name `key`.
     static func list(parsing node: Node, key: String) throws(ConfigurationError) -> [TrustedIssuer] {
-        let value: JSONValue
-        do {
-            value = try JSONValue(yaml: node)
-        } catch {
-            let member = [key, error.path].filter { !$0.isEmpty }.joined(separator: ".")
-            throw ConfigurationError(key: member, value: "", reason: error.reason)
-        }
-        return try list(parsing: value, key: key)
+        try list(parsing: try JSONValue(setting: node, key: key), key: key)
     }
 
     /// The entries of a `trusted_issuers` setting given as text (`LIMEN_TRUSTED_ISSUERS`: JSON or YAML).
     static func list(parsing text: String, key: String) throws(ConfigurationError) -> [TrustedIssuer] {
+        try list(parsing: try JSONValue(setting: text, key: key), key: key)
+    }
+}
+
+extension JSONValue {
+    /// A nested setting written in YAML (or JSON) as JSON; errors name `key` and the member at fault.
+    init(setting node: Node, key: String) throws(ConfigurationError) {
+        do {
+            self = try JSONValue(yaml: node)
+        } catch {
+            let member = [key, error.path].filter { !$0.isEmpty }.joined(separator: ".")
+            throw ConfigurationError(key: member, value: "", reason: error.reason)
+        }
+    }
+
+    /// A nested setting given as text (an environment variable holding JSON or YAML) as JSON; errors name `key`.
+    init(setting text: String, key: String) throws(ConfigurationError) {
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
         } catch {
             throw ConfigurationError(key: key, value: "", reason: "not valid JSON or YAML")
         }
-        guard let node else {
-            throw ConfigurationError(key: key, value: "", reason: "expected a list of trusted issuers")
-        }
-        return try list(parsing: node, key: key)
+        guard let node else { throw ConfigurationError(key: key, value: "", reason: "expected a value") }
+        try self.init(setting: node, key: key)
     }
 }

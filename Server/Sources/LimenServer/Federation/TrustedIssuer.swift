@@ -17,8 +17,8 @@ import LimenWire
 ///     claims: {email: mail, name: display_name}            # where the address and the name are read
 /// ```
 ///
-/// A user signs in with such a token through an identity of kind ``identityKind`` (`oidc:` and the issuer) whose
-/// subject is the token's `sub`.
+/// A user signs in with such a token through an identity of kind ``identityKind`` (`oidc:` and the issuer; `apple` for
+/// the Sign in with Apple preset, ``AppleSignIn``) whose subject is the token's `sub`.
 public struct TrustedIssuer: Sendable, Equatable {
     /// The algorithms accepted when an entry names none.
     public static let defaultAlgorithms: [JWSAlgorithm] = [.rs256, .es256]
@@ -38,6 +38,8 @@ public struct TrustedIssuer: Sendable, Equatable {
     public var linkByVerifiedEmail: Bool
     /// Which claims hold what Limen reads besides `sub`.
     public var claims: ClaimNames
+    /// The kind of the identities of this issuer's users: `oidc:` followed by the issuer unless a preset names another.
+    public var identityKind: String
 
     /// Where Limen reads a user's address, whether it is verified, and their name.
     public struct ClaimNames: Sendable, Equatable {
@@ -60,7 +62,8 @@ public struct TrustedIssuer: Sendable, Equatable {
         algorithms: [JWSAlgorithm] = TrustedIssuer.defaultAlgorithms,
         maxTokenAge: TimeInterval? = nil,
         linkByVerifiedEmail: Bool = false,
-        claims: ClaimNames = ClaimNames()
+        claims: ClaimNames = ClaimNames(),
+        identityKind: String? = nil
     ) {
         self.issuer = issuer
         self.jwksURL = jwksURL
@@ -69,10 +72,8 @@ public struct TrustedIssuer: Sendable, Equatable {
         self.maxTokenAge = maxTokenAge
         self.linkByVerifiedEmail = linkByVerifiedEmail
         self.claims = claims
+        self.identityKind = identityKind ?? Self.identityKind(issuer: issuer)
     }
-
-    /// The kind of the identities of this issuer's users: `oidc:` followed by the issuer.
-    public var identityKind: String { Self.identityKind(issuer: issuer) }
 
     /// The identity kind for tokens of `issuer`.
     public static func identityKind(issuer: String) -> String { "oidc:\(issuer)" }

@@ -103,6 +103,9 @@ public protocol GrantStore: Sendable {
     /// Revokes the grant at `date`; returns whether it existed and was not revoked already.
     @discardableResult
     func revokeGrant(id: String, at date: Date) async throws(StorageError) -> Bool
+    /// Revokes every grant of `subject` not revoked yet at `date` (the user's sessions end everywhere); returns how many.
+    @discardableResult
+    func revokeGrants(subject: String, at date: Date) async throws(StorageError) -> Int
     /// Deletes grants that expired before `date`, with their refresh tokens; returns how many grants were removed.
     @discardableResult
     func deleteExpiredGrants(before date: Date) async throws(StorageError) -> Int

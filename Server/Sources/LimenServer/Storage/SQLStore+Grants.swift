@@ -94,6 +94,13 @@ extension SQLStore {
     }
 
     @discardableResult
+    public func revokeGrants(subject: String, at date: Date) async throws(StorageError) -> Int {
+        try await execute(
+            "UPDATE grants SET revoked_at = \(date) WHERE subject = \(subject) AND revoked_at IS NULL RETURNING id"
+        ).count
+    }
+
+    @discardableResult
     public func deleteExpiredGrants(before date: Date) async throws(StorageError) -> Int {
         try await execute("DELETE FROM grants WHERE expires_at <= \(date) RETURNING 1").count
     }

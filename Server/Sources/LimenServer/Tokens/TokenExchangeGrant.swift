@@ -18,16 +18,12 @@ struct TokenExchangeGrant: Sendable {
     /// The grant type.
     static let grantType = "urn:ietf:params:oauth:grant-type:token-exchange"
 
-    /// Where grants and refresh tokens are kept.
-    let store: any Store
     /// Makes the tokens.
     let issuer: TokenIssuer
     /// Checks the external tokens.
     let verifier: ExternalTokenVerifier
     /// Finds or makes the user.
     let accounts: ExternalAccounts
-    /// The provider's clock.
-    let now: @Sendable () -> Date
 
     /// Exchanges the `subject_token` in `form` for tokens of `client`.
     func exchange(_ form: FormFields, client: ClientRecord, logger: Logger) async throws -> JSONValue {
@@ -55,16 +51,8 @@ struct TokenExchangeGrant: Sendable {
             throw TokenEndpointError.invalidGrant
         }
         let user = try await accounts.user(for: identity)
-        let now = self.now()
-        var grant = GrantRecord(
-            id: RandomToken.make(byteCount: 16), clientID: client.id, subject: user.id, scope: scope,
-            authTime: min(identity.authTime, now), nonce: nil, createdAt: now, expiresAt: now
-        )
-        var tokens = try await issuer.issue(
-            grant: grant, client: client, scope: scope, nonce: nil, user: user, resource: resource)
-        grant.expiresAt = tokens.lastExpiry
-        try await store.insertGrant(grant)
-        if let refreshToken = tokens.refreshToken { try await store.insertRefreshToken(refreshToken) }
+        var tokens = try await issuer.issueNewGrant(
+            user: user, client: client, scope: scope, authTime: identity.authTime, resource: resource)
         if case .object(var body) = tokens.body {
             body["issued_token_type"] = .string(TokenExchangeRequest.TokenType.accessToken)
             tokens.body = .object(body)

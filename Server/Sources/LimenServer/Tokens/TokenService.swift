@@ -1,7 +1,8 @@
 import Foundation
 import LimenOIDC
 
-/// What the token-side routes (`/token`, `/device_authorization`, `/revoke`, `/introspect`, `/userinfo`) share, made once per router.
+/// What the token-side routes (`/token`, `/device_authorization`, `/revoke`, `/introspect`, `/userinfo`, `/auth/…`)
+/// share, made once per router.
 struct TokenService: Sendable {
     /// The provider the routes serve.
     let provider: Provider
@@ -19,22 +20,34 @@ struct TokenService: Sendable {
     let deviceFlow: DeviceFlow
     /// Access-token checks for `/userinfo`, `/revoke` and `/introspect`.
     let verifier: AccessTokenVerifier
+    /// Makes the tokens of every grant.
+    let issuer: TokenIssuer
+    /// Finds or makes the users of external identities (token exchange, Sign in with Apple).
+    let accounts: ExternalAccounts
+    /// Checks Apple identity tokens, when Sign in with Apple is configured.
+    let apple: AppleIdentityVerifier?
 
     /// Wires the parts over `provider` with `lifetimes`.
     init(provider: Provider, lifetimes: TokenLifetimes) {
         let issuer = TokenIssuer(provider: provider, lifetimes: lifetimes, signers: TokenSignerCache())
+        let accounts = ExternalAccounts(store: provider.store, now: provider.now)
         self.provider = provider
+        self.issuer = issuer
+        self.accounts = accounts
         authenticator = ClientAuthenticator(store: provider.store, cache: provider.clientCache)
         codeGrant = AuthorizationCodeGrant(store: provider.store, issuer: issuer, now: provider.now)
         refreshGrant = RefreshTokenGrant(store: provider.store, issuer: issuer, now: provider.now)
         deviceGrant = DeviceCodeGrant(store: provider.store, issuer: issuer, now: provider.now)
         exchangeGrant = TokenExchangeGrant(
-            store: provider.store, issuer: issuer,
+            issuer: issuer,
             verifier: ExternalTokenVerifier(
                 issuers: provider.configuration.trustedIssuers, transport: URLSessionTransport(timeout: 10),
                 now: provider.now),
-            accounts: ExternalAccounts(store: provider.store, now: provider.now), now: provider.now)
+            accounts: accounts)
         deviceFlow = DeviceFlow(store: provider.store, keys: provider.derivedKeys, now: provider.now)
         verifier = AccessTokenVerifier(provider: provider)
+        apple = provider.configuration.apple.map {
+            AppleIdentityVerifier(apple: $0, transport: URLSessionTransport(timeout: 10), now: provider.now)
+        }
     }
 }

@@ -1,0 +1,109 @@
+import Foundation
+import Hummingbird
+import LimenServerWire
+import LimenWire
+
+/// The JSON bodies of AppleSignInKit's backend contract, read strictly (no member twice, at most ``maximumSize``
+/// bytes, each member of its type and within its length), and the JSON it reads back.
+enum AppleSignInKitBody {
+    /// The largest body read, in bytes.
+    static let maximumSize = 16 * 1024
+
+    /// `POST /auth/apple/native`'s body.
+    struct NativeSignIn: Sendable, Equatable {
+        /// The identity token Apple gave the app.
+        var identityToken: String
+        /// The raw nonce the app generated; the token carries its SHA-256.
+        var nonce: String
+        /// Apple's authorization code (kept for code redemption; not needed to sign in).
+        var authorizationCode: String?
+        /// The address the app passes; not used: the address comes from the identity token, where Apple vouches
+        /// for it.
+        var email: String?
+        /// The name the app passes on the first sign-in.
+        var fullName: String?
+    }
+
+    /// The body of `POST /auth/apple/native`.
+    static func nativeSignIn(from request: Request) async throws(AppleSignInKitError) -> NativeSignIn {
+        let members = try await object(from: request)
+        return NativeSignIn(
+            identityToken: try string(members, "identityToken", maximumLength: 16 * 1024, required: true) ?? "",
+            nonce: try string(members, "nonce", maximumLength: 512, required: true) ?? "",
+            authorizationCode: try string(members, "authorizationCode", maximumLength: 2048, required: false),
+            email: try string(members, "email", maximumLength: 320, required: false),
+            fullName: try displayName(
+                try string(members, "fullName", maximumLength: 4 * Accounts.maximumNameLength, required: false)))
+    }
+
+    /// The name as every sign-up takes one (``Accounts/displayName(_:)``: trimmed, `nil` when blank, bounded).
+    private static func displayName(_ name: String?) throws(AppleSignInKitError) -> String? {
+        do {
+            return try Accounts.displayName(name)
+        } catch {
+            throw .invalidRequest("fullName is too long")
+        }
+    }
+
+    /// The refresh token of `POST /auth/refresh`'s body.
+    static func refreshToken(from request: Request) async throws(AppleSignInKitError) -> String {
+        try string(try await object(from: request), "refreshToken", maximumLength: 512, required: true) ?? ""
+    }
+
+    /// The signed notification of Apple's `POST /auth/apple/notifications` body (`{"payload": JWT}`).
+    static func notificationPayload(from request: Request) async throws(AppleSignInKitError) -> String {
+        try string(try await object(from: request), "payload", maximumLength: 16 * 1024, required: true) ?? ""
+    }
+
+    /// A user as AppleSignInKit's `AuthUser` reads it: `id`, `email`, `displayName` (`null` when absent) and
+    /// `createdAt` (ISO 8601, whole seconds, UTC).
+    static func user(_ user: UserRecord) -> JSONValue {
+        .object([
+            "id": .string(user.id), "email": user.email.map(JSONValue.string) ?? .null,
+            "displayName": user.name.map(JSONValue.string) ?? .null,
+            "createdAt": .string(user.createdAt.formatted(.iso8601)),
+        ])
+    }
+
+    /// The tokens of an OAuth token response (`access_token`, `refresh_token`, `expires_in`) under AppleSignInKit's
+    /// names, with `extra` members.
+    static func tokens(_ oauth: JSONValue, extra: [String: JSONValue] = [:]) throws(AppleSignInKitError) -> JSONValue {
+        guard case .object(let body) = oauth, let accessToken = body["access_token"],
+            let refreshToken = body["refresh_token"],
+            let expiresIn = body["expires_in"]
+        else { throw .serverError }
+        return .object(
+            extra.merging(["accessToken": accessToken, "refreshToken": refreshToken, "expiresIn": expiresIn]) { $1 })
+    }
+
+    /// The body as a JSON object.
+    private static func object(from request: Request) async throws(AppleSignInKitError) -> [String: JSONValue] {
+        guard MediaType.matches(request.headers[.contentType], "application/json") else {
+            throw .unsupportedMediaType
+        }
+        var request = request
+        guard let buffer = try? await request.collectBody(upTo: maximumSize) else { throw .tooLarge }
+        guard let document = try? JSONValue(parsing: Data(buffer.readableBytesView)) else {
+            throw .invalidRequest("the body is not valid JSON (or names a member twice)")
+        }
+        guard case .object(let members) = document else { throw .invalidRequest("the body must be a JSON object") }
+        return members
+    }
+
+    /// The string member `name` (`null` counts as absent), at most `maximumLength` bytes, non-empty when `required`.
+    private static func string(
+        _ members: [String: JSONValue],
+        _ name: String,
+        maximumLength: Int,
+        required: Bool
+    ) throws(AppleSignInKitError) -> String? {
+        guard let value = members[name], value != .null else {
+            if required { throw .invalidRequest("\(name) is required") }
+            return nil
+        }
+        guard let text = value.stringValue else { throw .invalidRequest("\(name) must be a string") }
+        guard text.utf8.count <= maximumLength else { throw .invalidRequest("\(name) is too long") }
+        if required && text.isEmpty { throw .invalidRequest("\(name) is required") }
+        return text
+    }
+}
