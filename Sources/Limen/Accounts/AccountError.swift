@@ -91,7 +91,8 @@ extension AccountError: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .migrationRequired(let credentials):
-            "\(credentials.email) has an account: signing in to it replaces the guest account on this device."
+            "\(credentials.email ?? "This sign-in") has an account: signing in to it replaces the guest account on this "
+                + "device."
         case .credentialInUse: "This sign-in belongs to another account. Sign out first to use that account."
         case .accountHasEmail: "This account has an email address already. Sign out first to create another account."
         case .notAnonymous: "Only a guest account can be linked; sign in anonymously first."

@@ -55,7 +55,7 @@ extension AuthClient {
             with: LoginCredentials(email: email, password: password), allowMigration: nil, checking: false)
     }
 
-    /// The `sign-in` flow with `credentials`, carrying the signed-in user's token when `checking` is set.
+    /// The flow of `credentials` (`sign-in`, or `apple`), carrying the signed-in user's token when `checking` is set.
     private func signIn(with credentials: LoginCredentials, allowMigration: Bool?, checking: Bool)
         async throws(LimenError) -> LoginDescriptor
     {
@@ -64,9 +64,10 @@ extension AuthClient {
         let guest = state.auth.isAnonymous ? previous?.subject : nil
         let user: AuthState.User
         do throws(FlowError) {
+            let flow = credentials.flow
             user = try await completeFlow(
-                "sign-in", values: ["email": credentials.email, "password": credentials.password],
-                options: SignInOptions(allowMigration: allowMigration), carryingSession: checking)
+                flow.name, values: flow.values, options: SignInOptions(allowMigration: allowMigration),
+                carryingSession: checking)
         } catch .refused(let message, let details) {
             throw AccountError(details: details, credentials: credentials).map(LimenError.account)
                 ?? .flow(.refused(message: message, details: details))
@@ -75,6 +76,7 @@ extension AuthClient {
         }
         guard let userID = user.id else { throw .notSignedIn }
         await retireReplaced(previous, by: user, revoke: !checking)
+        await rememberAppleUser(of: credentials, signedInAs: userID)
         return LoginDescriptor(allowMigration: allowMigration, anonymousUserID: guest, userID: userID)
     }
 }
