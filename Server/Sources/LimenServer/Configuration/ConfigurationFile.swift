@@ -41,9 +41,12 @@ import Yams
 ///     diagnosis: {type: string, encrypted: true}
 /// trusted_issuers:                                    # RFC 8693 token exchange (nested; or LIMEN_TRUSTED_ISSUERS)
 ///   - {issuer: https://accounts.google.com, audiences: [1234.apps.googleusercontent.com]}
+/// identity_providers:                                 # "Continue with …" (nested; or LIMEN_IDENTITY_PROVIDERS)
+///   - {id: partner, display_name: Partner ID, issuer: https://id.partner.example, client_id: limen}
 /// ```
 ///
-/// ``TrustedIssuer`` describes the members of a `trusted_issuers` entry.
+/// ``TrustedIssuer`` describes the members of a `trusted_issuers` entry, ``IdentityProvider`` those of an
+/// `identity_providers` entry.
 struct ConfigurationFile: Sendable, Equatable {
     /// The setting names a file may hold.
     static let keys: Set<String> = [
@@ -54,11 +57,14 @@ struct ConfigurationFile: Sendable, Equatable {
         "grant_max_lifetime", "anonymous_user_ttl", "account_deletion_max_age",
         "password_hash_log_n", "password_hash_parallelism", "header_read_timeout",
         "idle_timeout", "sign_in_rate_limit", "sign_up", "metrics", "metrics_token", schemaKey, trustedIssuersKey,
+        identityProvidersKey,
     ]
     /// The setting holding the app schema, a nested mapping (``ProfileSchema``).
     static let schemaKey = "profile_schema"
     /// The setting holding the issuers whose tokens `/token` exchanges, a list of mappings (``TrustedIssuer``).
     static let trustedIssuersKey = "trusted_issuers"
+    /// The setting holding the upstream OpenID providers of the hosted pages, a list of mappings (``IdentityProvider``).
+    static let identityProvidersKey = "identity_providers"
     /// The settings that may also be a list of plain values, read as one comma-separated value.
     static let listKeys: Set<String> = ["trusted_proxies", "resources", "flows"]
 
@@ -70,6 +76,8 @@ struct ConfigurationFile: Sendable, Equatable {
     var profileSchema: ProfileSchema?
     /// The trusted issuers of ``trustedIssuersKey``, checked, if the file has the setting.
     var trustedIssuers: [TrustedIssuer]?
+    /// The identity providers of ``identityProvidersKey``, checked, if the file has the setting.
+    var identityProviders: [IdentityProvider]?
 
     /// Reads and checks the file at `path`: unreadable, malformed, nested or unknown settings are errors naming the
     /// file and the key.
@@ -90,6 +98,7 @@ struct ConfigurationFile: Sendable, Equatable {
         var values: [String: String] = [:]
         var profileSchema: ProfileSchema?
         var trustedIssuers: [TrustedIssuer]?
+        var identityProviders: [IdentityProvider]?
         for (keyNode, valueNode) in mapping {
             let key = keyNode.string ?? "\(keyNode)"
             guard keys.contains(key) else {
@@ -112,6 +121,10 @@ struct ConfigurationFile: Sendable, Equatable {
                 trustedIssuers = try TrustedIssuer.list(parsing: valueNode, key: "\(path): \(key)")
                 continue
             }
+            if key == identityProvidersKey {
+                identityProviders = try IdentityProvider.list(parsing: valueNode, key: "\(path): \(key)")
+                continue
+            }
             if listKeys.contains(key), let sequence = valueNode.sequence {
                 let items = sequence.compactMap { $0.scalar?.string }
                 guard items.count == sequence.count else {
@@ -127,7 +140,8 @@ struct ConfigurationFile: Sendable, Equatable {
             values[key] = value
         }
         return ConfigurationFile(
-            path: path, values: values, profileSchema: profileSchema, trustedIssuers: trustedIssuers)
+            path: path, values: values, profileSchema: profileSchema, trustedIssuers: trustedIssuers,
+            identityProviders: identityProviders)
     }
 }
 

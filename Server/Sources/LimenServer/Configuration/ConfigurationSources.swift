@@ -197,6 +197,9 @@ extension ServerConfiguration {
         public static let idleTimeout = "LIMEN_IDLE_TIMEOUT"
         /// The issuers whose tokens `/token` exchanges (RFC 8693), as the file's `trusted_issuers` list in JSON.
         public static let trustedIssuers = "LIMEN_TRUSTED_ISSUERS"
+        /// The upstream OpenID providers of the hosted pages, as the file's `identity_providers` list in JSON (a safer
+        /// place than the file for their client secrets).
+        public static let identityProviders = "LIMEN_IDENTITY_PROVIDERS"
         /// A YAML or JSON configuration file.
         public static let configFile = "LIMEN_CONFIG"
     }
@@ -295,6 +298,12 @@ extension ServerConfiguration {
             configuration.trustedIssuers = try TrustedIssuer.list(parsing: text, key: EnvironmentKey.trustedIssuers)
         } else if let issuers = file?.trustedIssuers {
             configuration.trustedIssuers = issuers
+        }
+        if let text = environment[EnvironmentKey.identityProviders] {
+            configuration.identityProviders = try IdentityProvider.list(
+                parsing: text, key: EnvironmentKey.identityProviders)
+        } else if let providers = file?.identityProviders {
+            configuration.identityProviders = providers
         }
         return configuration
     }

@@ -65,6 +65,8 @@ public struct ServerConfiguration: Sendable {
     var profileSchema: ProfileSchema?
     /// The issuers whose ID tokens and JWTs `/token` exchanges for Limen tokens (RFC 8693); none by default.
     public var trustedIssuers: [TrustedIssuer] = []
+    /// The upstream OpenID providers the hosted pages offer ("Continue with …"); none by default.
+    public var identityProviders: [IdentityProvider] = []
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(
