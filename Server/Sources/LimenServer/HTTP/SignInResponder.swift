@@ -24,7 +24,8 @@ struct SignInResponder: Sendable {
     func flowRenderer(pending: PendingAuthorization, browser: BrowserState) -> FlowPageRenderer {
         FlowPageRenderer(
             pending: pending, csrf: browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id)),
-            catalog: provider.flows, signUpEnabled: provider.configuration.signUpEnabled)
+            catalog: provider.flows, signUpEnabled: provider.configuration.signUpEnabled,
+            providers: provider.upstreamProviders.providers)
     }
 
     /// The page of flow `name` for `pending`: the node its interaction stands on (the flow's start when new).
@@ -66,8 +67,13 @@ struct SignInResponder: Sendable {
     }
 
     /// Answers an accepted `/authorize` request: at once when no page is needed (single sign-on, `prompt=none`),
-    /// otherwise with a page for the request, now stored as pending.
-    func begin(_ accepted: AuthorizationValidator.Accepted, request: Request) async -> Response {
+    /// otherwise with a page for the request, now stored as pending — or, when the person must sign in and
+    /// `providerHint` (`idp_hint`) names a configured upstream provider, with the redirect to that provider.
+    func begin(
+        _ accepted: AuthorizationValidator.Accepted,
+        providerHint: String? = nil,
+        request: Request
+    ) async -> Response {
         await page(for: request) { browser throws(StorageError) in
             var hintedSubject: String?
             if let hint = accepted.idTokenHint {
@@ -89,6 +95,10 @@ struct SignInResponder: Sendable {
                 now: provider.now())
             let session = try await sessions.current(cookieValue: browser.sessionCookie)
             let step = try await flow.step(for: pending, session: session)
+            if step == .signIn, let client = provider.upstreamProviders[providerHint] {
+                try await provider.store.insertPendingAuthorization(pending.record)
+                return try await redirectUpstream(client, pending: pending)
+            }
             return try await respond(to: step, pending: pending, browser: browser, stored: false)
         }
     }
