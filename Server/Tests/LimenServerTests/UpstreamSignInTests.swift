@@ -30,8 +30,10 @@ private struct UpstreamFixture: Sendable {
     }
 
     /// Starts an authorization request in `browser` and presses "Continue with Stand-in ID"; the redirect upstream.
-    func start(_ browser: inout Browser, _ extra: [(String, String)] = []) async throws -> Page {
-        let signIn = try await browser.send(fixture.client, SignInFixture.authorizeURI(extra))
+    func start(_ browser: inout Browser, _ extra: [(String, String)] = [], client: String = "limen-cli")
+        async throws -> Page
+    {
+        let signIn = try await browser.send(fixture.client, SignInFixture.authorizeURI(client: client, extra))
         #expect(signIn.body.contains("Continue with Stand-in ID"))
         return try await browser.submit(fixture.client, signIn, to: "/federation/\(Self.providerID)/start", [])
     }
@@ -145,6 +147,20 @@ struct UpstreamSignInTests {
             #expect(
                 try await upstream.fixture.provider.store.user(identityKind: upstream.kind, subject: "upstream-user-1")
                     == nil)
+        }
+    }
+
+    @Test("for a third-party client the consent page follows, its form posting to the issuer's root")
+    func consentFollows() async throws {
+        try await UpstreamFixture.with { upstream in
+            var browser = Browser()
+            let callback = try await upstream.signInUpstream(try await upstream.start(&browser, client: "web"))
+            let consent = try await browser.send(upstream.fixture.client, callback)
+            #expect(consent.body.contains(#"<form method="post" action="../../consent">"#))
+            #expect(consent.body.contains(#"href="../../static/limen.css""#))
+            let done = try await browser.submit(
+                upstream.fixture.client, consent, to: "/consent", [("decision", "allow")])
+            #expect(done.redirect?.base == SignInFixture.webRedirect && done.redirect?.query["code"] != nil)
         }
     }
 

@@ -79,6 +79,6 @@ enum FederationRoutes {
             try await AccountLinking(provider: provider).replaceGuest(
                 in: context, request: FlowRequest(hostedPageFor: pending, guest: guest))
         }
-        return try await responder.signedIn(subject: user.id, pending: pending, browser: browser)
+        return try await responder.signedIn(subject: user.id, pending: pending, browser: browser, root: "../../")
     }
 }

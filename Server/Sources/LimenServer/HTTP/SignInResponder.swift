@@ -48,11 +48,15 @@ struct SignInResponder: Sendable {
         return user.id
     }
 
-    /// After a flow of the pages identified `subject`: a new browser session (whatever the browser had) and the
-    /// request's next step, the consent page or the redirect.
-    func signedIn(subject: String, pending: PendingAuthorization, browser: BrowserState) async throws(StorageError)
-        -> Response
-    {
+    /// After a flow of the pages (or an upstream provider) identified `subject`: a new browser session (whatever the
+    /// browser had) and the request's next step, the consent page or the redirect; `root` leads back to the issuer's
+    /// root from the page answering (see ``Pages/consent(_:csrf:account:root:)``).
+    func signedIn(
+        subject: String,
+        pending: PendingAuthorization,
+        browser: BrowserState,
+        root: String = ""
+    ) async throws(StorageError) -> Response {
         let (cookieValue, session) = try await sessions.restart(replacing: browser.sessionCookie, subject: subject)
         let step = try await flow.step(for: pending, session: session, freshSignIn: true)
         if case .consent = step {
@@ -61,7 +65,7 @@ struct SignInResponder: Sendable {
             try await provider.store.recordPendingAuthorizationSignIn(
                 idHash: pending.record.idHash, sessionHash: session.idHash, now: provider.now())
         }
-        var response = try await respond(to: step, pending: pending, browser: browser, stored: true)
+        var response = try await respond(to: step, pending: pending, browser: browser, stored: true, root: root)
         response.setCookie(cookies.session(cookieValue))
         return response
     }
@@ -104,12 +108,14 @@ struct SignInResponder: Sendable {
     }
 
     /// The response for `step`. A page stores the request first unless it is `stored` already; a completion consumes
-    /// the stored request and redirects to the client (or, for a device authorization, records the decision).
+    /// the stored request and redirects to the client (or, for a device authorization, records the decision). `root`
+    /// leads back to the issuer's root for the consent page.
     func respond(
         to step: AuthorizationFlow.Step,
         pending: PendingAuthorization,
         browser: BrowserState,
-        stored: Bool
+        stored: Bool,
+        root: String = ""
     ) async throws(StorageError) -> Response {
         switch step {
         case .signIn:
@@ -119,7 +125,7 @@ struct SignInResponder: Sendable {
             if !stored { try await provider.store.insertPendingAuthorization(pending.record) }
             let csrf = browser.csrfToken(for: CSRFToken.consentPurpose(requestID: pending.id, subject: subject))
             let account = try await provider.store.user(id: subject)?.email
-            return Pages.consent(pending, csrf: csrf, account: account)
+            return Pages.consent(pending, csrf: csrf, account: account, root: root)
         case .complete(let completion) where pending.isDeviceRequest:
             return try await DeviceVerification(provider: provider).complete(pending, with: completion)
         case .complete(let completion):

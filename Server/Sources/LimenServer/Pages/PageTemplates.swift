@@ -115,7 +115,7 @@ enum PageTemplates {
         {{/scopes}}
         </ul>
         {{#account}}<p class="account">Signed in as {{account}}</p>{{/account}}
-        <form method="post" action="consent">
+        <form method="post" action="{{root}}consent">
         <input type="hidden" name="request" value="{{requestID}}">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <div class="actions">
