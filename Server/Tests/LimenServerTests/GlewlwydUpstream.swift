@@ -33,6 +33,11 @@ struct GlewlwydUpstream: Sendable {
     let clientSecret: String
     private let peer: Description
 
+    /// The test user's login name at glewlwyd.
+    var username: String { peer.user.username }
+    /// The test user's password at glewlwyd.
+    var password: String { peer.user.password }
+
     /// Why glewlwyd cannot run here, or `nil` when it can (with `LIMEN_REQUIRE_PEERS=1` it always runs).
     static var unavailableReason: String? {
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/glewlwyd") || Peers.areRequired { return nil }
@@ -67,7 +72,7 @@ struct GlewlwydUpstream: Sendable {
     func signIn(at authorizationURL: String) async throws -> String {
         let transport = URLSessionTransport.forLiveTests()
         let credentials = try JSONEncoder().encode([
-            "username": peer.user.username, "password": peer.user.password,
+            "username": username, "password": password,
         ])
         let login = try await transport.send(
             HTTPRequest(

@@ -20,26 +20,71 @@ struct UpstreamGlewlwydTests {
         .enabled(if: GlewlwydUpstream.unavailableReason == nil, "glewlwyd is not installed")
     )
     func signInThroughGlewlwyd() async throws {
+        try await Self.withServer { glewlwyd, provider, client in
+            try await Self.signIn(client: client, provider: provider, glewlwyd: glewlwyd)
+        }
+    }
+
+    @Test(
+        "in a real Chromium: Limen's sign-in page, glewlwyd's login page, Limen's consent, the app gets a code",
+        .enabled(if: GlewlwydUpstream.unavailableReason == nil, "glewlwyd is not installed"),
+        .enabled(if: ChromiumPeer.unavailableReason == nil, "Chromium is not installed")
+    )
+    func signInThroughGlewlwydInChromium() async throws {
         try await GlewlwydUpstream.with { glewlwyd in
-            // glewlwyd knows Limen's callback on its fixed redirect ports only.
-            let port = try #require((47111...47115).first(where: FreePort.isFree), "a free port among 47111-47115")
+            let port = try Self.redirectPort()
+            try await withLiveServer(configure: { Self.offer(glewlwyd, port: port, in: &$0) }) { provider, issuer in
+                _ = try await ChromiumPeer.registerClient(in: provider, id: "app")
+                let output = try await PythonPeer.run([
+                    ChromiumPeer.upstreamScript.path, "--issuer", issuer, "--client-id", "app", "--upstream-issuer",
+                    glewlwyd.issuer, "--username", glewlwyd.username, "--password", glewlwyd.password,
+                ])
+                let summary = try JSONDecoder().decode(UpstreamBrowserSummary.self, from: output)
+                #expect(summary.buttons == ["Continue with Glewlwyd"])
+                #expect(summary.upstreamPage.hasSuffix("/login.html"), "glewlwyd's own login page")
+                #expect(summary.stateMatches && summary.iss == issuer && summary.callbacks == 1)
+                for page in summary.pages {
+                    #expect(page.violations.isEmpty, "\(page.page) at \(page.url): \(page.violations)")
+                }
+                let redeemed = try #require(
+                    try await provider.store.redeemedCode(
+                        hash: RandomIdentifier.hash(summary.code), now: provider.now(), clientID: "app"))
+                let identities = try await provider.store.identities(userID: redeemed.subject)
+                #expect(identities.map(\.kind).contains("oidc:\(glewlwyd.issuer)"))
+            }
+        }
+    }
+
+    /// A free port among glewlwyd's fixed redirect ports, where it knows Limen's callback.
+    private static func redirectPort() throws -> Int {
+        try #require((47111...47115).first(where: FreePort.isFree), "a free port among 47111-47115")
+    }
+
+    /// Sets `configuration` to listen on `port` and offer glewlwyd as upstream provider `glewlwyd`.
+    private static func offer(_ glewlwyd: GlewlwydUpstream, port: Int, in configuration: inout ServerConfiguration) {
+        configuration.port = port
+        configuration.identityProviders = [
+            IdentityProvider(
+                id: "glewlwyd", displayName: "Glewlwyd", issuer: glewlwyd.issuer, clientID: glewlwyd.clientID,
+                clientSecret: glewlwyd.clientSecret)
+        ]
+    }
+
+    /// Runs `body` with glewlwyd and Limen (HummingbirdTesting's live client; the issuer names a redirect port)
+    /// offering glewlwyd as upstream provider `glewlwyd`, with the public client `app`.
+    private static func withServer(
+        _ body: @escaping @Sendable (GlewlwydUpstream, Provider, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        try await GlewlwydUpstream.with { glewlwyd in
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
-            var configuration = ServerConfiguration.testing(directory: directory, port: port)
-            configuration.identityProviders = [
-                IdentityProvider(
-                    id: "glewlwyd", displayName: "Glewlwyd", issuer: glewlwyd.issuer, clientID: glewlwyd.clientID,
-                    clientSecret: glewlwyd.clientSecret)
-            ]
+            var configuration = ServerConfiguration.testing(directory: directory)
+            Self.offer(glewlwyd, port: try Self.redirectPort(), in: &configuration)
             let provider = try await Provider.bootstrap(configuration: configuration)
             do {
                 _ = try await ChromiumPeer.registerClient(in: provider, id: "app")
-                let app = Application(
-                    router: LimenServerApplication.router(provider: provider),
-                    configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port)))
-                try await app.test(.live) { client in
-                    try await Self.signIn(client: client, provider: provider, glewlwyd: glewlwyd)
-                }
+                let app = Application(router: LimenServerApplication.router(provider: provider))
+                try await app.test(.live) { client in try await body(glewlwyd, provider, client) }
             } catch {
                 await provider.store.close()
                 throw error
@@ -88,5 +133,22 @@ struct UpstreamGlewlwydTests {
         let subject = try #require(idToken.subject)
         let identities = try await provider.store.identities(userID: subject)
         #expect(identities.map(\.kind) == ["oidc:\(glewlwyd.issuer)"], "the user is linked to their glewlwyd identity")
+    }
+}
+
+/// What `upstream_glewlwyd.py` prints.
+private struct UpstreamBrowserSummary: Decodable {
+    let pages: [FlowPagesSummary.CheckedPage]
+    let buttons: [String]
+    let upstreamPage: String
+    let code: String
+    let stateMatches: Bool
+    let iss: String?
+    let callbacks: Int
+
+    enum CodingKeys: String, CodingKey {
+        case pages, buttons, code, iss, callbacks
+        case upstreamPage = "upstream_page"
+        case stateMatches = "state_matches"
     }
 }
