@@ -17,13 +17,18 @@ private struct UpstreamFixture: Sendable {
     /// Runs `body` with the stand-in and a provider offering it (`linkByVerifiedEmail` as its entry says).
     static func with(
         linkByVerifiedEmail: Bool = false,
+        signUpEnabled: Bool = true,
         _ body: @escaping @Sendable (UpstreamFixture) async throws -> Void
     ) async throws {
         try await StandInIssuer.with(now: TestNow().now) { standIn in
             let entry = IdentityProvider(
                 id: providerID, displayName: "Stand-in ID", issuer: standIn.issuer, clientID: StandInUpstream.clientID,
                 clientSecret: StandInUpstream.clientSecret, linkByVerifiedEmail: linkByVerifiedEmail)
-            try await withSignIn(configure: { $0.identityProviders = [entry] }) { fixture in
+            let configure: (inout ServerConfiguration) -> Void = {
+                $0.identityProviders = [entry]
+                $0.signUpEnabled = signUpEnabled
+            }
+            try await withSignIn(configure: configure) { fixture in
                 try await body(UpstreamFixture(fixture: fixture, standIn: standIn))
             }
         }
@@ -117,6 +122,22 @@ struct UpstreamSignInTests {
                 #expect(
                     try await upstream.fixture.provider.store.user(id: subject)?.email == nil, "the address is taken")
             }
+        }
+    }
+
+    @Test("with sign-up turned off a new upstream identity is refused; one leading to an account signs in")
+    func signUpOff() async throws {
+        try await UpstreamFixture.with(linkByVerifiedEmail: true, signUpEnabled: false) { upstream in
+            let store = upstream.fixture.provider.store
+            var browser = Browser()
+            let (refused, page) = try await upstream.signIn(&browser)
+            #expect(refused == nil && page.status == .forbidden)
+            #expect(try await store.user(identityKind: upstream.kind, subject: "upstream-user-1") == nil)
+            let owner = try await upstream.fixture.provider.accounts.signUp(
+                email: "owner@example.com", password: "a long passphrase", name: nil, emailVerified: true)
+            upstream.standIn.upstream.next { ($0.email, $0.emailVerified) = ("owner@example.com", true) }
+            var again = Browser()
+            #expect(try await upstream.signIn(&again).subject == owner.id)
         }
     }
 

@@ -25,14 +25,8 @@ struct ExternalAccounts: Sendable {
     /// The user `identity` signs in as, linked or made as described above; `guest` is the anonymous user upgrading,
     /// if any.
     func user(for identity: ExternalIdentity, guest: String? = nil) async throws(StorageError) -> UserRecord {
-        let kind = identity.identityKind
-        if let user = try await store.user(identityKind: kind, subject: identity.subject) { return user }
+        if let user = try await existingUser(for: identity) { return user }
         let verifiedEmail = identity.emailVerified ? identity.email : nil
-        if identity.linkByVerifiedEmail, let verifiedEmail,
-            let owner = try await store.user(email: verifiedEmail), owner.emailVerified
-        {
-            return try await link(identity, to: owner.id)
-        }
         let user: UserRecord
         if let guest {
             user = try await link(identity, to: guest)
@@ -51,6 +45,21 @@ struct ExternalAccounts: Sendable {
             return try await store.user(id: user.id) ?? user
         }
         return user
+    }
+
+    /// The user `identity` leads to without making an account: the one it is linked to, or, with the issuer's
+    /// `link_by_verified_email`, the user whose verified address it verified (the identity is then linked to them);
+    /// `nil` when it leads to nobody (with sign-up turned off, such an identity cannot sign in).
+    func existingUser(for identity: ExternalIdentity) async throws(StorageError) -> UserRecord? {
+        if let user = try await store.user(identityKind: identity.identityKind, subject: identity.subject) {
+            return user
+        }
+        if identity.linkByVerifiedEmail, identity.emailVerified, let email = identity.email,
+            let owner = try await store.user(email: email), owner.emailVerified
+        {
+            return try await link(identity, to: owner.id)
+        }
+        return nil
     }
 
     /// Links `identity` to `userID` unless it is linked already; the user it is linked to, either way.

@@ -11,7 +11,8 @@ import LimenServerWire
 /// - `GET /federation/{id}/callback` — where the provider sends the browser back: the attempt its `state` names (in
 ///   this browser, for this provider, unexpired, used once), the code redeemed and the ID token validated, then the
 ///   identity resolved to a Limen user (``ExternalAccounts``; a guest signed in in this browser upgrades through
-///   ``AccountLinking``'s cases), and the request continues as after a password: consent or the redirect with a code.
+///   ``AccountLinking``'s cases; with sign-up turned off only an identity that leads to an account signs in), and the
+///   request continues as after a password: consent or the redirect with a code.
 ///
 /// Both answer `404` for a provider that is not configured.
 enum FederationRoutes {
@@ -68,17 +69,25 @@ enum FederationRoutes {
         } catch {
             return responder.upstreamFailure(error, client: client, pending: pending)
         }
-        let guest = try await responder.signedInGuest(browser)
-        let user = try await ExternalAccounts(store: provider.store, now: provider.now).user(
-            for: identity, guest: guest)
-        if let guest, user.id != guest {
-            // AccountLinking's case 2 in the person's own browser: the account the identity belongs to replaces the
-            // guest, whose data is merged into it.
-            var context = FlowContext(subject: user.id)
-            context.replacedGuest = guest
-            try await AccountLinking(provider: provider).replaceGuest(
-                in: context, request: FlowRequest(hostedPageFor: pending, guest: guest))
+        let accounts = ExternalAccounts(store: provider.store, now: provider.now)
+        let user: UserRecord
+        if provider.configuration.signUpEnabled {
+            let guest = try await responder.signedInGuest(browser)
+            user = try await accounts.user(for: identity, guest: guest)
+            if let guest, user.id != guest {
+                // AccountLinking's case 2 in the person's own browser: the account the identity belongs to replaces
+                // the guest, whose data is merged into it.
+                var context = FlowContext(subject: user.id)
+                context.replacedGuest = guest
+                try await AccountLinking(provider: provider).replaceGuest(
+                    in: context, request: FlowRequest(hostedPageFor: pending, guest: guest))
+            }
+        } else {
+            // Only administrators make accounts: an identity that leads to nobody (nor upgrades a guest) is refused.
+            guard let existing = try await accounts.existingUser(for: identity) else { return Pages.signUpOff() }
+            user = existing
         }
+        // The page answering is two levels below the issuer's root.
         return try await responder.signedIn(subject: user.id, pending: pending, browser: browser, root: "../../")
     }
 }
