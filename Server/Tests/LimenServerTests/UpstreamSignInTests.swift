@@ -185,6 +185,25 @@ struct UpstreamSignInTests {
         }
     }
 
+    @Test("the stored attempt holds neither the pending request's identifier nor the PKCE verifier in the clear")
+    func attemptSealed() async throws {
+        try await UpstreamFixture.with { upstream in
+            var browser = Browser()
+            let signIn = try await browser.send(upstream.fixture.client, SignInFixture.authorizeURI())
+            let requestID = try #require(signIn.hiddenField("request"))
+            let redirect = try await browser.submit(
+                upstream.fixture.client, signIn, to: "/federation/\(UpstreamFixture.providerID)/start", [])
+            let location = try #require(redirect.headers[.location].flatMap(URLComponents.init(string:)))
+            let state = try #require(location.queryItems?.first { $0.name == "state" }?.value)
+            let record = try #require(
+                try await upstream.fixture.provider.store.flowInteraction(
+                    idHash: RandomIdentifier.hash("federation." + state)))
+            let stored = String(decoding: record.context, as: UTF8.self)
+            #expect(!stored.contains(requestID) && !stored.contains("code_verifier"))
+            #expect(record.expiresAt <= upstream.fixture.clock.now.addingTimeInterval(UpstreamAttempt.lifetime))
+        }
+    }
+
     @Test("a replayed callback is refused: the state is used once")
     func replayedState() async throws {
         try await UpstreamFixture.with { upstream in
