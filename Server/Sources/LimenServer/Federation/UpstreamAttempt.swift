@@ -44,21 +44,29 @@ struct UpstreamAttempt: Sendable, Equatable, Codable {
                 context: sealed(state: state), createdAt: now, expiresAt: expiresAt))
     }
 
-    /// The attempt `state` names if it waits for provider `providerID`'s callback (unexpired, unused), with its record.
+    /// An attempt found by its `state`, with the record it is stored as.
+    struct Stored: Sendable {
+        /// The attempt.
+        let attempt: UpstreamAttempt
+        /// Its record, through which it is used once.
+        let record: FlowInteractionRecord
+    }
+
+    /// The attempt `state` names if it waits for provider `providerID`'s callback (unexpired, unused).
     static func find(state: String, providerID: String, in store: any Store, now: Date) async throws(StorageError)
-        -> (UpstreamAttempt, FlowInteractionRecord)?
+        -> Stored?
     {
         guard let record = try await store.flowInteraction(idHash: idHash(state: state)),
             record.status == .active, record.expiresAt > now, record.flow == flowName(providerID: providerID),
             let attempt = open(record.context, state: state), attempt.providerID == providerID
         else { return nil }
-        return (attempt, record)
+        return Stored(attempt: attempt, record: record)
     }
 
-    /// Marks the attempt of `record` used; `false` when another callback used it first (a replay).
-    static func use(_ record: FlowInteractionRecord, in store: any Store) async throws(StorageError) -> Bool {
-        var used = record
-        (used.status, used.revision) = (.succeeded, record.revision + 1)
+    /// Marks the `stored` attempt used; `false` when another callback used it first (a replay).
+    static func use(_ stored: Stored, in store: any Store) async throws(StorageError) -> Bool {
+        var used = stored.record
+        (used.status, used.revision) = (.succeeded, stored.record.revision + 1)
         return try await store.updateFlowInteraction(used)
     }
 

@@ -48,9 +48,7 @@ struct UpstreamSignIn: Sendable {
     }
 
     /// The attempt the callback's `state` names for `client`'s provider, not yet used; `nil` when there is none.
-    func attempt(_ client: UpstreamClient, state: String?) async throws(StorageError)
-        -> (UpstreamAttempt, FlowInteractionRecord)?
-    {
+    func attempt(_ client: UpstreamClient, state: String?) async throws(StorageError) -> UpstreamAttempt.Stored? {
         guard let state, !state.isEmpty else { return nil }
         return try await UpstreamAttempt.find(state: state, providerID: client.provider.id, in: store, now: now())
     }
@@ -62,11 +60,11 @@ struct UpstreamSignIn: Sendable {
         query: String,
         issuer: String,
         state: String,
-        attempt: (UpstreamAttempt, FlowInteractionRecord)
+        attempt stored: UpstreamAttempt.Stored
     ) async throws(UpstreamSignInError) -> ExternalIdentity {
         let provider = client.provider
         do {
-            guard try await UpstreamAttempt.use(attempt.1, in: store) else { throw UpstreamSignInError.unknownAttempt }
+            guard try await UpstreamAttempt.use(stored, in: store) else { throw UpstreamSignInError.unknownAttempt }
         } catch let error as StorageError {
             throw .storage(error)
         } catch {
@@ -74,11 +72,11 @@ struct UpstreamSignIn: Sendable {
         }
         guard let redirectURI = Self.redirectURI(issuer: issuer, providerID: provider.id),
             let callback = URL(string: redirectURI.absoluteString + "?" + query),
-            let pkce = PKCE(verifier: attempt.0.codeVerifier)
+            let pkce = PKCE(verifier: stored.attempt.codeVerifier)
         else { throw .unknownAttempt }
         let request = AuthorizationRequest(
             clientID: provider.clientID, redirectURI: redirectURI, scopes: provider.scopes, state: state,
-            nonce: attempt.0.nonce, pkce: pkce)
+            nonce: stored.attempt.nonce, pkce: pkce)
         do {
             let metadata = try await client.metadata()
             let response = try AuthorizationResponse(
@@ -88,7 +86,8 @@ struct UpstreamSignIn: Sendable {
                 response.code, redirectURI: redirectURI, codeVerifier: pkce.verifier)
             guard let idToken = tokens.idToken else { throw UpstreamSignInError.missingIDToken }
             let validator = try await client.idTokenValidator(metadata)
-            let claims = try await validator.validate(idToken, nonce: attempt.0.nonce, accessToken: tokens.accessToken)
+            let claims = try await validator.validate(
+                idToken, nonce: stored.attempt.nonce, accessToken: tokens.accessToken)
             return ExternalIdentity(
                 claims: claims, identityKind: provider.identityKind, linkByVerifiedEmail: provider.linkByVerifiedEmail)
         } catch let error as UpstreamSignInError {

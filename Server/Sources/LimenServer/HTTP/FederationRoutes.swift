@@ -51,19 +51,19 @@ enum FederationRoutes {
         responder: SignInResponder
     ) async throws(StorageError) -> Response {
         let provider = responder.provider
-        guard let state = query["state"], let attempt = try await responder.upstream.attempt(client, state: state)
+        guard let state = query["state"], let stored = try await responder.upstream.attempt(client, state: state)
         else {
             return responder.upstreamFailure(.unknownAttempt, client: client, pending: nil)
         }
         let pending: PendingAuthorization
-        switch try await responder.pending(id: attempt.0.requestID, browser: browser) {
+        switch try await responder.pending(id: stored.attempt.requestID, browser: browser) {
         case .found(let found): pending = found
         case .refused(let page): return page
         }
         let identity: ExternalIdentity
         do {
             identity = try await responder.upstream.finish(
-                client, query: rawQuery, issuer: provider.issuer.current, state: state, attempt: attempt)
+                client, query: rawQuery, issuer: provider.issuer.current, state: state, attempt: stored)
         } catch .storage(let error) {
             throw error
         } catch {
