@@ -60,6 +60,7 @@ public enum LimenServerApplication {
         FlowRoutes.add(to: router, provider: provider, signInLimiter: signInLimiter)
         EmailLinkRoutes.add(to: router, responder: signIn)
         AccountRoutes.add(to: router, responder: signIn)
+        FederationRoutes.add(to: router, responder: signIn)
         Stylesheet.add(to: router)
         let tokens = TokenService(provider: provider, lifetimes: provider.configuration.tokenLifetimes)
         let oauth = router.group().add(middleware: OAuthServerErrorMiddleware())

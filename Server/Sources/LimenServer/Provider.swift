@@ -1,4 +1,5 @@
 import Foundation
+import LimenOIDC
 import Logging
 import NIOConcurrencyHelpers
 
@@ -41,6 +42,8 @@ public struct Provider: Sendable {
     /// The app schema, compiled, served for a few seconds (see ``AppSchemaCache`` for what another node's change
     /// costs).
     public let profileSchemas: AppSchemaCache
+    /// The upstream OpenID providers of the hosted pages (``ServerConfiguration/identityProviders``).
+    let upstreamProviders: UpstreamProviders
 
     /// The current signing keys.
     public var keys: KeyRing { keyRing.current }
@@ -95,6 +98,8 @@ public struct Provider: Sendable {
         self.store = store
         self.clientCache = ClientCache(now: now)
         self.profileSchemas = AppSchemaCache(now: now)
+        self.upstreamProviders = UpstreamProviders(
+            configuration.identityProviders, transport: URLSessionTransport(timeout: 10), now: now)
         self.keyRing = KeyRingBox(keys)
         self.masterKey = masterKey
         self.passwordHashingQueue = PasswordHashingQueue(limits: configuration.passwordHashingLimits)

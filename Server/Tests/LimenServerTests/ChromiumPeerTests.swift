@@ -17,6 +17,8 @@ enum ChromiumPeer {
     static let emailLinkScript = PythonPeer.script("Tests/Peers/chromium/email_link.py")
     /// The script that makes the browser a guest, then creates an account in the same browser.
     static let guestUpgradeScript = PythonPeer.script("Tests/Peers/chromium/guest_upgrade.py")
+    /// The script that signs in through glewlwyd, an upstream provider, with its own login page.
+    static let upstreamScript = PythonPeer.script("Tests/Peers/chromium/upstream_glewlwyd.py")
 
     /// Registers the public native client the scripts sign in with (`browser-test`, any loopback port).
     static func registerClient(in provider: Provider, id: String = "browser-test") async throws -> ClientRecord {

@@ -7,25 +7,11 @@ import Testing
 
 @Suite("A guest upgrading in the browser: the hosted pages apply the linking cases to the browser's guest session")
 struct GuestUpgradePageTests {
-    /// Makes `browser` a guest through the `anonymous` flow's page and returns the guest's user ID.
-    private static func becomeGuest(_ browser: inout Browser, _ fixture: SignInFixture) async throws -> String {
-        let signIn = try await browser.send(fixture.client, SignInFixture.authorizeURI())
-        let requestID = try #require(signIn.hiddenField("request"))
-        let page = try await browser.send(fixture.client, "/login?flow=anonymous&request=\(requestID)")
-        #expect(page.body.contains("<h1>Continue as a guest</h1>"))
-        let done = try await browser.submit(fixture.client, page, to: "/login", [("flow", "anonymous")])
-        let code = try #require(done.redirect?.query["code"])
-        let redeemed = try #require(
-            try await fixture.provider.store.redeemedCode(hash: RandomIdentifier.hash(code), now: fixture.clock.now))
-        #expect(try await fixture.provider.store.user(id: redeemed.subject)?.isAnonymous == true)
-        return redeemed.subject
-    }
-
     @Test("a guest who signs up in the same browser keeps their user ID and data; the new session is theirs")
     func signUpLinks() async throws {
         try await withMailedSignIn { fixture, peer in
             var browser = Browser()
-            let guest = try await Self.becomeGuest(&browser, fixture)
+            let guest = try await browser.becomeGuest(fixture)
             _ = try await fixture.provider.store.writeProfile(
                 userID: guest, data: ["score": .number(3)], expectedRevision: 0, now: fixture.clock.now)
             let signIn = try await browser.send(fixture.client, SignInFixture.authorizeURI([("prompt", "login")]))
@@ -47,7 +33,7 @@ struct GuestUpgradePageTests {
     func signInMigrates() async throws {
         try await withSignIn { fixture in
             var browser = Browser()
-            let guest = try await Self.becomeGuest(&browser, fixture)
+            let guest = try await browser.becomeGuest(fixture)
             _ = try await fixture.provider.store.writeProfile(
                 userID: guest, data: ["score": .number(3)], expectedRevision: 0, now: fixture.clock.now)
             let signIn = try await browser.send(fixture.client, SignInFixture.authorizeURI([("prompt", "login")]))

@@ -220,6 +220,20 @@ struct Browser {
             [("code", try peer.lastCode()), ("name", name), ("password", password), ("password-verify", password)])
     }
 
+    /// Makes this browser a guest through the `anonymous` flow's page and returns the guest's user ID.
+    mutating func becomeGuest(_ fixture: SignInFixture) async throws -> String {
+        let signIn = try await send(fixture.client, SignInFixture.authorizeURI())
+        let requestID = try #require(signIn.hiddenField("request"))
+        let page = try await send(fixture.client, "/login?flow=anonymous&request=\(requestID)")
+        #expect(page.body.contains("<h1>Continue as a guest</h1>"))
+        let done = try await submit(fixture.client, page, to: "/login", [("flow", "anonymous")])
+        let code = try #require(done.redirect?.query["code"])
+        let redeemed = try #require(
+            try await fixture.provider.store.redeemedCode(hash: RandomIdentifier.hash(code), now: fixture.clock.now))
+        #expect(try await fixture.provider.store.user(id: redeemed.subject)?.isAnonymous == true)
+        return redeemed.subject
+    }
+
     /// Signs in through the form `page` shows.
     mutating func signIn(
         _ client: any TestClientProtocol,

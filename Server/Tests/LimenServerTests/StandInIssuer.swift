@@ -11,7 +11,8 @@ import Testing
 
 /// Another OpenID provider, for token exchange and for playing Apple: a Hummingbird server on 127.0.0.1 (port 0)
 /// publishing an ES256 and an RS256 key at `/jwks` (and at `/auth/keys`, as Apple does) and its discovery document,
-/// counting the key-set fetches, and minting tokens with its keys.
+/// counting the key-set fetches, and minting tokens with its keys; and an upstream provider of the hosted pages with
+/// its `/authorize` and `/token` (``upstream``).
 struct StandInIssuer: Sendable {
     /// The audience its tokens are for by default (the app's client ID at this issuer).
     static let audience = "limen-app"
@@ -22,6 +23,8 @@ struct StandInIssuer: Sendable {
     let keys: KeyRing
     private let signer: TokenSigner
     private let fetches: Locked<Int>
+    /// Its authorization and token endpoints' behaviour.
+    let upstream: StandInUpstream
 
     /// How many times `/jwks` was fetched.
     var jwksFetches: Int { fetches.withLock { $0 } }
@@ -48,6 +51,8 @@ struct StandInIssuer: Sendable {
         let fetches = Locked(0)
         let issuerBox = Locked("")
         let router = Router()
+        let upstream = StandInUpstream()
+        upstream.add(to: router, issuer: { issuerBox.withLock { $0 } }, signer: signer, now: now)
         let jwks: @Sendable (Request, BasicRequestContext) -> Response = { _, _ in
             fetches.withLock { $0 += 1 }
             return Responses.json(.object(keys.jwks(at: now)))
@@ -61,6 +66,7 @@ struct StandInIssuer: Sendable {
                     "issuer": .string(issuer), "jwks_uri": .string(issuer + "/jwks"),
                     "authorization_endpoint": .string(issuer + "/authorize"),
                     "token_endpoint": .string(issuer + "/token"),
+                    "authorization_response_iss_parameter_supported": .bool(true),
                     "response_types_supported": .array([.string("code")]),
                     "subject_types_supported": .array([.string("public")]),
                     "id_token_signing_alg_values_supported": .array([.string("ES256"), .string("RS256")]),
@@ -78,7 +84,9 @@ struct StandInIssuer: Sendable {
         ) { port in
             let issuer = "http://127.0.0.1:\(port)"
             issuerBox.withLock { $0 = issuer }
-            try await body(StandInIssuer(issuer: issuer, keys: keys, signer: signer, fetches: fetches))
+            try await body(
+                StandInIssuer(
+                    issuer: issuer, keys: keys, signer: signer, fetches: fetches, upstream: upstream))
         }
     }
 

@@ -108,6 +108,19 @@ UPDATE g_client_module_instance
 SQL
 }
 
+# The login pages (for a real browser). Debian ships the web app's config.json as a link to a folder holding the file,
+# so the app would stay on "Loading...". DIR/webapp is a real copy (links resolved, as glewlwyd serves none; ~4.5 MB)
+# with the file in its place. Nothing outside DIR is ever written.
+WEBAPP=/usr/share/glewlwyd/webapp
+prepare_webapp() {
+    rm -rf "$DIR/webapp"
+    cp -rL "$WEBAPP" "$DIR/webapp"
+    if [ -d "$DIR/webapp/config.json" ] && [ ! -L "$DIR/webapp/config.json" ]; then
+        rm -rf "$DIR/webapp/config.json"
+        cp -L "$WEBAPP/config.json/config.json" "$DIR/webapp/config.json"
+    fi
+}
+
 # libconfig syntax. Note: do NOT set use_secure_connection=false, glewlwyd then refuses to start.
 write_config() {
     cat > "$DIR/glewlwyd.conf" <<CONF
@@ -116,7 +129,7 @@ bind_address="127.0.0.1"
 external_url="http://127.0.0.1:$PORT"
 login_url="login.html"
 api_prefix="api"
-static_files_path="/usr/share/glewlwyd/webapp/"
+static_files_path="$DIR/webapp/"
 allow_origin="*"
 log_mode="console"
 log_level="INFO"
@@ -196,6 +209,7 @@ main() {
     check_prerequisites
     prepare_dir
     create_database
+    prepare_webapp
     write_config
     start_server
     wait_until_ready

@@ -43,9 +43,12 @@ import Yams
 ///   - {issuer: https://accounts.google.com, audiences: [1234.apps.googleusercontent.com]}
 /// apple:                                              # Sign in with Apple (nested; or LIMEN_APPLE)
 ///   bundle_ids: [com.example.app]
+/// identity_providers:                                 # "Continue with …" (nested; or LIMEN_IDENTITY_PROVIDERS)
+///   - {id: partner, display_name: Partner ID, issuer: https://id.partner.example, client_id: limen}
 /// ```
 ///
-/// ``TrustedIssuer`` describes the members of a `trusted_issuers` entry, ``AppleSignIn`` those of `apple`.
+/// ``TrustedIssuer`` describes the members of a `trusted_issuers` entry, ``AppleSignIn`` those of `apple`,
+/// ``IdentityProvider`` those of an `identity_providers` entry.
 struct ConfigurationFile: Sendable, Equatable {
     /// The setting names a file may hold.
     static let keys: Set<String> = [
@@ -56,7 +59,7 @@ struct ConfigurationFile: Sendable, Equatable {
         "grant_max_lifetime", "anonymous_user_ttl", "account_deletion_max_age",
         "password_hash_log_n", "password_hash_parallelism", "header_read_timeout",
         "idle_timeout", "sign_in_rate_limit", "sign_up", "metrics", "metrics_token", schemaKey, trustedIssuersKey,
-        appleKey,
+        appleKey, identityProvidersKey,
     ]
     /// The setting holding the app schema, a nested mapping (``ProfileSchema``).
     static let schemaKey = "profile_schema"
@@ -64,6 +67,8 @@ struct ConfigurationFile: Sendable, Equatable {
     static let trustedIssuersKey = "trusted_issuers"
     /// The setting configuring Sign in with Apple, a mapping (``AppleSignIn``).
     static let appleKey = "apple"
+    /// The setting holding the upstream OpenID providers of the hosted pages, a list of mappings (``IdentityProvider``).
+    static let identityProvidersKey = "identity_providers"
     /// The settings that may also be a list of plain values, read as one comma-separated value.
     static let listKeys: Set<String> = ["trusted_proxies", "resources", "flows"]
 
@@ -77,6 +82,8 @@ struct ConfigurationFile: Sendable, Equatable {
     var trustedIssuers: [TrustedIssuer]?
     /// Sign in with Apple as ``appleKey`` configures it, checked, if the file has the setting.
     var apple: AppleSignIn?
+    /// The identity providers of ``identityProvidersKey``, checked, if the file has the setting.
+    var identityProviders: [IdentityProvider]?
 
     /// Reads and checks the file at `path`: unreadable, malformed, nested or unknown settings are errors naming the
     /// file and the key.
@@ -98,6 +105,7 @@ struct ConfigurationFile: Sendable, Equatable {
         var profileSchema: ProfileSchema?
         var trustedIssuers: [TrustedIssuer]?
         var apple: AppleSignIn?
+        var identityProviders: [IdentityProvider]?
         for (keyNode, valueNode) in mapping {
             let key = keyNode.string ?? "\(keyNode)"
             guard keys.contains(key) else {
@@ -124,6 +132,10 @@ struct ConfigurationFile: Sendable, Equatable {
                 apple = try AppleSignIn(parsing: valueNode, key: "\(path): \(key)")
                 continue
             }
+            if key == identityProvidersKey {
+                identityProviders = try IdentityProvider.list(parsing: valueNode, key: "\(path): \(key)")
+                continue
+            }
             if listKeys.contains(key), let sequence = valueNode.sequence {
                 let items = sequence.compactMap { $0.scalar?.string }
                 guard items.count == sequence.count else {
@@ -140,7 +152,7 @@ struct ConfigurationFile: Sendable, Equatable {
         }
         return ConfigurationFile(
             path: path, values: values, profileSchema: profileSchema, trustedIssuers: trustedIssuers,
-            apple: apple)
+            apple: apple, identityProviders: identityProviders)
     }
 }
 

@@ -199,6 +199,9 @@ extension ServerConfiguration {
         public static let trustedIssuers = "LIMEN_TRUSTED_ISSUERS"
         /// Sign in with Apple, as the file's `apple` mapping in JSON (`{"bundle_ids": ["com.example.app"]}`).
         public static let apple = "LIMEN_APPLE"
+        /// The upstream OpenID providers of the hosted pages, as the file's `identity_providers` list in JSON (a safer
+        /// place than the file for their client secrets).
+        public static let identityProviders = "LIMEN_IDENTITY_PROVIDERS"
         /// A YAML or JSON configuration file.
         public static let configFile = "LIMEN_CONFIG"
     }
@@ -302,6 +305,12 @@ extension ServerConfiguration {
             configuration.apple = try AppleSignIn(parsing: text, key: EnvironmentKey.apple)
         } else if let apple = file?.apple {
             configuration.apple = apple
+        }
+        if let text = environment[EnvironmentKey.identityProviders] {
+            configuration.identityProviders = try IdentityProvider.list(
+                parsing: text, key: EnvironmentKey.identityProviders)
+        } else if let providers = file?.identityProviders {
+            configuration.identityProviders = providers
         }
         return configuration
     }

@@ -67,6 +67,8 @@ public struct ServerConfiguration: Sendable {
     public var trustedIssuers: [TrustedIssuer] = []
     /// Sign in with Apple (the AppleSignInKit-compatible routes); off by default.
     public var apple: AppleSignIn?
+    /// The upstream OpenID providers the hosted pages offer ("Continue with …"); none by default.
+    public var identityProviders: [IdentityProvider] = []
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(

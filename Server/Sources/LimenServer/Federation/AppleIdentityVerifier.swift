@@ -77,8 +77,9 @@ struct AppleIdentityVerifier: Sendable {
             ?? identity.email.map { $0.hasSuffix("@" + AppleIdentity.privateRelayDomain) } ?? false
         return AppleIdentity(
             external: ExternalIdentity(
-                issuer: identity.issuer, subject: identity.subject, email: identity.email,
-                emailVerified: identity.emailVerified, name: fullName, authTime: identity.authTime),
+                identityKind: identity.identityKind, linkByVerifiedEmail: identity.linkByVerifiedEmail,
+                subject: identity.subject, email: identity.email, emailVerified: identity.emailVerified,
+                name: fullName, authTime: identity.authTime),
             isPrivateEmail: isPrivateEmail,
             realUserStatus: claims["real_user_status"]?.numberValue.flatMap { Int(exactly: $0) })
     }

@@ -13,12 +13,12 @@ extension AppleSignIn {
 
     /// The `apple` setting written in YAML (or JSON, which YAML reads too); errors name `key` and the member.
     init(parsing node: Node, key: String) throws(ConfigurationError) {
-        try self.init(parsing: try JSONValue(setting: node, key: key), key: key)
+        try self.init(parsing: try ConfigurationList.value(of: node, key: key), key: key)
     }
 
     /// The `apple` setting given as text (`LIMEN_APPLE`: JSON or YAML); errors name `key` and the member.
     init(parsing text: String, key: String) throws(ConfigurationError) {
-        try self.init(parsing: try JSONValue(setting: text, key: key), key: key)
+        try self.init(parsing: try ConfigurationList.value(of: text, key: key, expected: "a mapping"), key: key)
     }
 
     /// The `apple` setting (a mapping), checked; a bad member is an error naming `key` and the member

@@ -1,11 +1,14 @@
 import Foundation
 import LimenWire
 
-/// The Limen user an external identity signs in as (RFC 8693 token exchange).
+/// The Limen user an external identity signs in as (RFC 8693 token exchange, upstream providers of the hosted pages).
 ///
 /// - An identity already linked (kind `oidc:<issuer>`, subject the token's `sub`) signs in as its user.
 /// - Otherwise, with the issuer's `link_by_verified_email` and an address the issuer verified that is a Limen user's
 ///   verified address, the identity is linked to that user.
+/// - Otherwise, when a guest is upgrading (`guest`: an anonymous user signed in in the browser), the identity is linked
+///   to the guest (``AccountLinking``'s case 1: same user, data kept); the caller replaces the guest when the identity
+///   led to another account (case 2).
 /// - Otherwise a new user is made: first without an address, then the identity is linked to them — of two requests for
 ///   one new identity exactly one links it, and the other deletes the user it made and signs in as the winner's. Only
 ///   then does the user take the token's address, when the issuer verified it and no other user has it. An address the
@@ -19,23 +22,24 @@ struct ExternalAccounts: Sendable {
     /// The provider's clock.
     let now: @Sendable () -> Date
 
-    /// The user `identity` signs in as, linked or made as described above.
-    func user(for identity: ExternalIdentity) async throws(StorageError) -> UserRecord {
-        let kind = identity.issuer.identityKind
-        if let user = try await store.user(identityKind: kind, subject: identity.subject) { return user }
+    /// The user `identity` signs in as, linked or made as described above; `guest` is the anonymous user upgrading,
+    /// if any.
+    func user(for identity: ExternalIdentity, guest: String? = nil) async throws(StorageError) -> UserRecord {
+        if let user = try await existingUser(for: identity) { return user }
         let verifiedEmail = identity.emailVerified ? identity.email : nil
-        if identity.issuer.linkByVerifiedEmail, let verifiedEmail,
-            let owner = try await store.user(email: verifiedEmail), owner.emailVerified
-        {
-            return try await link(identity, to: owner.id)
-        }
-        let created = UserRecord(
-            id: RandomToken.make(byteCount: 16), email: nil, name: identity.name, createdAt: now())
-        try await store.insertUserIfAbsent(created)
-        let user = try await link(identity, to: created.id)
-        guard user.id == created.id else {
-            try await store.deleteUnusedUser(id: created.id)
-            return user
+        let user: UserRecord
+        if let guest {
+            user = try await link(identity, to: guest)
+            guard user.id == guest else { return user }
+        } else {
+            let created = UserRecord(
+                id: RandomToken.make(byteCount: 16), email: nil, name: identity.name, createdAt: now())
+            try await store.insertUserIfAbsent(created)
+            user = try await link(identity, to: created.id)
+            guard user.id == created.id else {
+                try await store.deleteUnusedUser(id: created.id)
+                return user
+            }
         }
         if let verifiedEmail, try await store.adoptVerifiedEmail(verifiedEmail, userID: user.id) {
             return try await store.user(id: user.id) ?? user
@@ -43,10 +47,25 @@ struct ExternalAccounts: Sendable {
         return user
     }
 
+    /// The user `identity` leads to without making an account: the one it is linked to, or, with the issuer's
+    /// `link_by_verified_email`, the user whose verified address it verified (the identity is then linked to them);
+    /// `nil` when it leads to nobody (with sign-up turned off, such an identity cannot sign in).
+    func existingUser(for identity: ExternalIdentity) async throws(StorageError) -> UserRecord? {
+        if let user = try await store.user(identityKind: identity.identityKind, subject: identity.subject) {
+            return user
+        }
+        if identity.linkByVerifiedEmail, identity.emailVerified, let email = identity.email,
+            let owner = try await store.user(email: email), owner.emailVerified
+        {
+            return try await link(identity, to: owner.id)
+        }
+        return nil
+    }
+
     /// Links `identity` to `userID` unless it is linked already; the user it is linked to, either way.
     private func link(_ identity: ExternalIdentity, to userID: String) async throws(StorageError) -> UserRecord {
         let record = IdentityRecord(
-            kind: identity.issuer.identityKind, subject: identity.subject, userID: userID, createdAt: now())
+            kind: identity.identityKind, subject: identity.subject, userID: userID, createdAt: now())
         _ = try await store.insertIdentityIfAbsent(record)
         guard let user = try await store.user(identityKind: record.kind, subject: record.subject) else {
             // Linked, then unlinked or deleted at once by someone else: nothing to sign in as.

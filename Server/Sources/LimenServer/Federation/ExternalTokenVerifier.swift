@@ -2,10 +2,13 @@ import Foundation
 import LimenOIDC
 import LimenWire
 
-/// Who an external token says signed in: its issuer, `sub`, and what the issuer's claims say of them.
+/// Who an external token (a trusted issuer's, or an upstream provider's ID token) says signed in: the kind of identity
+/// it is, `sub`, and what the issuer's claims say of them.
 struct ExternalIdentity: Sendable, Equatable {
-    /// The trusted issuer that signed the token.
-    let issuer: TrustedIssuer
+    /// The identity kind: `oidc:` and the issuer (``TrustedIssuer/identityKind``, ``IdentityProvider/identityKind``).
+    let identityKind: String
+    /// Whether the issuer's verified address may link the identity to the user who has it.
+    let linkByVerifiedEmail: Bool
     /// The token's `sub`.
     let subject: String
     /// The address, normalised, if the token has one.
@@ -16,6 +19,28 @@ struct ExternalIdentity: Sendable, Equatable {
     let name: String?
     /// When the user authenticated at the issuer: `auth_time`, else `iat`.
     let authTime: Date
+}
+
+extension ExternalIdentity {
+    /// The identity validated `claims` prove: `sub`, and the address (normalised, kept only when plausible), whether it
+    /// is verified and the name, read from the claims `names` gives.
+    init(
+        claims: IDTokenClaims,
+        identityKind: String,
+        linkByVerifiedEmail: Bool,
+        names: TrustedIssuer.ClaimNames = TrustedIssuer.ClaimNames()
+    ) {
+        let email = claims[names.email]?.stringValue.map(Accounts.normalise)
+        self.init(
+            identityKind: identityKind,
+            linkByVerifiedEmail: linkByVerifiedEmail,
+            subject: claims.subject,
+            email: email.flatMap { Accounts.isPlausibleEmail($0) ? $0 : nil },
+            emailVerified: claims[names.emailVerified]?.boolValue ?? false,
+            name: claims[names.name]?.stringValue,
+            authTime: claims.authTime ?? claims.issuedAt
+        )
+    }
 }
 
 /// Checks a token another issuer signed (RFC 8693 `subject_token`): an ID token or a JWT of a ``TrustedIssuer``.
@@ -75,15 +100,9 @@ struct ExternalTokenVerifier: Sendable {
             throw .invalid(error)
         }
         try check(claims, of: issuer)
-        let email = claims[issuer.claims.email]?.stringValue.map(Accounts.normalise)
         let identity = ExternalIdentity(
-            issuer: issuer,
-            subject: claims.subject,
-            email: email.flatMap { Accounts.isPlausibleEmail($0) ? $0 : nil },
-            emailVerified: claims[issuer.claims.emailVerified]?.boolValue ?? false,
-            name: claims[issuer.claims.name]?.stringValue,
-            authTime: claims.authTime ?? claims.issuedAt
-        )
+            claims: claims, identityKind: issuer.identityKind, linkByVerifiedEmail: issuer.linkByVerifiedEmail,
+            names: issuer.claims)
         return (identity, claims.all)
     }
 

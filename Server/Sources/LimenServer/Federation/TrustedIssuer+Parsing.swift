@@ -33,45 +33,32 @@ extension TrustedIssuer {
 
     /// One entry, checked; errors name `key` followed by the member.
     init(parsing value: JSONValue, key: String) throws(ConfigurationError) {
-        guard let entry = value.objectValue else {
-            throw ConfigurationError(key: key, value: "", reason: "expected a mapping with issuer and audiences")
-        }
-        if let unknown = entry.keys.sorted().first(where: { !Self.members.contains($0) }) {
-            throw ConfigurationError(
-                key: "\(key).\(unknown)", value: "",
-                reason: "unknown member; known: \(Self.members.sorted().joined(separator: ", "))")
-        }
-        let issuer = try Self.string(entry, "issuer", key: key)
+        let entry = try ConfigurationEntry(
+            value, key: key, known: Self.members, expected: "issuer and audiences")
+        let issuer = try entry.string("issuer")
         if let problem = ServerConfiguration.issuerProblem(issuer) {
-            throw ConfigurationError(key: "\(key).issuer", value: issuer, reason: problem)
+            throw ConfigurationError(key: entry.key("issuer"), value: issuer, reason: problem)
         }
-        self.init(issuer: issuer, audiences: try Self.audiences(entry, key: key))
-        if entry["jwks_url"] != nil {
-            let text = try Self.string(entry, "jwks_url", key: key)
+        self.init(issuer: issuer, audiences: try Self.audiences(entry.members, key: key))
+        if let text = try entry.optionalString("jwks_url") {
             guard let url = URL(string: text), Self.isFetchable(url) else {
                 throw ConfigurationError(
-                    key: "\(key).jwks_url", value: text,
+                    key: entry.key("jwks_url"), value: text,
                     reason: "expected an https URL (http only on a loopback host)")
             }
             jwksURL = url
         }
-        if entry["algorithms"] != nil { algorithms = try Self.algorithms(entry, key: key) }
-        if entry["max_token_age"] != nil {
-            let text = try Self.plainText(entry, "max_token_age", key: key)
+        if entry.members["algorithms"] != nil { algorithms = try Self.algorithms(entry.members, key: key) }
+        if entry.members["max_token_age"] != nil {
+            let text = try Self.plainText(entry, "max_token_age")
             guard let seconds = DurationSetting.seconds(in: text), seconds > 0 else {
                 throw ConfigurationError(
-                    key: "\(key).max_token_age", value: text, reason: "expected a duration such as 600, 45s or 10m")
+                    key: entry.key("max_token_age"), value: text, reason: "expected a duration such as 600, 45s or 10m")
             }
             maxTokenAge = seconds
         }
-        if let link = entry["link_by_verified_email"] {
-            guard case .bool(let flag) = link else {
-                throw ConfigurationError(
-                    key: "\(key).link_by_verified_email", value: "", reason: "expected true or false")
-            }
-            linkByVerifiedEmail = flag
-        }
-        if let mapping = entry["claims"] { claims = try Self.claimNames(mapping, key: "\(key).claims") }
+        linkByVerifiedEmail = try entry.flag("link_by_verified_email", absent: false)
+        if let mapping = entry.members["claims"] { claims = try Self.claimNames(mapping, key: entry.key("claims")) }
     }
 
     /// Whether keys may be fetched from `url`: `https`, or `http` on a loopback host, with a host.
@@ -82,23 +69,12 @@ extension TrustedIssuer {
         return scheme == "https" || (scheme == "http" && ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host))
     }
 
-    private static func string(_ entry: [String: JSONValue], _ name: String, key: String) throws(ConfigurationError)
-        -> String
-    {
-        guard let value = entry[name]?.stringValue, !value.isEmpty else {
-            throw ConfigurationError(key: "\(key).\(name)", value: "", reason: "expected a non-empty string")
-        }
-        return value
-    }
-
     /// A string or a number (YAML reads `600` as a number), as text.
-    private static func plainText(_ entry: [String: JSONValue], _ name: String, key: String)
-        throws(ConfigurationError) -> String
-    {
-        if let number = entry[name]?.numberValue, number == number.rounded(), number >= 0, number < 1e15 {
+    private static func plainText(_ entry: ConfigurationEntry, _ name: String) throws(ConfigurationError) -> String {
+        if let number = entry.members[name]?.numberValue, number == number.rounded(), number >= 0, number < 1e15 {
             return String(Int(number))
         }
-        return try string(entry, name, key: key)
+        return try entry.string(name)
     }
 
     private static func audiences(_ entry: [String: JSONValue], key: String) throws(ConfigurationError) -> [String] {
@@ -159,35 +135,11 @@ extension TrustedIssuer {
 extension TrustedIssuer {
     /// The entries of a `trusted_issuers` setting written in YAML (or JSON, which YAML reads too); errors name `key`.
     static func list(parsing node: Node, key: String) throws(ConfigurationError) -> [TrustedIssuer] {
-        try list(parsing: try JSONValue(setting: node, key: key), key: key)
+        try list(parsing: try ConfigurationList.value(of: node, key: key), key: key)
     }
 
     /// The entries of a `trusted_issuers` setting given as text (`LIMEN_TRUSTED_ISSUERS`: JSON or YAML).
     static func list(parsing text: String, key: String) throws(ConfigurationError) -> [TrustedIssuer] {
-        try list(parsing: try JSONValue(setting: text, key: key), key: key)
-    }
-}
-
-extension JSONValue {
-    /// A nested setting written in YAML (or JSON) as JSON; errors name `key` and the member at fault.
-    init(setting node: Node, key: String) throws(ConfigurationError) {
-        do {
-            self = try JSONValue(yaml: node)
-        } catch {
-            let member = [key, error.path].filter { !$0.isEmpty }.joined(separator: ".")
-            throw ConfigurationError(key: member, value: "", reason: error.reason)
-        }
-    }
-
-    /// A nested setting given as text (an environment variable holding JSON or YAML) as JSON; errors name `key`.
-    init(setting text: String, key: String) throws(ConfigurationError) {
-        let node: Node?
-        do {
-            node = try Yams.compose(yaml: text)
-        } catch {
-            throw ConfigurationError(key: key, value: "", reason: "not valid JSON or YAML")
-        }
-        guard let node else { throw ConfigurationError(key: key, value: "", reason: "expected a value") }
-        try self.init(setting: node, key: key)
+        try list(parsing: try ConfigurationList.value(of: text, key: key, expected: "a list of trusted issuers"), key: key)
     }
 }

@@ -33,10 +33,7 @@ extension FlowEngine {
             return FlowInteraction(id: id, record: stored, isStored: true, isHostedPage: true)
         }
         let record = pending.record
-        let request = FlowRequest(
-            redirectURI: record.redirectURI, scope: record.scope, state: record.state, nonce: record.nonce,
-            codeChallenge: record.codeChallenge ?? "", loginHint: record.loginHint, uiLocales: record.uiLocales,
-            hostedPage: true, signedInSubject: guest, allowMigration: guest == nil ? nil : true)
+        let request = FlowRequest(hostedPageFor: pending, guest: guest)
         let fresh = FlowInteractionRecord(
             idHash: idHash, flow: flow.id, node: flow.start, clientID: record.clientID,
             request: FlowInteractionRecord.encode(request),
@@ -64,5 +61,17 @@ extension FlowEngine {
         try await AccountLinking(provider: provider).replaceGuest(
             in: context, request: try interaction.record.decodedRequest())
         return true
+    }
+}
+
+extension FlowRequest {
+    /// The request of the hosted pages' work for `pending` (never continued through `/flows/interactions`), with the
+    /// guest signed in in the browser, whom ``AccountLinking``'s cases apply to with migration allowed.
+    init(hostedPageFor pending: PendingAuthorization, guest: String?) {
+        let record = pending.record
+        self.init(
+            redirectURI: record.redirectURI, scope: record.scope, state: record.state, nonce: record.nonce,
+            codeChallenge: record.codeChallenge ?? "", loginHint: record.loginHint, uiLocales: record.uiLocales,
+            hostedPage: true, signedInSubject: guest, allowMigration: guest == nil ? nil : true)
     }
 }

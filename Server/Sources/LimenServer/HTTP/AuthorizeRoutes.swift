@@ -7,6 +7,10 @@ import NIOCore
 /// `GET` and `POST /authorize` (OpenID Connect Core §3.1.2.1): validation and error behaviour, then the sign-in
 /// side (``SignInResponder``): the sign-in or consent page, or at once the redirect with a code.
 enum AuthorizeRoutes {
+    /// The parameter naming an upstream provider (``IdentityProvider/id``) to sign in with at once, skipping the
+    /// sign-in page. A hint, as `login_hint` is: one naming no configured provider is ignored and the page shown.
+    static let providerHintParameter = "idp_hint"
+
     static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
         let validator = AuthorizationValidator(
             store: responder.provider.store, resources: responder.provider.configuration.resources)
@@ -60,7 +64,7 @@ enum AuthorizeRoutes {
                 )
             )
         case .accepted(let accepted):
-            return await responder.begin(accepted, request: request)
+            return await responder.begin(accepted, providerHint: parameters[providerHintParameter], request: request)
         }
     }
 

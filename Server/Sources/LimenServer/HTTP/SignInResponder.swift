@@ -24,7 +24,8 @@ struct SignInResponder: Sendable {
     func flowRenderer(pending: PendingAuthorization, browser: BrowserState) -> FlowPageRenderer {
         FlowPageRenderer(
             pending: pending, csrf: browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id)),
-            catalog: provider.flows, signUpEnabled: provider.configuration.signUpEnabled)
+            catalog: provider.flows, signUpEnabled: provider.configuration.signUpEnabled,
+            providers: provider.upstreamProviders.providers)
     }
 
     /// The page of flow `name` for `pending`: the node its interaction stands on (the flow's start when new).
@@ -47,11 +48,15 @@ struct SignInResponder: Sendable {
         return user.id
     }
 
-    /// After a flow of the pages identified `subject`: a new browser session (whatever the browser had) and the
-    /// request's next step, the consent page or the redirect.
-    func signedIn(subject: String, pending: PendingAuthorization, browser: BrowserState) async throws(StorageError)
-        -> Response
-    {
+    /// After a flow of the pages (or an upstream provider) identified `subject`: a new browser session (whatever the
+    /// browser had) and the request's next step, the consent page or the redirect; `root` leads back to the issuer's
+    /// root from the page answering (see ``Pages/consent(_:csrf:account:root:)``).
+    func signedIn(
+        subject: String,
+        pending: PendingAuthorization,
+        browser: BrowserState,
+        root: String = ""
+    ) async throws(StorageError) -> Response {
         let (cookieValue, session) = try await sessions.restart(replacing: browser.sessionCookie, subject: subject)
         let step = try await flow.step(for: pending, session: session, freshSignIn: true)
         if case .consent = step {
@@ -60,14 +65,19 @@ struct SignInResponder: Sendable {
             try await provider.store.recordPendingAuthorizationSignIn(
                 idHash: pending.record.idHash, sessionHash: session.idHash, now: provider.now())
         }
-        var response = try await respond(to: step, pending: pending, browser: browser, stored: true)
+        var response = try await respond(to: step, pending: pending, browser: browser, stored: true, root: root)
         response.setCookie(cookies.session(cookieValue))
         return response
     }
 
     /// Answers an accepted `/authorize` request: at once when no page is needed (single sign-on, `prompt=none`),
-    /// otherwise with a page for the request, now stored as pending.
-    func begin(_ accepted: AuthorizationValidator.Accepted, request: Request) async -> Response {
+    /// otherwise with a page for the request, now stored as pending — or, when the person must sign in and
+    /// `providerHint` (`idp_hint`) names a configured upstream provider, with the redirect to that provider.
+    func begin(
+        _ accepted: AuthorizationValidator.Accepted,
+        providerHint: String? = nil,
+        request: Request
+    ) async -> Response {
         await page(for: request) { browser throws(StorageError) in
             var hintedSubject: String?
             if let hint = accepted.idTokenHint {
@@ -89,17 +99,23 @@ struct SignInResponder: Sendable {
                 now: provider.now())
             let session = try await sessions.current(cookieValue: browser.sessionCookie)
             let step = try await flow.step(for: pending, session: session)
+            if step == .signIn, let client = provider.upstreamProviders[providerHint] {
+                try await provider.store.insertPendingAuthorization(pending.record)
+                return try await redirectUpstream(client, pending: pending)
+            }
             return try await respond(to: step, pending: pending, browser: browser, stored: false)
         }
     }
 
     /// The response for `step`. A page stores the request first unless it is `stored` already; a completion consumes
-    /// the stored request and redirects to the client (or, for a device authorization, records the decision).
+    /// the stored request and redirects to the client (or, for a device authorization, records the decision). `root`
+    /// leads back to the issuer's root for the consent page.
     func respond(
         to step: AuthorizationFlow.Step,
         pending: PendingAuthorization,
         browser: BrowserState,
-        stored: Bool
+        stored: Bool,
+        root: String = ""
     ) async throws(StorageError) -> Response {
         switch step {
         case .signIn:
@@ -109,7 +125,7 @@ struct SignInResponder: Sendable {
             if !stored { try await provider.store.insertPendingAuthorization(pending.record) }
             let csrf = browser.csrfToken(for: CSRFToken.consentPurpose(requestID: pending.id, subject: subject))
             let account = try await provider.store.user(id: subject)?.email
-            return Pages.consent(pending, csrf: csrf, account: account)
+            return Pages.consent(pending, csrf: csrf, account: account, root: root)
         case .complete(let completion) where pending.isDeviceRequest:
             return try await DeviceVerification(provider: provider).complete(pending, with: completion)
         case .complete(let completion):

@@ -5,7 +5,9 @@ import Hummingbird
 /// Renders a flow's node as a hosted page: the node's name as the heading, its description, an error summary bound to
 /// the fields (`role="alert"`, `aria-describedby`), and each collector as an accessible HTML control
 /// (``FlowPageControl``); `FLOW_LINK`s to other flows are links to their pages. The form posts to the page of the
-/// node's flow with the pending request, the CSRF token and the node.
+/// node's flow with the pending request, the CSRF token and the node. The sign-in flow's first node also has a
+/// "Continue with …" button per upstream provider, each a form posting the request and the token to
+/// `federation/{id}/start`.
 struct FlowPageRenderer {
     /// The authorization request the pages are for.
     let pending: PendingAuthorization
@@ -15,6 +17,8 @@ struct FlowPageRenderer {
     let catalog: FlowCatalog
     /// Whether links to flows that create accounts are shown.
     let signUpEnabled: Bool
+    /// The upstream providers offered on the sign-in flow's first node.
+    var providers: [IdentityProvider] = []
 
     /// The page for `answer`: `200` for a step, the refusal's status for an error (`400` unless it says `429` or
     /// `503`, with `Retry-After`), a message page for a failure. `entered` refills what was typed (never a password).
@@ -50,7 +54,12 @@ struct FlowPageRenderer {
             flowField: FlowPageRoutes.hasOwnPath(flow) ? nil : flow,
             nodeID: node.id,
             error: message,
-            controls: controls
+            controls: controls,
+            federation: offersProviders(flow: flow, node: node)
+                ? FederationChoices(
+                    providers: providers.map { .init(action: "federation/\($0.id)/start", displayName: $0.displayName) }
+                )
+                : nil
         )
         let status: HTTPResponse.Status = message == nil ? .ok : (answer.status == .ok ? .badRequest : answer.status)
         var response = Pages.render(
@@ -58,6 +67,11 @@ struct FlowPageRenderer {
             contentSecurityPolicy: page.brand.contentSecurityPolicy)
         if let seconds = answer.retryAfter { response.headers[.retryAfter] = "\(seconds)" }
         return response
+    }
+
+    /// Whether `node` of `flow` shows the providers' buttons: the sign-in flow's first node, when any is configured.
+    private func offersProviders(flow: String, node: FlowNodeDefinition) -> Bool {
+        !providers.isEmpty && flow == FlowPageRoutes.signInFlow && catalog.flows[flow]?.start == node.id
     }
 
     /// The page of flow `name` for this request, or `nil` when it is not offered here (sign-up is off).
@@ -80,4 +94,16 @@ private struct FlowPage {
     var nodeID: String
     var error: String?
     var controls: [FlowPageControl]
+    var federation: FederationChoices?
+}
+
+/// The "Continue with …" buttons of a flow page.
+private struct FederationChoices {
+    /// One provider's button.
+    struct Choice {
+        var action: String
+        var displayName: String
+    }
+
+    var providers: [Choice]
 }

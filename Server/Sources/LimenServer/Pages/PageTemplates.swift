@@ -81,7 +81,14 @@ enum PageTemplates {
         {{#skipsValidation}} formnovalidate{{/skipsValidation}}>{{label}}</button>
         {{/button}}{{#link}}<p class="switch"><a href="{{href}}">{{label}}</a></p>
         {{/link}}{{/controls}}</form>
-        {{/content}}{{/layout}}
+        {{#federation}}<section class="federation" aria-label="Other ways to sign in">
+        {{#providers}}<form method="post" action="{{action}}">
+        <input type="hidden" name="request" value="{{requestID}}">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit" class="secondary">Continue with {{displayName}}</button>
+        </form>
+        {{/providers}}</section>
+        {{/federation}}{{/content}}{{/layout}}
         """
 
     /// A flow page control's ARIA attributes (in a control's context): `aria-invalid` when its field has an error, and
@@ -108,7 +115,7 @@ enum PageTemplates {
         {{/scopes}}
         </ul>
         {{#account}}<p class="account">Signed in as {{account}}</p>{{/account}}
-        <form method="post" action="consent">
+        <form method="post" action="{{root}}consent">
         <input type="hidden" name="request" value="{{requestID}}">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <div class="actions">

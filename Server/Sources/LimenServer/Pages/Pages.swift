@@ -26,8 +26,10 @@ enum Pages {
     }
 
     /// The consent page: the client, what it asks for, and who is signed in; for a device authorization, a warning
-    /// that it signs in a device somewhere else (RFC 8628 §5.4).
-    static func consent(_ pending: PendingAuthorization, csrf: String, account: String?) -> Response {
+    /// that it signs in a device somewhere else (RFC 8628 §5.4). `root` leads back to the issuer's root from a page
+    /// below it (`../../` at `/federation/{id}/callback`), for the stylesheet and the form.
+    static func consent(_ pending: PendingAuthorization, csrf: String, account: String?, root: String = "") -> Response
+    {
         let page = ConsentPage(
             lang: PageLanguage.tag(uiLocales: pending.record.uiLocales),
             title: pending.isDeviceRequest ? "Connect a device?" : "Allow access?",
@@ -36,7 +38,8 @@ enum Pages {
             csrf: csrf,
             scopes: pending.scopes.map(ScopeDescriptions.describe),
             account: account,
-            deviceRequest: pending.isDeviceRequest
+            deviceRequest: pending.isDeviceRequest,
+            root: root
         )
         return render(
             page, template: "consent", title: page.title, status: .ok,
@@ -122,6 +125,7 @@ private struct ConsentPage {
     var scopes: [String]
     var account: String?
     var deviceRequest: Bool
+    var root: String
 }
 
 /// The values of a message page.

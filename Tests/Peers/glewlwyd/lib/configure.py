@@ -22,6 +22,9 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 REDIRECT_PORTS = [47111, 47112, 47113, 47114, 47115]
 REDIRECT_URIS = [f"http://127.0.0.1:{p}/callback" for p in REDIRECT_PORTS]
 POST_LOGOUT_URIS = [f"http://127.0.0.1:{p}/logged-out" for p in REDIRECT_PORTS]
+# Limen Server as glewlwyd's relying party (upstream provider `glewlwyd` of the hosted pages), listening on one of the
+# same ports: registered with every client, not listed in peer.json (the SDK's tests pick from REDIRECT_URIS).
+FEDERATION_REDIRECT_URIS = [f"http://127.0.0.1:{p}/federation/glewlwyd/callback" for p in REDIRECT_PORTS]
 
 PUBLIC_CLIENTS = [("limen-rs256", "rsa1", "RS256"),
                   ("limen-es256", "ec1", "ES256"),
@@ -151,7 +154,7 @@ def client_body(client_id, kid, secret=None):
     types = ["code", "refresh_token", "device_authorization", "delete_token"]
     body = {"client_id": client_id, "name": client_id, "description": "Limen e2e test client",
             "enabled": True, "confidential": secret is not None,
-            "redirect_uri": REDIRECT_URIS, "post_logout_redirect_uris": POST_LOGOUT_URIS,
+            "redirect_uri": REDIRECT_URIS + FEDERATION_REDIRECT_URIS, "post_logout_redirect_uris": POST_LOGOUT_URIS,
             "authorization_type": types, "sign_kid": kid, "scope": []}
     if secret is not None:
         body["password"] = secret

@@ -1,0 +1,93 @@
+import Foundation
+import Hummingbird
+import LimenServerWire
+
+/// The hosted pages' sign-in through an upstream OpenID provider (``IdentityProvider``), for a pending authorization
+/// request:
+///
+/// - `POST /federation/{id}/start` — the "Continue with …" button of the sign-in page (form fields `request` and
+///   `csrf`, the page's CSRF token): redirects to the provider (``UpstreamSignIn/begin(_:pending:issuer:)``).
+///   `/authorize?idp_hint={id}` goes there at once, without the page.
+/// - `GET /federation/{id}/callback` — where the provider sends the browser back: the attempt its `state` names (in
+///   this browser, for this provider, unexpired, used once), the code redeemed and the ID token validated, then the
+///   identity resolved to a Limen user (``ExternalAccounts``; a guest signed in in this browser upgrades through
+///   ``AccountLinking``'s cases; with sign-up turned off only an identity that leads to an account signs in), and the
+///   request continues as after a password: consent or the redirect with a code.
+///
+/// Both answer `404` for a provider that is not configured.
+enum FederationRoutes {
+    static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
+        router.post("/federation/:provider/start") { request, context in
+            let client = responder.provider.upstreamProviders[context.parameters.get("provider")]
+            return await responder.form(for: request) { browser, form throws(StorageError) in
+                guard let client else { return Pages.pageNotFound() }
+                let pending: PendingAuthorization
+                switch try await responder.pending(id: form["request"], browser: browser) {
+                case .found(let found): pending = found
+                case .refused(let page): return page
+                }
+                let purpose = CSRFToken.signInPurpose(requestID: pending.id)
+                guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: purpose) else {
+                    return Pages.forbidden()
+                }
+                return try await responder.redirectUpstream(client, pending: pending)
+            }
+        }
+        router.get("/federation/:provider/callback") { request, context in
+            let client = responder.provider.upstreamProviders[context.parameters.get("provider")]
+            return await responder.query(for: request) { browser, query throws(StorageError) in
+                guard let client else { return Pages.pageNotFound() }
+                return try await callback(
+                    client, query: query, rawQuery: request.uri.query ?? "", browser: browser, responder: responder)
+            }
+        }
+    }
+
+    private static func callback(
+        _ client: UpstreamClient,
+        query: FormFields,
+        rawQuery: String,
+        browser: BrowserState,
+        responder: SignInResponder
+    ) async throws(StorageError) -> Response {
+        let provider = responder.provider
+        guard let state = query["state"], let stored = try await responder.upstream.attempt(client, state: state)
+        else {
+            return responder.upstreamFailure(.unknownAttempt, client: client, pending: nil)
+        }
+        let pending: PendingAuthorization
+        switch try await responder.pending(id: stored.attempt.requestID, browser: browser) {
+        case .found(let found): pending = found
+        case .refused(let page): return page
+        }
+        let identity: ExternalIdentity
+        do {
+            identity = try await responder.upstream.finish(
+                client, query: rawQuery, issuer: provider.issuer.current, state: state, attempt: stored)
+        } catch .storage(let error) {
+            throw error
+        } catch {
+            return responder.upstreamFailure(error, client: client, pending: pending)
+        }
+        let accounts = ExternalAccounts(store: provider.store, now: provider.now)
+        let user: UserRecord
+        if provider.configuration.signUpEnabled {
+            let guest = try await responder.signedInGuest(browser)
+            user = try await accounts.user(for: identity, guest: guest)
+            if let guest, user.id != guest {
+                // AccountLinking's case 2 in the person's own browser: the account the identity belongs to replaces
+                // the guest, whose data is merged into it.
+                var context = FlowContext(subject: user.id)
+                context.replacedGuest = guest
+                try await AccountLinking(provider: provider).replaceGuest(
+                    in: context, request: FlowRequest(hostedPageFor: pending, guest: guest))
+            }
+        } else {
+            // Only administrators make accounts: an identity that leads to nobody (nor upgrades a guest) is refused.
+            guard let existing = try await accounts.existingUser(for: identity) else { return Pages.signUpOff() }
+            user = existing
+        }
+        // The page answering is two levels below the issuer's root.
+        return try await responder.signedIn(subject: user.id, pending: pending, browser: browser, root: "../../")
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Hummingbird
+import Logging
+
+extension SignInResponder {
+    /// The sign-ins through upstream providers, over this provider's store and clock.
+    var upstream: UpstreamSignIn { UpstreamSignIn(store: provider.store, now: provider.now) }
+
+    /// Sends the browser to `client`'s provider to sign in for `pending` (stored already): the redirect, or a page
+    /// saying the provider cannot be reached.
+    func redirectUpstream(_ client: UpstreamClient, pending: PendingAuthorization) async throws(StorageError)
+        -> Response
+    {
+        do {
+            return Responses.redirect(
+                to: try await upstream.begin(client, pending: pending, issuer: provider.issuer.current).absoluteString)
+        } catch .storage(let error) {
+            throw error
+        } catch {
+            return upstreamFailure(error, client: client, pending: pending)
+        }
+    }
+
+    /// The page for a sign-in through `client`'s provider that did not finish: `502` when the provider could not be
+    /// reached or broke the protocol, `400` when it, or Limen's checks, refused. Only the error's code is logged.
+    func upstreamFailure(_ error: UpstreamSignInError, client: UpstreamClient, pending: PendingAuthorization?)
+        -> Response
+    {
+        let name = client.provider.displayName
+        Logger(label: "limen.federation").notice(
+            "An upstream sign-in did not finish",
+            metadata: ["provider": "\(client.provider.id)", "error": "\(error.code)"])
+        if error.isUnavailable {
+            return Pages.message(
+                title: "\(name) cannot be reached", message: "Try again in a moment, or sign in another way.",
+                status: .badGateway, uiLocales: pending?.record.uiLocales)
+        }
+        return Pages.message(
+            title: "Signing in with \(name) did not work",
+            message: "Go back to the application and start signing in again.", status: .badRequest,
+            uiLocales: pending?.record.uiLocales)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LimenOIDC
+import LimenTestSupport
+import LimenWire
+import NIOCore
+import Testing
+
+@testable import LimenServer
+
+@Suite("Upstream provider end to end: an app signs a user in through Limen through glewlwyd")
+struct UpstreamGlewlwydTests {
+    /// The app's redirect URI (a native app's loopback listener).
+    private static let appRedirect = "http://127.0.0.1:53999/callback"
+
+    @Test(
+        "the sign-in page's button leads to glewlwyd and back; the app redeems the code for the linked user",
+        .enabled(if: GlewlwydUpstream.unavailableReason == nil, "glewlwyd is not installed")
+    )
+    func signInThroughGlewlwyd() async throws {
+        try await Self.withServer { glewlwyd, provider, client in
+            try await Self.signIn(client: client, provider: provider, glewlwyd: glewlwyd)
+        }
+    }
+
+    @Test(
+        "in a real Chromium: Limen's sign-in page, glewlwyd's login page, Limen's consent, the app gets a code",
+        .enabled(if: GlewlwydUpstream.unavailableReason == nil, "glewlwyd is not installed"),
+        .enabled(if: ChromiumPeer.unavailableReason == nil, "Chromium is not installed")
+    )
+    func signInThroughGlewlwydInChromium() async throws {
+        try await GlewlwydUpstream.with { glewlwyd in
+            let port = try Self.redirectPort()
+            try await withLiveServer(configure: { Self.offer(glewlwyd, port: port, in: &$0) }) { provider, issuer in
+                _ = try await ChromiumPeer.registerClient(in: provider, id: "app")
+                let output = try await PythonPeer.run([
+                    ChromiumPeer.upstreamScript.path, "--issuer", issuer, "--client-id", "app", "--upstream-issuer",
+                    glewlwyd.issuer, "--username", glewlwyd.username, "--password", glewlwyd.password,
+                ])
+                let summary = try JSONDecoder().decode(UpstreamBrowserSummary.self, from: output)
+                #expect(summary.buttons == ["Continue with Glewlwyd"])
+                #expect(summary.upstreamPage.hasSuffix("/login.html"), "glewlwyd's own login page")
+                #expect(summary.stateMatches && summary.iss == issuer && summary.callbacks == 1)
+                for page in summary.pages {
+                    #expect(page.violations.isEmpty, "\(page.page) at \(page.url): \(page.violations)")
+                }
+                let redeemed = try #require(
+                    try await provider.store.redeemedCode(
+                        hash: RandomIdentifier.hash(summary.code), now: provider.now(), clientID: "app"))
+                let identities = try await provider.store.identities(userID: redeemed.subject)
+                #expect(identities.map(\.kind).contains("oidc:\(glewlwyd.issuer)"))
+            }
+        }
+    }
+
+    /// A free port among glewlwyd's fixed redirect ports, where it knows Limen's callback.
+    private static func redirectPort() throws -> Int {
+        try #require((47111...47115).first(where: FreePort.isFree), "a free port among 47111-47115")
+    }
+
+    /// Sets `configuration` to listen on `port` and offer glewlwyd as upstream provider `glewlwyd`.
+    private static func offer(_ glewlwyd: GlewlwydUpstream, port: Int, in configuration: inout ServerConfiguration) {
+        configuration.port = port
+        configuration.identityProviders = [
+            IdentityProvider(
+                id: "glewlwyd", displayName: "Glewlwyd", issuer: glewlwyd.issuer, clientID: glewlwyd.clientID,
+                clientSecret: glewlwyd.clientSecret)
+        ]
+    }
+
+    /// Runs `body` with glewlwyd and Limen (HummingbirdTesting's live client; the issuer names a redirect port)
+    /// offering glewlwyd as upstream provider `glewlwyd`, with the public client `app`.
+    private static func withServer(
+        _ body: @escaping @Sendable (GlewlwydUpstream, Provider, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        try await GlewlwydUpstream.with { glewlwyd in
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            var configuration = ServerConfiguration.testing(directory: directory)
+            Self.offer(glewlwyd, port: try Self.redirectPort(), in: &configuration)
+            let provider = try await Provider.bootstrap(configuration: configuration)
+            do {
+                _ = try await ChromiumPeer.registerClient(in: provider, id: "app")
+                let app = Application(router: LimenServerApplication.router(provider: provider))
+                try await app.test(.live) { client in try await body(glewlwyd, provider, client) }
+            } catch {
+                await provider.store.close()
+                throw error
+            }
+            await provider.store.close()
+        }
+    }
+
+    private static func signIn(
+        client: some TestClientProtocol,
+        provider: Provider,
+        glewlwyd: GlewlwydUpstream
+    ) async throws {
+        let pkce = PKCE()
+        let authorize = [
+            ("response_type", "code"), ("client_id", "app"), ("redirect_uri", appRedirect),
+            ("scope", "openid email profile"), ("state", "app-state"), ("nonce", "app-nonce"),
+            ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"),
+        ]
+        var browser = Browser()
+        let signIn = try await browser.send(client, "/authorize?" + FormEncoding.encode(authorize))
+        #expect(signIn.body.contains("Continue with Glewlwyd"))
+        let toGlewlwyd = try await browser.submit(client, signIn, to: "/federation/glewlwyd/start", [])
+        let location = try #require(toGlewlwyd.headers[.location])
+        #expect(location.hasPrefix(glewlwyd.issuer + "/auth?"))
+        let back = try await glewlwyd.signIn(at: location)
+        let issuer = provider.issuer.current
+        #expect(back.hasPrefix(issuer + "/federation/glewlwyd/callback?"), "\(back)")
+        var page = try await browser.send(client, String(back.dropFirst(issuer.count)))
+        if page.status == .ok, page.body.contains(#"name="decision""#) {
+            page = try await browser.submit(client, page, to: "/consent", [("decision", "allow")])
+        }
+        #expect(page.redirect?.base == appRedirect)
+        #expect(page.redirect?.query["state"] == "app-state")
+        let code = try #require(page.redirect?.query["code"])
+        let redeem = [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", appRedirect), ("client_id", "app"),
+            ("code_verifier", pkce.verifier),
+        ]
+        let tokens = try await client.executeRequest(
+            uri: "/token", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+            body: ByteBuffer(string: FormEncoding.encode(redeem)))
+        #expect(tokens.status == .ok)
+        let body = try JSONValue(parsing: Data(String(buffer: tokens.body).utf8))
+        let idToken = try UnverifiedJWT(try #require(body.objectValue?["id_token"]?.stringValue))
+        let subject = try #require(idToken.subject)
+        let identities = try await provider.store.identities(userID: subject)
+        #expect(identities.map(\.kind) == ["oidc:\(glewlwyd.issuer)"], "the user is linked to their glewlwyd identity")
+    }
+}
+
+/// What `upstream_glewlwyd.py` prints.
+private struct UpstreamBrowserSummary: Decodable {
+    let pages: [FlowPagesSummary.CheckedPage]
+    let buttons: [String]
+    let upstreamPage: String
+    let code: String
+    let stateMatches: Bool
+    let iss: String?
+    let callbacks: Int
+
+    enum CodingKeys: String, CodingKey {
+        case pages, buttons, code, iss, callbacks
+        case upstreamPage = "upstream_page"
+        case stateMatches = "state_matches"
+    }
+}
