@@ -36,7 +36,9 @@ extension IdentityProvider {
 
     /// The entries of an `identity_providers` setting given as text (`LIMEN_IDENTITY_PROVIDERS`: JSON or YAML).
     static func list(parsing text: String, key: String) throws(ConfigurationError) -> [IdentityProvider] {
-        try list(parsing: try ConfigurationList.value(of: text, key: key, expected: "a list of identity providers"), key: key)
+        try list(
+            parsing: try ConfigurationList.value(of: text, key: key, expected: "a list of identity providers"), key: key
+        )
     }
 
     /// One entry, checked; errors name `key` followed by the member.

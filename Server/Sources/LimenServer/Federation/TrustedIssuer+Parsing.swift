@@ -140,6 +140,7 @@ extension TrustedIssuer {
 
     /// The entries of a `trusted_issuers` setting given as text (`LIMEN_TRUSTED_ISSUERS`: JSON or YAML).
     static func list(parsing text: String, key: String) throws(ConfigurationError) -> [TrustedIssuer] {
-        try list(parsing: try ConfigurationList.value(of: text, key: key, expected: "a list of trusted issuers"), key: key)
+        try list(
+            parsing: try ConfigurationList.value(of: text, key: key, expected: "a list of trusted issuers"), key: key)
     }
 }
