@@ -144,6 +144,7 @@ public struct Provider: Sendable {
                 logger.info("Registered the public client", metadata: ["client_id": "\(AppleSignIn.clientID)"])
             }
             try await configuration.profileSchema?.applyAsConfigured(to: store, now: now(), logger: logger)
+            try await store.startupCompleted()
             return Provider(
                 configuration: configuration, store: store, keys: keys, masterKey: masterKey, flows: flows, now: now)
         } catch {

@@ -84,6 +84,9 @@ public final class PostgresStore: Store {
         await runner.value
     }
 
+    /// Nothing to change: PostgreSQL's starts take turns on an advisory lock, with no timeout of their own.
+    public func startupCompleted() async throws(StorageError) {}
+
     public func ping() async throws(StorageError) {
         try await rows("SELECT 1")
     }

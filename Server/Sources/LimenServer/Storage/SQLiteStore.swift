@@ -122,8 +122,10 @@ public final class SQLiteStore: Store {
 
     /// How long a statement waits for another process's write lock.
     static let busyTimeoutMilliseconds = 5000
-    /// How long a start waits for the write lock while migrating: another process starting on the same file holds it
-    /// through each of its own migrations, and on a busy machine they take longer than ``busyTimeoutMilliseconds``.
+    /// How long a start waits for the write lock while migrating and seeding, until ``startupCompleted()``: another
+    /// process starting on the same file holds it through each of its own migrations and its key set, and on a busy
+    /// machine they take longer than ``busyTimeoutMilliseconds``. (Administration commands keep it: they may wait for
+    /// a running server's writes.)
     static let migrationBusyTimeoutMilliseconds = 60_000
 
     func migrate(_ migrations: [Migration]) async throws(StorageError) {
@@ -134,6 +136,9 @@ public final class SQLiteStore: Store {
             _ = try? await query("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds)")
             throw error
         }
+    }
+
+    public func startupCompleted() async throws(StorageError) {
         _ = try await query("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds)")
     }
 

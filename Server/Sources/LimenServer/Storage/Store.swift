@@ -12,6 +12,9 @@ public protocol Store:
 {
     /// Applies every schema migration not yet applied; running it again changes nothing.
     func migrate() async throws(StorageError)
+    /// Says that the provider's start — migrations, the key set, the seeded clients — is over: until then SQLite waits
+    /// longer for another process's write lock (nodes starting together on one file take turns through all of it).
+    func startupCompleted() async throws(StorageError)
     /// Checks that the store answers (used by `/healthz`).
     func ping() async throws(StorageError)
     /// Releases the connection; the store is not used afterwards.
