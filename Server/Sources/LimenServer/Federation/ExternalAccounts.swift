@@ -21,13 +21,13 @@ struct ExternalAccounts: Sendable {
 
     /// The user `identity` signs in as, linked or made as described above.
     func user(for identity: ExternalIdentity) async throws(StorageError) -> UserRecord {
-        let kind = identity.issuer.identityKind
-        if let user = try await store.user(identityKind: kind, subject: identity.subject) { return user }
-        let verifiedEmail = identity.emailVerified ? identity.email : nil
-        if identity.issuer.linkByVerifiedEmail, let verifiedEmail,
-            let owner = try await store.user(email: verifiedEmail), owner.emailVerified
-        {
-            return try await link(identity, to: owner.id)
+        try await signIn(identity).user
+    }
+
+    /// The user `identity` signs in as, linked or made as described above, and whether it was made for it.
+    func signIn(_ identity: ExternalIdentity) async throws(StorageError) -> (user: UserRecord, created: Bool) {
+        if let holder = try await holder(of: identity) {
+            return (holder.linked ? holder.user : try await link(identity, to: holder.user.id), false)
         }
         let created = UserRecord(
             id: RandomToken.make(byteCount: 16), email: nil, name: identity.name, createdAt: now())
@@ -35,16 +35,36 @@ struct ExternalAccounts: Sendable {
         let user = try await link(identity, to: created.id)
         guard user.id == created.id else {
             try await store.deleteUnusedUser(id: created.id)
-            return user
+            return (user, false)
         }
-        if let verifiedEmail, try await store.adoptVerifiedEmail(verifiedEmail, userID: user.id) {
-            return try await store.user(id: user.id) ?? user
-        }
-        return user
+        return (try await adoptEmail(of: identity, by: user), true)
     }
 
-    /// Links `identity` to `userID` unless it is linked already; the user it is linked to, either way.
-    private func link(_ identity: ExternalIdentity, to userID: String) async throws(StorageError) -> UserRecord {
+    /// The user who holds `identity` as things stand, changing nothing: the user it is linked to (`linked`), or with
+    /// the issuer's `link_by_verified_email` the user whose verified address the issuer verified (not linked yet);
+    /// `nil` when signing in would make a new user.
+    func holder(of identity: ExternalIdentity) async throws(StorageError) -> (user: UserRecord, linked: Bool)? {
+        if let user = try await store.user(identityKind: identity.issuer.identityKind, subject: identity.subject) {
+            return (user, true)
+        }
+        guard identity.issuer.linkByVerifiedEmail, identity.emailVerified, let email = identity.email,
+            let owner = try await store.user(email: email), owner.emailVerified
+        else { return nil }
+        return (owner, false)
+    }
+
+    /// `user` once they took the address of `identity`, when the issuer verified it, they have none and no other user
+    /// has it; `user` unchanged otherwise.
+    func adoptEmail(of identity: ExternalIdentity, by user: UserRecord) async throws(StorageError) -> UserRecord {
+        guard user.email == nil, identity.emailVerified, let email = identity.email,
+            try await store.adoptVerifiedEmail(email, userID: user.id)
+        else { return user }
+        return try await store.user(id: user.id) ?? user
+    }
+
+    /// Links `identity` to `userID` unless it is linked already; the user it is linked to, either way (another user's
+    /// when a request linked it to them first).
+    func link(_ identity: ExternalIdentity, to userID: String) async throws(StorageError) -> UserRecord {
         let record = IdentityRecord(
             kind: identity.issuer.identityKind, subject: identity.subject, userID: userID, createdAt: now())
         _ = try await store.insertIdentityIfAbsent(record)

@@ -31,6 +31,13 @@ struct FlowCatalog: Sendable {
         return catalog
     }
 
+    /// The flows a server with `configuration` offers: a flow some button of which signs in with Apple only with the
+    /// `apple` setting (without it, starting one answers `unknown_flow` as for any flow there is not).
+    func offered(under configuration: ServerConfiguration) -> FlowCatalog {
+        guard configuration.apple == nil else { return self }
+        return FlowCatalog(flows: flows.filter { !$0.value.runs(.signInWithApple) })
+    }
+
     /// Checks that every start node, `next` node and flow a button names exists, and that each action finds the
     /// collectors it reads in its node.
     private func checkReferences() throws(FlowDefinitionError) {
