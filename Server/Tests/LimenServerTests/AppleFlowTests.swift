@@ -8,13 +8,14 @@ import Testing
 @testable import LimenServer
 
 extension AppleFixture {
-    /// A stand-in Apple, a provider trusting it over `backend`, and the flows' `app` client and Grace's account
+    /// A stand-in Apple, a provider trusting it over `backend` (adjusted by `configure`), and the flows' `app` client and Grace's account
     /// (``FlowFixture/prepare(_:)``).
     static func runWithFlows(
         on backend: TokenBackend = .sqlite,
+        configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (AppleFixture) async throws -> Void
     ) async throws {
-        try await run(on: backend) { fixture in
+        try await run(on: backend, configure: configure) { fixture in
             try await FlowFixture.prepare(fixture.tokens)
             try await body(fixture)
         }
@@ -197,6 +198,27 @@ struct AppleFlowTests {
             #expect(
                 try await fixture.tokens.provider.store.user(
                     identityKind: AppleSignIn.identityKind, subject: "second.sub") == nil)
+        }
+    }
+
+    @Test("with sign-up turned off an Apple ID with an account signs in, a new one fails with sign_up_disabled")
+    func signUpOff() async throws {
+        let signUpOff: @Sendable (inout ServerConfiguration) -> Void = { $0.signUpEnabled = false }
+        try await AppleFixture.runWithFlows(configure: signUpOff) { fixture in
+            let store = fixture.tokens.provider.store
+            let known = UserRecord(id: "known-user", email: nil, createdAt: fixture.now)
+            try await store.insertUserIfAbsent(known)
+            try await store.insertIdentityIfAbsent(
+                IdentityRecord(
+                    kind: AppleSignIn.identityKind, subject: "known.sub", userID: known.id, createdAt: fixture.now))
+            let again = try await fixture.signInThroughFlow(try await fixture.identityToken(subject: "known.sub"))
+            #expect(try TokenFixture.subject(of: try await fixture.redeem(again)) == known.id)
+
+            let usersBefore = try await store.users().count
+            let refused = try await fixture.signInThroughFlow(try await fixture.identityToken(subject: "new.sub"))
+            #expect(refused.status == .forbidden)
+            #expect(refused.node["code"]?.stringValue == "sign_up_disabled")
+            #expect(try await store.users().count == usersBefore)
         }
     }
 

@@ -1,12 +1,9 @@
 import Foundation
-import HTTPTypes
 
 extension AccountLinking {
     /// The error detail code of case 3 when the signed-in account has another identity of the same kind (another
     /// Apple ID): an account has one of each.
     static let accountHasIdentity = "account_has_identity"
-    /// The error detail code of case 5 when the identity would make a new account while sign-up is turned off.
-    static let signUpDisabled = "sign_up_disabled"
 
     /// The context once an external `identity` (Sign in with Apple's, named by `credential`) identified its user by
     /// the five cases, or the refusal. The identity belongs to an account when it is linked to it, or with the
@@ -19,7 +16,7 @@ extension AccountLinking {
     ///   verified when they have none and nobody has it, and a guest takes the name given; refused with
     ///   `account_has_identity` when they have another identity of that kind;
     /// - it belongs to nobody and nobody is signed in: a new account (``ExternalAccounts/signIn(_:)``: its name and
-    ///   verified address), unless sign-up is turned off.
+    ///   verified address); the caller checks first that sign-up is on (``makesAccount(for:request:)``).
     func identified(
         _ identity: ExternalIdentity,
         as credential: Credential,
@@ -37,14 +34,6 @@ extension AccountLinking {
         }
         var context = context
         guard let current = try await signedIn(request) else {
-            guard provider.configuration.signUpEnabled else {
-                let message = FlowActionRunner.signUpDisabled.message
-                return .failure(
-                    FlowRefusal(
-                        message: message,
-                        details: [.init(key: credential.key, code: Self.signUpDisabled, message: message)],
-                        status: .forbidden))
-            }
             let (user, created) = try await accounts.signIn(identity)
             (context.subject, context.createdUser, context.replacedGuest) = (user.id, created, nil)
             return .success(context)
@@ -67,5 +56,13 @@ extension AccountLinking {
         }
         (context.subject, context.createdUser, context.replacedGuest) = (current.id, false, nil)
         return .success(context)
+    }
+
+    /// Whether ``identified(_:as:request:context:)`` would make a new account for `identity`: nobody holds it and
+    /// nobody is signed in.
+    func makesAccount(for identity: ExternalIdentity, request: FlowRequest) async throws(StorageError) -> Bool {
+        let accounts = ExternalAccounts(store: provider.store, now: provider.now)
+        guard try await accounts.holder(of: identity) == nil else { return false }
+        return try await signedIn(request) == nil
     }
 }

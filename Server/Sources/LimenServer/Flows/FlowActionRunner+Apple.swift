@@ -13,7 +13,9 @@ extension FlowActionRunner {
     /// Apple gives the app on the first sign-in only, is trimmed and kept for a new user (or a guest without one).
     ///
     /// A token refused for any reason gets the same error node (`invalid_identity_token` on `identity_token`), which
-    /// never echoes it; Apple's keys out of reach gets `503` with `apple_unavailable`.
+    /// never echoes it; Apple's keys out of reach gets `503` with `apple_unavailable`. While sign-up is turned off, an
+    /// Apple ID that would make a new account ends the interaction with `sign_up_disabled` (`403`), as `create_account`
+    /// does.
     func signInWithApple(
         values: [String: FlowValue],
         context: FlowContext,
@@ -42,6 +44,11 @@ extension FlowActionRunner {
         } catch {
             return .refused(
                 Self.appleRefusal(Self.invalidIdentityToken, "Sign in with Apple did not work. Try again."))
+        }
+        if !provider.configuration.signUpEnabled,
+            try await linking.makesAccount(for: identity.external, request: request)
+        {
+            return .failed(code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
         }
         switch try await linking.identified(identity.external, as: .apple, request: request, context: context) {
         case .success(let identified): return .proceeded(identified)

@@ -21,7 +21,7 @@ struct FlowRefusal: Sendable, Equatable {
     var message: String
     /// What was wrong, field by field.
     var details: [FlowErrorDetail] = []
-    /// `200`, or `429`/`503` when waiting helps (with ``retryAfter``), or `403` when the server takes no new accounts.
+    /// `200`, or `429`/`503` when waiting helps (with ``retryAfter``).
     var status: HTTPResponse.Status = .ok
     /// Seconds to wait before trying again.
     var retryAfter: Int?
