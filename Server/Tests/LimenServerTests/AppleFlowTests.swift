@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import LimenOIDC
 import LimenTestSupport
 import LimenWire
@@ -219,6 +220,23 @@ struct AppleFlowTests {
             #expect(refused.status == .forbidden)
             #expect(refused.node["code"]?.stringValue == "sign_up_disabled")
             #expect(try await store.users().count == usersBefore)
+        }
+    }
+
+    @Test("the apple flow is for native apps only: no hosted page shows or takes it")
+    func noHostedPage() async throws {
+        let apple: (inout ServerConfiguration) -> Void = { $0.apple = AppleSignIn(bundleIDs: [AppleFixture.bundleID]) }
+        try await withSignIn(configure: apple) { fixture in
+            var browser = Browser()
+            let signIn = try await browser.send(fixture.client, SignInFixture.authorizeURI())
+            let requestID = try #require(signIn.hiddenField("request"))
+            let page = try await browser.send(fixture.client, "/login?flow=apple&request=\(requestID)")
+            #expect(page.status == .notFound)
+            let posted = try await browser.submit(
+                fixture.client, signIn, to: "/login",
+                [("flow", "apple"), ("identity_token", "a.b.c"), ("nonce", "n"), ("action", "submit")])
+            #expect(posted.status == .notFound)
+            #expect(!posted.body.contains("a.b.c"))
         }
     }
 
