@@ -223,6 +223,32 @@ struct AppleFlowTests {
         }
     }
 
+    @Test("link_by_verified_email: a guest meeting an account's verified address links nothing until they migrate")
+    func linkByVerifiedEmail() async throws {
+        let linkByEmail: @Sendable (inout ServerConfiguration) -> Void = { $0.apple?.linkByVerifiedEmail = true }
+        try await AppleFixture.runWithFlows(configure: linkByEmail) { fixture in
+            let store = fixture.tokens.provider.store
+            let owner = UserRecord(
+                id: "owner", email: "owner@example.com", emailVerified: true, createdAt: fixture.now)
+            try await store.insertUserIfAbsent(owner)
+            let token = try await fixture.identityToken(extra: [
+                "email": .string("owner@example.com"), "email_verified": .bool(true),
+            ])
+            let guest = try await fixture.tokens.guestTokens()
+            let bearer = try TokenFixture.accessToken(guest)
+            let refused = try await fixture.signInThroughFlow(token, bearer: bearer)
+            #expect(refused.detailCodes == ["identity_token": ["migration_required"]])
+            #expect(
+                try await store.user(identityKind: AppleSignIn.identityKind, subject: "001234.abcdef") == nil,
+                "nothing linked")
+
+            let done = try await fixture.signInThroughFlow(token, bearer: bearer, extra: [("allow_migration", "false")])
+            #expect(try TokenFixture.subject(of: try await fixture.redeem(done)) == owner.id)
+            #expect(
+                try await store.user(identityKind: AppleSignIn.identityKind, subject: "001234.abcdef")?.id == owner.id)
+        }
+    }
+
     @Test("the apple flow is for native apps only: no hosted page shows or takes it")
     func noHostedPage() async throws {
         let apple: (inout ServerConfiguration) -> Void = { $0.apple = AppleSignIn(bundleIDs: [AppleFixture.bundleID]) }
