@@ -32,8 +32,12 @@ public struct Provider: Sendable {
     let profileWrites = ProfileWriteQueue()
     /// The current time; injected so that expiry is tested without waiting.
     public let now: @Sendable () -> Date
-    /// The sign-in flows it runs: the built-in ones and the configuration's files.
+    /// The sign-in flows it runs: the built-in ones and the configuration's files, those that sign in with Apple only
+    /// with the `apple` setting (``FlowCatalog/offered(under:)``).
     let flows: FlowCatalog
+    /// Checks Sign in with Apple's identity tokens (one key cache for the flows and the AppleSignInKit routes), when
+    /// the `apple` setting is given.
+    let appleIdentities: AppleIdentityVerifier?
     /// Where its emails go.
     let mailer: any Mailer
     /// Client records for client authentication, served for a few seconds (see ``ClientCache`` for what another
@@ -77,7 +81,10 @@ public struct Provider: Sendable {
         flows: FlowCatalog = .builtIn,
         now: @escaping @Sendable () -> Date
     ) {
-        self.flows = flows
+        self.flows = flows.offered(under: configuration)
+        self.appleIdentities = configuration.apple.map {
+            AppleIdentityVerifier(apple: $0, transport: URLSessionTransport(timeout: 10), now: now)
+        }
         self.mailer =
             switch configuration.mailTransport {
             case .log: LogMailer(logger: Logger(label: "limen.mail"))

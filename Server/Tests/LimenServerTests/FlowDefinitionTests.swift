@@ -47,8 +47,10 @@ struct FlowDefinitionTests {
     @Test("the built-in flows parse and reference only what exists")
     func builtIns() throws {
         let catalog = try FlowCatalog.load(files: [])
-        #expect(Set(catalog.flows.keys) == ["sign-in", "sign-up", "password-reset", "email-code", "anonymous"])
-        #expect(FlowCatalog.builtIn.flows.count == 5)
+        #expect(
+            Set(catalog.flows.keys) == ["sign-in", "sign-up", "password-reset", "email-code", "anonymous", "apple"])
+        #expect(FlowCatalog.builtIn.flows.count == 6)
+        #expect(catalog.offered(under: ServerConfiguration()).flows["apple"] == nil, "only with the apple setting")
         #expect(
             catalog.flows["sign-in"]?.node("credentials")?.collectors.map(\.key) == [
                 "email", "password", "submit", "forgot-password", "create-account", "email-code",

@@ -20,13 +20,18 @@ enum FlowFixture {
         _ body: @Sendable (TokenFixture) async throws -> Void
     ) async throws {
         try await TokenFixture.run(on: backend, configure: configure) { fixture in
-            try await fixture.provider.store.insertClientIfAbsent(
-                ClientRecord(
-                    id: "app", name: "App", kind: .public, isNative: true, redirectURIs: [TokenFixture.nativeRedirect],
-                    isFirstParty: true, createdAt: fixture.clock.now))
-            _ = try await fixture.provider.accounts.signUp(email: email, password: password, name: "Grace")
+            try await prepare(fixture)
             try await body(fixture)
         }
+    }
+
+    /// Adds the first-party `app` client and Grace's account to `fixture`.
+    static func prepare(_ fixture: TokenFixture) async throws {
+        try await fixture.provider.store.insertClientIfAbsent(
+            ClientRecord(
+                id: "app", name: "App", kind: .public, isNative: true, redirectURIs: [TokenFixture.nativeRedirect],
+                isFirstParty: true, createdAt: fixture.clock.now))
+        _ = try await fixture.provider.accounts.signUp(email: email, password: password, name: "Grace")
     }
 }
 

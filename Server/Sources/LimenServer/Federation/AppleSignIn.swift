@@ -3,8 +3,9 @@ import LimenWire
 
 /// Sign in with Apple: the `apple` setting. Apple is a trusted-issuer preset (``trustedIssuer``): its identity tokens
 /// are checked as any trusted issuer's are, plus the nonce (``AppleIdentityVerifier``), and they sign in through the
-/// AppleSignInKit-compatible routes (`POST /auth/apple/native`); Apple's server-to-server notifications arrive at
-/// `POST /auth/apple/notifications`.
+/// built-in `apple` flow (`POST /flows/apple`, offered with this setting only: Limen's own SDK, with the linking cases
+/// of ``AccountLinking``) or the AppleSignInKit-compatible routes (`POST /auth/apple/native`); Apple's server-to-server
+/// notifications arrive at `POST /auth/apple/notifications`.
 ///
 /// ```yaml
 /// apple:

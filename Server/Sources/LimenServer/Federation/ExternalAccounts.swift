@@ -25,45 +25,59 @@ struct ExternalAccounts: Sendable {
     /// The user `identity` signs in as, linked or made as described above; `guest` is the anonymous user upgrading,
     /// if any.
     func user(for identity: ExternalIdentity, guest: String? = nil) async throws(StorageError) -> UserRecord {
+        guard let guest else { return try await signIn(identity).user }
         if let user = try await existingUser(for: identity) { return user }
-        let verifiedEmail = identity.emailVerified ? identity.email : nil
-        let user: UserRecord
-        if let guest {
-            user = try await link(identity, to: guest)
-            guard user.id == guest else { return user }
-        } else {
-            let created = UserRecord(
-                id: RandomToken.make(byteCount: 16), email: nil, name: identity.name, createdAt: now())
-            try await store.insertUserIfAbsent(created)
-            user = try await link(identity, to: created.id)
-            guard user.id == created.id else {
-                try await store.deleteUnusedUser(id: created.id)
-                return user
-            }
-        }
-        if let verifiedEmail, try await store.adoptVerifiedEmail(verifiedEmail, userID: user.id) {
-            return try await store.user(id: user.id) ?? user
-        }
-        return user
+        let user = try await link(identity, to: guest)
+        guard user.id == guest else { return user }
+        return try await adoptEmail(of: identity, by: user)
     }
 
-    /// The user `identity` leads to without making an account: the one it is linked to, or, with the issuer's
-    /// `link_by_verified_email`, the user whose verified address it verified (the identity is then linked to them);
-    /// `nil` when it leads to nobody (with sign-up turned off, such an identity cannot sign in).
+    /// The user `identity` leads to without making an account: its ``holder(of:)``, the identity linked to them when it
+    /// was not yet; `nil` when it leads to nobody (with sign-up turned off, such an identity cannot sign in).
     func existingUser(for identity: ExternalIdentity) async throws(StorageError) -> UserRecord? {
-        if let user = try await store.user(identityKind: identity.identityKind, subject: identity.subject) {
-            return user
-        }
-        if identity.linkByVerifiedEmail, identity.emailVerified, let email = identity.email,
-            let owner = try await store.user(email: email), owner.emailVerified
-        {
-            return try await link(identity, to: owner.id)
-        }
-        return nil
+        guard let holder = try await holder(of: identity) else { return nil }
+        return holder.linked ? holder.user : try await link(identity, to: holder.user.id)
     }
 
-    /// Links `identity` to `userID` unless it is linked already; the user it is linked to, either way.
-    private func link(_ identity: ExternalIdentity, to userID: String) async throws(StorageError) -> UserRecord {
+    /// The user `identity` signs in as, linked or made as described above, and whether it was made for it.
+    func signIn(_ identity: ExternalIdentity) async throws(StorageError) -> (user: UserRecord, created: Bool) {
+        if let user = try await existingUser(for: identity) { return (user, false) }
+        let created = UserRecord(
+            id: RandomToken.make(byteCount: 16), email: nil, name: identity.name, createdAt: now())
+        try await store.insertUserIfAbsent(created)
+        let user = try await link(identity, to: created.id)
+        guard user.id == created.id else {
+            try await store.deleteUnusedUser(id: created.id)
+            return (user, false)
+        }
+        return (try await adoptEmail(of: identity, by: user), true)
+    }
+
+    /// The user who holds `identity` as things stand, changing nothing: the user it is linked to (`linked`), or with
+    /// the issuer's `link_by_verified_email` the user whose verified address the issuer verified (not linked yet);
+    /// `nil` when signing in would make a new user.
+    func holder(of identity: ExternalIdentity) async throws(StorageError) -> (user: UserRecord, linked: Bool)? {
+        if let user = try await store.user(identityKind: identity.identityKind, subject: identity.subject) {
+            return (user, true)
+        }
+        guard identity.linkByVerifiedEmail, identity.emailVerified, let email = identity.email,
+            let owner = try await store.user(email: email), owner.emailVerified
+        else { return nil }
+        return (owner, false)
+    }
+
+    /// `user` once they took the address of `identity`, when the issuer verified it, they have none and no other user
+    /// has it; `user` unchanged otherwise.
+    func adoptEmail(of identity: ExternalIdentity, by user: UserRecord) async throws(StorageError) -> UserRecord {
+        guard user.email == nil, identity.emailVerified, let email = identity.email,
+            try await store.adoptVerifiedEmail(email, userID: user.id)
+        else { return user }
+        return try await store.user(id: user.id) ?? user
+    }
+
+    /// Links `identity` to `userID` unless it is linked already; the user it is linked to, either way (another user's
+    /// when a request linked it to them first).
+    func link(_ identity: ExternalIdentity, to userID: String) async throws(StorageError) -> UserRecord {
         let record = IdentityRecord(
             kind: identity.identityKind, subject: identity.subject, userID: userID, createdAt: now())
         _ = try await store.insertIdentityIfAbsent(record)

@@ -4,10 +4,11 @@ import Foundation
 /// lead to, given who is signed in on the device (the start's bearer token, ``FlowRequest/signedInSubject``).
 ///
 /// 1. A guest is signed in and the credential belongs to nobody: it is linked to the guest (same user ID, data kept,
-///    the level rises) — ``link(email:passwordHash:emailVerified:request:)``.
+///    the level rises) — ``link(email:password:name:emailVerified:request:)``, or for an external identity (Sign in
+///    with Apple) ``identified(_:as:request:context:)``.
 /// 2. A guest is signed in and the credential belongs to another account: `migration_required`, unless the start said
 ///    `allow_migration`; then the account is signed in and the guest deleted when the interaction completes (its
-///    profile fields merged into the account's first with `true`) — ``identified(_:request:context:)``.
+///    profile fields merged into the account's first with `true`) — ``identified(_:request:context:credential:)``.
 /// 3. A user with an identity is signed in and the credential belongs to nobody: linked to them where their account
 ///    can hold it, else refused with `account_has_email` (an account has one address).
 /// 4. A user with an identity is signed in and the credential belongs to another account: `credential_in_use`, nothing
@@ -21,6 +22,22 @@ struct AccountLinking: Sendable {
     /// The error detail code of case 3 when the signed-in account has an address already.
     static let accountHasEmail = "account_has_email"
 
+    /// The credential a flow found, as its refusals name it.
+    struct Credential: Sendable {
+        /// The collector the refusal's detail is about.
+        var key: String
+        /// What a sentence calls it ("email address").
+        var name: String
+
+        /// How a sentence starts with it ("This email address").
+        var noun: String { "This \(name)" }
+
+        /// An email address (with or without a password).
+        static let email = Credential(key: "email", name: "email address")
+        /// An Apple ID, proved by the identity token of Sign in with Apple.
+        static let apple = Credential(key: "identity_token", name: "Apple ID")
+    }
+
     /// The provider whose store holds the users.
     let provider: Provider
 
@@ -30,11 +47,13 @@ struct AccountLinking: Sendable {
         return try await provider.store.user(id: subject)
     }
 
-    /// The context once the credentials identified `user` (cases 2, 4 and 5), or the refusal.
+    /// The context once the credentials (`credential`, an email address unless said) identified `user` (cases 2, 4
+    /// and 5), or the refusal.
     func identified(
         _ user: UserRecord,
         request: FlowRequest,
-        context: FlowContext
+        context: FlowContext,
+        credential: Credential = .email
     ) async throws(StorageError) -> Result<FlowContext, FlowRefusal> {
         var context = context
         (context.subject, context.createdUser, context.replacedGuest) = (user.id, false, nil)
@@ -43,14 +62,14 @@ struct AccountLinking: Sendable {
             return .failure(
                 Self.refusal(
                     Self.credentialInUse,
-                    "This sign-in belongs to another account. Sign out first to use that account."))
+                    "This sign-in belongs to another account. Sign out first to use that account.", about: credential))
         }
         guard request.allowMigration != nil else {
             return .failure(
                 Self.refusal(
                     Self.migrationRequired,
-                    "This email address has an account. Sign in to it to continue; what you did as a guest can be "
-                        + "moved to it."))
+                    "\(credential.noun) has an account. Sign in to it to continue; what you did as a guest can be "
+                        + "moved to it.", about: credential))
         }
         context.replacedGuest = current.id
         return .success(context)
@@ -126,8 +145,8 @@ struct AccountLinking: Sendable {
         }
     }
 
-    /// An error node's refusal naming the `email` field with `code`.
-    private static func refusal(_ code: String, _ message: String) -> FlowRefusal {
-        FlowRefusal(message: message, details: [.init(key: "email", code: code, message: message)])
+    /// An error node's refusal naming the field of `credential` (the `email` field unless said) with `code`.
+    static func refusal(_ code: String, _ message: String, about credential: Credential = .email) -> FlowRefusal {
+        FlowRefusal(message: message, details: [.init(key: credential.key, code: code, message: message)])
     }
 }

@@ -4,7 +4,7 @@ enum BuiltInFlows {
     /// Each built-in flow's definition, by name.
     static let definitions: [(name: String, yaml: String)] = [
         ("sign-in", signIn), ("sign-up", signUp), ("password-reset", passwordReset), ("email-code", emailCode),
-        ("anonymous", anonymous),
+        ("anonymous", anonymous), ("apple", apple),
     ]
 
     /// A guest: an anonymous user with no identity, made by one button, who can link an email address later and keep
@@ -19,6 +19,24 @@ enum BuiltInFlows {
             collectors:
               - {type: SUBMIT_BUTTON, key: submit, label: Continue as a guest, actions: [create_anonymous_account, require_consent, complete]}
               - {type: FLOW_LINK, key: sign-in, label: I have an account, flow: sign-in}
+        """
+
+    /// Sign in with Apple from a native app, offered with the `apple` setting only: the app asks Apple itself
+    /// (`ASAuthorizationController`, with the SHA-256 of a raw nonce it generated) and submits the identity token, the
+    /// raw nonce and, on the first sign-in, the name Apple gave it; the Apple ID signs in, or is linked to the user
+    /// signed in on the device, by ``AccountLinking``'s cases.
+    static let apple = """
+        id: apple
+        start: apple
+        nodes:
+          - id: apple
+            name: Sign in with Apple
+            description: Continue with your Apple ID.
+            collectors:
+              - {type: TEXT, key: identity_token, label: Identity token, required: true}
+              - {type: TEXT, key: nonce, label: Nonce, required: true}
+              - {type: TEXT, key: name, label: Name, validation: {regex: '(?s).{0,\(Accounts.maximumNameLength)}', message: Use at most \(Accounts.maximumNameLength) characters for your name.}}
+              - {type: SUBMIT_BUTTON, key: submit, label: Continue with Apple, actions: [sign_in_with_apple, require_consent, complete]}
         """
 
     /// Email and password; links to password reset, sign-up and passwordless sign-in.

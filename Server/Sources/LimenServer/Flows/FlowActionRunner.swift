@@ -123,6 +123,11 @@ struct FlowActionRunner: Sendable {
                 } catch {
                     return try Self.outcome(of: error)
                 }
+            case .signInWithApple:
+                switch try await signInWithApple(values: values, context: context, request: request) {
+                case .proceeded(let next): context = next
+                case let other: return other
+                }
             case .requireConsent:
                 guard let subject = context.subject else { return Self.nobody }
                 if !hostedPage,
@@ -151,7 +156,7 @@ struct FlowActionRunner: Sendable {
     }
 
     /// The case table of the credentials the actions find (``AccountLinking``).
-    private var linking: AccountLinking { AccountLinking(provider: provider) }
+    var linking: AccountLinking { AccountLinking(provider: provider) }
 
     /// Where an email action runs: the flow (the code's purpose), the interaction and its client (the link's parts),
     /// and the request (who is signed in on the device).
@@ -256,7 +261,7 @@ struct FlowActionRunner: Sendable {
             } catch {
                 return try Self.outcome(of: error)
             }
-        case .checkPassword, .createAccount, .createAnonymousAccount, .requireConsent, .complete:
+        case .checkPassword, .createAccount, .createAnonymousAccount, .signInWithApple, .requireConsent, .complete:
             break
         }
         return .proceeded(context)
@@ -290,13 +295,14 @@ struct FlowActionRunner: Sendable {
     private static let nobody = FlowActionOutcome.failed(
         code: "no_user", message: "Nobody has signed in yet.", status: .badRequest)
 
-    private static func text(_ value: FlowValue?) -> String? {
+    /// The text of a submitted value, `nil` when empty or not text.
+    static func text(_ value: FlowValue?) -> String? {
         guard case .text(let text)? = value, !text.isEmpty else { return nil }
         return text
     }
 
     /// An account error as the interaction answers it: the same messages as the hosted pages.
-    private static func outcome(of error: AccountError) throws(StorageError) -> FlowActionOutcome {
+    static func outcome(of error: AccountError) throws(StorageError) -> FlowActionOutcome {
         let message = error.errorDescription ?? "The request was refused."
         switch error {
         case .invalidCredentials:

@@ -31,6 +31,20 @@ struct FlowCatalog: Sendable {
         return catalog
     }
 
+    /// The flows a server with `configuration` offers: a flow some button of which signs in with Apple only with the
+    /// `apple` setting (without it, starting one answers `unknown_flow` as for any flow there is not).
+    func offered(under configuration: ServerConfiguration) -> FlowCatalog {
+        guard configuration.apple == nil else { return self }
+        return FlowCatalog(flows: flows.filter { !$0.value.runs(.signInWithApple) })
+    }
+
+    /// Flow `name` as the hosted pages offer it: `nil` for a flow only native apps run — one whose button signs in with
+    /// Apple takes an identity token that only an app gets from Apple, and a page would fill a refused one back in.
+    func page(_ name: String) -> FlowDefinition? {
+        guard let flow = flows[name], !flow.runs(.signInWithApple) else { return nil }
+        return flow
+    }
+
     /// Checks that every start node, `next` node and flow a button names exists, and that each action finds the
     /// collectors it reads in its node.
     private func checkReferences() throws(FlowDefinitionError) {

@@ -97,6 +97,9 @@ enum FlowAction: String, Sendable, CaseIterable, Codable {
     case setPassword = "set_password"
     /// Marks the identified user's email verified (after a code proved it).
     case markEmailVerified = "mark_email_verified"
+    /// Checks Sign in with Apple's `identity_token` against the raw `nonce` the app generated, and identifies the
+    /// user of that Apple ID by ``AccountLinking``'s cases (made with the optional `name` when new).
+    case signInWithApple = "sign_in_with_apple"
     /// Asks the identified user to allow the client the requested scopes, unless the client is first-party or they
     /// were allowed before: a native flow shows a consent node; the hosted pages show the consent page after sign-in.
     case requireConsent = "require_consent"
@@ -115,6 +118,7 @@ enum FlowAction: String, Sendable, CaseIterable, Codable {
         case .checkPassword, .createAccount: ["email", "password"]
         case .sendEmailCode, .sendSignUpCode: ["email"]
         case .checkEmailCode: ["code"]
+        case .signInWithApple: ["identity_token", "nonce"]
         case .setPassword: ["password"]
         case .createAnonymousAccount, .markEmailVerified, .requireConsent, .complete: []
         }

@@ -226,6 +226,11 @@ struct FlowEngine: Sendable {
 }
 
 extension FlowDefinition {
+    /// Whether some button of the flow runs `action`.
+    func runs(_ action: FlowAction) -> Bool {
+        nodes.contains { $0.sets(password: action) }
+    }
+
     /// Whether some button of the flow creates an account (or sends a code to make one, or makes an anonymous one).
     var createsAccounts: Bool {
         nodes.contains {

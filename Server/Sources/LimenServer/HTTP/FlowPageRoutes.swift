@@ -71,7 +71,7 @@ enum FlowPageRoutes {
         responder: SignInResponder
     ) async throws(StorageError) -> Response {
         let provider = responder.provider
-        guard let flow = provider.flows.flows[name] else { return Pages.pageNotFound() }
+        guard let flow = provider.flows.page(name) else { return Pages.pageNotFound() }
         // One form rule for every route: a repeated field is refused, except the choices of a multiple collector.
         if let repeated = form.names.filter(form.isRepeated).subtracting(FlowPageForm.multipleKeys(of: flow)).min() {
             let refusal = FormRefusal.repeated(repeated)

@@ -32,7 +32,7 @@ struct SignInResponder: Sendable {
     func flowPage(_ name: String, pending: PendingAuthorization, browser: BrowserState) async throws(StorageError)
         -> Response
     {
-        guard let flow = provider.flows.flows[name] else { return Pages.pageNotFound() }
+        guard let flow = provider.flows.page(name) else { return Pages.pageNotFound() }
         guard provider.configuration.signUpEnabled || !flow.createsAccounts else { return Pages.signUpOff() }
         let interaction = try await engine.pageInteraction(
             for: pending, flow: flow, guest: try await signedInGuest(browser))

@@ -76,7 +76,7 @@ struct FlowPageRenderer {
 
     /// The page of flow `name` for this request, or `nil` when it is not offered here (sign-up is off).
     private func link(to name: String) -> String? {
-        guard let flow = catalog.flows[name], signUpEnabled || !flow.createsAccounts else { return nil }
+        guard let flow = catalog.page(name), signUpEnabled || !flow.createsAccounts else { return nil }
         return FlowPageRoutes.link(to: name, requestID: pending.id)
     }
 }

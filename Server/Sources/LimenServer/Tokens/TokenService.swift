@@ -46,8 +46,6 @@ struct TokenService: Sendable {
             accounts: accounts)
         deviceFlow = DeviceFlow(store: provider.store, keys: provider.derivedKeys, now: provider.now)
         verifier = AccessTokenVerifier(provider: provider)
-        apple = provider.configuration.apple.map {
-            AppleIdentityVerifier(apple: $0, transport: URLSessionTransport(timeout: 10), now: provider.now)
-        }
+        apple = provider.appleIdentities
     }
 }

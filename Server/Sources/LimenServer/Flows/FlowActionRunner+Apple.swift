@@ -1,0 +1,70 @@
+import Foundation
+import HTTPTypes
+
+extension FlowActionRunner {
+    /// The error detail code of an identity token that is not valid for this request (any reason alike).
+    static let invalidIdentityToken = "invalid_identity_token"
+    /// The error detail code when Apple's keys could not be fetched (`503`, try again later).
+    static let appleUnavailable = "apple_unavailable"
+
+    /// `sign_in_with_apple`: the submitted `identity_token` checked against the raw `nonce` the app generated
+    /// (``AppleIdentityVerifier``), then its Apple ID (kind `apple`, Apple's `sub`) resolved to a user by
+    /// ``AccountLinking``'s cases (``AccountLinking/identified(_:as:request:context:)``); the optional `name`, which
+    /// Apple gives the app on the first sign-in only, is trimmed and kept for a new user (or a guest without one).
+    ///
+    /// A token refused for any reason gets the same error node (`invalid_identity_token` on `identity_token`), which
+    /// never echoes it; Apple's keys out of reach gets `503` with `apple_unavailable`. While sign-up is turned off, an
+    /// Apple ID that would make a new account ends the interaction with `sign_up_disabled` (`403`), as `create_account`
+    /// does.
+    func signInWithApple(
+        values: [String: FlowValue],
+        context: FlowContext,
+        request: FlowRequest
+    ) async throws(StorageError) -> FlowActionOutcome {
+        guard let apple = provider.appleIdentities else {
+            return .failed(
+                code: "apple_not_configured", message: "Sign in with Apple is not offered here.", status: .notFound)
+        }
+        let name: String?
+        do throws(AccountError) {
+            name = try Accounts.displayName(Self.text(values["name"]))
+        } catch {
+            return try Self.outcome(of: error)
+        }
+        let identity: AppleIdentity
+        do throws(AppleIdentityRefusal) {
+            identity = try await apple.verify(
+                Self.text(values["identity_token"]) ?? "", rawNonce: Self.text(values["nonce"]) ?? "",
+                fullName: name)
+        } catch .keysUnavailable {
+            return .refused(
+                Self.appleRefusal(
+                    Self.appleUnavailable, "Apple cannot be reached just now. Try again in a minute.",
+                    status: .serviceUnavailable, retryAfter: 60))
+        } catch {
+            return .refused(
+                Self.appleRefusal(Self.invalidIdentityToken, "Sign in with Apple did not work. Try again."))
+        }
+        if !provider.configuration.signUpEnabled,
+            try await linking.makesAccount(for: identity.external, request: request)
+        {
+            return .failed(code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
+        }
+        switch try await linking.identified(identity.external, as: .apple, request: request, context: context) {
+        case .success(let identified): return .proceeded(identified)
+        case .failure(let refusal): return .refused(refusal)
+        }
+    }
+
+    /// A refusal of the identity token: `code` on `identity_token`.
+    private static func appleRefusal(
+        _ code: String,
+        _ message: String,
+        status: HTTPResponse.Status = .ok,
+        retryAfter: Int? = nil
+    ) -> FlowRefusal {
+        FlowRefusal(
+            message: message, details: [.init(key: AccountLinking.Credential.apple.key, code: code, message: message)],
+            status: status, retryAfter: retryAfter)
+    }
+}
