@@ -125,8 +125,10 @@ struct ExternalTokenVerifier: Sendable {
         guard let cache = await issuerKeys.keys() else { throw .keysUnavailable(issuer: issuer.issuer) }
         do {
             let (members, _) = try await cache.verifiedPayload(of: token, allowedAlgorithms: Set(issuer.algorithms))
+            if await issuerKeys.isRecovering { await issuerKeys.recordSuccess() }
             return (issuer, members)
         } catch .jwksUnavailable {
+            await issuerKeys.recordFailure()
             throw .keysUnavailable(issuer: issuer.issuer)
         } catch {
             throw .invalid(error)
