@@ -66,12 +66,12 @@ struct LimenServerAppleTests {
             let client = try fixture.client()
             let nonce = AppleSignInNonce()
             let first = try await client.signInWithApple(
-                try apple.credential(user: "000001.ada", nonce: nonce, email: "ada@example.com", fullName: "Ada"),
+                try apple.credential(user: "000001.ada", nonce: nonce, email: "ada.apple@example.com", fullName: "Ada"),
                 nonce: nonce, allowMigration: nil)
             #expect(first.anonymousUserID == nil && !first.replacedAnonymousUser)
             #expect(client.state.user.id == first.userID)
             #expect(client.state.user.name == "Ada")
-            #expect(client.state.user.email == "ada@example.com")
+            #expect(client.state.user.email == "ada.apple@example.com", "the address Apple verified, nobody else's")
 
             let device = try fixture.client()
             let again = AppleSignInNonce()
