@@ -34,21 +34,6 @@ public enum FreePort {
     /// Whether a TCP socket can bind 127.0.0.1:`port` right now (nothing listens there).
     public static func isFree(_ port: Int) -> Bool {
         guard let port = UInt16(exactly: port) else { return false }
-        #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
+        return IPv4Socket.attempt({ bind($0, $1, $2) }, host: "127.0.0.1", port: port)?.result == 0
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LimenTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -78,23 +79,9 @@ enum TestBrowser {
     /// A plain `connect(2)` rather than URLSession, so the answer is the kernel's (`ECONNREFUSED`) and not an HTTP
     /// stack's mapping of it.
     static func connectionRefused(_ url: URL) -> Bool {
-        guard let host = url.host, let port = url.port.flatMap(UInt16.init(exactly:)) else { return false }
-        #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr(host)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        return result != 0 && errno == ECONNREFUSED
+        guard let host = url.host, let port = url.port.flatMap(UInt16.init(exactly:)),
+            let outcome = IPv4Socket.attempt({ connect($0, $1, $2) }, host: host, port: port)
+        else { return false }
+        return outcome.result != 0 && outcome.error == ECONNREFUSED
     }
 }

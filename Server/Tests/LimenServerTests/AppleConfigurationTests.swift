@@ -8,17 +8,10 @@ import Testing
 
 @Suite("Sign in with Apple configuration")
 struct AppleConfigurationTests {
-    private func resolve(file text: String, environment: [String: String] = [:]) throws -> ServerConfiguration {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path + "/limen.yaml"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return try ServerConfiguration.resolve(flags: ConfigurationFlags(configFile: path), environment: environment)
-    }
-
     @Test("an apple mapping is read with its defaults, and becomes Apple's trusted-issuer preset")
     func defaults() throws {
-        let configuration = try resolve(file: "apple: {bundle_ids: [com.example.app, com.example.app.watch]}")
+        let configuration = try ServerConfiguration.resolve(
+            file: "apple: {bundle_ids: [com.example.app, com.example.app.watch]}")
         let apple = try #require(configuration.apple)
         #expect(apple == AppleSignIn(bundleIDs: ["com.example.app", "com.example.app.watch"]))
         let issuer = apple.trustedIssuer
@@ -36,7 +29,7 @@ struct AppleConfigurationTests {
         defer { directory.remove() }
         let keyFile = directory.path + "/AuthKey_KEY1.p8"
         try Data(P256.Signing.PrivateKey().pemRepresentation.utf8).write(to: URL(fileURLWithPath: keyFile))
-        let configuration = try resolve(
+        let configuration = try ServerConfiguration.resolve(
             file: """
                 apple:
                   bundle_ids: com.example.app
@@ -55,7 +48,7 @@ struct AppleConfigurationTests {
 
     @Test("LIMEN_APPLE (JSON) takes the place of the file's mapping")
     func environmentWins() throws {
-        let configuration = try resolve(
+        let configuration = try ServerConfiguration.resolve(
             file: "apple: {bundle_ids: [a.b.c]}", environment: ["LIMEN_APPLE": #"{"bundle_ids": ["x.y.z"]}"#])
         #expect(configuration.apple == AppleSignIn(bundleIDs: ["x.y.z"]))
     }
@@ -76,7 +69,7 @@ struct AppleConfigurationTests {
         ])
     func refused(mapping: String, key: String) throws {
         let error = #expect(throws: ConfigurationError.self) {
-            try resolve(file: "apple: \(mapping)")
+            try ServerConfiguration.resolve(file: "apple: \(mapping)")
         }
         #expect(error?.key.hasSuffix(": " + key) == true, "\(error?.key ?? "-")")
     }

@@ -7,17 +7,9 @@ import Testing
 
 @Suite("Identity providers configuration")
 struct IdentityProviderConfigurationTests {
-    private func resolve(file text: String, environment: [String: String] = [:]) throws -> ServerConfiguration {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path + "/limen.yaml"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return try ServerConfiguration.resolve(flags: ConfigurationFlags(configFile: path), environment: environment)
-    }
-
     @Test("an identity_providers list in the file is read with every member and the defaults")
     func fullEntry() throws {
-        let configuration = try resolve(
+        let configuration = try ServerConfiguration.resolve(
             file: """
                 identity_providers:
                   - id: partner
@@ -53,7 +45,7 @@ struct IdentityProviderConfigurationTests {
 
     @Test("LIMEN_IDENTITY_PROVIDERS (JSON) takes the place of the file's list")
     func environmentWins() throws {
-        let configuration = try resolve(
+        let configuration = try ServerConfiguration.resolve(
             file: "identity_providers: [{id: a, display_name: A, issuer: https://a.example, client_id: x}]",
             environment: [
                 "LIMEN_IDENTITY_PROVIDERS":
@@ -105,7 +97,7 @@ struct IdentityProviderConfigurationTests {
         ])
     func refused(list: String, key: String) throws {
         let error = #expect(throws: ConfigurationError.self) {
-            try resolve(file: "identity_providers: \(list)")
+            try ServerConfiguration.resolve(file: "identity_providers: \(list)")
         }
         #expect(error?.key.hasSuffix(": " + key) == true, "\(error?.key ?? "-")")
     }
@@ -113,7 +105,7 @@ struct IdentityProviderConfigurationTests {
     @Test("a refused client secret is not repeated in the error")
     func secretNotInError() throws {
         let error = #expect(throws: ConfigurationError.self) {
-            try resolve(
+            try ServerConfiguration.resolve(
                 file: "identity_providers: [{id: a, display_name: A, issuer: https://a.example, client_secret: hush}]")
         }
         #expect(error.map { !"\($0)".contains("hush") } == true)

@@ -7,17 +7,9 @@ import Testing
 
 @Suite("Trusted issuers configuration")
 struct TrustedIssuerConfigurationTests {
-    private func resolve(file text: String, environment: [String: String] = [:]) throws -> ServerConfiguration {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path + "/limen.yaml"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return try ServerConfiguration.resolve(flags: ConfigurationFlags(configFile: path), environment: environment)
-    }
-
     @Test("a trusted_issuers list in the file is read with every member")
     func fullEntry() throws {
-        let configuration = try resolve(
+        let configuration = try ServerConfiguration.resolve(
             file: """
                 trusted_issuers:
                   - issuer: https://accounts.example.com
@@ -46,7 +38,7 @@ struct TrustedIssuerConfigurationTests {
 
     @Test("LIMEN_TRUSTED_ISSUERS (JSON) takes the place of the file's list")
     func environmentWins() throws {
-        let configuration = try resolve(
+        let configuration = try ServerConfiguration.resolve(
             file: "trusted_issuers: [{issuer: https://a.example, audiences: [x]}]",
             environment: ["LIMEN_TRUSTED_ISSUERS": #"[{"issuer": "https://b.example", "audiences": ["y"]}]"#])
         #expect(configuration.trustedIssuers == [TrustedIssuer(issuer: "https://b.example", audiences: ["y"])])
@@ -87,7 +79,7 @@ struct TrustedIssuerConfigurationTests {
         ])
     func refused(list: String, key: String) throws {
         let error = #expect(throws: ConfigurationError.self) {
-            try resolve(file: "trusted_issuers: \(list)")
+            try ServerConfiguration.resolve(file: "trusted_issuers: \(list)")
         }
         #expect(error?.key.hasSuffix(": " + key) == true, "\(error?.key ?? "-")")
     }
