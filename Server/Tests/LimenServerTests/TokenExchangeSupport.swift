@@ -18,14 +18,19 @@ struct ExchangeFixture: Sendable {
     /// The provider's current time.
     var now: Date { tokens.clock.now }
 
-    /// Runs `body` with a stand-in issuer trusted as `trust` makes it, over `backend`.
+    /// Runs `body` with a stand-in issuer trusted as `trust` makes it, over `backend`, adjusted by `configure`.
     static func run(
         on backend: TokenBackend = .sqlite,
         trust: @escaping @Sendable (StandInIssuer) -> TrustedIssuer = { $0.trusted() },
+        configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (ExchangeFixture) async throws -> Void
     ) async throws {
         try await StandInIssuer.with(now: start) { issuer in
-            try await TokenFixture.run(on: backend, configure: { $0.trustedIssuers = [trust(issuer)] }) { tokens in
+            let setUp: (inout ServerConfiguration) -> Void = {
+                $0.trustedIssuers = [trust(issuer)]
+                configure(&$0)
+            }
+            try await TokenFixture.run(on: backend, configure: setUp) { tokens in
                 try await tokens.provider.store.insertClientIfAbsent(
                     ClientRecord(
                         id: clientID, name: "Exchanger", kind: .public, isNative: true,

@@ -32,6 +32,13 @@ struct ExternalAccounts: Sendable {
         return try await adoptEmail(of: identity, by: user)
     }
 
+    /// ``user(for:guest:)`` when new accounts may be made (`signUp`, the `sign_up` setting), else
+    /// ``existingUser(for:)``: `nil` when the identity leads to nobody and sign-up is off.
+    func user(for identity: ExternalIdentity, signUp: Bool) async throws(StorageError) -> UserRecord? {
+        if signUp { return try await user(for: identity) }
+        return try await existingUser(for: identity)
+    }
+
     /// The user `identity` leads to without making an account: its ``holder(of:)``, the identity linked to them when it
     /// was not yet; `nil` when it leads to nobody (with sign-up turned off, such an identity cannot sign in).
     func existingUser(for identity: ExternalIdentity) async throws(StorageError) -> UserRecord? {

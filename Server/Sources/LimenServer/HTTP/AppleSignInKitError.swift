@@ -23,6 +23,8 @@ enum AppleSignInKitError: Error, Sendable, Equatable, LocalizedError {
     case invalidAccessToken
     /// A server-to-server notification that is not Apple's, not for this app, or too old (400).
     case invalidNotification
+    /// The Apple ID leads to no account and the server makes none: sign-up is off (403).
+    case signUpDisabled
     /// Apple's keys could not be fetched (503).
     case appleUnavailable
     /// The server failed (500).
@@ -37,6 +39,7 @@ enum AppleSignInKitError: Error, Sendable, Equatable, LocalizedError {
         case .invalidRefreshToken: "invalid_grant"
         case .invalidAccessToken: "invalid_token"
         case .invalidNotification: "invalid_notification"
+        case .signUpDisabled: "sign_up_disabled"
         case .appleUnavailable: "temporarily_unavailable"
         case .serverError: "server_error"
         }
@@ -52,6 +55,7 @@ enum AppleSignInKitError: Error, Sendable, Equatable, LocalizedError {
         case .invalidRefreshToken: "the session has ended; sign in again"
         case .invalidAccessToken: "the access token is not valid; refresh it or sign in again"
         case .invalidNotification: "the notification is not a valid one of Apple's for this app"
+        case .signUpDisabled: "new accounts cannot be made here; sign in with an existing account"
         case .appleUnavailable: "Apple's keys could not be fetched; try again later"
         case .serverError: "the server could not complete the request"
         }
@@ -64,6 +68,7 @@ enum AppleSignInKitError: Error, Sendable, Equatable, LocalizedError {
         case .unsupportedMediaType: .unsupportedMediaType
         case .tooLarge: .contentTooLarge
         case .invalidIdentityToken, .invalidRefreshToken, .invalidAccessToken: .unauthorized
+        case .signUpDisabled: .forbidden
         case .appleUnavailable: .serviceUnavailable
         case .serverError: .internalServerError
         }

@@ -43,11 +43,14 @@ enum AppleSignInKitRoutes {
                 context.logger.debug("Sign in with Apple refused", metadata: ["reason": "\(error.code)"])
                 throw AppleSignInKitError.invalidIdentityToken
             }
-            let (user, tokens) = try await serverErrors {
-                let user = try await service.accounts.user(for: identity.external)
-                let tokens = try await service.issuer.issueNewGrant(
+            let signUp = service.provider.configuration.signUpEnabled
+            let user = try await serverErrors {
+                try await service.accounts.user(for: identity.external, signUp: signUp)
+            }
+            guard let user else { throw AppleSignInKitError.signUpDisabled }
+            let tokens = try await serverErrors {
+                try await service.issuer.issueNewGrant(
                     user: user, client: client, scope: scope, authTime: identity.external.authTime)
-                return (user, tokens)
             }
             context.logger.info(
                 "Signed in with Apple",

@@ -50,7 +50,13 @@ struct TokenExchangeGrant: Sendable {
             logger.debug("Token exchange refused", metadata: ["reason": "\(error.code)", "client_id": "\(client.id)"])
             throw TokenEndpointError.invalidGrant
         }
-        let user = try await accounts.user(for: identity)
+        guard
+            let user = try await accounts.user(
+                for: identity, signUp: issuer.provider.configuration.signUpEnabled)
+        else {
+            logger.debug("Token exchange refused", metadata: ["reason": "sign_up_disabled", "client_id": "\(client.id)"])
+            throw TokenEndpointError.invalidGrant
+        }
         var tokens = try await issuer.issueNewGrant(
             user: user, client: client, scope: scope, authTime: identity.authTime, resource: resource)
         if case .object(var body) = tokens.body {
