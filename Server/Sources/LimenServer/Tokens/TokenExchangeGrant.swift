@@ -54,7 +54,8 @@ struct TokenExchangeGrant: Sendable {
             let user = try await accounts.user(
                 for: identity, signUp: issuer.provider.configuration.signUpEnabled)
         else {
-            logger.debug("Token exchange refused", metadata: ["reason": "sign_up_disabled", "client_id": "\(client.id)"])
+            logger.debug(
+                "Token exchange refused", metadata: ["reason": "sign_up_disabled", "client_id": "\(client.id)"])
             throw TokenEndpointError.invalidGrant
         }
         var tokens = try await issuer.issueNewGrant(
