@@ -21,7 +21,7 @@ public enum Peers {
         process.arguments = ["python3", "-c", "import \(modules)"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return "python3 is not installed" }
+        guard (try? ProcessStart.run(process)) != nil else { return "python3 is not installed" }
         process.waitUntilExit()
         return process.terminationStatus == 0 ? nil : "python3 cannot import \(modules): \(install)"
     }

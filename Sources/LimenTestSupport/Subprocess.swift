@@ -113,7 +113,7 @@ public enum Subprocess {
                 var unblocked = sigset_t()
                 sigemptyset(&unblocked)
                 pthread_sigmask(SIG_SETMASK, &unblocked, nil)
-                continuation.resume(with: Swift.Result { try process.run() })
+                continuation.resume(with: Swift.Result { try ProcessStart.run(process) })
             }
             thread.name = "limen.subprocess-launcher"
             thread.start()
