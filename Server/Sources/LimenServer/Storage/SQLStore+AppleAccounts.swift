@@ -27,7 +27,8 @@ extension SQLStore {
         guard let row = rows.first else { return nil }
         return AppleAccountRecord(
             userID: try row.text("user_id"), subject: try row.text("subject"),
-            isPrivateEmail: try row.bool("is_private_email"), realUserStatus: try row.optionalInteger("real_user_status"),
+            isPrivateEmail: try row.bool("is_private_email"),
+            realUserStatus: try row.optionalInteger("real_user_status"),
             sealedRefreshToken: try row.optionalData("sealed_refresh_token"), updatedAt: try row.date("updated_at"))
     }
 }
