@@ -30,7 +30,7 @@ struct AppleAccountStoreTests {
             #expect(try await store.appleAccount(userID: "ada") == nil)
             let first = AppleAccountRecord(
                 userID: "ada", subject: "001.apple", isPrivateEmail: true, realUserStatus: 2,
-                sealedRefreshToken: Data([1, 2, 3]), updatedAt: Self.now)
+                sealedRefreshToken: Data([1, 2, 3]), refreshTokenClientID: "com.example.app", updatedAt: Self.now)
             try await store.saveAppleAccount(first)
             #expect(try await store.appleAccount(userID: "ada") == first)
             let later = AppleAccountRecord(
@@ -39,6 +39,7 @@ struct AppleAccountStoreTests {
             try await store.saveAppleAccount(later)
             var expected = later
             expected.sealedRefreshToken = first.sealedRefreshToken
+            expected.refreshTokenClientID = first.refreshTokenClientID
             #expect(try await store.appleAccount(userID: "ada") == expected)
             #expect(try await store.deleteUser(id: "ada"))
             #expect(try await store.appleAccount(userID: "ada") == nil)

@@ -48,6 +48,10 @@ enum AppleSignInKitRoutes {
                 try await service.accounts.user(for: identity.external, signUp: signUp)
             }
             guard let user else { throw AppleSignInKitError.signUpDisabled }
+            try await serverErrors {
+                try await service.provider.appleAccounts?.signedIn(
+                    identity, user: user.id, authorizationCode: body.authorizationCode, logger: context.logger)
+            }
             let tokens = try await serverErrors {
                 try await service.issuer.issueNewGrant(
                     user: user, client: client, scope: scope, authTime: identity.external.authTime)

@@ -10,6 +10,7 @@ enum AppleAccountMigration {
             ColumnDefinition(name: "is_private_email", kind: .boolean),
             ColumnDefinition(name: "real_user_status", kind: .integer, isNullable: true),
             ColumnDefinition(name: "sealed_refresh_token", kind: .bytes, isNullable: true),
+            ColumnDefinition(name: "refresh_token_client_id", kind: .text, isNullable: true),
             ColumnDefinition(name: "updated_at", kind: .time),
         ],
         primaryKey: ["user_id"]

@@ -12,6 +12,8 @@ public struct AppleAccountRecord: Sendable, Equatable {
     public var realUserStatus: Int?
     /// Apple's refresh token, AES-GCM-sealed (``AppleRefreshTokenSeal``), never in clear; `nil` when none was redeemed.
     public var sealedRefreshToken: Data?
+    /// The bundle ID Apple gave the refresh token to (its `client_id` when revoking it); set with the token.
+    public var refreshTokenClientID: String?
     /// When the row was last written.
     public var updatedAt: Date
 
@@ -22,6 +24,7 @@ public struct AppleAccountRecord: Sendable, Equatable {
         isPrivateEmail: Bool,
         realUserStatus: Int?,
         sealedRefreshToken: Data? = nil,
+        refreshTokenClientID: String? = nil,
         updatedAt: Date
     ) {
         self.userID = userID
@@ -29,14 +32,15 @@ public struct AppleAccountRecord: Sendable, Equatable {
         self.isPrivateEmail = isPrivateEmail
         self.realUserStatus = realUserStatus
         self.sealedRefreshToken = sealedRefreshToken
+        self.refreshTokenClientID = refreshTokenClientID
         self.updatedAt = updatedAt
     }
 }
 
 /// The Apple accounts part of the ``Store``: one row per user, gone with the user.
 public protocol AppleAccountStore: Sendable {
-    /// Writes `record` for its user; a `nil` ``AppleAccountRecord/sealedRefreshToken`` keeps the one stored (a sign-in
-    /// without a redeemed code does not forget the token Apple gave before).
+    /// Writes `record` for its user; a `nil` ``AppleAccountRecord/sealedRefreshToken`` keeps the one stored, with its
+    /// client ID (a sign-in without a redeemed code does not forget the token Apple gave before).
     func saveAppleAccount(_ record: AppleAccountRecord) async throws(StorageError)
     /// The record of the user `userID`, if they ever signed in with Apple.
     func appleAccount(userID: String) async throws(StorageError) -> AppleAccountRecord?
