@@ -23,7 +23,7 @@ struct AppleAccountStoreTests {
     }
 
     @Test(
-        "a saved record reads back; a later one without a token keeps the sealed token; deleting the user removes it",
+        "a record reads back; a later one without a token keeps it; a forgotten token goes; so does the user's row",
         arguments: StoreUnderTest.allCases)
     func saveAndRead(_ kind: StoreUnderTest) async throws {
         try await Self.withStore(kind) { store in
@@ -41,6 +41,9 @@ struct AppleAccountStoreTests {
             expected.sealedRefreshToken = first.sealedRefreshToken
             expected.refreshTokenClientID = first.refreshTokenClientID
             #expect(try await store.appleAccount(userID: "ada") == expected)
+            // Forgetting the token keeps the facts.
+            try await store.forgetAppleRefreshToken(userID: "ada")
+            #expect(try await store.appleAccount(userID: "ada") == later)
             #expect(try await store.deleteUser(id: "ada"))
             #expect(try await store.appleAccount(userID: "ada") == nil)
         }

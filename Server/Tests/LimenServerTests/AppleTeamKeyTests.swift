@@ -131,6 +131,23 @@ struct AppleTeamKeyTests {
         }
     }
 
+    @Test("after Apple's account-delete notification, deleting the account asks Apple to revoke nothing")
+    func accountDeleteNotification() async throws {
+        try await AppleFixture.run(teamKey: true) { fixture in
+            let adminToken = try await fixture.tokens.installAdminToken()
+            fixture.apple.appleTeam.accept(code: AppleFixture.authorizationCode)
+            let (id, _) = try await fixture.appleSignIn()
+            _ = try fixture.issuedRefreshToken()
+            let notified = try await fixture.notify(try await fixture.notification("account-delete"))
+            #expect(notified.status == .ok)
+            let record = try #require(try await fixture.tokens.provider.store.appleAccount(userID: id))
+            #expect(record.sealedRefreshToken == nil && record.refreshTokenClientID == nil && record.isPrivateEmail)
+            let deleted = try await fixture.tokens.admin(.delete, "/admin/users/\(id)", token: adminToken)
+            #expect(deleted.status == .noContent)
+            #expect(fixture.apple.appleTeam.current.revocations.isEmpty)
+        }
+    }
+
     @Test("the apple flow redeems its optional authorization_code")
     func flowRedeems() async throws {
         try await AppleFixture.runWithFlows(teamKey: true) { fixture in

@@ -18,7 +18,7 @@ import Logging
 /// - `GET /auth/me` with a bearer access token → `{"user": {…}}`.
 /// - `POST /auth/apple/notifications` `{"payload": JWT}`: Apple's server-to-server notifications
 ///   (``AppleNotification``); `consent-revoked` and `account-delete` end every session of the user of that Apple
-///   identity, `email-disabled` and `email-enabled` are logged → `{"success": true}`; a forged one is refused.
+///   identity (and forget Apple's refresh token, which Apple invalidated), `email-disabled` and `email-enabled` are logged → `{"success": true}`; a forged one is refused.
 ///
 /// Refusals are ``AppleSignInKitError``s: `401` whenever the app must sign in again.
 enum AppleSignInKitRoutes {
@@ -115,7 +115,7 @@ enum AppleSignInKitRoutes {
     }
 
     /// Acts on a verified notification: the sessions of the user of its Apple identity end on `consent-revoked` and
-    /// `account-delete`; the relay events are logged (no account keeps the relay's state).
+    /// `account-delete`, and Apple's refresh token for them is forgotten; the relay events are logged (no account keeps the relay's state).
     private static func handle(
         _ notification: AppleNotification,
         service: TokenService,
@@ -133,6 +133,8 @@ enum AppleSignInKitRoutes {
                     let user = try await store.user(
                         identityKind: AppleSignIn.identityKind, subject: notification.subject)
                 else { return 0 }
+                // Apple invalidated its refresh token: nothing to revoke when the account is deleted.
+                try await store.forgetAppleRefreshToken(userID: user.id)
                 return try await store.revokeGrants(subject: user.id, at: service.provider.now())
             }
             logger.notice(

@@ -42,6 +42,8 @@ public protocol AppleAccountStore: Sendable {
     /// Writes `record` for its user; a `nil` ``AppleAccountRecord/sealedRefreshToken`` keeps the one stored, with its
     /// client ID (a sign-in without a redeemed code does not forget the token Apple gave before).
     func saveAppleAccount(_ record: AppleAccountRecord) async throws(StorageError)
+    /// Forgets Apple's refresh token for the user `userID` (Apple invalidated it), keeping the rest of the record.
+    func forgetAppleRefreshToken(userID: String) async throws(StorageError)
     /// The record of the user `userID`, if they ever signed in with Apple.
     func appleAccount(userID: String) async throws(StorageError) -> AppleAccountRecord?
 }

@@ -19,6 +19,15 @@ extension SQLStore {
         )
     }
 
+    public func forgetAppleRefreshToken(userID: String) async throws(StorageError) {
+        try await execute(
+            """
+            UPDATE apple_accounts SET sealed_refresh_token = NULL, refresh_token_client_id = NULL
+            WHERE user_id = \(userID)
+            """
+        )
+    }
+
     public func appleAccount(userID: String) async throws(StorageError) -> AppleAccountRecord? {
         let rows = try await read(
             """
