@@ -38,6 +38,8 @@ public struct Provider: Sendable {
     /// Checks Sign in with Apple's identity tokens (one key cache for the flows and the AppleSignInKit routes), when
     /// the `apple` setting is given.
     let appleIdentities: AppleIdentityVerifier?
+    /// What Limen keeps of its users' Sign in with Apple, when the `apple` setting is given.
+    let appleAccounts: AppleAccounts?
     /// Where its emails go.
     let mailer: any Mailer
     /// Client records for client authentication, served for a few seconds (see ``ClientCache`` for what another
@@ -84,6 +86,11 @@ public struct Provider: Sendable {
         self.flows = flows.offered(under: configuration)
         self.appleIdentities = configuration.apple.map {
             AppleIdentityVerifier(apple: $0, transport: URLSessionTransport(timeout: 10), now: now)
+        }
+        self.appleAccounts = configuration.apple.map {
+            AppleAccounts(
+                store: store, seal: AppleRefreshTokenSeal(keys: DerivedKeys(masterKey: masterKey)),
+                team: AppleTeamClient(apple: $0, transport: URLSessionTransport(timeout: 10), now: now), now: now)
         }
         self.mailer =
             switch configuration.mailTransport {

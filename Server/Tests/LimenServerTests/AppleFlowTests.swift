@@ -13,28 +13,31 @@ extension AppleFixture {
     /// (``FlowFixture/prepare(_:)``).
     static func runWithFlows(
         on backend: TokenBackend = .sqlite,
+        teamKey: Bool = false,
         configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (AppleFixture) async throws -> Void
     ) async throws {
-        try await run(on: backend, configure: configure) { fixture in
+        try await run(on: backend, teamKey: teamKey, configure: configure) { fixture in
             try await FlowFixture.prepare(fixture.tokens)
             try await body(fixture)
         }
     }
 
     /// The `apple` flow started for the `app` client (with `bearer` as the signed-in user's access token and `extra`
-    /// start fields) and its button pressed with `identityToken`, `rawNonce` and `name`.
+    /// start fields) and its button pressed with `identityToken`, `rawNonce`, `name` and `authorizationCode`.
     func signInThroughFlow(
         _ identityToken: String,
         rawNonce: String = rawNonce,
         name: String? = nil,
         bearer: String? = nil,
-        extra: [(String, String)] = []
+        extra: [(String, String)] = [],
+        authorizationCode: String? = nil
     ) async throws -> RecordedResponse {
         let started = try await tokens.startFlow("apple", bearer: bearer, extra: extra)
         let id = try #require(started["interaction"])
         var values: [String: JSONValue] = ["identity_token": .string(identityToken), "nonce": .string(rawNonce)]
         if let name { values["name"] = .string(name) }
+        if let authorizationCode { values["authorization_code"] = .string(authorizationCode) }
         return try await tokens.continueFlow(id, node: "apple", action: "submit", values: values)
     }
 
@@ -62,9 +65,11 @@ struct AppleFlowTests {
         try await AppleFixture.runWithFlows(on: backend) { fixture in
             let started = try await fixture.tokens.startFlow("apple", bearer: nil)
             #expect(started.node["id"]?.stringValue == "apple")
-            #expect(started.collectorKeys == ["identity_token", "nonce", "name", "submit"])
-            #expect(started.collectors.prefix(3).map { $0["type"]?.stringValue } == ["TEXT", "TEXT", "TEXT"])
-            #expect(started.collectors.prefix(3).map { $0["required"] } == [.bool(true), .bool(true), .bool(false)])
+            #expect(started.collectorKeys == ["identity_token", "nonce", "name", "authorization_code", "submit"])
+            #expect(started.collectors.prefix(4).map { $0["type"]?.stringValue } == ["TEXT", "TEXT", "TEXT", "TEXT"])
+            #expect(
+                started.collectors.prefix(4).map { $0["required"] }
+                    == [.bool(true), .bool(true), .bool(false), .bool(false)])
 
             let token = try await fixture.identityToken(extra: [
                 "email": .string("lovelace@example.com"), "email_verified": .bool(true),

@@ -19,15 +19,20 @@ struct AppleFixture: Sendable {
     /// The provider's current time.
     var now: Date { tokens.clock.now }
 
-    /// Runs `body` with a stand-in Apple and a provider trusting it, over `backend`, adjusted by `configure`.
+    /// Runs `body` with a stand-in Apple and a provider trusting it, over `backend`, adjusted by `configure`; with
+    /// `teamKey`, the `apple` setting has a team key the stand-in trusts (``StandInAppleTeam``).
     static func run(
         on backend: TokenBackend = .sqlite,
+        teamKey: Bool = false,
         configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (AppleFixture) async throws -> Void
     ) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         try await StandInIssuer.with(now: ExchangeFixture.start) { apple in
+            let key = teamKey ? try apple.appleTeam.makeTeamKey(in: directory.path) : nil
             let setUp: (inout ServerConfiguration) -> Void = {
-                $0.apple = AppleSignIn(bundleIDs: [bundleID], baseURL: apple.issuer)
+                $0.apple = AppleSignIn(bundleIDs: [bundleID], baseURL: apple.issuer, teamKey: key)
                 configure(&$0)
             }
             try await TokenFixture.run(on: backend, configure: setUp) { tokens in
@@ -53,16 +58,18 @@ struct AppleFixture: Sendable {
             apple.claims(subject: subject, now: now, extra: claims), algorithm: algorithm, at: now)
     }
 
-    /// `POST /auth/apple/native` with the members AppleSignInKit sends.
+    /// `POST /auth/apple/native` with the members AppleSignInKit sends (`authorizationCode` one the stand-in does not
+    /// know unless told).
     func signIn(
         _ identityToken: String,
         rawNonce: String = rawNonce,
         fullName: String? = nil,
-        email: String? = nil
+        email: String? = nil,
+        authorizationCode: String = "c0de.from.apple"
     ) async throws -> RecordedResponse {
         var body: [String: JSONValue] = [
             "identityToken": .string(identityToken), "nonce": .string(rawNonce),
-            "authorizationCode": .string("c0de.from.apple"),
+            "authorizationCode": .string(authorizationCode),
         ]
         if let fullName { body["fullName"] = .string(fullName) }
         if let email { body["email"] = .string(email) }

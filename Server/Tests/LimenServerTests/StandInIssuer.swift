@@ -25,6 +25,8 @@ struct StandInIssuer: Sendable {
     private let fetches: Locked<Int>
     /// Its authorization and token endpoints' behaviour.
     let upstream: StandInUpstream
+    /// Apple's REST API for a team key (`/auth/token`, `/auth/revoke`), when it plays Apple.
+    let appleTeam: StandInAppleTeam
 
     /// How many times `/jwks` was fetched.
     var jwksFetches: Int { fetches.withLock { $0 } }
@@ -53,6 +55,8 @@ struct StandInIssuer: Sendable {
         let router = Router()
         let upstream = StandInUpstream()
         upstream.add(to: router, issuer: { issuerBox.withLock { $0 } }, signer: signer, now: now)
+        let appleTeam = StandInAppleTeam()
+        appleTeam.add(to: router, issuer: { issuerBox.withLock { $0 } })
         let jwks: @Sendable (Request, BasicRequestContext) -> Response = { _, _ in
             fetches.withLock { $0 += 1 }
             return Responses.json(.object(keys.jwks(at: now)))
@@ -86,7 +90,8 @@ struct StandInIssuer: Sendable {
             issuerBox.withLock { $0 = issuer }
             try await body(
                 StandInIssuer(
-                    issuer: issuer, keys: keys, signer: signer, fetches: fetches, upstream: upstream))
+                    issuer: issuer, keys: keys, signer: signer, fetches: fetches, upstream: upstream,
+                    appleTeam: appleTeam))
         }
     }
 

@@ -15,6 +15,8 @@ struct AppleIdentity: Sendable, Equatable {
     let isPrivateEmail: Bool
     /// Apple's `real_user_status`: 0 unsupported, 1 unknown, 2 likely real; `nil` when absent.
     let realUserStatus: Int?
+    /// The bundle ID the token was for (its `aud`): the client ID its authorization code is redeemed as.
+    var audience: String? = nil
 }
 
 /// Why an Apple identity token was refused: every case is answered alike (the client re-authenticates), except
@@ -47,9 +49,12 @@ enum AppleIdentityRefusal: Error, Sendable, Equatable {
 struct AppleIdentityVerifier: Sendable {
     /// The verifier trusting Apple alone.
     let verifier: ExternalTokenVerifier
+    /// The app's bundle IDs, one of which a token's `aud` names.
+    let bundleIDs: [String]
 
     /// A verifier for `apple`, fetching its keys through `transport`.
     init(apple: AppleSignIn, transport: any HTTPTransport, now: @escaping @Sendable () -> Date) {
+        bundleIDs = apple.bundleIDs
         verifier = ExternalTokenVerifier(issuers: [apple.trustedIssuer], transport: transport, now: now)
     }
 
@@ -81,7 +86,8 @@ struct AppleIdentityVerifier: Sendable {
                 subject: identity.subject, email: identity.email, emailVerified: identity.emailVerified,
                 name: fullName, authTime: identity.authTime),
             isPrivateEmail: isPrivateEmail,
-            realUserStatus: claims["real_user_status"]?.numberValue.flatMap { Int(exactly: $0) })
+            realUserStatus: claims["real_user_status"]?.numberValue.flatMap { Int(exactly: $0) },
+            audience: claims["aud"]?.stringArrayValue?.first(where: bundleIDs.contains))
     }
 
     /// The nonce an identity token carries for `rawNonce`: its SHA-256 in lowercase hex, as the app sends it to Apple.

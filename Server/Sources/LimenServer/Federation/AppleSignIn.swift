@@ -33,7 +33,8 @@ public struct AppleSignIn: Sendable, Equatable {
     /// Whether an identity token with a verified address that is a Limen user's signs in as that user.
     public var linkByVerifiedEmail: Bool
     /// The team's key for redeeming authorization codes at Apple, when configured: checked at start (all three members,
-    /// a readable P-256 key); the redemption itself is not built yet.
+    /// a readable P-256 key). With it, Apple's authorization code is redeemed at each sign-in that sends one, Apple's
+    /// refresh token kept sealed, and revoked when the account is deleted (``AppleAccounts``).
     public var teamKey: TeamKey?
 
     /// The team key Apple issued for Sign in with Apple: with it the server signs its client secret (ES256).

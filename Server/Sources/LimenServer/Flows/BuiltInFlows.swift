@@ -23,7 +23,8 @@ enum BuiltInFlows {
 
     /// Sign in with Apple from a native app, offered with the `apple` setting only: the app asks Apple itself
     /// (`ASAuthorizationController`, with the SHA-256 of a raw nonce it generated) and submits the identity token, the
-    /// raw nonce and, on the first sign-in, the name Apple gave it; the Apple ID signs in, or is linked to the user
+    /// raw nonce, on the first sign-in the name Apple gave it, and optionally Apple's authorization code (redeemed
+    /// when the team key is configured); the Apple ID signs in, or is linked to the user
     /// signed in on the device, by ``AccountLinking``'s cases.
     static let apple = """
         id: apple
@@ -36,6 +37,7 @@ enum BuiltInFlows {
               - {type: TEXT, key: identity_token, label: Identity token, required: true}
               - {type: TEXT, key: nonce, label: Nonce, required: true}
               - {type: TEXT, key: name, label: Name, validation: {regex: '(?s).{0,\(Accounts.maximumNameLength)}', message: Use at most \(Accounts.maximumNameLength) characters for your name.}}
+              - {type: TEXT, key: authorization_code, label: Authorization code, validation: {regex: '.{0,2048}', message: Use at most 2048 characters for the authorization code.}}
               - {type: SUBMIT_BUTTON, key: submit, label: Continue with Apple, actions: [sign_in_with_apple, require_consent, complete]}
         """
 

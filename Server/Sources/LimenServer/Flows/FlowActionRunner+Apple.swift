@@ -1,16 +1,21 @@
 import Foundation
 import HTTPTypes
+import Logging
 
 extension FlowActionRunner {
     /// The error detail code of an identity token that is not valid for this request (any reason alike).
     static let invalidIdentityToken = "invalid_identity_token"
     /// The error detail code when Apple's keys could not be fetched (`503`, try again later).
     static let appleUnavailable = "apple_unavailable"
+    /// Where the flow's Apple account keeping logs (a redemption Apple refused).
+    private static let appleLogger = Logger(label: "limen.apple")
 
     /// `sign_in_with_apple`: the submitted `identity_token` checked against the raw `nonce` the app generated
     /// (``AppleIdentityVerifier``), then its Apple ID (kind `apple`, Apple's `sub`) resolved to a user by
     /// ``AccountLinking``'s cases (``AccountLinking/identified(_:as:request:context:)``); the optional `name`, which
-    /// Apple gives the app on the first sign-in only, is trimmed and kept for a new user (or a guest without one).
+    /// Apple gives the app on the first sign-in only, is trimmed and kept for a new user (or a guest without one). What
+    /// Apple says of the user is kept, and the optional `authorization_code` redeemed when the team key is configured
+    /// (``AppleAccounts``).
     ///
     /// A token refused for any reason gets the same error node (`invalid_identity_token` on `identity_token`), which
     /// never echoes it; Apple's keys out of reach gets `503` with `apple_unavailable`. While sign-up is turned off, an
@@ -51,7 +56,13 @@ extension FlowActionRunner {
             return .failed(code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
         }
         switch try await linking.identified(identity.external, as: .apple, request: request, context: context) {
-        case .success(let identified): return .proceeded(identified)
+        case .success(let identified):
+            if let subject = identified.subject {
+                try await provider.appleAccounts?.signedIn(
+                    identity, user: subject, authorizationCode: Self.text(values["authorization_code"]),
+                    logger: Self.appleLogger)
+            }
+            return .proceeded(identified)
         case .failure(let refusal): return .refused(refusal)
         }
     }

@@ -45,7 +45,7 @@ enum AccountRoutes {
                         if let retryAfter { refused.headers[.retryAfter] = String(retryAfter) }
                         return refused
                     }
-                    _ = try await responder.provider.accounts.delete(userID: user.id)
+                    _ = try await responder.provider.deleteAccount(userID: user.id, logger: context.logger)
                     context.logger.notice(
                         "A user deleted their account on the account page", metadata: ["sub": "\(user.id)"])
                     return try await responder.signOut(browser, answering: Pages.accountDeleted())

@@ -120,7 +120,10 @@ enum AdminRoutes {
         }
         admin.delete("users/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
-            guard try await storage({ () throws(StorageError) in try await provider.accounts.delete(userID: id) })
+            guard
+                try await storage({ () throws(StorageError) in
+                    try await provider.deleteAccount(userID: id, logger: context.logger)
+                })
             else {
                 throw AdminError.notFound("user")
             }

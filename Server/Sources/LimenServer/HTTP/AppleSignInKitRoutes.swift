@@ -18,7 +18,7 @@ import Logging
 /// - `GET /auth/me` with a bearer access token → `{"user": {…}}`.
 /// - `POST /auth/apple/notifications` `{"payload": JWT}`: Apple's server-to-server notifications
 ///   (``AppleNotification``); `consent-revoked` and `account-delete` end every session of the user of that Apple
-///   identity, `email-disabled` and `email-enabled` are logged → `{"success": true}`; a forged one is refused.
+///   identity (and forget Apple's refresh token, which Apple invalidated), `email-disabled` and `email-enabled` are logged → `{"success": true}`; a forged one is refused.
 ///
 /// Refusals are ``AppleSignInKitError``s: `401` whenever the app must sign in again.
 enum AppleSignInKitRoutes {
@@ -48,6 +48,10 @@ enum AppleSignInKitRoutes {
                 try await service.accounts.user(for: identity.external, signUp: signUp)
             }
             guard let user else { throw AppleSignInKitError.signUpDisabled }
+            try await serverErrors {
+                try await service.provider.appleAccounts?.signedIn(
+                    identity, user: user.id, authorizationCode: body.authorizationCode, logger: context.logger)
+            }
             let tokens = try await serverErrors {
                 try await service.issuer.issueNewGrant(
                     user: user, client: client, scope: scope, authTime: identity.external.authTime)
@@ -111,7 +115,7 @@ enum AppleSignInKitRoutes {
     }
 
     /// Acts on a verified notification: the sessions of the user of its Apple identity end on `consent-revoked` and
-    /// `account-delete`; the relay events are logged (no account keeps the relay's state).
+    /// `account-delete`, and Apple's refresh token for them is forgotten; the relay events are logged (no account keeps the relay's state).
     private static func handle(
         _ notification: AppleNotification,
         service: TokenService,
@@ -129,6 +133,8 @@ enum AppleSignInKitRoutes {
                     let user = try await store.user(
                         identityKind: AppleSignIn.identityKind, subject: notification.subject)
                 else { return 0 }
+                // Apple invalidated its refresh token: nothing to revoke when the account is deleted.
+                try await store.forgetAppleRefreshToken(userID: user.id)
                 return try await store.revokeGrants(subject: user.id, at: service.provider.now())
             }
             logger.notice(

@@ -46,7 +46,7 @@ enum MeRoutes {
                 if !user.isAnonymous, authTime.map { provider.now().timeIntervalSince($0) > maxAge } ?? true {
                     return BearerChallenge.insufficientUserAuthentication(maxAge: Int(maxAge)).response
                 }
-                try await provider.accounts.delete(userID: user.id)
+                try await provider.deleteAccount(userID: user.id, logger: context.logger)
                 context.logger.notice("A user deleted their account")
                 return Response(status: .noContent, headers: [.cacheControl: "no-store"])
             }

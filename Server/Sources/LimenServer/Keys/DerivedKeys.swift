@@ -13,6 +13,8 @@ enum DerivedKeyPurpose: String, Sendable, CaseIterable {
     case pendingRequestBinding = "limen/pending-request-binding/v1"
     /// Hashes the one-time codes sent by email, which are too short to store as a plain SHA-256.
     case emailCode = "limen/email-code/v1"
+    /// Encrypts the refresh tokens Apple gives for its users (``AppleRefreshTokenSeal``).
+    case appleRefreshToken = "limen/apple-refresh-token/v1"
 }
 
 /// Keys derived from the master key (HKDF-SHA256, RFC 5869) for keyed hashes of low-entropy values.

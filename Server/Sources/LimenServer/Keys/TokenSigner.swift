@@ -52,8 +52,9 @@ public struct TokenSigner: Sendable {
     }
 }
 
-/// Arbitrary claims as a jwt-kit payload; the caller decides the claims, jwt-kit only signs.
-private struct ClaimSet: JWTPayload {
+/// Arbitrary claims as a jwt-kit payload; the caller decides the claims, jwt-kit only signs (``TokenSigner``,
+/// ``AppleClientSecret``).
+struct ClaimSet: JWTPayload {
     var members: [String: JSONValue]
 
     init(members: [String: JSONValue]) {

@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+
+/// What Limen keeps of its users' Sign in with Apple (``AppleAccountStore``): on every verified sign-in, what Apple
+/// said of them (`is_private_email`, `real_user_status`) and, when the team key is configured and the app sent Apple's
+/// authorization code, the refresh token Apple gives for it (sealed, ``AppleRefreshTokenSeal``); when the account is
+/// deleted, that token revoked at Apple, as Apple requires.
+///
+/// Both calls to Apple are best effort: the identity token was verified already, and an account is deleted whatever
+/// Apple answers; a failure is logged with its ``AppleTeamError/code``, never with a token, code or secret.
+struct AppleAccounts: Sendable {
+    let store: any Store
+    let seal: AppleRefreshTokenSeal
+    /// Limen's client of Apple's REST API; `nil` without a team key (nothing is redeemed or revoked).
+    let team: AppleTeamClient?
+    let now: @Sendable () -> Date
+
+    /// Keeps what the verified `identity` says of `user`, with Apple's refresh token for `authorizationCode` when the
+    /// team key is configured and the code is given.
+    func signedIn(
+        _ identity: AppleIdentity,
+        user userID: String,
+        authorizationCode: String?,
+        logger: Logger
+    ) async throws(StorageError) {
+        var record = AppleAccountRecord(
+            userID: userID, subject: identity.external.subject, isPrivateEmail: identity.isPrivateEmail,
+            realUserStatus: identity.realUserStatus, updatedAt: now())
+        if let team, let code = authorizationCode, !code.isEmpty, let clientID = identity.audience {
+            do throws(AppleTeamError) {
+                let refreshToken = try await team.redeem(code: code, clientID: clientID)
+                record.sealedRefreshToken = try? seal.seal(refreshToken, userID: userID)
+                record.refreshTokenClientID = clientID
+            } catch {
+                logger.warning("Apple did not redeem an authorization code", metadata: ["reason": "\(error.code)"])
+            }
+        }
+        try await store.saveAppleAccount(record)
+    }
+
+    /// Revokes at Apple the refresh token kept for `userID`, if any, before their account goes.
+    func accountDeleting(userID: String, logger: Logger) async {
+        guard let team else { return }
+        let record: AppleAccountRecord?
+        do {
+            record = try await store.appleAccount(userID: userID)
+        } catch {
+            logger.warning(
+                "Apple's refresh token could not be read to revoke it", metadata: ["reason": "\(error.code)"])
+            return
+        }
+        guard let record, let sealed = record.sealedRefreshToken, let clientID = record.refreshTokenClientID else {
+            return
+        }
+        guard let refreshToken = seal.open(sealed, userID: userID) else {
+            logger.warning("Apple's refresh token did not open under the master key; it was not revoked")
+            return
+        }
+        do throws(AppleTeamError) {
+            try await team.revoke(refreshToken: refreshToken, clientID: clientID)
+            logger.info("Apple's refresh token for a deleted account was revoked")
+        } catch {
+            logger.warning("Apple did not revoke a deleted account's token", metadata: ["reason": "\(error.code)"])
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import LimenOIDC
+import LimenWire
+
+/// Why a call to Apple's token or revocation endpoint did not succeed. Never carries a token, code or secret.
+enum AppleTeamError: Error, Sendable, Equatable {
+    /// The client secret could not be signed.
+    case secretUnsigned
+    /// Apple could not be reached.
+    case unreachable
+    /// Apple answered with an error: its status and OAuth `error` code, when it gave one.
+    case refused(status: Int, error: String?)
+    /// Apple's answer to a redemption held no refresh token.
+    case noRefreshToken
+
+    /// A stable code for the log.
+    var code: String {
+        switch self {
+        case .secretUnsigned: "apple.secret_unsigned"
+        case .unreachable: "apple.unreachable"
+        case .refused(let status, let error): "apple.refused.\(status).\(error ?? "none")"
+        case .noRefreshToken: "apple.no_refresh_token"
+        }
+    }
+}
+
+/// Limen as a client of Apple's REST API with the team's key: redeems the authorization code an app got with its
+/// identity token (`POST {base_url}/auth/token`), and revokes the refresh token it gave (`POST {base_url}/auth/revoke`),
+/// authenticating each time with a fresh ``AppleClientSecret``.
+struct AppleTeamClient: Sendable {
+    /// Apple's base URL: the token and revocation endpoints, and the client secret's audience.
+    let baseURL: String
+    /// The client secret's signer.
+    let secret: AppleClientSecret
+    let transport: any HTTPTransport
+    let now: @Sendable () -> Date
+
+    /// The client for `apple`, or `nil` when it has no team key (or its key file cannot be read any more).
+    init?(apple: AppleSignIn, transport: any HTTPTransport, now: @escaping @Sendable () -> Date) {
+        guard let teamKey = apple.teamKey, let privateKey = AppleClientSecret.privateKey(of: teamKey) else {
+            return nil
+        }
+        baseURL = apple.baseURL
+        secret = AppleClientSecret(teamKey: teamKey, privateKey: privateKey)
+        self.transport = transport
+        self.now = now
+    }
+
+    /// Apple's refresh token for the authorization `code` an app of `clientID` (a bundle ID) received.
+    func redeem(code: String, clientID: String) async throws(AppleTeamError) -> String {
+        let answer = try await post(
+            "/auth/token", clientID: clientID, [("code", code), ("grant_type", "authorization_code")])
+        guard let refreshToken = answer["refresh_token"]?.stringValue, !refreshToken.isEmpty else {
+            throw .noRefreshToken
+        }
+        return refreshToken
+    }
+
+    /// Revokes Apple's `refreshToken`, which was given to `clientID`.
+    func revoke(refreshToken: String, clientID: String) async throws(AppleTeamError) {
+        _ = try await post(
+            "/auth/revoke", clientID: clientID, [("token", refreshToken), ("token_type_hint", "refresh_token")])
+    }
+
+    /// POSTs `form` with the client's credentials to `path`; the JSON object Apple answered with (empty when none).
+    private func post(_ path: String, clientID: String, _ form: [(String, String)]) async throws(AppleTeamError)
+        -> [String: JSONValue]
+    {
+        guard let url = URL(string: baseURL + path) else { throw .unreachable }
+        let clientSecret: String
+        do {
+            clientSecret = try await secret.make(clientID: clientID, audience: baseURL, at: now())
+        } catch {
+            throw .secretUnsigned
+        }
+        let fields = [("client_id", clientID), ("client_secret", clientSecret)] + form
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(.form(url: url, fields))
+        } catch {
+            throw .unreachable
+        }
+        let body = (try? JSONValue(parsing: response.body))?.objectValue ?? [:]
+        guard (200..<300).contains(response.status) else {
+            throw .refused(status: response.status, error: body["error"]?.stringValue)
+        }
+        return body
+    }
+}
