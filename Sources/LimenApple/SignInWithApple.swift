@@ -4,35 +4,22 @@
     import Limen
 
     extension AuthClient {
-        /// Shows Apple's Sign in with Apple sheet (asking for the name and email address), then signs in with the
-        /// credential through ``AuthClient/signInWithApple(_:nonce:allowMigration:)``, with a fresh nonce whose
-        /// SHA-256 Apple puts in the identity token. The linking cases and `allowMigration` are that method's.
+        /// Shows Apple's Sign in with Apple sheet over the window `presentationAnchor` returns and signs in with the
+        /// credential: ``AuthClient/signInWithApple(using:allowMigration:)`` with an ``AppleIDAuthorizationSheet``.
         ///
         /// ```swift
         /// // In a view controller, from a view that is on screen:
         /// guard let window = view.window else { return }
         /// let descriptor = try await client.signInWithApple(allowMigration: nil) { window }
         /// ```
-        /// - Parameters:
-        ///   - allowMigration: What to do with a guest signed in on the device when the Apple ID is another
-        ///     account's (see ``AuthClient/login(email:password:allowMigration:)``).
-        ///   - presentationAnchor: Returns the window of the foreground scene the sheet is shown over.
-        /// - Throws: ``LimenError/userAgent(_:)`` with ``UserAgentError/cancelled`` when the person closes the sheet,
-        ///   ``UserAgentError/presentationFailed(_:)`` when Apple refuses; otherwise as
-        ///   ``AuthClient/signInWithApple(_:nonce:allowMigration:)``.
         @discardableResult
         public func signInWithApple(
             allowMigration: Bool?,
-            presentationAnchor: @escaping @MainActor () -> ASPresentationAnchor
+            presentationAnchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor
         ) async throws(LimenError) -> LoginDescriptor {
-            let nonce = AppleSignInNonce()
-            let credential: AppleIDCredential
-            do {
-                credential = try await AppleSignInSheet.present(nonce: nonce, anchor: presentationAnchor)
-            } catch {
-                throw .userAgent(error)
-            }
-            return try await signInWithApple(credential, nonce: nonce, allowMigration: allowMigration)
+            try await signInWithApple(
+                using: AppleIDAuthorizationSheet(presentationAnchor: presentationAnchor), allowMigration: allowMigration
+            )
         }
 
         /// ``AuthClient/checkCredentialState(using:)`` with Apple's own answer
@@ -40,6 +27,23 @@
         @discardableResult
         public func checkCredentialState() async -> Bool {
             await checkCredentialState(using: AppleIDProviderCredentialStates())
+        }
+    }
+
+    /// Apple's Sign in with Apple sheet (`ASAuthorizationController` with an Apple ID request for the name and email
+    /// address), for ``Configuration/appleAuthorization``.
+    public struct AppleIDAuthorizationSheet: AppleIDAuthorizing {
+        private let presentationAnchor: @MainActor @Sendable () -> ASPresentationAnchor
+
+        /// A sheet shown over the window `presentationAnchor` returns (the foreground scene's window the person acted
+        /// in), called on the main actor each time.
+        public init(presentationAnchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor) {
+            self.presentationAnchor = presentationAnchor
+        }
+
+        /// Shows the sheet for a request whose nonce is `hashedNonce` and returns Apple's credential.
+        public func authorize(hashedNonce: String) async throws(UserAgentError) -> AppleIDCredential {
+            try await AppleSignInSheet.present(hashedNonce: hashedNonce, anchor: presentationAnchor)
         }
     }
 
@@ -84,13 +88,13 @@
         /// Shows the sheet and returns Apple's credential.
         /// - Throws: ``UserAgentError/cancelled`` or ``UserAgentError/presentationFailed(_:)``.
         static func present(
-            nonce: AppleSignInNonce,
+            hashedNonce: String,
             anchor: @escaping @MainActor () -> ASPresentationAnchor
         ) async throws(UserAgentError) -> AppleIDCredential {
             let sheet = AppleSignInSheet(anchor: anchor)
             let request = ASAuthorizationAppleIDProvider().createRequest()
             request.requestedScopes = [.fullName, .email]
-            request.nonce = nonce.sha256
+            request.nonce = hashedNonce
             let controller = ASAuthorizationController(authorizationRequests: [request])
             controller.delegate = sheet
             controller.presentationContextProvider = sheet

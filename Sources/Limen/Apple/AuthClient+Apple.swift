@@ -10,18 +10,48 @@ extension AuthClient {
     ///   it is another account's;
     /// - nobody is signed in: the Apple ID's account, or a new one (named after ``AppleIDCredential/fullName``).
     ///
-    /// The server checks the identity token against Apple's keys and the SHA-256 of `nonce` against its `nonce`
-    /// claim. On Apple platforms, `LimenApple`'s `signInWithApple(allowMigration:presentationAnchor:)` shows Apple's
-    /// sheet and calls this.
+    /// The credential comes from ``Configuration/appleAuthorization`` (on Apple platforms `LimenApple`'s
+    /// `AppleIDAuthorizationSheet`), asked with a fresh ``AppleSignInNonce``'s hash; the server checks the identity
+    /// token against Apple's keys and the SHA-256 of the raw nonce against its `nonce` claim.
     ///
     /// ```swift
-    /// let nonce = AppleSignInNonce()
-    /// // … an ASAuthorizationAppleIDRequest with nonce.sha256 gave `credential` …
-    /// let descriptor = try await client.signInWithApple(credential, nonce: nonce, allowMigration: nil)
+    /// configuration.appleAuthorization = AppleIDAuthorizationSheet { window }  // LimenApple
+    /// let descriptor = try await client.signInWithApple(allowMigration: nil)
     /// ```
-    /// - Throws: ``LimenError/account(_:)`` for the cases above, ``LimenError/flow(_:)`` with
-    ///   ``FlowError/refused(message:details:)`` when the server refuses the token, other ``LimenError``s for the
-    ///   network, the token endpoint and storage.
+    /// - Throws: ``LimenError/configuration(_:)`` without ``Configuration/appleAuthorization``,
+    ///   ``LimenError/userAgent(_:)`` when the person closes Apple's sheet (nothing changed), ``LimenError/account(_:)``
+    ///   for the cases above, ``LimenError/flow(_:)`` with ``FlowError/refused(message:details:)`` when the server
+    ///   refuses the token, other ``LimenError``s for the network, the token endpoint and storage.
+    @discardableResult
+    public func signInWithApple(allowMigration: Bool?) async throws(LimenError) -> LoginDescriptor {
+        guard let authorization = configuration.appleAuthorization else {
+            throw .configuration(.missingKey("appleAuthorization"))
+        }
+        return try await signInWithApple(using: authorization, allowMigration: allowMigration)
+    }
+
+    /// ``signInWithApple(allowMigration:)`` with `authorization` rather than the configuration's: a fresh
+    /// ``AppleSignInNonce`` whose hash `authorization` gives Apple, then
+    /// ``signInWithApple(_:nonce:allowMigration:)`` with the credential.
+    /// - Throws: ``LimenError/userAgent(_:)`` when the person closes Apple's sheet or it fails (nothing changed), else
+    ///   as ``signInWithApple(_:nonce:allowMigration:)``.
+    @discardableResult
+    public func signInWithApple(
+        using authorization: any AppleIDAuthorizing,
+        allowMigration: Bool?
+    ) async throws(LimenError) -> LoginDescriptor {
+        let nonce = AppleSignInNonce()
+        let credential: AppleIDCredential
+        do {
+            credential = try await authorization.authorize(hashedNonce: nonce.sha256)
+        } catch {
+            throw .userAgent(error)
+        }
+        return try await signInWithApple(credential, nonce: nonce, allowMigration: allowMigration)
+    }
+
+    /// ``signInWithApple(allowMigration:)`` with a credential the app got itself: `nonce` is the one whose
+    /// ``AppleSignInNonce/sha256`` its `ASAuthorizationAppleIDRequest` carried.
     @discardableResult
     public func signInWithApple(
         _ credential: AppleIDCredential,

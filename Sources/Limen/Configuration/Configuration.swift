@@ -49,6 +49,9 @@ public struct Configuration: Sendable {
     /// configuration.encryptionKeyOnSignOut = .delete
     /// ```
     public var encryptionKeyOnSignOut: EncryptionKeyRetention = .keep
+    /// What ``AuthClient/signInWithApple(allowMigration:)`` asks for Apple's credential (`LimenApple`'s
+    /// `AppleIDAuthorizationSheet` on Apple platforms); `nil` by default. Set it on the value after creating it.
+    public var appleAuthorization: (any AppleIDAuthorizing)?
 
     /// `offline_access` (OpenID Connect Core §11): an app's session is meant to last, so its refresh token must not
     /// end when the user signs out of the provider's web pages (many providers, Limen Server among them, tie a refresh

@@ -29,10 +29,20 @@ struct LimenServerAppleTests {
             email: String? = nil,
             fullName: String? = nil
         ) throws -> AppleIDCredential {
+            try credential(user: user, hashedNonce: nonce.sha256, email: email, fullName: fullName)
+        }
+
+        /// An Apple ID credential for `user` whose identity token carries `hashedNonce`.
+        func credential(
+            user: String,
+            hashedNonce: String,
+            email: String? = nil,
+            fullName: String? = nil
+        ) throws -> AppleIDCredential {
             let now = Date().timeIntervalSince1970.rounded(.down)
             var claims: [String: JSONValue] = [
                 "iss": .string(issuer), "sub": .string(user), "aud": .string(LimenServerAppleTests.bundleID),
-                "iat": .number(now), "exp": .number(now + 600), "nonce": .string(nonce.sha256),
+                "iat": .number(now), "exp": .number(now + 600), "nonce": .string(hashedNonce),
             ]
             if let email { (claims["email"], claims["email_verified"]) = (.string(email), .string("true")) }
             return AppleIDCredential(
@@ -128,6 +138,34 @@ struct LimenServerAppleTests {
     }
 
     @Test(
+        "signInWithApple(allowMigration:) asks the configured sheet with a nonce's hash; a closed sheet changes nothing"
+    )
+    func configuredSheet() async throws {
+        try await withApple { fixture, apple in
+            var configuration = Configuration(
+                issuer: fixture.server.issuer, clientID: "limen-cli",
+                redirectURI: try #require(URL(string: "http://127.0.0.1/callback")),
+                scopes: ["profile", "email", "offline_access"], store: MemoryStore())
+            await #expect(throws: LimenError.configuration(.missingKey("appleAuthorization"))) {
+                try await AuthClient(configuration: configuration).signInWithApple(allowMigration: nil)
+            }
+
+            configuration.appleAuthorization = StandInAppleSheet(apple: apple, user: "000005.kay", refusal: .cancelled)
+            let closed = AuthClient(configuration: configuration)
+            await #expect(throws: LimenError.userAgent(.cancelled)) {
+                try await closed.signInWithApple(allowMigration: nil)
+            }
+            #expect(!closed.state.auth.isAuthenticated)
+
+            configuration.appleAuthorization = StandInAppleSheet(apple: apple, user: "000005.kay")
+            let client = AuthClient(configuration: configuration)
+            let descriptor = try await client.signInWithApple(allowMigration: nil)
+            #expect(client.state.user.id == descriptor.userID)
+            #expect(client.state.user.name == "Kay")
+        }
+    }
+
+    @Test(
         "checkCredentialState: authorized keeps the session, revoked signs out; no answer keeps it; others not asked")
     func credentialState() async throws {
         try await withApple { fixture, apple in
@@ -153,6 +191,23 @@ struct LimenServerAppleTests {
             let notAsked = StubCredentialStates(.success(.revoked))
             #expect(await guest.checkCredentialState(using: notAsked))
             #expect(await notAsked.asked.isEmpty, "a user who did not sign in with Apple here is not checked")
+        }
+    }
+}
+
+/// Plays Apple's sheet: answers with a credential for `user` whose identity token carries the hash it is given, or
+/// with `refusal` (the person closing the sheet).
+struct StandInAppleSheet: AppleIDAuthorizing {
+    let apple: LimenServerAppleTests.Apple
+    let user: String
+    var refusal: UserAgentError?
+
+    func authorize(hashedNonce: String) async throws(UserAgentError) -> AppleIDCredential {
+        if let refusal { throw refusal }
+        do {
+            return try apple.credential(user: user, hashedNonce: hashedNonce, fullName: "Kay")
+        } catch {
+            throw .presentationFailed("\(error)")
         }
     }
 }
