@@ -19,6 +19,23 @@ public enum IPv4Socket {
         public var error: Int32
     }
 
+    /// Whether a socket of this process is bound to IPv4 `port` (its descriptors in `/proc/self/fd`, by
+    /// `getsockname`): what "closed the port" means for code in this process, whatever a child process started
+    /// meanwhile holds of an inherited copy (Foundation's `Process` closes a child's descriptors from a list it makes
+    /// before starting it, so a socket opened in between can outlive its closing in the parent).
+    public static func isHeldByThisProcess(port: UInt16) -> Bool {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return false }
+        return names.compactMap { Int32($0) }.contains { descriptor in
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let result = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            }
+            return result == 0 && address.sin_family == sa_family_t(AF_INET)
+                && UInt16(bigEndian: address.sin_port) == port
+        }
+    }
+
     /// Makes a TCP socket, runs `call` (`bind`, `connect`) with `host`:`port`, closes the socket and returns what the
     /// call gave; `nil` when `host` is no IPv4 address or no socket could be made.
     public static func attempt(

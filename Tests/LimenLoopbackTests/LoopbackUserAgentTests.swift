@@ -143,7 +143,7 @@ struct LoopbackUserAgentTests {
 
         await #expect(throws: UserAgentError.timedOut) { try await authorize(agent) }
         #expect(clock.recorded == [.seconds(300)])
-        #expect(TestBrowser.connectionRefused(agent.redirectURI))
+        #expect(TestBrowser.portReleased(agent.redirectURI))
     }
 
     @Test("cancelling the waiting task ends it with cancelled, not by the timeout, and closes the port")
@@ -164,7 +164,7 @@ struct LoopbackUserAgentTests {
 
         let result = await task.result
         #expect(throws: UserAgentError.cancelled) { try result.get() }
-        #expect(TestBrowser.connectionRefused(agent.redirectURI))
+        #expect(TestBrowser.portReleased(agent.redirectURI))
         neverSink.finish()
     }
 
@@ -180,7 +180,7 @@ struct LoopbackUserAgentTests {
 
         let result = await task.result
         #expect(throws: UserAgentError.cancelled) { try result.get() }
-        #expect(TestBrowser.connectionRefused(agent.redirectURI))
+        #expect(TestBrowser.portReleased(agent.redirectURI))
     }
 
     @Test("an explicit port that is already bound fails with listenerFailed")
@@ -207,8 +207,7 @@ struct LoopbackUserAgentTests {
 
     @Test("an explicit free port is used as given")
     func explicitPort() async throws {
-        var port: UInt16 = 0
-        try await withAgent { probe in port = probe.port }
+        let port = try #require(UInt16(exactly: try FreePort.find()))
 
         try await withAgent(port: port, path: "/oauth/done") { agent in
             #expect(agent.redirectURI.absoluteString == "http://127.0.0.1:\(port)/oauth/done")
@@ -222,7 +221,7 @@ struct LoopbackUserAgentTests {
         }
         _ = try await authorize(agent)
 
-        #expect(TestBrowser.connectionRefused(agent.redirectURI))
+        #expect(TestBrowser.portReleased(agent.redirectURI))
     }
 
     @Test("the listener is bound to 127.0.0.1 on the real port the redirect URI names")
@@ -275,7 +274,7 @@ struct LoopbackUserAgentTests {
             guard case .presentationFailed? = error as? UserAgentError else { return false }
             return true
         }
-        #expect(TestBrowser.connectionRefused(agent.redirectURI))
+        #expect(TestBrowser.portReleased(agent.redirectURI))
     }
 
     @Test("one agent serves one sign-in; a second authorize fails with listenerFailed")

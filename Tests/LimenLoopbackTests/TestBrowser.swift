@@ -74,6 +74,18 @@ enum TestBrowser {
         return BrowserPage(status: http.statusCode, headers: headers, body: String(decoding: data, as: UTF8.self))
     }
 
+    /// Whether nothing of this process is bound to `url`'s port any more (Linux; elsewhere: ``connectionRefused(_:)``).
+    /// The port itself may stay open a while in a child process another test started as the listener was opened (it
+    /// inherits the socket), so the kernel's answer to a connection is not the listener's.
+    static func portReleased(_ url: URL) -> Bool {
+        #if os(Linux)
+            guard let port = url.port.flatMap(UInt16.init(exactly:)) else { return false }
+            return !IPv4Socket.isHeldByThisProcess(port: port)
+        #else
+            return connectionRefused(url)
+        #endif
+    }
+
     /// Whether a new TCP connection to `url`'s IPv4 host and port is refused (nothing listens there).
     ///
     /// A plain `connect(2)` rather than URLSession, so the answer is the kernel's (`ECONNREFUSED`) and not an HTTP
