@@ -147,6 +147,7 @@ public struct Provider: Sendable {
             attributes: [.posixPermissions: 0o700]
         )
         let flows = try FlowCatalog.load(files: configuration.flowFiles)
+        try flows.checkProviders(configuration.identityProviders)
         let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
         let store = try await openStore(configuration: configuration)
         do {

@@ -4,7 +4,7 @@ import LimenWire
 
 /// Who an external token (a trusted issuer's, or an upstream provider's ID token) says signed in: the kind of identity
 /// it is, `sub`, and what the issuer's claims say of them.
-struct ExternalIdentity: Sendable, Equatable {
+struct ExternalIdentity: Sendable, Equatable, Codable {
     /// The identity kind: `oidc:` and the issuer (``TrustedIssuer/identityKind``, ``IdentityProvider/identityKind``).
     let identityKind: String
     /// Whether the issuer's verified address may link the identity to the user who has it.

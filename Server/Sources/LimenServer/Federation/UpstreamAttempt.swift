@@ -2,8 +2,9 @@ import Crypto
 import Foundation
 import LimenWire
 
-/// A sign-in through an upstream provider on its way: what the callback needs to finish it (the pending Limen request,
-/// the `nonce` and the PKCE verifier), stored until the callback or ten minutes (``lifetime``), and used once.
+/// A sign-in through an upstream provider on its way: what the callback needs to finish it (the pending Limen request
+/// of the hosted pages, or the native flow interaction and the `IDP` button pressed in it; the `nonce` and the PKCE
+/// verifier), stored until the callback or ten minutes (``lifetime``), and used once.
 ///
 /// It is kept as a flow interaction of the hosted pages (so neither `/flows/interactions` nor a new table is
 /// involved, and the expiry sweeper removes it): keyed by the SHA-256 of `federation.` and the `state` sent upstream,
@@ -15,8 +16,12 @@ struct UpstreamAttempt: Sendable, Equatable, Codable {
 
     /// The upstream provider's ``IdentityProvider/id``.
     var providerID: String
-    /// The pending Limen request the sign-in is for (``PendingAuthorization/id``).
-    var requestID: String
+    /// The pending Limen request of the hosted pages the sign-in is for (``PendingAuthorization/id``).
+    var requestID: String?
+    /// The native flow interaction the sign-in is for (its ID), when not a pending request.
+    var interactionID: String?
+    /// In ``interactionID``, the key of the `IDP` collector that was pressed.
+    var action: String?
     /// The `nonce` sent; the ID token must carry it.
     var nonce: String
     /// The PKCE verifier of the challenge sent.
@@ -25,23 +30,62 @@ struct UpstreamAttempt: Sendable, Equatable, Codable {
     private enum CodingKeys: String, CodingKey {
         case providerID = "provider"
         case requestID = "request"
+        case interactionID = "interaction"
+        case action
         case nonce
         case codeVerifier = "code_verifier"
+    }
+
+    /// What the sign-in is for.
+    enum Target: Sendable, Equatable {
+        /// A pending request of the hosted pages (``PendingAuthorization/id``).
+        case request(String)
+        /// A native flow interaction (its ID), and the key of the `IDP` collector pressed in it.
+        case interaction(id: String, action: String)
+    }
+
+    /// An attempt for `target`.
+    init(providerID: String, target: Target, nonce: String, codeVerifier: String) {
+        (self.providerID, self.nonce, self.codeVerifier) = (providerID, nonce, codeVerifier)
+        switch target {
+        case .request(let id): requestID = id
+        case .interaction(let id, let action): (interactionID, self.action) = (id, action)
+        }
+    }
+
+    /// What the sign-in is for; `nil` for a corrupt attempt.
+    var target: Target? {
+        if let requestID { return .request(requestID) }
+        guard let interactionID, let action else { return nil }
+        return .interaction(id: interactionID, action: action)
+    }
+
+    /// Whether `record` is an attempt rather than a flow interaction (so never continued as one).
+    static func isAttempt(_ record: FlowInteractionRecord) -> Bool {
+        record.flow.hasPrefix("federation:")
     }
 
     /// The flow name under which attempts with provider `id` are stored.
     static func flowName(providerID id: String) -> String { "federation:\(id)" }
 
-    /// Stores the attempt for `state` (the pending request's client and the hosted-page request with it).
-    func store(state: String, pending: PendingAuthorization, in store: any Store, now: Date) async throws(StorageError)
-    {
-        let expiresAt = min(now.addingTimeInterval(Self.lifetime), pending.record.expiresAt)
+    /// Where the person signs in from: what the attempt is stored with.
+    struct Origin: Sendable {
+        /// The client the sign-in is for.
+        var clientID: String
+        /// Its authorization request (a hosted page's is marked so: never continued as a native interaction).
+        var request: FlowRequest
+        /// When the request or interaction expires: the attempt does not outlive it.
+        var expiresAt: Date
+    }
+
+    /// Stores the attempt for `state`, made from `origin`.
+    func store(state: String, origin: Origin, in store: any Store, now: Date) async throws(StorageError) {
         try await store.insertFlowInteraction(
             FlowInteractionRecord(
                 idHash: Self.idHash(state: state), flow: Self.flowName(providerID: providerID), node: "callback",
-                clientID: pending.client.id,
-                request: FlowInteractionRecord.encode(FlowRequest(hostedPageFor: pending, guest: nil)),
-                context: sealed(state: state), createdAt: now, expiresAt: expiresAt))
+                clientID: origin.clientID, request: FlowInteractionRecord.encode(origin.request),
+                context: sealed(state: state), createdAt: now,
+                expiresAt: min(now.addingTimeInterval(Self.lifetime), origin.expiresAt)))
     }
 
     /// An attempt found by its `state`, with the record it is stored as.

@@ -1,9 +1,10 @@
 import Foundation
 import LimenOIDC
 
-/// Limen as the relying party of an upstream provider, for a pending authorization request of the hosted pages.
+/// Limen as the relying party of an upstream provider, for a pending authorization request of the hosted pages or a
+/// native flow interaction.
 ///
-/// ``begin(_:pending:issuer:)`` stores an ``UpstreamAttempt`` and answers the provider's authorization URL: code flow,
+/// ``begin(_:for:origin:issuer:)`` stores an ``UpstreamAttempt`` and answers the provider's authorization URL: code flow,
 /// PKCE (S256), fresh `state` and `nonce`, the redirect URI `{issuer}/federation/{id}/callback` (one per provider, so a
 /// response can only come back to the provider it was asked of: RFC 9700 §4.4.2).
 /// ``finish(_:query:issuer:state:attempt:)`` checks the response with LimenOIDC's ``AuthorizationResponse`` (`state` in
@@ -25,6 +26,21 @@ struct UpstreamSignIn: Sendable {
     func begin(_ client: UpstreamClient, pending: PendingAuthorization, issuer: String)
         async throws(UpstreamSignInError) -> URL
     {
+        try await begin(
+            client, for: .request(pending.id),
+            origin: UpstreamAttempt.Origin(
+                clientID: pending.client.id, request: FlowRequest(hostedPageFor: pending, guest: nil),
+                expiresAt: pending.record.expiresAt),
+            issuer: issuer)
+    }
+
+    /// Stores an attempt for `target`, made from `origin`, and returns where to send the browser.
+    func begin(
+        _ client: UpstreamClient,
+        for target: UpstreamAttempt.Target,
+        origin: UpstreamAttempt.Origin,
+        issuer: String
+    ) async throws(UpstreamSignInError) -> URL {
         let provider = client.provider
         let metadata: ProviderMetadata
         do {
@@ -38,9 +54,9 @@ struct UpstreamSignIn: Sendable {
         let request = AuthorizationRequest(
             clientID: provider.clientID, redirectURI: redirectURI, scopes: provider.scopes)
         let attempt = UpstreamAttempt(
-            providerID: provider.id, requestID: pending.id, nonce: request.nonce, codeVerifier: request.pkce.verifier)
+            providerID: provider.id, target: target, nonce: request.nonce, codeVerifier: request.pkce.verifier)
         do {
-            try await attempt.store(state: request.state, pending: pending, in: store, now: now())
+            try await attempt.store(state: request.state, origin: origin, in: store, now: now())
         } catch {
             throw .storage(error)
         }

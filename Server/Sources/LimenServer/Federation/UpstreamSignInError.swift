@@ -1,4 +1,5 @@
 import LimenOIDC
+import Logging
 
 /// Why a sign-in through an upstream provider did not finish. The hosted pages answer each with a message page; the
 /// case is for the log (its ``code`` only: never a token, code or secret) and for tests.
@@ -30,5 +31,11 @@ enum UpstreamSignInError: Error, Sendable, Equatable {
         case .network, .discovery, .invalidResponse: return true
         default: return false
         }
+    }
+
+    /// Logs that a sign-in through `provider` did not finish, by its ``code`` only.
+    func log(provider: IdentityProvider) {
+        Logger(label: "limen.federation").notice(
+            "An upstream sign-in did not finish", metadata: ["provider": "\(provider.id)", "error": "\(code)"])
     }
 }

@@ -22,10 +22,14 @@ public enum CollectorType: String, Sendable, CaseIterable, Codable {
     case combobox = "COMBOBOX"
     /// A box to tick (`true`), or with `options` any number of them.
     case checkbox = "CHECKBOX"
+    /// "Continue with …" an upstream provider (`provider`, an ``IdentityProvider/id``): pressing it sends the person
+    /// to sign in there in the platform's web session, and the interaction continues when they come back
+    /// (``FlowFederationStep``).
+    case idp = "IDP"
 
     /// A button or link: pressing it is the submission's `action`.
     public var isButton: Bool {
-        [.submitButton, .flowButton, .flowLink].contains(self)
+        [.submitButton, .flowButton, .flowLink, .idp].contains(self)
     }
 
     /// Whether it collects a value.

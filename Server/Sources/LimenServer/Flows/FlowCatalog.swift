@@ -32,10 +32,53 @@ struct FlowCatalog: Sendable {
     }
 
     /// The flows a server with `configuration` offers: a flow some button of which signs in with Apple only with the
-    /// `apple` setting (without it, starting one answers `unknown_flow` as for any flow there is not).
+    /// `apple` setting (without it, starting one answers `unknown_flow` as for any flow there is not); and the sign-in
+    /// flow's first node with an `IDP` collector for each upstream provider it does not offer yet
+    /// (``withUpstreamProviders(_:)``).
     func offered(under configuration: ServerConfiguration) -> FlowCatalog {
-        guard configuration.apple == nil else { return self }
-        return FlowCatalog(flows: flows.filter { !$0.value.runs(.signInWithApple) })
+        let catalog = withUpstreamProviders(configuration.identityProviders)
+        guard configuration.apple == nil else { return catalog }
+        return FlowCatalog(flows: catalog.flows.filter { !$0.value.runs(.signInWithApple) })
+    }
+
+    /// The key of the `IDP` collector the sign-in flow gets for provider `id`.
+    static func upstreamKey(providerID id: String) -> String { "idp-\(id)" }
+
+    /// The catalog with the sign-in flow's first node offering each of `providers` ("Continue with …", key
+    /// ``upstreamKey(providerID:)``) that no collector of that node offers yet, in the configuration's order.
+    func withUpstreamProviders(_ providers: [IdentityProvider]) -> FlowCatalog {
+        guard var flow = flows[FlowPageRoutes.signInFlow], let index = flow.nodes.firstIndex(where: { $0.id == flow.start })
+        else { return self }
+        var node = flow.nodes[index]
+        for provider in providers where !node.offers(provider: provider.id) {
+            let key = Self.upstreamKey(providerID: provider.id)
+            guard node.collector(key) == nil else { continue }
+            node.collectors.append(
+                CollectorDefinition(
+                    type: .idp, key: key, label: "Continue with \(provider.displayName)",
+                    behaviour: .federate(provider: provider.id)))
+        }
+        flow.nodes[index] = node
+        var flows = flows
+        flows[flow.id] = flow
+        return FlowCatalog(flows: flows)
+    }
+
+    /// Refuses an `IDP` collector whose provider is not among `providers` (the `identity_providers` setting).
+    func checkProviders(_ providers: [IdentityProvider]) throws(FlowDefinitionError) {
+        let configured = Set(providers.map(\.id))
+        for flow in flows.values.sorted(by: { $0.id < $1.id }) {
+            for (nodeIndex, node) in flow.nodes.enumerated() {
+                for (index, collector) in node.collectors.enumerated() {
+                    guard case .federate(let provider) = collector.behaviour, !configured.contains(provider) else {
+                        continue
+                    }
+                    throw FlowDefinitionError(
+                        source: "flow \(flow.id)", path: "nodes[\(nodeIndex)].collectors[\(index)].provider",
+                        reason: "\(provider) is not an id of the identity_providers setting")
+                }
+            }
+        }
     }
 
     /// Flow `name` as the hosted pages offer it: `nil` for a flow only native apps run — one whose button signs in with

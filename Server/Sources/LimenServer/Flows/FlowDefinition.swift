@@ -31,6 +31,11 @@ struct FlowNodeDefinition: Sendable, Equatable {
     func collector(_ key: String) -> CollectorDefinition? {
         collectors.first { $0.key == key }
     }
+
+    /// Whether an `IDP` collector of the node signs in through upstream provider `id`.
+    func offers(provider id: String) -> Bool {
+        collectors.contains { $0.behaviour == .federate(provider: id) }
+    }
 }
 
 /// One field, text or button of a node.
@@ -76,6 +81,9 @@ enum ButtonBehaviour: Sendable, Equatable {
     case run(actions: [FlowAction], next: String?)
     /// Moves the interaction to the start of flow `flow` (a `FLOW_LINK` to "Forgot your password?").
     case switchFlow(String)
+    /// Signs in through upstream provider `provider` (an `IDP` collector), then asks for consent when needed and
+    /// completes (``FlowFederationStep``).
+    case federate(provider: String)
 }
 
 /// The built-in actions a button may run: few, each one step of an account rule shared with the hosted pages.

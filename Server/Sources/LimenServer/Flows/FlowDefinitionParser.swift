@@ -18,7 +18,11 @@ import Yams
 ///       - {type: PASSWORD, key: password, label: Password, required: true}
 ///       - {type: SUBMIT_BUTTON, key: submit, label: Sign in, actions: [check_password, complete]}
 ///       - {type: FLOW_LINK, key: create-account, label: Create an account, flow: sign-up}
+///       - {type: IDP, key: partner, label: Continue with Partner ID, provider: partner}
 /// ```
+///
+/// An `IDP` collector names a configured upstream provider (``IdentityProvider/id``), checked at start-up
+/// (``FlowCatalog/checkProviders(_:)``).
 struct FlowDefinitionParser {
     /// Where the text came from, for error messages.
     let source: String
@@ -75,7 +79,10 @@ struct FlowDefinitionParser {
     private func collector(_ node: Node, at path: String) throws(FlowDefinitionError) -> CollectorDefinition {
         let fields = try mapping(
             node, at: path,
-            keys: ["type", "key", "label", "required", "validation", "options", "policy", "actions", "next", "flow"])
+            keys: [
+                "type", "key", "label", "required", "validation", "options", "policy", "actions", "next", "flow",
+                "provider",
+            ])
         let typeName = try text(fields["type"], at: path + ".type")
         guard let type = CollectorType(rawValue: typeName) else {
             throw error(
@@ -92,14 +99,19 @@ struct FlowDefinitionParser {
         try refuse(fields, ["required", "validation"], unless: type.collectsValue, at: path)
         try refuse(fields, ["options"], unless: type.choosesAmongOptions || type == .checkbox, at: path)
         try refuse(fields, ["policy"], unless: type == .password, at: path)
-        try refuse(fields, ["actions", "next", "flow"], unless: type.isButton, at: path)
+        try refuse(fields, ["actions", "next", "flow"], unless: type.isButton && type != .idp, at: path)
+        try refuse(fields, ["provider"], unless: type == .idp, at: path)
         if let validation = fields["validation"] { collector.validation = try self.validation(validation, at: path) }
         if let options = fields["options"] { collector.options = try self.options(options, at: path + ".options") }
         if type.choosesAmongOptions, collector.options.isEmpty {
             throw error(at: path + ".options", "a \(type.rawValue) needs options")
         }
         if let policy = fields["policy"] { collector.policy = try self.policy(policy, at: path + ".policy") }
-        if type.isButton { collector.behaviour = try behaviour(fields, at: path) }
+        if type == .idp {
+            collector.behaviour = .federate(provider: try identifier(fields["provider"], at: path + ".provider"))
+        } else if type.isButton {
+            collector.behaviour = try behaviour(fields, at: path)
+        }
         return collector
     }
 

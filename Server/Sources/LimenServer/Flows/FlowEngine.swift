@@ -111,7 +111,7 @@ struct FlowEngine: Sendable {
         }
         let now = provider.now()
         guard let record = try await provider.store.flowInteraction(idHash: RandomIdentifier.hash(id)),
-            try record.decodedRequest().hostedPage != true
+            !UpstreamAttempt.isAttempt(record), try record.decodedRequest().hostedPage != true
         else {
             return failure("unknown_interaction", "There is no such interaction.", .notFound)
         }
@@ -166,6 +166,10 @@ struct FlowEngine: Sendable {
                         details: [.init(key: submission.action, code: "unknown_action", message: "No such button.")])))
         }
         switch behaviour {
+        case .federate(let upstream):
+            return try await FlowFederationStep(engine: self).answer(
+                submission, provider: upstream, button: button, interaction: interaction, flow: flow, node: node,
+                context: context, clientAddress: clientAddress)
         case .switchFlow(let target):
             guard let next = catalog.flows[target] else {
                 return .answer(

@@ -1,6 +1,6 @@
 import LimenWire
 
-/// A node as the wire shows it (`{"type": "continue" | "error" | "failure" | "success", …}`).
+/// A node as the wire shows it (`{"type": "continue" | "error" | "failure" | "success" | "redirect", …}`).
 enum FlowNode: Sendable, Equatable {
     /// A step to render and submit.
     case `continue`(FlowNodeDefinition, policy: PasswordPolicy?, prefill: [String: String])
@@ -13,6 +13,9 @@ enum FlowNode: Sendable, Equatable {
     /// The interaction is over with an authorization code for the client to redeem with its PKCE verifier;
     /// `newUser` says whether the interaction created the account (`new_user`).
     case success(code: String, state: String?, issuer: String, newUser: Bool)
+    /// The person signs in at upstream provider `provider` first: the app opens `url` in the platform's web session,
+    /// which comes back to its redirect URI with a code that continues the interaction (``FlowFederationStep``).
+    case redirect(url: String, provider: String)
 
     /// The node's JSON.
     var json: JSONValue {
@@ -35,6 +38,8 @@ enum FlowNode: Sendable, Equatable {
                 ].merging(
                     state.map { ["state": .string($0)] } ?? [:]
                 ) { $1 })
+        case .redirect(let url, let provider):
+            .object(["type": .string("redirect"), "url": .string(url), "provider": .string(provider)])
         }
     }
 
@@ -68,7 +73,8 @@ struct FlowErrorDetail: Sendable, Equatable {
 
 extension CollectorDefinition {
     /// The collector's JSON: `type`, `key`, `label`, `required`, and where they apply `validation`, `options`, the
-    /// password `policy` (when the node sets a password) and a `value` filled in (the email already entered).
+    /// password `policy` (when the node sets a password), a `value` filled in (the email already entered) and an
+    /// `IDP`'s `provider`.
     func json(policy: PasswordPolicy?, value: String?) -> JSONValue {
         var members: [String: JSONValue] = [
             "type": .string(type.rawValue), "key": .string(key), "label": .string(label), "required": .bool(isRequired),
@@ -84,6 +90,7 @@ extension CollectorDefinition {
         }
         if type.isPassword, let policy { members["policy"] = policy.json }
         if let value, type == .text { members["value"] = .string(value) }
+        if case .federate(let provider) = behaviour { members["provider"] = .string(provider) }
         return .object(members)
     }
 }

@@ -56,6 +56,8 @@ struct FlowContext: Sendable, Equatable, Codable {
     var consent: FlowConsentState?
     /// The guest signed in on the device whom the identified account replaces when the interaction completes.
     var replacedGuest: String?
+    /// What an `IDP` collector's sign-in brought back, until the app continues the interaction with its code.
+    var federation: FlowFederationResult?
 
     /// A new interaction's context: the `login_hint` filled in when it is an email address.
     init(loginHint: String?) {

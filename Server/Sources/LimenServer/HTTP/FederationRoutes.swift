@@ -14,6 +14,9 @@ import LimenServerWire
 ///   ``AccountLinking``'s cases; with sign-up turned off only an identity that leads to an account signs in), and the
 ///   request continues as after a password: consent or the redirect with a code.
 ///
+/// The callback of a sign-in that a native flow's `IDP` collector started goes back to the app instead
+/// (``FlowFederationStep``).
+///
 /// Both answer `404` for a provider that is not configured.
 enum FederationRoutes {
     static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
@@ -51,12 +54,28 @@ enum FederationRoutes {
         responder: SignInResponder
     ) async throws(StorageError) -> Response {
         let provider = responder.provider
-        guard let state = query["state"], let stored = try await responder.upstream.attempt(client, state: state)
+        guard let state = query["state"], let stored = try await responder.upstream.attempt(client, state: state),
+            let target = stored.attempt.target
         else {
             return responder.upstreamFailure(.unknownAttempt, client: client, pending: nil)
         }
+        let requestID: String
+        switch target {
+        case .request(let id): requestID = id
+        case .interaction(let id, let action):
+            let step = FlowFederationStep(engine: responder.engine)
+            switch try await step.returned(
+                client, query: rawQuery, state: state, attempt: stored, interactionID: id, action: action)
+            {
+            case .back(let location, let failure):
+                failure?.log(provider: client.provider)
+                return Responses.redirect(to: location)
+            case .lost:
+                return responder.upstreamFailure(.unknownAttempt, client: client, pending: nil)
+            }
+        }
         let pending: PendingAuthorization
-        switch try await responder.pending(id: stored.attempt.requestID, browser: browser) {
+        switch try await responder.pending(id: requestID, browser: browser) {
         case .found(let found): pending = found
         case .refused(let page): return page
         }

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Logging
 
 extension SignInResponder {
     /// The sign-ins through upstream providers, over this provider's store and clock.
@@ -27,9 +26,7 @@ extension SignInResponder {
         -> Response
     {
         let name = client.provider.displayName
-        Logger(label: "limen.federation").notice(
-            "An upstream sign-in did not finish",
-            metadata: ["provider": "\(client.provider.id)", "error": "\(error.code)"])
+        error.log(provider: client.provider)
         if error.isUnavailable {
             return Pages.message(
                 title: "\(name) cannot be reached", message: "Try again in a moment, or sign in another way.",

@@ -24,8 +24,7 @@ struct SignInResponder: Sendable {
     func flowRenderer(pending: PendingAuthorization, browser: BrowserState) -> FlowPageRenderer {
         FlowPageRenderer(
             pending: pending, csrf: browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id)),
-            catalog: provider.flows, signUpEnabled: provider.configuration.signUpEnabled,
-            providers: provider.upstreamProviders.providers)
+            catalog: provider.flows, signUpEnabled: provider.configuration.signUpEnabled)
     }
 
     /// The page of flow `name` for `pending`: the node its interaction stands on (the flow's start when new).

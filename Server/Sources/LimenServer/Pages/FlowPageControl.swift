@@ -191,6 +191,9 @@ struct FlowPageControl {
                 button: Button(
                     key: key, label: collector.label, style: collector.type == .flowLink ? "link" : "secondary",
                     skipsValidation: true))
+        case .idp:
+            // Outside the form: a "Continue with …" form of its own (``FlowPageRenderer``).
+            return nil
         }
     }
 

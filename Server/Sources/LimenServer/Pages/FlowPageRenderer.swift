@@ -5,9 +5,9 @@ import Hummingbird
 /// Renders a flow's node as a hosted page: the node's name as the heading, its description, an error summary bound to
 /// the fields (`role="alert"`, `aria-describedby`), and each collector as an accessible HTML control
 /// (``FlowPageControl``); `FLOW_LINK`s to other flows are links to their pages. The form posts to the page of the
-/// node's flow with the pending request, the CSRF token and the node. The sign-in flow's first node also has a
-/// "Continue with …" button per upstream provider, each a form posting the request and the token to
-/// `federation/{id}/start`.
+/// node's flow with the pending request, the CSRF token and the node. Each `IDP` collector (the sign-in flow's first
+/// node has one per upstream provider) is a "Continue with …" button below, a form of its own posting the request and
+/// the token to `federation/{id}/start`.
 struct FlowPageRenderer {
     /// The authorization request the pages are for.
     let pending: PendingAuthorization
@@ -17,8 +17,6 @@ struct FlowPageRenderer {
     let catalog: FlowCatalog
     /// Whether links to flows that create accounts are shown.
     let signUpEnabled: Bool
-    /// The upstream providers offered on the sign-in flow's first node.
-    var providers: [IdentityProvider] = []
 
     /// The page for `answer`: `200` for a step, the refusal's status for an error (`400` unless it says `429` or
     /// `503`, with `Retry-After`), a message page for a failure. `entered` refills what was typed (never a password).
@@ -34,7 +32,7 @@ struct FlowPageRenderer {
         case .failure(_, let failure):
             return Pages.message(
                 title: "This sign-in cannot continue", message: failure, status: answer.status, uiLocales: uiLocales)
-        case .success:
+        case .success, .redirect:
             return Pages.serverError()
         }
         let flow = answer.flow ?? FlowPageRoutes.signInFlow
@@ -55,11 +53,7 @@ struct FlowPageRenderer {
             nodeID: node.id,
             error: message,
             controls: controls,
-            federation: offersProviders(flow: flow, node: node)
-                ? FederationChoices(
-                    providers: providers.map { .init(action: "federation/\($0.id)/start", displayName: $0.displayName) }
-                )
-                : nil
+            federation: FederationChoices(node)
         )
         let status: HTTPResponse.Status = message == nil ? .ok : (answer.status == .ok ? .badRequest : answer.status)
         var response = Pages.render(
@@ -67,11 +61,6 @@ struct FlowPageRenderer {
             contentSecurityPolicy: page.brand.contentSecurityPolicy)
         if let seconds = answer.retryAfter { response.headers[.retryAfter] = "\(seconds)" }
         return response
-    }
-
-    /// Whether `node` of `flow` shows the providers' buttons: the sign-in flow's first node, when any is configured.
-    private func offersProviders(flow: String, node: FlowNodeDefinition) -> Bool {
-        !providers.isEmpty && flow == FlowPageRoutes.signInFlow && catalog.flows[flow]?.start == node.id
     }
 
     /// The page of flow `name` for this request, or `nil` when it is not offered here (sign-up is off).
@@ -102,8 +91,17 @@ private struct FederationChoices {
     /// One provider's button.
     struct Choice {
         var action: String
-        var displayName: String
+        var label: String
     }
 
     var providers: [Choice]
+
+    /// The buttons of `node`'s `IDP` collectors; `nil` when it has none.
+    init?(_ node: FlowNodeDefinition) {
+        providers = node.collectors.compactMap { collector in
+            guard case .federate(let provider) = collector.behaviour else { return nil }
+            return Choice(action: "federation/\(provider)/start", label: collector.label)
+        }
+        if providers.isEmpty { return nil }
+    }
 }

@@ -85,7 +85,7 @@ enum PageTemplates {
         {{#providers}}<form method="post" action="{{action}}">
         <input type="hidden" name="request" value="{{requestID}}">
         <input type="hidden" name="csrf" value="{{csrf}}">
-        <button type="submit" class="secondary">Continue with {{displayName}}</button>
+        <button type="submit" class="secondary">{{label}}</button>
         </form>
         {{/providers}}</section>
         {{/federation}}{{/content}}{{/layout}}
