@@ -28,6 +28,8 @@ final class StandInUpstream: Sendable {
         case nonce
         /// The redirect carries RFC 9207's `iss` naming another issuer.
         case issuerParameter
+        /// The person refuses: the redirect carries `error=access_denied` instead of a code.
+        case denied
     }
 
     /// Who signs in at the stand-in's `/authorize`, and how the stand-in misbehaves.
@@ -73,7 +75,7 @@ final class StandInUpstream: Sendable {
                 $0[code] = Issued(redirectURI: redirectURI, nonce: nonce, challenge: challenge, login: login)
             }
             let iss = login.tamper == .issuerParameter ? "https://evil.example" : issuer()
-            let fields = [("code", code), ("state", state), ("iss", iss)]
+            let fields = [login.tamper == .denied ? ("error", "access_denied") : ("code", code), ("state", state), ("iss", iss)]
             return Response(status: .found, headers: [.location: redirectURI + "?" + FormEncoding.encode(fields)])
         }
         router.post("/token") { request, _ in
