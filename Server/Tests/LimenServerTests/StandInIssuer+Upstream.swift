@@ -75,7 +75,9 @@ final class StandInUpstream: Sendable {
                 $0[code] = Issued(redirectURI: redirectURI, nonce: nonce, challenge: challenge, login: login)
             }
             let iss = login.tamper == .issuerParameter ? "https://evil.example" : issuer()
-            let fields = [login.tamper == .denied ? ("error", "access_denied") : ("code", code), ("state", state), ("iss", iss)]
+            let fields = [
+                login.tamper == .denied ? ("error", "access_denied") : ("code", code), ("state", state), ("iss", iss),
+            ]
             return Response(status: .found, headers: [.location: redirectURI + "?" + FormEncoding.encode(fields)])
         }
         router.post("/token") { request, _ in

@@ -52,7 +52,8 @@ private struct NativeUpstream: Sendable {
         #expect(answer.node["provider"]?.stringValue == "standin")
         let url = try #require(answer.node["url"]?.stringValue)
         #expect(url.hasPrefix(standIn.issuer + "/authorize?"))
-        let upstream = try await URLSessionTransport.forLiveTests().send(HTTPRequest(url: try #require(URL(string: url))))
+        let upstream = try await URLSessionTransport.forLiveTests().send(
+            HTTPRequest(url: try #require(URL(string: url))))
         let back = try #require(upstream.header("Location"))
         let issuer = fixture.provider.issuer.current
         #expect(back.hasPrefix(issuer + "/federation/standin/callback?"), "\(back)")
@@ -105,7 +106,8 @@ struct UpstreamFlowTests {
             let idp = try #require(started.collectors.first { $0["type"]?.stringValue == "IDP" })
             #expect(
                 idp == [
-                    "type": .string("IDP"), "key": .string(NativeUpstream.key), "label": .string("Continue with Stand-in ID"),
+                    "type": .string("IDP"), "key": .string(NativeUpstream.key),
+                    "label": .string("Continue with Stand-in ID"),
                     "required": .bool(false), "provider": .string("standin"),
                 ])
         }
@@ -130,7 +132,8 @@ struct UpstreamFlowTests {
     func startPressing() async throws {
         try await NativeUpstream.with { upstream in
             let first = try await upstream.signInUpstream()
-            let created = try await upstream.subject(redeeming: try await upstream.continueWith(first.id, code: first.code))
+            let created = try await upstream.subject(
+                redeeming: try await upstream.continueWith(first.id, code: first.code))
             let started = try await upstream.fixture.startFlow("sign-in", pressing: NativeUpstream.key)
             let id = try #require(started["interaction"])
             let back = try await upstream.returnToApp(try await upstream.callbackPath(of: started))

@@ -55,6 +55,77 @@ struct UpstreamGlewlwydTests {
         }
     }
 
+    @Test(
+        "a native flow's IDP collector: glewlwyd in the web session, back to the app with a code, the flow continues",
+        .enabled(if: GlewlwydUpstream.unavailableReason == nil, "glewlwyd is not installed")
+    )
+    func nativeFlowThroughGlewlwyd() async throws {
+        try await Self.withServer { glewlwyd, provider, client in
+            let pkce = PKCE()
+            let start = [
+                ("client_id", "app"), ("redirect_uri", Self.appRedirect), ("scope", "openid email profile"),
+                ("state", "app-state"), ("nonce", "app-nonce"), ("code_challenge", pkce.challenge),
+                ("code_challenge_method", "S256"),
+            ]
+            let started = try await Self.json(
+                client, "/flows/sign-in", form: start + [("action", "idp-glewlwyd")])
+            let interaction = try #require(started["interaction"]?.stringValue)
+            let node = try #require(started["node"]?.objectValue)
+            #expect(node["type"] == .string("redirect"))
+            let location = try #require(node["url"]?.stringValue)
+            #expect(location.hasPrefix(glewlwyd.issuer + "/auth?"))
+            let back = try await glewlwyd.signIn(at: location)
+            let issuer = provider.issuer.current
+            #expect(back.hasPrefix(issuer + "/federation/glewlwyd/callback?"), "\(back)")
+            let toApp = try await client.executeRequest(
+                uri: String(back.dropFirst(issuer.count)), method: .get, headers: [:], body: nil)
+            let appLocation = try #require(toApp.headers[.location])
+            let app = try #require(URLComponents(string: appLocation))
+            #expect(app.host == "127.0.0.1" && app.path == "/callback")
+            let query = Dictionary((app.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
+            #expect(query["state"] == "app-state" && query["iss"] == issuer)
+            let code = try #require(query["code"])
+            var answer = try await Self.json(
+                client, "/flows/interactions/\(interaction)",
+                body: .object([
+                    "node": .string("credentials"), "action": .string("idp-glewlwyd"),
+                    "values": .object(["code": .string(code)]),
+                ]))
+            if answer["node"]?.objectValue?["id"] == .string(FlowConsentStep.nodeID) {
+                answer = try await Self.json(
+                    client, "/flows/interactions/\(interaction)",
+                    body: .object([
+                        "node": .string(FlowConsentStep.nodeID), "action": .string(FlowConsentStep.allow),
+                        "values": .object([:]),
+                    ]))
+            }
+            let success = try #require(answer["node"]?.objectValue)
+            #expect(success["type"] == .string("success"))
+            let appCode = try #require(success["code"]?.stringValue)
+            let redeemed = try #require(
+                try await provider.store.redeemedCode(
+                    hash: RandomIdentifier.hash(appCode), now: provider.now(),
+                    clientID: "app"))
+            let identities = try await provider.store.identities(userID: redeemed.subject)
+            #expect(identities.map(\.kind) == ["oidc:\(glewlwyd.issuer)"])
+        }
+    }
+
+    /// The JSON object `path` answers to a form post of `form`, or to a JSON post of `body`.
+    private static func json(
+        _ client: some TestClientProtocol,
+        _ path: String,
+        form: [(String, String)]? = nil,
+        body: JSONValue? = nil
+    ) async throws -> [String: JSONValue] {
+        let (contentType, text) =
+            body.map { ("application/json", String(decoding: $0.serialized(), as: UTF8.self)) }
+            ?? ("application/x-www-form-urlencoded", FormEncoding.encode(form ?? []))
+        let response = try await client.executeRequest(
+            uri: path, method: .post, headers: [.contentType: contentType], body: ByteBuffer(string: text))
+        return try #require(try JSONValue(parsing: Data(String(buffer: response.body).utf8)).objectValue)
+    }
+
     /// A free port among glewlwyd's fixed redirect ports, where it knows Limen's callback.
     private static func redirectPort() throws -> Int {
         try #require((47111...47115).first(where: FreePort.isFree), "a free port among 47111-47115")

@@ -47,7 +47,8 @@ struct FlowCatalog: Sendable {
     /// The catalog with the sign-in flow's first node offering each of `providers` ("Continue with …", key
     /// ``upstreamKey(providerID:)``) that no collector of that node offers yet, in the configuration's order.
     func withUpstreamProviders(_ providers: [IdentityProvider]) -> FlowCatalog {
-        guard var flow = flows[FlowPageRoutes.signInFlow], let index = flow.nodes.firstIndex(where: { $0.id == flow.start })
+        guard var flow = flows[FlowPageRoutes.signInFlow],
+            let index = flow.nodes.firstIndex(where: { $0.id == flow.start })
         else { return self }
         var node = flow.nodes[index]
         for provider in providers where !node.offers(provider: provider.id) {

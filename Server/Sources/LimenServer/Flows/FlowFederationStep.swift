@@ -99,7 +99,9 @@ struct FlowFederationStep: Sendable {
         }
 
         /// The refusal `code` on the button.
-        func refusal(_ code: String, _ message: String, status: HTTPTypes.HTTPResponse.Status = .ok, retryAfter: Int? = nil)
+        func refusal(
+            _ code: String, _ message: String, status: HTTPTypes.HTTPResponse.Status = .ok, retryAfter: Int? = nil
+        )
             -> FlowRefusal
         {
             FlowRefusal(
@@ -130,9 +132,11 @@ struct FlowFederationStep: Sendable {
             throw error
         } catch {
             error.log(provider: client.provider)
-            let message = "\(client.provider.displayName) cannot be reached. Try again in a moment, or sign in another way."
+            let message =
+                "\(client.provider.displayName) cannot be reached. Try again in a moment, or sign in another way."
             return try await step.refuse(
-                with: engine, step.refusal(Self.providerUnavailable, message, status: .serviceUnavailable, retryAfter: 30))
+                with: engine,
+                step.refusal(Self.providerUnavailable, message, status: .serviceUnavailable, retryAfter: 30))
         }
     }
 
@@ -198,7 +202,8 @@ struct FlowFederationStep: Sendable {
         clientAddress: String
     ) async throws(StorageError) -> FlowProgress {
         var step = step
-        let wrong = step.refusal(Self.invalidCode, "This sign-in with \(client.provider.displayName) is over: start it again.")
+        let wrong = step.refusal(
+            Self.invalidCode, "This sign-in with \(client.provider.displayName) is over: start it again.")
         guard let result = step.context.federation, result.action == step.button.key,
             result.provider == client.provider.id,
             ConstantTime.equals(Base64URL.encode(result.codeHash), Base64URL.encode(RandomIdentifier.hash(code)))
