@@ -238,6 +238,7 @@ actor LoopbackListener {
             }
             throw .listenerFailed("cannot listen on 127.0.0.1:\(port)")
         }
+        CloseOnExec.markSockets(boundTo: boundPort)
         await listener.setBaseURL("http://127.0.0.1:\(boundPort)")
         logger.debug("loopback listener started", metadata: ["port": "\(boundPort)"])
         return (listener, boundPort)

@@ -24,8 +24,13 @@ public enum IPv4Socket {
     /// meanwhile holds of an inherited copy (Foundation's `Process` closes a child's descriptors from a list it makes
     /// before starting it, so a socket opened in between can outlive its closing in the parent).
     public static func isHeldByThisProcess(port: UInt16) -> Bool {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return false }
-        return names.compactMap { Int32($0) }.contains { descriptor in
+        !descriptors(boundTo: port).isEmpty
+    }
+
+    /// This process's descriptors of sockets bound to IPv4 `port` (from `/proc/self/fd`, by `getsockname`).
+    public static func descriptors(boundTo port: UInt16) -> [Int32] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return [] }
+        return names.compactMap { Int32($0) }.filter { descriptor in
             var address = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let result = withUnsafeMutablePointer(to: &address) { pointer in
