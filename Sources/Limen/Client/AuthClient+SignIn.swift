@@ -122,6 +122,7 @@ extension AuthClient {
         request.acrValues = options.acrValues
         request.uiLocales = options.uiLocales
         request.additionalParameters = options.additionalParameters
+        if let provider = options.identityProvider { request.additionalParameters["idp_hint"] = provider }
         return request
     }
 

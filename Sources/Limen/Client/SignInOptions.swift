@@ -24,6 +24,10 @@ public struct SignInOptions: Sendable, Equatable {
     /// to the account; `false` drops them. Either way the guest is deleted when the flow completes. A code sent by
     /// email is spent once, so a flow that signs in with one should say this up front.
     public var allowMigration: Bool?
+    /// An upstream provider of Limen Server to sign in with at once (an `id` of its `identity_providers`): the browser
+    /// skips Limen's sign-in page and goes straight to "Continue with …" that provider (`idp_hint`; Rownd's
+    /// `requestSignIn(with:)`). A provider the server does not know is ignored there, and the page shown.
+    public var identityProvider: String?
 
     /// Creates options; everything is optional.
     public init(
@@ -35,7 +39,8 @@ public struct SignInOptions: Sendable, Equatable {
         acrValues: [String] = [],
         uiLocales: [String] = [],
         additionalParameters: [String: String] = [:],
-        allowMigration: Bool? = nil
+        allowMigration: Bool? = nil,
+        identityProvider: String? = nil
     ) {
         self.scopes = scopes
         self.loginHint = loginHint
@@ -46,5 +51,6 @@ public struct SignInOptions: Sendable, Equatable {
         self.uiLocales = uiLocales
         self.additionalParameters = additionalParameters
         self.allowMigration = allowMigration
+        self.identityProvider = identityProvider
     }
 }
