@@ -171,6 +171,21 @@ struct UpstreamSignInTests {
         }
     }
 
+    @Test("the sign-in form itself does not press the IDP collector: its button is a form of its own, posting upstream")
+    func idpCollectorNotPressedByTheForm() async throws {
+        try await UpstreamFixture.with { upstream in
+            var browser = Browser()
+            let signIn = try await browser.send(upstream.fixture.client, SignInFixture.authorizeURI())
+            #expect(signIn.body.contains(#"<form method="post" action="federation/standin/start">"#))
+            #expect(!signIn.body.contains(#"value="idp-standin""#), "no button of the sign-in form presses it")
+            let pressed = try await browser.submit(
+                upstream.fixture.client, signIn, to: "/login", [("node", "credentials"), ("action", "idp-standin")])
+            #expect(pressed.status == .badRequest && pressed.headers[.location] == nil)
+            #expect(pressed.body.contains("Continue with Stand-in ID"))
+            #expect(upstream.standIn.upstream.redemptions.withLock { $0 } == 0)
+        }
+    }
+
     @Test("for a third-party client the consent page follows, its form posting to the issuer's root")
     func consentFollows() async throws {
         try await UpstreamFixture.with { upstream in
