@@ -66,6 +66,9 @@ struct FlowInteraction: Sendable {
             return .failure(FailureNode(cause: .server(code: code, message: message)))
         case .unknown(let type):
             return .failure(FailureNode(cause: .unsupportedNode(type)))
+        case .redirect:
+            // Only the press of an IDP collector, which reads the answer itself, is answered with a redirect.
+            return .failure(FailureNode(cause: .invalidResponse("unexpected redirect node")))
         case .success(let code, let state, let issuer, let newUser):
             return await client.redeemFlowCode(
                 code, state: state, issuer: issuer, newUser: newUser, interaction: here)
