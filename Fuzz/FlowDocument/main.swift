@@ -2,12 +2,18 @@ import Foundation
 import FuzzSupport
 import LimenWire
 
-// A flow answer as the SDK reads it from the server, then every password policy it carries applied to a few passwords.
+// A flow answer as the SDK reads it from the server, then every password policy it carries applied to a few passwords;
+// a redirect it accepted must be to a web page.
 FuzzDriver.run { input in
     guard let document = try? FlowDocument(parsing: Data(input)) else { return }
     let steps: [FlowStepDocument]
     switch document.node {
     case .continue(let step), .error(let step, _, _): steps = [step]
+    case .redirect(let url, _):
+        guard ["https", "http"].contains(url.scheme?.lowercased()) else {
+            fatalError("a redirect to \(url) was accepted")
+        }
+        steps = []
     case .failure, .success, .unknown: steps = []
     }
     for collector in steps.flatMap(\.collectors) {

@@ -29,11 +29,15 @@ struct FlowTerminal {
         }
     }
 
-    /// Shows `step`, asks which button to press when there is a choice, fills the fields for a submit, and sends.
+    /// Shows `step`, asks which button to press when there is a choice, fills the fields for a submit, and sends. An
+    /// `IDP` button is shown but not offered: it needs a web page, which the terminal cannot open.
     private func submit(_ step: ContinueNode) async throws -> Node {
         StandardError.writeLine("== \(step.name)")
         if !step.description.isEmpty { StandardError.writeLine(step.description) }
-        let action = try choose(among: step.actions)
+        for case let idp as IdpCollector in step.collectors {
+            StandardError.writeLine("(\(idp.label): opens a web page, which `limen flow` cannot; use `limen login`)")
+        }
+        let action = try choose(among: step.actions.filter { !($0 is IdpCollector) })
         if action is FlowCollector { return await step.next(action: action?.key ?? "") }
         for collector in step.collectors {
             try fill(collector)

@@ -32,14 +32,7 @@ extension AuthClient {
             } catch {
                 throw LimenError(error)
             }
-            let code = try await LimenError.mapping { () throws(OIDCError) -> String in
-                try AuthorizationResponse(
-                    url: callback,
-                    for: request,
-                    issuer: metadata.issuer,
-                    issuerParameterRequired: metadata.authorizationResponseIssParameterSupported == true
-                ).code
-            }
+            let code = try await authorizationCode(of: callback, answering: request)
             let tokens = try await tokenClient()
             let response = try await LimenError.mapping { () async throws(OIDCError) in
                 try await tokens.exchangeCode(code, redirectURI: redirect, codeVerifier: request.pkce.verifier)
@@ -49,6 +42,25 @@ extension AuthClient {
                 nonce: request.nonce,
                 maxAge: options.maxAge.map(TimeInterval.init)
             )
+        }
+    }
+
+    /// The code of the redirect `callback` that answers `request`: its `state` compared in constant time, its `iss`
+    /// checked against the discovered issuer (and required when the provider advertises
+    /// `authorization_response_iss_parameter_supported`).
+    /// - Throws: ``LimenError/oauth(_:)`` when the redirect carries an OAuth error (after `state` and `iss` passed),
+    ///   ``LimenError/protocolViolation(_:)`` for a refused redirect.
+    func authorizationCode(of callback: URL, answering request: AuthorizationRequest) async throws(LimenError)
+        -> String
+    {
+        let metadata = try await metadata()
+        return try await LimenError.mapping { () throws(OIDCError) -> String in
+            try AuthorizationResponse(
+                url: callback,
+                for: request,
+                issuer: metadata.issuer,
+                issuerParameterRequired: metadata.authorizationResponseIssParameterSupported == true
+            ).code
         }
     }
 

@@ -62,10 +62,8 @@ extension AuthClient {
         if carryingSession {
             do throws(LimenError) {
                 if let token = try await validAccessToken() { start.headers["Authorization"] = "Bearer \(token)" }
-            } catch .network(let error) {
-                return .failure(FailureNode(cause: .network(error)))
             } catch {
-                return .failure(FailureNode(cause: .client(error)))
+                return .failure(FailureNode(cause: FlowError(error)))
             }
         }
         return await interaction.send(start, submitted: nil)
@@ -101,10 +99,8 @@ extension AuthClient {
                 return try await tokenSet(from: response, nonce: request.nonce, maxAge: interaction.maxAge)
             }
             return .success(SuccessNode(user: user, userType: userType))
-        } catch .network(let error) {
-            return .failure(FailureNode(cause: .network(error)))
         } catch {
-            return .failure(FailureNode(cause: .client(error)))
+            return .failure(FailureNode(cause: FlowError(error)))
         }
     }
 }

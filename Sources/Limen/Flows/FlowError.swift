@@ -34,6 +34,14 @@ public enum FlowError: Error, Sendable, Equatable {
         }
     }
 
+    /// Wraps what failed on this side: a network failure as ``network(_:)``, anything else as ``client(_:)``.
+    init(_ error: LimenError) {
+        switch error {
+        case .network(let network): self = .network(network)
+        default: self = .client(error)
+        }
+    }
+
     /// Whether starting the flow again later, without the person changing anything, may succeed.
     public var isRetryable: Bool {
         switch self {

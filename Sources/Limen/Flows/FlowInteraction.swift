@@ -8,49 +8,67 @@ struct FlowInteraction: Sendable {
     let client: AuthClient
     /// The server's opaque interaction ID (empty before the start answers).
     let id: String
-    /// The request the flow was started with.
+    /// The request the flow was started with; its redirect URI is where an ``IdpCollector``'s web session returns.
     let request: AuthorizationRequest
     /// The `max_age` the ID token's `auth_time` is checked against.
     let maxAge: TimeInterval?
 
     /// Sends `node`'s values with the button `action` pressed.
     func submit(_ node: ContinueNode, action: String) async -> Node {
+        await send(submission(step: node.id, action: action, values: node.values), submitted: node)
+    }
+
+    /// The request that sends `values` to the step with ID `step`, with the button `action` pressed.
+    func submission(step: String, action: String, values: [String: JSONValue]) -> HTTPRequest {
         let body = JSONValue.object([
-            "node": .string(node.id), "action": .string(action), "values": .object(node.values),
+            "node": .string(step), "action": .string(action), "values": .object(values),
             "client_id": .string(client.configuration.clientID),
         ])
         let url = client.configuration.issuer.appendingPathComponent("flows/interactions").appendingPathComponent(id)
-        let request = HTTPRequest(
+        return HTTPRequest(
             method: "POST", url: url, headers: ["Content-Type": "application/json", "Accept": "application/json"],
             body: Data(body.serialized()))
-        return await send(request, submitted: node)
     }
 
     /// Sends a start or a submission and turns the answer into a node; a success is redeemed.
     func send(_ request: HTTPRequest, submitted: ContinueNode?) async -> Node {
+        switch await answer(to: request) {
+        case .success(let document): await node(of: document, submitted: submitted)
+        case .failure(let cause): .failure(FailureNode(cause: cause))
+        }
+    }
+
+    /// Sends a start or a submission and reads the answer, or says why there is none to read.
+    func answer(to request: HTTPRequest) async -> Result<FlowDocument, FlowError> {
         let response: HTTPResponse
         do {
             response = try await client.configuration.transport.send(request)
         } catch {
-            return .failure(FailureNode(cause: .network(error)))
+            return .failure(.network(error))
         }
-        let document: FlowDocument
         do {
-            document = try FlowDocument(parsing: response.body)
+            return .success(try FlowDocument(parsing: response.body))
         } catch {
-            if response.status == 429 {
-                return .failure(FailureNode(cause: .network(.rateLimited(retryAfter: response.retryAfter()))))
-            }
-            if response.status >= 500 { return .failure(FailureNode(cause: .network(.httpStatus(response.status)))) }
+            if response.status == 429 { return .failure(.network(.rateLimited(retryAfter: response.retryAfter()))) }
+            if response.status >= 500 { return .failure(.network(.httpStatus(response.status))) }
             switch error {
-            case .invalid(let reason): return .failure(FailureNode(cause: .invalidResponse(reason)))
+            case .invalid(let reason): return .failure(.invalidResponse(reason))
             }
         }
-        let here = FlowInteraction(
-            client: client, id: document.interaction ?? id, request: self.request, maxAge: maxAge)
+    }
+
+    /// The node an answer describes, in the interaction it names; a success is redeemed, and `submitted` (the step
+    /// as sent) lends its values to an error node's fields.
+    func node(of document: FlowDocument, submitted: ContinueNode?) async -> Node {
+        let here = named(by: document)
         let node = await node(of: document.node, in: here, submitted: submitted)
         await client.emailCodeSteps.note(node, interaction: here.id)
         return node
+    }
+
+    /// This interaction under the ID `document` gives (the start's answer gives the first).
+    func named(by document: FlowDocument) -> FlowInteraction {
+        FlowInteraction(client: client, id: document.interaction ?? id, request: request, maxAge: maxAge)
     }
 
     /// The node `document` describes in interaction `here`; a success is redeemed.
@@ -66,6 +84,9 @@ struct FlowInteraction: Sendable {
             return .failure(FailureNode(cause: .server(code: code, message: message)))
         case .unknown(let type):
             return .failure(FailureNode(cause: .unsupportedNode(type)))
+        case .redirect:
+            // Only the press of an IDP collector, which reads the answer itself, is answered with a redirect.
+            return .failure(FailureNode(cause: .invalidResponse("unexpected redirect node")))
         case .success(let code, let state, let issuer, let newUser):
             return await client.redeemFlowCode(
                 code, state: state, issuer: issuer, newUser: newUser, interaction: here)

@@ -52,16 +52,26 @@ public final class ContinueNode: Sendable {
             case "COMBOBOX": return MultiSelectCollector(document)
             case "CHECKBOX" where !document.options.isEmpty: return MultiSelectCollector(document)
             case "CHECKBOX": return CheckboxCollector(document)
+            case "IDP": return IdpCollector(document, step: step, interaction: interaction)
             default: return UnknownCollector(document)
             }
+        }
+        for case let idp as IdpCollector in collectors {
+            idp.belongs(to: self)
         }
     }
 
     /// The fields (collectors with a value).
     public var fields: [any FieldCollector] { collectors.compactMap { $0 as? any FieldCollector } }
 
-    /// The buttons and links, by key.
-    public var actions: [any Collector] { collectors.filter { $0 is SubmitCollector || $0 is FlowCollector } }
+    /// The buttons and links, in order: every ``SubmitCollector``, ``FlowCollector`` and ``IdpCollector`` (press
+    /// an ``IdpCollector`` with ``IdpCollector/authorize(using:)``, as it needs a web session).
+    public var actions: [any Collector] {
+        collectors.filter { $0 is SubmitCollector || $0 is FlowCollector || $0 is IdpCollector }
+    }
+
+    /// The buttons and links ``next()`` may press: ``actions`` without the ``IdpCollector``s.
+    private var buttons: [any Collector] { actions.filter { !($0 is IdpCollector) } }
 
     /// Every field's problems by key, checked on the device with the server's rules; empty when all would pass.
     public func validate() -> [String: [FlowValidationError]] {
@@ -71,19 +81,27 @@ public final class ContinueNode: Sendable {
         }
     }
 
-    /// Submits the step with the pressed button: the first whose `value` is set, or else the first `SUBMIT_BUTTON`.
+    /// Submits the step with the pressed button: the first whose `value` is set, or else the first `SUBMIT_BUTTON`,
+    /// or else the first `FLOW_BUTTON` or `FLOW_LINK`. It never presses an ``IdpCollector``.
     public func next() async -> Node {
         let pressed =
-            collectors.first {
+            buttons.first {
                 ($0 as? SubmitCollector)?.value.isEmpty == false || ($0 as? FlowCollector)?.value.isEmpty == false
             }
-            ?? collectors.first { $0 is SubmitCollector } ?? actions.first
+            ?? buttons.first { $0 is SubmitCollector } ?? buttons.first
         return await next(action: pressed?.key ?? "")
     }
 
-    /// Submits the step as if the button or link with key `action` were pressed.
+    /// Submits the step as if the button or link with key `action` were pressed. The key of an ``IdpCollector`` sends
+    /// nothing: it needs a web session, so the answer is this step again as an ``ErrorNode`` whose detail, keyed by
+    /// the collector, has the code `user_agent_required`; call ``IdpCollector/authorize(using:)`` instead.
     public func next(action: String) async -> Node {
-        await interaction.submit(self, action: action)
+        if let idp = collectors.first(where: { $0.key == action && $0 is IdpCollector }) as? IdpCollector {
+            return idp.again(
+                code: "user_agent_required",
+                message: "\(idp.label) opens a web page, which this screen cannot do. Choose another way.")
+        }
+        return await interaction.submit(self, action: action)
     }
 
     /// The values as the server takes them: text, a list of choices, or `true`; empty values are left out.

@@ -38,12 +38,17 @@ public enum FlowDocumentError: Error, Sendable, Equatable {
     case invalid(String)
 }
 
-/// A node: a step to render, the same step with what was wrong, the end without a code, or the end with one.
+/// A node: a step to render, the same step with what was wrong, a page to open, the end without a code, or the end
+/// with one.
 public enum FlowNodeDocument: Sendable, Equatable {
     /// A step to render and submit.
     case `continue`(FlowStepDocument)
     /// The same step again, with a message and per-field details.
     case error(FlowStepDocument, message: String, details: [FlowErrorDetail])
+    /// The answer to an `IDP` collector's press: open `url` (an upstream provider's authorization endpoint, always
+    /// absolute `https` or `http`) in a web session and wait for the redirect to the flow's redirect URI; `provider` is
+    /// the upstream provider's ID. The interaction stays on the pressed step meanwhile.
+    case redirect(url: URL, provider: String?)
     /// The interaction is over without a code.
     case failure(code: String, message: String)
     /// The interaction is over with an authorization code to redeem with the PKCE verifier; `newUser` is the
@@ -64,6 +69,8 @@ public enum FlowNodeDocument: Sendable, Equatable {
             }
             self = .error(
                 try FlowStepDocument(reader), message: reader.optionalString("message") ?? "", details: details)
+        case "redirect":
+            self = .redirect(url: try Self.webURL(reader.string("url")), provider: reader.optionalString("provider"))
         case "failure":
             self = .failure(code: try reader.string("code"), message: reader.optionalString("message") ?? "")
         case "success":
@@ -72,6 +79,14 @@ public enum FlowNodeDocument: Sendable, Equatable {
                 issuer: reader.optionalString("iss"), newUser: members["new_user"]?.boolValue)
         case let other: self = .unknown(type: other)
         }
+    }
+
+    /// `text` as an absolute `https` or `http` URL with a host: a page a web session may open.
+    private static func webURL(_ text: String) throws(FlowDocumentError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["https", "http"].contains(scheme),
+            url.host?.isEmpty == false
+        else { throw .invalid("node.url is not an absolute http(s) URL") }
+        return url
     }
 }
 
@@ -129,6 +144,8 @@ public struct FlowCollectorDocument: Sendable, Equatable {
     public var policy: FlowPasswordPolicy?
     /// A value filled in by the server (the email address already entered).
     public var value: String?
+    /// The upstream provider's ID, on an `IDP` collector.
+    public var provider: String?
 
     init(_ reader: MemberReader) throws(FlowDocumentError) {
         type = try reader.string("type")
@@ -145,6 +162,7 @@ public struct FlowCollectorDocument: Sendable, Equatable {
             try Self.policy(policy)
         }
         value = reader.optionalString("value")
+        provider = reader.optionalString("provider")
     }
 
     private static func policy(_ reader: MemberReader) throws(FlowDocumentError) -> FlowPasswordPolicy {
@@ -170,6 +188,6 @@ public struct FlowCollectorDocument: Sendable, Equatable {
             && lhs.validation?.regex == rhs.validation?.regex && lhs.validation?.message == rhs.validation?.message
             && lhs.options.map(\.label) == rhs.options.map(\.label)
             && lhs.options.map(\.value) == rhs.options.map(\.value) && lhs.policy == rhs.policy
-            && lhs.value == rhs.value
+            && lhs.value == rhs.value && lhs.provider == rhs.provider
     }
 }

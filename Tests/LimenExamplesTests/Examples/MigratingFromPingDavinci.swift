@@ -63,6 +63,23 @@ func migratingFromPingDavinciValidation(step: ContinueNode) async -> Node? {
     // end snippet
 }
 
+/// Pressing an IDP collector: a web session, then the flow goes on.
+func migratingFromPingDavinciIdp(step: ContinueNode, userAgent: some UserAgent) async -> Node {
+    // snippet: davinci-idp
+    for case let idp as IdpCollector in step.collectors {
+        print("\(idp.label) (\(idp.provider))")  // "Continue with Glewlwyd (glewlwyd)"
+    }
+    guard let idp = step.collectors.first(where: { $0 is IdpCollector }) as? IdpCollector else {
+        return await step.next()  // next() never presses an IdpCollector
+    }
+    let node = await idp.authorize(using: userAgent)  // idpCollector.authorize(): the provider's page, then next
+    if case .error(let again) = node, again.details.first?.key == idp.key {
+        print(again.message)  // refused or cancelled there: the same step, to choose another way
+    }
+    return node
+    // end snippet
+}
+
 /// After the flow: what PingDavinci's `user()` offers.
 func migratingFromPingDavinciUser(client: AuthClient) async throws {
     // snippet: davinci-user

@@ -202,13 +202,14 @@ struct FlowNodeTests {
     }
 
     @Test(
-        "failures: the server's, a node type from a newer server, an unreadable answer, a 5xx without a node",
+        "failures: the server's, a newer node type, a redirect no IDP press asked for, an unreadable answer, a 5xx",
         arguments: [
             (
                 #"{"type": "failure", "code": "too_many_attempts", "message": "Later"}"#, 429,
                 FlowError.server(code: "too_many_attempts", message: "Later")
             ),
             (#"{"type": "passkey"}"#, 200, .unsupportedNode("passkey")),
+            (#"{"type": "redirect", "url": "https://up.example"}"#, 200, .invalidResponse("unexpected redirect node")),
             (#"{"type": "continue"}"#, 200, .invalidResponse("missing node.id")),
             (#"0"#, 502, .network(.httpStatus(502))),
         ]

@@ -68,6 +68,59 @@ struct FlowDocumentTests {
         #expect(try parse(#"{"node": {"type": "passkey", "challenge": "x"}}"#).node == .unknown(type: "passkey"))
     }
 
+    @Test("an IDP collector carries its provider; a redirect node its absolute URL and provider")
+    func identityProvider() throws {
+        let step = try parse(
+            """
+            {"interaction": "i", "node": {"type": "continue", "id": "credentials", "collectors": [
+              {"type": "IDP", "key": "idp-glewlwyd", "label": "Continue with Glewlwyd", "required": false,
+               "provider": "glewlwyd"},
+              {"type": "SUBMIT_BUTTON", "key": "submit", "label": "Sign in"}]}}
+            """)
+        guard case .continue(let credentials) = step.node else {
+            Issue.record("not a continue node: \(step.node)")
+            return
+        }
+        #expect(credentials.collectors.map(\.provider) == ["glewlwyd", nil])
+        #expect(
+            (credentials.collectors[0].type, credentials.collectors[0].key, credentials.collectors[0].label)
+                == ("IDP", "idp-glewlwyd", "Continue with Glewlwyd"))
+        var other = credentials.collectors[0]
+        other.provider = "apple"
+        #expect(other != credentials.collectors[0], "== compares the provider")
+
+        let redirect = try parse(
+            #"{"interaction": "i", "node": {"type": "redirect", "url": "https://up.example/authorize?state=s", "#
+                + #""provider": "glewlwyd"}}"#)
+        #expect(redirect.interaction == "i")
+        #expect(
+            redirect.node == .redirect(url: URL(string: "https://up.example/authorize?state=s")!, provider: "glewlwyd"))
+        #expect(
+            try parse(#"{"node": {"type": "redirect", "url": "http://127.0.0.1:8080/authorize"}}"#).node
+                == .redirect(url: URL(string: "http://127.0.0.1:8080/authorize")!, provider: nil))
+    }
+
+    static let notAWebPage = "node.url is not an absolute http(s) URL"
+
+    @Test(
+        "a redirect node without an absolute http(s) URL is refused",
+        arguments: [
+            (#""provider": "glewlwyd""#, "missing node.url"),
+            (#""url": 7"#, "missing node.url"),
+            (#""url": "/authorize?state=s""#, notAWebPage),
+            (#""url": "authorize""#, notAWebPage),
+            (#""url": "javascript:alert(1)""#, notAWebPage),
+            (#""url": "com.example.app:/callback""#, notAWebPage),
+            (#""url": "file:///etc/passwd""#, notAWebPage),
+            (#""url": "https:///authorize""#, notAWebPage),
+        ]
+    )
+    func redirectRefused(member: String, reason: String) {
+        #expect(throws: FlowDocumentError.invalid(reason)) {
+            try parse(#"{"node": {"type": "redirect", \#(member)}}"#)
+        }
+    }
+
     @Test(
         "a malformed answer is an error naming what is wrong, never a crash",
         arguments: [
