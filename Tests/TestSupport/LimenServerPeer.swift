@@ -37,11 +37,12 @@ public final class LimenServerPeer: Sendable {
         return "limen-server is not built (swift build --package-path Server)"
     }
 
-    /// Creates a data folder with one user, starts the server on a free port (with `settings`, flags of
-    /// `limen-server serve`) and waits for its issuer line.
+    /// Creates a data folder with one user, starts the server on `port` (by default a free one the system picks; with
+    /// `settings`, flags of `limen-server serve`) and waits for its issuer line.
     public static func start(
         email: String = "ada@example.com",
         password: String = "correct horse battery",
+        port: Int = 0,
         settings: [String] = []
     ) async throws -> LimenServerPeer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limen-server-\(UUID())")
@@ -52,7 +53,7 @@ public final class LimenServerPeer: Sendable {
         let running: RunningProcess
         do {
             (running, issuerLine) = try await Subprocess.startService(
-                binary, arguments: ["serve", "--port", "0", "--log-level", "warning"] + data + settings,
+                binary, arguments: ["serve", "--port", String(port), "--log-level", "warning"] + data + settings,
                 readyWhen: "issuer:", on: .standardOutput)
         } catch {
             try? FileManager.default.removeItem(at: directory)

@@ -12,22 +12,24 @@ extension GlewlwydPeer {
 }
 
 extension LimenServerPeer {
-    /// Starts limen-server (with `settings`, flags of `limen-server serve`), runs `body` with it, and stops it however
+    /// Starts limen-server (on `port`, with `settings`, flags of `limen-server serve`), runs `body` with it, and stops it however
     /// `body` ends; a test that checks the exit status stops it itself first (a second stop returns the same status).
     public static func with<Result>(
+        port: Int = 0,
         settings: [String] = [],
         isolation: isolated (any Actor)? = #isolation,
         _ body: (LimenServerPeer) async throws -> Result
     ) async throws -> Result {
-        try await withStopping(try await start(settings: settings), stop: { await $0.stop() }, body)
+        try await withStopping(try await start(port: port, settings: settings), stop: { await $0.stop() }, body)
     }
 }
 
 extension LimenServerPeer {
-    /// ``with(settings:isolation:_:)`` with `configuration` (YAML) written to a configuration file the server reads
+    /// ``with(port:settings:isolation:_:)`` with `configuration` (YAML) written to a configuration file the server reads
     /// (`--config`), deleted afterwards: for the settings only a file holds, such as `profile_schema`.
     public static func with<Result>(
         configuration: String,
+        port: Int = 0,
         settings: [String] = [],
         isolation: isolated (any Actor)? = #isolation,
         _ body: (LimenServerPeer) async throws -> Result
@@ -35,6 +37,6 @@ extension LimenServerPeer {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("limen-server-\(UUID()).yaml")
         try Data(configuration.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        return try await with(settings: ["--config", file.path] + settings, body)
+        return try await with(port: port, settings: ["--config", file.path] + settings, body)
     }
 }
