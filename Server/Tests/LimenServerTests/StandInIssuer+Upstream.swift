@@ -126,3 +126,12 @@ final class StandInUpstream: Sendable {
         return "\(parts[0]).\(parts[1]).\(other.split(separator: ".")[2])"
     }
 }
+
+extension StandInIssuer {
+    /// The `identity_providers` entry offering this stand-in as upstream provider `standin` ("Stand-in ID").
+    func upstreamEntry(linkByVerifiedEmail: Bool = false) -> IdentityProvider {
+        IdentityProvider(
+            id: "standin", displayName: "Stand-in ID", issuer: issuer, clientID: StandInUpstream.clientID,
+            clientSecret: StandInUpstream.clientSecret, linkByVerifiedEmail: linkByVerifiedEmail)
+    }
+}

@@ -21,9 +21,7 @@ private struct NativeUpstream: Sendable {
         _ body: @escaping @Sendable (NativeUpstream) async throws -> Void
     ) async throws {
         try await StandInIssuer.with(now: TestNow().now) { standIn in
-            let entry = IdentityProvider(
-                id: "standin", displayName: "Stand-in ID", issuer: standIn.issuer, clientID: StandInUpstream.clientID,
-                clientSecret: StandInUpstream.clientSecret)
+            let entry = standIn.upstreamEntry()
             try await FlowFixture.run(configure: {
                 $0.identityProviders = [entry]
                 $0.signUpEnabled = signUpEnabled

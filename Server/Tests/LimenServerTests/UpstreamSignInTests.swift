@@ -21,9 +21,7 @@ private struct UpstreamFixture: Sendable {
         _ body: @escaping @Sendable (UpstreamFixture) async throws -> Void
     ) async throws {
         try await StandInIssuer.with(now: TestNow().now) { standIn in
-            let entry = IdentityProvider(
-                id: providerID, displayName: "Stand-in ID", issuer: standIn.issuer, clientID: StandInUpstream.clientID,
-                clientSecret: StandInUpstream.clientSecret, linkByVerifiedEmail: linkByVerifiedEmail)
+            let entry = standIn.upstreamEntry(linkByVerifiedEmail: linkByVerifiedEmail)
             let configure: (inout ServerConfiguration) -> Void = {
                 $0.identityProviders = [entry]
                 $0.signUpEnabled = signUpEnabled
