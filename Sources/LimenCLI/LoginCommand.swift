@@ -63,6 +63,12 @@ struct LoginCommand: AsyncParsableCommand {
     )
     var redirectURI: String = FlowRun.defaultRedirectURI
 
+    @Option(
+        name: .customLong("identity-provider"),
+        help: ArgumentHelp(
+            "With the browser: go straight to one of Limen Server's upstream providers (idp_hint).", valueName: "id"))
+    var identityProvider: String?
+
     @OptionGroup var options: ProfileOptions
 
     func run() async throws {
@@ -103,7 +109,9 @@ struct LoginCommand: AsyncParsableCommand {
                     throw CLIFailure(LimenError(error))
                 }
                 do {
-                    user = try await client.signIn(using: agent, redirectURI: agent.redirectURI)
+                    user = try await client.signIn(
+                        using: agent, redirectURI: agent.redirectURI,
+                        options: SignInOptions(identityProvider: identityProvider))
                 } catch {
                     await agent.stop()
                     throw error

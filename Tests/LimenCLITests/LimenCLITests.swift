@@ -110,7 +110,7 @@ struct LimenCLITests {
 
 @Suite("limen login with a provider")
 struct LimenLoginTests {
-    @Test("login --no-browser prints the authorization URL alone on a standard error line; a denial fails cleanly")
+    @Test("login --no-browser prints the authorization URL alone on a line (with idp_hint); a denial fails cleanly")
     func loginNoBrowserPrintsParseableURL() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
@@ -125,7 +125,7 @@ struct LimenLoginTests {
             current.withLock { $0 = server }
             return try await cli.withLaunched([
                 "login", "--issuer", server.baseURL.absoluteString, "--client-id", "cli-app", "--no-browser",
-                "--profile", "work",
+                "--profile", "work", "--identity-provider", "partner",
             ]) { running in
                 let line = try await running.firstLine()
                 let url = try #require(URLComponents(string: line))
@@ -136,6 +136,7 @@ struct LimenLoginTests {
                 #expect(query["client_id"] == "cli-app")
                 #expect(query["scope"] == "openid profile email offline_access")
                 #expect(query["code_challenge_method"] == "S256")
+                #expect(query["idp_hint"] == "partner")
                 let redirect = try #require(query["redirect_uri"].flatMap(URLComponents.init(string:)))
                 #expect(redirect.scheme == "http")
                 #expect(redirect.host == "127.0.0.1")
