@@ -33,9 +33,9 @@ enum UpstreamSignInError: Error, Sendable, Equatable {
         }
     }
 
-    /// Logs that a sign-in through `provider` did not finish, by its ``code`` only.
-    func log(provider: IdentityProvider) {
-        Logger(label: "limen.federation").notice(
+    /// Logs to `logger` that a sign-in through `provider` did not finish, by its ``code`` only.
+    func log(provider: IdentityProvider, to logger: Logger = Logger(label: "limen.federation")) {
+        logger.notice(
             "An upstream sign-in did not finish", metadata: ["provider": "\(provider.id)", "error": "\(code)"])
     }
 }

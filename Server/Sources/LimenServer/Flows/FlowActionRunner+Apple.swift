@@ -7,8 +7,6 @@ extension FlowActionRunner {
     static let invalidIdentityToken = "invalid_identity_token"
     /// The error detail code when Apple's keys could not be fetched (`503`, try again later).
     static let appleUnavailable = "apple_unavailable"
-    /// Where the flow's Apple account keeping logs (a redemption Apple refused).
-    private static let appleLogger = Logger(label: "limen.apple")
 
     /// `sign_in_with_apple`: the submitted `identity_token` checked against the raw `nonce` the app generated
     /// (``AppleIdentityVerifier``), then its Apple ID (kind `apple`, Apple's `sub`) resolved to a user by
@@ -60,7 +58,7 @@ extension FlowActionRunner {
             if let subject = identified.subject {
                 try await provider.appleAccounts?.signedIn(
                     identity, user: subject, authorizationCode: Self.text(values["authorization_code"]),
-                    logger: Self.appleLogger)
+                    logger: logger)
             }
             return .proceeded(identified)
         case .failure(let refusal): return .refused(refusal)

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 
 /// What running a button's actions gave.
 enum FlowActionOutcome: Sendable, Equatable {
@@ -45,6 +46,8 @@ struct FlowActionRunner: Sendable {
     let provider: Provider
     /// Whether a hosted page runs the actions: consent is then the consent page's, after the browser session starts.
     var hostedPage = false
+    /// Where the actions log (a redemption Apple refused).
+    var logger = Logger(label: "limen.flows")
 
     /// Runs `actions` of flow `flow` in `interaction` (its ID, for the link an email carries) in order on `values`;
     /// stops at the first refusal.

@@ -85,7 +85,7 @@ struct FlowConsentStep: Sendable {
             subject: subject, clientID: interaction.record.clientID, scopes: Set(consent.scopes), at: provider.now())
         var allowed = context
         allowed.consent = nil
-        let outcome = try await FlowActionRunner(provider: provider).run(
+        let outcome = try await FlowActionRunner(provider: provider, logger: engine.logger).run(
             consent.remaining, flow: flow.id, interaction: interaction.id, values: [:], context: allowed,
             clientID: interaction.record.clientID, request: try interaction.record.decodedRequest(),
             clientAddress: clientAddress)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LimenServerWire
+import Logging
 
 /// The one sign-in engine: starts interactions with a flow and walks them from node to node, running the actions of
 /// the pressed button, until a code or a failure. Native apps (`/flows`), the hosted pages (``FlowPageRoutes``) and
@@ -21,6 +22,15 @@ struct FlowEngine: Sendable {
     let provider: Provider
     /// The flows it runs.
     let catalog: FlowCatalog
+    /// Where its actions log: the request's logger (its id in every line) when a route sets it.
+    var logger = Logger(label: "limen.flows")
+
+    /// The engine logging to `logger` (a request's).
+    func logging(to logger: Logger) -> FlowEngine {
+        var engine = self
+        engine.logger = logger
+        return engine
+    }
 
     // MARK: Start
 
@@ -193,7 +203,9 @@ struct FlowEngine: Sendable {
                             interaction, flow: flow, node: node, context: context, FlowRefusal(problems: problems)))
                 }
             }
-            let outcome = try await FlowActionRunner(provider: provider, hostedPage: interaction.isHostedPage).run(
+            let outcome = try await FlowActionRunner(
+                provider: provider, hostedPage: interaction.isHostedPage, logger: logger
+            ).run(
                 actions, flow: flow.id, interaction: interaction.id, values: submission.values, context: context,
                 clientID: record.clientID,
                 request: try record.decodedRequest(), clientAddress: clientAddress)

@@ -131,7 +131,7 @@ struct FlowFederationStep: Sendable {
         } catch .storage(let error) {
             throw error
         } catch {
-            error.log(provider: client.provider)
+            error.log(provider: client.provider, to: engine.logger)
             let message =
                 "\(client.provider.displayName) cannot be reached. Try again in a moment, or sign in another way."
             return try await step.refuse(
@@ -232,7 +232,7 @@ struct FlowFederationStep: Sendable {
         case .failure(let refusal):
             return try await step.refuse(with: engine, refusal)
         case .success(let identified):
-            let outcome = try await FlowActionRunner(provider: provider).run(
+            let outcome = try await FlowActionRunner(provider: provider, logger: engine.logger).run(
                 [.requireConsent, .complete], flow: step.flow.id, interaction: step.interaction.id, values: [:],
                 context: identified, clientID: spent.clientID, request: request, clientAddress: clientAddress)
             return try await engine.follow(

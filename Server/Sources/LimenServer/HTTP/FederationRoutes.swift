@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import LimenServerWire
+import Logging
 
 /// The hosted pages' sign-in through an upstream OpenID provider (``IdentityProvider``), for a pending authorization
 /// request:
@@ -41,7 +42,8 @@ enum FederationRoutes {
             return await responder.query(for: request) { browser, query throws(StorageError) in
                 guard let client else { return Pages.pageNotFound() }
                 return try await callback(
-                    client, query: query, rawQuery: request.uri.query ?? "", browser: browser, responder: responder)
+                    client, query: query, rawQuery: request.uri.query ?? "", browser: browser, responder: responder,
+                    logger: context.logger)
             }
         }
     }
@@ -51,27 +53,28 @@ enum FederationRoutes {
         query: FormFields,
         rawQuery: String,
         browser: BrowserState,
-        responder: SignInResponder
+        responder: SignInResponder,
+        logger: Logger
     ) async throws(StorageError) -> Response {
         let provider = responder.provider
         guard let state = query["state"], let stored = try await responder.upstream.attempt(client, state: state),
             let target = stored.attempt.target
         else {
-            return responder.upstreamFailure(.unknownAttempt, client: client, pending: nil)
+            return responder.upstreamFailure(.unknownAttempt, client: client, pending: nil, logger: logger)
         }
         let requestID: String
         switch target {
         case .request(let id): requestID = id
         case .interaction(let id, let action):
-            let step = FlowFederationStep(engine: responder.engine)
+            let step = FlowFederationStep(engine: responder.engine.logging(to: logger))
             switch try await step.returned(
                 client, query: rawQuery, state: state, attempt: stored, interactionID: id, action: action)
             {
             case .back(let location, let failure):
-                failure?.log(provider: client.provider)
+                failure?.log(provider: client.provider, to: logger)
                 return Responses.redirect(to: location)
             case .lost:
-                return responder.upstreamFailure(.unknownAttempt, client: client, pending: nil)
+                return responder.upstreamFailure(.unknownAttempt, client: client, pending: nil, logger: logger)
             }
         }
         let pending: PendingAuthorization
@@ -86,7 +89,7 @@ enum FederationRoutes {
         } catch .storage(let error) {
             throw error
         } catch {
-            return responder.upstreamFailure(error, client: client, pending: pending)
+            return responder.upstreamFailure(error, client: client, pending: pending, logger: logger)
         }
         let accounts = ExternalAccounts(store: provider.store, now: provider.now)
         let user: UserRecord

@@ -45,7 +45,7 @@ enum FlowRoutes {
                     if parameters["action"] != nil, let wait = signInLimiter?.admit(clientAddress, at: provider.now()) {
                         return tooManyRequests(wait: wait)
                     }
-                    return try await engine.start(
+                    return try await engine.logging(to: context.logger).start(
                         flow: flow, parameters: parameters, signedIn: signedIn, clientAddress: clientAddress)
                 case .failure(let failure): return failure
                 }
@@ -58,7 +58,8 @@ enum FlowRoutes {
             return await answer { () throws(StorageError) in
                 switch await submission(of: request) {
                 case .success(let submission):
-                    try await engine.proceed(interaction: id, submission: submission, clientAddress: clientAddress)
+                    try await engine.logging(to: context.logger).proceed(
+                        interaction: id, submission: submission, clientAddress: clientAddress)
                 case .failure(let failure): failure
                 }
             }

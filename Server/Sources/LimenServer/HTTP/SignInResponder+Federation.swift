@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 
 extension SignInResponder {
     /// The sign-ins through upstream providers, over this provider's store and clock.
@@ -21,12 +22,16 @@ extension SignInResponder {
     }
 
     /// The page for a sign-in through `client`'s provider that did not finish: `502` when the provider could not be
-    /// reached or broke the protocol, `400` when it, or Limen's checks, refused. Only the error's code is logged.
-    func upstreamFailure(_ error: UpstreamSignInError, client: UpstreamClient, pending: PendingAuthorization?)
-        -> Response
-    {
+    /// reached or broke the protocol, `400` when it, or Limen's checks, refused. Only the error's code is logged, to
+    /// `logger` (the request's, when the caller has it).
+    func upstreamFailure(
+        _ error: UpstreamSignInError,
+        client: UpstreamClient,
+        pending: PendingAuthorization?,
+        logger: Logger = Logger(label: "limen.federation")
+    ) -> Response {
         let name = client.provider.displayName
-        error.log(provider: client.provider)
+        error.log(provider: client.provider, to: logger)
         if error.isUnavailable {
             return Pages.message(
                 title: "\(name) cannot be reached", message: "Try again in a moment, or sign in another way.",

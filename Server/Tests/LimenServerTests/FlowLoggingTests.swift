@@ -1,0 +1,87 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LimenOIDC
+import LimenTestSupport
+import LimenWire
+import Logging
+import NIOCore
+import Testing
+
+@testable import LimenServer
+
+/// Every line a logger writes, with its metadata.
+private final class RecordedLines: Sendable {
+    struct Line: Sendable {
+        let message: String
+        let metadata: Logger.Metadata
+    }
+
+    let lines = Locked<[Line]>([])
+
+    /// A logger writing here.
+    var logger: Logger {
+        Logger(label: "test.recorded") { _ in Handler(recorded: self) }
+    }
+
+    private struct Handler: LogHandler {
+        let recorded: RecordedLines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let line = Line(message: "\(event.message)", metadata: metadata.merging(event.metadata ?? [:]) { $1 })
+            recorded.lines.withLock { $0.append(line) }
+        }
+    }
+}
+
+@Suite("Flows log to the request's logger")
+struct FlowLoggingTests {
+    @Test("an upstream provider out of reach is logged with the request's id, and the IDP press answers 503")
+    func upstreamFailureCarriesRequestID() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = ServerConfiguration.testing(directory: directory)
+        // Nothing listens on port 1: discovery fails at once.
+        configuration.identityProviders = [
+            IdentityProvider(id: "down", displayName: "Down", issuer: "http://127.0.0.1:1", clientID: "limen")
+        ]
+        let provider = try await Provider.bootstrap(configuration: configuration)
+        let recorded = RecordedLines()
+        let application = Application(
+            router: LimenServerApplication.router(provider: provider), logger: recorded.logger)
+        let start = [
+            ("client_id", SeedClients.cliClientID), ("redirect_uri", "http://127.0.0.1:53124/callback"),
+            ("scope", "openid"), ("state", "s-1"), ("nonce", "n-1"), ("code_challenge", PKCE().challenge),
+            ("code_challenge_method", "S256"), ("action", "idp-down"),
+        ]
+        let requestID = try #require(HTTPField.Name("X-Request-Id"))
+        do {
+            try await application.test(.router) { client in
+                try await client.execute(
+                    uri: "/flows/sign-in", method: .post,
+                    headers: [.contentType: "application/x-www-form-urlencoded", requestID: "flow-request-1"],
+                    body: ByteBuffer(string: FormEncoding.encode(start))
+                ) { response in
+                    #expect(response.status == .serviceUnavailable)
+                    #expect(String(buffer: response.body).contains(FlowFederationStep.providerUnavailable))
+                }
+            }
+        } catch {
+            await provider.store.close()
+            throw error
+        }
+        await provider.store.close()
+        let line = try #require(
+            recorded.lines.withLock { $0 }.first { $0.message == "An upstream sign-in did not finish" })
+        #expect(line.metadata["hb.request.id"] == "flow-request-1")
+        #expect(line.metadata["provider"] == "down")
+    }
+}
