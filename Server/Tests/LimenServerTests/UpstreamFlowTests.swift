@@ -17,15 +17,19 @@ private struct NativeUpstream: Sendable {
 
     /// Runs `body` with the stand-in and a flow fixture offering it.
     static func with(
+        on backend: TokenBackend = .sqlite,
         signUpEnabled: Bool = true,
         _ body: @escaping @Sendable (NativeUpstream) async throws -> Void
     ) async throws {
         try await StandInIssuer.with(now: TestNow().now) { standIn in
             let entry = standIn.upstreamEntry()
-            try await FlowFixture.run(configure: {
-                $0.identityProviders = [entry]
-                $0.signUpEnabled = signUpEnabled
-            }) { fixture in
+            try await FlowFixture.run(
+                on: backend,
+                configure: {
+                    $0.identityProviders = [entry]
+                    $0.signUpEnabled = signUpEnabled
+                }
+            ) { fixture in
                 try await body(NativeUpstream(fixture: fixture, standIn: standIn))
             }
         }
@@ -111,9 +115,11 @@ struct UpstreamFlowTests {
         }
     }
 
-    @Test("press, sign in upstream, come back with a code, continue: a new user linked to the upstream identity")
-    func newUser() async throws {
-        try await NativeUpstream.with { upstream in
+    @Test(
+        "press, sign in upstream, come back with a code, continue: a new user linked to the upstream identity",
+        arguments: TokenBackend.allCases)
+    func newUser(backend: TokenBackend) async throws {
+        try await NativeUpstream.with(on: backend) { upstream in
             upstream.standIn.upstream.next { ($0.email, $0.emailVerified) = ("new@example.com", true) }
             let (id, code) = try await upstream.signInUpstream()
             let success = try await upstream.continueWith(id, code: code)
@@ -141,9 +147,11 @@ struct UpstreamFlowTests {
         }
     }
 
-    @Test("a wrong code is refused on the button and spends nothing; the right one works once")
-    func continuationCode() async throws {
-        try await NativeUpstream.with { upstream in
+    @Test(
+        "a wrong code is refused on the button and spends nothing; the right one works once",
+        arguments: TokenBackend.allCases)
+    func continuationCode(backend: TokenBackend) async throws {
+        try await NativeUpstream.with(on: backend) { upstream in
             let (id, code) = try await upstream.signInUpstream()
             let wrong = try await upstream.continueWith(id, code: RandomIdentifier.make())
             #expect(wrong.nodeType == "error")
