@@ -35,7 +35,9 @@ struct FlowTerminal {
         StandardError.writeLine("== \(step.name)")
         if !step.description.isEmpty { StandardError.writeLine(step.description) }
         for case let idp as IdpCollector in step.collectors {
-            StandardError.writeLine("(\(idp.label): opens a web page, which `limen flow` cannot; use `limen login`)")
+            StandardError.writeLine(
+                "(\(idp.label): a web page `limen flow` cannot open; use `limen login --identity-provider \(idp.provider)`)"
+            )
         }
         let action = try choose(among: step.actions.filter { !($0 is IdpCollector) })
         if action is FlowCollector { return await step.next(action: action?.key ?? "") }

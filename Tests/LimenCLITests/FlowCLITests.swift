@@ -43,6 +43,27 @@ struct FlowCLITests {
         }
     }
 
+    @Test("flow sign-in shows an upstream provider's IDP button with the command that opens it, and does not offer it")
+    func idpButton() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let configuration = """
+            identity_providers:
+              - {id: partner, display_name: Partner ID, issuer: "http://127.0.0.1:1", client_id: limen}
+            """
+        try await LimenServerPeer.with(configuration: configuration, settings: ["--sign-in-rate-limit", "100/s"]) {
+            server in
+            let answers = "1\n\(server.user.email)\n\(server.user.password)\n"
+            let flow = try await limen(cli, ["flow", "sign-in"] + connection(server), input: answers)
+            #expect(flow.status == 0, "\(flow.standardError)")
+            #expect(
+                flow.errorLines.contains(
+                    "(Continue with Partner ID: a web page `limen flow` cannot open; use `limen login"
+                        + " --identity-provider partner`)"))
+            #expect(!flow.errorLines.contains { $0.contains(") Continue with Partner ID") }, "not a numbered choice")
+        }
+    }
+
     @Test(
         "signup in a terminal: the email, the mailed code, and the device's checks re-ask a short or different password",
         .enabled(if: SMTPSink.unavailableReason == nil, "aiosmtpd is not installed"))
