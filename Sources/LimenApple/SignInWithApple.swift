@@ -21,13 +21,6 @@
                 using: AppleIDAuthorizationSheet(presentationAnchor: presentationAnchor), allowMigration: allowMigration
             )
         }
-
-        /// ``AuthClient/checkCredentialState(using:)`` with Apple's own answer
-        /// (`ASAuthorizationAppleIDProvider`), as AppleSignInKit's `checkCredentialState()`.
-        @discardableResult
-        public func checkCredentialState() async -> Bool {
-            await checkCredentialState(using: AppleIDProviderCredentialStates())
-        }
     }
 
     /// Apple's Sign in with Apple sheet (`ASAuthorizationController` with an Apple ID request for the name and email
@@ -47,7 +40,9 @@
         }
     }
 
-    /// Apple's answer about a credential, from `ASAuthorizationAppleIDProvider`.
+    /// Apple's answer about a credential, from `ASAuthorizationAppleIDProvider`, for
+    /// ``Configuration/appleCredentialStates`` (then `checkCredentialState()` asks Apple) or
+    /// ``AuthClient/checkCredentialState(using:)``.
     public struct AppleIDProviderCredentialStates: AppleCredentialStateSource {
         /// The states Apple keeps for this app's team.
         public init() {}

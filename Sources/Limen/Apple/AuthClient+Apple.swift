@@ -61,6 +61,18 @@ extension AuthClient {
         try await login(with: LoginCredentials(apple: credential, nonce: nonce), allowMigration: allowMigration)
     }
 
+    /// AppleSignInKit's `checkCredentialState()`: ``checkCredentialState(using:)`` with
+    /// ``Configuration/appleCredentialStates``. Without one nothing is asked and the session is kept.
+    /// - Returns: Whether someone is signed in after the check.
+    @discardableResult
+    public func checkCredentialState() async -> Bool {
+        guard let source = configuration.appleCredentialStates else {
+            try? await ensureRestored()
+            return tokens != nil
+        }
+        return await checkCredentialState(using: source)
+    }
+
     /// Asks Apple whether the signed-in user's Sign in with Apple credential is still valid (AppleSignInKit's
     /// `checkCredentialState()`); call it when the app starts or comes to the foreground. When Apple says
     /// ``AppleCredentialState/revoked`` or ``AppleCredentialState/notFound``, the user is signed out (tokens

@@ -52,6 +52,9 @@ public struct Configuration: Sendable {
     /// What ``AuthClient/signInWithApple(allowMigration:)`` asks for Apple's credential (`LimenApple`'s
     /// `AppleIDAuthorizationSheet` on Apple platforms); `nil` by default. Set it on the value after creating it.
     public var appleAuthorization: (any AppleIDAuthorizing)?
+    /// What ``AuthClient/checkCredentialState()`` asks about the signed-in user's Apple ID (`LimenApple`'s
+    /// `AppleIDProviderCredentialStates` on Apple platforms); `nil` by default. Set it on the value after creating it.
+    public var appleCredentialStates: (any AppleCredentialStateSource)?
 
     /// `offline_access` (OpenID Connect Core §11): an app's session is meant to last, so its refresh token must not
     /// end when the user signs out of the provider's web pages (many providers, Limen Server among them, tie a refresh

@@ -195,6 +195,29 @@ struct LimenServerAppleTests {
     }
 }
 
+extension LimenServerAppleTests {
+    @Test("checkCredentialState() asks the configuration's source; without one nobody is asked and the session is kept")
+    func configuredCredentialStates() async throws {
+        try await withApple { fixture, apple in
+            let store = MemoryStore()
+            let unconfigured = try fixture.client(store: store)
+            let nonce = AppleSignInNonce()
+            try await unconfigured.signInWithApple(
+                try apple.credential(user: "000005.ida", nonce: nonce), nonce: nonce, allowMigration: nil)
+            #expect(await unconfigured.checkCredentialState())
+            #expect(unconfigured.state.auth.isAuthenticated)
+
+            var configuration = unconfigured.configuration
+            let revoked = StubCredentialStates(.success(.revoked))
+            configuration.appleCredentialStates = revoked
+            let configured = AuthClient(configuration: configuration)
+            #expect(!(await configured.checkCredentialState()))
+            #expect(await revoked.asked == ["000005.ida"])
+            #expect(!configured.state.auth.isAuthenticated, "revoked at Apple: signed out")
+        }
+    }
+}
+
 /// Plays Apple's sheet: answers with a credential for `user` whose identity token carries the hash it is given, or
 /// with `refusal` (the person closing the sheet).
 struct StandInAppleSheet: AppleIDAuthorizing {
