@@ -62,6 +62,8 @@ struct FlowActionRunner: Sendable {
         clientAddress: String
     ) async throws(StorageError) -> FlowActionOutcome {
         var context = context
+        // The user `require_consent` found needs no consent here: `complete` need not ask again for them.
+        var consented: String?
         for (index, action) in actions.enumerated() {
             switch action {
             case .sendEmailCode, .sendSignUpCode, .checkEmailCode, .setPassword, .markEmailVerified:
@@ -140,9 +142,10 @@ struct FlowActionRunner: Sendable {
                     consent.remaining = Array(actions[(index + 1)...])
                     return .consentRequired(consent, context)
                 }
+                consented = subject
             case .complete:
                 guard let subject = context.subject else { return Self.nobody }
-                if !hostedPage,
+                if !hostedPage, consented != subject,
                     try await FlowConsentStep.asked(
                         provider: provider, subject: subject, clientID: clientID, scope: request.scope) != nil
                 {

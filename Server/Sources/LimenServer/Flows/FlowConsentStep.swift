@@ -27,7 +27,7 @@ struct FlowConsentStep: Sendable {
 
     /// What `subject` must allow `clientID` before a code for `scope` is issued, or `nil` when nothing: the client is
     /// first-party, or every scope was allowed before (``ConsentStore/hasConsent(of:for:scopes:)``, the rule of the
-    /// consent page too).
+    /// consent page too). The client's record comes through the provider's ``ClientCache``, as at `/token`.
     static func asked(
         provider: Provider,
         subject: String,
@@ -35,7 +35,7 @@ struct FlowConsentStep: Sendable {
         scope: String
     ) async throws(StorageError) -> FlowConsentState? {
         let scopes = scope.split(separator: " ").map(String.init)
-        guard let client = try await provider.store.client(id: clientID) else {
+        guard let client = try await provider.clientCache.client(id: clientID, in: provider.store) else {
             return FlowConsentState(clientName: clientID, scopes: scopes)
         }
         if try await provider.store.hasConsent(of: subject, for: client, scopes: scopes) { return nil }
