@@ -2,7 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// Client records recently read from the store, kept briefly so that client authentication at `/token`,
-/// `/introspect` and `/revoke` does not read the store on every request.
+/// `/introspect` and `/revoke`, and a native flow's start and consent check, do not read the store on every request.
 ///
 /// It holds records, never verdicts: the presented secret is still compared with the record's hash in constant time
 /// on every request. A record is served for at most ``timeToLive`` by the provider's clock, and at most ``capacity``

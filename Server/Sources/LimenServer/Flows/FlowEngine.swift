@@ -54,7 +54,8 @@ struct FlowEngine: Sendable {
         if let unknown = parameters.names.subtracting(Self.startParameters).min() {
             return .failure("invalid_request", "\(unknown) is not a parameter of a flow start", status: .badRequest)
         }
-        let validator = AuthorizationValidator(store: provider.store, resources: provider.configuration.resources)
+        let validator = AuthorizationValidator(
+            store: provider.store, resources: provider.configuration.resources, clients: provider.clientCache)
         let accepted: AuthorizationValidator.Accepted
         switch try await validator.validate(parameters.adding("response_type", "code")) {
         case .accepted(let request): accepted = request

@@ -71,6 +71,9 @@ struct AuthorizationValidator: Sendable {
     let store: any Store
     /// The RFC 8707 resources the server issues tokens for (``ServerConfiguration/resources``).
     var resources: [String] = []
+    /// Where the client's record is read through (the provider's, as at `/token`: a native flow's start); `nil` reads
+    /// the store each time (`/authorize`, whose pages show the client's branding as it is now).
+    var clients: ClientCache?
 
     /// Validates the parameters of a `GET` or `POST /authorize`, read `allowingRepeats`: a parameter sent empty is
     /// absent (RFC 6749 §3.1), and a repeated one is refused here, with an error page or an error sent to the client.
@@ -78,7 +81,13 @@ struct AuthorizationValidator: Sendable {
         guard !parameters.isRepeated("client_id"), let clientID = parameters["client_id"] else {
             return .errorPage(error: "invalid_request", description: "client_id is missing or repeated")
         }
-        guard let client = try await store.client(id: clientID) else {
+        let found: ClientRecord?
+        if let clients {
+            found = try await clients.client(id: clientID, in: store)
+        } else {
+            found = try await store.client(id: clientID)
+        }
+        guard let client = found else {
             return .errorPage(error: "invalid_client", description: "unknown client_id")
         }
         guard !parameters.isRepeated("redirect_uri"), let redirectURI = parameters["redirect_uri"] else {
