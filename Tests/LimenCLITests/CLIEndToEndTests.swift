@@ -21,11 +21,12 @@ struct CLIEndToEndTests {
     /// `limen login` through the loopback redirect, with the test playing the browser.
     func logIn(_ peer: GlewlwydPeer, _ cli: CLIRunner) async throws -> Subprocess.Result {
         let registered = try #require(peer.client(alg: "RS256"))
-        let ports = registered.redirectURIs.compactMap { $0.port.map(UInt16.init) }
-        let port = try #require(ports.first { FreePort.isFree(Int($0)) }, "every registered redirect port is taken")
-        return try await cli.logIn(
-            issuer: peer.issuer.absoluteString, clientID: registered.clientID, port: port,
-            scope: "openid email profile", browser: GlewlwydBrowser(peer: peer))
+        // Held for this login alone: other suites running meanwhile bind ports of this set too.
+        return try await FixedPorts.withOne(of: registered.redirectURIs.compactMap(\.port)) { port in
+            try await cli.logIn(
+                issuer: peer.issuer.absoluteString, clientID: registered.clientID, port: UInt16(port),
+                scope: "openid email profile", browser: GlewlwydBrowser(peer: peer))
+        }
     }
 
     @Test("login through the browser redirect, then token, exec-credential, whoami and logout --revoke")

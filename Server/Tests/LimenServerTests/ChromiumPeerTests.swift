@@ -19,6 +19,8 @@ enum ChromiumPeer {
     static let guestUpgradeScript = PythonPeer.script("Tests/Peers/chromium/guest_upgrade.py")
     /// The script that signs in through glewlwyd, an upstream provider, with its own login page.
     static let upstreamScript = PythonPeer.script("Tests/Peers/chromium/upstream_glewlwyd.py")
+    /// A native app's IDP collector through glewlwyd, Chromium as the web session.
+    static let nativeUpstreamScript = PythonPeer.script("Tests/Peers/chromium/native_upstream_glewlwyd.py")
 
     /// Registers the public native client the scripts sign in with (`browser-test`, any loopback port).
     static func registerClient(in provider: Provider, id: String = "browser-test") async throws -> ClientRecord {

@@ -32,25 +32,26 @@ struct UpstreamGlewlwydTests {
     )
     func signInThroughGlewlwydInChromium() async throws {
         try await GlewlwydUpstream.with { glewlwyd in
-            let port = try Self.redirectPort()
-            try await withLiveServer(configure: { Self.offer(glewlwyd, port: port, in: &$0) }) { provider, issuer in
-                _ = try await ChromiumPeer.registerClient(in: provider, id: "app")
-                let output = try await PythonPeer.run([
-                    ChromiumPeer.upstreamScript.path, "--issuer", issuer, "--client-id", "app", "--upstream-issuer",
-                    glewlwyd.issuer, "--username", glewlwyd.username, "--password", glewlwyd.password,
-                ])
-                let summary = try JSONDecoder().decode(UpstreamBrowserSummary.self, from: output)
-                #expect(summary.buttons == ["Continue with Glewlwyd"])
-                #expect(summary.upstreamPage.hasSuffix("/login.html"), "glewlwyd's own login page")
-                #expect(summary.stateMatches && summary.iss == issuer && summary.callbacks == 1)
-                for page in summary.pages {
-                    #expect(page.violations.isEmpty, "\(page.page) at \(page.url): \(page.violations)")
+            try await Self.withRedirectPort { port in
+                try await withLiveServer(configure: { Self.offer(glewlwyd, port: port, in: &$0) }) { provider, issuer in
+                    _ = try await ChromiumPeer.registerClient(in: provider, id: "app")
+                    let output = try await PythonPeer.run([
+                        ChromiumPeer.upstreamScript.path, "--issuer", issuer, "--client-id", "app", "--upstream-issuer",
+                        glewlwyd.issuer, "--username", glewlwyd.username, "--password", glewlwyd.password,
+                    ])
+                    let summary = try JSONDecoder().decode(UpstreamBrowserSummary.self, from: output)
+                    #expect(summary.buttons == ["Continue with Glewlwyd"])
+                    #expect(summary.upstreamPage.hasSuffix("/login.html"), "glewlwyd's own login page")
+                    #expect(summary.stateMatches && summary.iss == issuer && summary.callbacks == 1)
+                    for page in summary.pages {
+                        #expect(page.violations.isEmpty, "\(page.page) at \(page.url): \(page.violations)")
+                    }
+                    let redeemed = try #require(
+                        try await provider.store.redeemedCode(
+                            hash: RandomIdentifier.hash(summary.code), now: provider.now(), clientID: "app"))
+                    let identities = try await provider.store.identities(userID: redeemed.subject)
+                    #expect(identities.map(\.kind).contains("oidc:\(glewlwyd.issuer)"))
                 }
-                let redeemed = try #require(
-                    try await provider.store.redeemedCode(
-                        hash: RandomIdentifier.hash(summary.code), now: provider.now(), clientID: "app"))
-                let identities = try await provider.store.identities(userID: redeemed.subject)
-                #expect(identities.map(\.kind).contains("oidc:\(glewlwyd.issuer)"))
             }
         }
     }
@@ -126,9 +127,39 @@ struct UpstreamGlewlwydTests {
         return try #require(try JSONValue(parsing: Data(String(buffer: response.body).utf8)).objectValue)
     }
 
-    /// A free port among glewlwyd's fixed redirect ports, where it knows Limen's callback.
-    private static func redirectPort() throws -> Int {
-        try #require((47111...47115).first(where: FreePort.isFree), "a free port among 47111-47115")
+    @Test(
+        "in a real Chromium as the web session: a native flow's IDP collector, glewlwyd's login page, back to the app",
+        .enabled(if: GlewlwydUpstream.unavailableReason == nil, "glewlwyd is not installed"),
+        .enabled(if: ChromiumPeer.unavailableReason == nil, "Chromium is not installed")
+    )
+    func nativeFlowThroughGlewlwydInChromium() async throws {
+        try await GlewlwydUpstream.with { glewlwyd in
+            try await Self.withRedirectPort { port in
+                try await withLiveServer(configure: { Self.offer(glewlwyd, port: port, in: &$0) }) { provider, issuer in
+                    _ = try await ChromiumPeer.registerClient(in: provider, id: "app")
+                    let output = try await PythonPeer.run([
+                        ChromiumPeer.nativeUpstreamScript.path, "--issuer", issuer, "--client-id", "app", "--username",
+                        glewlwyd.username, "--password", glewlwyd.password,
+                    ])
+                    let summary = try JSONDecoder().decode(NativeUpstreamSummary.self, from: output)
+                    #expect(summary.provider == "glewlwyd")
+                    #expect(summary.upstreamPage.hasSuffix("/login.html"), "glewlwyd's own login page")
+                    #expect(summary.stateMatches && summary.iss == issuer && summary.callbacks == 1)
+                    #expect(summary.consentAsked, "the third-party app is asked about on the consent node")
+                    let redeemed = try #require(
+                        try await provider.store.redeemedCode(
+                            hash: RandomIdentifier.hash(summary.code), now: provider.now(), clientID: "app"))
+                    let identities = try await provider.store.identities(userID: redeemed.subject)
+                    #expect(identities.map(\.kind) == ["oidc:\(glewlwyd.issuer)"])
+                }
+            }
+        }
+    }
+
+    /// Runs `body` with a port among glewlwyd's fixed redirect ports (where it knows Limen's callback), free and held
+    /// for this test alone while `body` runs.
+    private static func withRedirectPort(_ body: (Int) async throws -> Void) async throws {
+        try await FixedPorts.withOne(of: Array(47111...47115), body)
     }
 
     /// Sets `configuration` to listen on `port` and offer glewlwyd as upstream provider `glewlwyd`.
@@ -150,7 +181,8 @@ struct UpstreamGlewlwydTests {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
             var configuration = ServerConfiguration.testing(directory: directory)
-            Self.offer(glewlwyd, port: try Self.redirectPort(), in: &configuration)
+            // Only the issuer names the port (the live test client binds its own): one glewlwyd knows is enough.
+            Self.offer(glewlwyd, port: 47111, in: &configuration)
             let provider = try await Provider.bootstrap(configuration: configuration)
             do {
                 _ = try await ChromiumPeer.registerClient(in: provider, id: "app")
@@ -221,5 +253,23 @@ private struct UpstreamBrowserSummary: Decodable {
         case pages, buttons, code, iss, callbacks
         case upstreamPage = "upstream_page"
         case stateMatches = "state_matches"
+    }
+}
+
+/// What `native_upstream_glewlwyd.py` prints.
+private struct NativeUpstreamSummary: Decodable {
+    let provider: String
+    let upstreamPage: String
+    let stateMatches: Bool
+    let iss: String?
+    let callbacks: Int
+    let consentAsked: Bool
+    let code: String
+
+    enum CodingKeys: String, CodingKey {
+        case provider, iss, callbacks, code
+        case upstreamPage = "upstream_page"
+        case stateMatches = "state_matches"
+        case consentAsked = "consent_asked"
     }
 }

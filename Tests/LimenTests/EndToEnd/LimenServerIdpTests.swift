@@ -17,8 +17,6 @@ struct LimenServerIdpTests {
     @Test("the sign-in flow's IDP collector signs in through glewlwyd in the web session; the user has that identity")
     func signInThroughGlewlwyd() async throws {
         try await GlewlwydPeer.with { glewlwyd in
-            // glewlwyd knows Limen's callback on these ports only.
-            let port = try #require((47111...47115).first(where: FreePort.isFree), "a free port among 47111-47115")
             let upstream = try #require(glewlwyd.clients.first { $0.clientSecret != nil })
             let configuration = """
                 identity_providers:
@@ -28,27 +26,30 @@ struct LimenServerIdpTests {
                     client_id: \(upstream.clientID)
                     client_secret: \(upstream.clientSecret ?? "")
                 """
-            try await LimenServerPeer.with(configuration: configuration, port: port) { server in
-                let client = AuthClient(
-                    configuration: Configuration(
-                        issuer: server.issuer, clientID: "limen-cli",
-                        redirectURI: try #require(URL(string: "http://127.0.0.1/callback")),
-                        scopes: ["profile", "email", "offline_access"], store: MemoryStore()))
-                guard case .continue(let step) = await client.startFlow("sign-in") else {
-                    Issue.record("the sign-in flow did not start")
-                    return
+            // glewlwyd knows Limen's callback on these ports only; other suites bind them too.
+            try await FixedPorts.withOne(of: Array(47111...47115)) { port in
+                try await LimenServerPeer.with(configuration: configuration, port: port) { server in
+                    let client = AuthClient(
+                        configuration: Configuration(
+                            issuer: server.issuer, clientID: "limen-cli",
+                            redirectURI: try #require(URL(string: "http://127.0.0.1/callback")),
+                            scopes: ["profile", "email", "offline_access"], store: MemoryStore()))
+                    guard case .continue(let step) = await client.startFlow("sign-in") else {
+                        Issue.record("the sign-in flow did not start")
+                        return
+                    }
+                    let idp = try #require(step.collectors.first { $0 is IdpCollector } as? IdpCollector)
+                    #expect(idp.provider == "glewlwyd" && idp.label == "Continue with Glewlwyd")
+                    let browser = BrokeredBrowser(upstream: GlewlwydBrowser(peer: glewlwyd), issuer: server.issuer)
+                    guard case .success(let success) = await idp.authorize(using: browser) else {
+                        Issue.record("signing in through glewlwyd did not succeed")
+                        return
+                    }
+                    #expect(success.userType == .new)
+                    #expect(client.state.phase == .signedIn)
+                    let identities = try await client.identities()
+                    #expect(identities.map(\.kind.rawValue) == ["oidc:\(glewlwyd.issuer.absoluteString)"])
                 }
-                let idp = try #require(step.collectors.first { $0 is IdpCollector } as? IdpCollector)
-                #expect(idp.provider == "glewlwyd" && idp.label == "Continue with Glewlwyd")
-                let browser = BrokeredBrowser(upstream: GlewlwydBrowser(peer: glewlwyd), issuer: server.issuer)
-                guard case .success(let success) = await idp.authorize(using: browser) else {
-                    Issue.record("signing in through glewlwyd did not succeed")
-                    return
-                }
-                #expect(success.userType == .new)
-                #expect(client.state.phase == .signedIn)
-                let identities = try await client.identities()
-                #expect(identities.map(\.kind.rawValue) == ["oidc:\(glewlwyd.issuer.absoluteString)"])
             }
         }
     }
