@@ -17,14 +17,13 @@ import base64
 import hashlib
 import json
 import secrets
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import urlparse
 
 import requests
 from selenium.webdriver.support.ui import WebDriverWait
 
-from flow_pages import wait_for_redirect
 from sign_in import CALLBACK_PATH, TIMEOUT, Callback, fail, start_browser, start_callback_server
-from upstream_glewlwyd import sign_in_at_glewlwyd
+from upstream_glewlwyd import landed_query, sign_in_at_glewlwyd
 
 IDP_KEY = "idp-glewlwyd"
 
@@ -70,11 +69,7 @@ def main():
         WebDriverWait(driver, TIMEOUT).until(lambda d: urlparse(d.current_url).path.endswith("/login.html"))
         upstream_page = driver.current_url.split("?")[0]
         sign_in_at_glewlwyd(driver, args)
-        try:
-            wait_for_redirect(driver, redirect_uri)
-        except Exception:
-            fail(f"expected the app's redirect URI, got {driver.current_url}")
-        landed = parse_qs(urlparse(driver.current_url).query)
+        landed = landed_query(driver, redirect_uri)
     finally:
         driver.quit()
         server.shutdown()

@@ -44,6 +44,16 @@ def sign_in_at_glewlwyd(driver, args):
     driver.find_element(By.XPATH, CONTINUE).click()
 
 
+def landed_query(driver, redirect_uri):
+    """Waits for the app's redirect URI and returns its query; fails with what the page shows otherwise."""
+    try:
+        wait_for_redirect(driver, redirect_uri)
+    except Exception:
+        shown = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "h1, p")]
+        fail(f"expected the app's redirect URI, got {driver.current_url}: {shown}")
+    return parse_qs(urlparse(driver.current_url).query)
+
+
 def main():
     args = arguments().parse_args()
     server = start_callback_server()
@@ -61,12 +71,7 @@ def main():
         sign_in_at_glewlwyd(driver, args)
         wait_for_heading(driver, "Allow access?")
         click_for_new_page(driver, "button[value=allow]")
-        try:
-            wait_for_redirect(driver, redirect_uri)
-        except Exception:
-            shown = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "h1, p")]
-            fail(f"expected the app's redirect URI, got {driver.current_url}: {shown}")
-        landed = parse_qs(urlparse(driver.current_url).query)
+        landed = landed_query(driver, redirect_uri)
     finally:
         driver.quit()
         server.shutdown()
