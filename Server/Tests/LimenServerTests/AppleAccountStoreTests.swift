@@ -11,15 +11,10 @@ struct AppleAccountStoreTests {
 
     /// Runs `body` on a migrated store of `kind` holding the user `ada`, removed after.
     private static func withStore(_ kind: StoreUnderTest, _ body: (any Store) async throws -> Void) async throws {
-        let (store, cleanup) = try await kind.make()
-        do {
+        try await kind.withStore { store in
             try await store.insertUserIfAbsent(UserRecord(id: "ada", email: "ada@example.com", createdAt: now))
             try await body(store)
-        } catch {
-            await cleanup()
-            throw error
         }
-        await cleanup()
     }
 
     @Test(
@@ -66,20 +61,7 @@ struct AppleAccountStoreTests {
         "upgrading a store from version 18 keeps its users and gives them Apple accounts",
         arguments: [StoreUnderTest.sqliteFile] + (PostgresTestDatabase.unavailableReason == nil ? [.postgres] : []))
     func upgradeFrom18(_ kind: StoreUnderTest) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store: any SQLStore
-        let cleanup: @Sendable () async -> Void
-        switch kind {
-        case .postgres:
-            let made = try await PostgresTestDatabase.make(migratedTo: 18)
-            (store, cleanup) = (made.store, made.cleanup)
-        default:
-            let sqlite = try await SQLiteStore.open(path: directory.path + "/limen.sqlite")
-            try await sqlite.migrate(SchemaMigrations.all(in: .sqlite).filter { $0.version <= 18 })
-            (store, cleanup) = (sqlite, { await sqlite.close() })
-        }
-        do {
+        try await kind.withStore(migratedTo: 18) { store in
             try await store.insertUserIfAbsent(UserRecord(id: "ada", email: "ada@example.com", createdAt: Self.now))
             try await store.migrate()
             #expect(try await store.user(id: "ada")?.email == "ada@example.com")
@@ -87,10 +69,6 @@ struct AppleAccountStoreTests {
                 userID: "ada", subject: "001.apple", isPrivateEmail: false, realUserStatus: 1, updatedAt: Self.now)
             try await store.saveAppleAccount(record)
             #expect(try await store.appleAccount(userID: "ada") == record)
-        } catch {
-            await cleanup()
-            throw error
         }
-        await cleanup()
     }
 }

@@ -160,20 +160,7 @@ struct IdentityMigrationTests {
         "upgrading a store from version 17 keeps every user and every row that refers to one, and backfills identities",
         arguments: [StoreUnderTest.sqliteFile] + (PostgresTestDatabase.unavailableReason == nil ? [.postgres] : []))
     func upgradeKeepsRows(_ kind: StoreUnderTest) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store: any SQLStore
-        let cleanup: @Sendable () async -> Void
-        switch kind {
-        case .postgres:
-            let made = try await PostgresTestDatabase.make(migratedTo: 17)
-            (store, cleanup) = (made.store, made.cleanup)
-        default:
-            let sqlite = try await SQLiteStore.open(path: directory.path + "/limen.sqlite")
-            try await sqlite.migrate(SchemaMigrations.all(in: .sqlite).filter { $0.version <= 17 })
-            (store, cleanup) = (sqlite, { await sqlite.close() })
-        }
-        do {
+        try await kind.withStore(migratedTo: 17) { store in
             try await Self.seedVersion17(store)
             try await store.migrate()
             let ada = try #require(try await store.user(id: "ada"))
@@ -192,11 +179,7 @@ struct IdentityMigrationTests {
             #expect(try await store.grant(id: "g1") == nil)
             #expect(try await store.profile(userID: "ada") == nil)
             #expect(try await store.identities(userID: "bob").map(\.kind).sorted() == ["email", "password"])
-        } catch {
-            await cleanup()
-            throw error
         }
-        await cleanup()
     }
 
     /// Rows of every kind that refers to a user, written as version 17 had them.

@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenTestSupport
 import Testing
 
 @testable import LimenServer
@@ -15,13 +16,7 @@ struct ProfileStoreTests {
         _ body: (any Store) async throws -> Void
     ) async throws {
         let (store, cleanup) = try await user ? kind.makeWithCLIClientAndUser(now: now) : kind.make()
-        do {
-            try await body(store)
-        } catch {
-            await cleanup()
-            throw error
-        }
-        await cleanup()
+        try await withStopping(store, stop: { _ in await cleanup() }, body)
     }
 
     @Test(

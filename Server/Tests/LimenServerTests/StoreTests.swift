@@ -1,4 +1,5 @@
 import Foundation
+import LimenTestSupport
 import PostgresNIO
 import Testing
 
@@ -42,6 +43,31 @@ enum StoreUnderTest: String, CaseIterable, Sendable, CustomTestStringConvertible
 }
 
 extension StoreUnderTest {
+    /// Runs `body` with a migrated, empty store of this kind, removed however `body` ends.
+    func withStore(_ body: (any Store) async throws -> Void) async throws {
+        let (store, cleanup) = try await make()
+        try await withStopping(store, stop: { _ in await cleanup() }, body)
+    }
+
+    /// Runs `body` with a store of this kind migrated only up to `version` (a file for either SQLite kind), removed
+    /// however `body` ends: for the tests of a later migration.
+    func withStore(migratedTo version: Int, _ body: (any SQLStore) async throws -> Void) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store: any SQLStore
+        let cleanup: @Sendable () async -> Void
+        switch self {
+        case .postgres:
+            let made = try await PostgresTestDatabase.make(migratedTo: version)
+            (store, cleanup) = (made.store, made.cleanup)
+        case .sqliteInMemory, .sqliteFile:
+            let sqlite = try await SQLiteStore.open(path: directory.path + "/limen.sqlite")
+            try await sqlite.migrate(SchemaMigrations.all(in: .sqlite).filter { $0.version <= version })
+            (store, cleanup) = (sqlite, { await sqlite.close() })
+        }
+        try await withStopping(store, stop: { _ in await cleanup() }, body)
+    }
+
     /// A migrated store holding the CLI client and one user (`user-1`), for suites whose rows refer to both.
     func makeWithCLIClientAndUser(now: Date) async throws -> (store: any Store, cleanup: @Sendable () async -> Void) {
         let (store, cleanup) = try await make()
