@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Limen
+import LimenLoopback
 
 /// `limen account`: the signed-in user's account at a Limen Server — the identities they sign in with, and deleting
 /// it.
@@ -40,13 +41,22 @@ struct AccountDeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete the signed-in account at the provider, then sign out.",
-        discussion: "The provider asks for a recent sign-in (Limen Server: 5 minutes by default): log in again first."
+        discussion: """
+            The provider asks for a recent sign-in (Limen Server: 5 minutes by default). In a terminal, the browser \
+            then opens for a new sign-in (as limen login does) and the deletion is tried once more; otherwise, log in \
+            again first.
+            """
     )
 
     @OptionGroup var options: ProfileOptions
 
     @Flag(help: "Do not ask for confirmation.")
     var yes = false
+
+    @Flag(
+        name: .customLong("no-browser"),
+        help: "When a new sign-in is needed, print its URL to standard error instead of opening it.")
+    var noBrowser = false
 
     func run() async throws {
         try await reportingFailures {
@@ -60,7 +70,8 @@ struct AccountDeleteCommand: AsyncParsableCommand {
                 }
             }
             do throws(LimenError) {
-                try await client.deleteAccount()
+                try await client.deleteAccount(
+                    reauthenticating: isatty(STDIN_FILENO) == 1 ? .loopbackBrowser(noBrowser: noBrowser) : nil)
             } catch {
                 throw CLIFailure(deleting: error, profile: options.profile)
             }
@@ -81,5 +92,28 @@ extension CLIFailure {
         self.init(
             code: account.code,
             message: "\(account.errorDescription ?? account.code) Log in again (\(login) …), then run this again.")
+    }
+}
+
+extension Reauthentication {
+    /// A new sign-in in the browser through a loopback redirect on a free port, as `limen login` signs in; with
+    /// `noBrowser` the URL is printed to standard error instead of opened.
+    static func loopbackBrowser(noBrowser: Bool) -> Reauthentication {
+        Reauthentication { client, maxAge throws(LimenError) in
+            StandardError.writeLine("The provider asks you to sign in again before the account is deleted.")
+            let opener: BrowserOpener = noBrowser ? .printing { StandardError.writeLine($0) } : .system
+            let agent: LoopbackUserAgent
+            do throws(UserAgentError) {
+                agent = try await LoopbackUserAgent.start(opener: opener)
+            } catch {
+                throw LimenError(error)
+            }
+            do throws(LimenError) {
+                try await Reauthentication.browser(agent, redirectURI: agent.redirectURI).signIn(client, maxAge)
+            } catch {
+                await agent.stop()
+                throw error
+            }
+        }
     }
 }

@@ -184,8 +184,15 @@ struct ServeCommand: AsyncParsableCommand {
     var anonymousUserTTL: String?
 
     @Option(
-        help: "How recent a sign-in must be to delete the account, 1m–24h (env LIMEN_ACCOUNT_DELETION_MAX_AGE; 5m).")
+        help: .init(
+            "The former name of --account-change-max-age (env LIMEN_ACCOUNT_DELETION_MAX_AGE).", visibility: .hidden))
     var accountDeletionMaxAge: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "How recent a sign-in must be to link or unlink an identity or delete the account, 1m–24h "
+                + "(env LIMEN_ACCOUNT_CHANGE_MAX_AGE; 5m)."))
+    var accountChangeMaxAge: String?
 
     @Option(
         name: .customLong("password-hash-log-n"),
@@ -235,6 +242,7 @@ struct ServeCommand: AsyncParsableCommand {
                     refreshTokenLifetime: refreshTokenTTL, refreshReuseGrace: refreshReuseGrace,
                     grantMaxLifetime: grantMaxLifetime, anonymousUserLifetime: anonymousUserTTL,
                     accountDeletionMaxAge: accountDeletionMaxAge,
+                    accountChangeMaxAge: accountChangeMaxAge,
                     passwordHashLogN: passwordHashLogN,
                     passwordHashParallelism: passwordHashParallelism, headerReadTimeout: headerReadTimeout,
                     idleTimeout: idleTimeout, configFile: config),

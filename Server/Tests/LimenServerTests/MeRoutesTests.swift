@@ -68,7 +68,8 @@ struct MeRoutesTests {
             #expect(try await fixture.send(.delete, "/v1/me/identities/google", bearer: token).status == .notFound)
 
             let unlinked = try await fixture.send(.delete, "/v1/me/identities/password", bearer: token)
-            #expect(unlinked.status == .noContent)
+            #expect(unlinked.status == .ok)
+            #expect(unlinked.json["removed"] == .array([.string("password")]))
             #expect(try await fixture.provider.store.user(id: user.id)?.passwordHash == nil)
             #expect(try await fixture.provider.store.identities(userID: user.id).map(\.kind) == ["email"])
             // Removing the password ends nothing: the same token still works.
@@ -77,6 +78,33 @@ struct MeRoutesTests {
 
             let lastAgain = try await fixture.send(.delete, "/v1/me/identities/email", bearer: token)
             #expect(lastAgain.status == .conflict)
+        }
+    }
+
+    @Test(
+        "unlinking the address names the password too, and never leaves only identities the server cannot sign in with",
+        arguments: [false, true])
+    func unlinkSaysWhatGoes(issuerConfigured: Bool) async throws {
+        let upstream = TrustedIssuer(issuer: "https://id.example", audiences: ["limen"])
+        let configure: (inout ServerConfiguration) -> Void = {
+            if issuerConfigured { $0.trustedIssuers = [upstream] }
+        }
+        try await FlowFixture.run(configure: configure) { fixture in
+            let grace = try #require(try await fixture.provider.store.user(email: FlowFixture.email))
+            _ = try await fixture.provider.store.insertIdentityIfAbsent(
+                IdentityRecord(
+                    kind: upstream.identityKind, subject: "g-1", userID: grace.id, createdAt: fixture.clock.now))
+            let token = try #require(try await fixture.graceTokens()["access_token"])
+            let unlinked = try await fixture.send(.delete, "/v1/me/identities/email", bearer: token)
+            if issuerConfigured {
+                #expect(unlinked.status == .ok)
+                #expect(unlinked.json["removed"] == .array([.string("email"), .string("password")]))
+                #expect(try await fixture.provider.store.user(id: grace.id)?.passwordHash == nil)
+            } else {
+                #expect(unlinked.status == .conflict)
+                #expect(unlinked.json["error"]?.stringValue == "last_identity")
+                #expect(try await fixture.provider.store.user(id: grace.id)?.email == FlowFixture.email)
+            }
         }
     }
 
@@ -102,9 +130,9 @@ struct MeRoutesTests {
         }
     }
 
-    @Test("deletion with a sign-in older than account_deletion_max_age is refused with RFC 9470's challenge")
+    @Test("deletion with a sign-in older than account_change_max_age is refused with RFC 9470's challenge")
     func deletionNeedsRecentSignIn() async throws {
-        let configure: (inout ServerConfiguration) -> Void = { $0.tokenLifetimes.accountDeletionMaxAge = 120 }
+        let configure: (inout ServerConfiguration) -> Void = { $0.tokenLifetimes.accountChangeMaxAge = 120 }
         try await FlowFixture.run(configure: configure) { fixture in
             let grace = try await fixture.graceTokens()
             fixture.clock.advance(by: 121)
@@ -128,7 +156,7 @@ struct MeRoutesTests {
 
     @Test("a guest, who has nothing to sign in again with, may delete their account whenever")
     func guestDeletes() async throws {
-        let configure: (inout ServerConfiguration) -> Void = { $0.tokenLifetimes.accountDeletionMaxAge = 60 }
+        let configure: (inout ServerConfiguration) -> Void = { $0.tokenLifetimes.accountChangeMaxAge = 60 }
         try await FlowFixture.run(configure: configure) { fixture in
             let guest = try await fixture.guestTokens()
             let subject = try TokenFixture.subject(of: guest)

@@ -36,6 +36,12 @@ public enum AccountError: Error, Sendable, Equatable {
     /// The session's sign-in is too old for this (RFC 9470 `insufficient_user_authentication`, e.g. deleting the
     /// account): sign in again, then repeat the call within `maxAge` seconds (`nil` when the provider did not say).
     case reauthenticationRequired(maxAge: Int?)
+    /// The provider does not let this app's token change the account: a third-party app's (`403
+    /// insufficient_scope`), or a confidential client's sent without its secret (`401 invalid_client`). Only the
+    /// provider's own apps link, unlink and delete.
+    case changeNotAllowed(code: String)
+    /// Asked to sign in again before an account change, someone else signed in: nothing was changed.
+    case reauthenticatedAsAnotherUser
     /// The account route answered with an unexpected status; `code` is its `error`, if it sent one.
     case server(status: Int, code: String?)
     /// The account route's answer is not of the documented shape.
@@ -51,6 +57,8 @@ public enum AccountError: Error, Sendable, Equatable {
         case .lastIdentity: "account.last_identity"
         case .notLinked: "account.not_linked"
         case .reauthenticationRequired: "account.reauthentication_required"
+        case .changeNotAllowed: "account.change_not_allowed"
+        case .reauthenticatedAsAnotherUser: "account.reauthenticated_as_another_user"
         case .server: "account.server_error"
         case .malformedResponse: "account.malformed_response"
         }
@@ -101,6 +109,9 @@ extension AccountError: LocalizedError {
         case .reauthenticationRequired(let maxAge):
             "Sign in again first"
                 + (maxAge.map { ": this needs a sign-in from the last \(Self.duration($0))." } ?? ".")
+        case .changeNotAllowed(let code): "This app may not change the account (\(code)); use the provider's own app."
+        case .reauthenticatedAsAnotherUser:
+            "Another account signed in when this one was asked to sign in again; nothing was changed."
         case .server(let status, let code): "The account server answered \(status)\(code.map { " (\($0))" } ?? "")."
         case .malformedResponse(let reason): "The account server's answer is malformed: \(reason)"
         }
@@ -118,6 +129,8 @@ extension AccountError {
         let code = (try? JSONValue(parsing: response.body))?.objectValue?["error"]?.stringValue
         switch (response.status, challenge?.error ?? code) {
         case (401, "insufficient_user_authentication"): self = .reauthenticationRequired(maxAge: challenge?.maxAge)
+        case (403, "insufficient_scope"), (401, "invalid_client"):
+            self = .changeNotAllowed(code: challenge?.error ?? code ?? "")
         case (409, "last_identity"): self = .lastIdentity
         case (404, "not_linked"): self = .notLinked
         default: self = .server(status: response.status, code: challenge?.error ?? code)

@@ -24,42 +24,62 @@ extension AuthClient {
     /// Unlinks the signed-in user's identities of `kind` (`DELETE /v1/me/identities/{kind}`): `.password` removes the
     /// password, `.email` the address (and the password that signs in with it). The last way to sign in is never
     /// removed.
-    /// - Throws: ``LimenError/account(_:)`` with ``AccountError/lastIdentity`` or ``AccountError/notLinked``,
-    ///   ``LimenError/notSignedIn`` without a session.
-    public func unlink(_ kind: IdentityKind) async throws(LimenError) {
-        _ = try await accountRequest(
-            "DELETE", profileURL("v1/me/identities").appendingPathComponent(kind.rawValue))
+    ///
+    /// An account change: the provider asks for a recent sign-in (``deleteAccount(reauthenticating:)`` says how);
+    /// with `reauthentication` the SDK signs in again that way and retries once.
+    /// - Returns: Every kind that went (Limen Server names them; `[kind]` when the provider does not).
+    /// - Throws: ``LimenError/account(_:)`` with ``AccountError/lastIdentity``, ``AccountError/notLinked``,
+    ///   ``AccountError/reauthenticationRequired(maxAge:)`` (without `reauthentication`) or
+    ///   ``AccountError/changeNotAllowed(code:)``, ``LimenError/notSignedIn`` without a session.
+    @discardableResult
+    public func unlink(_ kind: IdentityKind, reauthenticating reauthentication: Reauthentication? = nil)
+        async throws(LimenError) -> [IdentityKind]
+    {
+        let response = try await changingAccount(reauthenticating: reauthentication) { () throws(LimenError) in
+            try await accountRequest("DELETE", profileURL("v1/me/identities").appendingPathComponent(kind.rawValue))
+        }
+        guard case .array(let removed)? = (try? JSONValue(parsing: response.body))?.objectValue?["removed"] else {
+            return [kind]
+        }
+        return removed.compactMap(\.stringValue).map(IdentityKind.init(rawValue:))
     }
 
     /// Deletes the signed-in user's account at the provider (`DELETE /v1/me`: every grant, token, profile and
     /// identity; App Store guideline 5.1.1(v)), then signs out on the device: the session and the cached profile are
     /// cleared, and the field-encryption key as ``Configuration/encryptionKeyOnSignOut`` says.
     ///
-    /// The provider asks for a recent sign-in first (Limen Server: within `account_deletion_max_age`, 5 minutes by
-    /// default; guests need none): an older one is ``AccountError/reauthenticationRequired(maxAge:)`` and nothing is
-    /// deleted — sign in again, then call this again.
+    /// An account change: the provider asks for a recent sign-in (Limen Server: within `account_change_max_age`, 5
+    /// minutes by default; guests need none). With `reauthentication` the SDK answers that step-up challenge itself:
+    /// the person signs in again that way (the same person, or nothing is deleted), and the deletion is tried once
+    /// more. Without it, the challenge is thrown as ``AccountError/reauthenticationRequired(maxAge:)`` and nothing is
+    /// deleted.
     ///
     /// ```swift
-    /// do {
-    ///     try await client.deleteAccount()
-    /// } catch .account(.reauthenticationRequired) {
-    ///     try await client.login(email: email, password: askPassword(), allowMigration: nil)
-    ///     try await client.deleteAccount()
-    /// }
+    /// try await client.deleteAccount(reauthenticating: .browser(webSession))
     /// ```
     /// - Throws: ``LimenError/account(_:)`` with ``AccountError/reauthenticationRequired(maxAge:)``,
-    ///   ``LimenError/notSignedIn`` without a session, the network's ``LimenError``s (the session is kept).
-    public func deleteAccount() async throws(LimenError) {
-        _ = try await accountRequest("DELETE", profileURL("v1/me"))
+    ///   ``AccountError/reauthenticatedAsAnotherUser`` or ``AccountError/changeNotAllowed(code:)`` (a third-party
+    ///   app's token), ``LimenError/notSignedIn`` without a session, the network's ``LimenError``s (the session is
+    ///   kept).
+    public func deleteAccount(reauthenticating reauthentication: Reauthentication? = nil) async throws(LimenError) {
+        _ = try await changingAccount(reauthenticating: reauthentication) { () throws(LimenError) in
+            try await accountRequest("DELETE", profileURL("v1/me"))
+        }
         logger.notice("account deleted at the provider; signing out")
         _ = await signOutSession(revoke: false)
     }
 
     /// Sends `method` to the account route `url` with the access token; a `2xx` answer is returned, anything else
     /// thrown in the account domain (`401 invalid_token` twice: ``LimenError/sessionExpired``).
+    /// A confidential client sends its secret with a change (a form body), as Limen Server's account-change rule asks.
     private func accountRequest(_ method: String, _ url: URL) async throws(LimenError) -> HTTPResponse {
-        let response = try await authorizedRequest(
-            HTTPRequest(method: method, url: url, headers: ["Accept": "application/json"]))
+        let accept = ["Accept": "application/json"]
+        var request = HTTPRequest(method: method, url: url, headers: accept)
+        if method != "GET", let secret = configuration.clientSecret {
+            request = .form(url: url, [("client_secret", secret)], headers: accept)
+            request.method = method
+        }
+        let response = try await authorizedRequest(request)
         if (200..<300).contains(response.status) { return response }
         let challenge = BearerChallenge(response.header("WWW-Authenticate"))
         if response.status == 401, challenge?.error == "invalid_token" { throw .sessionExpired }

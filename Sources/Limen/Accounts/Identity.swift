@@ -11,7 +11,8 @@ import LimenOIDC
 public struct Identity: Sendable, Equatable, Hashable {
     /// What kind of credential it is.
     public var kind: IdentityKind
-    /// Who it names within its kind: the address for ``IdentityKind/password`` and ``IdentityKind/email``.
+    /// Who it names within its kind: the address for ``IdentityKind/password`` and ``IdentityKind/email`` — empty when
+    /// the session's token lacks the `email` scope, to which Limen Server shows no address (as `/userinfo`).
     public var subject: String
     /// When it was linked.
     public var createdAt: Date
@@ -26,9 +27,9 @@ public struct Identity: Sendable, Equatable, Hashable {
     /// The identity a member of `{"identities": […]}` describes.
     init(document: JSONValue) throws(AccountError) {
         guard let members = document.objectValue, let kind = members["kind"]?.stringValue,
-            let subject = members["subject"]?.stringValue,
             let created = members["created_at"]?.numberValue
-        else { throw .malformedResponse("an identity lacks kind, subject or created_at") }
+        else { throw .malformedResponse("an identity lacks kind or created_at") }
+        let subject = members["subject"]?.stringValue ?? ""
         self.init(kind: IdentityKind(rawValue: kind), subject: subject, createdAt: Date(timeIntervalSince1970: created))
     }
 }

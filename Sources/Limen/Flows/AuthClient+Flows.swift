@@ -58,14 +58,16 @@ extension AuthClient {
         let interaction = FlowInteraction(
             client: self, id: "", request: request, maxAge: options.maxAge.map(TimeInterval.init))
         let url = configuration.issuer.appendingPathComponent("flows").appendingPathComponent(name)
-        var start = HTTPRequest.form(url: url, fields)
-        if carryingSession {
-            do throws(LimenError) {
-                if let token = try await validAccessToken() { start.headers["Authorization"] = "Bearer \(token)" }
-            } catch {
-                return .failure(FailureNode(cause: FlowError(error)))
-            }
+        let token: String?
+        do throws(LimenError) {
+            token = carryingSession ? try await validAccessToken() : nil
+        } catch {
+            return .failure(FailureNode(cause: FlowError(error)))
         }
+        guard let token else { return await interaction.send(.form(url: url, fields), submitted: nil) }
+        // A start for a signed-in user is an account change: a confidential client proves itself, as at /token.
+        let secret = configuration.clientSecret.map { [("client_secret", $0)] } ?? []
+        let start = HTTPRequest.form(url: url, fields + secret, headers: ["Authorization": "Bearer \(token)"])
         return await interaction.send(start, submitted: nil)
     }
 

@@ -46,6 +46,7 @@ struct FlowInteraction: Sendable {
         } catch {
             return .failure(.network(error))
         }
+        if let refusal = Self.accountChangeRefusal(of: response) { return .failure(.client(.account(refusal))) }
         do {
             return .success(try FlowDocument(parsing: response.body))
         } catch {
@@ -55,6 +56,15 @@ struct FlowInteraction: Sendable {
             case .invalid(let reason): return .failure(.invalidResponse(reason))
             }
         }
+    }
+
+    /// Why the provider refused a start carrying the signed-in user's token, when it was its account-change rule: a
+    /// sign-in too old (RFC 9470's challenge: sign in again), or an app that may not change the account.
+    static func accountChangeRefusal(of response: HTTPResponse) -> AccountError? {
+        guard let challenge = BearerChallenge(response.header("WWW-Authenticate")),
+            ["insufficient_user_authentication", "insufficient_scope", "invalid_client"].contains(challenge.error)
+        else { return nil }
+        return AccountError(response: response, challenge: challenge)
     }
 
     /// The node an answer describes, in the interaction it names; a success is redeemed, and `submitted` (the step

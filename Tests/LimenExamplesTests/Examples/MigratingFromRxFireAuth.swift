@@ -73,12 +73,11 @@ func migratingFromRxFireAuthAccount(client: AuthClient, email: String, password:
         print("link another way to sign in first")
     }
 
-    // userManager.deleteUser(), after userManager.confirmAuthentication(email:password:)
-    do {
-        try await client.deleteAccount()  // then signed out on the device
-    } catch .account(.reauthenticationRequired) {
-        try await client.login(email: email, password: password, allowMigration: nil)
-        try await client.deleteAccount()
-    }
+    // userManager.deleteUser(), after userManager.confirmAuthentication(email:password:): on the provider's
+    // step-up challenge the SDK signs in again this way, then deletes (and signs out on the device)
+    try await client.deleteAccount(
+        reauthenticating: Reauthentication { client, _ in
+            _ = try await client.login(email: email, password: password, allowMigration: nil)
+        })
     // end snippet
 }

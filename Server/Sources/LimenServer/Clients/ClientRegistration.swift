@@ -235,3 +235,12 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
         }
     }
 }
+
+extension ClientRecord {
+    /// Whether `secret` is this client's own: a confidential client's secret, compared in constant time. A public
+    /// client has none, so nothing proves it.
+    func isProved(bySecret secret: String) -> Bool {
+        guard kind == .confidential, let secretHash else { return false }
+        return ClientSecret.matches(secret, hash: secretHash)
+    }
+}

@@ -28,7 +28,7 @@ import Yams
 /// refresh_reuse_grace: 10s
 /// grant_max_lifetime: 90d                             # a grant ends then, however often it is refreshed
 /// anonymous_user_ttl: 30d                             # an anonymous user is deleted this long after their last refresh
-/// account_deletion_max_age: 5m                        # DELETE /v1/me needs a sign-in at most this old
+/// account_change_max_age: 5m                          # linking, unlinking, deleting need a sign-in this recent
 /// password_hash_log_n: 17                             # scrypt N = 2^17 for new and changed passwords
 /// password_hash_parallelism: 1
 /// header_read_timeout: 10s                            # a request head must arrive within this
@@ -56,7 +56,7 @@ struct ConfigurationFile: Sendable, Equatable {
         "authorize_rate_limit", "resources", "flows", "mail_url", "mail_from", "mail_ca_file",
         "mail_webhook_secret", "email_code_length",
         "trusted_proxies", "access_token_ttl", "id_token_ttl", "refresh_token_ttl", "refresh_reuse_grace",
-        "grant_max_lifetime", "anonymous_user_ttl", "account_deletion_max_age",
+        "grant_max_lifetime", "anonymous_user_ttl", "account_deletion_max_age", "account_change_max_age",
         "password_hash_log_n", "password_hash_parallelism", "header_read_timeout",
         "idle_timeout", "sign_in_rate_limit", "sign_up", "metrics", "metrics_token", schemaKey, trustedIssuersKey,
         appleKey, identityProvidersKey,

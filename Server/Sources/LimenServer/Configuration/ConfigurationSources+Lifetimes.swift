@@ -44,10 +44,15 @@ extension ServerConfiguration {
                 flag: \.anonymousUserLifetime, flagName: "--anonymous-user-ttl",
                 variable: EnvironmentKey.anonymousUserLifetime, fileKey: "anonymous_user_ttl",
                 range: TokenLifetimes.anonymousUserRange, lifetime: \.anonymousUser),
+            // The former name first, so that the new one wins when both are given.
             LifetimeSetting(
                 flag: \.accountDeletionMaxAge, flagName: "--account-deletion-max-age",
                 variable: EnvironmentKey.accountDeletionMaxAge, fileKey: "account_deletion_max_age",
-                range: TokenLifetimes.accountDeletionMaxAgeRange, lifetime: \.accountDeletionMaxAge),
+                range: TokenLifetimes.accountChangeMaxAgeRange, lifetime: \.accountChangeMaxAge),
+            LifetimeSetting(
+                flag: \.accountChangeMaxAge, flagName: "--account-change-max-age",
+                variable: EnvironmentKey.accountChangeMaxAge, fileKey: "account_change_max_age",
+                range: TokenLifetimes.accountChangeMaxAgeRange, lifetime: \.accountChangeMaxAge),
         ]
     }
 

@@ -50,8 +50,10 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var grantMaxLifetime: String?
     /// `--anonymous-user-ttl`
     public var anonymousUserLifetime: String?
-    /// `--account-deletion-max-age`
+    /// `--account-deletion-max-age`, the former name of `--account-change-max-age`
     public var accountDeletionMaxAge: String?
+    /// `--account-change-max-age`
+    public var accountChangeMaxAge: String?
     /// `--password-hash-log-n`
     public var passwordHashLogN: String?
     /// `--password-hash-parallelism`
@@ -90,6 +92,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         grantMaxLifetime: String? = nil,
         anonymousUserLifetime: String? = nil,
         accountDeletionMaxAge: String? = nil,
+        accountChangeMaxAge: String? = nil,
         passwordHashLogN: String? = nil,
         passwordHashParallelism: String? = nil,
         headerReadTimeout: String? = nil,
@@ -121,6 +124,7 @@ public struct ConfigurationFlags: Sendable, Equatable {
         self.grantMaxLifetime = grantMaxLifetime
         self.anonymousUserLifetime = anonymousUserLifetime
         self.accountDeletionMaxAge = accountDeletionMaxAge
+        self.accountChangeMaxAge = accountChangeMaxAge
         self.passwordHashLogN = passwordHashLogN
         self.passwordHashParallelism = passwordHashParallelism
         self.headerReadTimeout = headerReadTimeout
@@ -185,8 +189,10 @@ extension ServerConfiguration {
         public static let grantMaxLifetime = "LIMEN_GRANT_MAX_LIFETIME"
         /// How long an anonymous user is kept after their last refresh (`30d`).
         public static let anonymousUserLifetime = "LIMEN_ANONYMOUS_USER_TTL"
-        /// How recent a sign-in must be for `DELETE /v1/me` (`5m`).
+        /// The former name of ``accountChangeMaxAge``, still read.
         public static let accountDeletionMaxAge = "LIMEN_ACCOUNT_DELETION_MAX_AGE"
+        /// How recent a sign-in must be for an account change: linking, unlinking, deleting (`5m`).
+        public static let accountChangeMaxAge = "LIMEN_ACCOUNT_CHANGE_MAX_AGE"
         /// log2 of scrypt's cost N for new password hashes.
         public static let passwordHashLogN = "LIMEN_PASSWORD_HASH_LOG_N"
         /// scrypt's parallelism p for new password hashes.

@@ -14,6 +14,8 @@ struct FlowAnswer: Sendable, Equatable {
     var retryAfter: Int?
     /// The flow whose node it is (not on the wire: the hosted pages pick the form's address by it).
     var flow: String?
+    /// Why ``AccountChangeGate`` refused the start's access token, when it did (answered with its bearer challenge).
+    var accountChangeRefusal: AccountChangeRefusal?
 
     /// A failure node with `status`.
     static func failure(_ code: String, _ message: String, status: HTTPResponse.Status, interaction: String? = nil)

@@ -11,11 +11,12 @@ struct FlowEngine: Sendable {
     static let interactionLifetime: TimeInterval = 15 * 60
     /// Refused submissions after which an interaction fails.
     static let maximumAttempts = 10
-    /// The parameters a start takes: what `/authorize` takes from a native client, and `action`, a button of the
-    /// start node to press at once with no values (the anonymous flow's guest button: start → code → token).
+    /// The parameters a start takes: what `/authorize` takes from a native client, `action`, a button of the start
+    /// node to press at once with no values (the anonymous flow's guest button: start → code → token), and
+    /// `client_secret`, with which a confidential client authenticates (``AccountChangeGate``).
     static let startParameters: Set<String> = [
         "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method",
-        "login_hint", "ui_locales", "acr_values", "resource", "allow_migration", "action",
+        "login_hint", "ui_locales", "acr_values", "resource", "allow_migration", "action", "client_secret",
     ]
 
     /// The provider whose store, accounts, keys and clock are used.
@@ -61,6 +62,15 @@ struct FlowEngine: Sendable {
         case .accepted(let request): accepted = request
         case .errorPage(let error, let description), .redirectError(_, let error, let description, _):
             return .failure(error, description, status: error == "invalid_client" ? .unauthorized : .badRequest)
+        }
+        guard accepted.client.isFirstParty else {
+            return .failure(
+                "unauthorized_client",
+                "Native flows are for the provider's own apps: a third-party app signs people in through /authorize "
+                    + "(the authorization code flow with PKCE).", status: .forbidden)
+        }
+        if let secret = parameters["client_secret"], !accepted.client.isProved(bySecret: secret) {
+            return AccountChangeRefusal.clientNotAuthenticated.flowAnswer
         }
         guard let challenge = accepted.codeChallenge else {
             return .failure(

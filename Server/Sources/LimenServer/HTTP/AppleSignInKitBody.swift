@@ -55,12 +55,15 @@ enum AppleSignInKitBody {
         try string(try await object(from: request), "payload", maximumLength: 16 * 1024, required: true) ?? ""
     }
 
-    /// A user as AppleSignInKit's `AuthUser` reads it: `id`, `email`, `displayName` (`null` when absent) and
-    /// `createdAt` (ISO 8601, whole seconds, UTC).
-    static func user(_ user: UserRecord) -> JSONValue {
-        .object([
-            "id": .string(user.id), "email": user.email.map(JSONValue.string) ?? .null,
-            "displayName": user.name.map(JSONValue.string) ?? .null,
+    /// A user as AppleSignInKit's `AuthUser` reads it: `id`, `email`, `displayName` (`null` when absent, or when
+    /// `scope` lacks `email` or `profile`, the scopes that show them at `/userinfo`) and `createdAt` (ISO 8601, whole
+    /// seconds, UTC).
+    static func user(_ user: UserRecord, scope: Scope) -> JSONValue {
+        let email = scope.contains("email") ? user.email : nil
+        let name = scope.contains("profile") ? user.name : nil
+        return .object([
+            "id": .string(user.id), "email": email.map(JSONValue.string) ?? .null,
+            "displayName": name.map(JSONValue.string) ?? .null,
             "createdAt": .string(user.createdAt.formatted(.iso8601)),
         ])
     }

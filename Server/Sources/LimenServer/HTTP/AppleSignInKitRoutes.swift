@@ -11,19 +11,23 @@ import Logging
 ///   token is checked (``AppleIdentityVerifier``); the user its Apple identity (kind `apple`, Apple's `sub`) signs in
 ///   as is found or made (``ExternalAccounts``: the address only when Apple verified it; `fullName` only for a new
 ///   user, as Apple sends the name once); a new grant of the client ``AppleSignIn/clientID`` (scope
-///   `openid offline_access`) answers `{"success": true, "user": {…}, "accessToken", "refreshToken", "expiresIn"}`.
+///   `openid email profile offline_access`) answers `{"success": true, "user": {…}, "accessToken", "refreshToken", "expiresIn"}`.
 /// - `POST /auth/refresh` `{"refreshToken"}`: `/token`'s refresh with rotation and reuse detection
 ///   (``RefreshTokenGrant``) → `{"accessToken", "refreshToken", "expiresIn"}`.
 /// - `POST /auth/logout` with a bearer access token: its grant is revoked (the refresh token with it) → 200.
 /// - `GET /auth/me` with a bearer access token → `{"user": {…}}`.
+///
+/// `/auth/logout` and `/auth/me` take only the access tokens of ``AppleSignIn/clientID``; the `user` object shows the
+/// address and the name as `/userinfo` would to the same token (``UserInfoClaims``).
 /// - `POST /auth/apple/notifications` `{"payload": JWT}`: Apple's server-to-server notifications
 ///   (``AppleNotification``); `consent-revoked` and `account-delete` end every session of the user of that Apple
 ///   identity (and forget Apple's refresh token, which Apple invalidated), `email-disabled` and `email-enabled` are logged → `{"success": true}`; a forged one is refused.
 ///
 /// Refusals are ``AppleSignInKitError``s: `401` whenever the app must sign in again.
 enum AppleSignInKitRoutes {
-    /// The scope of the grants.
-    static let scope = "openid offline_access"
+    /// The scope of the grants: the `user` object these routes answer shows the address and the name, so the grant
+    /// carries the scopes that show them anywhere else (`/userinfo`'s rule).
+    static let scope = "openid email profile offline_access"
     /// The path of the native sign-in (rate-limited as the other sign-ins are).
     static let nativePath = "/auth/apple/native"
     /// The path Apple posts its server-to-server notifications to.
@@ -64,7 +68,8 @@ enum AppleSignInKitRoutes {
                 ])
             return Responses.json(
                 try AppleSignInKitBody.tokens(
-                    tokens.body, extra: ["success": .bool(true), "user": AppleSignInKitBody.user(user)]),
+                    tokens.body,
+                    extra: ["success": .bool(true), "user": AppleSignInKitBody.user(user, scope: Scope(scope))]),
                 noStore: true)
         }
         router.post("/auth/refresh") { request, _ in
@@ -110,7 +115,8 @@ enum AppleSignInKitRoutes {
             let claims = try await authorized(request, service: service)
             let user = try await serverErrors { try await service.provider.store.user(id: claims.subject) }
             guard let user else { throw AppleSignInKitError.invalidAccessToken }
-            return Responses.json(.object(["user": AppleSignInKitBody.user(user)]), noStore: true)
+            return Responses.json(
+                .object(["user": AppleSignInKitBody.user(user, scope: Scope(claims.scope))]), noStore: true)
         }
     }
 
@@ -145,12 +151,15 @@ enum AppleSignInKitRoutes {
         }
     }
 
-    /// The claims of the request's bearer access token when this provider honours it.
+    /// The claims of the request's bearer access token when this provider honours it and issued it to
+    /// ``AppleSignIn/clientID``: these routes serve AppleSignInKit's app alone, never another client's tokens.
     private static func authorized(_ request: Request, service: TokenService) async throws -> AccessTokenClaims {
         let result = try await serverErrors {
             try await service.verifier.authorize(BearerChallenge.token(in: request), scope: "openid")
         }
-        guard case .success(let claims) = result else { throw AppleSignInKitError.invalidAccessToken }
+        guard case .success(let claims) = result, claims.clientID == AppleSignIn.clientID else {
+            throw AppleSignInKitError.invalidAccessToken
+        }
         return claims
     }
 

@@ -15,6 +15,9 @@ enum BearerChallenge: Error, Sendable, Equatable {
     /// The token's sign-in is older than the resource allows (401, RFC 9470 §3): sign in again, at most `maxAge`
     /// seconds before the request.
     case insufficientUserAuthentication(maxAge: Int)
+    /// The token is one this provider honours, but ``AccountChangeGate`` refused to let it change the account: a token
+    /// minted for an API (401 `invalid_token`), or a third-party app's (403 `insufficient_scope`).
+    case accountChangeRefused(AccountChangeRefusal)
 
     /// The token of an `Authorization: Bearer` header (RFC 6750 §2.1), `nil` when there is none.
     static func token(in request: Request) -> String? {
@@ -45,6 +48,9 @@ enum BearerChallenge: Error, Sendable, Equatable {
             challenge +=
                 ", error=\"insufficient_user_authentication\", "
                 + "error_description=\"a more recent authentication is required\", max_age=\(maxAge)"
+        case .accountChangeRefused(let refusal):
+            status = refusal == .thirdPartyClient || refusal == .insufficientScope ? .forbidden : .unauthorized
+            challenge += ", error=\"\(refusal.code)\", error_description=\"\(refusal.message)\""
         }
         return Response(status: status, headers: [.wwwAuthenticate: challenge, .cacheControl: "no-store"])
     }

@@ -23,25 +23,25 @@ enum FlowRoutes {
         signInLimiter: RateLimiter?
     ) {
         let engine = FlowEngine(provider: provider, catalog: provider.flows)
-        let verifier = AccessTokenVerifier(provider: provider)
+        let gate = AccountChangeGate(provider: provider)
         router.post("/flows/:flow") { request, context in
             let flow = context.parameters.get("flow") ?? ""
             let clientAddress = provider.configuration.trustedProxies.clientAddress(
                 of: request, peer: context.remoteAddress)
             return await answer { () throws(StorageError) in
-                // A user signed in on the device: the credentials the flow finds are linked to them (AccountLinking).
-                var signedIn: AccessTokenClaims?
-                if request.headers[.authorization] != nil {
-                    guard let token = BearerChallenge.token(in: request), let claims = try await verifier.verify(token)
-                    else {
-                        return .failure(
-                            "invalid_token", "The access token is not valid: sign in again, or start without it.",
-                            status: .unauthorized)
-                    }
-                    signedIn = claims
-                }
                 switch await startParameters(of: request) {
                 case .success(let parameters):
+                    // A user signed in on the device: the credentials the flow finds may be linked to them
+                    // (AccountLinking), an account change the gate must allow first.
+                    var signedIn: AccessTokenClaims?
+                    if request.headers[.authorization] != nil {
+                        let token = BearerChallenge.token(in: request)
+                        switch try await gate.authorize(bearer: token, clientSecret: parameters["client_secret"]) {
+                        case .success(let permit): signedIn = permit.claims
+                        case .failure(.missingToken): return AccountChangeRefusal.invalidToken.flowAnswer
+                        case .failure(let refusal): return refusal.flowAnswer
+                        }
+                    }
                     if parameters["action"] != nil, let wait = signInLimiter?.admit(clientAddress, at: provider.now()) {
                         return tooManyRequests(wait: wait)
                     }
@@ -76,6 +76,9 @@ enum FlowRoutes {
         }
         var response = Responses.json(answer.json, status: answer.status, noStore: true)
         if let seconds = answer.retryAfter { response.headers[.retryAfter] = "\(seconds)" }
+        if let refusal = answer.accountChangeRefusal {
+            response.headers[.wwwAuthenticate] = refusal.challenge.response.headers[.wwwAuthenticate]
+        }
         return response
     }
 

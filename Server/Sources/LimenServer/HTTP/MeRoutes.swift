@@ -1,31 +1,53 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerWire
 import LimenWire
 import Logging
 
 /// The signed-in user's account, with an RFC 6750 bearer access token granting `openid`: `GET /v1/me/identities`
-/// lists the identities they sign in with, `DELETE /v1/me/identities/{kind}` unlinks one (never the last), and
-/// `DELETE /v1/me` deletes the account (App Store guideline 5.1.1(v)) — every grant, session, token, profile and
-/// identity — when the token's sign-in is recent enough (RFC 9470's `insufficient_user_authentication` otherwise).
+/// lists the identities they sign in with (an address as a subject only with the `email` scope, as `/userinfo`),
+/// `DELETE /v1/me/identities/{kind}` unlinks one (never the last that can still sign in, as the configuration stands;
+/// the answer names what went), and `DELETE /v1/me`
+/// deletes the account (App Store guideline 5.1.1(v)) — every grant, session, token, profile and identity. Both changes
+/// are ``AccountChangeGate``'s to allow: a first-party app's token for Limen alone, from a recent sign-in (a
+/// confidential client also sends its `client_secret` as a form body).
 enum MeRoutes {
     static func add(to router: Router<some RequestContext>, service: TokenService) {
         let provider = service.provider
+        let gate = AccountChangeGate(provider: provider, verifier: service.verifier)
         router.get("/v1/me/identities") { request, _ in
-            try await authorized(request, service: service) { claims throws(StorageError) in
-                let identities = try await provider.store.identities(userID: claims.subject)
-                return Responses.json(
-                    .object(["identities": .array(identities.map(\.json))]), noStore: true)
+            try await storageErrors { () throws(StorageError) in
+                switch try await service.verifier.authorize(BearerChallenge.token(in: request), scope: "openid") {
+                case .failure(let challenge): return challenge.response
+                case .success(let claims):
+                    let identities = try await provider.store.identities(userID: claims.subject)
+                    let showsAddress = Scope(claims.scope).contains("email")
+                    return Responses.json(
+                        .object(["identities": .array(identities.map { $0.json(showingAddress: showsAddress) })]),
+                        noStore: true)
+                }
             }
         }
         router.delete("/v1/me/identities/:kind") { request, context in
             // Percent-decoded: an external issuer's kind (`oidc:https://…`) has a colon and slashes.
             let kind = (context.parameters.get("kind") ?? "").removingPercentEncoding ?? ""
-            return try await authorized(request, service: service) { claims throws(StorageError) in
-                switch try await provider.store.unlinkIdentity(kind: kind, userID: claims.subject) {
+            return try await changing(request, gate: gate) { permit throws(StorageError) in
+                let before = Set(try await provider.store.identities(userID: permit.user.id).map(\.kind))
+                let going = IdentityRecord.kinds(goingWith: kind)
+                let remaining = before.subtracting(going)
+                let unlinking: IdentityUnlinking
+                if before.contains(kind), !remaining.contains(where: provider.configuration.signsIn(withIdentityKind:))
+                {
+                    unlinking = .lastIdentity  // what remains cannot sign in as the server is configured now
+                } else {
+                    unlinking = try await provider.store.unlinkIdentity(kind: kind, userID: permit.user.id)
+                }
+                switch unlinking {
                 case .unlinked:
+                    let removed = going.filter(before.contains)
                     context.logger.notice("A user unlinked an identity", metadata: ["kind": "\(kind)"])
-                    return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+                    return Responses.json(.object(["removed": .array(removed.map(JSONValue.string))]), noStore: true)
                 case .notLinked:
                     return Responses.jsonError(
                         "not_linked", description: "You have no identity of this kind.", status: .notFound)
@@ -37,34 +59,35 @@ enum MeRoutes {
             }
         }
         router.delete("/v1/me") { request, context in
-            try await authorized(request, service: service) { claims throws(StorageError) in
-                guard let user = try await provider.store.user(id: claims.subject) else {
-                    return BearerChallenge.invalidToken.response
-                }
-                let maxAge = provider.configuration.tokenLifetimes.accountDeletionMaxAge
-                let authTime = claims.all["auth_time"]?.numberValue.map(Date.init(timeIntervalSince1970:))
-                if !user.isAnonymous, authTime.map { provider.now().timeIntervalSince($0) > maxAge } ?? true {
-                    return BearerChallenge.insufficientUserAuthentication(maxAge: Int(maxAge)).response
-                }
-                try await provider.deleteAccount(userID: user.id, logger: context.logger)
+            try await changing(request, gate: gate) { permit throws(StorageError) in
+                try await provider.deleteAccount(userID: permit.user.id, logger: context.logger)
                 context.logger.notice("A user deleted their account")
                 return Response(status: .noContent, headers: [.cacheControl: "no-store"])
             }
         }
     }
 
-    /// The answer of `respond` for the verified claims of the request's bearer token granting `openid`; the RFC 6750
-    /// challenge otherwise; a storage failure is a `500`.
-    private static func authorized(
+    /// The answer of `change` once ``AccountChangeGate`` allowed the request's bearer token to change its account; the
+    /// gate's challenge otherwise.
+    private static func changing(
         _ request: Request,
-        service: TokenService,
-        respond: (AccessTokenClaims) async throws(StorageError) -> Response
+        gate: AccountChangeGate,
+        change: (AccountChangePermit) async throws(StorageError) -> Response
     ) async throws -> Response {
-        do {
-            switch try await service.verifier.authorize(BearerChallenge.token(in: request), scope: "openid") {
-            case .failure(let challenge): return challenge.response
-            case .success(let claims): return try await respond(claims)
+        // A confidential client sends its secret as a form body (`client_secret`), as at `/token`.
+        let clientSecret = try? await FormFields.read(from: request).get()["client_secret"]
+        return try await storageErrors { () throws(StorageError) in
+            switch try await gate.authorize(bearer: BearerChallenge.token(in: request), clientSecret: clientSecret) {
+            case .failure(let refusal): refusal.challenge.response
+            case .success(let permit): try await change(permit)
             }
+        }
+    }
+
+    /// What `body` answers; a storage failure is a `500`.
+    private static func storageErrors(_ body: () async throws(StorageError) -> Response) async throws -> Response {
+        do {
+            return try await body()
         } catch {
             throw HTTPError(.internalServerError)
         }
@@ -72,11 +95,14 @@ enum MeRoutes {
 }
 
 extension IdentityRecord {
-    /// `{"kind", "subject", "created_at"}`.
-    var json: JSONValue {
-        .object([
-            "kind": .string(kind), "subject": .string(subject),
-            "created_at": .number(createdAt.timeIntervalSince1970.rounded(.down)),
-        ])
+    /// `{"kind", "subject", "created_at"}`; without `showingAddress` (a token without the `email` scope) the subject
+    /// of the `password` and `email` identities, the address, is left out.
+    func json(showingAddress: Bool) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "kind": .string(kind), "created_at": .number(createdAt.timeIntervalSince1970.rounded(.down)),
+        ]
+        let addressKinds = [Self.emailKind, Self.passwordKind]
+        if showingAddress || !addressKinds.contains(kind) { members["subject"] = .string(subject) }
+        return .object(members)
     }
 }

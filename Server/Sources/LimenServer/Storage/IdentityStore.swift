@@ -21,6 +21,11 @@ public struct IdentityRecord: Sendable, Equatable {
     public init(kind: String, subject: String, userID: String, createdAt: Date) {
         (self.kind, self.subject, self.userID, self.createdAt) = (kind, subject, userID, createdAt)
     }
+
+    /// The kinds that go when `kind` is unlinked: the address takes the password that signs in with it.
+    public static func kinds(goingWith kind: String) -> [String] {
+        kind == emailKind ? [emailKind, passwordKind] : [kind]
+    }
 }
 
 /// The identities part of the ``Store``. The `password` and `email` identities follow the user's columns (an

@@ -79,7 +79,7 @@ extension SQLStore {
 
     public func unlinkIdentity(kind: String, userID: String) async throws(StorageError) -> IdentityUnlinking {
         // The identities that go: the address takes the password's identity with it.
-        let going = kind == IdentityRecord.emailKind ? [kind, IdentityRecord.passwordKind] : [kind]
+        let going = IdentityRecord.kinds(goingWith: kind)
         let (first, second) = (going[0], going.count > 1 ? going[1] : going[0])
         let othersRemain: SQLQuery = """
             (SELECT COUNT(*) FROM identities

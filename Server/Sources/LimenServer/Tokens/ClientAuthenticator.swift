@@ -43,9 +43,9 @@ struct ClientAuthenticator: Sendable {
         secret: String,
         basicChallenge: Bool
     ) async throws(TokenEndpointError) -> ClientRecord {
-        guard let client = try await client(id: id), client.kind == .confidential, let hash = client.secretHash,
-            ClientSecret.matches(secret, hash: hash)
-        else { throw .invalidClient(basicChallenge: basicChallenge) }
+        guard let client = try await client(id: id), client.isProved(bySecret: secret) else {
+            throw .invalidClient(basicChallenge: basicChallenge)
+        }
         return client
     }
 

@@ -22,10 +22,18 @@ public struct TokenLifetimes: Sendable, Equatable {
     /// How long an anonymous user (no identity) is kept after their last refresh, or their creation when they never
     /// refreshed: 30 days. The expiry sweep then deletes them with their profile, grants and sessions.
     public var anonymousUser: TimeInterval
-    /// How recent the sign-in behind an access token must be for `DELETE /v1/me` (its `auth_time`): 5 minutes, so that
-    /// a stolen token or an unattended device cannot delete the account (OWASP: re-authenticate for sensitive
-    /// actions). A guest, who has nothing to sign in again with, is exempt.
-    public var accountDeletionMaxAge: TimeInterval
+    /// How recent the sign-in behind an access token must be for an account change (``AccountChangeGate``: linking
+    /// or unlinking an identity, deleting the account; its `auth_time`): 5 minutes, so that a stolen token or an
+    /// unattended device cannot change the account (OWASP: re-authenticate for sensitive actions). A guest, who has
+    /// nothing to sign in again with, is exempt.
+    public var accountChangeMaxAge: TimeInterval
+
+    /// The former name of ``accountChangeMaxAge``, from when it was asked only to delete an account.
+    @available(*, deprecated, renamed: "accountChangeMaxAge")
+    public var accountDeletionMaxAge: TimeInterval {
+        get { accountChangeMaxAge }
+        set { accountChangeMaxAge = newValue }
+    }
 
     /// Access token lifetimes the server may be set to: a minute to a day (a bearer token is not revocable
     /// everywhere).
@@ -40,8 +48,8 @@ public struct TokenLifetimes: Sendable, Equatable {
     public static let grantMaxLifetimeRange: ClosedRange<TimeInterval> = 3600...(5 * 365 * 86_400)
     /// Anonymous user lifetimes the server may be set to: an hour to five years.
     public static let anonymousUserRange: ClosedRange<TimeInterval> = 3600...(5 * 365 * 86_400)
-    /// Account deletion authentication ages the server may be set to: a minute to a day.
-    public static let accountDeletionMaxAgeRange: ClosedRange<TimeInterval> = 60...86_400
+    /// Account change authentication ages the server may be set to: a minute to a day.
+    public static let accountChangeMaxAgeRange: ClosedRange<TimeInterval> = 60...86_400
 
     /// The defaults, each overridable.
     public init(
@@ -51,7 +59,7 @@ public struct TokenLifetimes: Sendable, Equatable {
         refreshReuseGrace: TimeInterval = 10,
         grantMaxLifetime: TimeInterval = 90 * 86_400,
         anonymousUser: TimeInterval = 30 * 86_400,
-        accountDeletionMaxAge: TimeInterval = 300
+        accountChangeMaxAge: TimeInterval = 300
     ) {
         self.accessToken = accessToken
         self.idToken = idToken
@@ -59,7 +67,7 @@ public struct TokenLifetimes: Sendable, Equatable {
         self.refreshReuseGrace = refreshReuseGrace
         self.grantMaxLifetime = grantMaxLifetime
         self.anonymousUser = anonymousUser
-        self.accountDeletionMaxAge = accountDeletionMaxAge
+        self.accountChangeMaxAge = accountChangeMaxAge
     }
 }
 
