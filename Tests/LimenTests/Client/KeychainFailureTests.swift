@@ -128,23 +128,69 @@ struct KeychainFailureTests {
                 await gate.wait()
                 return Self.rotating(request)
             } run: { fixture async throws in
-                let widgetStore = KeychainItemStore(
-                    validNamespace: "app", items: twin, lockDirectory: directory, markerDirectory: nil,
-                    onContention: { Task { await gate.open() } })
+                let widgetStore = try KeychainItemStore.over(twin, lockDirectory: directory)
+                // The widget finds the app's refresh claim and waits on its clock, which opens the gate; without the
+                // claim it would send a second refresh with the spent token, which the gate holds until the time limit.
                 let widget = AuthClient(
                     configuration: Configuration(
                         issuer: fixture.server.baseURL, clientID: "app", store: widgetStore,
-                        transport: URLSessionTransport(), now: { fixture.clock.now }))
+                        transport: URLSessionTransport(), now: { fixture.clock.now },
+                        clock: TestClock(onSleep: { _ in await gate.open() })))
                 await widget.restore()
                 async let app = fixture.client.validAccessToken()
                 await arrived.wait()
-                // The widget finds the app holding the lock file, which opens the gate; without the lock it would send
-                // a second refresh with the spent token, which the gate holds until the time limit.
                 let fromWidget = try await widget.validAccessToken()
                 #expect(try await app == "at-new")
                 #expect(fromWidget == "at-new")
                 #expect(await fixture.tokenRequests() == 1)
+                #expect(!twin.accounts.contains("default.refresh_claim"), "the claim is released")
             }
         }
+    }
+
+    @Test("the lock file is free while the refresh request is in flight (iOS ends apps holding it when suspended)")
+    func lockFreeDuringRefresh() async throws {
+        try await withTemporaryDirectory { directory in
+            let twin = KeychainTwin()
+            let release = Gate()
+            let arrived = Gate()
+            try await ProviderFixture.with(
+                store: try KeychainItemStore.over(twin, lockDirectory: directory)
+            ) { request in
+                await arrived.open()
+                await release.wait()
+                return Self.rotating(request)
+            } run: { fixture async throws in
+                async let refreshed = fixture.client.validAccessToken()
+                await arrived.wait()
+                // Another process takes the same lock file while the request waits at the provider.
+                let taken = try await FileLock(path: directory.appending(component: "app.lock").path).withLock {
+                    twin.accounts.contains("default.refresh_claim")
+                }
+                #expect(taken, "the lock is free and the claim tells other processes to wait")
+                await release.open()
+                #expect(try await refreshed == "at-new")
+            }
+        }
+    }
+}
+
+extension KeychainFailureTests {
+    @Test("checkCredentialState while the Keychain is locked throws a retryable error: never a sign-out")
+    func lockedCredentialCheck() async throws {
+        let twin = KeychainTwin()
+        let store = try KeychainItemStore.over(twin)
+        try await store.write(try JSONEncoder().encode(Self.session), for: "default.session")
+        twin.lock()
+        let client = Self.client(store: store)
+        let apple = StubCredentialStates(.success(.revoked))
+        let error = await #expect(throws: LimenError.self) { try await client.checkCredentialState(using: apple) }
+        #expect(error?.isRetryable == true)
+        #expect(error?.requiresReauthentication == false)
+        #expect(await apple.asked.isEmpty)
+        #expect(client.state.phase == .restoring)
+        twin.unlock()
+        #expect(try await client.checkCredentialState(using: StubCredentialStates(.success(.authorized))))
+        #expect(client.state.phase == .signedIn)
     }
 }
