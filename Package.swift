@@ -158,7 +158,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LimenExamplesTests",
-            dependencies: ["Limen", "LimenLoopback", "LimenOIDC"],
+            dependencies: ["Limen", "LimenApple", "LimenLoopback", "LimenOIDC"],
             swiftSettings: strictSettings
         ),
         .testTarget(

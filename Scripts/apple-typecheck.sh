@@ -3,7 +3,8 @@
 # declarations of Apple's frameworks (Tests/AppleStandIns/<Framework>/, each compiled as the module it is named after).
 #
 # Checked: the whole of Sources/Limen (so its `#if canImport(Security)` files, the Keychain store among them, compile:
-# the stand-in modules make `canImport` true), Sources/LimenApple and, when it exists, Sources/LimenUI; twice, for the
+# the stand-in modules make `canImport` true), Sources/LimenApple, Sources/LimenUI when it exists, and the
+# documentation's Apple-only examples (Tests/LimenExamplesTests/Examples files naming this script); twice, for the
 # two shapes of AuthenticationServices (its presentation and delegate protocols `@MainActor`, as in current SDKs, and
 # not, as before Xcode 16: -D LIMEN_STANDIN_NONISOLATED_PRESENTATION).
 #
@@ -72,7 +73,7 @@ standins() {
 emit() {
     local name=$1 sources=$2 out=$3 shims=$4
     mapfile -t files < <(find "$sources" -name '*.swift' | sort)
-    swiftc -emit-module -module-name "$name" "${swift_flags[@]}" "${search[@]}" -I "$shims" -I "$out" \
+    swiftc -emit-module -module-name "$name" "${swift_flags[@]}" -I "$out" -I "$shims" "${search[@]}" \
         -emit-module-path "$out/$name.swiftmodule" "${files[@]}"
 }
 
@@ -99,7 +100,18 @@ check() {
         fi
         emit LimenApple "$sources/LimenApple" "$out/sdk" "$out/standins" || return 1
         if [ -d "$sources/LimenUI" ]; then emit LimenUI "$sources/LimenUI" "$out/sdk" "$out/standins" || return 1; fi
+        examples "$out/sdk" "$out/standins" || return 1
     done
+}
+
+# Type-checks the documentation's Apple-only examples: the files of Tests/LimenExamplesTests/Examples that name this
+# script (compiled to nothing on Linux by the test target), against the modules in $1 and the stand-ins in $2.
+examples() {
+    local out=$1 shims=$2
+    mapfile -t files < <(grep -l 'Scripts/apple-typecheck.sh' "$root"/Tests/LimenExamplesTests/Examples/*.swift)
+    [ ${#files[@]} -eq 0 ] && return 0
+    swiftc -typecheck -module-name LimenAppleExamples "${swift_flags[@]}" -I "$out" -I "$shims" "${search[@]}" \
+        "${files[@]}"
 }
 
 # Plants each mistake in a fresh copy of Sources/ and requires the check, in the shape named, to fail on it.
