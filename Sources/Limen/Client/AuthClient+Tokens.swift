@@ -131,14 +131,21 @@ extension AuthClient {
         } catch {
             outcome = .failure(error)
         }
-        return try await sessions.exclusively { () async throws(LimenError) in
-            await self.sessions.releaseClaim()
-            guard let refreshed = try outcome.get() else {
-                await self.expire()
-                return nil
+        do {
+            return try await sessions.exclusively { () async throws(LimenError) in
+                await self.sessions.releaseClaim()
+                guard let refreshed = try outcome.get() else {
+                    await self.expire()
+                    return nil
+                }
+                return await self.finishRefresh(
+                    stored, response: refreshed.0, claims: refreshed.1, startedIn: startedIn)
             }
-            return await self.finishRefresh(
-                stored, response: refreshed.0, claims: refreshed.1, startedIn: startedIn)
+        } catch {
+            // The lock could not be taken again, but the provider has spent the old refresh token: keep the new set
+            // (unsaved, as when the store refuses it; the claim lapses), rather than lose the session.
+            guard case .success(let refreshed?) = outcome else { throw error }
+            return await finishRefresh(stored, response: refreshed.0, claims: refreshed.1, startedIn: startedIn)
         }
     }
 
