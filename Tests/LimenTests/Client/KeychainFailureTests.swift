@@ -30,13 +30,18 @@ struct KeychainFailureTests {
                 transport: RecordingTransport()))
     }
 
-    @Test("a read refused while the device is locked leaves the phase restoring; resume() restores after unlock")
-    func lockedRestore() async throws {
+    /// A client over a twin holding ``session``, locked before the client reads it.
+    static func lockedClient() async throws -> (AuthClient, KeychainTwin) {
         let twin = KeychainTwin()
         let store = try KeychainItemStore.over(twin)
         try await store.write(try JSONEncoder().encode(Self.session), for: "default.session")
         twin.lock()
-        let client = Self.client(store: store)
+        return (Self.client(store: store), twin)
+    }
+
+    @Test("a read refused while the device is locked leaves the phase restoring; resume() restores after unlock")
+    func lockedRestore() async throws {
+        let (client, twin) = try await Self.lockedClient()
         #expect(await client.restore() == .storage(.keychain(status: -25308)))
         #expect(client.state.phase == .restoring)
         let error = await #expect(throws: LimenError.self) { try await client.validAccessToken() }
@@ -51,11 +56,7 @@ struct KeychainFailureTests {
 
     @Test("restore() after a locked read reads the store again instead of repeating the failure")
     func restoreRetries() async throws {
-        let twin = KeychainTwin()
-        let store = try KeychainItemStore.over(twin)
-        try await store.write(try JSONEncoder().encode(Self.session), for: "default.session")
-        twin.lock()
-        let client = Self.client(store: store)
+        let (client, twin) = try await Self.lockedClient()
         await client.restore()
         twin.unlock()
         #expect(await client.restore() == nil)
@@ -184,11 +185,7 @@ struct KeychainFailureTests {
 extension KeychainFailureTests {
     @Test("checkCredentialState while the Keychain is locked throws a retryable error: never a sign-out")
     func lockedCredentialCheck() async throws {
-        let twin = KeychainTwin()
-        let store = try KeychainItemStore.over(twin)
-        try await store.write(try JSONEncoder().encode(Self.session), for: "default.session")
-        twin.lock()
-        let client = Self.client(store: store)
+        let (client, twin) = try await Self.lockedClient()
         let apple = StubCredentialStates(.success(.revoked))
         let error = await #expect(throws: LimenError.self) { try await client.checkCredentialState(using: apple) }
         #expect(error?.isRetryable == true)
