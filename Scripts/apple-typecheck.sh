@@ -19,7 +19,10 @@ root=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-swift_flags=(-swift-version 6 -strict-concurrency=complete -enable-upcoming-feature ExistentialAny -parse-as-library)
+# LIMEN_APPLE_TYPECHECK: a file using a Foundation API that Linux's Foundation lacks (the stand-ins supply it) compiles
+# only on Darwin or here.
+swift_flags=(-swift-version 6 -strict-concurrency=complete -enable-upcoming-feature ExistentialAny -parse-as-library
+    -D LIMEN_APPLE_TYPECHECK)
 
 # The search paths, C module maps and package name SwiftPM used for LimenOIDC, one argument a line.
 build_flags() {

@@ -7,8 +7,8 @@ extension AuthClient {
     ///
     /// - Returns the cached token while it has more than the leeway (or `minimumTimeToLive`) left.
     /// - Otherwise one refresh runs, shared by every concurrent caller; across processes sharing one
-    ///   ``EncryptedFileStore`` or `KeychainStore`, a lock file makes the others wait and re-read instead of
-    ///   refreshing again.
+    ///   ``EncryptedFileStore`` or `KeychainStore`, a refresh claim recorded under their lock file (held only around
+    ///   reads and writes, never across the request) makes the others wait and re-read instead of refreshing again.
     /// - Returns `nil` when nobody is signed in, or when the provider refuses the refresh token (`invalid_grant`):
     ///   then the session is cleared and ``AuthEvent/sessionExpired`` is emitted.
     /// - Throws a retryable ``LimenError`` on a transient failure (offline, timeout, 5xx, 429, or a store that cannot

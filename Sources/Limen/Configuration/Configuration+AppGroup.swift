@@ -1,4 +1,6 @@
-#if canImport(Security)
+// Linux's Foundation has no `containerURL(forSecurityApplicationGroupIdentifier:)`: Scripts/apple-typecheck.sh supplies
+// it with the stand-ins and defines LIMEN_APPLE_TYPECHECK.
+#if canImport(Security) && (canImport(Darwin) || LIMEN_APPLE_TYPECHECK)
     import Foundation
 
     extension Configuration {

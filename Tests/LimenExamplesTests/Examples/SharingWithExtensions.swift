@@ -1,5 +1,5 @@
 // Apple-only: compiled to nothing on Linux, type-checked by Scripts/apple-typecheck.sh against the stand-ins.
-#if canImport(Security) && canImport(WidgetKit)
+#if canImport(Security) && canImport(WidgetKit) && (canImport(Darwin) || LIMEN_APPLE_TYPECHECK)
     import Foundation
     import Limen
     import LimenApple
