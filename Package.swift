@@ -158,7 +158,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LimenExamplesTests",
-            dependencies: ["Limen", "LimenLoopback", "LimenOIDC"],
+            dependencies: ["Limen", "LimenApple", "LimenLoopback", "LimenOIDC"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -176,3 +176,16 @@ let package = Package(
             )
         }
 )
+
+// LimenApple's Combine bridge, run on Linux against OpenCombine (its file is linked into the test target). Declared
+// only when the manifest is read on Linux, so an Apple app depending on Limen never resolves OpenCombine.
+#if os(Linux)
+    package.dependencies.append(.package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"))
+    package.targets.append(
+        .testTarget(
+            name: "LimenCombineTests",
+            dependencies: ["Limen", .product(name: "OpenCombine", package: "OpenCombine")],
+            swiftSettings: strictSettings + [.define("LIMEN_OPENCOMBINE")]
+        )
+    )
+#endif

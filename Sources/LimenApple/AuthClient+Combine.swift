@@ -1,5 +1,10 @@
-#if canImport(Combine)
-    import Combine
+// LIMEN_OPENCOMBINE: the Linux test target LimenCombineTests compiles this very file against OpenCombine.
+#if canImport(Combine) || LIMEN_OPENCOMBINE
+    #if canImport(Combine)
+        import Combine
+    #else
+        import OpenCombine
+    #endif
     import Foundation
     import Limen
 

@@ -1,42 +1,57 @@
-#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS) || os(tvOS))
+#if canImport(AuthenticationServices)
     import AuthenticationServices
     import Foundation
     import Limen
 
-    extension AuthClient {
-        /// Shows Apple's Sign in with Apple sheet over the window `presentationAnchor` returns and signs in with the
-        /// credential: ``AuthClient/signInWithApple(using:allowMigration:)`` with an ``AppleIDAuthorizationSheet``.
-        ///
-        /// ```swift
-        /// // In a view controller, from a view that is on screen:
-        /// guard let window = view.window else { return }
-        /// let descriptor = try await client.signInWithApple(allowMigration: nil) { window }
-        /// ```
-        @discardableResult
-        public func signInWithApple(
-            allowMigration: Bool?,
-            presentationAnchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor
-        ) async throws(LimenError) -> LoginDescriptor {
-            try await signInWithApple(
-                using: AppleIDAuthorizationSheet(presentationAnchor: presentationAnchor), allowMigration: allowMigration
-            )
+    #if !os(watchOS)
+        extension AuthClient {
+            /// Shows Apple's Sign in with Apple sheet over the window `presentationAnchor` returns and signs in with
+            /// the credential: ``AuthClient/signInWithApple(using:allowMigration:)`` with an
+            /// ``AppleIDAuthorizationSheet``.
+            ///
+            /// ```swift
+            /// // In a view controller, from a view that is on screen:
+            /// guard let window = view.window else { return }
+            /// let descriptor = try await client.signInWithApple(allowMigration: nil) { window }
+            /// ```
+            @discardableResult
+            public func signInWithApple(
+                allowMigration: Bool?,
+                presentationAnchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor
+            ) async throws(LimenError) -> LoginDescriptor {
+                try await signInWithApple(
+                    using: AppleIDAuthorizationSheet(presentationAnchor: presentationAnchor),
+                    allowMigration: allowMigration
+                )
+            }
         }
-    }
+    #endif
 
     /// Apple's Sign in with Apple sheet (`ASAuthorizationController` with an Apple ID request for the name and email
-    /// address), for ``Configuration/appleAuthorization``.
+    /// address), for ``Configuration/appleAuthorization``. Cancelling the task that awaits it dismisses the sheet.
     public struct AppleIDAuthorizationSheet: AppleIDAuthorizing {
-        private let presentationAnchor: @MainActor @Sendable () -> ASPresentationAnchor
+        #if !os(watchOS)
+            private let presentationAnchor: @MainActor @Sendable () -> ASPresentationAnchor
 
-        /// A sheet shown over the window `presentationAnchor` returns (the foreground scene's window the person acted
-        /// in), called on the main actor each time.
-        public init(presentationAnchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor) {
-            self.presentationAnchor = presentationAnchor
-        }
+            /// A sheet shown over the window `presentationAnchor` returns (the foreground scene's window the person
+            /// acted in), called on the main actor each time.
+            public init(presentationAnchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor) {
+                self.presentationAnchor = presentationAnchor
+            }
+        #else
+            /// A sheet that watchOS presents itself.
+            public init() {}
+        #endif
 
         /// Shows the sheet for a request whose nonce is `hashedNonce` and returns Apple's credential.
+        /// - Throws: ``UserAgentError/cancelled`` when the person closes the sheet or the task is cancelled,
+        ///   ``UserAgentError/presentationFailed(_:)`` when Apple refuses or gives no identity token.
         public func authorize(hashedNonce: String) async throws(UserAgentError) -> AppleIDCredential {
-            try await AppleSignInSheet.present(hashedNonce: hashedNonce, anchor: presentationAnchor)
+            #if !os(watchOS)
+                try await AppleSignInSheet.present(hashedNonce: hashedNonce, anchor: presentationAnchor)
+            #else
+                try await AppleSignInSheet.present(hashedNonce: hashedNonce)
+            #endif
         }
     }
 
@@ -66,82 +81,97 @@
         }
     }
 
-    /// One Sign in with Apple sheet: an `ASAuthorizationController` for an Apple ID request with the nonce's hash,
-    /// resumed exactly once by its delegate.
+    /// The delegate of one Sign in with Apple sheet: an `ASAuthorizationController` for an Apple ID request with the
+    /// nonce's hash, finishing its ``PresentationAttempt`` (which keeps it and the controller alive until then).
     @MainActor
     private final class AppleSignInSheet: NSObject {
-        private var continuation: CheckedContinuation<AppleIDCredential, any Error>?
-        /// The controller holds its delegate weakly: the sheet keeps itself (and the controller) until it finishes.
-        private var inFlight: (sheet: AppleSignInSheet, controller: ASAuthorizationController)?
-        private let anchor: @MainActor () -> ASPresentationAnchor
+        private let attempt: PresentationAttempt<AppleIDCredential>
+        #if !os(watchOS)
+            private let anchor: @MainActor () -> ASPresentationAnchor
 
-        private init(anchor: @escaping @MainActor () -> ASPresentationAnchor) {
-            self.anchor = anchor
-            super.init()
-        }
-
-        /// Shows the sheet and returns Apple's credential.
-        /// - Throws: ``UserAgentError/cancelled`` or ``UserAgentError/presentationFailed(_:)``.
-        static func present(
-            hashedNonce: String,
-            anchor: @escaping @MainActor () -> ASPresentationAnchor
-        ) async throws(UserAgentError) -> AppleIDCredential {
-            let sheet = AppleSignInSheet(anchor: anchor)
-            let request = ASAuthorizationAppleIDProvider().createRequest()
-            request.requestedScopes = [.fullName, .email]
-            request.nonce = hashedNonce
-            let controller = ASAuthorizationController(authorizationRequests: [request])
-            controller.delegate = sheet
-            controller.presentationContextProvider = sheet
-            do {
-                return try await withCheckedThrowingContinuation { continuation in
-                    sheet.continuation = continuation
-                    sheet.inFlight = (sheet, controller)
-                    controller.performRequests()
-                }
-            } catch let error as UserAgentError {
-                throw error
-            } catch let error as ASAuthorizationError where error.code == .canceled {
-                throw .cancelled
-            } catch {
-                throw .presentationFailed(error.localizedDescription)
+            private init(
+                attempt: PresentationAttempt<AppleIDCredential>, anchor: @escaping @MainActor () -> ASPresentationAnchor
+            ) {
+                self.attempt = attempt
+                self.anchor = anchor
+                super.init()
             }
-        }
 
-        private func finish(_ result: Result<AppleIDCredential, any Error>) {
-            continuation?.resume(with: result)
-            continuation = nil
-            inFlight = nil
+            /// Shows the sheet over the window `anchor` returns and returns Apple's credential.
+            static func present(
+                hashedNonce: String,
+                anchor: @escaping @MainActor () -> ASPresentationAnchor
+            ) async throws(UserAgentError) -> AppleIDCredential {
+                try await present(hashedNonce: hashedNonce) { attempt, controller in
+                    let sheet = AppleSignInSheet(attempt: attempt, anchor: anchor)
+                    controller.presentationContextProvider = sheet
+                    return sheet
+                }
+            }
+        #else
+            private init(attempt: PresentationAttempt<AppleIDCredential>) {
+                self.attempt = attempt
+                super.init()
+            }
+
+            /// Shows the sheet and returns Apple's credential.
+            static func present(hashedNonce: String) async throws(UserAgentError) -> AppleIDCredential {
+                try await present(hashedNonce: hashedNonce) { attempt, _ in AppleSignInSheet(attempt: attempt) }
+            }
+        #endif
+
+        /// Runs one attempt with the delegate `makeSheet` returns for the controller.
+        private static func present(
+            hashedNonce: String,
+            makeSheet:
+                @MainActor (PresentationAttempt<AppleIDCredential>, ASAuthorizationController) -> AppleSignInSheet
+        ) async throws(UserAgentError) -> AppleIDCredential {
+            let result = await PresentationAttempt<AppleIDCredential>.run { attempt in
+                let request = ASAuthorizationAppleIDProvider().createRequest()
+                request.requestedScopes = [.fullName, .email]
+                request.nonce = hashedNonce
+                let controller = ASAuthorizationController(authorizationRequests: [request])
+                let sheet = makeSheet(attempt, controller)
+                controller.delegate = sheet
+                guard attempt.attach(keeping: [sheet, controller], cancel: { controller.cancel() }) else { return }
+                controller.performRequests()
+            }
+            return try result.get()
         }
     }
 
+    /// `@preconcurrency`: the delegate protocols are `@MainActor` in current SDKs but not in the earlier ones that
+    /// `swift-tools-version` 6.2 still admits; the controller calls them on the main thread in both.
     extension AppleSignInSheet: @preconcurrency ASAuthorizationControllerDelegate {
         func authorizationController(
             controller: ASAuthorizationController,
             didCompleteWithAuthorization authorization: ASAuthorization
         ) {
-            guard let apple = authorization.credential as? ASAuthorizationAppleIDCredential,
-                let tokenData = apple.identityToken, let token = String(data: tokenData, encoding: .utf8)
-            else {
-                return finish(.failure(UserAgentError.presentationFailed("Apple gave no identity token")))
+            guard let apple = authorization.credential as? ASAuthorizationAppleIDCredential else {
+                return attempt.finish(.failure(.presentationFailed("Apple gave no Apple ID credential")))
             }
-            let name = apple.fullName.map { PersonNameComponentsFormatter().string(from: $0) }
-            finish(
-                .success(
-                    AppleIDCredential(
-                        user: apple.user, identityToken: token,
-                        authorizationCode: apple.authorizationCode.flatMap { String(data: $0, encoding: .utf8) },
-                        email: apple.email, fullName: name?.isEmpty == false ? name : nil)))
+            attempt.finish(
+                AppleIDCredential.fromAuthorization(
+                    user: apple.user,
+                    identityToken: apple.identityToken,
+                    authorizationCode: apple.authorizationCode,
+                    email: apple.email,
+                    fullName: apple.fullName
+                ))
         }
 
         func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-            finish(.failure(error))
+            let canceled = (error as? ASAuthorizationError)?.code == .canceled
+            let failure: AppleSheetFailure = canceled ? .canceled : .other(error.localizedDescription)
+            attempt.finish(.failure(failure.userAgentError))
         }
     }
 
-    extension AppleSignInSheet: @preconcurrency ASAuthorizationControllerPresentationContextProviding {
-        func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
-            anchor()
+    #if !os(watchOS)
+        extension AppleSignInSheet: @preconcurrency ASAuthorizationControllerPresentationContextProviding {
+            func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor {
+                anchor()
+            }
         }
-    }
+    #endif
 #endif

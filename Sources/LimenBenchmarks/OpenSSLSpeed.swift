@@ -47,12 +47,18 @@ struct OpenSSLSpeed {
     private static func run(_ arguments: [String]) -> String? {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("limen-openssl-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
-        var actions = posix_spawn_file_actions_t()
+        // Darwin declares both types as optional pointers that `init` allocates, Glibc as structs.
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t? = nil
+            var attributes: posix_spawnattr_t? = nil
+        #else
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var none = sigset_t()
@@ -64,8 +70,11 @@ struct OpenSSLSpeed {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = (["openssl"] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
+        // Built from ProcessInfo rather than `environ`, which Darwin's module does not export.
+        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for variable in environment { free(variable) } }
         var pid: pid_t = 0
-        guard posix_spawnp(&pid, "openssl", &actions, &attributes, argv, environ) == 0 else { return nil }
+        guard posix_spawnp(&pid, "openssl", &actions, &attributes, argv, environment) == 0 else { return nil }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         guard status == 0, let data = try? Data(contentsOf: output) else { return nil }

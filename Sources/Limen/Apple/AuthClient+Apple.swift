@@ -19,7 +19,7 @@ extension AuthClient {
     /// let descriptor = try await client.signInWithApple(allowMigration: nil)
     /// ```
     /// - Throws: ``LimenError/configuration(_:)`` without ``Configuration/appleAuthorization``,
-    ///   ``LimenError/userAgent(_:)`` when the person closes Apple's sheet (nothing changed), ``LimenError/account(_:)``
+    ///   ``LimenError/userCancelled`` when the person closes Apple's sheet (nothing changed), ``LimenError/account(_:)``
     ///   for the cases above, ``LimenError/flow(_:)`` with ``FlowError/refused(message:details:)`` when the server
     ///   refuses the token, other ``LimenError``s for the network, the token endpoint and storage.
     @discardableResult
@@ -33,8 +33,9 @@ extension AuthClient {
     /// ``signInWithApple(allowMigration:)`` with `authorization` rather than the configuration's: a fresh
     /// ``AppleSignInNonce`` whose hash `authorization` gives Apple, then
     /// ``signInWithApple(_:nonce:allowMigration:)`` with the credential.
-    /// - Throws: ``LimenError/userAgent(_:)`` when the person closes Apple's sheet or it fails (nothing changed), else
-    ///   as ``signInWithApple(_:nonce:allowMigration:)``.
+    /// - Throws: ``LimenError/userCancelled`` when the person closes Apple's sheet (as every sign-in path does),
+    ///   ``LimenError/userAgent(_:)`` when it fails (nothing changed in either case), else as
+    ///   ``signInWithApple(_:nonce:allowMigration:)``.
     @discardableResult
     public func signInWithApple(
         using authorization: any AppleIDAuthorizing,
@@ -45,7 +46,7 @@ extension AuthClient {
         do {
             credential = try await authorization.authorize(hashedNonce: nonce.sha256)
         } catch {
-            throw .userAgent(error)
+            throw LimenError(error)
         }
         return try await signInWithApple(credential, nonce: nonce, allowMigration: allowMigration)
     }
@@ -64,13 +65,15 @@ extension AuthClient {
     /// AppleSignInKit's `checkCredentialState()`: ``checkCredentialState(using:)`` with
     /// ``Configuration/appleCredentialStates``. Without one nothing is asked and the session is kept.
     /// - Returns: Whether someone is signed in after the check.
+    /// - Throws: A retryable ``LimenError/storage(_:)`` while the store cannot be read yet (the Keychain of a locked
+    ///   device): nothing is known then, and nothing is signed out.
     @discardableResult
-    public func checkCredentialState() async -> Bool {
+    public func checkCredentialState() async throws(LimenError) -> Bool {
         guard let source = configuration.appleCredentialStates else {
-            try? await ensureRestored()
+            try await ensureRestored()
             return tokens != nil
         }
-        return await checkCredentialState(using: source)
+        return try await checkCredentialState(using: source)
     }
 
     /// Asks Apple whether the signed-in user's Sign in with Apple credential is still valid (AppleSignInKit's
@@ -81,9 +84,11 @@ extension AuthClient {
     /// A user who did not sign in with Apple on this device has nothing to check: `true`. So is an answer Apple could
     /// not give (offline): the session is kept rather than ended on a guess.
     /// - Returns: Whether someone is signed in after the check.
+    /// - Throws: A retryable ``LimenError/storage(_:)`` while the store cannot be read yet (the Keychain of a locked
+    ///   device, before the first unlock): a locked Keychain is never a sign-out. Try again after ``resume()``.
     @discardableResult
-    public func checkCredentialState(using source: some AppleCredentialStateSource) async -> Bool {
-        try? await ensureRestored()
+    public func checkCredentialState(using source: some AppleCredentialStateSource) async throws(LimenError) -> Bool {
+        try await ensureRestored()
         guard let subject = tokens?.subject else { return false }
         let links = AppleUserLink.Store(store: configuration.store, namespace: configuration.namespace)
         guard let link = await links.load(), link.subject == subject,

@@ -26,6 +26,10 @@ public actor AuthClient {
     let stateStore = StateStore()
     let events = EventBus()
     let refreshes = SingleFlight<String?, LimenError>()
+    /// This client among the clients (here and in other processes) sharing its store: the owner of its refresh claims.
+    nonisolated let instanceID = UUID().uuidString
+    /// The listener of ``Configuration/sessionChanges``.
+    let sessionChangeListening = SessionChangeListening()
     /// The flow steps waiting for a code sent by email, for ``handle(url:)`` and ``signIn(email:code:)``.
     let emailCodeSteps = EmailCodeSteps()
     var logger: Logger { configuration.logger }
@@ -52,6 +56,7 @@ public actor AuthClient {
     /// Creates a client. Call ``restore()`` (or any token call, which restores first) to read the stored session.
     public init(configuration: Configuration) {
         self.configuration = configuration
+        (configuration.store as? any FieldKeyRetaining)?.retainFieldKeys(configuration.encryptionKeyOnSignOut)
         self.sessions = SessionStore(store: configuration.store, namespace: configuration.namespace)
         self.keyring = FieldKeyring(sessions: sessions, namespace: configuration.namespace)
         self.profileCache = ProfileCache(store: configuration.store, namespace: configuration.namespace)
@@ -60,6 +65,7 @@ public actor AuthClient {
             transport: configuration.transport,
             now: configuration.now
         )
+        listenForSessionChanges()
     }
 
     /// The current state snapshot.
@@ -146,6 +152,9 @@ public actor AuthClient {
         }
     }
 
+    /// Whether ``restore()`` has read the store (or a session ended, which counts as restored).
+    var hasRestored: Bool { restoreTask != nil }
+
     /// Waits for ``restore()`` if it has not run yet; throws the retryable storage error that keeps it `restoring`.
     func ensureRestored() async throws(LimenError) {
         if let error = await restore(), error.isRetryable { throw error }
@@ -211,6 +220,7 @@ public actor AuthClient {
         tokens = next
         hasUnsavedSession = false
         stateStore.update { $0 = .signedIn(next, after: $0) }
+        announceSessionChange()
     }
 
     /// Makes a refreshed set the session: published at once, then persisted. The provider has already spent the
@@ -253,6 +263,7 @@ public actor AuthClient {
             return .storage(error)
         }
         if tokens == unsaved { hasUnsavedSession = false }
+        announceSessionChange()
         return nil
     }
 

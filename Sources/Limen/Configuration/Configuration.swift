@@ -55,6 +55,12 @@ public struct Configuration: Sendable {
     /// What ``AuthClient/checkCredentialState()`` asks about the signed-in user's Apple ID (`LimenApple`'s
     /// `AppleIDProviderCredentialStates` on Apple platforms); `nil` by default. Set it on the value after creating it.
     public var appleCredentialStates: (any AppleCredentialStateSource)?
+    /// How clients in other processes sharing ``store`` hear of this one's sign-in, refresh or sign-out, and it of
+    /// theirs (`Configuration.appGroup(_:onSessionChange:)` sets a Darwin notification channel); `nil` by default.
+    public var sessionChanges: (any SessionChangeChannel)?
+    /// Called after this client's session changed: by its own sign-in, refresh or sign-out, or by another process's
+    /// (heard through ``sessionChanges``). For example LimenApple's `WidgetTimelines.reloadAll`; `nil` by default.
+    public var onSessionChange: (@Sendable () -> Void)?
 
     /// `offline_access` (OpenID Connect Core §11): an app's session is meant to last, so its refresh token must not
     /// end when the user signs out of the provider's web pages (many providers, Limen Server among them, tie a refresh

@@ -8,6 +8,10 @@ public enum ConfigurationError: Error, Sendable, Equatable {
     case invalidValue(key: String, reason: String)
     /// The configuration file could not be read or parsed.
     case unreadableFile(String)
+    /// A store shared with other processes (a Keychain access group) was configured without what keeps them from
+    /// spoiling each other's session: the named setting (`sharedDirectory`, for the lock every refresh takes and the
+    /// reinstall marker they share). Use `Configuration.appGroup(_:onSessionChange:)`, which sets them together.
+    case incompleteSharing(missing: String)
 
     /// A stable, machine-readable identifier.
     public var code: String {
@@ -15,6 +19,7 @@ public enum ConfigurationError: Error, Sendable, Equatable {
         case .missingKey: "configuration.missing_key"
         case .invalidValue: "configuration.invalid_value"
         case .unreadableFile: "configuration.unreadable_file"
+        case .incompleteSharing: "configuration.incomplete_sharing"
         }
     }
 }
@@ -26,6 +31,11 @@ extension ConfigurationError: LocalizedError {
         case .missingKey(let key): "The configuration lacks the required key \"\(key)\"."
         case .invalidValue(let key, let reason): "The configuration key \"\(key)\" is invalid: \(reason)."
         case .unreadableFile(let path): "The configuration file \(path) could not be read."
+        case .incompleteSharing(let missing):
+            "The Keychain access group is shared with other processes, but \(missing) is missing: without it the app "
+                + "and its extensions would refresh one session at once and wipe each other's items. Use "
+                + "Configuration.appGroup(_:onSessionChange:), which sets the access group, the shared directory and "
+                + "the lock together."
         }
     }
 }

@@ -23,7 +23,15 @@ actor FieldKeyring {
 
     /// The store key under which `userID`'s key is kept.
     func storageKey(for userID: String) -> String {
-        "\(namespace).field_key.\(Base64URL.encode(SHA256.hash(data: Data(userID.utf8))))"
+        "\(namespace)\(Self.keyMarker)\(Base64URL.encode(SHA256.hash(data: Data(userID.utf8))))"
+    }
+
+    /// What every key's store key holds between the namespace and the user's hash.
+    private static let keyMarker = ".field_key."
+
+    /// Whether the store key `key` holds a user's field-encryption key (of any namespace).
+    static func isKeyAccount(_ key: String) -> Bool {
+        key.contains(keyMarker)
     }
 
     /// `userID`'s key: from memory, else from the store, else (when `creating`) a new one, stored first.

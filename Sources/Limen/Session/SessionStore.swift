@@ -6,11 +6,14 @@ struct SessionStore: Sendable {
     let store: any SecureStore
     private let key: String
     private let previouslySignedInKey: String
+    /// The key of the ``RefreshClaim``.
+    let claimKey: String
 
     init(store: any SecureStore, namespace: String) {
         self.store = store
         self.key = "\(namespace).session"
         self.previouslySignedInKey = "\(namespace).previously_signed_in"
+        self.claimKey = "\(namespace).refresh_claim"
     }
 
     /// Whether anyone has signed in with this client on this device (kept across sign-outs).

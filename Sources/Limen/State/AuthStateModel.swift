@@ -26,7 +26,9 @@ public final class AuthStateModel {
         }
     }
 
-    isolated deinit {
+    // A plain deinit: `isolated deinit` goes through a back-deployment shim that aborts on earlier OS versions, and
+    // cancelling a task needs no isolation.
+    deinit {
         feed?.cancel()
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// Where a ``Configuration`` keeps its session when it is given no store: the platform's secure store.
 ///
 /// - On Apple platforms, inside an app (the main bundle has an identifier): a `KeychainStore`, namespace `app`, with
-///   the reinstall check's marker in ``directory``.
+///   the reinstall check's marker in ``directory`` and a record of it per process (the app's default access group may
+///   be shared with its extensions through Keychain Sharing, and each has its own ``directory``).
 /// - Elsewhere (Linux, a macOS command-line tool, which the data protection keychain refuses): an
 ///   ``EncryptedFileStore``, namespace `app`, in ``directory``.
 ///
@@ -82,7 +83,9 @@ public struct DefaultStore: Sendable, Equatable {
     public func makeStore() -> any SecureStore {
         #if canImport(Security)
             if usesKeychain {
-                return KeychainStore(validNamespace: Self.namespace, markerDirectory: directory)
+                return KeychainStore(
+                    validNamespace: Self.namespace, markerDirectory: directory,
+                    markerProcess: KeychainSharing.processName)
             }
         #endif
         return EncryptedFileStore(directory: directory, validNamespace: Self.namespace)

@@ -30,6 +30,11 @@ public enum StorageError: Error, Sendable, Equatable {
     /// `errSecInteractionNotAllowed`, while the device is locked, or `-34018`, `errSecMissingEntitlement`, when the
     /// access group is not in the app's entitlements).
     case keychain(status: Int32)
+    /// The Keychain refuses every call because the app lacks the named entitlement (`errSecMissingEntitlement`,
+    /// `-34018`): on macOS the data protection keychain needs a signed app with `keychain-access-groups` (Xcode's
+    /// Keychain Sharing capability). Noticed once, then refused without asking the Keychain again. Add the
+    /// entitlement, or pass an ``EncryptedFileStore``.
+    case missingEntitlement(String)
 
     /// A stable, machine-readable identifier for this failure.
     public var code: String {
@@ -42,6 +47,7 @@ public enum StorageError: Error, Sendable, Equatable {
         case .io: "storage.io"
         case .lockFailed: "storage.lock_failed"
         case .keychain: "storage.keychain"
+        case .missingEntitlement: "storage.missing_entitlement"
         }
     }
 
@@ -53,7 +59,7 @@ public enum StorageError: Error, Sendable, Equatable {
             [EINTR, EAGAIN, EBUSY, EMFILE, ENFILE, ENOLCK].contains(number)
         case .keychain(let status):
             status == KeychainStatus.interactionNotAllowed.rawValue
-        case .invalidKey, .invalidNamespace, .insecurePermissions, .corrupted, .keyFileInvalid:
+        case .invalidKey, .invalidNamespace, .insecurePermissions, .corrupted, .keyFileInvalid, .missingEntitlement:
             false
         }
     }
@@ -82,6 +88,9 @@ extension StorageError: LocalizedError {
             "The keychain is not available while the device is locked (OSStatus \(status)); try again after unlock."
         case .keychain(let status):
             "A keychain operation failed with OSStatus \(status)."
+        case .missingEntitlement(let entitlement):
+            "The app lacks the \(entitlement) entitlement the Keychain needs (OSStatus -34018): add Keychain Sharing to "
+                + "the app's signing capabilities, or pass an EncryptedFileStore."
         }
     }
 

@@ -15,7 +15,7 @@ func migratingFromAppleSignInKit(
     print("signed in as \(descriptor.userID)")
 
     // AppleSignInKit.shared.checkCredentialState(), at launch: signed out when Apple says revoked
-    let isSignedIn = await client.checkCredentialState(using: appleStates)
+    let isSignedIn = try await client.checkCredentialState(using: appleStates)
     // end snippet
     _ = isSignedIn
 }

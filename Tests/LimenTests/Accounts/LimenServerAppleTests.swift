@@ -138,7 +138,7 @@ struct LimenServerAppleTests {
     }
 
     @Test(
-        "signInWithApple(allowMigration:) asks the configured sheet with a nonce's hash; a closed sheet changes nothing"
+        "signInWithApple(allowMigration:) asks the configured sheet with a nonce's hash; a closed sheet is userCancelled"
     )
     func configuredSheet() async throws {
         try await withApple { fixture, apple in
@@ -152,7 +152,7 @@ struct LimenServerAppleTests {
 
             configuration.appleAuthorization = StandInAppleSheet(apple: apple, user: "000005.kay", refusal: .cancelled)
             let closed = AuthClient(configuration: configuration)
-            await #expect(throws: LimenError.userAgent(.cancelled)) {
+            await #expect(throws: LimenError.userCancelled) {
                 try await closed.signInWithApple(allowMigration: nil)
             }
             #expect(!closed.state.auth.isAuthenticated)
@@ -175,21 +175,21 @@ struct LimenServerAppleTests {
                 try apple.credential(user: "000004.ida", nonce: nonce), nonce: nonce, allowMigration: nil)
 
             let authorized = StubCredentialStates(.success(.authorized))
-            #expect(await client.checkCredentialState(using: authorized))
+            #expect(try await client.checkCredentialState(using: authorized))
             #expect(await authorized.asked == ["000004.ida"])
             #expect(client.state.auth.isAuthenticated)
 
             let offline = StubCredentialStates(.failure(URLError(.notConnectedToInternet)))
-            #expect(await client.checkCredentialState(using: offline))
+            #expect(try await client.checkCredentialState(using: offline))
             #expect(client.state.auth.isAuthenticated, "no answer from Apple: the session is kept")
 
-            #expect(!(await client.checkCredentialState(using: StubCredentialStates(.success(.revoked)))))
+            #expect(!(try await client.checkCredentialState(using: StubCredentialStates(.success(.revoked)))))
             #expect(!client.state.auth.isAuthenticated, "revoked at Apple: signed out")
 
             let guest = try fixture.client()
             try await guest.signInAnonymously()
             let notAsked = StubCredentialStates(.success(.revoked))
-            #expect(await guest.checkCredentialState(using: notAsked))
+            #expect(try await guest.checkCredentialState(using: notAsked))
             #expect(await notAsked.asked.isEmpty, "a user who did not sign in with Apple here is not checked")
         }
     }
@@ -204,14 +204,14 @@ extension LimenServerAppleTests {
             let nonce = AppleSignInNonce()
             try await unconfigured.signInWithApple(
                 try apple.credential(user: "000005.ida", nonce: nonce), nonce: nonce, allowMigration: nil)
-            #expect(await unconfigured.checkCredentialState())
+            #expect(try await unconfigured.checkCredentialState())
             #expect(unconfigured.state.auth.isAuthenticated)
 
             var configuration = unconfigured.configuration
             let revoked = StubCredentialStates(.success(.revoked))
             configuration.appleCredentialStates = revoked
             let configured = AuthClient(configuration: configuration)
-            #expect(!(await configured.checkCredentialState()))
+            #expect(!(try await configured.checkCredentialState()))
             #expect(await revoked.asked == ["000005.ida"])
             #expect(!configured.state.auth.isAuthenticated, "revoked at Apple: signed out")
         }

@@ -30,13 +30,18 @@ struct KeychainFailureTests {
                 transport: RecordingTransport()))
     }
 
-    @Test("a read refused while the device is locked leaves the phase restoring; resume() restores after unlock")
-    func lockedRestore() async throws {
+    /// A client over a twin holding ``session``, locked before the client reads it.
+    static func lockedClient() async throws -> (AuthClient, KeychainTwin) {
         let twin = KeychainTwin()
         let store = try KeychainItemStore.over(twin)
         try await store.write(try JSONEncoder().encode(Self.session), for: "default.session")
         twin.lock()
-        let client = Self.client(store: store)
+        return (Self.client(store: store), twin)
+    }
+
+    @Test("a read refused while the device is locked leaves the phase restoring; resume() restores after unlock")
+    func lockedRestore() async throws {
+        let (client, twin) = try await Self.lockedClient()
         #expect(await client.restore() == .storage(.keychain(status: -25308)))
         #expect(client.state.phase == .restoring)
         let error = await #expect(throws: LimenError.self) { try await client.validAccessToken() }
@@ -51,11 +56,7 @@ struct KeychainFailureTests {
 
     @Test("restore() after a locked read reads the store again instead of repeating the failure")
     func restoreRetries() async throws {
-        let twin = KeychainTwin()
-        let store = try KeychainItemStore.over(twin)
-        try await store.write(try JSONEncoder().encode(Self.session), for: "default.session")
-        twin.lock()
-        let client = Self.client(store: store)
+        let (client, twin) = try await Self.lockedClient()
         await client.restore()
         twin.unlock()
         #expect(await client.restore() == nil)
@@ -115,36 +116,84 @@ struct KeychainFailureTests {
         #expect(!twin.accounts.contains("default.session"))
     }
 
-    @Test("an app and its widget sharing the items and a lock directory spend one rotating refresh token once")
-    func appAndWidget() async throws {
+    /// The app's side of two processes sharing Keychain items and a lock directory: a fixture over a twin whose token
+    /// endpoint, once a refresh reaches it, opens `arrived` and holds the answer until `release` opens.
+    struct HeldRefresh {
+        let fixture: ProviderFixture
+        let twin: KeychainTwin
+        let directory: URL
+        let arrived: Gate
+        let release: Gate
+    }
+
+    /// Runs `body` with a ``HeldRefresh`` in a temporary directory, stopping the fixture however `body` ends.
+    static func withHeldRefresh(_ body: (HeldRefresh) async throws -> Void) async throws {
         try await withTemporaryDirectory { directory in
             let twin = KeychainTwin()
-            let gate = Gate()
             let arrived = Gate()
+            let release = Gate()
             try await ProviderFixture.with(
                 store: try KeychainItemStore.over(twin, lockDirectory: directory)
             ) { request in
                 await arrived.open()
-                await gate.wait()
+                await release.wait()
                 return Self.rotating(request)
             } run: { fixture async throws in
-                let widgetStore = KeychainItemStore(
-                    validNamespace: "app", items: twin, lockDirectory: directory, markerDirectory: nil,
-                    onContention: { Task { await gate.open() } })
-                let widget = AuthClient(
-                    configuration: Configuration(
-                        issuer: fixture.server.baseURL, clientID: "app", store: widgetStore,
-                        transport: URLSessionTransport(), now: { fixture.clock.now }))
-                await widget.restore()
-                async let app = fixture.client.validAccessToken()
-                await arrived.wait()
-                // The widget finds the app holding the lock file, which opens the gate; without the lock it would send
-                // a second refresh with the spent token, which the gate holds until the time limit.
-                let fromWidget = try await widget.validAccessToken()
-                #expect(try await app == "at-new")
-                #expect(fromWidget == "at-new")
-                #expect(await fixture.tokenRequests() == 1)
+                try await body(
+                    HeldRefresh(fixture: fixture, twin: twin, directory: directory, arrived: arrived, release: release))
             }
         }
+    }
+
+    @Test("an app and its widget sharing the items and a lock directory spend one rotating refresh token once")
+    func appAndWidget() async throws {
+        try await Self.withHeldRefresh { held in
+            let widgetStore = try KeychainItemStore.over(held.twin, lockDirectory: held.directory)
+            // The widget finds the app's refresh claim and waits on its clock, which releases the app's request;
+            // without the claim it would send a second refresh with the spent token, held until the time limit.
+            let widget = AuthClient(
+                configuration: Configuration(
+                    issuer: held.fixture.server.baseURL, clientID: "app", store: widgetStore,
+                    transport: URLSessionTransport(), now: { held.fixture.clock.now },
+                    clock: TestClock(onSleep: { _ in await held.release.open() })))
+            await widget.restore()
+            async let app = held.fixture.client.validAccessToken()
+            await held.arrived.wait()
+            let fromWidget = try await widget.validAccessToken()
+            #expect(try await app == "at-new")
+            #expect(fromWidget == "at-new")
+            #expect(await held.fixture.tokenRequests() == 1)
+            #expect(!held.twin.accounts.contains("default.refresh_claim"), "the claim is released")
+        }
+    }
+
+    @Test("the lock file is free while the refresh request is in flight (iOS ends apps holding it when suspended)")
+    func lockFreeDuringRefresh() async throws {
+        try await Self.withHeldRefresh { held in
+            async let refreshed = held.fixture.client.validAccessToken()
+            await held.arrived.wait()
+            // Another process takes the same lock file while the request waits at the provider.
+            let lock = FileLock(path: held.directory.appending(component: "app.lock").path(percentEncoded: false))
+            let claimed = try await lock.withLock { held.twin.accounts.contains("default.refresh_claim") }
+            #expect(claimed, "the lock is free and the claim tells other processes to wait")
+            await held.release.open()
+            #expect(try await refreshed == "at-new")
+        }
+    }
+}
+
+extension KeychainFailureTests {
+    @Test("checkCredentialState while the Keychain is locked throws a retryable error: never a sign-out")
+    func lockedCredentialCheck() async throws {
+        let (client, twin) = try await Self.lockedClient()
+        let apple = StubCredentialStates(.success(.revoked))
+        let error = await #expect(throws: LimenError.self) { try await client.checkCredentialState(using: apple) }
+        #expect(error?.isRetryable == true)
+        #expect(error?.requiresReauthentication == false)
+        #expect(await apple.asked.isEmpty)
+        #expect(client.state.phase == .restoring)
+        twin.unlock()
+        #expect(try await client.checkCredentialState(using: StubCredentialStates(.success(.authorized))))
+        #expect(client.state.phase == .signedIn)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Limen
 import LimenOIDC
+import LimenTestSupport
 import TestSupport
 import Testing
 
@@ -28,5 +29,39 @@ struct RefreshStorageFailureTests {
             #expect(client.state.phase == .signedIn)
             #expect(await transport.requests.isEmpty)
         }
+    }
+
+    @Test("a lock that cannot be taken again after the refresh request keeps the new tokens, not the spent ones")
+    func lockLostAfterRefresh() async throws {
+        let store = LockOnceStore()
+        try await ProviderFixture.with(store: store) { _ in
+            .json(ProviderFixture.rotated)
+        } run: { fixture async throws in
+            #expect(try await fixture.client.validAccessToken() == "at-new")
+            #expect(try await fixture.storedSession()?.refreshToken == "rt-new")
+            #expect(await fixture.tokenRequests() == 1)
+        }
+    }
+}
+
+/// A store whose cross-process lock is taken once and then refused (a lock file removed under the app, say).
+final class LockOnceStore: ProcessCoordinatedStore {
+    private let base = MemoryStore()
+    private let taken = Locked(0)
+
+    func read(_ key: String) async throws(StorageError) -> Data? { try await base.read(key) }
+    func write(_ data: Data, for key: String) async throws(StorageError) { try await base.write(data, for: key) }
+    func delete(_ key: String) async throws(StorageError) { try await base.delete(key) }
+
+    func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        guard
+            taken.withLock({
+                $0 += 1
+                return $0
+            }) == 1
+        else {
+            throw StorageError.lockFailed(path: "app.lock", errno: EIO)
+        }
+        return try await body()
     }
 }

@@ -62,21 +62,21 @@ final class KeychainTwin: KeychainItems {
         }
     }
 
-    func deleteAll() -> KeychainStatus {
+    func allAccounts() -> Result<[String], KeychainStatus> {
         state.withLock { state in
-            if state.isLocked { return .interactionNotAllowed }
-            state.items.removeAll()
-            return .success
+            state.isLocked ? .failure(.interactionNotAllowed) : .success(state.items.keys.sorted())
         }
     }
 }
 
 extension KeychainItemStore {
-    /// A store over `twin`, without the reinstall check unless `markerDirectory` is given.
-    static func over(_ twin: KeychainTwin, lockDirectory: URL? = nil, markerDirectory: URL? = nil) throws
-        -> KeychainItemStore
-    {
+    /// A store over `twin`, without the reinstall check unless `markerDirectory` is given; `markerProcess` names the
+    /// process whose own marker it is (`nil`: a marker every process shares).
+    static func over(
+        _ twin: KeychainTwin, lockDirectory: URL? = nil, markerDirectory: URL? = nil, markerProcess: String? = nil
+    ) throws -> KeychainItemStore {
         try KeychainItemStore(
-            namespace: "app", items: twin, lockDirectory: lockDirectory, markerDirectory: markerDirectory)
+            namespace: "app", items: twin, lockDirectory: lockDirectory, markerDirectory: markerDirectory,
+            markerProcess: markerProcess)
     }
 }

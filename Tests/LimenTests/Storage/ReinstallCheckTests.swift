@@ -18,7 +18,7 @@ struct ReinstallCheckTests {
             try await Self.install(twin, markerDirectory: directory.appending(component: "old-container"))
             let reinstalled = try KeychainItemStore.over(twin, markerDirectory: directory.appending(component: "new"))
             #expect(try await reinstalled.read("default.session") == nil)
-            #expect(twin.accounts == [ReinstallCheck.account])
+            #expect(twin.accounts == [ReinstallCheck.accountPrefix])
         }
     }
 

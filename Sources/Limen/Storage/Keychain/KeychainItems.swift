@@ -12,8 +12,8 @@ protocol KeychainItems: Sendable {
     func update(account: String, data: Data) -> KeychainStatus
     /// Deletes the item for `account`.
     func delete(account: String) -> KeychainStatus
-    /// Deletes every item of the service.
-    func deleteAll() -> KeychainStatus
+    /// The accounts of every item of the service (none: an empty list, not `errSecItemNotFound`).
+    func allAccounts() -> Result<[String], KeychainStatus>
 }
 
 extension KeychainItems {
@@ -41,4 +41,13 @@ struct KeychainStatus: Error, Equatable, Sendable {
     static let duplicateItem = KeychainStatus(rawValue: -25299)
     /// `errSecInteractionNotAllowed`: the item is protected and the device is locked.
     static let interactionNotAllowed = KeychainStatus(rawValue: -25308)
+    /// `errSecMissingEntitlement`: the app has no keychain access group (an unsigned macOS app, or one without the
+    /// `keychain-access-groups` entitlement that the data protection keychain needs).
+    static let missingEntitlement = KeychainStatus(rawValue: -34018)
+
+    /// The ``StorageError`` for this failure: ``StorageError/missingEntitlement(_:)`` for `errSecMissingEntitlement`,
+    /// else ``StorageError/keychain(status:)``.
+    var storageError: StorageError {
+        self == .missingEntitlement ? .missingEntitlement("keychain-access-groups") : .keychain(status: rawValue)
+    }
 }

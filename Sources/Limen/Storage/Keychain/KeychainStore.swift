@@ -9,23 +9,27 @@
     /// Keychain (`kSecAttrSynchronizable` is always false), and on macOS they go to the data protection keychain
     /// (`kSecUseDataProtectionKeychain`), which behaves like the iOS keychain and needs no password prompts.
     ///
-    /// To share the session with the app's extensions (widgets, share extensions, …), give an `accessGroup` listed in
-    /// the app's Keychain Sharing (or App Groups) entitlement — the full identifier, including the team prefix — and a
-    /// `sharedDirectory` in the app-group container that all of them share. A refresh then holds the lock file
-    /// `<namespace>.lock` there, so the app and its widget never both spend one rotating refresh token: the second
-    /// waits and reads the tokens the first saved.
+    /// To share the session with the app's extensions (widgets, share extensions, …), prefer
+    /// ``Configuration/appGroup(_:onSessionChange:)``, which builds this store. By hand: give an `accessGroup` from the
+    /// app's entitlements — an app group as it is written (`group.com.example`, no team prefix), or a Keychain
+    /// Sharing group with its team prefix (`ABCDE12345.com.example.shared`) — and a `sharedDirectory` in the app-group
+    /// container that all of them share; an access group without one is refused
+    /// (``ConfigurationError/incompleteSharing(missing:)``). A refresh then takes the lock file `<namespace>.lock` there
+    /// around its reads and writes, so the app and its widget never both spend one rotating refresh token.
     ///
     /// iOS keeps Keychain items when an app is deleted. Unless `checksForReinstall` is `false`, the first access in a
     /// process compares an item recording the installation with the marker file `<namespace>.installation` (deleted
-    /// with the app, kept in `sharedDirectory` or else in ``DefaultStore``'s directory) and removes every item of the
-    /// namespace left by an earlier installation, so a reinstalled app starts signed out. The account `.installation`
-    /// is reserved.
+    /// with the app) and removes the items of the namespace left by an earlier installation, so a reinstalled app
+    /// starts signed out; field-encryption keys follow ``Configuration/encryptionKeyOnSignOut``. The marker is kept in
+    /// `sharedDirectory`, with one record for every process, or else in ``DefaultStore``'s directory with a record per
+    /// process (so an app and an extension sharing the items by Keychain Sharing never take each other's marker for a
+    /// reinstall). Accounts beginning with `.installation` are reserved.
     ///
     /// ```swift
     /// let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example")
     /// let store = try KeychainStore(
     ///     namespace: "main",
-    ///     accessGroup: "ABCDE12345.com.example.shared",
+    ///     accessGroup: "group.com.example",
     ///     accessibility: .afterFirstUnlockThisDeviceOnly,
     ///     sharedDirectory: container?.appending(path: "Library/Application Support/limen")
     /// )
@@ -33,10 +37,11 @@
     ///
     /// Failures map to ``StorageError/keychain(status:)`` carrying the `OSStatus`; reading while the device is locked
     /// (`errSecInteractionNotAllowed`) is retryable, and `AuthClient` then stays `restoring` until
-    /// `AuthClient.resume()`. On macOS the data protection keychain needs a signed app with a keychain access group (an
-    /// unsigned command-line tool gets `-34018`, `errSecMissingEntitlement`; use ``EncryptedFileStore`` there). Each
-    /// Keychain call blocks the calling task briefly.
-    public final class KeychainStore: ProcessCoordinatedStore {
+    /// `AuthClient.resume()`. On macOS the data protection keychain needs a signed app with a keychain access group: the
+    /// first `-34018` (`errSecMissingEntitlement`) becomes ``StorageError/missingEntitlement(_:)``, and every later
+    /// call fails the same way at once (use ``EncryptedFileStore`` in an unsigned tool). Each Keychain call blocks the
+    /// calling task briefly.
+    public final class KeychainStore: ProcessCoordinatedStore, FieldKeyRetaining {
         /// When the items written by a ``KeychainStore`` can be read (the `kSecAttrAccessible` value).
         ///
         /// Choose the most restrictive value that still lets the app refresh tokens when it needs to: background
@@ -84,29 +89,42 @@
         ///
         /// - Parameters:
         ///   - namespace: Separates this store's items from those of other configurations.
-        ///   - accessGroup: A keychain access group from the app's entitlements, to share items with app extensions;
-        ///     `nil` uses the app's default group.
+        ///   - accessGroup: A keychain access group from the app's entitlements, to share items with app extensions:
+        ///     an app group as written (`group.com.example`), a Keychain Sharing group with its team prefix; `nil` uses
+        ///     the app's default group. Needs `sharedDirectory`.
         ///   - accessibility: When items can be read; applied to every write.
         ///   - sharedDirectory: A directory every process sharing the items can write (in the app-group container),
         ///     for the lock file that keeps them from refreshing at once and for the reinstall check's marker; `nil`
         ///     coordinates this process only and keeps the marker in ``DefaultStore``'s directory.
         ///   - checksForReinstall: Whether the first access in a process removes the items left by an earlier
         ///     installation of the app (iOS keeps Keychain items when an app is deleted); see ``DefaultStore``.
-        /// - Throws: ``StorageError/invalidNamespace(_:)`` for a namespace outside the rules above.
+        /// - Throws: ``LimenError/storage(_:)`` with ``StorageError/invalidNamespace(_:)`` for a namespace outside the
+        ///   rules above; ``LimenError/configuration(_:)`` with ``ConfigurationError/incompleteSharing(missing:)`` for
+        ///   an `accessGroup` without a `sharedDirectory`.
         public convenience init(
             namespace: String,
             accessGroup: String? = nil,
             accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly,
             sharedDirectory: URL? = nil,
             checksForReinstall: Bool = true
-        ) throws(StorageError) {
-            try StorageName.validate(namespace: namespace)
+        ) throws(LimenError) {
+            do {
+                try StorageName.validate(namespace: namespace)
+            } catch {
+                throw .storage(error)
+            }
+            do {
+                try KeychainSharing.validate(accessGroup: accessGroup, sharedDirectory: sharedDirectory)
+            } catch {
+                throw .configuration(error)
+            }
             self.init(
                 validNamespace: namespace,
                 accessGroup: accessGroup,
                 accessibility: accessibility,
                 lockDirectory: sharedDirectory,
-                markerDirectory: checksForReinstall ? sharedDirectory ?? DefaultStore.current.directory : nil
+                markerDirectory: checksForReinstall ? sharedDirectory ?? DefaultStore.current.directory : nil,
+                markerProcess: sharedDirectory == nil ? KeychainSharing.processName : nil
             )
         }
 
@@ -116,7 +134,8 @@
             accessGroup: String? = nil,
             accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly,
             lockDirectory: URL? = nil,
-            markerDirectory: URL?
+            markerDirectory: URL?,
+            markerProcess: String?
         ) {
             self.accessGroup = accessGroup
             self.accessibility = accessibility
@@ -125,8 +144,15 @@
                 items: SecItemCalls(
                     service: "limen.\(namespace)", accessGroup: accessGroup, accessibility: accessibility),
                 lockDirectory: lockDirectory,
-                markerDirectory: markerDirectory
+                markerDirectory: markerDirectory,
+                markerProcess: markerProcess
             )
+        }
+
+        /// Whether the reinstall check keeps field-encryption keys; `AuthClient` sets it from
+        /// ``Configuration/encryptionKeyOnSignOut``.
+        func retainFieldKeys(_ retention: EncryptionKeyRetention) {
+            items.retainFieldKeys(retention)
         }
 
         /// Returns the data stored under `key`, or `nil` when there is none.
@@ -182,9 +208,16 @@
             KeychainStatus(rawValue: SecItemDelete(baseQuery(account: account) as CFDictionary))
         }
 
-        /// `SecItemDelete` deletes every item matching the query, here every item of the service.
-        func deleteAll() -> KeychainStatus {
-            KeychainStatus(rawValue: SecItemDelete(baseQuery(account: nil) as CFDictionary))
+        func allAccounts() -> Result<[String], KeychainStatus> {
+            var query = baseQuery(account: nil)
+            query[kSecReturnAttributes as String] = true
+            query[kSecMatchLimit as String] = kSecMatchLimitAll
+            var result: CFTypeRef?
+            let status = SecItemCopyMatching(query as CFDictionary, &result)
+            if status == errSecItemNotFound { return .success([]) }
+            guard status == errSecSuccess else { return .failure(KeychainStatus(rawValue: status)) }
+            let items = result as? [[String: Any]] ?? []
+            return .success(items.compactMap { $0[kSecAttrAccount as String] as? String })
         }
 
         private func changes(_ data: Data) -> [String: Any] {

@@ -1,0 +1,1 @@
+../../Sources/LimenApple/AuthClient+Combine.swift
