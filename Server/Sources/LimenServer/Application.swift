@@ -97,6 +97,7 @@ public enum LimenServerApplication {
                     now: provider.now
                 ),
                 KeyRingRefresher(provider: provider),
+                provider.mailOutboxWorker,
             ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? provider.configuration.port

@@ -40,8 +40,10 @@ public struct Provider: Sendable {
     let appleIdentities: AppleIdentityVerifier?
     /// What Limen keeps of its users' Sign in with Apple, when the `apple` setting is given.
     let appleAccounts: AppleAccounts?
-    /// Where its emails go.
+    /// Where its emails go, once the outbox's worker takes them.
     let mailer: any Mailer
+    /// Where requests leave their emails (``MailOutbox``).
+    let mailOutbox: MailOutbox
     /// Client records for client authentication, served for a few seconds (see ``ClientCache`` for what another
     /// node's change costs).
     public let clientCache: ClientCache
@@ -57,6 +59,11 @@ public struct Provider: Sendable {
     /// Accounts: sign-up and changes over this provider's store.
     public var accounts: Accounts {
         Accounts(store: store, hasher: passwordHasher, now: now)
+    }
+
+    /// Delivers the outbox through ``mailer``: a service of the application, or called by hand.
+    var mailOutboxWorker: MailOutboxWorker {
+        MailOutboxWorker(outbox: mailOutbox, mailer: mailer)
     }
 
     /// Password checks, throttled per email and client address.
@@ -110,6 +117,7 @@ public struct Provider: Sendable {
         self.configuration = configuration
         self.now = now
         self.store = store
+        self.mailOutbox = MailOutbox(store: store, keys: DerivedKeys(masterKey: masterKey), now: now)
         self.clientCache = ClientCache(now: now)
         self.profileSchemas = AppSchemaCache(now: now)
         self.upstreamProviders = UpstreamProviders(
@@ -146,6 +154,13 @@ public struct Provider: Sendable {
             withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700]
         )
+        if configuration.mailTransport == .log {
+            logger.warning(
+                """
+                mail_url is log: every one-time code and email link is written to this log, not sent; set mail_url \
+                to an smtp:// or https:// URL before anyone else uses this server
+                """)
+        }
         let flows = try FlowCatalog.load(files: configuration.flowFiles)
         try flows.checkProviders(configuration.identityProviders)
         let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)

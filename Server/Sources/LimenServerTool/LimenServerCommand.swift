@@ -154,6 +154,18 @@ struct ServeCommand: AsyncParsableCommand {
     var emailCodeLength: String?
 
     @Option(
+        name: .customLong("email-code-mail-budget"),
+        help:
+            "Codes mailed per address and purpose, like 5/h,10/d (env LIMEN_EMAIL_CODE_MAIL_BUDGET; default 5/h,10/d).")
+    var emailCodeMailBudget: String?
+
+    @Option(
+        name: .customLong("email-code-try-budget"),
+        help:
+            "Codes tried per address and purpose, like 10/h,20/d (env LIMEN_EMAIL_CODE_TRY_BUDGET; default 10/h,20/d).")
+    var emailCodeTryBudget: String?
+
+    @Option(
         name: .customLong("access-token-ttl"),
         help: "Access token lifetime, like 600 or 10m, 1m–24h (env LIMEN_ACCESS_TOKEN_TTL; default 10m).")
     var accessTokenTTL: String?
@@ -238,7 +250,9 @@ struct ServeCommand: AsyncParsableCommand {
                     signInRateLimit: signInRateLimit, signUp: signUp, metrics: metrics,
                     authorizeRateLimit: authorizeRateLimit, trustedProxies: trustedProxies, resources: resources,
                     flows: flows, mailURL: mailURL, mailFrom: mailFrom, mailCAFile: mailCAFile,
-                    emailCodeLength: emailCodeLength, accessTokenLifetime: accessTokenTTL, idTokenLifetime: idTokenTTL,
+                    emailCodeLength: emailCodeLength, emailCodeMailBudget: emailCodeMailBudget,
+                    emailCodeTryBudget: emailCodeTryBudget, accessTokenLifetime: accessTokenTTL,
+                    idTokenLifetime: idTokenTTL,
                     refreshTokenLifetime: refreshTokenTTL, refreshReuseGrace: refreshReuseGrace,
                     grantMaxLifetime: grantMaxLifetime, anonymousUserLifetime: anonymousUserTTL,
                     accountDeletionMaxAge: accountDeletionMaxAge,

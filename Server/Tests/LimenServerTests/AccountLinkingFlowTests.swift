@@ -72,7 +72,7 @@ struct AccountLinkingFlowTests {
             let done = try await fixture.continueFlow(
                 id, node: "code", action: "submit",
                 values: [
-                    "code": .string(try peer.lastCode()), "name": .string("Guest"), "password": .string(password),
+                    "code": .string(try await peer.lastCode()), "name": .string("Guest"), "password": .string(password),
                     "password-verify": .string(password),
                 ])
             #expect(done.nodeType == "success")
@@ -103,7 +103,7 @@ struct AccountLinkingFlowTests {
                 let id = try #require(try await fixture.startFlow("sign-up", bearer: bearer)["interaction"])
                 _ = try await fixture.continueFlow(
                     id, node: "details", action: "submit", values: ["email": .string(email)])
-                steps.append((id, try peer.lastCode()))
+                steps.append((id, try await peer.lastCode()))
             }
             let password = "a long enough password"
             let answers = try await withThrowingTaskGroup(of: RecordedResponse.self) { group in
@@ -143,7 +143,7 @@ struct AccountLinkingFlowTests {
             _ = try await fixture.continueFlow(
                 id, node: "email", action: "submit", values: ["email": .string("new@example.com")])
             let done = try await fixture.continueFlow(
-                id, node: "code", action: "submit", values: ["code": .string(try peer.lastCode())])
+                id, node: "code", action: "submit", values: ["code": .string(try await peer.lastCode())])
             #expect(done.nodeType == "success")
             let user = try #require(try await fixture.provider.store.user(id: guestID))
             #expect(user.email == "new@example.com" && user.emailVerified && user.passwordHash == nil)
@@ -225,7 +225,7 @@ struct AccountLinkingFlowTests {
             let refused = try await fixture.continueFlow(
                 id, node: "code", action: "submit",
                 values: [
-                    "code": .string(try peer.lastCode()), "password": .string(password),
+                    "code": .string(try await peer.lastCode()), "password": .string(password),
                     "password-verify": .string(password),
                 ])
             #expect(refused.detailCodes == ["email": ["account_has_email"]])

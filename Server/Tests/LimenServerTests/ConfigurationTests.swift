@@ -124,6 +124,7 @@ struct ConfigurationFileTests {
     func yamlUnderEnvironmentAndFlags() throws {
         let yaml = """
             host: 0.0.0.0
+            mail_url: smtp://mail.example:25
             port: 9090
             data_dir: /var/lib/limen
             issuer: https://id.example.com

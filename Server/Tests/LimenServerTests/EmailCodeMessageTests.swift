@@ -29,10 +29,10 @@ struct EmailCodeMessageTests {
     func bothParts() async throws {
         try await EmailCodeFlowTests.run { fixture, peer in
             let id = try await Self.sendCode(fixture)
-            let message = try #require(peer.messages().last)
+            let message = try #require(await peer.messages().last)
             #expect(message.contains("Content-Type: multipart/alternative"))
             let parts = SMTPPeer.parts(of: message)
-            let code = try peer.lastCode()
+            let code = try await peer.lastCode()
             let link = "\(fixture.provider.issuer.current)/flows/link#limen_interaction=\(id)&code=\(code)"
             let text = try #require(parts["text/plain"])
             #expect(text.contains("Your code to sign in at \(fixture.provider.issuer.current) is \(code)."))
@@ -53,9 +53,9 @@ struct EmailCodeMessageTests {
                     redirectURIs: [TokenFixture.nativeRedirect], isFirstParty: true, createdAt: fixture.clock.now,
                     emailLinkURI: "com.example.app:/email-link"))
             let id = try await Self.sendCode(fixture, clientID: "mobile")
-            let message = try #require(peer.messages().last)
+            let message = try #require(await peer.messages().last)
             let text = try #require(SMTPPeer.parts(of: message)["text/plain"])
-            let code = try peer.lastCode()
+            let code = try await peer.lastCode()
             #expect(text.contains("com.example.app:/email-link#limen_interaction=\(id)&code=\(code)"))
         }
     }
@@ -64,7 +64,7 @@ struct EmailCodeMessageTests {
     func longerCode() async throws {
         try await EmailCodeFlowTests.run(codeLength: 8) { fixture, peer in
             let id = try await Self.sendCode(fixture)
-            let code = try peer.lastCode()
+            let code = try await peer.lastCode()
             #expect(code.count == 8 && code.allSatisfy(\.isNumber))
             let short = try await fixture.continueFlow(
                 id, node: "code", action: "submit", values: ["code": .string(String(code.prefix(6)))])
@@ -80,12 +80,12 @@ struct EmailCodeMessageTests {
     func newCodeEndsTheOld() async throws {
         try await EmailCodeFlowTests.run { fixture, peer in
             let id = try await Self.sendCode(fixture)
-            let first = try peer.lastCode()
+            let first = try await peer.lastCode()
             _ = try await fixture.continueFlow(id, node: "code", action: "resend")
             _ = try await fixture.continueFlow(
                 id, node: "email", action: "submit", values: ["email": .string(FlowFixture.email)])
-            let second = try peer.lastCode()
-            #expect(peer.messages().count == 2)
+            let second = try await peer.lastCode()
+            #expect(await peer.messages().count == 2)
             if first != second {
                 let old = try await fixture.continueFlow(
                     id, node: "code", action: "submit", values: ["code": .string(first)])

@@ -14,8 +14,8 @@ private struct MailedLink {
     let code: String
 
     /// The link in the text part of the last message `peer` kept, which must lead to `issuer`'s link page.
-    init(lastMailOf peer: SMTPPeer, issuer: String) throws {
-        let message = try #require(peer.messages().last)
+    init(lastMailOf peer: SMTPPeer, issuer: String) async throws {
+        let message = try #require(await peer.messages().last)
         let text = try #require(SMTPPeer.parts(of: message)["text/plain"])
         let prefix = issuer + EmailLink.hostedPath + "#limen_interaction="
         let start = try #require(text.range(of: prefix), "the link to the page is in \(text)")
@@ -96,7 +96,7 @@ struct EmailLinkPageTests {
         try await withMailedSignIn { fixture, peer in
             var browser = Browser()
             let requestID = try await browser.askForCode(fixture)
-            let link = try MailedLink(lastMailOf: peer, issuer: fixture.issuer)
+            let link = try await MailedLink(lastMailOf: peer, issuer: fixture.issuer)
             #expect(link.interaction == "page.\(requestID)")
             let done = try await browser.follow(link.interaction, code: link.code, fixture.client)
             #expect(done.redirect?.base == SignInFixture.cliRedirect)
@@ -114,7 +114,7 @@ struct EmailLinkPageTests {
         try await withMailedSignIn { fixture, peer in
             var browser = Browser()
             _ = try await browser.askForCode(fixture, client: "web")
-            let link = try MailedLink(lastMailOf: peer, issuer: fixture.issuer)
+            let link = try await MailedLink(lastMailOf: peer, issuer: fixture.issuer)
             let consent = try await browser.follow(link.interaction, code: link.code, fixture.client)
             #expect(consent.status == .ok && consent.body.contains("<h1>Allow access?</h1>"))
             #expect(consent.body.contains(#"<form method="post" action="consent">"#), "relative to the issuer's root")
@@ -131,7 +131,7 @@ struct EmailLinkPageTests {
         try await withMailedSignIn { fixture, peer in
             var browser = Browser()
             _ = try await browser.askForCode(fixture, page: path, email: email)
-            let link = try MailedLink(lastMailOf: peer, issuer: fixture.issuer)
+            let link = try await MailedLink(lastMailOf: peer, issuer: fixture.issuer)
             let step = try await browser.follow(link.interaction, code: link.code, fixture.client)
             #expect(step.status == .ok && step.body.contains("<h1>\(heading)</h1>"))
             #expect(step.body.contains(#"value="\#(link.code)""#), "the code is filled in")
@@ -149,7 +149,7 @@ struct EmailLinkPageTests {
         try await withMailedSignIn { fixture, peer in
             var owner = Browser()
             _ = try await owner.askForCode(fixture)
-            let link = try MailedLink(lastMailOf: peer, issuer: fixture.issuer)
+            let link = try await MailedLink(lastMailOf: peer, issuer: fixture.issuer)
             var other = Browser()
             let elsewhere = try await other.follow(link.interaction, code: link.code, fixture.client)
             #expect(
@@ -186,7 +186,7 @@ struct EmailLinkPageTests {
                 return try JSONValue(parsing: Data(response.body.readableBytesView))
             }
             _ = try await submit("email", ["email": .string(SignInFixture.email)])
-            let link = try MailedLink(lastMailOf: peer, issuer: fixture.issuer)
+            let link = try await MailedLink(lastMailOf: peer, issuer: fixture.issuer)
             #expect(link.interaction == id)
 
             var browser = Browser()
@@ -206,7 +206,7 @@ struct EmailLinkPageTests {
         try await withMailedSignIn { fixture, peer in
             var browser = Browser()
             _ = try await browser.askForCode(fixture)
-            let link = try MailedLink(lastMailOf: peer, issuer: fixture.issuer)
+            let link = try await MailedLink(lastMailOf: peer, issuer: fixture.issuer)
             let wrong = link.code == "000000" ? "111111" : "000000"
             for _ in 0..<EmailCodes.maximumAttempts {
                 let refused = try await browser.follow(link.interaction, code: wrong, fixture.client)
@@ -240,7 +240,7 @@ struct EmailLinkPageTests {
         try await withMailedSignIn { fixture, peer in
             var browser = Browser()
             _ = try await browser.askForCode(fixture)
-            let link = try MailedLink(lastMailOf: peer, issuer: fixture.issuer)
+            let link = try await MailedLink(lastMailOf: peer, issuer: fixture.issuer)
             let fields = [("interaction", link.interaction), ("code", link.code)]
             let missing = try await browser.send(
                 fixture.client, EmailLinkRoutes.submitPath, method: .post, form: fields)

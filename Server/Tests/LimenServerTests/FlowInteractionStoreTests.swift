@@ -20,12 +20,19 @@ struct FlowInteractionStoreTests {
         #expect(try await store.flowInteraction(idHash: Data(repeating: 8, count: 32)) == nil)
 
         var next = record
-        (next.node, next.attempts, next.revision, next.context) = ("other", 1, 1, Data(#"{"email":"a@b.c"}"#.utf8))
+        (next.node, next.revision, next.context) = ("other", 1, Data(#"{"email":"a@b.c"}"#.utf8))
         var racing = record
         (racing.node, racing.revision) = ("racing", 1)
         #expect(try await store.updateFlowInteraction(next))
         #expect(try await !store.updateFlowInteraction(racing))
         #expect(try await store.flowInteraction(idHash: record.idHash) == next)
+        // Attempts are counted in one statement, up to the maximum, and only there; an update leaves them.
+        #expect(try await store.countFlowInteractionAttempt(idHash: record.idHash, maximum: 2) == 1)
+        #expect(try await store.countFlowInteractionAttempt(idHash: record.idHash, maximum: 2) == 2)
+        #expect(try await store.countFlowInteractionAttempt(idHash: record.idHash, maximum: 2) == nil)
+        try await store.refundFlowInteractionAttempt(idHash: record.idHash)
+        #expect(try await store.flowInteraction(idHash: record.idHash)?.attempts == 1)
+        next.attempts = 1
         next.status = .succeeded
         next.revision = 2
         #expect(try await store.updateFlowInteraction(next))

@@ -44,6 +44,21 @@ private final class RecordedLines: Sendable {
 
 @Suite("Flows log to the request's logger")
 struct FlowLoggingTests {
+    @Test("finding 11: a start with the log mailer warns that codes and links go to the log; with SMTP it does not")
+    func logMailerWarns() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = ServerConfiguration.testing(directory: directory)
+        for transport in [MailTransport.log, MailTransport(url: "smtp://127.0.0.1:25")] {
+            configuration.mailTransport = try #require(transport)
+            let recorded = RecordedLines()
+            let provider = try await Provider.bootstrap(configuration: configuration, logger: recorded.logger)
+            await provider.store.close()
+            let warned = recorded.lines.withLock { $0 }.contains { $0.message.hasPrefix("mail_url is log:") }
+            #expect(warned == (configuration.mailTransport == .log))
+        }
+    }
+
     @Test("an upstream provider out of reach is logged with the request's id, and the IDP press answers 503")
     func upstreamFailureCarriesRequestID() async throws {
         let directory = try TemporaryDirectory()

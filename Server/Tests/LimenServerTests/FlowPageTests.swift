@@ -26,7 +26,7 @@ struct FlowPageTests {
             #expect(sent.status == .ok && sent.body.contains("<h1>Choose a new password</h1>"))
             #expect(sent.body.contains("autocomplete=\"one-time-code\""))
             #expect(sent.body.contains("<p class=\"hint\" id=\"password-hint\">At least 8 characters.</p>"))
-            let code = try peer.lastCode()
+            let code = try await peer.lastCode()
             let newPassword = "a brand new password"
             let wrong = try await browser.submit(
                 fixture.client, sent, to: "/password-reset",
@@ -65,7 +65,7 @@ struct FlowPageTests {
             let resent = try await browser.submit(
                 fixture.client, again, to: "/email-code", [("email", SignInFixture.email)])
             let consent = try await browser.submit(
-                fixture.client, resent, to: "/email-code", [("code", try peer.lastCode())])
+                fixture.client, resent, to: "/email-code", [("code", try await peer.lastCode())])
             #expect(consent.body.contains("<h1>Allow access?</h1>"), "a third-party client's consent page follows")
             #expect(try await fixture.provider.store.user(email: SignInFixture.email)?.emailVerified == true)
         }

@@ -67,16 +67,19 @@ extension TokenFixture {
             body: String(decoding: body.serialized(), as: UTF8.self))
     }
 
-    /// Asks for a code for Grace in a new `email-code` interaction and expects the mail's failure as the step's error
-    /// node: `503` with `Retry-After`, on the same step, the interaction still usable.
-    func expectCodeNotSent() async throws {
+    /// Asks for a code for Grace in a new `email-code` interaction while mail cannot be delivered: the step answers as
+    /// when it can (the request only writes to the outbox), and the worker's failed delivery leaves the message in the
+    /// outbox for its next try.
+    func expectCodeKeptForRetry() async throws {
         let id = try #require(try await startFlow("email-code")["interaction"])
-        let refused = try await continueFlow(
+        let sent = try await continueFlow(
             id, node: "email", action: "submit", values: ["email": .string(FlowFixture.email)])
-        #expect(refused.status == .serviceUnavailable)
-        #expect(refused.nodeType == "error")
-        #expect(refused.node["id"]?.stringValue == "email")
-        #expect(refused.headers[.retryAfter] == "60")
+        #expect(sent.status == .ok)
+        #expect(sent.node["id"]?.stringValue == "code")
+        #expect(await provider.mailOutboxWorker.deliverDue() == 0)
+        let kept = try await provider.store.claimOutboxMail(
+            now: clock.now.addingTimeInterval(60), until: clock.now.addingTimeInterval(120), claim: "test")
+        #expect(kept?.attempts == 2, "tried once, kept for the next try")
     }
 
     /// Signs Grace in through the sign-in flow and returns the success answer.

@@ -40,3 +40,50 @@ struct MailConfigurationTests {
         }
     }
 }
+
+@Suite("The log mailer only on loopback, and the email-code budgets, as settings")
+struct MailSafetySettingsTests {
+    @Test(
+        "finding 11: off loopback the server refuses to start without an explicit mail_url, naming the setting",
+        arguments: ["0.0.0.0", "192.0.2.7", "::", "limen.example"])
+    func refusedOffLoopback(host: String) throws {
+        let error = try #require(throws: ConfigurationError.self) {
+            try ServerConfiguration.resolve(flags: ConfigurationFlags(host: host), environment: [:])
+        }
+        #expect(error.key == "mail_url")
+        #expect(error.errorDescription?.contains("log") == true)
+        let chosen = try ServerConfiguration.resolve(
+            flags: ConfigurationFlags(host: host, mailURL: "smtp://127.0.0.1:25"), environment: [:])
+        #expect(chosen.mailTransport != .log)
+        let explicitLog = try ServerConfiguration.resolve(
+            flags: ConfigurationFlags(host: host), environment: ["LIMEN_MAIL_URL": "log:"])
+        #expect(explicitLog.mailTransport == .log, "log: given explicitly is the operator's choice")
+    }
+
+    @Test(
+        "finding 11: on loopback log: stays the default, so the two-command quick start works",
+        arguments: [nil, "127.0.0.1", "::1", "localhost"])
+    func loopbackDefault(host: String?) throws {
+        let configuration = try ServerConfiguration.resolve(flags: ConfigurationFlags(host: host), environment: [:])
+        #expect(configuration.mailTransport == .log)
+    }
+
+    @Test("the email-code budgets are read from a flag, a variable or the file, and refused naming the key")
+    func budgets() throws {
+        let defaults = try ServerConfiguration.resolve(flags: ConfigurationFlags(), environment: [:])
+        #expect(defaults.emailCodeMailBudget == EmailCodeBudget(perHour: 5, perDay: 10))
+        #expect(defaults.emailCodeTryBudget == EmailCodeBudget(perHour: 10, perDay: 20))
+        let set = try ServerConfiguration.resolve(
+            flags: ConfigurationFlags(emailCodeMailBudget: "3/h, 4/d"),
+            environment: ["LIMEN_EMAIL_CODE_TRY_BUDGET": "6/h,12/d"])
+        #expect(set.emailCodeMailBudget == EmailCodeBudget(perHour: 3, perDay: 4))
+        #expect(set.emailCodeTryBudget == EmailCodeBudget(perHour: 6, perDay: 12))
+        for bad in ["5/h", "0/h,10/d", "5/d,10/h", "five/h,10/d"] {
+            let error = try #require(throws: ConfigurationError.self) {
+                try ServerConfiguration.resolve(
+                    flags: ConfigurationFlags(), environment: ["LIMEN_EMAIL_CODE_MAIL_BUDGET": bad])
+            }
+            #expect(error.key == "LIMEN_EMAIL_CODE_MAIL_BUDGET")
+        }
+    }
+}

@@ -15,7 +15,7 @@ struct MailerTests {
     func plain() async throws {
         try await SMTPPeer.with { peer in
             try await peer.mailer("smtp://127.0.0.1:\(peer.port)").send(Self.message)
-            let kept = try #require(peer.messages().first)
+            let kept = try #require(await peer.messages().first)
             #expect(kept.contains("X-Envelope-To: ada@example.com"))
             #expect(kept.contains("From: limen@example.com"))
             #expect(kept.contains("Subject: =?utf-8?B?"))
@@ -28,7 +28,7 @@ struct MailerTests {
     func startTLS() async throws {
         try await SMTPPeer.with(tls: "starttls", auth: "mailer:s3cret") { peer in
             try await peer.mailer("smtp+starttls://mailer:s3cret@localhost:\(peer.port)").send(Self.message)
-            #expect(peer.messages().count == 1)
+            #expect(await peer.messages().count == 1)
             await #expect(throws: MailError.self) {
                 try await peer.mailer("smtp+starttls://mailer:wrong@localhost:\(peer.port)").send(Self.message)
             }
@@ -37,7 +37,7 @@ struct MailerTests {
                 try await peer.mailer("smtp+starttls://mailer:s3cret@localhost:\(peer.port)", trustCA: false)
                     .send(Self.message)
             }
-            #expect(peer.messages().count == 1)
+            #expect(await peer.messages().count == 1)
         }
     }
 
@@ -45,7 +45,7 @@ struct MailerTests {
     func implicitTLS() async throws {
         try await SMTPPeer.with(tls: "implicit", auth: "mailer:s3cret") { peer in
             try await peer.mailer("smtps://mailer:s3cret@localhost:\(peer.port)").send(Self.message)
-            #expect(peer.messages().count == 1)
+            #expect(await peer.messages().count == 1)
         }
     }
 

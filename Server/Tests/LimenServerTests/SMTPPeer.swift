@@ -13,6 +13,16 @@ struct SMTPPeer {
 
     let directory: TemporaryDirectory
     let port: Int
+    /// Delivers the outbox of the provider under test before messages are read; `nil` when the test sends directly.
+    var deliverOutbox: (@Sendable () async -> Void)?
+
+    /// This peer, reading only after `provider`'s outbox was delivered (its requests only write to the outbox, and the
+    /// fixtures run no worker).
+    func delivering(for provider: Provider) -> SMTPPeer {
+        var peer = self
+        peer.deliverOutbox = { await provider.mailOutboxWorker.deliverDue() }
+        return peer
+    }
 
     /// The CA file that signed its certificate.
     var caFile: String { directory.path + "/ca.pem" }
@@ -31,8 +41,9 @@ struct SMTPPeer {
         }
     }
 
-    /// The messages it accepted, oldest first.
-    func messages() -> [String] {
+    /// The messages it accepted, oldest first (after delivering the outbox, see ``delivering(for:)``).
+    func messages() async -> [String] {
+        await deliverOutbox?()
         let mail = directory.path + "/mail"
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: mail)) ?? []).sorted {
             (Int($0.split(separator: ".")[0]) ?? 0) < (Int($1.split(separator: ".")[0]) ?? 0)
@@ -40,9 +51,14 @@ struct SMTPPeer {
         return names.compactMap { try? String(contentsOfFile: mail + "/" + $0, encoding: .utf8) }
     }
 
+    /// How many messages it accepted so far, without delivering the outbox first.
+    func messagesKept() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: directory.path + "/mail"))?.count ?? 0
+    }
+
     /// The one-time code in the last message it accepted (its subject is "Your code: CODE").
-    func lastCode() throws -> String {
-        let message = try #require(messages().last)
+    func lastCode() async throws -> String {
+        let message = try #require(await messages().last)
         let subject = try #require(message.components(separatedBy: "\r\n").first { $0.hasPrefix("Subject: ") })
         return String(subject.dropFirst("Subject: Your code: ".count))
     }

@@ -144,7 +144,7 @@ struct SignInFormTests {
             let created = try await browser.submit(
                 fixture.client, sent, to: "/signup",
                 [
-                    ("code", try peer.lastCode()), ("name", "Grace Hopper"), ("password", "a long passphrase"),
+                    ("code", try await peer.lastCode()), ("name", "Grace Hopper"), ("password", "a long passphrase"),
                     ("password-verify", "a long passphrase"),
                 ]
             )
@@ -203,12 +203,12 @@ struct SignInFormTests {
             }
             var (newcomer, stranger) = (Browser(), Browser())
             let forNew = try await codeStep(&newcomer, "new@example.com")
-            let newCode = try peer.lastCode()
+            let newCode = try await peer.lastCode()
             let forTaken = try await codeStep(&stranger, SignInFixture.email)
             #expect(forTaken.status == forNew.status)
             #expect(
                 forTaken.withoutFormSecrets == forNew.withoutFormSecrets, "the same page, but for its form's secrets")
-            let notice = try #require(peer.messages().last)
+            let notice = try #require(await peer.messages().last)
             #expect(notice.contains("X-Envelope-To: \(SignInFixture.email)"))
             #expect(notice.contains("Subject: Someone tried to create an account with your address"))
 

@@ -42,7 +42,7 @@ struct SignInLimitsTests {
                 let signUp = try await browser.send(fixture.client, "/signup?request=\(requestID)")
                 let codeStep = try await browser.submit(
                     fixture.client, signUp, to: "/signup", [("email", "grace@example.com")])
-                let code = try peer.lastCode()
+                let code = try await peer.lastCode()
 
                 let (started, didStart) = AsyncStream.makeStream(of: Void.self)
                 let release = DispatchSemaphore(value: 0)

@@ -125,7 +125,7 @@ func withMailedSignIn(
                 $0.mailTransport = MailTransport(url: "smtp://127.0.0.1:\(peer.port)") ?? .log
                 configure(&$0)
             },
-            { fixture in try await body(fixture, peer) })
+            { fixture in try await body(fixture, peer.delivering(for: fixture.provider)) })
     }
 }
 
@@ -217,7 +217,10 @@ struct Browser {
         #expect(sent.body.contains("<h1>Confirm your email address</h1>"), "the code step")
         return try await submit(
             client, sent, to: "/signup",
-            [("code", try peer.lastCode()), ("name", name), ("password", password), ("password-verify", password)])
+            [
+                ("code", try await peer.lastCode()), ("name", name), ("password", password),
+                ("password-verify", password),
+            ])
     }
 
     /// Makes this browser a guest through the `anonymous` flow's page and returns the guest's user ID.

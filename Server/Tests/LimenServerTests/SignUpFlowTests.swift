@@ -46,8 +46,8 @@ struct SignUpFlowTests {
         try await EmailCodeFlowTests.run { fixture, peer in
             let (id, sent) = try await Self.sendCode(fixture, to: "new@example.com")
             #expect(sent.node["id"]?.stringValue == "code")
-            let code = try peer.lastCode()
-            #expect(peer.messages().last?.contains("X-Envelope-To: new@example.com") == true)
+            let code = try await peer.lastCode()
+            #expect(await peer.messages().last?.contains("X-Envelope-To: new@example.com") == true)
             #expect(
                 try await fixture.provider.store.user(email: "new@example.com") == nil, "no account before the code")
             let wrong = try await Self.confirm(fixture, id, code: code == "000000" ? "111111" : "000000")
@@ -66,11 +66,11 @@ struct SignUpFlowTests {
     func takenAddress() async throws {
         try await EmailCodeFlowTests.run { fixture, peer in
             let (newID, forNew) = try await Self.sendCode(fixture, to: "new@example.com")
-            let newCode = try peer.lastCode()
+            let newCode = try await peer.lastCode()
             let (takenID, forTaken) = try await Self.sendCode(fixture, to: FlowFixture.email)
             #expect(forTaken.status == forNew.status)
             #expect(Self.withoutValues(forTaken) == Self.withoutValues(forNew))
-            let notice = try #require(peer.messages().last)
+            let notice = try #require(await peer.messages().last)
             #expect(notice.contains("X-Envelope-To: \(FlowFixture.email)"))
             #expect(notice.contains("Subject: Someone tried to create an account with your address"))
             #expect(!notice.contains("Your code"))
@@ -95,7 +95,7 @@ struct SignUpFlowTests {
             let (id, sent) = try await Self.sendCode(fixture, to: "new@example.com")
             let name = try #require(sent.collectors.first { $0["key"]?.stringValue == "name" })
             #expect(name["validation"]?.objectValue?["regex"] != nil, "the device is told the rule")
-            let code = try peer.lastCode()
+            let code = try await peer.lastCode()
             let tooLong = String(repeating: "n", count: Accounts.maximumNameLength + 1)
             let refused = try await Self.confirm(fixture, id, code: code, name: tooLong)
             #expect(refused.detailCodes == ["name": ["regex"]])

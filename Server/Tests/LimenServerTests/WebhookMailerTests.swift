@@ -101,13 +101,14 @@ struct WebhookMailerTests {
         #expect(MailTransport(url: "https://hooks.example/mail#x") == nil)
     }
 
-    @Test("a code sent through the webhook signs in; with the receiver failing the step is an error node (503)")
+    @Test("a code sent through the webhook signs in; with the receiver failing the email waits in the outbox")
     func throughTheFlow() async throws {
         try await WebhookPeer.with { peer in
             try await FlowFixture.run(configure: peer.configure) { fixture in
                 let id = try #require(try await fixture.startFlow("email-code")["interaction"])
                 _ = try await fixture.continueFlow(
                     id, node: "email", action: "submit", values: ["email": .string(FlowFixture.email)])
+                await fixture.provider.mailOutboxWorker.deliverDue()
                 let body = try #require(try peer.messages().last)
                 #expect(body["kind"]?.stringValue == "code")
                 #expect(body["purpose"]?.stringValue == "email-code")
@@ -119,7 +120,7 @@ struct WebhookMailerTests {
         }
         try await WebhookPeer.with(failing: -1, status: 502) { peer in
             try await FlowFixture.run(configure: peer.configure) { fixture in
-                try await fixture.expectCodeNotSent()
+                try await fixture.expectCodeKeptForRetry()
                 #expect(peer.attempts() == [502, 502, 502])
             }
         }

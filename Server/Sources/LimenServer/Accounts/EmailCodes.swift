@@ -2,12 +2,13 @@ import Crypto
 import Foundation
 
 /// One-time codes sent by email: random digits (six unless `email_code_length` says up to ten), stored only as an HMAC
-/// under a key derived from the master key, valid for ten minutes, at most five wrong tries, single use; a new code for
-/// the same address and purpose ends the earlier one.
+/// under a key derived from the master key, valid for ten minutes, at most five tries (each counted before it is
+/// checked), single use; a new code for the same address and purpose ends the earlier one. Budgets across codes are
+/// ``EmailCodeBudgets``'.
 struct EmailCodes: Sendable {
     /// How long a code works.
     static let lifetime: TimeInterval = 10 * 60
-    /// Wrong tries after which a code no longer works.
+    /// Tries after which a code no longer works.
     static let maximumAttempts = 5
     /// How many digits a code has unless the configuration says otherwise.
     static let defaultLength = 6

@@ -18,6 +18,8 @@ import Yams
 /// mail_url: smtp+starttls://limen@mail.example:587    # or log: (default); LIMEN_MAIL_URL for one with a password
 /// mail_from: limen@example.com
 /// email_code_length: 8                               # digits of a one-time code sent by email (6–10)
+/// email_code_mail_budget: 5/h,10/d                    # codes mailed per address and purpose
+/// email_code_try_budget: 10/h,20/d                    # codes tried per address and purpose
 /// mail_webhook_secret: …                              # with an https:// mail_url (LIMEN_MAIL_WEBHOOK_SECRET is safer)
 /// authorize_rate_limit: 5/s                          # GET /authorize per client address, or "off"
 /// trusted_proxies: [127.0.0.1, "::1"]                 # or one comma-separated string
@@ -54,7 +56,7 @@ struct ConfigurationFile: Sendable, Equatable {
     static let keys: Set<String> = [
         "host", "port", "data_dir", "issuer", "database_url", "database_pool_size", "post_rate_limit",
         "authorize_rate_limit", "resources", "flows", "mail_url", "mail_from", "mail_ca_file",
-        "mail_webhook_secret", "email_code_length",
+        "mail_webhook_secret", "email_code_length", "email_code_mail_budget", "email_code_try_budget",
         "trusted_proxies", "access_token_ttl", "id_token_ttl", "refresh_token_ttl", "refresh_reuse_grace",
         "grant_max_lifetime", "anonymous_user_ttl", "account_deletion_max_age", "account_change_max_age",
         "password_hash_log_n", "password_hash_parallelism", "header_read_timeout",

@@ -38,6 +38,10 @@ public struct ConfigurationFlags: Sendable, Equatable {
     public var mailCAFile: String?
     /// `--email-code-length`
     public var emailCodeLength: String?
+    /// `--email-code-mail-budget`
+    public var emailCodeMailBudget: String?
+    /// `--email-code-try-budget`
+    public var emailCodeTryBudget: String?
     /// `--access-token-ttl`
     public var accessTokenLifetime: String?
     /// `--id-token-ttl`
@@ -85,6 +89,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
         mailFrom: String? = nil,
         mailCAFile: String? = nil,
         emailCodeLength: String? = nil,
+        emailCodeMailBudget: String? = nil,
+        emailCodeTryBudget: String? = nil,
         accessTokenLifetime: String? = nil,
         idTokenLifetime: String? = nil,
         refreshTokenLifetime: String? = nil,
@@ -117,6 +123,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
         self.mailFrom = mailFrom
         self.mailCAFile = mailCAFile
         self.emailCodeLength = emailCodeLength
+        self.emailCodeMailBudget = emailCodeMailBudget
+        self.emailCodeTryBudget = emailCodeTryBudget
         self.accessTokenLifetime = accessTokenLifetime
         self.idTokenLifetime = idTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
@@ -177,6 +185,10 @@ extension ServerConfiguration {
         public static let mailWebhookSecret = "LIMEN_MAIL_WEBHOOK_SECRET"
         /// How many digits a one-time code sent by email has (6–10).
         public static let emailCodeLength = "LIMEN_EMAIL_CODE_LENGTH"
+        /// How many one-time codes one address may be mailed per purpose (`5/h,10/d`).
+        public static let emailCodeMailBudget = "LIMEN_EMAIL_CODE_MAIL_BUDGET"
+        /// How many one-time codes may be tried for one address per purpose (`10/h,20/d`).
+        public static let emailCodeTryBudget = "LIMEN_EMAIL_CODE_TRY_BUDGET"
         /// The server's access token lifetime (`600`, `10m`).
         public static let accessTokenLifetime = "LIMEN_ACCESS_TOKEN_TTL"
         /// The ID token lifetime.

@@ -39,6 +39,10 @@ public struct ServerConfiguration: Sendable {
     public var mailWebhookSecret: String?
     /// How many digits a one-time code sent by email has (``EmailCodes/lengths``).
     public var emailCodeLength = EmailCodes.defaultLength
+    /// How many one-time codes one address may be mailed per purpose (``EmailCodeBudgets``).
+    public var emailCodeMailBudget = EmailCodeBudgets.defaultMails
+    /// How many one-time codes may be tried for one address per purpose (``EmailCodeBudgets``).
+    public var emailCodeTryBudget = EmailCodeBudgets.defaultTries
     /// How often and how soon a message the webhook refused is tried again (shortened by tests).
     var mailRetries = MailRetries()
     /// How many POST requests one client address may make; `nil` turns the limit off (benchmarks).

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Apple's refresh token for a user, at rest: AES-256-GCM under the key derived from the master key for
@@ -10,29 +9,24 @@ import Foundation
 /// let token = seal.open(sealed, userID: user.id)  // nil when altered, moved or under another master key
 /// ```
 struct AppleRefreshTokenSeal: Sendable {
-    private let key: SymmetricKey
+    private let sealer: DerivedKeySeal
 
     /// The seal under `keys`.
     init(keys: DerivedKeys) {
-        key = keys.key(for: .appleRefreshToken)
+        sealer = DerivedKeySeal(keys: keys, purpose: .appleRefreshToken)
     }
 
     /// `refreshToken` sealed for the user `userID` (nonce, ciphertext and tag).
     func seal(_ refreshToken: String, userID: String) throws -> Data {
-        let box = try AES.GCM.seal(Data(refreshToken.utf8), using: key, authenticating: Self.context(userID))
-        guard let combined = box.combined else { throw MasterKeyError.sealFailed }
-        return combined
+        try sealer.seal(Data(refreshToken.utf8), context: Self.context(userID))
     }
 
     /// The refresh token `sealed` holds for `userID`, or `nil` when it does not open.
     func open(_ sealed: Data, userID: String) -> String? {
-        guard let box = try? AES.GCM.SealedBox(combined: sealed),
-            let plain = try? AES.GCM.open(box, using: key, authenticating: Self.context(userID))
-        else { return nil }
-        return String(data: plain, encoding: .utf8)
+        sealer.open(sealed, context: Self.context(userID)).flatMap { String(data: $0, encoding: .utf8) }
     }
 
-    private static func context(_ userID: String) -> Data {
-        Data("apple-refresh-token|\(userID)".utf8)
+    private static func context(_ userID: String) -> String {
+        "apple-refresh-token|\(userID)"
     }
 }

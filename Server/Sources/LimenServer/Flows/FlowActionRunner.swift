@@ -187,6 +187,9 @@ struct FlowActionRunner: Sendable {
         let codes = EmailCodes(
             store: provider.store, keys: provider.derivedKeys, now: provider.now,
             length: provider.configuration.emailCodeLength)
+        let budgets = EmailCodeBudgets(
+            store: provider.store, keys: provider.derivedKeys, now: provider.now,
+            mails: provider.configuration.emailCodeMailBudget, tries: provider.configuration.emailCodeTryBudget)
         switch action {
         case .sendEmailCode, .sendSignUpCode:
             let email = Accounts.normalise(Self.text(values["email"]) ?? context.email ?? "")
@@ -197,6 +200,10 @@ struct FlowActionRunner: Sendable {
                 return .refused(
                     FlowRefusal(
                         message: message, details: [.init(key: "email", code: "invalid_email", message: message)]))
+            }
+            // Counted for every address, with an account or not, before anything depends on which it is.
+            if let wait = try await budgets.spend(.mail, email: email, purpose: flow) {
+                return .refused(Self.budgetSpent(retryAfter: wait))
             }
             let hasAccount = try await provider.store.user(email: email) != nil
             // A guest signed in on the device may prove an address nobody has, to link it (case 1 of AccountLinking).
@@ -216,18 +223,15 @@ struct FlowActionRunner: Sendable {
                 message = CodeMessages.message(
                     code: code, link: link, to: email, purpose: flow, issuer: provider.issuer.current)
             }
-            do throws(MailError) {
-                try await provider.mailer.send(message)
-            } catch {
-                return .refused(
-                    FlowRefusal(
-                        message: "We could not send the email just now. Try again in a minute.",
-                        status: .serviceUnavailable, retryAfter: 60))
-            }
+            // Only written to the outbox: the answer never waits for delivery, so it takes the same time either way.
+            try await provider.mailOutbox.enqueue(message)
         case .checkEmailCode:
             let invalid = FlowRefusal(
                 message: "The code is not correct, or no longer works.",
                 details: [.init(key: "code", code: "invalid_code", message: "Check the code, or ask for a new one.")])
+            if let email = context.email, let wait = try await budgets.spend(.attempt, email: email, purpose: flow) {
+                return .refused(Self.budgetSpent(retryAfter: wait))
+            }
             guard let email = context.email,
                 try await codes.redeem(Self.text(values["code"]) ?? "", email: email, purpose: flow)
             else { return .refused(invalid) }
@@ -291,6 +295,13 @@ struct FlowActionRunner: Sendable {
         } catch {
             return try? outcome(of: error)
         }
+    }
+
+    /// The refusal once an address's email-code budget is spent (``EmailCodeBudgets``): the same for every address.
+    private static func budgetSpent(retryAfter seconds: Int) -> FlowRefusal {
+        FlowRefusal(
+            message: "Too many codes for this address just now. Try again later.", status: .tooManyRequests,
+            retryAfter: seconds)
     }
 
     /// The failure that ends a sign-up while sign-up is turned off; the engine answers a start of, or a move to, a

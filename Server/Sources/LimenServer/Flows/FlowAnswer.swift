@@ -24,10 +24,11 @@ struct FlowAnswer: Sendable, Equatable {
         FlowAnswer(status: status, interaction: interaction, node: .failure(code: code, message: message))
     }
 
-    /// The body: `{"interaction": ID, "node": NODE}`.
+    /// The body: `{"interaction": ID, "node": NODE}`, and `"retry_after": SECONDS` when waiting helps.
     var json: JSONValue {
         var members: [String: JSONValue] = ["node": node.json]
         if let interaction { members["interaction"] = .string(interaction) }
+        if let retryAfter { members["retry_after"] = .number(Double(retryAfter)) }
         return .object(members)
     }
 }

@@ -40,26 +40,34 @@ extension FlowEngine {
             flow: flow.id)
     }
 
-    /// Shows the same node again with `refusal`, counting the attempt; past ``maximumAttempts`` the interaction fails.
-    /// A hosted page's refusal changes nothing stored.
+    /// Shows the same node again with `refusal`, counting the attempt unless `attempt` says it was counted (in one
+    /// statement, before anything was checked); at ``maximumAttempts`` the interaction fails. A hosted page's refusal
+    /// changes nothing stored.
     func refuse(
         _ interaction: FlowInteraction,
         flow: FlowDefinition,
         node: FlowNodeDefinition,
         context: FlowContext,
-        _ refusal: FlowRefusal
+        _ refusal: FlowRefusal,
+        attempt: Int? = nil
     ) async throws(StorageError) -> FlowAnswer {
         if !interaction.isHostedPage {
             var next = interaction.record
-            (next.attempts, next.context, next.revision) =
-                (next.attempts + 1, FlowInteractionRecord.encode(context), next.revision + 1)
+            if let attempt {
+                next.attempts = attempt
+            } else if interaction.isStored {
+                guard
+                    let counted = try await provider.store.countFlowInteractionAttempt(
+                        idHash: next.idHash, maximum: Self.maximumAttempts)
+                else { return try await tooManyAttempts(interaction, context: context) }
+                next.attempts = counted
+            } else {
+                next.attempts += 1
+            }
+            (next.context, next.revision) = (FlowInteractionRecord.encode(context), next.revision + 1)
             if next.attempts >= Self.maximumAttempts { next.status = .failed }
             guard try await write(next, replacing: interaction) else { return try await current(id: interaction.id) }
-            guard next.status == .active else {
-                return .failure(
-                    "too_many_attempts", "Too many attempts: start again.", status: .tooManyRequests,
-                    interaction: interaction.id)
-            }
+            guard next.status == .active else { return Self.tooManyAttemptsAnswer(interaction) }
         }
         return FlowAnswer(
             status: refusal.status, interaction: interaction.id,
@@ -69,10 +77,39 @@ extension FlowEngine {
             retryAfter: refusal.retryAfter, flow: flow.id)
     }
 
+    /// The answer once an interaction has no attempts left: it is marked failed (if another request has not ended it).
+    func tooManyAttempts(_ interaction: FlowInteraction, context: FlowContext) async throws(StorageError) -> FlowAnswer
+    {
+        if let record = try await provider.store.flowInteraction(idHash: interaction.record.idHash),
+            record.status == .active
+        {
+            var current = interaction
+            current.record = record
+            try await finish(current, status: .failed, context: try record.decodedContext())
+        }
+        return Self.tooManyAttemptsAnswer(interaction)
+    }
+
+    /// The failure of an interaction with no attempts left.
+    private static func tooManyAttemptsAnswer(_ interaction: FlowInteraction) -> FlowAnswer {
+        .failure(
+            "too_many_attempts", "Too many attempts: start again.", status: .tooManyRequests,
+            interaction: interaction.id)
+    }
+
     /// Ends a native interaction with a code: marked succeeded first, so that of two racing completions one issues it.
+    /// A refusal of another submission that moved the revision meanwhile does not undo this one's actions (a password
+    /// already reset): the completion is applied again on top of it while the interaction is active.
     func complete(_ interaction: FlowInteraction, context: FlowContext) async throws(StorageError) -> FlowAnswer {
-        guard let subject = context.subject, try await finish(interaction, status: .succeeded, context: context) else {
-            return .failure("interaction_finished", "This interaction is over: start again.", status: .conflict)
+        let over = FlowAnswer.failure(
+            "interaction_finished", "This interaction is over: start again.", status: .conflict)
+        guard let subject = context.subject else { return over }
+        var current = interaction
+        while try await !finish(current, status: .succeeded, context: context) {
+            guard let record = try await provider.store.flowInteraction(idHash: interaction.record.idHash),
+                record.status == .active
+            else { return over }
+            current.record = record
         }
         let request = try interaction.record.decodedRequest()
         try await AccountLinking(provider: provider).replaceGuest(in: context, request: request)

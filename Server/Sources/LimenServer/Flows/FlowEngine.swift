@@ -214,31 +214,47 @@ struct FlowEngine: Sendable {
                             interaction, flow: flow, node: node, context: context, FlowRefusal(problems: problems)))
                 }
             }
+            // Count, then check: an attempt is counted before the actions check anything, so parallel submissions
+            // never check more than `maximumAttempts` between them; one that is not refused gives it back.
+            var attempt: Int?
+            if !actions.isEmpty, interaction.isStored, !interaction.isHostedPage {
+                attempt = try await provider.store.countFlowInteractionAttempt(
+                    idHash: record.idHash, maximum: Self.maximumAttempts)
+                guard attempt != nil else { return .answer(try await tooManyAttempts(interaction, context: context)) }
+            }
             let outcome = try await FlowActionRunner(
                 provider: provider, hostedPage: interaction.isHostedPage, logger: logger
             ).run(
                 actions, flow: flow.id, interaction: interaction.id, values: submission.values, context: context,
                 clientID: record.clientID,
                 request: try record.decodedRequest(), clientAddress: clientAddress)
+            if attempt != nil, case .refused = outcome {
+            } else if attempt != nil {
+                try await provider.store.refundFlowInteractionAttempt(idHash: record.idHash)
+            }
             return try await follow(
-                outcome, interaction: interaction, flow: flow, node: node, next: nextNode, context: context)
+                outcome, interaction: interaction, flow: flow, node: node, next: nextNode, context: context,
+                attempt: attempt)
         }
     }
 
-    /// Where an interaction goes after its actions ran on `node` (whose button leads to `next`).
+    /// Where an interaction goes after its actions ran on `node` (whose button leads to `next`); `attempt` is the
+    /// count of the attempt already counted for them, if one was.
     func follow(
         _ outcome: FlowActionOutcome,
         interaction: FlowInteraction,
         flow: FlowDefinition,
         node: FlowNodeDefinition,
         next: String?,
-        context: FlowContext
+        context: FlowContext,
+        attempt: Int? = nil
     ) async throws(StorageError) -> FlowProgress {
         switch outcome {
         case .proceeded(let context):
             return .answer(try await move(interaction, to: flow, nodeID: next ?? node.id, context: context))
         case .refused(let refusal):
-            return .answer(try await refuse(interaction, flow: flow, node: node, context: context, refusal))
+            return .answer(
+                try await refuse(interaction, flow: flow, node: node, context: context, refusal, attempt: attempt))
         case .failed(let code, let message, let status):
             try await finish(interaction, status: .failed, context: context)
             return .answer(.failure(code, message, status: status, interaction: interaction.id))

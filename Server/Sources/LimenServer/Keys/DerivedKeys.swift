@@ -15,6 +15,10 @@ enum DerivedKeyPurpose: String, Sendable, CaseIterable {
     case emailCode = "limen/email-code/v1"
     /// Encrypts the refresh tokens Apple gives for its users (``AppleRefreshTokenSeal``).
     case appleRefreshToken = "limen/apple-refresh-token/v1"
+    /// Names the budgets of email codes per address and purpose (an HMAC, never the address itself).
+    case emailCodeBudget = "limen/email-code-budget/v1"
+    /// Encrypts the messages waiting in the mail outbox, which hold one-time codes and links (``MailOutbox``).
+    case mailOutbox = "limen/mail-outbox/v1"
 }
 
 /// Keys derived from the master key (HKDF-SHA256, RFC 5869) for keyed hashes of low-entropy values.

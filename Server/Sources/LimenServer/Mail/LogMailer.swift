@@ -1,6 +1,7 @@
 import Logging
 
-/// `mail_url: log:` (the development default): each message goes to the server log, clearly marked as not sent.
+/// `mail_url: log:` (the default while the server listens on loopback only): each message goes to the server log,
+/// clearly marked as not sent.
 struct LogMailer: Mailer {
     /// Where the messages go.
     let logger: Logger

@@ -8,6 +8,11 @@ struct MailRetries: Sendable {
     /// How long to wait before the first retry; doubled before each next one.
     var firstBackoff: Duration = .seconds(1)
 
+    /// The wait before retry `number` (1 for the first): ``firstBackoff`` doubled for each retry before it.
+    func backoff(beforeRetry number: Int) -> Duration {
+        firstBackoff * (1 << min(max(number - 1, 0), 20))
+    }
+
     /// Runs `attempt` until it succeeds, fails for good, or the attempts are used up; logs each failure. An error
     /// that is not a ``MailError`` is described after `destination` (which never holds a password or a secret).
     func run(
@@ -15,7 +20,6 @@ struct MailRetries: Sendable {
         destination: String,
         _ attempt: () async throws -> Void
     ) async throws(MailError) {
-        var backoff = firstBackoff
         var lastError = MailError("not tried")
         for number in 1...max(attempts, 1) {
             do {
@@ -27,8 +31,7 @@ struct MailRetries: Sendable {
                     "Mail not delivered", metadata: ["attempt": "\(number)", "error": "\(lastError.description)"])
             }
             guard lastError.isRetryable, number < attempts else { break }
-            try? await Task.sleep(for: backoff)
-            backoff *= 2
+            try? await Task.sleep(for: backoff(beforeRetry: number))
         }
         throw lastError
     }

@@ -6,7 +6,8 @@ enum MailTemplates {
     /// Every template by name.
     static let all: [String: String] = [
         "code.text": codeText, "code.html": codeHTML, "sign-up-notice.text": signUpNoticeText,
-        "sign-up-notice.html": signUpNoticeHTML,
+        "sign-up-notice.html": signUpNoticeHTML, "account-notice.text": accountNoticeText,
+        "account-notice.html": accountNoticeHTML,
     ]
 
     /// The compiled templates; the constants are checked by a test, so rendering cannot fail on input.
@@ -63,6 +64,25 @@ enum MailTemplates {
         <p>Someone tried to create an account at {{issuer}} with this email address, which already has one.</p>
         <p>If it was you, sign in instead, or reset your password if you forgot it. If it was not, ignore this email:
         nothing changes.</p>
+        </body></html>
+
+        """
+
+    /// A change to the account (``AccountNotices``), in plain text.
+    static let accountNoticeText = """
+        {{{change}}} at {{{issuer}}}.
+
+        If it was you, there is nothing to do. If it was not, reset your password at once and check the ways you
+        sign in.
+
+        """
+
+    /// A change to the account (``AccountNotices``), in HTML.
+    static let accountNoticeHTML = """
+        <!doctype html><html><body style="font-family: system-ui, sans-serif">
+        <p>{{change}} at {{issuer}}.</p>
+        <p>If it was you, there is nothing to do. If it was not, reset your password at once and check the ways you
+        sign in.</p>
         </body></html>
 
         """

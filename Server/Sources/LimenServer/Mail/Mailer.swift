@@ -1,10 +1,10 @@
 import Foundation
 
 /// One email: plain text and HTML alternatives of the same message, and what it is for (which a webhook receives too,
-/// to render its own text or an SMS).
-public struct MailMessage: Sendable, Equatable {
+/// to render its own text or an SMS). Codable for the mail outbox, which keeps it sealed (``MailOutbox``).
+public struct MailMessage: Sendable, Equatable, Codable {
     /// What a message is for.
-    public enum Kind: String, Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable, Codable {
         /// A one-time code and the link that completes the same step.
         case code
         /// Something the owner of the address should know (no code).

@@ -3,7 +3,7 @@ import Logging
 import ServiceLifecycle
 
 /// Deletes expired rows (authorization codes, grants, refresh tokens, access-token revocations, forgotten sign-in
-/// failures, pending authorization requests, browser sessions, device authorizations) and anonymous users unused for
+/// failures, pending authorization requests, browser sessions, device authorizations, undelivered mail, spent email-code budgets) and anonymous users unused for
 /// ``TokenLifetimes/anonymousUser`` at start and then every ``interval``, until the service group shuts down.
 public struct ExpirySweeper: Service {
     /// The time between two sweeps.
@@ -88,6 +88,18 @@ public struct ExpirySweeper: Service {
                 "email codes",
                 { [store] () throws(StorageError) in
                     try await store.deleteExpiredEmailCodes(before: now)
+                }
+            ),
+            (
+                "email code budgets",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredEmailCodeBudgets(before: now)
+                }
+            ),
+            (
+                "mail outbox",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredOutboxMail(before: now)
                 }
             ),
             (

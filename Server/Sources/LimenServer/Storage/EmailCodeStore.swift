@@ -9,7 +9,7 @@ public struct EmailCodeRecord: Sendable, Equatable {
     public var purpose: String
     /// HMAC-SHA256 of the code under a key derived from the master key.
     public var codeHash: Data
-    /// Wrong tries so far.
+    /// Tries so far (the one that uses the code counts too).
     public var attempts: Int
     /// When it was sent.
     public var createdAt: Date
@@ -27,9 +27,9 @@ public struct EmailCodeRecord: Sendable, Equatable {
 public protocol EmailCodeStore: Sendable {
     /// Stores `code`, replacing any earlier code for its address and purpose.
     func replaceEmailCode(_ code: EmailCodeRecord) async throws(StorageError)
-    /// Uses the code for `email` and `purpose`, in one statement: when `codeHash` matches an unexpired code with
-    /// fewer than `maximumAttempts` wrong tries, deletes it and returns `true`; otherwise counts a wrong try (if there
-    /// is a code) and returns `false`.
+    /// Uses the code for `email` and `purpose`: counts a try on an unexpired code with fewer than `maximumAttempts`
+    /// tries in the statement that reads it, then, when `codeHash` matches, deletes it and returns `true`; otherwise
+    /// returns `false`. So parallel tries never check more than `maximumAttempts` between them.
     func consumeEmailCode(
         email: String, purpose: String, codeHash: Data, now: Date, maximumAttempts: Int
     ) async throws(StorageError) -> Bool

@@ -62,8 +62,14 @@ public protocol FlowInteractionStore: Sendable {
     /// The interaction with this ID hash, expired or not (the caller tells an expired one from an unknown one).
     func flowInteraction(idHash: Data) async throws(StorageError) -> FlowInteractionRecord?
     /// Replaces the interaction with `interaction` (whose revision is one more) if it is still at `interaction`'s
-    /// previous revision; returns whether it was replaced, so that of two racing submissions one applies.
+    /// previous revision; returns whether it was replaced, so that of two racing submissions one applies. Its
+    /// `attempts` are left as they are: only ``countFlowInteractionAttempt(idHash:maximum:)`` changes them.
     func updateFlowInteraction(_ interaction: FlowInteractionRecord) async throws(StorageError) -> Bool
+    /// Counts an attempt on the active interaction, in one statement, unless it already has `maximum`; returns the
+    /// new count, or `nil` when none was counted (no attempts left, or the interaction is over).
+    func countFlowInteractionAttempt(idHash: Data, maximum: Int) async throws(StorageError) -> Int?
+    /// Takes back an attempt counted for a submission that was not refused.
+    func refundFlowInteractionAttempt(idHash: Data) async throws(StorageError)
     /// Deletes interactions that expired before `date`; returns how many were removed.
     @discardableResult
     func deleteExpiredFlowInteractions(before date: Date) async throws(StorageError) -> Int

@@ -21,18 +21,27 @@ extension SQLStore {
         now: Date,
         maximumAttempts: Int
     ) async throws(StorageError) -> Bool {
-        let used = try await execute(
-            """
-            DELETE FROM email_codes
-            WHERE email = \(email) AND purpose = \(purpose) AND code_hash = \(codeHash) AND expires_at > \(now)
-                AND attempts < \(maximumAttempts)
-            RETURNING 1
-            """
-        )
-        guard used.isEmpty else { return true }
-        try await execute(
-            "UPDATE email_codes SET attempts = attempts + 1 WHERE email = \(email) AND purpose = \(purpose)")
-        return false
+        // Count, then compare: the try is counted in the statement that reads the code it is checked against, so
+        // parallel tries can never check more than `maximumAttempts` between them.
+        guard
+            let counted = try await execute(
+                """
+                UPDATE email_codes SET attempts = attempts + 1
+                WHERE email = \(email) AND purpose = \(purpose) AND expires_at > \(now) AND attempts < \(maximumAttempts)
+                RETURNING code_hash
+                """
+            ).first,
+            // Keyed hashes: how soon the comparison stops tells nothing about the code.
+            try counted.data("code_hash") == codeHash
+        else { return false }
+        // Single use: of two right tries at once, one deletes the code.
+        return
+            !(try await execute(
+                """
+                DELETE FROM email_codes WHERE email = \(email) AND purpose = \(purpose) AND code_hash = \(codeHash)
+                RETURNING 1
+                """
+            )).isEmpty
     }
 
     @discardableResult

@@ -25,12 +25,29 @@ extension SQLStore {
             """
             UPDATE flow_interactions
             SET flow = \(interaction.flow), node = \(interaction.node), context = \(interaction.context),
-                attempts = \(interaction.attempts), revision = \(interaction.revision),
+                revision = \(interaction.revision),
                 status = \(interaction.status.rawValue)
             WHERE id_hash = \(interaction.idHash) AND revision = \(interaction.revision - 1)
             RETURNING 1
             """
         )).isEmpty
+    }
+
+    public func countFlowInteractionAttempt(idHash: Data, maximum: Int) async throws(StorageError) -> Int? {
+        try await execute(
+            """
+            UPDATE flow_interactions SET attempts = attempts + 1
+            WHERE id_hash = \(idHash) AND status = 'active' AND attempts < \(maximum)
+            RETURNING attempts
+            """
+        ).first.map { row throws(StorageError) in try row.integer("attempts") }
+    }
+
+    public func refundFlowInteractionAttempt(idHash: Data) async throws(StorageError) {
+        try await execute(
+            """
+            UPDATE flow_interactions SET attempts = \(SQLFragment.greatest)(attempts - 1, 0) WHERE id_hash = \(idHash)
+            """)
     }
 
     @discardableResult

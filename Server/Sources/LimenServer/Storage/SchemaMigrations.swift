@@ -68,7 +68,48 @@ enum SchemaMigrations {
         ),
         IdentityMigration.migration,
         AppleAccountMigration.migration,
+        mailOutbox,
     ]
+
+    /// Version 20: the mail outbox (``MailOutbox``), sealed messages waiting for a worker on any node; and the
+    /// email-code budgets per address and purpose (``EmailCodeBudgets``).
+    static let mailOutbox = SchemaMigration(
+        version: 20,
+        name: "mail outbox and email code budgets",
+        changes: [
+            .createTable(
+                TableDefinition(
+                    name: "mail_outbox",
+                    columns: [
+                        ColumnDefinition(name: "id", kind: .text),
+                        ColumnDefinition(name: "sealed", kind: .bytes),
+                        ColumnDefinition(name: "attempts", kind: .integer),
+                        ColumnDefinition(name: "claimed_until", kind: .time),
+                        ColumnDefinition(name: "claim", kind: .text),
+                        ColumnDefinition(name: "created_at", kind: .time),
+                        ColumnDefinition(name: "expires_at", kind: .time),
+                    ],
+                    primaryKey: ["id"]
+                )),
+            .createIndex(name: "mail_outbox_due", table: "mail_outbox", columns: ["claimed_until", "created_at"]),
+            .createIndex(name: "mail_outbox_expires_at", table: "mail_outbox", columns: ["expires_at"]),
+            .createTable(
+                TableDefinition(
+                    name: "email_code_budgets",
+                    columns: [
+                        ColumnDefinition(name: "subject", kind: .text),
+                        ColumnDefinition(name: "counter", kind: .text),
+                        ColumnDefinition(name: "hour_start", kind: .time),
+                        ColumnDefinition(name: "hour_count", kind: .integer),
+                        ColumnDefinition(name: "day_start", kind: .time),
+                        ColumnDefinition(name: "day_count", kind: .integer),
+                        ColumnDefinition(name: "expires_at", kind: .time),
+                    ],
+                    primaryKey: ["subject", "counter"]
+                )),
+            .createIndex(name: "email_code_budgets_expires_at", table: "email_code_budgets", columns: ["expires_at"]),
+        ]
+    )
 
     /// Version 13: the app schema (one row) and each user's profile data, gone with the user.
     static let profiles = SchemaMigration(

@@ -27,6 +27,8 @@ struct SQLFragment: Sendable {
     static let least = SQLFragment(sqlite: "MIN", postgres: "LEAST")
     /// A row lock for the rest of the transaction (`FOR UPDATE`); SQLite's one writer needs none.
     static let forUpdate = SQLFragment(sqlite: "", postgres: "FOR UPDATE")
+    /// A row lock that passes over rows another transaction holds (`FOR UPDATE SKIP LOCKED`), for a queue's workers.
+    static let forUpdateSkipLocked = SQLFragment(sqlite: "", postgres: "FOR UPDATE SKIP LOCKED")
     /// A lock that keeps a row from being deleted while another row refers to it (`FOR KEY SHARE`).
     static let forKeyShare = SQLFragment(sqlite: "", postgres: "FOR KEY SHARE")
 }
