@@ -116,9 +116,10 @@ struct SchemaDefinitionTests {
 
     @Test("SQLite and PostgreSQL have the same tables, columns, kinds and nullability after every migration")
     func sameSchema() async throws {
+        // PostgreSQL first: a SQLite store released unclosed (when PostgreSQL cannot be had) stops the process.
+        let (postgres, _, cleanup) = try await PostgresTestDatabase.make()
         let sqlite = try await SQLiteStore.inMemory()
         try await sqlite.migrate()
-        let (postgres, _, cleanup) = try await PostgresTestDatabase.make()
         let sqliteColumns = try await sqlite.execute(
             """
             SELECT m.name AS table_name, c.name AS column_name, c.type AS type, c."notnull" AS not_null, c.pk AS pk

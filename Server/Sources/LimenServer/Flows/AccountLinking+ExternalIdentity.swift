@@ -30,7 +30,9 @@ extension AccountLinking {
             let result = try await identified(holder.user, request: request, context: context, credential: credential)
             guard case .success = result, !holder.linked else { return result }
             // Linked by its verified address; another request may have linked the identity to someone else first.
-            return try await accounts.link(identity, to: holder.user.id).id == holder.user.id ? result : .failure(taken)
+            guard try await accounts.link(identity, to: holder.user.id).id == holder.user.id else { return .failure(taken) }
+            try await provider.notify(.identityLinked(credential.name), to: holder.user)
+            return result
         }
         var context = context
         guard let current = try await signedIn(request) else {
@@ -48,6 +50,7 @@ extension AccountLinking {
         }
         let linked = try await accounts.link(identity, to: current.id)
         guard linked.id == current.id else { return .failure(taken) }
+        if !current.isAnonymous { try await provider.notify(.identityLinked(credential.name), to: current) }
         let adopted = try await accounts.adoptEmail(of: identity, by: linked)
         if current.isAnonymous, adopted.name == nil, let name = identity.name {
             var named = adopted

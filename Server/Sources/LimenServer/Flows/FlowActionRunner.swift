@@ -264,13 +264,16 @@ struct FlowActionRunner: Sendable {
                 action == .setPassword
                 ? AccountChanges(password: Self.text(values["password"]) ?? "")
                 : AccountChanges(emailVerified: true)
+            let updated: UserRecord?
             do throws(AccountError) {
-                guard try await provider.accounts.update(id: subject, changes) != nil else {
-                    return .failed(code: "no_user", message: "This account no longer exists.", status: .gone)
-                }
+                updated = try await provider.accounts.update(id: subject, changes)
             } catch {
                 return try Self.outcome(of: error)
             }
+            guard let updated else {
+                return .failed(code: "no_user", message: "This account no longer exists.", status: .gone)
+            }
+            if action == .setPassword { try await provider.notify(.passwordChanged, to: updated) }
         case .checkPassword, .createAccount, .createAnonymousAccount, .signInWithApple, .requireConsent, .complete:
             break
         }

@@ -46,6 +46,7 @@ enum MeRoutes {
                 switch unlinking {
                 case .unlinked:
                     let removed = going.filter(before.contains)
+                    try await provider.notify(.identityUnlinked(provider.identityNames(removed)), to: permit.user)
                     context.logger.notice("A user unlinked an identity", metadata: ["kind": "\(kind)"])
                     return Responses.json(.object(["removed": .array(removed.map(JSONValue.string))]), noStore: true)
                 case .notLinked:
