@@ -74,9 +74,33 @@ struct RateLimitTests {
         }
     }
 
-    /// Runs `body` against the router of a provider with these limits, on a clock that stands still.
+    @Test(
+        "finding 3: //path, /path/ and //path/ are counted by the limit of /path, for every limited route",
+        arguments: LimitedRoute.all)
+    func pathVariants(route: LimitedRoute) async throws {
+        let limit = RateLimit(burst: Double(route.variants.count), perSecond: 0.1)
+        try await withLimitedRouter(
+            post: route.limit == .post ? limit : nil, signIn: route.limit == .signIn ? limit : nil,
+            authorize: route.limit == .authorize ? limit : nil
+        ) { client in
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            for variant in route.variants {
+                try await client.execute(uri: variant, method: route.method, headers: form, body: ByteBuffer()) {
+                    #expect($0.status != .tooManyRequests, "\(variant) is within the burst")
+                }
+            }
+            try await client.execute(uri: "/" + route.path, method: route.method, headers: form, body: ByteBuffer()) {
+                #expect($0.status == .tooManyRequests, "the variants used up the burst of /\(route.path)")
+                #expect($0.headers[.retryAfter] == "10")
+            }
+        }
+    }
+
+    /// Runs `body` against the router of a provider with these limits (and Sign in with Apple, so that every limited
+    /// route exists), on a clock that stands still.
     private func withLimitedRouter(
         post: RateLimit? = nil,
+        signIn: RateLimit? = nil,
         authorize: RateLimit? = nil,
         _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
@@ -84,7 +108,9 @@ struct RateLimitTests {
         defer { directory.remove() }
         var configuration = ServerConfiguration.testing(directory: directory)
         configuration.postRateLimit = post
+        configuration.signInRateLimit = signIn
         configuration.authorizeRateLimit = authorize
+        configuration.apple = AppleSignIn(bundleIDs: ["com.example.app"])
         let start = start
         let provider = try await Provider.bootstrap(configuration: configuration, now: { start })
         let app = Application(router: LimenServerApplication.router(provider: provider))
@@ -96,4 +122,36 @@ struct RateLimitTests {
         }
         await provider.store.close()
     }
+}
+
+/// A route a per-address limit counts, and the limit it belongs to.
+struct LimitedRoute: Sendable, CustomTestStringConvertible {
+    /// The limits of the server.
+    enum Limit: Sendable {
+        case post, signIn, authorize
+    }
+
+    let limit: Limit
+    let method: HTTPRequest.Method
+    /// The route's path as a client would write it, without leading or trailing `/`.
+    let path: String
+
+    var testDescription: String { "\(limit) \(method) /\(path)" }
+
+    /// Every limited route: the sign-in forms and continuations, the starts and `/authorize`, and a POST of the general
+    /// limit.
+    static let all: [LimitedRoute] =
+        FlowPageRoutes.paths.values.sorted().map { LimitedRoute(limit: .signIn, method: .post, path: $0) } + [
+            LimitedRoute(limit: .signIn, method: .post, path: "email-link"),
+            LimitedRoute(limit: .signIn, method: .post, path: "auth/apple/native"),
+            LimitedRoute(limit: .signIn, method: .post, path: "flows/interactions/some-interaction"),
+            LimitedRoute(limit: .authorize, method: .get, path: "authorize"),
+            LimitedRoute(limit: .authorize, method: .post, path: "authorize"),
+            LimitedRoute(limit: .authorize, method: .post, path: "flows/sign-in"),
+            LimitedRoute(limit: .post, method: .post, path: "token"),
+            LimitedRoute(limit: .post, method: .post, path: "login"),
+        ]
+
+    /// The same route spelt as the router reads it too: empty segments and a trailing `/`.
+    var variants: [String] { ["//\(path)", "/\(path)/", "//\(path)/"] }
 }

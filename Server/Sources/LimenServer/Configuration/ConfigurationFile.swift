@@ -19,7 +19,7 @@ import Yams
 /// mail_from: limen@example.com
 /// email_code_length: 8                               # digits of a one-time code sent by email (6–10)
 /// mail_webhook_secret: …                              # with an https:// mail_url (LIMEN_MAIL_WEBHOOK_SECRET is safer)
-/// authorize_rate_limit: 5/s                          # GET /authorize per client address, or "off"
+/// authorize_rate_limit: 5/s                          # /authorize and flow starts per client address, or "off"
 /// trusted_proxies: [127.0.0.1, "::1"]                 # or one comma-separated string
 /// resources: [https://api.example.com]               # RFC 8707: APIs an access token's aud may name
 /// access_token_ttl: 10m                               # durations: 600, 45s, 10m, 12h, 30d

@@ -26,12 +26,14 @@ enum AppleSignInKitRoutes {
     static let scope = "openid offline_access"
     /// The path of the native sign-in (rate-limited as the other sign-ins are).
     static let nativePath = "/auth/apple/native"
+    /// The route of ``nativePath``, limited per client address like the other sign-ins.
+    static let nativeRoute = RouterPath(nativePath)
     /// The path Apple posts its server-to-server notifications to.
     static let notificationsPath = "/auth/apple/notifications"
 
     static func add(to router: Router<some RequestContext>, service: TokenService, apple: AppleIdentityVerifier) {
         let client = AppleSignIn.client(now: service.provider.now())
-        router.post(RouterPath(nativePath)) { request, context in
+        router.post(nativeRoute) { request, context in
             let body = try await AppleSignInKitBody.nativeSignIn(from: request)
             let identity: AppleIdentity
             do throws(AppleIdentityRefusal) {
