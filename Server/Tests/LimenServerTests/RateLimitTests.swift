@@ -23,6 +23,22 @@ struct RateLimitTests {
         #expect(limiter.admit("a", at: start.addingTimeInterval(0.5)) == 0.5)
     }
 
+    @Test(
+        "finding 13: a limit of 0.2/s admits one request every 5 seconds, never none",
+        arguments: ["0.2/s", "0.01/s"])
+    func slowRate(setting: String) throws {
+        let limit = try #require(RateLimit(setting: setting))
+        #expect(limit.burst == 1)
+        let interval = 1 / limit.perSecond
+        let limiter = RateLimiter(limit: limit)
+        #expect(limiter.admit("a", at: start) == nil)
+        let early = try #require(limiter.admit("a", at: start.addingTimeInterval(1)))
+        #expect(abs(early - (interval - 1)) < 1e-9)
+        #expect(limiter.admit("a", at: start.addingTimeInterval(interval)) == nil)
+        let next = try #require(limiter.admit("a", at: start.addingTimeInterval(interval)))
+        #expect(abs(next - interval) < 1e-9)
+    }
+
     @Test("past the key limit, full buckets are forgotten and limited ones kept")
     func boundedMemory() {
         let limiter = RateLimiter(limit: RateLimit(burst: 1, perSecond: 1), maximumKeys: 2)

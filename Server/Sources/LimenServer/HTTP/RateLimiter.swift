@@ -8,9 +8,10 @@ public struct RateLimit: Sendable, Equatable {
     /// Requests allowed per second, sustained.
     public var perSecond: Double
 
-    /// Creates a limit.
+    /// Creates a limit. A burst under one request is raised to one: a request takes a whole token, so a smaller bucket
+    /// would never admit anything.
     public init(burst: Double, perSecond: Double) {
-        self.burst = burst
+        self.burst = max(1, burst)
         self.perSecond = perSecond
     }
 
@@ -19,7 +20,8 @@ public struct RateLimit: Sendable, Equatable {
     /// Per client address, for sign-in and sign-up POSTs (each costs a password hash): bursts of 3, then 1 a second.
     public static let defaultSignInPerClientAddress = RateLimit(burst: 3, perSecond: 1)
 
-    /// Reads a setting `N/s`: N requests a second, in bursts of 3 N; `nil` for anything else.
+    /// Reads a setting `N/s`: N requests a second, in bursts of 3 N but at least one request (so `0.2/s` admits one
+    /// request every 5 seconds); `nil` for anything else.
     init?(setting: String) {
         guard setting.hasSuffix("/s"), let rate = Double(setting.dropLast(2)), rate > 0, rate.isFinite else {
             return nil
