@@ -30,7 +30,9 @@ struct PasswordSignInTests {
         try await store.migrate()
         let clock = TestNow()
         let sleeps = TestClock()
-        let hasher = PasswordHasher(parameters: .testing)
+        // Room for the parallel tests' 19 attempts from one address (an address holds a quarter of the places).
+        let hasher = PasswordHasher(
+            parameters: .testing, queue: PasswordHashingQueue(limits: .init(concurrency: 2, waiting: 78)))
         let throttle = SignInThrottle(
             store: store, keys: DerivedKeys(masterKey: masterKey), lockout: SignInLockout(),
             slowdown: SignInSlowdown(), inFlight: InFlightLimit(maximum: inFlight), clock: sleeps,
