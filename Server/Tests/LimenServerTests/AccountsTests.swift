@@ -80,6 +80,7 @@ struct PasswordHasherTests {
             if running == holders.count { break }
         }
         #expect(queue.isFull(for: "198.51.100.66"))
+        #expect(queue.isFull(for: "::ffff:198.51.100.66"), "an IPv4-mapped address is the IPv4 address")
         #expect(!queue.isFull(for: "203.0.113.7"))
         await #expect(throws: AccountError.busy(retryAfter: 1)) {
             try await hasher.hash("correct horse battery staple", for: "198.51.100.66")

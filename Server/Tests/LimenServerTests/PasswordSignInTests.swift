@@ -87,6 +87,21 @@ struct PasswordSignInTests {
         }
     }
 
+    @Test("finding 12: failures from addresses of one IPv6 /64 lock the whole /64; another /64 still signs in")
+    func lockoutPerIPv6Network() async throws {
+        try await withFixture { fixture in
+            for host in 1...5 {
+                await fail(fixture, "ada@example.com", times: 1, from: "2001:db8:66:1::\(host)")
+            }
+            await #expect(throws: AccountError.locked(retryAfter: 30)) {
+                try await fixture.signIn.signIn(
+                    email: "ada@example.com", password: Self.password, from: "2001:db8:66:1:abcd::9")
+            }
+            _ = try await fixture.signIn.signIn(
+                email: "ada@example.com", password: Self.password, from: "2001:db8:66:2::1")
+        }
+    }
+
     @Test("once the lock ends the right password signs in, and the count starts again")
     func afterLock() async throws {
         try await withFixture { fixture in

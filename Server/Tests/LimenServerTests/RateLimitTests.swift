@@ -39,6 +39,29 @@ struct RateLimitTests {
         #expect(abs(next - interval) < 1e-9)
     }
 
+    @Test(
+        "finding 12: IPv6 addresses of one /64 share a bucket, IPv4 (mapped or not) counts per address")
+    func ipv6Networks() {
+        let limiter = RateLimiter(limit: RateLimit(burst: 1, perSecond: 0.1))
+        #expect(limiter.admit("2001:db8:1:2::1", at: start) == nil)
+        #expect(limiter.admit("2001:db8:1:2:ffff:ffff:ffff:fffe", at: start) != nil, "the same /64")
+        #expect(limiter.admit("2001:db8:1:3::1", at: start) == nil)
+        #expect(limiter.admit("198.51.100.7", at: start) == nil)
+        #expect(limiter.admit("::ffff:198.51.100.7", at: start) != nil, "the same IPv4 address")
+        #expect(limiter.admit("198.51.100.8", at: start) == nil)
+    }
+
+    @Test(
+        "a client address's network: an IPv6 address by its /64, IPv4 (mapped or not) alone, anything else as it is",
+        arguments: [
+            ("2001:db8:1:2:a:b:c:d", "2001:db8:1:2::/64"), ("2001:DB8::1", "2001:db8:0:0::/64"),
+            ("::1", "0:0:0:0::/64"), ("::ffff:203.0.113.7", "203.0.113.7"), ("203.0.113.7", "203.0.113.7"),
+            ("unknown", "unknown"),
+        ])
+    func networkKey(address: String, key: String) {
+        #expect(ClientNetwork.key(of: address) == key)
+    }
+
     @Test("past the key limit, full buckets are forgotten and limited ones kept")
     func boundedMemory() {
         let limiter = RateLimiter(limit: RateLimit(burst: 1, perSecond: 1), maximumKeys: 2)

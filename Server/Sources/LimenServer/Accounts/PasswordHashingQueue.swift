@@ -50,10 +50,11 @@ public final class PasswordHashingQueue: Sendable {
     private struct State {
         var running = 0
         var waiters: [CheckedContinuation<Bool, Never>] = []
-        /// The places (running or waiting) each client address's work holds.
+        /// The places (running or waiting) each client address's work holds, by ``ClientNetwork`` key.
         var held: [String: Int] = [:]
 
-        /// Whether work for `key` (a client address, `nil` for work of nobody's) would be refused now.
+        /// Whether work for `key` (a client address's ``ClientNetwork`` key, `nil` for work of nobody's) would be
+        /// refused now.
         func refuses(_ key: String?, limits: Limits) -> Bool {
             if let key, held[key, default: 0] >= limits.perClientAddress { return true }
             return running >= limits.concurrency && waiters.count >= limits.waiting
@@ -63,7 +64,8 @@ public final class PasswordHashingQueue: Sendable {
     /// Whether a hash asked for now for `clientAddress` (`nil`: the admin API, the command line) would be refused (a
     /// hint: the answer may change before the next call).
     func isFull(for clientAddress: String?) -> Bool {
-        state.withLockedValue { $0.refuses(clientAddress, limits: limits) }
+        let key = clientAddress.map(ClientNetwork.key(of:))
+        return state.withLockedValue { $0.refuses(key, limits: limits) }
     }
 
     /// Creates a queue; one hash per core at once unless told otherwise.
@@ -78,8 +80,9 @@ public final class PasswordHashingQueue: Sendable {
         for clientAddress: String? = nil,
         _ work: @escaping @Sendable () throws -> Value
     ) async throws(AccountError) -> Value {
-        guard await enter(clientAddress) else { throw .busy(retryAfter: Self.retryAfter) }
-        defer { leave(clientAddress) }
+        let key = clientAddress.map(ClientNetwork.key(of:))
+        guard await enter(key) else { throw .busy(retryAfter: Self.retryAfter) }
+        defer { leave(key) }
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<Value, any Error>, Never>) in
             queue.async { continuation.resume(returning: Result { try work() }) }

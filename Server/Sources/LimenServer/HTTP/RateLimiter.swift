@@ -30,7 +30,8 @@ public struct RateLimit: Sendable, Equatable {
     }
 }
 
-/// Token buckets by key (a client address), kept in this node's memory.
+/// Token buckets by client address, kept in this node's memory; an IPv6 address is counted with its /64
+/// (``ClientNetwork``).
 ///
 /// Full buckets are forgotten when the table grows past ``maximumKeys``, so the memory stays bounded under a flood
 /// of addresses.
@@ -52,9 +53,11 @@ public final class RateLimiter: Sendable {
         self.maximumKeys = maximumKeys
     }
 
-    /// Takes one request's token for `key` at `now`: `nil` when admitted, otherwise the seconds until one is free.
-    public func admit(_ key: String, at now: Date) -> TimeInterval? {
-        buckets.withLockedValue { buckets in
+    /// Takes one request's token for `clientAddress` at `now`: `nil` when admitted, otherwise the seconds until one is
+    /// free.
+    public func admit(_ clientAddress: String, at now: Date) -> TimeInterval? {
+        let key = ClientNetwork.key(of: clientAddress)
+        return buckets.withLockedValue { buckets in
             var bucket = buckets[key] ?? Bucket(tokens: limit.burst, updatedAt: now)
             let elapsed = max(0, now.timeIntervalSince(bucket.updatedAt))
             bucket.tokens = min(limit.burst, bucket.tokens + elapsed * limit.perSecond)
