@@ -3,8 +3,8 @@ import Logging
 import ServiceLifecycle
 
 /// Deletes expired rows (authorization codes, grants, refresh tokens, access-token revocations, forgotten sign-in
-/// failures, pending authorization requests, browser sessions, device authorizations) and anonymous users unused for
-/// ``TokenLifetimes/anonymousUser`` at start and then every ``interval``, until the service group shuts down.
+/// failures, pending authorization requests, browser sessions, device authorizations, exchanged subject tokens) and
+/// anonymous users unused for ``TokenLifetimes/anonymousUser`` at start and then every ``interval``, until the service group shuts down.
 public struct ExpirySweeper: Service {
     /// The time between two sweeps.
     public let interval: Duration
@@ -88,6 +88,12 @@ public struct ExpirySweeper: Service {
                 "email codes",
                 { [store] () throws(StorageError) in
                     try await store.deleteExpiredEmailCodes(before: now)
+                }
+            ),
+            (
+                "exchanged subject tokens",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredExchangedTokens(before: now)
                 }
             ),
             (

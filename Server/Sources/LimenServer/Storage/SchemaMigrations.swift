@@ -68,6 +68,7 @@ enum SchemaMigrations {
         ),
         IdentityMigration.migration,
         AppleAccountMigration.migration,
+        ExchangedTokenMigration.migration,
     ]
 
     /// Version 13: the app schema (one row) and each user's profile data, gone with the user.

@@ -8,7 +8,8 @@ import Foundation
 public protocol Store:
     Sendable, UserStore, SignInThrottleStore, PendingAuthorizationStore, BrowserSessionStore, ConsentStore,
     GrantStore, RefreshTokenStore, DeviceAuthorizationStore, AdministrationStore, FirstRunStore, ProfileStore,
-    AccessTokenStateStore, FlowInteractionStore, EmailCodeStore, IdentityStore, AppleAccountStore
+    AccessTokenStateStore, FlowInteractionStore, EmailCodeStore, IdentityStore, AppleAccountStore,
+    ExchangedTokenStore
 {
     /// Applies every schema migration not yet applied; running it again changes nothing.
     func migrate() async throws(StorageError)
