@@ -45,14 +45,20 @@ enum AppleSignInKitRoutes {
                 context.logger.debug("Sign in with Apple refused", metadata: ["reason": "\(error.code)"])
                 throw AppleSignInKitError.invalidIdentityToken
             }
+            let redemption: AppleTeamClient.Redemption?
+            do throws(AppleTeamError) {
+                redemption = try await service.provider.appleAccounts?.redeem(
+                    body.authorizationCode, for: identity, logger: context.logger)
+            } catch {
+                throw AppleSignInKitError.invalidIdentityToken
+            }
             let signUp = service.provider.configuration.signUpEnabled
             let user = try await serverErrors {
                 try await service.accounts.user(for: identity.external, signUp: signUp)
             }
             guard let user else { throw AppleSignInKitError.signUpDisabled }
             try await serverErrors {
-                try await service.provider.appleAccounts?.signedIn(
-                    identity, user: user.id, authorizationCode: body.authorizationCode, logger: context.logger)
+                try await service.provider.appleAccounts?.signedIn(identity, user: user.id, redemption: redemption)
             }
             let tokens = try await serverErrors {
                 try await service.issuer.issueNewGrant(
