@@ -24,30 +24,21 @@ public enum LimenServerApplication {
         if let signInLimiter {
             router.add(
                 middleware: RateLimitMiddleware(
-                    limiter: signInLimiter,
-                    proxies: provider.configuration.trustedProxies,
-                    now: provider.now,
-                    applies: {
-                        $0.method == .post
-                            && (FlowPageRoutes.passwordPaths.contains($0.uri.path)
-                                || $0.uri.path == EmailLinkRoutes.submitPath
-                                || $0.uri.path == AppleSignInKitRoutes.nativePath
-                                || $0.uri.path.hasPrefix(FlowRoutes.interactionsPrefix))
-                    }
-                )
-            )
+                    limiter: signInLimiter, proxies: provider.configuration.trustedProxies, now: provider.now,
+                    counted: LimitedRoutes(
+                        (FlowPageRoutes.passwordRoutes + [
+                            EmailLinkRoutes.submitRoute, AppleSignInKitRoutes.nativeRoute, FlowRoutes.continuationRoute,
+                        ]).map { (.post, $0) })))
         }
         if let limit = provider.configuration.authorizeRateLimit {
+            // Each stores a request before anyone signs in: /authorize and the start of a flow.
             router.add(
                 middleware: RateLimitMiddleware(
                     limiter: RateLimiter(limit: limit), proxies: provider.configuration.trustedProxies,
                     now: provider.now,
-                    applies: {
-                        // Each stores a request before anyone signs in: /authorize and the start of a flow.
-                        ($0.method == .get && $0.uri.path == "/authorize")
-                            || ($0.method == .post && $0.uri.path.hasPrefix("/flows/")
-                                && !$0.uri.path.hasPrefix(FlowRoutes.interactionsPrefix))
-                    }))
+                    counted: LimitedRoutes([
+                        (.get, AuthorizeRoutes.route), (.post, AuthorizeRoutes.route), (.post, FlowRoutes.startRoute),
+                    ])))
         }
         DiscoveryRoutes.add(to: router, provider: provider)
         let signIn = SignInResponder(provider: provider)

@@ -95,9 +95,9 @@ struct ServeCommand: AsyncParsableCommand {
     var metrics: String?
 
     @Option(
-        help:
-            "GET /authorize a second per client address, like 5/s, or off (env LIMEN_AUTHORIZE_RATE_LIMIT; default 5/s)."
-    )
+        help: ArgumentHelp(
+            "/authorize requests and flow starts a second per client address, like 5/s, or off (env "
+                + "LIMEN_AUTHORIZE_RATE_LIMIT; default 5/s)."))
     var authorizeRateLimit: String?
 
     @Option(

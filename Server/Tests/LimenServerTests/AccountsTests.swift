@@ -50,13 +50,54 @@ struct PasswordHasherTests {
         }
         for await _ in started { break }
         let waiting = Task { try await hasher.hash("correct horse battery staple") }
-        while !queue.isFull { await Task.yield() }
+        while !queue.isFull(for: nil) { await Task.yield() }
         await #expect(throws: AccountError.busy(retryAfter: 1)) {
             try await hasher.verify("correct horse battery staple", against: stored)
         }
         release.signal()
         try await running.value
         #expect(try await hasher.verify("correct horse battery staple", against: try await waiting.value))
+    }
+
+    @Test("finding 4: one address holding its share of the hashing queue is refused, another address still hashes")
+    func sharePerAddress() async throws {
+        let queue = PasswordHashingQueue(limits: .init(concurrency: 4, waiting: 4))
+        #expect(queue.limits.perClientAddress == 2)
+        let hasher = PasswordHasher(parameters: .testing, queue: queue)
+        let (started, didStart) = AsyncStream.makeStream(of: Void.self)
+        let release = DispatchSemaphore(value: 0)
+        let holders = (1...2).map { _ in
+            Task {
+                try await queue.run(for: "198.51.100.66") {
+                    didStart.yield()
+                    release.wait()
+                }
+            }
+        }
+        var running = 0
+        for await _ in started {
+            running += 1
+            if running == holders.count { break }
+        }
+        #expect(queue.isFull(for: "198.51.100.66"))
+        #expect(queue.isFull(for: "::ffff:198.51.100.66"), "an IPv4-mapped address is the IPv4 address")
+        #expect(!queue.isFull(for: "203.0.113.7"))
+        await #expect(throws: AccountError.busy(retryAfter: 1)) {
+            try await hasher.hash("correct horse battery staple", for: "198.51.100.66")
+        }
+        let other = try await hasher.hash("correct horse battery staple", for: "203.0.113.7")
+        #expect(try await hasher.verify("correct horse battery staple", against: other, for: "203.0.113.7"))
+        #expect(try await hasher.verify("correct horse battery staple", against: other), "work of nobody's passes")
+        for _ in holders { release.signal() }
+        for holder in holders { try await holder.value }
+        #expect(try await hasher.verify("correct horse battery staple", against: other, for: "198.51.100.66"))
+    }
+
+    @Test(
+        "an address's share of the hashing queue is a quarter of its places, at least one",
+        arguments: [(1, 0, 1), (1, 4, 1), (2, 8, 2), (4, 16, 5)])
+    func shareSize(concurrency: Int, waiting: Int, share: Int) {
+        #expect(PasswordHashingQueue.Limits(concurrency: concurrency, waiting: waiting).perClientAddress == share)
     }
 
     @Test("OWASP parameters are the default: N = 2^17, r = 8, p = 1")

@@ -164,6 +164,32 @@ struct AppleTeamKeyTests {
         }
     }
 
+    @Test("finding 12: a native sign-in whose code Apple gave to another Apple ID is refused; nobody is made")
+    func nativeCodeOfAnotherAppleID() async throws {
+        try await AppleFixture.run(teamKey: true) { fixture in
+            fixture.apple.appleTeam.accept(code: AppleFixture.authorizationCode, subject: "009999.someone-else")
+            let usersBefore = try await fixture.tokens.provider.store.users().count
+            let refused = try await fixture.signIn(try await fixture.identityToken())
+            #expect(refused.status == .unauthorized)
+            #expect(refused.error == "invalid_identity_token")
+            #expect(refused["accessToken"] == nil)
+            #expect(try await fixture.tokens.provider.store.users().count == usersBefore)
+            #expect(fixture.apple.appleTeam.current.tokenCalls == 1)
+        }
+    }
+
+    @Test("finding 12: the apple flow refuses an authorization_code of another Apple ID on the identity token")
+    func flowCodeOfAnotherAppleID() async throws {
+        try await AppleFixture.runWithFlows(teamKey: true) { fixture in
+            fixture.apple.appleTeam.accept(code: "flow.c0de", subject: "009999.someone-else")
+            let usersBefore = try await fixture.tokens.provider.store.users().count
+            let answer = try await fixture.signInThroughFlow(
+                try await fixture.identityToken(), authorizationCode: "flow.c0de")
+            #expect(answer.detailCodes == ["identity_token": ["invalid_identity_token"]])
+            #expect(try await fixture.tokens.provider.store.users().count == usersBefore)
+        }
+    }
+
     /// How a test spoils a client secret.
     enum Forged: String, CaseIterable, Sendable {
         case otherKey, otherKeyID, otherTeam, otherBundle, otherAudience

@@ -171,6 +171,58 @@ struct ClientBrandingTests {
         }
     }
 
+    /// Hostile branding: a percent-encoded host that decodes to a policy directive, a wildcard host, and an accent in
+    /// full-width digits; each with the member refused.
+    static let hostileBranding = [
+        (ClientBranding(logoURL: "https://a.example%3B%20script-src%20%2A/logo.png"), "logo_uri"),
+        (ClientBranding(logoURL: "https://*/logo.png"), "logo_uri"),
+        (ClientBranding(logoURL: "https://a.example_/logo.png"), "logo_uri"),
+        (ClientBranding(accentColor: "#\u{FF11}\u{FF12}\u{FF13}\u{FF14}\u{FF15}\u{FF16}"), "accent_color"),
+    ]
+
+    @Test(
+        "finding 9: a logo host that is not a DNS name or IP address, or a full-width accent, is refused at registration",
+        arguments: hostileBranding)
+    func hostileRegistration(_ branding: ClientBranding, _ member: String) async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let json = String(decoding: try JSONEncoder().encode(branding), as: UTF8.self)
+            let refused = try await fixture.admin(
+                .post, "/admin/clients", token: token, json: Self.registration(branding: json))
+            #expect(refused.status == .badRequest)
+            #expect(refused["error_description"]?.hasPrefix("branding.\(member)") == true, "\(refused.text)")
+            #expect(try await fixture.provider.store.client(id: "shop") == nil)
+            #expect(throws: ClientBrandingError.self) { try branding.validated() }
+        }
+    }
+
+    @Test(
+        "finding 9: hostile branding stored anyway never reaches the page or its Content-Security-Policy",
+        arguments: hostileBranding)
+    func hostileStored(_ branding: ClientBranding, _ member: String) async throws {
+        try await withSignIn { fixture in
+            #expect(try await fixture.provider.store.updateClientBranding(id: "web", branding: branding))
+            var browser = Browser()
+            let page = try await browser.send(fixture.client, SignInFixture.authorizeURI(client: "web"))
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentSecurityPolicy] == Pages.contentSecurityPolicy, "\(member)")
+            #expect(!page.body.contains("<img") && !page.body.contains("<style>"))
+        }
+    }
+
+    @Test(
+        "a logo's origin in the policy is its host as a DNS name or IP address, encoded as the URL writes it",
+        arguments: [
+            ("https://CDN.example/logo.png", "https://cdn.example"),
+            ("https://cdn.example:8443/logo.png", "https://cdn.example:8443"),
+            ("https://192.0.2.1/logo.png", "https://192.0.2.1"),
+            ("https://[2001:db8::1]:8443/logo.png", "https://[2001:db8::1]:8443"),
+            ("https://xn--bcher-kva.example/logo.png", "https://xn--bcher-kva.example"),
+        ])
+    func logoOrigin(_ url: String, _ origin: String) throws {
+        #expect(ClientBranding.logoOrigin(of: url) == origin)
+        #expect(try ClientBranding(logoURL: url).validated().logoURL == url)
+    }
+
     @Test(
         "the accent keeps text readable: black or white on buttons, and links only where it contrasts 4.5:1",
         arguments: [

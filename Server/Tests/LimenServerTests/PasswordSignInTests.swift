@@ -30,7 +30,9 @@ struct PasswordSignInTests {
         try await store.migrate()
         let clock = TestNow()
         let sleeps = TestClock()
-        let hasher = PasswordHasher(parameters: .testing)
+        // Room for the parallel tests' 19 attempts from one address (an address holds a quarter of the places).
+        let hasher = PasswordHasher(
+            parameters: .testing, queue: PasswordHashingQueue(limits: .init(concurrency: 2, waiting: 78)))
         let throttle = SignInThrottle(
             store: store, keys: DerivedKeys(masterKey: masterKey), lockout: SignInLockout(),
             slowdown: SignInSlowdown(), inFlight: InFlightLimit(maximum: inFlight), clock: sleeps,
@@ -82,6 +84,21 @@ struct PasswordSignInTests {
             await #expect(throws: AccountError.locked(retryAfter: 30)) {
                 try await fixture.signIn.signIn(email: email, password: Self.password, from: Self.owner)
             }
+        }
+    }
+
+    @Test("finding 12: failures from addresses of one IPv6 /64 lock the whole /64; another /64 still signs in")
+    func lockoutPerIPv6Network() async throws {
+        try await withFixture { fixture in
+            for host in 1...5 {
+                await fail(fixture, "ada@example.com", times: 1, from: "2001:db8:66:1::\(host)")
+            }
+            await #expect(throws: AccountError.locked(retryAfter: 30)) {
+                try await fixture.signIn.signIn(
+                    email: "ada@example.com", password: Self.password, from: "2001:db8:66:1:abcd::9")
+            }
+            _ = try await fixture.signIn.signIn(
+                email: "ada@example.com", password: Self.password, from: "2001:db8:66:2::1")
         }
     }
 

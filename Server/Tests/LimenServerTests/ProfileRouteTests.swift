@@ -261,6 +261,7 @@ struct ProfileRouteTests {
                 switch key {
                 case "tags": #""tags": ["\#(chunk)"]"#
                 case "address": #""address": {"a": "\#(chunk)"}"#
+                case "picture": #""picture": "https://example.com/\#(chunk)""#
                 default: #""\#(key)": "\#(chunk)""#
                 }
             }
@@ -296,6 +297,34 @@ struct ProfileRouteTests {
             }
             let unchanged = try await fixture.profileRequest(.get, token: try await fixture.accessToken())
             #expect(unchanged.headers[.eTag] == "\"0\"")
+        }
+    }
+
+    @Test(
+        "finding 12: picture, website and profile are https URLs: javascript: is refused when written, never a claim",
+        arguments: ["picture", "website", "profile"])
+    func urlClaims(name: String) async throws {
+        try await TokenFixture.run { fixture in
+            try await fixture.installProfileSchema(#"{"fields": {"\#(name)": {"type": "string"}}}"#)
+            let token = try await fixture.accessToken()
+            for hostile in ["javascript:alert(1)", "http://example.com/a", "data:text/html,x", "//example.com/a"] {
+                let refused = try await fixture.profileRequest(
+                    .put, token: token, json: #"{"data": {"\#(name)": "\#(hostile)"}}"#)
+                #expect(refused.status == .badRequest, "\(hostile)")
+                #expect(refused["error_description"]?.hasPrefix("\(name): ") == true, "\(refused.text)")
+            }
+            let accepted = try await fixture.profileRequest(
+                .put, token: token, json: #"{"data": {"\#(name)": "https://example.com/ada"}}"#)
+            #expect(accepted.status == .ok, "\(accepted.text)")
+            #expect(try await fixture.userInfo(token).json[name] == .string("https://example.com/ada"))
+
+            let stored = try await fixture.provider.store.writeProfile(
+                userID: TokenFixture.user.id, data: [name: .string("javascript:alert(1)")], expectedRevision: 1,
+                now: fixture.clock.now)
+            #expect(stored == 2)
+            #expect(try await fixture.userInfo(token).json[name] == nil)
+            let idToken = try UnverifiedJWT(try #require(try await fixture.signIn()["id_token"])).claims
+            #expect(idToken[name] == nil)
         }
     }
 

@@ -9,7 +9,7 @@ import NIOCore
 @testable import LimenServer
 
 /// Apple's REST API as a server with the team key meets it, played by a ``StandInIssuer``: `POST /auth/token` redeems
-/// the codes it was told of with a refresh token of its own making, and `POST /auth/revoke` records what it was given;
+/// the codes it was told of with a refresh token of its own making and an ID token naming the code's Apple ID, and `POST /auth/revoke` records what it was given;
 /// both check the client secret as Apple does (``check(secret:clientID:audience:)``) and refuse it otherwise.
 final class StandInAppleTeam: Sendable {
     /// The team ID and key ID of the test's team key.
@@ -20,8 +20,8 @@ final class StandInAppleTeam: Sendable {
     struct State: Sendable {
         /// The team's public key; `nil` refuses every secret.
         var publicKey: P256.Signing.PublicKey?
-        /// The authorization codes it redeems (each once).
-        var codes: Set<String> = []
+        /// The authorization codes it redeems (each once), and the Apple ID (`sub`) each was given to.
+        var codes: [String: String] = [:]
         /// How many times `/auth/token` was called.
         var tokenCalls = 0
         /// The refresh tokens it issued, by client ID.
@@ -49,9 +49,9 @@ final class StandInAppleTeam: Sendable {
         state.withLock { $0.publicKey = P256.Signing.PrivateKey().publicKey }
     }
 
-    /// Makes `code` one it redeems.
-    func accept(code: String) {
-        _ = state.withLock { $0.codes.insert(code) }
+    /// Makes `code` one it redeems, as a code of the Apple ID `subject` (the identity tokens' default one unless told).
+    func accept(code: String, subject: String = "001234.abcdef") {
+        state.withLock { $0.codes[code] = subject }
     }
 
     /// Why `secret` is not the client secret Apple expects from the team for `clientID` at `audience`, or `nil`: a
@@ -89,7 +89,7 @@ final class StandInAppleTeam: Sendable {
                 return Self.refusal("invalid_client")
             }
             guard form["grant_type"] == "authorization_code", let code = form["code"],
-                self.state.withLock({ $0.codes.remove(code) }) != nil
+                let subject = self.state.withLock({ $0.codes.removeValue(forKey: code) })
             else { return Self.refusal("invalid_grant") }
             let refreshToken = "r.apple." + RandomToken.make(byteCount: 16)
             self.state.withLock { $0.issued.append((clientID, refreshToken)) }
@@ -98,6 +98,7 @@ final class StandInAppleTeam: Sendable {
                     "access_token": .string("a.apple." + RandomToken.make(byteCount: 8)),
                     "token_type": .string("Bearer"), "expires_in": .number(3600),
                     "refresh_token": .string(refreshToken),
+                    "id_token": .string(Self.idToken(issuer: issuer(), clientID: clientID, subject: subject)),
                 ]))
         }
         router.post("/auth/revoke") { request, _ in
@@ -112,6 +113,16 @@ final class StandInAppleTeam: Sendable {
             self.state.withLock { $0.revocations.append(recorded) }
             return Response(status: .ok)
         }
+    }
+
+    /// An ID token as Apple's token endpoint answers with (read by Limen without its signature, which TLS stands for
+    /// there): `iss`, `aud` the client ID, `sub` the code's Apple ID.
+    private static func idToken(issuer: String, clientID: String, subject: String) -> String {
+        let claims: [String: JSONValue] = [
+            "iss": .string(issuer), "aud": .string(clientID), "sub": .string(subject),
+            "iat": .number(1_700_000_000), "exp": .number(1_700_003_600),
+        ]
+        return HostileSubjectToken.compact(header: ["alg": .string("RS256")], claims: claims) + ".c2lnbmF0dXJl"
     }
 
     private static func form(of request: Request) async throws -> FormFields {

@@ -314,6 +314,28 @@ struct StoreConformanceTests {
         await cleanup()
     }
 
+    @Test(
+        "an exchanged subject token is recorded once until it expires, then may be recorded again",
+        arguments: StoreUnderTest.allCases)
+    func exchangedTokens(_ kind: StoreUnderTest) async throws {
+        let now = now
+        try await kind.withStore { store in
+            let hash = Data(repeating: 7, count: 32)
+            let expiresAt = now.addingTimeInterval(600)
+            let first = try await store.recordExchangedToken(tokenHash: hash, expiresAt: expiresAt, now: now)
+            let replay = try await store.recordExchangedToken(tokenHash: hash, expiresAt: expiresAt, now: now)
+            let other = try await store.recordExchangedToken(
+                tokenHash: Data(repeating: 8, count: 32), expiresAt: expiresAt, now: now)
+            #expect(first && !replay && other)
+            let afterExpiry = try await store.recordExchangedToken(
+                tokenHash: hash, expiresAt: expiresAt.addingTimeInterval(600), now: expiresAt)
+            #expect(afterExpiry, "an expired record no longer refuses")
+            let swept = try await store.deleteExpiredExchangedTokens(before: expiresAt)
+            let sweptLater = try await store.deleteExpiredExchangedTokens(before: expiresAt.addingTimeInterval(600))
+            #expect(swept == 1 && sweptLater == 1)
+        }
+    }
+
     @Test("signing keys keep their times and can be retired", arguments: StoreUnderTest.allCases)
     func signingKeyRoundTrip(_ kind: StoreUnderTest) async throws {
         let (store, cleanup) = try await kind.make()

@@ -137,6 +137,52 @@ struct TokenExchangeRefusalTests {
         }
     }
 
+    @Test(
+        "finding 12: a subject token is exchanged once; its replay is invalid_grant until it expires, with or without jti",
+        arguments: [["jti": JSONValue.string("exchange-once")], [:]])
+    func replayRefused(extra: [String: JSONValue]) async throws {
+        try await ExchangeFixture.run { fixture in
+            let token = try await fixture.token(extra: extra)
+            #expect(try await fixture.exchange(token).status == .ok)
+            let replay = try await fixture.exchange(token)
+            #expect(replay.status == .badRequest)
+            #expect(replay.error == "invalid_grant")
+            #expect(replay["access_token"] == nil)
+            // The record is kept until the token expires (300 s, and the minute of leeway): the sweep keeps it till then.
+            let store = fixture.tokens.provider.store
+            #expect(try await store.deleteExpiredExchangedTokens(before: fixture.now.addingTimeInterval(300)) == 0)
+            #expect(try await fixture.exchange(token).error == "invalid_grant")
+            #expect(try await store.deleteExpiredExchangedTokens(before: fixture.now.addingTimeInterval(360)) == 1)
+        }
+    }
+
+    @Test("finding 12: another token with the same issuer and jti is a replay too")
+    func sameJTIRefused() async throws {
+        try await ExchangeFixture.run { fixture in
+            let first = try await fixture.token(extra: ["jti": .string("one-jti")])
+            let second = try await fixture.token(subject: "ext-user-2", extra: ["jti": .string("one-jti")])
+            #expect(try await fixture.exchange(first).status == .ok)
+            #expect(try await fixture.exchange(second).error == "invalid_grant")
+        }
+    }
+
+    @Test(
+        "finding 12: a subject token with several audiences needs azp naming the configured one",
+        arguments: [
+            (String?.none, String?("invalid_grant")), ("someone-else", "invalid_grant"), (StandInIssuer.audience, nil),
+        ])
+    func severalAudiences(authorizedParty: String?, error: String?) async throws {
+        try await ExchangeFixture.run { fixture in
+            var extra: [String: JSONValue] = [
+                "aud": .array([.string(StandInIssuer.audience), .string("someone-else")])
+            ]
+            extra["azp"] = authorizedParty.map(JSONValue.string)
+            let response = try await fixture.exchange(try await fixture.token(extra: extra))
+            #expect(response.error == error)
+            #expect((response["access_token"] != nil) == (error == nil))
+        }
+    }
+
     @Test("an unknown kid refetches the key set once, and not again within the cooldown")
     func unknownKeyID() async throws {
         try await ExchangeFixture.run(trust: Self.trustByJWKSURL) { fixture in

@@ -145,9 +145,11 @@ struct TokenExchangeTests {
     func raceMakesOneUser(backend: TokenBackend) async throws {
         try await ExchangeFixture.run(on: backend) { fixture in
             for round in 0..<3 {
-                let token = try await fixture.token(subject: "racer-\(round)")
+                // Four tokens of one subject: each token is exchanged once.
+                var tokens: [String] = []
+                for _ in 0..<4 { tokens.append(try await fixture.token(subject: "racer-\(round)")) }
                 let subjects = try await withThrowingTaskGroup(of: String?.self) { group in
-                    for _ in 0..<4 {
+                    for token in tokens {
                         group.addTask { try ExchangeFixture.subject(of: try await fixture.exchange(token)) }
                     }
                     return try await group.reduce(into: [String?]()) { $0.append($1) }

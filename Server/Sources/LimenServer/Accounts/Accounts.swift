@@ -28,12 +28,14 @@ public struct Accounts: Sendable {
         self.now = now
     }
 
-    /// Creates an account with a password; the email is normalised and must be free.
+    /// Creates an account with a password; the email is normalised and must be free. Asked for from `clientAddress`
+    /// (`nil`: the admin API, the command line), whose hashing holds at most its share of the queue.
     public func signUp(
         email: String,
         password: String,
         name: String?,
-        emailVerified: Bool = false
+        emailVerified: Bool = false,
+        from clientAddress: String? = nil
     ) async throws(AccountError) -> UserRecord {
         let (email, name) = try Self.checked(email: email, password: password, name: name)
         let user = UserRecord(
@@ -41,7 +43,7 @@ public struct Accounts: Sendable {
             email: email,
             emailVerified: emailVerified,
             name: name,
-            passwordHash: try await hasher.hash(password),
+            passwordHash: try await hasher.hash(password, for: clientAddress),
             createdAt: now()
         )
         guard try await storage({ () throws(StorageError) in try await store.insertUserIfAbsent(user) }) else {

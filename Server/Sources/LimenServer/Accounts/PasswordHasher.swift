@@ -75,29 +75,42 @@ public struct PasswordHasher: Sendable {
         self.queue = queue
     }
 
-    /// The encoded hash of `password` with a fresh random salt.
-    public func hash(_ password: String) async throws(AccountError) -> String {
+    /// The encoded hash of `password` with a fresh random salt, asked for by `clientAddress` (`nil`: the admin API,
+    /// the command line), whose work holds at most its share of the queue (``PasswordHashingQueue``).
+    public func hash(_ password: String, for clientAddress: String? = nil) async throws(AccountError) -> String {
         let salt = Data((0..<Self.saltByteCount).map { _ in UInt8.random(in: .min ... .max) })
-        let derived = try await derive(password, salt: salt, parameters: parameters)
+        let derived = try await derive(password, salt: salt, parameters: parameters, for: clientAddress)
         return "$scrypt$ln=\(parameters.logN),r=\(parameters.blockSize),p=\(parameters.parallelism)$"
             + Self.base64(salt) + "$" + Self.base64(derived)
     }
 
-    /// Whether `password` matches `encoded`, compared in constant time; `false` for a malformed encoding.
-    public func verify(_ password: String, against encoded: String) async throws(AccountError) -> Bool {
+    /// Whether `password` matches `encoded`, compared in constant time; `false` for a malformed encoding. Asked for by
+    /// `clientAddress` as ``hash(_:for:)`` is.
+    public func verify(
+        _ password: String,
+        against encoded: String,
+        for clientAddress: String? = nil
+    ) async throws(AccountError) -> Bool {
         guard let stored = Self.decode(encoded) else { return false }
-        let derived = try await derive(password, salt: stored.salt, parameters: stored.parameters)
+        let derived = try await derive(
+            password, salt: stored.salt, parameters: stored.parameters, for: clientAddress)
         return ConstantTime.equals(Self.base64(derived), Self.base64(stored.hash))
     }
 
     /// Does the work of one verification and discards it, so that an unknown account takes as long to refuse as a
-    /// wrong password.
-    public func verifyNothing(_ password: String) async throws(AccountError) {
-        _ = try await derive(password, salt: Data(count: Self.saltByteCount), parameters: parameters)
+    /// wrong password. Asked for by `clientAddress` as ``hash(_:for:)`` is.
+    public func verifyNothing(_ password: String, for clientAddress: String? = nil) async throws(AccountError) {
+        _ = try await derive(
+            password, salt: Data(count: Self.saltByteCount), parameters: parameters, for: clientAddress)
     }
 
-    private func derive(_ password: String, salt: Data, parameters: Parameters) async throws(AccountError) -> Data {
-        try await queue.run {
+    private func derive(
+        _ password: String,
+        salt: Data,
+        parameters: Parameters,
+        for clientAddress: String?
+    ) async throws(AccountError) -> Data {
+        try await queue.run(for: clientAddress) {
             let key = try KDF.Scrypt.deriveKey(
                 from: Data(password.utf8),
                 salt: salt,

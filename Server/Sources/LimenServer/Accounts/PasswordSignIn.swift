@@ -22,7 +22,7 @@ struct PasswordSignIn: Sendable {
     func signIn(email: String, password: String, from clientAddress: String) async throws(AccountError) -> UserRecord {
         let email = Accounts.normalise(email)
         // Refused before it is counted, so that a busy server does not lock anyone out.
-        guard !hasher.queue.isFull else { throw .busy(retryAfter: PasswordHashingQueue.retryAfter) }
+        guard !hasher.queue.isFull(for: clientAddress) else { throw .busy(retryAfter: PasswordHashingQueue.retryAfter) }
         let attempt = try await throttle.begin(email: email, clientAddress: clientAddress)
         defer { attempt.end() }
         let found: UserRecord?
@@ -32,10 +32,10 @@ struct PasswordSignIn: Sendable {
             throw .storage(error)
         }
         guard let user = found, let stored = user.passwordHash else {
-            try await hasher.verifyNothing(password)
+            try await hasher.verifyNothing(password, for: clientAddress)
             throw .invalidCredentials
         }
-        guard try await hasher.verify(password, against: stored) else { throw .invalidCredentials }
+        guard try await hasher.verify(password, against: stored, for: clientAddress) else { throw .invalidCredentials }
         try await throttle.succeeded(attempt)
         return user
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Counts each sign-in attempt before its password is checked and decides whether it goes on:
-/// - per account name **and client address**, a hard lock (``SignInLockout``): a guessing address is stopped, the
+/// - per account name **and client address** (an IPv6 address with its /64, ``ClientNetwork``), a hard lock (``SignInLockout``): a guessing address is stopped, the
 ///   owner signing in from elsewhere is not;
 /// - per account name from anywhere, a delay that grows with the attempts (``SignInSlowdown``), never a lock;
 /// - per account name and client address, at most ``maximumInFlight`` attempts at once in this node.
@@ -47,7 +47,7 @@ struct SignInThrottle: Sendable {
     func counterKeys(email: String, clientAddress: String) -> (address: String, email: String) {
         // An address never contains a line break, so the two forms cannot collide whatever the email holds.
         (
-            keys.hmacHex("address \(clientAddress)\n\(email)", for: .signInThrottle),
+            keys.hmacHex("address \(ClientNetwork.key(of: clientAddress))\n\(email)", for: .signInThrottle),
             keys.hmacHex("email\n\(email)", for: .signInThrottle)
         )
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// How the hosted pages present a client: the name they show, its logo, an accent colour and a colour scheme. Set
 /// through the admin API (`PUT /admin/clients/{id}/branding`, or `branding` in the registration) and kept with the
@@ -34,7 +35,8 @@ public struct ClientBranding: Sendable, Equatable, Codable {
     }
 
     /// This branding if every field is acceptable: a display name of 1–100 characters without control characters, an
-    /// absolute `https` logo URL without credentials or fragment, an accent colour `#RRGGBB`.
+    /// absolute `https` logo URL whose host is a DNS name or an IP address, without credentials or fragment, an accent
+    /// colour `#RRGGBB` in ASCII hex digits.
     public func validated() throws(ClientBrandingError) -> ClientBranding {
         if let displayName {
             guard (1...Self.maximumDisplayNameLength).contains(displayName.count),
@@ -44,14 +46,56 @@ public struct ClientBranding: Sendable, Equatable, Codable {
         if let logoURL {
             guard logoURL.utf8.count <= Self.maximumLogoURLLength, let url = URLComponents(string: logoURL),
                 url.scheme?.lowercased() == "https", url.host?.isEmpty == false, url.user == nil, url.password == nil,
-                url.fragment == nil, !logoURL.contains(where: { $0.isWhitespace || "'\";,<>\\".contains($0) })
-            else { throw .invalid(field: "logo_uri", "use an absolute https URL without credentials or fragment") }
+                url.fragment == nil, !logoURL.contains(where: { $0.isWhitespace || "'\";,<>\\".contains($0) }),
+                Self.logoOrigin(of: logoURL) != nil
+            else {
+                throw .invalid(
+                    field: "logo_uri",
+                    "use an absolute https URL whose host is a DNS name or an IP address, without credentials or fragment"
+                )
+            }
         }
         if let accentColor {
-            guard accentColor.count == 7, accentColor.first == "#", accentColor.dropFirst().allSatisfy(\.isHexDigit)
-            else { throw .invalid(field: "accent_color", "use a colour of the form #RRGGBB") }
+            guard Self.isAccentColor(accentColor) else {
+                throw .invalid(field: "accent_color", "use a colour of the form #RRGGBB (ASCII hex digits)")
+            }
         }
         return self
+    }
+
+    /// Whether `text` is an accent colour: `#` and six ASCII hex digits (`#0b6e4f`).
+    static func isAccentColor(_ text: String) -> Bool {
+        text.count == 7 && text.first == "#" && text.dropFirst().allSatisfy { $0.isASCII && $0.isHexDigit }
+    }
+
+    /// The origin a page's Content Security Policy allows the logo `logoURL` from, `https://host[:port]` as the URL
+    /// encodes it, when its host is a DNS name (letters, digits and hyphens in dot-separated labels) or an IP address;
+    /// `nil` for anything else (`*`, a percent-encoded or other character), so nothing but a host ever enters the
+    /// header.
+    static func logoOrigin(of logoURL: String) -> String? {
+        guard let url = URLComponents(string: logoURL), url.scheme?.lowercased() == "https",
+            let encoded = url.encodedHost, let host = acceptedHost(encoded)
+        else { return nil }
+        return "https://\(host)\(url.port.map { ":\($0)" } ?? "")"
+    }
+
+    /// `host` as a policy writes it when it is a DNS name (lowercased) or an IP address (IPv6 in brackets); `nil` for
+    /// anything else.
+    private static func acceptedHost(_ host: String) -> String? {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare.contains(":") {
+            guard bare != host, (try? SocketAddress(ipAddress: bare, port: 0)) != nil else { return nil }
+            return host.lowercased()
+        }
+        let labels = bare.split(separator: ".", omittingEmptySubsequences: false)
+        guard bare == host, bare.count <= 253,
+            labels.allSatisfy({
+                // RFC 1123 §2.1: ASCII letters, digits and hyphens, not at either end.
+                (1...63).contains($0.count) && $0.first != "-" && $0.last != "-"
+                    && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+            })
+        else { return nil }
+        return bare.lowercased()
     }
 
     /// The branding as the `clients.branding` column keeps it: JSON.

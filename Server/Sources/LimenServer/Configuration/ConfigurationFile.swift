@@ -21,7 +21,7 @@ import Yams
 /// email_code_mail_budget: 5/h,10/d                    # codes mailed per address and purpose
 /// email_code_try_budget: 10/h,20/d                    # codes tried per address and purpose
 /// mail_webhook_secret: …                              # with an https:// mail_url (LIMEN_MAIL_WEBHOOK_SECRET is safer)
-/// authorize_rate_limit: 5/s                          # GET /authorize per client address, or "off"
+/// authorize_rate_limit: 5/s                          # /authorize and flow starts per client address, or "off"
 /// trusted_proxies: [127.0.0.1, "::1"]                 # or one comma-separated string
 /// resources: [https://api.example.com]               # RFC 8707: APIs an access token's aud may name
 /// access_token_ttl: 10m                               # durations: 600, 45s, 10m, 12h, 30d

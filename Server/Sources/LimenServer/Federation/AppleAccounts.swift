@@ -15,25 +15,47 @@ struct AppleAccounts: Sendable {
     let team: AppleTeamClient?
     let now: @Sendable () -> Date
 
-    /// Keeps what the verified `identity` says of `user`, with Apple's refresh token for `authorizationCode` when the
-    /// team key is configured and the code is given.
+    /// Redeems `authorizationCode`, which came with the verified `identity`, when the team key is configured and a
+    /// code is given, before anyone is signed in; `nil` without either, or when Apple refuses the code or does not say
+    /// whose it is (logged: the sign-in goes on, keeping no token). A code of another Apple ID than the identity
+    /// token's is refused with ``AppleTeamError/subjectMismatch``: the sign-in must not go on.
+    func redeem(
+        _ authorizationCode: String?,
+        for identity: AppleIdentity,
+        logger: Logger
+    ) async throws(AppleTeamError) -> AppleTeamClient.Redemption? {
+        guard let team, let code = authorizationCode, !code.isEmpty, let clientID = identity.audience else {
+            return nil
+        }
+        let redemption: AppleTeamClient.Redemption
+        do throws(AppleTeamError) {
+            redemption = try await team.redeem(code: code, clientID: clientID)
+        } catch {
+            logger.warning("Apple did not redeem an authorization code", metadata: ["reason": "\(error.code)"])
+            return nil
+        }
+        guard redemption.subject == identity.external.subject else {
+            logger.warning(
+                "An authorization code of another Apple ID came with an identity token",
+                metadata: ["reason": "\(AppleTeamError.subjectMismatch.code)"])
+            throw .subjectMismatch
+        }
+        return redemption
+    }
+
+    /// Keeps what the verified `identity` says of `user`, with Apple's refresh token of `redemption` (``redeem(_:for:logger:)``)
+    /// when there is one.
     func signedIn(
         _ identity: AppleIdentity,
         user userID: String,
-        authorizationCode: String?,
-        logger: Logger
+        redemption: AppleTeamClient.Redemption?
     ) async throws(StorageError) {
         var record = AppleAccountRecord(
             userID: userID, subject: identity.external.subject, isPrivateEmail: identity.isPrivateEmail,
             realUserStatus: identity.realUserStatus, updatedAt: now())
-        if let team, let code = authorizationCode, !code.isEmpty, let clientID = identity.audience {
-            do throws(AppleTeamError) {
-                let refreshToken = try await team.redeem(code: code, clientID: clientID)
-                record.sealedRefreshToken = try? seal.seal(refreshToken, userID: userID)
-                record.refreshTokenClientID = clientID
-            } catch {
-                logger.warning("Apple did not redeem an authorization code", metadata: ["reason": "\(error.code)"])
-            }
+        if let redemption {
+            record.sealedRefreshToken = try? seal.seal(redemption.refreshToken, userID: userID)
+            record.refreshTokenClientID = redemption.clientID
         }
         try await store.saveAppleAccount(record)
     }

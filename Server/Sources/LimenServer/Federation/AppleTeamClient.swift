@@ -12,6 +12,10 @@ enum AppleTeamError: Error, Sendable, Equatable {
     case refused(status: Int, error: String?)
     /// Apple's answer to a redemption held no refresh token.
     case noRefreshToken
+    /// Apple's answer to a redemption held no ID token naming the client and a subject.
+    case noIDToken
+    /// The code was given to another Apple ID than the identity token's (the redeemed ID token's `sub` differs).
+    case subjectMismatch
 
     /// A stable code for the log.
     var code: String {
@@ -20,6 +24,8 @@ enum AppleTeamError: Error, Sendable, Equatable {
         case .unreachable: "apple.unreachable"
         case .refused(let status, let error): "apple.refused.\(status).\(error ?? "none")"
         case .noRefreshToken: "apple.no_refresh_token"
+        case .noIDToken: "apple.no_id_token"
+        case .subjectMismatch: "apple.subject_mismatch"
         }
     }
 }
@@ -46,14 +52,29 @@ struct AppleTeamClient: Sendable {
         self.now = now
     }
 
-    /// Apple's refresh token for the authorization `code` an app of `clientID` (a bundle ID) received.
-    func redeem(code: String, clientID: String) async throws(AppleTeamError) -> String {
+    /// What Apple gives for an authorization code: its refresh token, for which client, and whom it is for.
+    struct Redemption: Sendable, Equatable {
+        /// Apple's refresh token.
+        let refreshToken: String
+        /// The bundle ID the code was given to.
+        let clientID: String
+        /// The `sub` of the ID token Apple answered with: the Apple ID the code belongs to.
+        let subject: String
+    }
+
+    /// Redeems the authorization `code` an app of `clientID` (a bundle ID) received. The ID token of Apple's answer
+    /// comes straight from Apple's token endpoint over TLS, which stands for its signature (OpenID Connect Core
+    /// §3.1.3.7); its `aud` must name `clientID`, and its `sub` says whose code it was.
+    func redeem(code: String, clientID: String) async throws(AppleTeamError) -> Redemption {
         let answer = try await post(
             "/auth/token", clientID: clientID, [("code", code), ("grant_type", "authorization_code")])
         guard let refreshToken = answer["refresh_token"]?.stringValue, !refreshToken.isEmpty else {
             throw .noRefreshToken
         }
-        return refreshToken
+        guard let idToken = answer["id_token"]?.stringValue, let claims = try? UnverifiedJWT(idToken),
+            claims.audience.contains(clientID), let subject = claims.subject, !subject.isEmpty
+        else { throw .noIDToken }
+        return Redemption(refreshToken: refreshToken, clientID: clientID, subject: subject)
     }
 
     /// Revokes Apple's `refreshToken`, which was given to `clientID`.

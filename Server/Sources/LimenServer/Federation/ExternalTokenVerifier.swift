@@ -48,8 +48,9 @@ extension ExternalIdentity {
 /// In order: the type; the unverified `iss`, which picks the issuer (an untrusted one is refused before anything is
 /// fetched); then LimenOIDC's ``JWKSCache/verifiedPayload(of:allowedAlgorithms:)`` — `alg` in the issuer's list (never
 /// `none` nor HMAC), the key by `kid` with one rate-limited refetch, the signature; then the claims: `iss`, `sub`,
-/// `aud`, `exp` and `iat` present, `aud` naming one of the issuer's audiences, `exp`, `nbf` and `iat` within 60
-/// seconds of leeway, and `iat` no older than `max_token_age`.
+/// `aud`, `exp` and `iat` present, `aud` naming one of the issuer's audiences (and, when `aud` has several values,
+/// `azp` naming one of them too: the party the token was issued to), `exp`, `nbf` and `iat` within 60 seconds of
+/// leeway, and `iat` no older than `max_token_age`.
 struct ExternalTokenVerifier: Sendable {
     /// The `subject_token_type`s accepted (RFC 8693 §3).
     static let acceptedTypes: Set<String> = [
@@ -139,6 +140,11 @@ struct ExternalTokenVerifier: Sendable {
         guard claims.issuer == issuer.issuer else { throw .untrustedIssuer }
         guard !claims.subject.isEmpty else { throw .invalid(.missingClaim("sub")) }
         guard claims.audience.contains(where: issuer.audiences.contains) else { throw .audienceMismatch }
+        if claims.audience.count > 1 {
+            guard let party = claims.authorizedParty, issuer.audiences.contains(party) else {
+                throw .invalid(.authorizedPartyMismatch)
+            }
+        }
         let time = now()
         guard time < claims.expiresAt.addingTimeInterval(Self.leeway) else { throw .invalid(.expired) }
         guard claims.issuedAt <= time.addingTimeInterval(Self.leeway) else { throw .invalid(.issuedInFuture) }

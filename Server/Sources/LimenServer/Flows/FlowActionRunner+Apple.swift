@@ -7,16 +7,18 @@ extension FlowActionRunner {
     static let invalidIdentityToken = "invalid_identity_token"
     /// The error detail code when Apple's keys could not be fetched (`503`, try again later).
     static let appleUnavailable = "apple_unavailable"
+    /// What an identity token refused for any reason is told.
+    private static let appleFailed = "Sign in with Apple did not work. Try again."
 
     /// `sign_in_with_apple`: the submitted `identity_token` checked against the raw `nonce` the app generated
     /// (``AppleIdentityVerifier``), then its Apple ID (kind `apple`, Apple's `sub`) resolved to a user by
     /// ``AccountLinking``'s cases (``AccountLinking/identified(_:as:request:context:)``); the optional `name`, which
     /// Apple gives the app on the first sign-in only, is trimmed and kept for a new user (or a guest without one). What
     /// Apple says of the user is kept, and the optional `authorization_code` redeemed when the team key is configured
-    /// (``AppleAccounts``).
+    /// (``AppleAccounts``), before the Apple ID is resolved.
     ///
-    /// A token refused for any reason gets the same error node (`invalid_identity_token` on `identity_token`), which
-    /// never echoes it; Apple's keys out of reach gets `503` with `apple_unavailable`. While sign-up is turned off, an
+    /// A token refused for any reason, or sent with the authorization code of another Apple ID, gets the same error
+    /// node (`invalid_identity_token` on `identity_token`), which never echoes it; Apple's keys out of reach gets `503` with `apple_unavailable`. While sign-up is turned off, an
     /// Apple ID that would make a new account ends the interaction with `sign_up_disabled` (`403`), as `create_account`
     /// does.
     func signInWithApple(
@@ -45,8 +47,14 @@ extension FlowActionRunner {
                     Self.appleUnavailable, "Apple cannot be reached just now. Try again in a minute.",
                     status: .serviceUnavailable, retryAfter: 60))
         } catch {
-            return .refused(
-                Self.appleRefusal(Self.invalidIdentityToken, "Sign in with Apple did not work. Try again."))
+            return .refused(Self.appleRefusal(Self.invalidIdentityToken, Self.appleFailed))
+        }
+        let redemption: AppleTeamClient.Redemption?
+        do throws(AppleTeamError) {
+            redemption = try await provider.appleAccounts?.redeem(
+                Self.text(values["authorization_code"]), for: identity, logger: logger)
+        } catch {
+            return .refused(Self.appleRefusal(Self.invalidIdentityToken, Self.appleFailed))
         }
         if !provider.configuration.signUpEnabled,
             try await linking.makesAccount(for: identity.external, request: request)
@@ -56,9 +64,7 @@ extension FlowActionRunner {
         switch try await linking.identified(identity.external, as: .apple, request: request, context: context) {
         case .success(let identified):
             if let subject = identified.subject {
-                try await provider.appleAccounts?.signedIn(
-                    identity, user: subject, authorizationCode: Self.text(values["authorization_code"]),
-                    logger: logger)
+                try await provider.appleAccounts?.signedIn(identity, user: subject, redemption: redemption)
             }
             return .proceeded(identified)
         case .failure(let refusal): return .refused(refusal)

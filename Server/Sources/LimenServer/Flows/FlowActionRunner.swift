@@ -111,7 +111,7 @@ struct FlowActionRunner: Sendable {
                     case .failure(let refusal)?: return .refused(refusal)
                     case nil:
                         let user = try await provider.accounts.signUp(
-                            email: email, password: password, name: name, emailVerified: proven)
+                            email: email, password: password, name: name, emailVerified: proven, from: clientAddress)
                         (context.subject, context.createdUser) = (user.id, true)
                     }
                 } catch {

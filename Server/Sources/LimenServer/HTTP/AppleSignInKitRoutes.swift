@@ -30,12 +30,14 @@ enum AppleSignInKitRoutes {
     static let scope = "openid email profile offline_access"
     /// The path of the native sign-in (rate-limited as the other sign-ins are).
     static let nativePath = "/auth/apple/native"
+    /// The route of ``nativePath``, limited per client address like the other sign-ins.
+    static let nativeRoute = RouterPath(nativePath)
     /// The path Apple posts its server-to-server notifications to.
     static let notificationsPath = "/auth/apple/notifications"
 
     static func add(to router: Router<some RequestContext>, service: TokenService, apple: AppleIdentityVerifier) {
         let client = AppleSignIn.client(now: service.provider.now())
-        router.post(RouterPath(nativePath)) { request, context in
+        router.post(nativeRoute) { request, context in
             let body = try await AppleSignInKitBody.nativeSignIn(from: request)
             let identity: AppleIdentity
             do throws(AppleIdentityRefusal) {
@@ -47,14 +49,20 @@ enum AppleSignInKitRoutes {
                 context.logger.debug("Sign in with Apple refused", metadata: ["reason": "\(error.code)"])
                 throw AppleSignInKitError.invalidIdentityToken
             }
+            let redemption: AppleTeamClient.Redemption?
+            do throws(AppleTeamError) {
+                redemption = try await service.provider.appleAccounts?.redeem(
+                    body.authorizationCode, for: identity, logger: context.logger)
+            } catch {
+                throw AppleSignInKitError.invalidIdentityToken
+            }
             let signUp = service.provider.configuration.signUpEnabled
             let user = try await serverErrors {
                 try await service.accounts.user(for: identity.external, signUp: signUp)
             }
             guard let user else { throw AppleSignInKitError.signUpDisabled }
             try await serverErrors {
-                try await service.provider.appleAccounts?.signedIn(
-                    identity, user: user.id, authorizationCode: body.authorizationCode, logger: context.logger)
+                try await service.provider.appleAccounts?.signedIn(identity, user: user.id, redemption: redemption)
             }
             let tokens = try await serverErrors {
                 try await service.issuer.issueNewGrant(

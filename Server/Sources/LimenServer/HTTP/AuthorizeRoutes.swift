@@ -10,17 +10,19 @@ enum AuthorizeRoutes {
     /// The parameter naming an upstream provider (``IdentityProvider/id``) to sign in with at once, skipping the
     /// sign-in page. A hint, as `login_hint` is: one naming no configured provider is ignored and the page shown.
     static let providerHintParameter = "idp_hint"
+    /// The route of both methods, limited per client address (each request stores a pending sign-in).
+    static let route: RouterPath = "/authorize"
 
     static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
         let validator = AuthorizationValidator(
             store: responder.provider.store, resources: responder.provider.configuration.resources)
         // Repeats are answered by the validator: some are error pages, some errors sent to the client.
-        router.get("/authorize") { request, _ in
+        router.get(route) { request, _ in
             await respond(
                 to: FormFields.query(of: request, allowingRepeats: true), request: request, validator: validator,
                 responder: responder)
         }
-        router.post("/authorize") { request, _ in
+        router.post(route) { request, _ in
             await respond(
                 to: await FormFields.read(from: request, allowingRepeats: true), request: request,
                 validator: validator, responder: responder)

@@ -16,6 +16,8 @@ import Logging
 enum EmailLinkRoutes {
     /// The path the link page posts to.
     static let submitPath = "/email-link"
+    /// The route of ``submitPath``, limited per client address like the sign-in forms.
+    static let submitRoute = RouterPath(submitPath)
 
     static func add(to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder) {
         router.get(RouterPath(EmailLink.hostedPath)) { request, _ in
@@ -23,7 +25,7 @@ enum EmailLinkRoutes {
                 Pages.emailLink(csrf: browser.csrfToken(for: CSRFToken.emailLinkPurpose))
             }
         }
-        router.post(RouterPath(submitPath)) { request, context in
+        router.post(submitRoute) { request, context in
             let clientAddress = responder.provider.configuration.trustedProxies.clientAddress(
                 of: request, peer: context.remoteAddress)
             return await responder.form(for: request) { browser, form throws(StorageError) in

@@ -17,9 +17,9 @@ enum FlowPageRoutes {
     static let paths = [
         "sign-in": "login", "sign-up": "signup", "password-reset": "password-reset", "email-code": "email-code",
     ]
-    /// The paths whose POSTs check or set a password or send a code, limited per client address by
+    /// The routes whose POSTs check or set a password or send a code, limited per client address by
     /// ``ServerConfiguration/signInRateLimit``.
-    static let passwordPaths = Set(paths.values.map { "/" + $0 })
+    static let passwordRoutes = paths.values.map { RouterPath($0) }
 
     /// Whether flow `name` has a page of its own (else it is `login?flow=NAME`).
     static func hasOwnPath(_ name: String) -> Bool {

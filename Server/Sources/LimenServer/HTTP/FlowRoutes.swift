@@ -10,8 +10,10 @@ import NIOCore
 /// malformed or oversized body is a `400` failure node, never a `500`. (`GET /flows/link`, where an email's link leads
 /// for a client without an `email_link_uri`, is a page: ``EmailLinkRoutes``.)
 enum FlowRoutes {
-    /// The path prefix of continuations, limited per client address like the sign-in forms.
-    static let interactionsPrefix = "/flows/interactions/"
+    /// The route of starts, limited per client address like `/authorize` (each stores an interaction).
+    static let startRoute: RouterPath = "/flows/:flow"
+    /// The route of continuations, limited per client address like the sign-in forms.
+    static let continuationRoute: RouterPath = "/flows/interactions/:id"
     /// The largest body accepted.
     static let maximumBodySize = 64 * 1024
 
@@ -24,7 +26,7 @@ enum FlowRoutes {
     ) {
         let engine = FlowEngine(provider: provider, catalog: provider.flows)
         let gate = AccountChangeGate(provider: provider)
-        router.post("/flows/:flow") { request, context in
+        router.post(startRoute) { request, context in
             let flow = context.parameters.get("flow") ?? ""
             let clientAddress = provider.configuration.trustedProxies.clientAddress(
                 of: request, peer: context.remoteAddress)
@@ -51,7 +53,7 @@ enum FlowRoutes {
                 }
             }
         }
-        router.post("/flows/interactions/:id") { request, context in
+        router.post(continuationRoute) { request, context in
             let id = context.parameters.get("id") ?? ""
             let clientAddress = provider.configuration.trustedProxies.clientAddress(
                 of: request, peer: context.remoteAddress)

@@ -3,23 +3,26 @@ import HTTPTypes
 import Hummingbird
 import LimenWire
 
-/// Refuses POST requests (or those `applies` picks) from a client address over its ``RateLimit`` with
-/// `429 Too Many Requests` and `Retry-After` (RFC 6585 §4): the sign-in forms and the token, revocation and
-/// introspection endpoints are all POSTs. Behind a trusted proxy the client address comes from `X-Forwarded-For` (see
-/// ``TrustedProxies``).
+/// Refuses the requests it counts (``LimitedRoutes``: every POST, or the routes named) from a client address over its
+/// ``RateLimit`` with `429 Too Many Requests` and `Retry-After` (RFC 6585 §4): the sign-in forms and the token,
+/// revocation and introspection endpoints are all POSTs. Routes are recognised by the route the router matched, so a
+/// path spelt `//login` or `/login/` is counted as `/login`. Behind a trusted proxy the client address comes from
+/// `X-Forwarded-For` (see ``TrustedProxies``).
 struct RateLimitMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let limiter: RateLimiter
     let proxies: TrustedProxies
     let now: @Sendable () -> Date
     /// The requests counted; the others pass.
-    var applies: @Sendable (Request) -> Bool = { $0.method == .post }
+    var counted = LimitedRoutes.everyPost
 
     func handle(
         _ request: Request,
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard applies(request) else { return try await next(request, context) }
+        guard counted.counts(request.method, route: context.endpointPath) else {
+            return try await next(request, context)
+        }
         let address = proxies.clientAddress(of: request, peer: context.remoteAddress)
         guard let wait = limiter.admit(address, at: now()) else { return try await next(request, context) }
         let seconds = max(1, Int(wait.rounded(.up)))

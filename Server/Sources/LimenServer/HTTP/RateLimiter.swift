@@ -8,9 +8,10 @@ public struct RateLimit: Sendable, Equatable {
     /// Requests allowed per second, sustained.
     public var perSecond: Double
 
-    /// Creates a limit.
+    /// Creates a limit. A burst under one request is raised to one: a request takes a whole token, so a smaller bucket
+    /// would never admit anything.
     public init(burst: Double, perSecond: Double) {
-        self.burst = burst
+        self.burst = max(1, burst)
         self.perSecond = perSecond
     }
 
@@ -19,7 +20,8 @@ public struct RateLimit: Sendable, Equatable {
     /// Per client address, for sign-in and sign-up POSTs (each costs a password hash): bursts of 3, then 1 a second.
     public static let defaultSignInPerClientAddress = RateLimit(burst: 3, perSecond: 1)
 
-    /// Reads a setting `N/s`: N requests a second, in bursts of 3 N; `nil` for anything else.
+    /// Reads a setting `N/s`: N requests a second, in bursts of 3 N but at least one request (so `0.2/s` admits one
+    /// request every 5 seconds); `nil` for anything else.
     init?(setting: String) {
         guard setting.hasSuffix("/s"), let rate = Double(setting.dropLast(2)), rate > 0, rate.isFinite else {
             return nil
@@ -28,7 +30,8 @@ public struct RateLimit: Sendable, Equatable {
     }
 }
 
-/// Token buckets by key (a client address), kept in this node's memory.
+/// Token buckets by client address, kept in this node's memory; an IPv6 address is counted with its /64
+/// (``ClientNetwork``).
 ///
 /// Full buckets are forgotten when the table grows past ``maximumKeys``, so the memory stays bounded under a flood
 /// of addresses.
@@ -50,9 +53,11 @@ public final class RateLimiter: Sendable {
         self.maximumKeys = maximumKeys
     }
 
-    /// Takes one request's token for `key` at `now`: `nil` when admitted, otherwise the seconds until one is free.
-    public func admit(_ key: String, at now: Date) -> TimeInterval? {
-        buckets.withLockedValue { buckets in
+    /// Takes one request's token for `clientAddress` at `now`: `nil` when admitted, otherwise the seconds until one is
+    /// free.
+    public func admit(_ clientAddress: String, at now: Date) -> TimeInterval? {
+        let key = ClientNetwork.key(of: clientAddress)
+        return buckets.withLockedValue { buckets in
             var bucket = buckets[key] ?? Bucket(tokens: limit.burst, updatedAt: now)
             let elapsed = max(0, now.timeIntervalSince(bucket.updatedAt))
             bucket.tokens = min(limit.burst, bucket.tokens + elapsed * limit.perSecond)

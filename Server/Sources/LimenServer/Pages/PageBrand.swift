@@ -3,12 +3,16 @@ import Foundation
 
 /// A client's branding as a page applies it: the name shown, the logo, the colour scheme's class on `<html>`, and an
 /// inline style for the accent colour, allowed by the page's Content Security Policy through its SHA-256 (the style
-/// is the server's own text; only a validated `#RRGGBB` enters it) and the logo's origin.
+/// is the server's own text; only a validated `#RRGGBB` enters it) and the logo's origin. Branding stored before it was
+/// checked as it is now is applied only where it passes today's checks: a logo whose host is not a DNS name or an IP
+/// address is not shown, and its host never enters the policy.
 struct PageBrand {
     /// The name the page shows for the client.
     var name: String
     /// The logo's URL.
     var logoURL: String?
+    /// The origin the policy allows the logo from (``ClientBranding/logoOrigin(of:)``).
+    var logoOrigin: String?
     /// `theme-light` or `theme-dark`; `nil` follows the system.
     var themeClass: String?
     /// The accent's CSS, when the client has an accent colour.
@@ -18,7 +22,8 @@ struct PageBrand {
     init(client: ClientRecord) {
         let branding = client.branding ?? ClientBranding()
         name = branding.displayName ?? client.name
-        logoURL = branding.logoURL
+        logoOrigin = branding.logoURL.flatMap(ClientBranding.logoOrigin(of:))
+        logoURL = logoOrigin == nil ? nil : branding.logoURL
         themeClass = branding.theme == .auto ? nil : "theme-\(branding.theme.rawValue)"
         style = branding.accentColor.flatMap(AccentStyle.css(accent:))
     }
@@ -26,9 +31,7 @@ struct PageBrand {
     /// The page's Content Security Policy: ``Pages/contentSecurityPolicy`` with the logo's origin and the style's hash.
     var contentSecurityPolicy: String {
         var images = "img-src 'self'"
-        if let logoURL, let url = URLComponents(string: logoURL), let host = url.host {
-            images += " https://\(host)\(url.port.map { ":\($0)" } ?? "")"
-        }
+        if let logoOrigin { images += " \(logoOrigin)" }
         var styles = "style-src 'self'"
         if let style {
             styles += " 'sha256-\(Data(SHA256.hash(data: Data(style.utf8))).base64EncodedString())'"
@@ -66,7 +69,7 @@ enum AccentStyle {
 
     /// The relative luminance of `#RRGGBB` (WCAG 2), or `nil` for another text.
     static func luminance(_ hex: String) -> Double? {
-        guard hex.count == 7, hex.first == "#", let value = UInt32(hex.dropFirst(), radix: 16) else { return nil }
+        guard ClientBranding.isAccentColor(hex), let value = UInt32(hex.dropFirst(), radix: 16) else { return nil }
         let channels = [(value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF].map { channel -> Double in
             let srgb = Double(channel) / 255
             return srgb <= 0.04045 ? srgb / 12.92 : pow((srgb + 0.055) / 1.055, 2.4)

@@ -69,6 +69,9 @@ extension ProfileField {
         switch (type, value) {
         case (.string, .string(let text)):
             measure = Double(text.unicodeScalars.count)
+            guard UserInfoClaims.accepts(text, as: name) else {
+                throw refuse("is a URL claim of OpenID Connect: use an absolute https URL")
+            }
             if let pattern = validation.pattern {
                 switch pattern.matches(text) {
                 case true?: break

@@ -3,8 +3,9 @@ import Logging
 import ServiceLifecycle
 
 /// Deletes expired rows (authorization codes, grants, refresh tokens, access-token revocations, forgotten sign-in
-/// failures, pending authorization requests, browser sessions, device authorizations, undelivered mail, spent email-code budgets) and anonymous users unused for
-/// ``TokenLifetimes/anonymousUser`` at start and then every ``interval``, until the service group shuts down.
+/// failures, pending authorization requests, browser sessions, device authorizations, undelivered mail, spent email-code
+/// budgets, exchanged subject tokens) and anonymous users unused for ``TokenLifetimes/anonymousUser`` at start and then
+/// every ``interval``, until the service group shuts down.
 public struct ExpirySweeper: Service {
     /// The time between two sweeps.
     public let interval: Duration
@@ -100,6 +101,12 @@ public struct ExpirySweeper: Service {
                 "mail outbox",
                 { [store] () throws(StorageError) in
                     try await store.deleteExpiredOutboxMail(before: now)
+                }
+            ),
+            (
+                "exchanged subject tokens",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredExchangedTokens(before: now)
                 }
             ),
             (

@@ -69,6 +69,7 @@ enum SchemaMigrations {
         IdentityMigration.migration,
         AppleAccountMigration.migration,
         mailOutbox,
+        ExchangedTokenMigration.migration,
     ]
 
     /// Version 20: the mail outbox (``MailOutbox``), sealed messages waiting for a worker on any node; and the

@@ -9,7 +9,7 @@ public protocol Store:
     Sendable, UserStore, SignInThrottleStore, PendingAuthorizationStore, BrowserSessionStore, ConsentStore,
     GrantStore, RefreshTokenStore, DeviceAuthorizationStore, AdministrationStore, FirstRunStore, ProfileStore,
     AccessTokenStateStore, FlowInteractionStore, EmailCodeStore, IdentityStore, AppleAccountStore, MailOutboxStore,
-    EmailCodeBudgetStore
+    EmailCodeBudgetStore, ExchangedTokenStore
 {
     /// Applies every schema migration not yet applied; running it again changes nothing.
     func migrate() async throws(StorageError)

@@ -8,8 +8,9 @@ import Logging
 /// external identity signs in as (``ExternalAccounts``).
 ///
 /// - `subject_token`, `subject_token_type` (`…:token-type:id_token` or `…:token-type:jwt`): required; every way the
-///   token can fail (type, issuer, signature, algorithm, key, claims, age) is the same `invalid_grant`, and only the
-///   server's debug log says which.
+///   token can fail (type, issuer, signature, algorithm, key, claims, age, a second use) is the same `invalid_grant`,
+///   and only the server's debug log says which. A subject token is exchanged once: it is remembered until it expires
+///   (by its issuer and `jti`, or by its SHA-256 without a `jti`, ``ExchangedTokenStore``).
 /// - `requested_token_type`: absent or `…:token-type:access_token`; `actor_token` (delegation) is not supported.
 /// - `scope`: as at `/authorize` (known scopes, `openid` among them), `openid` when absent. The grant is not tied to
 ///   a browser session, so it is an `offline_access` grant whenever the client may use refresh tokens.
@@ -39,8 +40,9 @@ struct TokenExchangeGrant: Sendable {
         let scope = try grantedScope(form["scope"], client: client)
 
         let identity: ExternalIdentity
+        let claims: [String: JSONValue]
         do {
-            identity = try await verifier.verify(subjectToken, type: subjectTokenType)
+            (identity, claims) = try await verifier.verifyWithClaims(subjectToken, type: subjectTokenType)
         } catch .keysUnavailable(let issuer) {
             logger.warning(
                 "A trusted issuer's signing keys could not be fetched",
@@ -48,6 +50,11 @@ struct TokenExchangeGrant: Sendable {
             throw TokenEndpointError.serverError
         } catch {
             logger.debug("Token exchange refused", metadata: ["reason": "\(error.code)", "client_id": "\(client.id)"])
+            throw TokenEndpointError.invalidGrant
+        }
+        guard try await recordFirstUse(of: subjectToken, claims: claims) else {
+            logger.debug(
+                "Token exchange refused", metadata: ["reason": "token_exchange.replayed", "client_id": "\(client.id)"])
             throw TokenEndpointError.invalidGrant
         }
         guard
@@ -65,6 +72,22 @@ struct TokenExchangeGrant: Sendable {
             tokens.body = .object(body)
         }
         return tokens.body
+    }
+
+    /// Records the verified subject token `token` (with `claims`) as exchanged until it expires, by its issuer and
+    /// `jti`, or by the token itself without a `jti`; `false` when it was exchanged before.
+    private func recordFirstUse(of token: String, claims: [String: JSONValue]) async throws(StorageError) -> Bool {
+        let name =
+            if let issuer = claims["iss"]?.stringValue, let jti = claims["jti"]?.stringValue {
+                "jti \(issuer)\n\(jti)"
+            } else {
+                "token \(token)"
+            }
+        let expiresAt = Date(timeIntervalSince1970: claims["exp"]?.numberValue ?? 0)
+        return try await issuer.provider.store.recordExchangedToken(
+            tokenHash: RandomIdentifier.hash(name),
+            expiresAt: expiresAt.addingTimeInterval(ExternalTokenVerifier.leeway),
+            now: issuer.provider.now())
     }
 
     /// The access token's extra audience: `resource` or `audience` (RFC 8693 §2.1 allows both; here they must agree).

@@ -5,7 +5,8 @@ import LimenWire
 /// `sub` and `auth_level` (``AuthLevel``, from the user's identities) always; `email` and `email_verified` with the
 /// `email` scope, for a user with an address; with the `profile` scope, the standard profile
 /// claims the user's profile holds (``profileClaims``, from fields of those names that are not encrypted and hold a
-/// string), `name` falling back to the account's name, and `updated_at` (the profile's last write).
+/// string; the URL claims ``urlClaims`` only as absolute `https` URLs), `name` falling back to the account's name, and
+/// `updated_at` (the profile's last write).
 enum UserInfoClaims {
     /// The `profile` scope's claims (OpenID Connect Core §5.4) that profile fields of the same name give, when they
     /// hold a string; `updated_at` is the profile's last write instead.
@@ -13,6 +14,18 @@ enum UserInfoClaims {
         "name", "family_name", "given_name", "middle_name", "nickname", "preferred_username", "profile", "picture",
         "website", "gender", "birthdate", "zoneinfo", "locale",
     ]
+
+    /// The `profile` scope's claims that are URLs a relying party may link to or load (`profile`, `picture`,
+    /// `website`): written and given only as absolute `https` URLs, never `javascript:` or another scheme.
+    static let urlClaims: Set<String> = ["profile", "picture", "website"]
+
+    /// Whether `text` may be the value of claim `name`: any text, but an absolute `https` URL with a host for
+    /// ``urlClaims``.
+    static func accepts(_ text: String, as name: String) -> Bool {
+        guard urlClaims.contains(name) else { return true }
+        guard let url = URLComponents(string: text), url.scheme?.lowercased() == "https" else { return false }
+        return url.host?.isEmpty == false
+    }
 
     /// The claims for the user the token was issued for; `nil` when that user no longer exists.
     static func claims(
@@ -54,8 +67,10 @@ enum UserInfoClaims {
         guard scope.contains("profile") else { return claims }
         if let name = user.name { claims["name"] = .string(name) }
         if let profile {
-            for (name, value) in profile.data where profileClaims.contains(name) && value.stringValue != nil {
-                guard let field = schema.fields[name], !field.isEncrypted else { continue }
+            for (name, value) in profile.data where profileClaims.contains(name) {
+                guard let text = value.stringValue, accepts(text, as: name), let field = schema.fields[name],
+                    !field.isEncrypted
+                else { continue }
                 claims[name] = value
             }
             claims["updated_at"] = .number(profile.updatedAt.timeIntervalSince1970.rounded(.down))
