@@ -10,7 +10,7 @@
     /// ```objc
     /// NSError *error = nil;
     /// LMNAuthClient *limen = [LMNAuthClient clientFromMainBundleAndReturnError:&error];
-    /// [limen signInFromAnchor:self.view.window completion:^(NSString *userID, NSError *error) { … }];
+    /// [limen signInFrom:self.view.window completion:^(NSString *userID, NSError *error) { … }];
     /// ```
     @objc(LMNAuthClient)
     public final class LMNAuthClient: NSObject, Sendable {
@@ -40,7 +40,9 @@
         }
 
         /// Signs in in a web authentication session over `anchor` (a window of the foreground scene); the completion
-        /// gets the user's ID, or the error (`LimenErrorCode.userCancelled` when the person closed the page).
+        /// gets the user's ID, or the error (`LimenErrorCode.userCancelled` when the person closed the page). Call it
+        /// on the main thread, as anything touching a window.
+        @MainActor
         @objc public func signIn(
             from anchor: ASPresentationAnchor,
             completion: @escaping @Sendable (String?, NSError?) -> Void

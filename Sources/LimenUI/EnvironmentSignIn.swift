@@ -42,6 +42,15 @@
         let controller: AuthorizationController
 
         func authorize(hashedNonce: String) async throws(UserAgentError) -> AppleIDCredential {
+            try await Self.request(from: controller, hashedNonce: hashedNonce)
+        }
+
+        /// Asks `controller` on the main actor, where its result (not `Sendable`) stays.
+        @MainActor
+        private static func request(
+            from controller: AuthorizationController,
+            hashedNonce: String
+        ) async throws(UserAgentError) -> AppleIDCredential {
             let request = ASAuthorizationAppleIDProvider().createRequest()
             request.requestedScopes = [.fullName, .email]
             request.nonce = hashedNonce
@@ -58,7 +67,7 @@
     }
 
     /// A user agent over `session`, or `nil` before the OS versions whose session takes a callback.
-    func userAgent(over session: WebAuthenticationSession) -> (any UserAgent)? {
+    func webSessionUserAgent(over session: WebAuthenticationSession) -> (any UserAgent)? {
         if #available(iOS 17.4, macOS 14.4, tvOS 17.4, visionOS 1.1, watchOS 10.4, *) {
             return WebSessionUserAgent(session: session)
         }
@@ -71,7 +80,7 @@
         @MainActor
         init(webSession: WebAuthenticationSession, authorizationController: AuthorizationController) {
             self.init(
-                userAgent: userAgent(over: webSession),
+                userAgent: webSessionUserAgent(over: webSession),
                 appleAuthorization: AuthorizationControllerSheet(controller: authorizationController))
         }
     }

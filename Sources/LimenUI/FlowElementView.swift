@@ -63,17 +63,21 @@
             Task { await model.advance() }
         }
 
-        private var text: Binding<String> { binding(\.[text: element.key]) }
-        private var isOn: Binding<Bool> { binding(\.[isOn: element.key]) }
-
-        private func choice(_ value: String) -> Binding<Bool> {
-            binding(\.[choice: value, of: element.key])
+        private var text: Binding<String> {
+            let (model, key) = (model, element.key)
+            return Binding(get: { @MainActor in model[text: key] }, set: { @MainActor in model[text: key] = $0 })
         }
 
-        /// A binding to the model's value at `path`.
-        private func binding<Value>(_ path: any ReferenceWritableKeyPath<FlowFormModel, Value> & Sendable) -> Binding<Value>
-        {
-            Binding(get: { [model] in model[keyPath: path] }, set: { [model] in model[keyPath: path] = $0 })
+        private var isOn: Binding<Bool> {
+            let (model, key) = (model, element.key)
+            return Binding(get: { @MainActor in model[isOn: key] }, set: { @MainActor in model[isOn: key] = $0 })
+        }
+
+        private func choice(_ value: String) -> Binding<Bool> {
+            let (model, key) = (model, element.key)
+            return Binding(
+                get: { @MainActor in model[choice: value, of: key] },
+                set: { @MainActor in model[choice: value, of: key] = $0 })
         }
     }
 

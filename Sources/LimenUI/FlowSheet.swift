@@ -27,6 +27,7 @@
         public init(model: FlowFormModel, onSignIn: @escaping @MainActor (AuthState.User) -> Void) {
             self.model = model
             self.onSignIn = onSignIn
+            _focus = FocusState()
         }
 
         public var body: some View {
@@ -78,7 +79,7 @@
 
         /// Presses the button or link `key`, giving an identity provider's button the web session.
         private func press(_ key: String) {
-            let userAgent = userAgent(over: webSession)
+            let userAgent = webSessionUserAgent(over: webSession)
             Task { await model.press(key, using: userAgent) }
         }
     }

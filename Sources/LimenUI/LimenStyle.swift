@@ -2,7 +2,7 @@
     import SwiftUI
 
     /// How LimenUI's flow sheet and buttons look (Rownd's `RowndCustomizations`): set it once with
-    /// ``SwiftUICore/View/limenStyle(_:)`` around the views. Fonts are text styles, so they follow Dynamic Type; colours
+    /// `.limenStyle(_:)` around the views. Fonts are text styles, so they follow Dynamic Type; colours
     /// left `nil` are the system's, so they follow dark mode.
     ///
     /// ```swift

@@ -16,6 +16,15 @@ struct FlowFormModelServerTests {
     /// A sign-in rate limit above what one test sends in a second.
     static let settings = ["--sign-in-rate-limit", "100/s"]
 
+    /// Runs `body` with Limen Server mailing its codes and links to an SMTP sink, and the sink.
+    func withMailingServer(_ body: (LimenServerPeer, SMTPSink) async throws -> Void) async throws {
+        try await SMTPSink.with { sink in
+            try await LimenServerPeer.with(settings: Self.settings + ["--mail-url", sink.mailURL]) { server in
+                try await body(server, sink)
+            }
+        }
+    }
+
     @Test("sign-in: the step's elements, labels and focus order; a wrong password keeps the values and says so")
     func signInStep() async throws {
         try await LimenServerPeer.with(settings: Self.settings) { server in
@@ -110,31 +119,29 @@ struct FlowFormModelServerTests {
         "sign-up: the password policy as live hints, met as the person types; the server's per-field messages",
         .enabled(if: SMTPSink.unavailableReason == nil, "aiosmtpd is not installed"))
     func passwordPolicy() async throws {
-        try await SMTPSink.with { sink in
-            try await LimenServerPeer.with(settings: Self.settings + ["--mail-url", sink.mailURL]) { server in
-                let form = FlowFormModel(client: try FlowFixture.client(server), flow: "sign-up")
-                await form.start()
-                form[text: "email"] = "grace@example.com"
-                await form.submit()
-                #expect(form.elements.first { $0.key == "password" }?.kind == .password(isNew: true))
-                #expect(form.elements.first { $0.key == "password-verify" }?.kind == .password(isNew: true))
-                #expect(form.passwordHints(for: "password-verify").isEmpty, "the repetition has no hints of its own")
-                form[text: "password"] = "short"
-                let hints = form.passwordHints(for: "password")
-                #expect(hints.first?.id == "invalid_length" && hints.first?.isMet == false)
-                #expect(form.accessibilityValue(for: "password")?.hasPrefix("Still needed: ") == true)
-                form[text: "password"] = "a long enough password"
-                #expect(form.passwordHints(for: "password").allSatisfy { $0.isMet })
-                #expect(form.accessibilityValue(for: "password") == nil)
+        try await withMailingServer { server, _ in
+            let form = FlowFormModel(client: try FlowFixture.client(server), flow: "sign-up")
+            await form.start()
+            form[text: "email"] = "grace@example.com"
+            await form.submit()
+            #expect(form.elements.first { $0.key == "password" }?.kind == .password(isNew: true))
+            #expect(form.elements.first { $0.key == "password-verify" }?.kind == .password(isNew: true))
+            #expect(form.passwordHints(for: "password-verify").isEmpty, "the repetition has no hints of its own")
+            form[text: "password"] = "short"
+            let hints = form.passwordHints(for: "password")
+            #expect(hints.first?.id == "invalid_length" && hints.first?.isMet == false)
+            #expect(form.accessibilityValue(for: "password")?.hasPrefix("Still needed: ") == true)
+            form[text: "password"] = "a long enough password"
+            #expect(form.passwordHints(for: "password").allSatisfy { $0.isMet })
+            #expect(form.accessibilityValue(for: "password") == nil)
 
-                form[text: "code"] = "000000"
-                form[text: "password"] = "short"
-                form[text: "password-verify"] = "short"
-                let submit = try #require(form.elements.first { $0.kind == .submit })
-                await form.press(submit.key)
-                #expect(form.phase == .step, "the device refused the short password")
-                #expect(form.errors(for: "password").contains(try #require(hints.first).text))
-            }
+            form[text: "code"] = "000000"
+            form[text: "password"] = "short"
+            form[text: "password-verify"] = "short"
+            let submit = try #require(form.elements.first { $0.kind == .submit })
+            await form.press(submit.key)
+            #expect(form.phase == .step, "the device refused the short password")
+            #expect(form.errors(for: "password").contains(try #require(hints.first).text))
         }
     }
 
@@ -142,18 +149,16 @@ struct FlowFormModelServerTests {
         "the email's link continues the sheet's code step and signs in",
         .enabled(if: SMTPSink.unavailableReason == nil, "aiosmtpd is not installed"))
     func emailLink() async throws {
-        try await SMTPSink.with { sink in
-            try await LimenServerPeer.with(settings: Self.settings + ["--mail-url", sink.mailURL]) { server in
-                let form = FlowFormModel(client: try FlowFixture.client(server), flow: "email-code")
-                await form.start()
-                form[text: "email"] = server.user.email
-                await form.submit()
-                #expect(form.focusOrder.contains("code"))
-                #expect(await form.handle(url: try #require(URL(string: "https://example.com/other"))) == false)
-                #expect(await form.handle(url: try #require(sink.lastLink())))
-                #expect(FlowFixture.user(of: form)?.email == server.user.email)
-                #expect(form.client.state.phase == .signedIn)
-            }
+        try await withMailingServer { server, sink in
+            let form = FlowFormModel(client: try FlowFixture.client(server), flow: "email-code")
+            await form.start()
+            form[text: "email"] = server.user.email
+            await form.submit()
+            #expect(form.focusOrder.contains("code"))
+            #expect(await form.handle(url: try #require(URL(string: "https://example.com/other"))) == false)
+            #expect(await form.handle(url: try #require(sink.lastLink())))
+            #expect(FlowFixture.user(of: form)?.email == server.user.email)
+            #expect(form.client.state.phase == .signedIn)
         }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import Limen
-import Observation
 import LimenTestSupport
 import LimenUIModel
+import Observation
 import TestSupport
 import Testing
 

@@ -24,10 +24,11 @@ extension View {
     nonisolated public func disabled(_ disabled: Bool) -> some View { self }
     /// https://developer.apple.com/documentation/swiftui/view/tag(_:includeoptional:)
     nonisolated public func tag<V: Hashable>(_ tag: V, includeOptional: Bool = true) -> some View { self }
-    /// https://developer.apple.com/documentation/swiftui/view/task(name:priority:file:line:_:)
+    /// https://developer.apple.com/documentation/swiftui/view/task(name:priority:file:line:_:) — the SDK's interface
+    /// also marks `action` `@_inheritActorContext` (the page does not show it), so a view's task runs on the main actor.
     nonisolated public func task(
         name: String? = nil, priority: TaskPriority = .userInitiated, file: String = #fileID, line: Int = #line,
-        _ action: sending @escaping @isolated(any) () async -> Void
+        @_inheritActorContext _ action: sending @escaping @isolated(any) () async -> Void
     ) -> some View { self }
     /// https://developer.apple.com/documentation/swiftui/view/onchange(of:initial:_:)-4psgg
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)

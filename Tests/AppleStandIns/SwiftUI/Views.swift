@@ -70,7 +70,7 @@ extension Optional: View where Wrapped: View {
 }
 
 /// https://developer.apple.com/documentation/swiftui/text
-@frozen public struct Text: View, Equatable, Sendable {
+@frozen public struct Text: Equatable, Sendable {
     /// https://developer.apple.com/documentation/swiftui/text/init(_:)-9d1g4
     nonisolated public init<S: StringProtocol>(_ content: S) {}
     /// https://developer.apple.com/documentation/swiftui/text/font(_:)
@@ -78,6 +78,10 @@ extension Optional: View where Wrapped: View {
     /// https://developer.apple.com/documentation/swiftui/text/foregroundstyle(_:)
     @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, visionOS 1.0, *)
     nonisolated public func foregroundStyle<S: ShapeStyle>(_ style: S) -> Text { self }
+}
+
+/// https://developer.apple.com/documentation/swiftui/text (`View`, in an extension as in the SDK)
+extension Text: View {
     public typealias Body = Never
     public var body: Never { fatalError() }
 }
@@ -197,7 +201,7 @@ extension ProgressView where Label == EmptyView, CurrentValueLabel == EmptyView 
 }
 
 /// https://developer.apple.com/documentation/swiftui/color
-@frozen public struct Color: Hashable, CustomStringConvertible, Sendable, View, ShapeStyle {
+@frozen public struct Color: Hashable, CustomStringConvertible, Sendable {
     public static let red = Color()
     public static let green = Color()
     public static let secondary = Color()
@@ -205,6 +209,10 @@ extension ProgressView where Label == EmptyView, CurrentValueLabel == EmptyView 
     public static let orange = Color()
     public static let indigo = Color()
     public var description: String { "" }
+}
+
+/// https://developer.apple.com/documentation/swiftui/color (`View` and `ShapeStyle`, in extensions as in the SDK)
+extension Color: View, ShapeStyle {
     public typealias Body = Never
     public var body: Never { fatalError() }
 }

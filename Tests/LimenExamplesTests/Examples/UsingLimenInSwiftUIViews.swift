@@ -52,6 +52,7 @@
     // end snippet
 
     /// Rownd's customisations.
+    @MainActor
     func usingLimenInSwiftUIStyle(client: AuthClient) -> some View {
         // snippet: swiftui-style
         SignInScreen(client: client)
