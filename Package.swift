@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "LimenOIDC", targets: ["LimenOIDC"]),
         .library(name: "LimenWire", targets: ["LimenWire"]),
         .library(name: "LimenLoopback", targets: ["LimenLoopback"]),
+        // SwiftUI components (Apple only: LimenUI compiles to nothing elsewhere) over their cross-platform models.
+        .library(name: "LimenUI", targets: ["LimenUI", "LimenUIModel"]),
         .executable(name: "limen", targets: ["LimenCLI"]),
         // Limen's own test support, shared by this package's tests and the server's (Server/Package.swift): not a
         // stable API, as HummingbirdTesting and NIOTestUtils are to their packages.
@@ -80,6 +82,18 @@ let package = Package(
         .target(
             name: "LimenApple",
             dependencies: ["Limen"],
+            swiftSettings: strictSettings
+        ),
+        // What LimenUI's views show and do (flow forms, sign-in state), as Observation models that build and are
+        // tested on Linux; the views themselves stay thin.
+        .target(
+            name: "LimenUIModel",
+            dependencies: ["Limen"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LimenUI",
+            dependencies: ["Limen", "LimenApple", "LimenUIModel"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -147,6 +161,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "LimenUIModelTests",
+            dependencies: ["LimenTestSupport", "LimenUIModel", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "LimenLoopbackTests",
             dependencies: ["LimenTestSupport", "LimenLoopback", "TestSupport"],
             swiftSettings: strictSettings
@@ -158,7 +177,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LimenExamplesTests",
-            dependencies: ["Limen", "LimenApple", "LimenLoopback", "LimenOIDC"],
+            dependencies: ["Limen", "LimenApple", "LimenLoopback", "LimenOIDC", "LimenUI", "LimenUIModel"],
             swiftSettings: strictSettings
         ),
         .testTarget(

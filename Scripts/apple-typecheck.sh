@@ -3,7 +3,7 @@
 # declarations of Apple's frameworks (Tests/AppleStandIns/<Framework>/, each compiled as the module it is named after).
 #
 # Checked: the whole of Sources/Limen (so its `#if canImport(Security)` files, the Keychain store among them, compile:
-# the stand-in modules make `canImport` true), Sources/LimenApple, Sources/LimenUI when it exists, and the
+# the stand-in modules make `canImport` true), Sources/LimenApple, Sources/LimenUI (over Sources/LimenUIModel) and the
 # documentation's Apple-only examples (Tests/LimenExamplesTests/Examples files naming this script); twice, for the
 # two shapes of AuthenticationServices (its presentation and delegate protocols `@MainActor`, as in current SDKs, and
 # not, as before Xcode 16: -D LIMEN_STANDIN_NONISOLATED_PRESENTATION).
@@ -20,9 +20,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # LIMEN_APPLE_TYPECHECK: a file using a Foundation API that Linux's Foundation lacks (the stand-ins supply it) compiles
-# only on Darwin or here.
+# only on Darwin or here. Cross-import overlays (AuthenticationServices' SwiftUI part, loaded when a file imports both)
+# are on by default only on Darwin.
 swift_flags=(-swift-version 6 -strict-concurrency=complete -enable-upcoming-feature ExistentialAny -parse-as-library
-    -D LIMEN_APPLE_TYPECHECK)
+    -D LIMEN_APPLE_TYPECHECK -Xfrontend -enable-cross-import-overlays)
 
 # The search paths, C module maps and package name SwiftPM used for LimenOIDC, one argument a line.
 build_flags() {
@@ -70,12 +71,20 @@ standins() {
         fi
         pending=("${next[@]}")
     done
+    # _AuthenticationServices_SwiftUI is the overlay a file importing AuthenticationServices and SwiftUI gets, as on
+    # Apple's SDKs: declared beside AuthenticationServices, as they declare it.
+    if [ -f "$out/_AuthenticationServices_SwiftUI.swiftmodule" ]; then
+        mkdir -p "$out/AuthenticationServices.swiftcrossimport"
+        cp "$root/Tests/AppleStandIns/_AuthenticationServices_SwiftUI/SwiftUI.swiftoverlay" \
+            "$out/AuthenticationServices.swiftcrossimport/"
+    fi
 }
 
 # Emits module $1 from the Swift files under $2 into $3, seeing the stand-ins in $4 and the modules in $3.
 emit() {
     local name=$1 sources=$2 out=$3 shims=$4
     mapfile -t files < <(find "$sources" -name '*.swift' | sort)
+    # $out and the stand-ins first: a developer's .build also holds a Limen module, older than the one emitted here.
     swiftc -emit-module -module-name "$name" "${swift_flags[@]}" -I "$out" -I "$shims" "${search[@]}" \
         -emit-module-path "$out/$name.swiftmodule" "${files[@]}"
 }
@@ -102,7 +111,8 @@ check() {
             cp "$limen" "$out/sdk/Limen.swiftmodule"
         fi
         emit LimenApple "$sources/LimenApple" "$out/sdk" "$out/standins" || return 1
-        if [ -d "$sources/LimenUI" ]; then emit LimenUI "$sources/LimenUI" "$out/sdk" "$out/standins" || return 1; fi
+        emit LimenUIModel "$sources/LimenUIModel" "$out/sdk" "$out/standins" || return 1
+        emit LimenUI "$sources/LimenUI" "$out/sdk" "$out/standins" || return 1
         examples "$out/sdk" "$out/standins" || return 1
     done
 }

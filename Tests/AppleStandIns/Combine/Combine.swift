@@ -139,3 +139,37 @@ extension Subscribers {
         public static let unlimited = Demand()
     }
 }
+
+/// https://developer.apple.com/documentation/combine/passthroughsubject —
+/// `final class PassthroughSubject<Output, Failure> where Failure : Error`
+public final class PassthroughSubject<Output, Failure: Error>: Subject {
+    public init() {}
+    public func send(_ value: Output) {}
+    public func send(completion: Subscribers.Completion<Failure>) {}
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {}
+}
+
+/// https://developer.apple.com/documentation/combine/future —
+/// `final class Future<Output, Failure> where Failure : Error`
+public final class Future<Output, Failure: Error>: Publisher {
+    /// https://developer.apple.com/documentation/combine/future/promise —
+    /// `typealias Promise = (Result<Output, Failure>) -> Void`
+    public typealias Promise = (Result<Output, Failure>) -> Void
+    /// https://developer.apple.com/documentation/combine/future/init(_:) —
+    /// `init(_ attemptToFulfill: @escaping (@escaping Future<Output, Failure>.Promise) -> Void)`
+    public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {}
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {}
+}
+
+extension Publisher {
+    /// https://developer.apple.com/documentation/combine/publisher/sink(receivecompletion:receivevalue:)
+    public func sink(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable { AnyCancellable {} }
+}
+
+extension Publisher where Failure == Never {
+    /// https://developer.apple.com/documentation/combine/publisher/sink(receivevalue:)
+    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable { AnyCancellable {} }
+}

@@ -1,0 +1,109 @@
+import Limen
+
+/// One collector of a flow step as a form shows it: what kind of control, its label and what VoiceOver says of it.
+/// A ``FlowFormModel`` makes one per collector, in the server's order.
+///
+/// ```swift
+/// for element in model.elements where element.kind == .submit {
+///     print(element.label, element.accessibilityLabel)
+/// }
+/// ```
+public struct FlowElement: Sendable, Equatable, Identifiable {
+    /// The control a collector becomes.
+    public enum Kind: Sendable, Equatable {
+        /// `TEXT`: one line; `isEmailAddress` when its key is `email` (an email keyboard, no autocorrection).
+        case text(isEmailAddress: Bool)
+        /// `PASSWORD` and `PASSWORD_VERIFY`: a secure field; `isNew` when it sets a password (it has a policy, or
+        /// repeats one), so the form offers a new password rather than the saved one.
+        case password(isNew: Bool)
+        /// `DROPDOWN` (`isMenu`) and `RADIO`: one choice.
+        case singleChoice([FlowOption], isMenu: Bool)
+        /// `COMBOBOX` and `CHECKBOX` with options: any number of choices.
+        case multipleChoice([FlowOption])
+        /// `CHECKBOX` without options: one toggle.
+        case checkbox
+        /// `LABEL`: text.
+        case label
+        /// `SUBMIT_BUTTON`: the step's main button.
+        case submit
+        /// `FLOW_BUTTON` (`isLink` false) and `FLOW_LINK`: moves elsewhere without the values.
+        case flow(isLink: Bool)
+        /// `IDP`: signs in with the upstream provider `provider` in a web session.
+        case identityProvider(provider: String)
+        /// A type this version does not know: shown as text, sends nothing.
+        case unknown(type: String)
+    }
+
+    /// Unique within the step: the collector's key, or its position for a collector without one (a label).
+    public let id: String
+    /// The key the value (or the press) is sent under.
+    public let key: String
+    /// The control.
+    public let kind: Kind
+    /// The label the server sent.
+    public let label: String
+    /// Whether a value is required.
+    public let isRequired: Bool
+    /// What VoiceOver reads for the control: the label, and "required" for a required field.
+    public let accessibilityLabel: String
+    /// What VoiceOver reads after a pause, saying what the control does when that is not plain from its label.
+    public let accessibilityHint: String?
+
+    /// Whether the control takes the keyboard (text and password fields): those are the form's focus order.
+    public var isFocusable: Bool {
+        switch kind {
+        case .text, .password: true
+        default: false
+        }
+    }
+
+    /// Whether the control is a button or link.
+    public var isAction: Bool {
+        switch kind {
+        case .submit, .flow, .identityProvider: true
+        default: false
+        }
+    }
+
+    /// What VoiceOver reads for one option of a multiple-choice element: the element's label, then the option's.
+    public func accessibilityLabel(for option: FlowOption) -> String {
+        "\(label): \(option.label)"
+    }
+
+    /// The element for `collector`, the `index`th of its step.
+    init(_ collector: any Collector, index: Int) {
+        key = collector.key
+        id = collector.key.isEmpty ? "#\(index)" : collector.key
+        label = collector.label
+        kind = Self.kind(of: collector)
+        isRequired = (collector as? any FieldCollector)?.isRequired ?? false
+        accessibilityLabel = isRequired ? "\(collector.label), required" : collector.label
+        accessibilityHint = Self.hint(for: kind)
+    }
+
+    private static func kind(of collector: any Collector) -> Kind {
+        switch collector {
+        case let text as TextCollector: .text(isEmailAddress: text.key == "email")
+        case let password as PasswordCollector: .password(isNew: password.policy != nil || password.isVerification)
+        case let choice as SingleSelectCollector: .singleChoice(choice.options, isMenu: choice.type == "DROPDOWN")
+        case let choices as MultiSelectCollector: .multipleChoice(choices.options)
+        case is CheckboxCollector: .checkbox
+        case is LabelCollector: .label
+        case is SubmitCollector: .submit
+        case let flow as FlowCollector: .flow(isLink: flow.type == "FLOW_LINK")
+        case let idp as IdpCollector: .identityProvider(provider: idp.provider)
+        default: .unknown(type: collector.type)
+        }
+    }
+
+    private static func hint(for kind: Kind) -> String? {
+        switch kind {
+        case .password(isNew: true): "Choose a new password; the rules it must meet are listed below."
+        case .submit: "Sends this step."
+        case .flow: "Goes to another step without sending this one."
+        case .identityProvider: "Opens the provider's sign-in page."
+        case .multipleChoice: "Choose any number of options."
+        default: nil
+        }
+    }
+}
