@@ -10,7 +10,8 @@ import Testing
 /// requests succeeded before ``AccountChangeGate``.
 @Suite("Attacker's review: account takeover, deletion, claims and native flows by other clients' tokens")
 struct AttackerReviewAccountTests {
-    @Test("finding 1: a third-party app's token can neither start a linking flow for the victim nor unlink their address")
+    @Test(
+        "finding 1: a third-party app's token can neither start a linking flow for the victim nor unlink their address")
     func takeoverFromOneAccessToken() async throws {
         try await FlowFixture.run { fixture in
             let victim = try #require(try await fixture.provider.store.user(email: FlowFixture.email))

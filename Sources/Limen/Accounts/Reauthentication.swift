@@ -10,13 +10,13 @@ import Foundation
 /// ```swift
 /// try await client.deleteAccount(reauthenticating: .browser(webSession))
 /// // or with the app's own sign-in form:
-/// try await client.deleteAccount(reauthenticating: Reauthentication { client, _ in
+/// try await client.deleteAccount(reauthenticating: Reauthentication { client, _ throws(LimenError) in
 ///     _ = try await client.signIn(email: email, password: await askPassword())
 /// })
 /// ```
 public struct Reauthentication: Sendable {
     /// Signs the person in again on `client`, within `maxAge` seconds when the provider said (`nil` otherwise).
-    let signIn: @Sendable (_ client: AuthClient, _ maxAge: Int?) async throws(LimenError) -> Void
+    public let signIn: @Sendable (_ client: AuthClient, _ maxAge: Int?) async throws(LimenError) -> Void
 
     /// A way of signing in again: `signIn` gets the client and the `max_age` the provider asked for.
     public init(_ signIn: @escaping @Sendable (_ client: AuthClient, _ maxAge: Int?) async throws(LimenError) -> Void) {

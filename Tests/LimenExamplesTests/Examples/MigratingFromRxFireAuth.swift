@@ -76,7 +76,7 @@ func migratingFromRxFireAuthAccount(client: AuthClient, email: String, password:
     // userManager.deleteUser(), after userManager.confirmAuthentication(email:password:): on the provider's
     // step-up challenge the SDK signs in again this way, then deletes (and signs out on the device)
     try await client.deleteAccount(
-        reauthenticating: Reauthentication { client, _ in
+        reauthenticating: Reauthentication { client, _ throws(LimenError) in
             _ = try await client.login(email: email, password: password, allowMigration: nil)
         })
     // end snippet

@@ -19,6 +19,7 @@ extension Provider {
                     ?? configuration.trustedIssuers.first { $0.identityKind == kind }?.issuer ?? kind
             }
         }
-        return names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "") : names.first ?? ""
+        return names.count > 1
+            ? names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "") : names.first ?? ""
     }
 }

@@ -30,7 +30,9 @@ extension AccountLinking {
             let result = try await identified(holder.user, request: request, context: context, credential: credential)
             guard case .success = result, !holder.linked else { return result }
             // Linked by its verified address; another request may have linked the identity to someone else first.
-            guard try await accounts.link(identity, to: holder.user.id).id == holder.user.id else { return .failure(taken) }
+            guard try await accounts.link(identity, to: holder.user.id).id == holder.user.id else {
+                return .failure(taken)
+            }
             try await provider.notify(.identityLinked(credential.name), to: holder.user)
             return result
         }
