@@ -262,10 +262,12 @@ struct AccountLinkingFlowTests {
             let forged = try await fixture.startFlow("sign-in", bearer: "not-a-token")
             #expect(forged.status == .unauthorized)
             #expect(forged.node["code"]?.stringValue == "invalid_token")
-            // A token of the native client used to start a flow for the app client.
+            // A token of the (third-party) native client used to start a flow for the app client: the account-change
+            // rule refuses it first.
             let native = try await fixture.signIn()
             let crossed = try await fixture.startFlow("sign-in", bearer: try TokenFixture.accessToken(native))
-            #expect(crossed.status == .unauthorized)
+            #expect(crossed.status == .forbidden)
+            #expect(crossed.json["interaction"] == nil)
         }
     }
 }

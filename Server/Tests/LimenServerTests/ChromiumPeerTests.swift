@@ -23,9 +23,13 @@ enum ChromiumPeer {
     static let nativeUpstreamScript = PythonPeer.script("Tests/Peers/chromium/native_upstream_glewlwyd.py")
 
     /// Registers the public native client the scripts sign in with (`browser-test`, any loopback port).
-    static func registerClient(in provider: Provider, id: String = "browser-test") async throws -> ClientRecord {
+    static func registerClient(
+        in provider: Provider,
+        id: String = "browser-test",
+        firstParty: Bool = false
+    ) async throws -> ClientRecord {
         let (client, _) = try ClientRegistration(
-            id: id, name: "Browser Test", kind: .public, isNative: true,
+            id: id, name: "Browser Test", kind: .public, isNative: true, isFirstParty: firstParty,
             redirectURIs: ["http://127.0.0.1/callback"]
         ).record(now: provider.now())
         #expect(try await provider.store.insertClientIfAbsent(client))

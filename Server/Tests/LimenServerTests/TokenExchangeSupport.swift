@@ -35,7 +35,8 @@ struct ExchangeFixture: Sendable {
                     ClientRecord(
                         id: clientID, name: "Exchanger", kind: .public, isNative: true,
                         redirectURIs: [TokenFixture.nativeRedirect],
-                        grantTypes: ["refresh_token", TokenExchangeGrant.grantType], createdAt: tokens.clock.now))
+                        grantTypes: ["refresh_token", TokenExchangeGrant.grantType], isFirstParty: true,
+                        createdAt: tokens.clock.now))
                 try await body(ExchangeFixture(tokens: tokens, issuer: issuer))
             }
         }

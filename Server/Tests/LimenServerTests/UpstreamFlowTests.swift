@@ -232,19 +232,6 @@ struct UpstreamFlowTests {
         }
     }
 
-    @Test("a third-party client's continuation answers the consent node; Allow completes")
-    func consent() async throws {
-        try await NativeUpstream.with { upstream in
-            let (id, code) = try await upstream.signInUpstream(client: "native")
-            let consent = try await upstream.continueWith(id, code: code)
-            #expect(consent.nodeType == "continue")
-            #expect(consent.node["id"]?.stringValue == FlowConsentStep.nodeID)
-            let allowed = try await upstream.fixture.continueFlow(
-                id, node: FlowConsentStep.nodeID, action: FlowConsentStep.allow)
-            _ = try await upstream.subject(redeeming: allowed, client: "native")
-        }
-    }
-
     @Test("an upstream attempt's record cannot be continued as an interaction")
     func attemptIsNoInteraction() async throws {
         try await NativeUpstream.with { upstream in

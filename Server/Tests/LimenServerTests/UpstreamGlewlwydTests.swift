@@ -34,7 +34,7 @@ struct UpstreamGlewlwydTests {
         try await GlewlwydUpstream.with { glewlwyd in
             try await Self.withRedirectPort { port in
                 try await withLiveServer(configure: { Self.offer(glewlwyd, port: port, in: &$0) }) { provider, issuer in
-                    _ = try await ChromiumPeer.registerClient(in: provider, id: "app")
+                    _ = try await ChromiumPeer.registerClient(in: provider, id: "app", firstParty: true)
                     let output = try await PythonPeer.run([
                         ChromiumPeer.upstreamScript.path, "--issuer", issuer, "--client-id", "app", "--upstream-issuer",
                         glewlwyd.issuer, "--username", glewlwyd.username, "--password", glewlwyd.password,
@@ -136,7 +136,7 @@ struct UpstreamGlewlwydTests {
         try await GlewlwydUpstream.with { glewlwyd in
             try await Self.withRedirectPort { port in
                 try await withLiveServer(configure: { Self.offer(glewlwyd, port: port, in: &$0) }) { provider, issuer in
-                    _ = try await ChromiumPeer.registerClient(in: provider, id: "app")
+                    _ = try await ChromiumPeer.registerClient(in: provider, id: "app", firstParty: true)
                     let output = try await PythonPeer.run([
                         ChromiumPeer.nativeUpstreamScript.path, "--issuer", issuer, "--client-id", "app", "--username",
                         glewlwyd.username, "--password", glewlwyd.password,
@@ -185,7 +185,7 @@ struct UpstreamGlewlwydTests {
             Self.offer(glewlwyd, port: 47111, in: &configuration)
             let provider = try await Provider.bootstrap(configuration: configuration)
             do {
-                _ = try await ChromiumPeer.registerClient(in: provider, id: "app")
+                _ = try await ChromiumPeer.registerClient(in: provider, id: "app", firstParty: true)
                 let app = Application(router: LimenServerApplication.router(provider: provider))
                 try await app.test(.live) { client in try await body(glewlwyd, provider, client) }
             } catch {
