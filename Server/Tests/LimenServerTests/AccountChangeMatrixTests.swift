@@ -11,7 +11,7 @@ import Testing
 /// The account-change rule (``AccountChangeGate``) as a matrix: every path that changes an account × every kind of
 /// access token an attacker may hold. Only a first-party app's fresh token for Limen alone (with its secret, for a
 /// confidential client) changes anything; every other cell is refused and leaves the account as it was.
-@Suite("Who may change an account: every account-changing path × every kind of token")
+@Suite("Who may change an account: every account-changing path × every kind of token", .serialized)
 struct AccountChangeMatrixTests {
     /// An API listed for RFC 8707 resource indicators.
     static let api = "https://api.example"

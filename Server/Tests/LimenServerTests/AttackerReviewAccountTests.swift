@@ -8,7 +8,7 @@ import Testing
 
 /// The attacker's review of issue 19, findings 1, 2, 7 and 8, each replayed as the review made it: every one of these
 /// requests succeeded before ``AccountChangeGate``.
-@Suite("Attacker's review: account takeover, deletion, claims and native flows by other clients' tokens")
+@Suite("Attacker's review: account takeover, deletion, claims and native flows by other clients' tokens", .serialized)
 struct AttackerReviewAccountTests {
     @Test(
         "finding 1: a third-party app's token can neither start a linking flow for the victim nor unlink their address")

@@ -6,7 +6,7 @@ import Testing
 
 @testable import LimenServer
 
-@Suite("Email-code budgets per address and purpose, across codes and interactions")
+@Suite("Email-code budgets per address and purpose, across codes and interactions", .serialized)
 struct EmailCodeBudgetTests {
     /// Asks for an `email-code` code for `email` in a new interaction: its ID and the answer.
     static func askCode(_ fixture: TokenFixture, for email: String) async throws -> (String, RecordedResponse) {

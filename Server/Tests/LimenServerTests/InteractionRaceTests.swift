@@ -6,7 +6,7 @@ import Testing
 
 @testable import LimenServer
 
-@Suite("Parallel submissions to one interaction: counted before they are checked, and answered truthfully")
+@Suite("Parallel submissions to one interaction: counted before they are checked, and answered truthfully", .serialized)
 struct InteractionRaceTests {
     /// Budgets large enough that only the interaction's and the code's own limits apply.
     static let roomyBudgets: @Sendable (inout ServerConfiguration) -> Void = {

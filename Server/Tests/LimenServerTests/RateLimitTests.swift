@@ -115,7 +115,7 @@ struct RateLimitTests {
 
     @Test(
         "finding 3: //path, /path/ and //path/ are counted by the limit of /path, for every limited route",
-        arguments: LimitedRoute.all)
+        .serialized, arguments: LimitedRoute.all)
     func pathVariants(route: LimitedRoute) async throws {
         let limit = RateLimit(burst: Double(route.variants.count), perSecond: 0.1)
         try await withLimitedRouter(
