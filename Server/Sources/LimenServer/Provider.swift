@@ -92,12 +92,15 @@ public struct Provider: Sendable {
     ) {
         self.flows = flows.offered(under: configuration)
         self.appleIdentities = configuration.apple.map {
-            AppleIdentityVerifier(apple: $0, transport: URLSessionTransport(timeout: 10), now: now)
+            AppleIdentityVerifier(
+                apple: $0, transport: URLSessionTransport(timeout: configuration.outboundTimeout), now: now)
         }
         self.appleAccounts = configuration.apple.map {
             AppleAccounts(
                 store: store, seal: AppleRefreshTokenSeal(keys: DerivedKeys(masterKey: masterKey)),
-                team: AppleTeamClient(apple: $0, transport: URLSessionTransport(timeout: 10), now: now), now: now)
+                team: AppleTeamClient(
+                    apple: $0, transport: URLSessionTransport(timeout: configuration.outboundTimeout), now: now),
+                now: now)
         }
         self.mailer =
             switch configuration.mailTransport {
@@ -121,7 +124,8 @@ public struct Provider: Sendable {
         self.clientCache = ClientCache(now: now)
         self.profileSchemas = AppSchemaCache(now: now)
         self.upstreamProviders = UpstreamProviders(
-            configuration.identityProviders, transport: URLSessionTransport(timeout: 10), now: now)
+            configuration.identityProviders, transport: URLSessionTransport(timeout: configuration.outboundTimeout),
+            now: now)
         self.keyRing = KeyRingBox(keys)
         self.masterKey = masterKey
         self.passwordHashingQueue = PasswordHashingQueue(limits: configuration.passwordHashingLimits)

@@ -19,9 +19,12 @@ extension ServerConfiguration {
     /// Loopback, the given port, data in `directory`, cheap password hashing, no rate limits (their own tests set
     /// them).
     static func testing(directory: TemporaryDirectory, port: Int = 8080) -> ServerConfiguration {
-        ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: "127.0.0.1", port: port, dataDirectory: directory.path, passwordHashing: .testing, postRateLimit: nil,
             signInRateLimit: nil, authorizeRateLimit: nil)
+        // Hundreds of servers share two cores while the suite runs: a stand-in's answer may wait its turn.
+        configuration.outboundTimeout = 60
+        return configuration
     }
 }
 

@@ -73,6 +73,9 @@ public struct ServerConfiguration: Sendable {
     public var apple: AppleSignIn?
     /// The upstream OpenID providers the hosted pages offer ("Continue with …"); none by default.
     public var identityProviders: [IdentityProvider] = []
+    /// How long a request to another server may take: a trusted issuer's or Apple's keys, Apple's token endpoint, an
+    /// upstream provider's discovery and token endpoints (10 seconds).
+    public var outboundTimeout: TimeInterval = 10
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(

@@ -41,7 +41,8 @@ struct TokenService: Sendable {
         exchangeGrant = TokenExchangeGrant(
             issuer: issuer,
             verifier: ExternalTokenVerifier(
-                issuers: provider.configuration.trustedIssuers, transport: URLSessionTransport(timeout: 10),
+                issuers: provider.configuration.trustedIssuers,
+                transport: URLSessionTransport(timeout: provider.configuration.outboundTimeout),
                 now: provider.now),
             accounts: accounts)
         deviceFlow = DeviceFlow(store: provider.store, keys: provider.derivedKeys, now: provider.now)
