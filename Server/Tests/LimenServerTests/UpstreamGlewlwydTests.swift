@@ -145,7 +145,7 @@ struct UpstreamGlewlwydTests {
                     #expect(summary.provider == "glewlwyd")
                     #expect(summary.upstreamPage.hasSuffix("/login.html"), "glewlwyd's own login page")
                     #expect(summary.stateMatches && summary.iss == issuer && summary.callbacks == 1)
-                    #expect(!summary.consentAsked, "a first-party app, as native flows are only for those, skips consent")
+                    #expect(!summary.consentAsked, "a first-party app (native flows are only for those) skips consent")
                     let redeemed = try #require(
                         try await provider.store.redeemedCode(
                             hash: RandomIdentifier.hash(summary.code), now: provider.now(), clientID: "app"))
