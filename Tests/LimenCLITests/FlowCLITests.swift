@@ -84,7 +84,7 @@ struct FlowCLITests {
                 #expect(terminal.wait(for: "Choose [1]: "))
                 terminal.type("1")
                 #expect(terminal.wait(for: "Code: "))
-                terminal.type(try #require(sink.lastCode()))
+                terminal.type(try await sink.nextCode())
                 #expect(terminal.wait(for: "Name: "))
                 terminal.type("New Person")
                 for answer in ["short", password] {
@@ -143,7 +143,7 @@ struct FlowCLITests {
                 #expect(terminal.wait(for: "Choose [1]: "))
                 terminal.type("1")
                 #expect(terminal.wait(for: "Code: "))
-                terminal.type(try #require(sink.lastCode()))
+                terminal.type(try await sink.nextCode())
                 #expect(terminal.finish() == 0, "\(terminal.transcript)")
 
                 let whoami = try await cli.complete(["whoami"])

@@ -38,26 +38,49 @@ public final class SMTPSink: Sendable {
         (self.port, self.directory, self.running) = (port, directory, running)
     }
 
-    /// The last message it kept, as received, if any.
-    public func lastMessage() -> String? {
-        let mail = directory.appendingPathComponent("mail")
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: mail.path)) ?? [])
-            .compactMap { Int($0.split(separator: ".")[0]) }.sorted()
-        return names.last.flatMap { try? String(contentsOf: mail.appendingPathComponent("\($0).eml"), encoding: .utf8) }
+    /// How many kept messages ``next(timeout:_:)`` has looked at.
+    private let looked = Locked(0)
+
+    /// What `extract` finds in the next kept message (as received) where it finds something, after those already
+    /// looked at; messages where it finds nothing (a notice mailed in between) are passed over. Limen Server mails from
+    /// its outbox after it answered, so this waits for the sink's `KEPT <n>` line, up to `timeout` for each message.
+    public func next<Found>(
+        timeout: Duration = .seconds(30),
+        _ extract: (String) -> Found?
+    ) async throws -> Found {
+        while true {
+            let number = looked.withLock {
+                $0 += 1
+                return $0
+            }
+            let file = directory.appendingPathComponent("mail/\(number).eml")
+            if !FileManager.default.fileExists(atPath: file.path) {
+                _ = try await running.firstLine(on: .standardOutput, timeout: timeout) { line in
+                    line.hasPrefix("KEPT ") && Int(line.dropFirst("KEPT ".count)) ?? 0 >= number
+                }
+            }
+            if let found = extract(try String(contentsOf: file, encoding: .utf8)) { return found }
+        }
     }
 
-    /// The code in the last message (its subject is `Your code: CODE`), if any.
-    public func lastCode() -> String? {
-        guard
-            let subject = lastMessage()?.components(separatedBy: "\r\n")
-                .first(where: { $0.hasPrefix("Subject: Your code: ") })
-        else { return nil }
-        return String(subject.dropFirst("Subject: Your code: ".count))
+    /// The code in the next message that carries one (its subject is `Your code: CODE`).
+    public func nextCode() async throws -> String {
+        try await next(Self.code(in:))
     }
 
-    /// The link in the last message's plain-text part (the line holding `#limen_interaction=`), if any.
-    public func lastLink() -> URL? {
-        guard let message = lastMessage() else { return nil }
+    /// The link in the next message whose plain-text part holds one (the line holding `#limen_interaction=`).
+    public func nextLink() async throws -> URL {
+        try await next(Self.link(in:))
+    }
+
+    private static func code(in message: String) -> String? {
+        let subject = "Subject: Your code: "
+        return message.components(separatedBy: "\r\n").first { $0.hasPrefix(subject) }.map {
+            String($0.dropFirst(subject.count))
+        }
+    }
+
+    private static func link(in message: String) -> URL? {
         for part in message.components(separatedBy: "\r\n\r\n").dropFirst() {
             let encoded = part.components(separatedBy: "\r\n--").first?.filter { !$0.isWhitespace } ?? ""
             guard let data = Data(base64Encoded: encoded) else { continue }

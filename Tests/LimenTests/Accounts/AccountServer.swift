@@ -44,7 +44,7 @@ struct AccountServer {
 
     /// The code in the last mail, read when the SDK asks for it.
     var mailedCode: @Sendable () async -> String? {
-        { [sink] in sink.lastCode() }
+        { [sink] in try? await sink.nextCode() }
     }
 
     /// Creates an account for `email` with `password` on a fresh client, through the mailed code; returns its ID.

@@ -4,7 +4,8 @@
   python3 Tests/Peers/smtp/server.py DIR [--tls none|starttls|implicit] [--auth USER:PASSWORD]
 
 Makes a throw-away CA and a certificate for 127.0.0.1/localhost in DIR (ca.pem), keeps every message it accepts as
-DIR/mail/N.eml, writes its port to DIR/port and prints "READY <port>" once it listens. With --auth it refuses mail from an unauthenticated
+DIR/mail/N.eml (and prints "KEPT <N>" once it is written), writes its port to DIR/port and prints "READY <port>" once
+it listens. With --auth it refuses mail from an unauthenticated
 session; with starttls it refuses AUTH and MAIL before STARTTLS.
 """
 import argparse
@@ -31,6 +32,7 @@ class Keep:
         self.count += 1
         with open(os.path.join(self.directory, f"{self.count}.eml"), "wb") as file:
             file.write(b"X-Envelope-To: " + ",".join(envelope.rcpt_tos).encode() + b"\r\n" + envelope.content)
+        print(f"KEPT {self.count}", flush=True)
         return "250 kept"
 
 
