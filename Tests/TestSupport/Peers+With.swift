@@ -14,14 +14,21 @@ extension GlewlwydPeer {
 extension LimenServerPeer {
     /// Starts limen-server (on `port`, with `settings`, flags of `limen-server serve`), runs `body` with it, and stops it however
     /// `body` ends; a test that checks the exit status stops it itself first (a second stop returns the same status).
+    /// It waits first while ``running`` servers are up.
     public static func with<Result>(
         port: Int = 0,
         settings: [String] = [],
         isolation: isolated (any Actor)? = #isolation,
         _ body: (LimenServerPeer) async throws -> Result
     ) async throws -> Result {
-        try await withStopping(try await start(port: port, settings: settings), stop: { await $0.stop() }, body)
+        try await running.withSlot {
+            try await withStopping(try await start(port: port, settings: settings), stop: { await $0.stop() }, body)
+        }
     }
+
+    /// How many servers the tests run at once: twice the processors. A parallel run starts every test together, and a
+    /// hundred servers on two cores answer their clients' first requests only after those time out.
+    static let running = Slots(2 * ProcessInfo.processInfo.activeProcessorCount)
 }
 
 extension LimenServerPeer {
