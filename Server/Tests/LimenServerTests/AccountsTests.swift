@@ -64,11 +64,54 @@ struct PasswordHasherTests {
         let queue = PasswordHashingQueue(limits: .init(concurrency: 4, waiting: 4))
         #expect(queue.limits.perClientAddress == 2)
         let hasher = PasswordHasher(parameters: .testing, queue: queue)
+        let other = try await Self.holdingShare(of: "198.51.100.66", in: queue) {
+            #expect(queue.isFull(for: "198.51.100.66"))
+            #expect(queue.isFull(for: "::ffff:198.51.100.66"), "an IPv4-mapped address is the IPv4 address")
+            #expect(!queue.isFull(for: "203.0.113.7"))
+            await #expect(throws: AccountError.busy(retryAfter: 1)) {
+                try await hasher.hash("correct horse battery staple", for: "198.51.100.66")
+            }
+            let other = try await hasher.hash("correct horse battery staple", for: "203.0.113.7")
+            #expect(try await hasher.verify("correct horse battery staple", against: other, for: "203.0.113.7"))
+            #expect(try await hasher.verify("correct horse battery staple", against: other), "work of nobody's passes")
+            return other
+        }
+        #expect(try await hasher.verify("correct horse battery staple", against: other, for: "198.51.100.66"))
+    }
+
+    @Test("finding 4: a changed password and a guest's linked one hash within their address's share, as a sign-up does")
+    func accountChangesShare() async throws {
+        let queue = PasswordHashingQueue(limits: .init(concurrency: 4, waiting: 4))
+        let store = try await SQLiteStore.inMemory()
+        try await store.migrate()
+        let accounts = Accounts(store: store, hasher: PasswordHasher(parameters: .testing, queue: queue), now: Date.init)
+        let user = try await accounts.signUp(email: "ada@example.com", password: "correct horse battery", name: nil)
+        let change = AccountChanges(password: "a brand new password")
+        try await Self.holdingShare(of: "198.51.100.66", in: queue) {
+            await #expect(throws: AccountError.busy(retryAfter: 1)) {
+                try await accounts.update(id: user.id, change, from: "198.51.100.66")
+            }
+            await #expect(throws: AccountError.busy(retryAfter: 1)) {
+                try await accounts.checkedCredentials(
+                    email: "grace@example.com", password: "a long enough password", name: nil, from: "198.51.100.66")
+            }
+            let updated = try await accounts.update(id: user.id, change, from: "203.0.113.7")
+            #expect(updated != nil, "another address still changes its password")
+        }
+        await store.close()
+    }
+
+    /// Runs `body` while `address` holds its whole share of `queue`'s places, then frees them.
+    private static func holdingShare<Value>(
+        of address: String,
+        in queue: PasswordHashingQueue,
+        _ body: () async throws -> Value
+    ) async throws -> Value {
         let (started, didStart) = AsyncStream.makeStream(of: Void.self)
         let release = DispatchSemaphore(value: 0)
-        let holders = (1...2).map { _ in
+        let holders = (0..<queue.limits.perClientAddress).map { _ in
             Task {
-                try await queue.run(for: "198.51.100.66") {
+                try await queue.run(for: address) {
                     didStart.yield()
                     release.wait()
                 }
@@ -79,18 +122,15 @@ struct PasswordHasherTests {
             running += 1
             if running == holders.count { break }
         }
-        #expect(queue.isFull(for: "198.51.100.66"))
-        #expect(queue.isFull(for: "::ffff:198.51.100.66"), "an IPv4-mapped address is the IPv4 address")
-        #expect(!queue.isFull(for: "203.0.113.7"))
-        await #expect(throws: AccountError.busy(retryAfter: 1)) {
-            try await hasher.hash("correct horse battery staple", for: "198.51.100.66")
+        let result: Result<Value, any Error>
+        do {
+            result = .success(try await body())
+        } catch {
+            result = .failure(error)
         }
-        let other = try await hasher.hash("correct horse battery staple", for: "203.0.113.7")
-        #expect(try await hasher.verify("correct horse battery staple", against: other, for: "203.0.113.7"))
-        #expect(try await hasher.verify("correct horse battery staple", against: other), "work of nobody's passes")
         for _ in holders { release.signal() }
         for holder in holders { try await holder.value }
-        #expect(try await hasher.verify("correct horse battery staple", against: other, for: "198.51.100.66"))
+        return try result.get()
     }
 
     @Test(

@@ -53,11 +53,12 @@ public struct Accounts: Sendable {
     }
 
     /// The address and name as they would be stored, and the password's hash (`nil` without a password), checked as
-    /// a sign-up checks them: for linking them to an existing user.
+    /// a sign-up checks them: for linking them to an existing user, asked for from `clientAddress`.
     func checkedCredentials(
         email: String,
         password: String?,
-        name: String?
+        name: String?,
+        from clientAddress: String
     ) async throws(AccountError) -> (email: String, name: String?, passwordHash: String?) {
         guard let password else {
             let email = Self.normalise(email)
@@ -65,7 +66,7 @@ public struct Accounts: Sendable {
             return (email, try Self.displayName(name), nil)
         }
         let (email, name) = try Self.checked(email: email, password: password, name: name)
-        return (email, name, try await hasher.hash(password))
+        return (email, name, try await hasher.hash(password, for: clientAddress))
     }
 
     /// Creates an anonymous user: a new subject with no email, password or identity (``AuthLevel/guest``).
@@ -87,8 +88,13 @@ public struct Accounts: Sendable {
     }
 
     /// Applies `changes` to the account with subject `id` and returns it as stored, or `nil` when there is none. A new
-    /// password is checked like a sign-up's; setting it ends the user's sessions, grants and codes (``UserStore``).
-    public func update(id: String, _ changes: AccountChanges) async throws(AccountError) -> UserRecord? {
+    /// password is checked like a sign-up's; setting it ends the user's sessions, grants and codes (``UserStore``). Asked
+    /// for from `clientAddress` (`nil`: the admin API, the command line), whose hashing holds at most its share.
+    public func update(
+        id: String,
+        _ changes: AccountChanges,
+        from clientAddress: String? = nil
+    ) async throws(AccountError) -> UserRecord? {
         guard var user = try await storage({ () throws(StorageError) in try await store.user(id: id) }) else {
             return nil
         }
@@ -96,7 +102,7 @@ public struct Accounts: Sendable {
         if let emailVerified = changes.emailVerified { user.emailVerified = emailVerified }
         if let password = changes.password {
             if let problem = Self.passwordProblem(password, email: user.email ?? "") { throw .weakPassword(problem) }
-            user.passwordHash = try await hasher.hash(password)
+            user.passwordHash = try await hasher.hash(password, for: clientAddress)
         }
         let stored = user
         guard try await storage({ () throws(StorageError) in try await store.updateUser(stored) }) else { return nil }

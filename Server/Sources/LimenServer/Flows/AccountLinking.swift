@@ -77,13 +77,14 @@ struct AccountLinking: Sendable {
 
     /// Links an address nobody has (with a password and a name, if given, checked as a sign-up checks them) to the
     /// guest signed in on the device (case 1), or answers case 3; `nil` when nobody is signed in, so that the caller
-    /// creates the account (case 5).
+    /// creates the account (case 5). The password's hashing holds at most `clientAddress`'s share of the queue.
     func link(
         email: String,
         password: String?,
         name: String?,
         emailVerified: Bool,
-        request: FlowRequest
+        request: FlowRequest,
+        from clientAddress: String
     ) async throws(AccountError) -> Result<UserRecord, FlowRefusal>? {
         let current: UserRecord?
         do {
@@ -99,7 +100,7 @@ struct AccountLinking: Sendable {
                     "You are signed in to an account that has an email address. Sign out first to create another."))
         }
         let (checkedEmail, checkedName, passwordHash) = try await provider.accounts.checkedCredentials(
-            email: email, password: password, name: name)
+            email: email, password: password, name: name, from: clientAddress)
         let linked: UserRecord?
         do {
             linked =

@@ -74,7 +74,7 @@ struct FlowActionRunner: Sendable {
                 }
                 let step = EmailStep(
                     flow: flow, interaction: interaction, clientID: clientID, request: request,
-                    accountMadeLater: actions[(index + 1)...].contains(.createAccount))
+                    clientAddress: clientAddress, accountMadeLater: actions[(index + 1)...].contains(.createAccount))
                 switch try await runEmailAction(action, step: step, values: values, context: context) {
                 case .proceeded(let next): context = next
                 case let other: return other
@@ -105,7 +105,8 @@ struct FlowActionRunner: Sendable {
                 let (password, name) = (Self.text(values["password"]) ?? "", Self.text(values["name"]))
                 do throws(AccountError) {
                     switch try await linking.link(
-                        email: email, password: password, name: name, emailVerified: proven, request: request)
+                        email: email, password: password, name: name, emailVerified: proven, request: request,
+                        from: clientAddress)
                     {
                     case .success(let linked)?: (context.subject, context.createdUser) = (linked.id, false)
                     case .failure(let refusal)?: return .refused(refusal)
@@ -171,6 +172,8 @@ struct FlowActionRunner: Sendable {
         var interaction: String
         var clientID: String
         var request: FlowRequest
+        /// The address the submission came from, whose password hashing holds at most its share of the queue.
+        var clientAddress: String
         /// Whether `create_account` runs later on the same button (which then makes or links the account).
         var accountMadeLater: Bool
     }
@@ -246,7 +249,8 @@ struct FlowActionRunner: Sendable {
                 // A passwordless sign-in for an address nobody has: linked to the guest signed in on the device.
                 do throws(AccountError) {
                     switch try await linking.link(
-                        email: email, password: nil, name: nil, emailVerified: true, request: step.request)
+                        email: email, password: nil, name: nil, emailVerified: true, request: step.request,
+                        from: step.clientAddress)
                     {
                     case .success(let linked)?: context.subject = linked.id
                     case .failure(let refusal)?: return .refused(refusal)
@@ -266,7 +270,7 @@ struct FlowActionRunner: Sendable {
                 : AccountChanges(emailVerified: true)
             let updated: UserRecord?
             do throws(AccountError) {
-                updated = try await provider.accounts.update(id: subject, changes)
+                updated = try await provider.accounts.update(id: subject, changes, from: step.clientAddress)
             } catch {
                 return try Self.outcome(of: error)
             }
