@@ -84,7 +84,8 @@ struct PasswordHasherTests {
         let queue = PasswordHashingQueue(limits: .init(concurrency: 4, waiting: 4))
         let store = try await SQLiteStore.inMemory()
         try await store.migrate()
-        let accounts = Accounts(store: store, hasher: PasswordHasher(parameters: .testing, queue: queue), now: Date.init)
+        let hasher = PasswordHasher(parameters: .testing, queue: queue)
+        let accounts = Accounts(store: store, hasher: hasher, now: Date.init)
         let user = try await accounts.signUp(email: "ada@example.com", password: "correct horse battery", name: nil)
         let change = AccountChanges(password: "a brand new password")
         try await Self.holdingShare(of: "198.51.100.66", in: queue) {

@@ -1,5 +1,5 @@
 import Foundation
-import LimenServer
+@testable import LimenServer
 
 /// A fresh folder under the system's temporary directory, removed by ``remove()``.
 struct TemporaryDirectory {

@@ -35,8 +35,9 @@ public struct PasswordHasher: Sendable {
 
         /// OWASP's recommendation (Password Storage Cheat Sheet): N = 2^17, r = 8, p = 1 (128 MiB per hash).
         public static let owasp = Parameters(logN: 17, blockSize: 8, parallelism: 1)
-        /// Cheap parameters for tests only (1 MiB per hash); never for stored passwords of real users.
-        public static let testing = Parameters(logN: 10, blockSize: 8, parallelism: 1)
+        /// Cheap parameters for tests only (1 MiB per hash), below OWASP's floor: internal, so that no deployment can
+        /// name them (tests reach them through `@testable import`).
+        static let testing = Parameters(logN: 10, blockSize: 8, parallelism: 1)
 
         /// The log2 N a server may be set to: 2^14 (16 MiB per hash) to 2^20 (1 GiB per hash).
         public static let settableLogN = 14...20
