@@ -11,37 +11,6 @@ import Testing
 
 @testable import LimenServer
 
-/// Every line a logger writes, with its metadata.
-private final class RecordedLines: Sendable {
-    struct Line: Sendable {
-        let message: String
-        let metadata: Logger.Metadata
-    }
-
-    let lines = Locked<[Line]>([])
-
-    /// A logger writing here.
-    var logger: Logger {
-        Logger(label: "test.recorded") { _ in Handler(recorded: self) }
-    }
-
-    private struct Handler: LogHandler {
-        let recorded: RecordedLines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let line = Line(message: "\(event.message)", metadata: metadata.merging(event.metadata ?? [:]) { $1 })
-            recorded.lines.withLock { $0.append(line) }
-        }
-    }
-}
-
 @Suite("Flows log to the request's logger")
 struct FlowLoggingTests {
     @Test("finding 11: a start with the log mailer warns that codes and links go to the log; with SMTP it does not")

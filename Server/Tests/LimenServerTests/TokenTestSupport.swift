@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import LimenOIDC
 import LimenTestSupport
+import Logging
 import NIOCore
 import Testing
 
@@ -55,9 +56,11 @@ struct TokenFixture: Sendable {
     let clock: TestNow
     let client: any TestClientProtocol
 
-    /// Runs `body` against a fresh provider whose data is kept by `backend`, configured by `configure`.
+    /// Runs `body` against a fresh provider whose data is kept by `backend`, configured by `configure`, its requests
+    /// logging through `logger` when given.
     static func run(
         on backend: TokenBackend = .sqlite,
+        logger: Logger? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (TokenFixture) async throws -> Void
     ) async throws {
@@ -88,7 +91,7 @@ struct TokenFixture: Sendable {
             ClientRecord(
                 id: "backend", name: "Backend", kind: .confidential, secretHash: ClientSecret.hash(backendSecret),
                 redirectURIs: [webRedirect], grantTypes: ["authorization_code"], createdAt: now))
-        let app = Application(router: LimenServerApplication.router(provider: provider))
+        let app = Application(router: LimenServerApplication.router(provider: provider), logger: logger)
         do {
             try await app.test(.router) { client in
                 try await body(TokenFixture(provider: provider, clock: clock, client: client))

@@ -13,7 +13,7 @@ enum AdminProfileRoutes {
         admin.get("app/schema") { _, _ in
             Responses.json(try await profiles.schema().document, noStore: true)
         }
-        admin.put("app/schema") { request, _ in
+        admin.put("app/schema") { request, context in
             let schema = try await AdminJSON.decode(AdminAppSchemaRequest.self, from: request).schema()
             do {
                 try await schema.applyAsAdministered(to: provider.store, now: provider.now())
@@ -21,7 +21,7 @@ enum AdminProfileRoutes {
                 throw AdminError.serverError
             }
             provider.profileSchemas.forget()
-            AdminRoutes.logger.notice(
+            context.logger.notice(
                 "Admin API replaced the app schema", metadata: ["fields": "\(schema.fields.count)"])
             return Responses.json(schema.document, noStore: true)
         }
@@ -34,30 +34,35 @@ enum AdminProfileRoutes {
         admin.put("users/:id/data") { request, context in
             let id = try await existingUser(context.parameters.get("id"), profiles: profiles)
             let replacement = try await ProfileBody.replacement(from: request)
-            return try await written(id, profiles: profiles, ifMatch: request.headers[.ifMatch]) { current, schema in
+            return try await written(
+                id, profiles: profiles, ifMatch: request.headers[.ifMatch], logger: context.logger
+            ) { current, schema in
                 AdminProfileView.resolved(replacement, current: current, schema: schema)
             }
         }
         admin.patch("users/:id/data") { request, context in
             let id = try await existingUser(context.parameters.get("id"), profiles: profiles)
             let patch = try await ProfileBody.patch(from: request)
-            return try await written(id, profiles: profiles, ifMatch: request.headers[.ifMatch]) {
-                current, schema throws(ProfileError) in
+            return try await written(
+                id, profiles: profiles, ifMatch: request.headers[.ifMatch], logger: context.logger
+            ) { current, schema throws(ProfileError) in
                 AdminProfileView.resolved(
                     try ProfileBody.patched(current, with: patch), current: current, schema: schema)
             }
         }
     }
 
-    /// The profile `change` writes for user `id` as an administrator, answered as shown to administrators.
+    /// The profile `change` writes for user `id` as an administrator, answered as shown to administrators; the change
+    /// is logged through `logger` (the request's, with its request id).
     private static func written(
         _ id: String,
         profiles: ProfileService,
         ifMatch: String?,
+        logger: Logger,
         change: (_ current: [String: JSONValue], ProfileSchema) throws(ProfileError) -> [String: JSONValue]
     ) async throws(ProfileError) -> Response {
         let record = try await profiles.write(userID: id, by: .administrator, ifMatch: ifMatch, change: change)
-        AdminRoutes.logger.notice("Admin API changed a profile", metadata: ["sub": "\(id)"])
+        logger.notice("Admin API changed a profile", metadata: ["sub": "\(id)"])
         let schema = try await profiles.schema()
         return ProfileRoutes.response(for: record, data: AdminProfileView.shown(record.data, schema: schema))
     }

@@ -6,13 +6,13 @@ import Logging
 
 /// The admin API under `/admin` (JSON in and out, behind ``AdminAuthenticationMiddleware``): clients and users,
 /// listed, created, read and deleted; users and a client's branding also changed. Secrets and hashes never leave it, except a new client's secret, once.
+/// Every change is logged through the request's logger, so with its request id (identifiers only, never a secret or an
+/// email).
 enum AdminRoutes {
     /// Users per page when `limit` is absent.
     static let defaultPageSize = 50
     /// The largest `limit` of a page of users.
     static let maximumPageSize = 500
-    /// Every change made through the API is logged (identifiers only, never a secret or an email).
-    static let logger = Logger(label: "limen.admin")
 
     /// Adds the routes, each behind the admin token.
     static func add(to router: Router<some RequestContext>, provider: Provider) {
@@ -23,7 +23,7 @@ enum AdminRoutes {
             let clients = try await storage { () throws(StorageError) in try await store.clients() }
             return Responses.json(encoding: AdminClientList(clients: clients.map { AdminClientResource($0) }))
         }
-        admin.post("clients") { request, _ in
+        admin.post("clients") { request, context in
             let body = try await AdminJSON.decode(AdminClientRequest.self, from: request)
             let (client, secret) = try body.record(now: provider.now())
             guard try await storage({ () throws(StorageError) in try await store.insertClientIfAbsent(client) })
@@ -31,7 +31,7 @@ enum AdminRoutes {
                 throw AdminError.client(.alreadyExists(client.id), field: "client_id")
             }
             provider.clientCache.forget(id: client.id)
-            logger.notice("Admin API registered a client", metadata: ["client_id": "\(client.id)"])
+            context.logger.notice("Admin API registered a client", metadata: ["client_id": "\(client.id)"])
             return Responses.json(
                 encoding: AdminClientResource(client, secret: secret), status: .created, noStore: true)
         }
@@ -52,7 +52,7 @@ enum AdminRoutes {
             }
             guard let client else { throw AdminError.notFound("client") }
             provider.clientCache.forget(id: id)
-            logger.notice("Admin API changed a client's branding", metadata: ["client_id": "\(id)"])
+            context.logger.notice("Admin API changed a client's branding", metadata: ["client_id": "\(id)"])
             return Responses.json(encoding: AdminClientResource(client), noStore: true)
         }
         admin.delete("clients/:id") { _, context in
@@ -60,7 +60,7 @@ enum AdminRoutes {
             guard try await storage({ () throws(StorageError) in try await provider.removeClient(id: id) }) else {
                 throw AdminError.notFound("client")
             }
-            logger.notice("Admin API removed a client", metadata: ["client_id": "\(id)"])
+            context.logger.notice("Admin API removed a client", metadata: ["client_id": "\(id)"])
             return Response(status: .noContent)
         }
         addUserRoutes(to: admin, provider: provider)
@@ -83,7 +83,7 @@ enum AdminRoutes {
                     users: page.map(AdminUserResource.init), nextAfter: users.count > limit ? page.last?.id : nil),
                 noStore: true)
         }
-        admin.post("users") { request, _ in
+        admin.post("users") { request, context in
             let body = try await AdminJSON.decode(AdminUserRequest.self, from: request)
             let user: UserRecord
             do throws(AccountError) {
@@ -93,7 +93,7 @@ enum AdminRoutes {
             } catch {
                 throw AdminError.account(error)
             }
-            logger.notice("Admin API created a user", metadata: ["sub": "\(user.id)"])
+            context.logger.notice("Admin API created a user", metadata: ["sub": "\(user.id)"])
             return Responses.json(encoding: AdminUserResource(user), status: .created, noStore: true)
         }
         admin.get("users/:id") { _, context in
@@ -113,7 +113,7 @@ enum AdminRoutes {
                 throw AdminError.account(error)
             }
             guard let user = updated else { throw AdminError.notFound("user") }
-            logger.notice(
+            context.logger.notice(
                 "Admin API changed a user",
                 metadata: ["sub": "\(user.id)", "password_replaced": "\(patch.changes.password != nil)"])
             return Responses.json(encoding: AdminUserResource(user), noStore: true)
@@ -127,7 +127,7 @@ enum AdminRoutes {
             else {
                 throw AdminError.notFound("user")
             }
-            logger.notice("Admin API removed a user", metadata: ["sub": "\(id)"])
+            context.logger.notice("Admin API removed a user", metadata: ["sub": "\(id)"])
             return Response(status: .noContent)
         }
     }

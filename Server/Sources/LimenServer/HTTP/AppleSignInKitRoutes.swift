@@ -80,12 +80,12 @@ enum AppleSignInKitRoutes {
                     extra: ["success": .bool(true), "user": AppleSignInKitBody.user(user, scope: Scope(scope))]),
                 noStore: true)
         }
-        router.post("/auth/refresh") { request, _ in
+        router.post("/auth/refresh") { request, context in
             let refreshToken = try await AppleSignInKitBody.refreshToken(from: request)
             let oauth: JSONValue
             do {
                 let form = try FormFields.parse(FormEncoding.encode([("refresh_token", refreshToken)]))
-                oauth = try await service.refreshGrant.refresh(form, client: client)
+                oauth = try await service.refreshGrant.refresh(form, client: client, logger: context.logger)
             } catch TokenEndpointError.serverError {
                 throw AppleSignInKitError.serverError
             } catch is TokenEndpointError {

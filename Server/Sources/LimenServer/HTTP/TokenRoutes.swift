@@ -15,10 +15,10 @@ enum TokenRoutes {
             switch grantType {
             case "authorization_code":
                 try requireGrantType(grantType, client: client)
-                body = try await service.codeGrant.exchange(form, client: client)
+                body = try await service.codeGrant.exchange(form, client: client, logger: context.logger)
             case "refresh_token":
                 try requireGrantType(grantType, client: client)
-                body = try await service.refreshGrant.refresh(form, client: client)
+                body = try await service.refreshGrant.refresh(form, client: client, logger: context.logger)
             case DeviceFlow.grantType:
                 try requireGrantType(grantType, client: client)
                 body = try await service.deviceGrant.exchange(form, client: client)

@@ -10,8 +10,6 @@ import Logging
 /// client is refused and left alone: a stranger holding a code cannot end the session it made. Every refusal is the
 /// same `invalid_grant`.
 struct AuthorizationCodeGrant: Sendable {
-    private static let logger = Logger(label: "limen.tokens")
-
     /// Where codes, grants and refresh tokens are kept.
     let store: any Store
     /// Makes the tokens.
@@ -19,8 +17,9 @@ struct AuthorizationCodeGrant: Sendable {
     /// The provider's clock.
     let now: @Sendable () -> Date
 
-    /// Exchanges the code in `form` for tokens of `client`.
-    func exchange(_ form: FormFields, client: ClientRecord) async throws -> JSONValue {
+    /// Exchanges the code in `form` for tokens of `client`; a replay is logged through `logger` (the request's, with
+    /// its request id).
+    func exchange(_ form: FormFields, client: ClientRecord, logger: Logger) async throws -> JSONValue {
         let code = try form.required("code")
         let redirectURI = try form.required("redirect_uri")
         let resource = try issuer.resource(in: form)
@@ -30,7 +29,7 @@ struct AuthorizationCodeGrant: Sendable {
         let redemption = try await store.redeemAuthorizationCode(
             hash: codeHash, clientID: client.id, grantID: grantID, now: now)
         if redemption == .replayed {
-            Self.logger.warning(
+            logger.warning(
                 "Authorization code replayed; its grant is revoked", metadata: ["client_id": "\(client.id)"])
         }
         guard case .redeemed(let record) = redemption, record.redirectURI == redirectURI else {

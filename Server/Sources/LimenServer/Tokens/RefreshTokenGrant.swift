@@ -12,8 +12,6 @@ import Logging
 /// retired successor presented, means two holders of one chain: the whole grant is revoked. `scope` may narrow the
 /// access token's scope, never widen it.
 struct RefreshTokenGrant: Sendable {
-    private static let logger = Logger(label: "limen.tokens")
-
     /// Where codes, grants and refresh tokens are kept.
     let store: any Store
     /// Makes the tokens.
@@ -28,14 +26,17 @@ struct RefreshTokenGrant: Sendable {
         var form: FormFields
         var client: ClientRecord
         var now: Date
+        /// The request's logger, carrying its request id.
+        var logger: Logger
     }
 
-    /// Exchanges the refresh token in `form` for new tokens of `client`.
-    func refresh(_ form: FormFields, client: ClientRecord) async throws -> JSONValue {
+    /// Exchanges the refresh token in `form` for new tokens of `client`; a reuse that revokes the grant is logged
+    /// through `logger` (the request's, with its request id).
+    func refresh(_ form: FormFields, client: ClientRecord, logger: Logger) async throws -> JSONValue {
         let token = try form.required("refresh_token")
         let request = Presentation(
             token: token, tokenHash: RandomIdentifier.hash(token), form: form, client: client,
-            now: Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down)))
+            now: Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down)), logger: logger)
         let found = try await usableToken(of: request)
         if found.token.rotatedAt != nil || found.token.retiredAt != nil {
             return try await retry(of: found, request, mayRotate: true)
@@ -99,7 +100,7 @@ struct RefreshTokenGrant: Sendable {
             return try await rotate(found, request, retiring: successorHash)
         }
         try await store.revokeGrant(id: found.grant.id, at: request.now)
-        Self.logger.warning(
+        request.logger.warning(
             "A refresh token was presented after its successor was used (two holders); its grant is revoked",
             metadata: ["client_id": "\(found.grant.clientID)", "grant_id": "\(found.grant.id)"]
         )
