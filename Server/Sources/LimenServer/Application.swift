@@ -8,6 +8,7 @@ public enum LimenServerApplication {
     public static func router(provider: Provider) -> Router<LimenRequestContext> {
         let router = Router(context: LimenRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: ServerErrorLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
         ServerMetrics.add(
             to: router, access: provider.configuration.metricsAccess, proxies: provider.configuration.trustedProxies)

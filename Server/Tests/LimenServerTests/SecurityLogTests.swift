@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import LimenOIDC
 import LimenTestSupport
@@ -65,5 +66,47 @@ struct SecurityLogTests {
         }
         let line = try #require(recorded.first(startingWith: "Admin API created a user"))
         #expect(line.metadata["hb.request.id"] == "audit-1")
+    }
+}
+
+@Suite("Every 500 is logged with the request id")
+struct ServerErrorLogTests {
+    private struct Plain: Error {}
+
+    /// Routes answering 500 in each way a route can, a 503 and a 200, behind the request-id and server-error middleware.
+    private func withRouter(
+        logger: Logger,
+        _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let router = Router(context: LimenRequestContext.self)
+        router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: ServerErrorLogMiddleware())
+        router.get("/thrown/:secret") { _, _ -> String in throw HTTPError(.internalServerError) }
+        router.get("/returned") { _, _ in Response(status: .internalServerError) }
+        router.get("/plain") { _, _ -> String in throw Plain() }
+        router.get("/busy") { _, _ -> String in throw HTTPError(.serviceUnavailable) }
+        router.get("/fine") { _, _ in "fine" }
+        try await Application(router: router, logger: logger).test(.router) { client in try await body(client) }
+    }
+
+    @Test("a thrown, a returned and a plain error's 500 each log one line with the id and the route, never the path")
+    func logsEach500() async throws {
+        let recorded = RecordedLines()
+        let name = try #require(HTTPField.Name("X-Request-Id"))
+        try await withRouter(logger: recorded.logger) { client in
+            for (path, id) in [("/thrown/s3cret", "t-1"), ("/returned", "r-1"), ("/plain", "p-1")] {
+                try await client.execute(uri: path, method: .get, headers: [name: id]) { response in
+                    #expect(response.status == .internalServerError)
+                }
+            }
+            for path in ["/busy", "/fine"] {
+                try await client.execute(uri: path, method: .get, headers: [name: "quiet"]) { _ in }
+            }
+        }
+        let lines = recorded.lines.withLock { $0 }.filter { $0.message == "Answered 500 server_error" }
+        #expect(lines.map { $0.metadata["hb.request.id"] } == ["t-1", "r-1", "p-1"])
+        #expect(lines.first?.metadata["route"] == "/thrown/{secret}")
+        #expect(!lines.contains { "\($0.metadata)".contains("s3cret") }, "the path's values are not logged")
+        #expect(lines.last?.metadata["error_type"] == "Plain")
     }
 }
