@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import LimenOIDC
 import LimenTestSupport
+import Logging
 import Testing
 
 @testable import LimenServer
@@ -22,14 +23,20 @@ struct BrowserBindingTests {
         arguments: ["/login", "/signup"]
     )
     func requestOpenedElsewhere(_ path: String) async throws {
-        try await withSignIn { fixture in
+        let recorded = RecordedLines()
+        let answeredID = Locked<String?>(nil)
+        try await withSignIn(logger: recorded.logger) { fixture in
             let requestID = try await attackersRequest(fixture)
             var victim = Browser()
             let page = try await victim.send(fixture.client, "\(path)?request=\(requestID)")
             #expect(page.status == .forbidden && page.isHTML)
             #expect(page.body.contains("started in another browser"))
             #expect(page.hiddenField("csrf") == nil, "no form to fill in")
+            answeredID.withLock { $0 = HTTPField.Name("X-Request-Id").flatMap { page.headers[$0] } }
         }
+        let line = try #require(recorded.first(startingWith: "A pending sign-in request was opened in another browser"))
+        let id = try #require(answeredID.withLock { $0 }, "the page carries its request id")
+        #expect(line.metadata["hb.request.id"].map { "\($0)" } == id, "logged with that id")
     }
 
     @Test("signing in to another browser's request is refused: no session, no code")

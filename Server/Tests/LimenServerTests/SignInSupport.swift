@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import LimenOIDC
 import LimenTestSupport
+import Logging
 import NIOCore
 import Testing
 
@@ -81,6 +82,7 @@ extension SignInFixture {
 /// `configure` changes other settings.
 func withSignIn(
     issuer: String? = nil,
+    logger: Logger? = nil,
     configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: @Sendable (SignInFixture) async throws -> Void
 ) async throws {
@@ -102,7 +104,7 @@ func withSignIn(
         )
         let user = try await provider.accounts.signUp(
             email: SignInFixture.email, password: SignInFixture.password, name: "Ada")
-        let app = Application(router: LimenServerApplication.router(provider: provider))
+        let app = Application(router: LimenServerApplication.router(provider: provider), logger: logger)
         try await app.test(.router) { client in
             try await body(SignInFixture(provider: provider, clock: clock, user: user, client: client))
         }

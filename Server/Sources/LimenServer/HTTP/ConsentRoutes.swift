@@ -10,10 +10,10 @@ import LimenServerWire
 /// this very session signed in for this request. Otherwise the sign-in form is shown, whatever was posted.
 enum ConsentRoutes {
     static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
-        router.post("/consent") { request, _ in
+        router.post("/consent") { request, context in
             return await responder.form(for: request) { browser, form throws(StorageError) in
                 let pending: PendingAuthorization
-                switch try await responder.pending(id: form["request"], browser: browser) {
+                switch try await responder.pending(id: form["request"], browser: browser, logger: context.logger) {
                 case .found(let found): pending = found
                 case .refused(let page): return page
                 }

@@ -26,7 +26,7 @@ enum FederationRoutes {
             return await responder.form(for: request) { browser, form throws(StorageError) in
                 guard let client else { return Pages.pageNotFound() }
                 let pending: PendingAuthorization
-                switch try await responder.pending(id: form["request"], browser: browser) {
+                switch try await responder.pending(id: form["request"], browser: browser, logger: context.logger) {
                 case .found(let found): pending = found
                 case .refused(let page): return page
                 }
@@ -78,7 +78,7 @@ enum FederationRoutes {
             }
         }
         let pending: PendingAuthorization
-        switch try await responder.pending(id: requestID, browser: browser) {
+        switch try await responder.pending(id: requestID, browser: browser, logger: logger) {
         case .found(let found): pending = found
         case .refused(let page): return page
         }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LimenServerWire
 import LimenWire
+import Logging
 
 /// The hosted pages of a pending authorization request: each flow's nodes rendered as HTML (``FlowPageRenderer``)
 /// and run by the one ``FlowEngine``, with the request's CSRF token. `GET /login`, `/signup`, `/password-reset` and
@@ -39,10 +40,10 @@ enum FlowPageRoutes {
 
     static func add(to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder) {
         for (flow, path) in paths {
-            router.get(RouterPath(path)) { request, _ in
+            router.get(RouterPath(path)) { request, context in
                 await responder.query(for: request) { browser, query throws(StorageError) in
                     let name = path == "login" ? query["flow"] ?? flow : flow
-                    switch try await responder.pending(id: query["request"], browser: browser) {
+                    switch try await responder.pending(id: query["request"], browser: browser, logger: context.logger) {
                     case .found(let pending):
                         return try await responder.flowPage(name, pending: pending, browser: browser)
                     case .refused(let page): return page
@@ -55,7 +56,7 @@ enum FlowPageRoutes {
                 return await responder.form(for: request, allowingRepeats: true) { browser, form throws(StorageError) in
                     try await submit(
                         form, flow: path == "login" ? form["flow"] ?? flow : flow, browser: browser,
-                        clientAddress: clientAddress, responder: responder)
+                        clientAddress: clientAddress, responder: responder, logger: context.logger)
                 }
             }
         }
@@ -68,7 +69,8 @@ enum FlowPageRoutes {
         flow name: String,
         browser: BrowserState,
         clientAddress: String,
-        responder: SignInResponder
+        responder: SignInResponder,
+        logger: Logger
     ) async throws(StorageError) -> Response {
         let provider = responder.provider
         guard let flow = provider.flows.page(name) else { return Pages.pageNotFound() }
@@ -78,7 +80,7 @@ enum FlowPageRoutes {
             return Pages.message(title: "Request refused", message: refusal.description, status: refusal.status)
         }
         let pending: PendingAuthorization
-        switch try await responder.pending(id: form["request"], browser: browser) {
+        switch try await responder.pending(id: form["request"], browser: browser, logger: logger) {
         case .found(let found): pending = found
         case .refused(let page): return page
         }

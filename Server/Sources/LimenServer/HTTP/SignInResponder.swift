@@ -203,8 +203,9 @@ struct SignInResponder: Sendable {
     }
 
     /// The pending request named by a form or query, if it is still waiting and was started in `browser`: a request
-    /// id opened in another browser (a victim sent a link to an attacker's request) is refused with a page saying so.
-    func pending(id: String?, browser: BrowserState) async throws(StorageError) -> PendingLookup {
+    /// id opened in another browser (a victim sent a link to an attacker's request) is refused with a page saying so,
+    /// and logged through `logger` (the request's, with its request id).
+    func pending(id: String?, browser: BrowserState, logger: Logger) async throws(StorageError) -> PendingLookup {
         guard let pending = try await PendingAuthorization.load(id: id, store: provider.store, now: provider.now())
         else { return .refused(Pages.requestExpired()) }
         guard pending.isBound(to: browser.requestBinding) else {
