@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LimenTestSupport
+import Logging
 import Testing
 
 @testable import LimenServer
@@ -170,5 +171,31 @@ struct MailOutboxTests {
         #expect(message.text.contains("at https://id.example.") && message.html.contains("https://id.example"))
         #expect(message.text.contains("reset your password"))
         #expect(!message.subject.isEmpty && message.purpose != nil)
+    }
+}
+
+@Suite("Mail retries")
+struct MailRetriesTests {
+    @Test("a shutdown (a cancelled task) stops the retries at once with the last error, still retryable for the outbox")
+    func cancellationStopsRetries() async {
+        let retries = MailRetries(attempts: 5, firstBackoff: .seconds(3600))
+        let attempts = Locked(0)
+        let (tried, didTry) = AsyncStream.makeStream(of: Void.self)
+        let sending = Task {
+            try await retries.run(logger: Logger(label: "test.mail"), destination: "relay") {
+                attempts.withLock { $0 += 1 }
+                didTry.yield()
+                throw MailError("the relay is down")
+            }
+        }
+        for await _ in tried { break }
+        sending.cancel()
+        let outcome = await sending.result
+        guard case .failure(let error) = outcome else {
+            Issue.record("a relay that is down delivered")
+            return
+        }
+        #expect((error as? MailError)?.isRetryable == true, "the outbox tries the message again later")
+        #expect(attempts.withLock { $0 } == 1, "no attempt after the cancellation, no hour-long wait")
     }
 }

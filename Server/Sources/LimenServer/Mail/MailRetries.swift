@@ -14,7 +14,9 @@ struct MailRetries: Sendable {
     }
 
     /// Runs `attempt` until it succeeds, fails for good, or the attempts are used up; logs each failure. An error
-    /// that is not a ``MailError`` is described after `destination` (which never holds a password or a secret).
+    /// that is not a ``MailError`` is described after `destination` (which never holds a password or a secret). A
+    /// cancelled task (a shutdown) stops at once, with the last error, still retryable: the outbox keeps the message
+    /// for a later try, by this node after a restart or by another.
     func run(
         logger: Logger,
         destination: String,
@@ -30,8 +32,12 @@ struct MailRetries: Sendable {
                 logger.warning(
                     "Mail not delivered", metadata: ["attempt": "\(number)", "error": "\(lastError.description)"])
             }
-            guard lastError.isRetryable, number < attempts else { break }
-            try? await Task.sleep(for: backoff(beforeRetry: number))
+            guard lastError.isRetryable, number < attempts, !Task.isCancelled else { break }
+            do {
+                try await Task.sleep(for: backoff(beforeRetry: number))
+            } catch {
+                break
+            }
         }
         throw lastError
     }
