@@ -199,3 +199,37 @@ struct MailRetriesTests {
         #expect(attempts.withLock { $0 } == 1, "no attempt after the cancellation, no hour-long wait")
     }
 }
+
+@Suite("A mailer's TLS context")
+struct MailTLSContextTests {
+    @Test("made once and then kept for every message; one that could not be made is tried again at the next use")
+    func madeOnce() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let caFile = directory.path + "/ca.pem"
+        let tls = MailTLSContext(trusting: caFile)
+        #expect(throws: (any Error).self, "no CA file yet") { try tls.context() }
+        try Data(Self.certificate.utf8).write(to: URL(fileURLWithPath: caFile))
+        let first = try tls.context()
+        try FileManager.default.removeItem(atPath: caFile)
+        #expect(try tls.context() === first, "the file is not read again")
+    }
+
+    /// A public CA certificate (Let's Encrypt's ISRG Root X2), as a mail relay's CA file would hold one.
+    private static let certificate = """
+        -----BEGIN CERTIFICATE-----
+        MIICGzCCAaGgAwIBAgIQQdKd0XLq7qeAwSxs6S+HUjAKBggqhkjOPQQDAzBPMQsw
+        CQYDVQQGEwJVUzEpMCcGA1UEChMgSW50ZXJuZXQgU2VjdXJpdHkgUmVzZWFyY2gg
+        R3JvdXAxFTATBgNVBAMTDElTUkcgUm9vdCBYMjAeFw0yMDA5MDQwMDAwMDBaFw00
+        MDA5MTcxNjAwMDBaME8xCzAJBgNVBAYTAlVTMSkwJwYDVQQKEyBJbnRlcm5ldCBT
+        ZWN1cml0eSBSZXNlYXJjaCBHcm91cDEVMBMGA1UEAxMMSVNSRyBSb290IFgyMHYw
+        EAYHKoZIzj0CAQYFK4EEACIDYgAEzZvVn4CDCuwJSvMWSj5cz3es3mcFDR0HttwW
+        +1qLFNvicWDEukWVEYmO6gbf9yoWHKS5xcUy4APgHoIYOIvXRdgKam7mAHf7AlF9
+        ItgKbppbd9/w+kHsOdx1ymgHDB/qo0IwQDAOBgNVHQ8BAf8EBAMCAQYwDwYDVR0T
+        AQH/BAUwAwEB/zAdBgNVHQ4EFgQUfEKWrt5LSDv6kviejM9ti6lyN5UwCgYIKoZI
+        zj0EAwMDaAAwZQIwe3lORlCEwkSHRhtFcP9Ymd70/aTSVaYgLXTWNLxBo1BfASdW
+        tL4ndQavEi51mI38AjEAi/V3bNTIZargCyzuFJ0nN6T5U6VR5CmD1/iQMVtCnwr1
+        /q4AaOeMSQ+2b1tbFfLn
+        -----END CERTIFICATE-----
+        """
+}

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOSSL
 
 /// The TLS both mail transports (SMTP and the webhook) use: TLS 1.2 or later, the system's CAs or `mail_ca_file`'s.
@@ -14,5 +15,27 @@ enum MailTLS {
     /// certificate is then checked against the address).
     static func serverName(for host: String) -> String? {
         host.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" } ? nil : host
+    }
+}
+
+/// The TLS client context of one mailer, made at its first use and kept: the CA file is read and the context built
+/// once, not for every message. A context that could not be made is tried again at the next use.
+final class MailTLSContext: Sendable {
+    private let caFile: String?
+    private let made = NIOLockedValueBox<NIOSSLContext?>(nil)
+
+    /// The context trusting the CA certificates (PEM) in `caFile`, or the system's when `nil`.
+    init(trusting caFile: String?) {
+        self.caFile = caFile
+    }
+
+    /// The context, made now if it was not yet.
+    func context() throws -> NIOSSLContext {
+        try made.withLockedValue { made in
+            if let made { return made }
+            let context = try MailTLS.clientContext(trusting: caFile)
+            made = context
+            return context
+        }
     }
 }

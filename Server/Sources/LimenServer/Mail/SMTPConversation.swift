@@ -9,8 +9,8 @@ import NIOSSL
 struct SMTPConversation {
     /// The server.
     let endpoint: SMTPEndpoint
-    /// The CA certificates (PEM) that TLS trusts instead of the system's, for a private relay.
-    let trustedCAFile: String?
+    /// The TLS context (the system's CAs, or a private relay's).
+    let tls: MailTLSContext
     /// The envelope and `From:` address.
     let sender: String
     /// How long connecting may take, and a quarter of how long the whole session may.
@@ -18,7 +18,7 @@ struct SMTPConversation {
 
     /// Delivers `message`.
     func deliver(_ message: MailMessage) async throws {
-        let tls = try MailTLS.clientContext(trusting: trustedCAFile)
+        let tls = try self.tls.context()
         let (endpoint, timeout) = (self.endpoint, self.timeout)
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(timeout)

@@ -6,20 +6,33 @@ import NIOCore
 struct SMTPMailer: Mailer {
     /// The server.
     let endpoint: SMTPEndpoint
-    /// CA certificates (PEM) to trust instead of the system's.
-    let trustedCAFile: String?
+    /// The TLS context, made once for every message.
+    let tls: MailTLSContext
     /// The sender address.
     let sender: String
     /// Where failures are logged (never with the password).
     let logger: Logger
     /// How many times and how soon a message is tried again.
-    var retries = MailRetries()
+    var retries: MailRetries
     /// How long connecting may take, and a quarter of how long a session may.
-    var timeoutSeconds: Int64 = 15
+    var timeoutSeconds: Int64
+
+    /// A mailer for `endpoint`, trusting the CA certificates (PEM) in `trustedCAFile` instead of the system's.
+    init(
+        endpoint: SMTPEndpoint,
+        trustedCAFile: String?,
+        sender: String,
+        logger: Logger,
+        retries: MailRetries = MailRetries(),
+        timeoutSeconds: Int64 = 15
+    ) {
+        (self.endpoint, self.tls, self.sender) = (endpoint, MailTLSContext(trusting: trustedCAFile), sender)
+        (self.logger, self.retries, self.timeoutSeconds) = (logger, retries, timeoutSeconds)
+    }
 
     func send(_ message: MailMessage) async throws(MailError) {
         let conversation = SMTPConversation(
-            endpoint: endpoint, trustedCAFile: trustedCAFile, sender: sender, timeout: .seconds(timeoutSeconds))
+            endpoint: endpoint, tls: tls, sender: sender, timeout: .seconds(timeoutSeconds))
         try await retries.run(logger: logger, destination: endpoint.description) {
             try await conversation.deliver(message)
         }

@@ -17,20 +17,34 @@ struct WebhookMailer: Mailer {
     let endpoint: WebhookEndpoint
     /// The HMAC key (`mail_webhook_secret`).
     let secret: String
-    /// CA certificates (PEM) to trust instead of the system's.
-    let trustedCAFile: String?
+    /// The TLS context, made once for every message.
+    let tls: MailTLSContext
     /// Where failures are logged (never with the secret or the target).
     let logger: Logger
     /// The clock the signature's timestamp reads.
     let now: @Sendable () -> Date
     /// How many times and how soon a message is tried again.
-    var retries = MailRetries()
+    var retries: MailRetries
     /// How long connecting may take, and a quarter of how long an exchange may.
-    var timeoutSeconds: Int64 = 10
+    var timeoutSeconds: Int64
+
+    /// A mailer posting to `endpoint`, trusting the CA certificates (PEM) in `trustedCAFile` instead of the system's.
+    init(
+        endpoint: WebhookEndpoint,
+        secret: String,
+        trustedCAFile: String?,
+        logger: Logger,
+        now: @escaping @Sendable () -> Date,
+        retries: MailRetries = MailRetries(),
+        timeoutSeconds: Int64 = 10
+    ) {
+        (self.endpoint, self.secret, self.tls) = (endpoint, secret, MailTLSContext(trusting: trustedCAFile))
+        (self.logger, self.now, self.retries, self.timeoutSeconds) = (logger, now, retries, timeoutSeconds)
+    }
 
     func send(_ message: MailMessage) async throws(MailError) {
         let body = Data(Self.json(of: message).serialized())
-        let post = WebhookPost(endpoint: endpoint, trustedCAFile: trustedCAFile, timeout: .seconds(timeoutSeconds))
+        let post = WebhookPost(endpoint: endpoint, tls: tls, timeout: .seconds(timeoutSeconds))
         try await retries.run(logger: logger, destination: endpoint.description) {
             let signature = WebhookSignature.header(body: body, secret: secret, date: now())
             let status = try await post.send(

@@ -8,14 +8,14 @@ import NIOSSL
 struct WebhookPost {
     /// Where to.
     let endpoint: WebhookEndpoint
-    /// The CA certificates (PEM) that TLS trusts instead of the system's.
-    let trustedCAFile: String?
+    /// The TLS context (the system's CAs, or those of `mail_ca_file`).
+    let tls: MailTLSContext
     /// How long connecting may take, and a quarter of how long the whole exchange may.
     let timeout: TimeAmount
 
     /// Sends `body` with `headers` (plus `Host`, `Content-Length` and `Connection: close`) and returns the status code.
     func send(body: ByteBuffer, headers: [(String, String)]) async throws -> Int {
-        let tls = try MailTLS.clientContext(trusting: trustedCAFile)
+        let tls = try self.tls.context()
         let endpoint = self.endpoint
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(timeout)
