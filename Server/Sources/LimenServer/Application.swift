@@ -68,7 +68,8 @@ public enum LimenServerApplication {
     }
 
     /// The application, listening where the configuration says. Once the port is bound the issuer is fixed (when
-    /// the configuration leaves it to the port) and `onServerRunning` is told the issuer.
+    /// the configuration leaves it to the port) and `onServerRunning` is told the issuer. When it stops, it closes the
+    /// provider's store, after everything else has stopped (``StoreClosingService``).
     public static func make(
         provider: Provider,
         logger: Logger = Logger(label: "limen.server"),
@@ -82,6 +83,7 @@ public enum LimenServerApplication {
                 serverName: "limen-server"
             ),
             services: [
+                StoreClosingService(store: provider.store),
                 ExpirySweeper(
                     store: provider.store,
                     forgetFailuresAfter: provider.configuration.signInLockout.memory,

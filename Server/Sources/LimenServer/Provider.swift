@@ -8,8 +8,7 @@ import NIOConcurrencyHelpers
 /// ```swift
 /// let provider = try await Provider.bootstrap(configuration: ServerConfiguration())
 /// let app = LimenServerApplication.make(provider: provider)
-/// try await app.runService()
-/// await provider.store.close()
+/// try await app.runService()   // closes the store when it stops
 /// ```
 public struct Provider: Sendable {
     /// How the server runs.

@@ -293,13 +293,7 @@ struct ServeCommand: AsyncParsableCommand {
                 )
             )
         }
-        do {
-            // Runs a ServiceGroup that shuts down gracefully on SIGTERM and SIGINT.
-            try await app.runService()
-        } catch {
-            await provider.store.close()
-            throw error
-        }
-        await provider.store.close()
+        // Runs a ServiceGroup that shuts down gracefully on SIGTERM and SIGINT, and closes the store last.
+        try await app.runService()
     }
 }

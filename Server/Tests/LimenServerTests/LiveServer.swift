@@ -21,15 +21,10 @@ func withLiveServer(
     let provider = try await Provider.bootstrap(configuration: configuration, now: now)
     let (issuers, continuation) = AsyncStream.makeStream(of: String.self)
     let app = LimenServerApplication.make(provider: provider) { continuation.yield($0) }
-    do {
-        try await withRunningService(app, announcing: issuers, ending: continuation, "the server did not start") {
-            try await body(provider, $0)
-        }
-    } catch {
-        await provider.store.close()
-        throw error
+    // The application closes the store when it stops, however `body` ends.
+    try await withRunningService(app, announcing: issuers, ending: continuation, "the server did not start") {
+        try await body(provider, $0)
     }
-    await provider.store.close()
 }
 
 /// Runs `service` in a service group until `body` ends, however it ends; `body` gets the first value `announced`
