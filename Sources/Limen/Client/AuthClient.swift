@@ -25,9 +25,9 @@ public actor AuthClient {
     let discovery: ProviderDiscovery
     let stateStore = StateStore()
     let events = EventBus()
-    let refreshes = SingleFlight<String?, LimenError>()
-    /// This client among the clients (here and in other processes) sharing its store: the owner of its refresh claims.
-    nonisolated let instanceID = UUID().uuidString
+    /// The refresh of this client's session, one at a time across the clients (here and in other processes) sharing
+    /// its store.
+    let refresher: Refresher
     /// The listener of ``Configuration/sessionChanges``.
     let sessionChangeListening = SessionChangeListening()
     /// The flow steps waiting for a code sent by email, for ``handle(url:)`` and ``signIn(email:code:)``.
@@ -59,6 +59,8 @@ public actor AuthClient {
         (configuration.store as? any FieldKeyRetaining)?.retainFieldKeys(configuration.encryptionKeyOnSignOut)
         self.sessions = SessionStore(store: configuration.store, namespace: configuration.namespace)
         self.keyring = FieldKeyring(sessions: sessions, namespace: configuration.namespace)
+        self.refresher = Refresher(
+            sessions: sessions, events: events, configuration: configuration, instanceID: UUID().uuidString)
         self.profileCache = ProfileCache(store: configuration.store, namespace: configuration.namespace)
         self.discovery = ProviderDiscovery(
             issuer: configuration.issuer,
