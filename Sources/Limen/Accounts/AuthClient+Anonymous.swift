@@ -25,8 +25,8 @@ extension AuthClient {
         if state.auth.isAnonymous { return state.user }
         let previous = tokens
         // The guest button needs no input: the server presses it at the start (start → code → token).
-        let user = try Self.user(
-            of: await startFlow("anonymous", options: SignInOptions(), carryingSession: false, pressing: "submit"))
+        let user = try FlowClient.user(
+            of: await flows.start("anonymous", options: SignInOptions(), carryingSession: false, pressing: "submit"))
         await retireReplaced(previous, by: user, revoke: true)
         return user
     }

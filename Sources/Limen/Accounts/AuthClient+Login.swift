@@ -65,7 +65,7 @@ extension AuthClient {
         let user: AuthState.User
         do throws(FlowError) {
             let flow = credentials.flow
-            user = try await completeFlow(
+            user = try await flows.complete(
                 flow.name, values: flow.values, options: SignInOptions(allowMigration: allowMigration),
                 carryingSession: checking)
         } catch .refused(let message, let details) {

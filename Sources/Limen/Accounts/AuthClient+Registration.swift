@@ -25,13 +25,13 @@ extension AuthClient {
         code: @Sendable () async -> String?
     ) async throws(LimenError) -> AuthState.User {
         do throws(FlowError) {
-            try await requestCode(flow: "sign-up", email: email)
+            try await flows.requestCode(flow: "sign-up", email: email)
         } catch {
             throw Self.accountError(error)
         }
         guard let typed = await code() else { throw .userCancelled }
         do throws(FlowError) {
-            return try await completeCode(
+            return try await flows.completeCode(
                 flow: "sign-up", email: email,
                 values: ["code": typed, "password": password, "password-verify": password, "name": name])
         } catch {

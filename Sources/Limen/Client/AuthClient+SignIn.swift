@@ -121,7 +121,7 @@ extension AuthClient {
     }
 
     /// The authorization request for a sign-in.
-    func authorizationRequest(redirectURI: URL, options: SignInOptions) -> AuthorizationRequest {
+    nonisolated func authorizationRequest(redirectURI: URL, options: SignInOptions) -> AuthorizationRequest {
         var request = AuthorizationRequest(
             clientID: configuration.clientID,
             redirectURI: redirectURI,

@@ -15,11 +15,7 @@ extension AuthClient {
     /// - Returns: `nil` when `url` is not an email link, or names an interaction that waits for no code in this
     ///   client (another device's, another launch's, or one already finished) — the app then ignores the link.
     public func handle(url: URL) async -> Node? {
-        guard let link = EmailLinkFragment(url), let step = await emailCodeSteps.step(interaction: link.interaction),
-            let field = step.codeField
-        else { return nil }
-        field.value = link.code
-        return step.validate().isEmpty ? await step.next() : .continue(step)
+        await flows.handle(url: url)
     }
 
     /// Sends a one-time code to `email` by driving the built-in `email-code` flow (Rownd's sign-in link); finish with
@@ -32,7 +28,8 @@ extension AuthClient {
     /// - Throws: ``FlowError/refused(message:details:)`` for an implausible address or mail that could not be sent,
     ///   the failure node's ``FlowError`` otherwise.
     public func requestEmailCode(email: String, allowMigration: Bool? = nil) async throws(FlowError) {
-        try await requestCode(flow: "email-code", email: email, options: SignInOptions(allowMigration: allowMigration))
+        try await flows.requestCode(
+            flow: "email-code", email: email, options: SignInOptions(allowMigration: allowMigration))
     }
 
     /// Signs in with the code ``requestEmailCode(email:allowMigration:)`` sent to `email`.
@@ -40,13 +37,13 @@ extension AuthClient {
     ///   ``FlowError/incomplete(step:)`` when no code was asked for `email` by this client.
     @discardableResult
     public func signIn(email: String, code: String) async throws(FlowError) -> AuthState.User {
-        try await completeCode(flow: "email-code", email: email, values: ["code": code])
+        try await flows.completeCode(flow: "email-code", email: email, values: ["code": code])
     }
 
     /// Sends a code to reset the password of `email` by driving the built-in `password-reset` flow; finish with
     /// ``resetPassword(email:code:newPassword:)``. An address without an account gets the same answer and no email.
     public func resetPassword(email: String) async throws(FlowError) {
-        try await requestCode(flow: "password-reset", email: email)
+        try await flows.requestCode(flow: "password-reset", email: email)
     }
 
     /// Sets `newPassword` with the code ``resetPassword(email:)`` sent, and signs in.
@@ -56,7 +53,7 @@ extension AuthClient {
     public func resetPassword(email: String, code: String, newPassword: String) async throws(FlowError)
         -> AuthState.User
     {
-        try await completeCode(
+        try await flows.completeCode(
             flow: "password-reset", email: email,
             values: ["code": code, "password": newPassword, "password-verify": newPassword])
     }
@@ -66,7 +63,7 @@ extension AuthClient {
     /// account the answer is the same and its owner gets a notice instead of a code, so sign-up tells nobody who has
     /// an account.
     public func register(email: String) async throws(FlowError) {
-        try await requestCode(flow: "sign-up", email: email)
+        try await flows.requestCode(flow: "sign-up", email: email)
     }
 
     /// Creates the account ``register(email:)`` sent a code for, with its password and optional name, and signs it
@@ -77,26 +74,8 @@ extension AuthClient {
     public func register(email: String, code: String, password: String, name: String? = nil) async throws(FlowError)
         -> AuthState.User
     {
-        try await completeCode(
+        try await flows.completeCode(
             flow: "sign-up", email: email,
             values: ["code": code, "password": password, "password-verify": password, "name": name])
-    }
-
-    /// Starts `flow`, submits `email` on its first step and expects the step that asks for the code.
-    func requestCode(flow: String, email: String, options: SignInOptions = SignInOptions()) async throws(FlowError) {
-        let first = try Self.step(of: await startFlow(flow, options: options))
-        let next = try Self.step(of: await first.fill(["email": email]).next())
-        guard next.codeField != nil else { throw .incomplete(step: next.id) }
-        await emailCodeSteps.requested(flow: flow, email: email, interaction: next.interaction.id)
-    }
-
-    /// Fills the step waiting for the code of `flow` for `email` with `values` and expects the end of the flow.
-    func completeCode(flow: String, email: String, values: [String: String?]) async throws(FlowError)
-        -> AuthState.User
-    {
-        guard let step = await emailCodeSteps.step(flow: flow, email: email) else {
-            throw .incomplete(step: "email")
-        }
-        return try Self.user(of: await step.fill(values).next())
     }
 }

@@ -25,52 +25,33 @@ extension AuthClient {
     ///   - options: The scopes and hints of the authorization request (`loginHint` fills in the email address), and
     ///     ``SignInOptions/allowMigration``.
     public func startFlow(_ name: String, options: SignInOptions = SignInOptions()) async -> Node {
-        await startFlow(name, options: options, carryingSession: true)
+        await flows.start(name, options: options, carryingSession: true)
     }
 
-    /// ``startFlow(_:options:)``, with the signed-in user's access token only when `carryingSession` is set (a sign-in
-    /// that ignores the current user starts without it); `action` names a button of the first node for the server to
-    /// press at once with no values (the start's `action` parameter), which saves a round trip for a node that needs
-    /// no input.
-    func startFlow(
-        _ name: String,
-        options: SignInOptions,
-        carryingSession: Bool,
-        pressing action: String? = nil
-    ) async -> Node {
-        guard let redirectURI = configuration.redirectURI else {
-            return .failure(FailureNode(cause: .client(.configuration(.missingKey("redirectURI")))))
-        }
-        let request = authorizationRequest(redirectURI: redirectURI, options: options)
-        let fields =
-            [
-                ("client_id", request.clientID), ("redirect_uri", redirectURI.absoluteString),
-                ("scope", request.scopeValue), ("state", request.state), ("nonce", request.nonce),
-                ("code_challenge", request.pkce.challenge), ("code_challenge_method", request.pkce.method),
-            ]
-            + FormEncoding.present([
-                ("login_hint", options.loginHint),
-                ("ui_locales", options.uiLocales.isEmpty ? nil : options.uiLocales.joined(separator: " ")),
-                ("acr_values", options.acrValues.isEmpty ? nil : options.acrValues.joined(separator: " ")),
-                ("allow_migration", options.allowMigration.map { $0 ? "true" : "false" }),
-                ("action", action),
-            ])
-        let interaction = FlowInteraction(
-            client: self, id: "", request: request, maxAge: options.maxAge.map(TimeInterval.init))
-        let url = configuration.issuer.appendingPathComponent("flows").appendingPathComponent(name)
-        let token: String?
-        do throws(LimenError) {
-            token = carryingSession ? try await validAccessToken() : nil
-        } catch {
-            return .failure(FailureNode(cause: FlowError(error)))
-        }
-        guard let token else { return await interaction.send(.form(url: url, fields), submitted: nil) }
-        // A start for a signed-in user is an account change: a confidential client proves itself, as at /token.
-        let secret = configuration.clientSecret.map { [("client_secret", $0)] } ?? []
-        let start = HTTPRequest.form(url: url, fields + secret, headers: ["Authorization": "Bearer \(token)"])
-        return await interaction.send(start, submitted: nil)
+    /// Signs in with an email address and password by driving the built-in `sign-in` flow (Firebase's
+    /// `signIn(withEmail:password:)`); the session is stored as after any sign-in.
+    ///
+    /// ```swift
+    /// do throws(FlowError) {
+    ///     let user = try await client.signIn(email: "ada@example.com", password: password)
+    /// } catch .refused(let message, _) {
+    ///     show(message)  // "The email address or password is wrong."
+    /// }
+    /// ```
+    /// - Throws: ``FlowError/refused(message:details:)`` for a wrong email or password (the server does not say
+    ///   which), the failure node's ``FlowError`` otherwise.
+    @discardableResult
+    public func signIn(email: String, password: String) async throws(FlowError) -> AuthState.User {
+        try await flows.complete("sign-in", values: ["email": email, "password": password])
     }
 
+    /// The flows of this client's provider, signing in to this client's session.
+    nonisolated var flows: FlowClient {
+        FlowClient(configuration: configuration, emailCodeSteps: emailCodeSteps, session: self)
+    }
+}
+
+extension AuthClient: FlowSession {
     /// Redeems a success node's code at `/token` on the browser sign-in's path (state, events, storage); `newUser`
     /// (the node's `new_user`) becomes the completion event's ``UserType``.
     func redeemFlowCode(

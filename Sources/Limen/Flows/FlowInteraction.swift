@@ -4,8 +4,8 @@ import LimenOIDC
 /// The interaction a node belongs to: the flow, the server's interaction ID and the authorization request whose
 /// PKCE verifier, `state` and `nonce` redeem its code.
 struct FlowInteraction: Sendable {
-    /// The client that started it.
-    let client: AuthClient
+    /// The flows of the client that started it.
+    let flows: FlowClient
     /// The server's opaque interaction ID (empty before the start answers).
     let id: String
     /// The request the flow was started with; its redirect URI is where an ``IdpCollector``'s web session returns.
@@ -22,9 +22,9 @@ struct FlowInteraction: Sendable {
     func submission(step: String, action: String, values: [String: JSONValue]) -> HTTPRequest {
         let body = JSONValue.object([
             "node": .string(step), "action": .string(action), "values": .object(values),
-            "client_id": .string(client.configuration.clientID),
+            "client_id": .string(flows.configuration.clientID),
         ])
-        let url = client.configuration.issuer.appendingPathComponent("flows/interactions").appendingPathComponent(id)
+        let url = flows.configuration.issuer.appendingPathComponent("flows/interactions").appendingPathComponent(id)
         return HTTPRequest(
             method: "POST", url: url, headers: ["Content-Type": "application/json", "Accept": "application/json"],
             body: Data(body.serialized()))
@@ -42,7 +42,7 @@ struct FlowInteraction: Sendable {
     func answer(to request: HTTPRequest) async -> Result<FlowDocument, FlowError> {
         let response: HTTPResponse
         do {
-            response = try await client.configuration.transport.send(request)
+            response = try await flows.configuration.transport.send(request)
         } catch {
             return .failure(.network(error))
         }
@@ -72,13 +72,13 @@ struct FlowInteraction: Sendable {
     func node(of document: FlowDocument, submitted: ContinueNode?) async -> Node {
         let here = named(by: document)
         let node = await node(of: document.node, in: here, submitted: submitted)
-        await client.emailCodeSteps.note(node, interaction: here.id)
+        await flows.emailCodeSteps.note(node, interaction: here.id)
         return node
     }
 
     /// This interaction under the ID `document` gives (the start's answer gives the first).
     func named(by document: FlowDocument) -> FlowInteraction {
-        FlowInteraction(client: client, id: document.interaction ?? id, request: request, maxAge: maxAge)
+        FlowInteraction(flows: flows, id: document.interaction ?? id, request: request, maxAge: maxAge)
     }
 
     /// The node `document` describes in interaction `here`; a success is redeemed.
@@ -98,7 +98,7 @@ struct FlowInteraction: Sendable {
             // Only the press of an IDP collector, which reads the answer itself, is answered with a redirect.
             return .failure(FailureNode(cause: .invalidResponse("unexpected redirect node")))
         case .success(let code, let state, let issuer, let newUser):
-            return await client.redeemFlowCode(
+            return await flows.session.redeemFlowCode(
                 code, state: state, issuer: issuer, newUser: newUser, interaction: here)
         }
     }

@@ -62,7 +62,7 @@ public final class IdpCollector: Collector {
         }
         let code: String
         do throws(LimenError) {
-            code = try await here.client.authorizationCode(of: callback, answering: here.request)
+            code = try await here.flows.session.authorizationCode(of: callback, answering: here.request)
         } catch .oauth(let error) {
             return again(code: error.error.rawValue, message: Self.sentence(for: error.error))
         } catch {

@@ -1,0 +1,16 @@
+import Foundation
+import LimenOIDC
+
+/// What a ``FlowClient`` asks of the session it signs in to. ``AuthClient`` is one.
+protocol FlowSession: Sendable {
+    /// The signed-in user's access token, refreshed if needed; `nil` when nobody is signed in.
+    func validAccessToken(minimumTimeToLive: TimeInterval?) async throws(LimenError) -> String?
+    /// The authorization request for a sign-in (its PKCE verifier, `state` and `nonce` redeem a flow's code).
+    func authorizationRequest(redirectURI: URL, options: SignInOptions) -> AuthorizationRequest
+    /// The authorization code a web session's `callback` carries, once it is checked against `request`.
+    func authorizationCode(of callback: URL, answering request: AuthorizationRequest) async throws(LimenError)
+        -> String
+    /// Redeems a success node's code on the sign-in path (state, events, storage).
+    func redeemFlowCode(_ code: String, state: String?, issuer: String?, newUser: Bool?, interaction: FlowInteraction)
+        async -> Node
+}
