@@ -10,7 +10,7 @@ extension AuthClient {
     /// - Throws: ``LimenError/notSignedIn`` without a session, ``LimenError/account(_:)`` for an unexpected answer,
     ///   the network's and the session's ``LimenError``s otherwise.
     public func identities() async throws(LimenError) -> [Identity] {
-        let response = try await accountRequest("GET", profileURL("v1/me/identities"))
+        let response = try await accountRequest("GET", profiles.url("v1/me/identities"))
         guard let document = try? JSONValue(parsing: response.body),
             case .array(let members)? = document.objectValue?["identities"]
         else { throw .account(.malformedResponse("the identities are not a JSON list")) }
@@ -36,7 +36,7 @@ extension AuthClient {
         async throws(LimenError) -> [IdentityKind]
     {
         let response = try await changingAccount(reauthenticating: reauthentication) { () throws(LimenError) in
-            try await accountRequest("DELETE", profileURL("v1/me/identities").appendingPathComponent(kind.rawValue))
+            try await accountRequest("DELETE", profiles.url("v1/me/identities").appendingPathComponent(kind.rawValue))
         }
         guard case .array(let removed)? = (try? JSONValue(parsing: response.body))?.objectValue?["removed"] else {
             return [kind]
@@ -63,7 +63,7 @@ extension AuthClient {
     ///   kept).
     public func deleteAccount(reauthenticating reauthentication: Reauthentication? = nil) async throws(LimenError) {
         _ = try await changingAccount(reauthenticating: reauthentication) { () throws(LimenError) in
-            try await accountRequest("DELETE", profileURL("v1/me"))
+            try await accountRequest("DELETE", profiles.url("v1/me"))
         }
         logger.notice("account deleted at the provider; signing out")
         _ = await signOutSession(revoke: false)

@@ -102,7 +102,7 @@ extension AuthClient {
             let next = try await body()
             generation += 1
             try await adopt(next)
-            await createEncryptionKeyIfEnabled()
+            await profiles.createEncryptionKeyIfEnabled()
             logger.info(
                 "signed in",
                 metadata: [

@@ -39,8 +39,8 @@ extension AuthClient {
     /// its tokens at the provider.
     func retire(_ ended: TokenSet, revoke: Bool) async -> SignOutResult {
         var result = SignOutResult()
-        result.encryptionKeyError = await retireEncryptionKey(of: ended.subject)
-        await forgetProfile(of: ended.subject)
+        result.encryptionKeyError = await profiles.retireEncryptionKey(of: ended.subject)
+        await profiles.forgetProfile(of: ended.subject)
         if let metadata = try? await metadata(), let endpoint = metadata.endSessionEndpoint {
             result.endSessionURL = EndSessionRequest(
                 idTokenHint: ended.idToken,

@@ -21,7 +21,7 @@ public actor AuthClient {
     /// The users' cached profiles (see ``CurrentUser/get()``).
     let profileCache: ProfileCache
     /// The app schema and the last profile snapshot, in memory.
-    let profiles = ProfileMemory()
+    let profileMemory = ProfileMemory()
     let discovery: ProviderDiscovery
     let stateStore = StateStore()
     let events = EventBus()

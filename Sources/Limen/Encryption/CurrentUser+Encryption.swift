@@ -19,7 +19,7 @@ extension CurrentUser {
     /// // "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIiwia2lkIjoi….….….…"
     /// ```
     public func encrypt(plaintext: String) async throws(LimenError) -> String {
-        let key = try await client.fieldEncryptionKey(creating: true)
+        let key = try await client.profiles.fieldEncryptionKey(creating: true)
         do {
             return try key.encrypt(Data(plaintext.utf8))
         } catch {
@@ -33,7 +33,7 @@ extension CurrentUser {
     ///   `EncryptionError.malformed` (also for a payload that is not UTF-8 text), or
     ///   `EncryptionError.unsupportedAlgorithm` / `EncryptionError.unsupportedEncryption`.
     public func decrypt(ciphertext: String) async throws(LimenError) -> String {
-        let key = try await client.fieldEncryptionKey(creating: false)
+        let key = try await client.profiles.fieldEncryptionKey(creating: false)
         let plaintext: [UInt8]
         do {
             plaintext = try key.decrypt(ciphertext)
@@ -49,7 +49,7 @@ extension CurrentUser {
     /// Whether ``encrypt(plaintext:)`` can work now: someone is signed in and their key is in the store or could be
     /// created there (it is then created).
     public func isEncryptionPossible() async -> Bool {
-        (try? await client.fieldEncryptionKey(creating: true)) != nil
+        (try? await client.profiles.fieldEncryptionKey(creating: true)) != nil
     }
 
     /// The signed-in user's key as a JWE protected by `passphrase` (`PBES2-HS512+A256KW` with 600,000 PBKDF2 rounds
@@ -58,7 +58,7 @@ extension CurrentUser {
     /// thread of its own: the caller suspends, and other tasks keep running meanwhile.
     /// - Throws: ``LimenError/encryption(_:)`` with `EncryptionError.noKey` when this user has no key yet.
     public func exportEncryptionKey(passphrase: String) async throws(LimenError) -> String {
-        let key = try await client.fieldEncryptionKey(creating: false)
+        let key = try await client.profiles.fieldEncryptionKey(creating: false)
         do {
             return try await OffPool.run { () throws(EncryptionError) in try key.exported(passphrase: passphrase) }
         } catch {

@@ -34,7 +34,7 @@ extension CurrentUser {
     @discardableResult
     public func get() async throws(LimenError) -> [String: JSONValue] {
         let userID = try await client.signedInUserID()
-        return try await client.publish(try await client.readProfile(of: userID), announce: false)
+        return try await client.profiles.publish(try await client.profiles.readProfile(of: userID), announce: false)
     }
 
     /// A field of the profile in the state (as the last ``get()`` or write left it) as a `T`, or `nil` when it is
@@ -56,7 +56,7 @@ extension CurrentUser {
     /// - Throws: ``ProfileError/invalidField(field:reason:)`` for a value the schema refuses (naming the field),
     ///   ``ProfileError/conflict(fields:)`` when another device changed the same fields meanwhile.
     public func set(data: [String: JSONValue]) async throws(LimenError) {
-        try await client.writeProfile(data, kind: .replace)
+        try await client.profiles.writeProfile(data, kind: .replace)
     }
 
     /// Sets one field (`PATCH /v1/me/data`, an RFC 7396 merge patch); the others stay as they are. A value of
@@ -76,11 +76,11 @@ extension CurrentUser {
         } catch {
             throw .profile(.invalidRequest("the value of \(field) does not encode to JSON"))
         }
-        try await client.writeProfile([field: json], kind: .merge)
+        try await client.profiles.writeProfile([field: json], kind: .merge)
     }
 
     /// The app schema (`GET /v1/app`), fetched once per session.
     public func schema() async throws(LimenError) -> AppSchema {
-        try await client.appSchema()
+        try await client.profiles.appSchema()
     }
 }

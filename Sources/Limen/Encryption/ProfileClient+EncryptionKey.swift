@@ -1,24 +1,18 @@
 import Foundation
 import LimenWire
+import Logging
 
-extension AuthClient {
-    /// The signed-in user's ID (the ID token's `sub`), once the stored session is restored.
-    func signedInUserID() async throws(LimenError) -> String {
-        try await ensureRestored()
-        guard let subject = tokens?.subject else { throw .notSignedIn }
-        return subject
-    }
-
+extension ProfileClient {
     /// The signed-in user's field-encryption key; a new one is created and stored when there is none and `creating`.
     ///
     /// Without entering an actor when the state says who is signed in and the key ring holds their key: encrypting
     /// many fields costs no executor hops.
-    nonisolated func fieldEncryptionKey(creating: Bool) async throws(LimenError) -> FieldEncryptionKey {
-        let current = state
+    func fieldEncryptionKey(creating: Bool) async throws(LimenError) -> FieldEncryptionKey {
+        let current = stateStore.state
         if current.phase == .signedIn, let userID = current.user.id, let key = keyring.rememberedKey(for: userID) {
             return key
         }
-        return try await keyring.key(for: try await signedInUserID(), creating: creating)
+        return try await keyring.key(for: try await session.signedInUserID(), creating: creating)
     }
 
     /// What signing `userID` out does to their key: dropped from memory, and deleted from the store when
@@ -34,9 +28,7 @@ extension AuthClient {
             return error
         }
     }
-}
 
-extension AuthClient {
     /// After a sign-in: when the app schema enables field encryption, makes sure the user has a key on this device
     /// (a random 256-bit key created in the secure store, never sent). A provider without an app schema, or a failure
     /// here, leaves the sign-in as it is: the key is then created by the first encryption.

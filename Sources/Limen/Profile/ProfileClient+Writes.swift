@@ -9,7 +9,7 @@ enum ProfileWriteKind: Sendable {
     case merge
 }
 
-extension AuthClient {
+extension ProfileClient {
     /// Writes `values` (plaintext; `null` removes a field) as `kind` says, one write of this client at a time.
     ///
     /// The write names the last `ETag` this client saw in `If-Match`. When another writer got there first (`412`),
@@ -17,8 +17,8 @@ extension AuthClient {
     /// change is applied once more on the new revision; otherwise, or when that fails too, nothing is written and
     /// ``ProfileError/conflict(fields:)`` says which fields.
     func writeProfile(_ values: [String: JSONValue], kind: ProfileWriteKind) async throws(LimenError) {
-        let userID = try await signedInUserID()
-        try await profiles.writes.withLock { () async throws(LimenError) in
+        let userID = try await session.signedInUserID()
+        try await memory.writes.withLock { () async throws(LimenError) in
             try await self.writeProfile(values, kind: kind, userID: userID)
         }
     }
@@ -28,7 +28,7 @@ extension AuthClient {
     {
         let schema = try await appSchema()
         var base: ProfileSnapshot
-        if let known = await profiles.snapshot(of: userID) {
+        if let known = await memory.snapshot(of: userID) {
             base = known
         } else {
             base = try await fetchProfile(of: userID)
@@ -96,9 +96,9 @@ extension AuthClient {
             data = sent
         }
         let body = Data(JSONValue.object(["data": .object(data)]).serialized())
-        return try await authorizedRequest(
+        return try await session.authorizedRequest(
             HTTPRequest(
-                method: kind == .replace ? "PUT" : "PATCH", url: profileURL("v1/me/data"), headers: headers,
+                method: kind == .replace ? "PUT" : "PATCH", url: url("v1/me/data"), headers: headers,
                 body: body))
     }
 }

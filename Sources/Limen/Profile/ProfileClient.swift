@@ -1,20 +1,41 @@
 import Foundation
 import LimenOIDC
+import Logging
 
-extension AuthClient {
+/// The signed-in user's profile on the provider: the app schema, reading and writing the profile's fields (encrypting
+/// and decrypting the fields the schema flags `encrypted`), the copy kept in memory and in the cache, and the user's
+/// field-encryption key.
+struct ProfileClient: Sendable {
+    /// The provider (its issuer), the transport, the logger and what sign-out does to the encryption key.
+    let configuration: Configuration
+    /// The app schema of the current session and the last snapshot.
+    let memory: ProfileMemory
+    /// The users' cached profiles.
+    let cache: ProfileCache
+    /// The users' field-encryption keys.
+    let keyring: FieldKeyring
+    /// The state the signed-in user's decrypted profile is published in.
+    let stateStore: StateStore
+    /// Where ``AuthEvent/userDataUpdated`` goes.
+    let events: EventBus
+    /// The session whose user the profile is.
+    let session: any ProfileSession
+
+    var logger: Logger { configuration.logger }
+
     /// A profile route of the provider: `<issuer>/v1/app`, `<issuer>/v1/me/data`.
-    nonisolated func profileURL(_ path: String) -> URL {
+    func url(_ path: String) -> URL {
         configuration.issuer.appendingPathComponent(path)
     }
 
     /// The app schema (`GET /v1/app`, no token needed), fetched once per session.
     func appSchema() async throws(LimenError) -> AppSchema {
-        let session = generation
-        if let known = await profiles.schema(in: session) { return known }
+        let generation = await session.generation
+        if let known = await memory.schema(in: generation) { return known }
         let response: HTTPResponse
         do {
             response = try await configuration.transport.send(
-                HTTPRequest(url: profileURL("v1/app"), headers: ["Accept": "application/json"]))
+                HTTPRequest(url: url("v1/app"), headers: ["Accept": "application/json"]))
         } catch {
             throw .network(error)
         }
@@ -28,15 +49,15 @@ extension AuthClient {
         } catch {
             throw .profile(error)
         }
-        await profiles.remember(schema, in: session)
+        await memory.remember(schema, in: generation)
         return schema
     }
 
     /// `userID`'s profile from the server (`GET /v1/me/data`), remembered and cached.
     func fetchProfile(of userID: String) async throws(LimenError) -> ProfileSnapshot {
         let schema = try await appSchema()
-        let response = try await authorizedRequest(
-            HTTPRequest(url: profileURL("v1/me/data"), headers: ["Accept": "application/json"]))
+        let response = try await session.authorizedRequest(
+            HTTPRequest(url: url("v1/me/data"), headers: ["Accept": "application/json"]))
         guard response.status == 200 else { throw .profile(ProfileError(response: response)) }
         let snapshot: ProfileSnapshot
         do {
@@ -54,7 +75,7 @@ extension AuthClient {
         do throws(LimenError) {
             return try await fetchProfile(of: userID)
         } catch  where error.isRetryable {
-            guard let cached = await profileCache.load(userID: userID) else { throw error }
+            guard let cached = await cache.load(userID: userID) else { throw error }
             logger.notice("profile server unreachable; reading the cached profile", metadata: ["code": "\(error.code)"])
             return cached
         }
@@ -63,9 +84,9 @@ extension AuthClient {
     /// Makes `snapshot` the last one known, in memory and in the cache (a cache that refuses it is logged: the
     /// profile was read or written all the same).
     func keep(_ snapshot: ProfileSnapshot) async {
-        await profiles.remember(snapshot)
+        await memory.remember(snapshot)
         do {
-            try await profileCache.save(snapshot)
+            try await cache.save(snapshot)
         } catch {
             logger.warning("profile not cached", metadata: ["code": "\(error.code)"])
         }
@@ -88,9 +109,9 @@ extension AuthClient {
 
     /// Forgets `userID`'s profile at sign-out: the cached copy and the one in memory.
     func forgetProfile(of userID: String) async {
-        await profiles.forgetSnapshot()
+        await memory.forgetSnapshot()
         do {
-            try await profileCache.delete(userID: userID)
+            try await cache.delete(userID: userID)
         } catch {
             logger.warning("cached profile not deleted at sign-out", metadata: ["code": "\(error.code)"])
         }

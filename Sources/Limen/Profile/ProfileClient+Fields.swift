@@ -6,7 +6,7 @@ import LimenWire
 /// (so any JOSE library with the key reads the text itself); any other value as its JSON text. Decrypted, a `string`
 /// or `date` field (or one of a type this SDK does not know) is that text as a string; other types are the JSON value
 /// the text holds.
-extension AuthClient {
+extension ProfileClient {
     /// `snapshot`'s data with every encrypted field decrypted.
     /// - Throws: ``ProfileError/undecryptableField(field:reason:)`` for the first field that cannot be decrypted.
     func plaintext(of snapshot: ProfileSnapshot) async throws(LimenError) -> [String: JSONValue] {
@@ -19,7 +19,7 @@ extension AuthClient {
     }
 
     /// `values` as they are sent: the fields `schema` flags encrypted encrypted, `null` (a removal) as it is.
-    nonisolated func encryptedFields(_ values: [String: JSONValue], schema: AppSchema) async throws(LimenError)
+    func encryptedFields(_ values: [String: JSONValue], schema: AppSchema) async throws(LimenError)
         -> [String: JSONValue]
     {
         var sent = values
@@ -30,7 +30,7 @@ extension AuthClient {
     }
 
     /// `value` encrypted with the signed-in user's key (created first if they have none).
-    nonisolated func encryptField(_ value: JSONValue) async throws(LimenError) -> JSONValue {
+    func encryptField(_ value: JSONValue) async throws(LimenError) -> JSONValue {
         let plaintext = if case .string(let text) = value { Array(text.utf8) } else { value.serialized() }
         let key = try await fieldEncryptionKey(creating: true)
         do {
@@ -42,7 +42,7 @@ extension AuthClient {
 
     /// The value of the encrypted field `name` (of `type`) whose stored value is `ciphertext`.
     /// - Throws: ``ProfileError/undecryptableField(field:reason:)`` when this device cannot decrypt it.
-    nonisolated func decryptField(_ name: String, _ ciphertext: String, type: AppSchema.FieldType?)
+    func decryptField(_ name: String, _ ciphertext: String, type: AppSchema.FieldType?)
         async throws(LimenError) -> JSONValue
     {
         let undecryptable = { (reason: EncryptionError) in
