@@ -29,23 +29,19 @@ extension AuthClient {
         await saveUnsavedSession()
         guard let current = tokens else { return nil }
         if current.hasFreshAccessToken(at: configuration.now(), leeway: margin) { return current.accessToken }
-        return try await sharedRefresh(margin: margin)
+        return try await refresher.refresh(self, margin: margin)
     }
 
     /// Refreshes now, whatever the token's age; returns the new access token or `nil` if the session ended.
     @discardableResult
     public func refresh() async throws(LimenError) -> String? {
         try await ensureRestored()
-        return try await sharedRefresh(margin: .infinity)
-    }
-
-    /// Joins the refresh under way, or starts one.
-    private func sharedRefresh(margin: TimeInterval) async throws(LimenError) -> String? {
-        try await refresher.refresh(self, margin: margin)
+        return try await refresher.refresh(self, margin: .infinity)
     }
 }
 
 extension AuthClient: RefreshableSession {
+    /// Makes a set another client saved the session in memory (see ``RefreshableSession/adoptStored(_:)``).
     func adoptStored(_ stored: TokenSet) {
         tokens = stored
         stateStore.update { $0 = .signedIn(stored, after: $0) }
