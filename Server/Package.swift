@@ -50,10 +50,28 @@ let package = Package(
             dependencies: [.product(name: "LimenWire", package: "Limen")],
             swiftSettings: strictSettings
         ),
+        // Records, one small role protocol per aggregate, and the SQLite and PostgreSQL stores: no HTTP server.
+        .target(
+            name: "LimenServerStorage",
+            dependencies: [
+                "LimenServerWire",
+                .product(name: "LimenWire", package: "Limen"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "LimenServer",
             dependencies: [
                 "LimenServerWire",
+                "LimenServerStorage",
                 .product(name: "LimenWire", package: "Limen"),
                 // Trusted issuers' keys for token exchange (RFC 8693): JWKSCache, ProviderDiscovery, and the SDK's
                 // HTTPTransport (URLSession) to fetch them.
@@ -85,6 +103,7 @@ let package = Package(
             name: "LimenServerTool",
             dependencies: [
                 "LimenServer",
+                "LimenServerStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -98,6 +117,7 @@ let package = Package(
             name: "LimenServerTests",
             dependencies: [
                 "LimenServer",
+                "LimenServerStorage",
                 "LimenServerWire",
                 .product(name: "LimenOIDC", package: "Limen"),
                 .product(name: "LimenTestSupport", package: "Limen"),

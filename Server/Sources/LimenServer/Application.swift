@@ -1,4 +1,5 @@
 import Hummingbird
+import LimenServerStorage
 import Logging
 import NIOCore
 

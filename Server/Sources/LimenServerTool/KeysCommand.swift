@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LimenServer
+import LimenServerStorage
 
 /// `limen-server keys list|rotate`.
 struct KeysCommand: AsyncParsableCommand {

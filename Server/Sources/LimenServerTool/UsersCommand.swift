@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LimenServer
+import LimenServerStorage
 
 #if canImport(Glibc)
     import Glibc

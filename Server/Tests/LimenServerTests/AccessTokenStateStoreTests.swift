@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerStorage
 
 @Suite("Access token state: the grant and the token's revocation in one read")
 struct AccessTokenStateStoreTests {
@@ -55,7 +56,7 @@ struct AccessTokenStateStoreTests {
     }
 }
 
-extension Store {
+extension GrantStore {
     /// Stores grant `id` of `user-1` to the CLI client (both already stored) as redeeming a code does, and returns it.
     func insertRedeemedGrant(id: String, now: Date) async throws -> GrantRecord {
         let codeHash = Data(repeating: 7, count: 32)

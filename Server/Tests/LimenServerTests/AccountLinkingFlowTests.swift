@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import LimenServerStorage
 import LimenTestSupport
 import LimenWire
 import Testing

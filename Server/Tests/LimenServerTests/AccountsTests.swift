@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LimenServerStorage
 import LimenTestSupport
 import Testing
 

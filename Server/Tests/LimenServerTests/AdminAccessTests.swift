@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import LimenOIDC
+import LimenServerStorage
 import LimenTestSupport
 import Testing
 

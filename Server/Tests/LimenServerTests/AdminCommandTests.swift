@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenTestSupport
 import Testing
 

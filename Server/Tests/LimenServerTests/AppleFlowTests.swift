@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import LimenOIDC
+import LimenServerStorage
 import LimenTestSupport
 import LimenWire
 import Testing

@@ -6,6 +6,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerStorage
 
 extension AppleFixture {
     /// The code the stand-in Apple redeems in these tests.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import LimenServerStorage
 import LimenTestSupport
 import LimenWire
 import Testing

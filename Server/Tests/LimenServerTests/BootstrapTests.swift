@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LimenServerStorage
 import NIOCore
 import SQLiteNIO
 import Testing

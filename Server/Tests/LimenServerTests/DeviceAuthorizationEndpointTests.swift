@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import LimenOIDC
+import LimenServerStorage
 import LimenTestSupport
 import NIOCore
 import Testing

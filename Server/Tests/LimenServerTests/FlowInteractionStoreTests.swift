@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import Testing
 
 @testable import LimenServer

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LimenOIDC
+import LimenServerStorage
 import LimenTestSupport
 import LimenWire
 import Logging

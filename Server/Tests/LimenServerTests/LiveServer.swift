@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenServerStorage
 import Logging
 import ServiceLifecycle
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenServerStorage
 import Testing
 
 @testable import LimenServer

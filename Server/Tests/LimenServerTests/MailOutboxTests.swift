@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LimenServerStorage
 import LimenTestSupport
 import Logging
 import Testing

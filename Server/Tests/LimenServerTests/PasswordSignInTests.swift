@@ -6,6 +6,7 @@ import SQLiteNIO
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerStorage
 
 @Suite("Password sign-in (throttled)")
 struct PasswordSignInTests {

@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenServerStorage
 import LimenTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LimenOIDC
+import LimenServerStorage
 import NIOCore
 import Testing
 

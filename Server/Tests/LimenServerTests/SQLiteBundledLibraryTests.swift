@@ -1,3 +1,4 @@
+import LimenServerStorage
 import Testing
 import VaporCSQLite
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerStorage
 
 /// The dialect layer: a table written once is created the same way in SQLite and PostgreSQL, and both databases end
 /// up with the same schema.

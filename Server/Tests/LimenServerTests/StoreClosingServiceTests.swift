@@ -1,3 +1,4 @@
+import LimenServerStorage
 import Logging
 import ServiceLifecycle
 import Testing

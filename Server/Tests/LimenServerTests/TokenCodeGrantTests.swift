@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LimenOIDC
+import LimenServerStorage
 import LimenTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import LimenServerStorage
 import LimenTestSupport
 import LimenWire
 import Testing

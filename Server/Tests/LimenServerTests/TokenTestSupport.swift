@@ -9,6 +9,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerStorage
 
 /// Where a token fixture keeps its data: SQLite always, PostgreSQL when it is configured (always in CI).
 enum TokenBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -203,7 +204,7 @@ struct TokenFixture: Sendable {
     }
 }
 
-extension Store {
+extension GrantStore {
     /// The code with this hash, redeemed by `clientID` (for a throw-away grant) as `/token` would; `nil` when it was
     /// not usable.
     func redeemedCode(hash: Data, now: Date, clientID: String = "limen-cli") async throws -> AuthorizationCodeRecord? {

@@ -5,6 +5,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerStorage
 
 @Suite("Verified signatures: an access token's signature is checked once, its key and claims on every request")
 struct VerifiedSignatureCacheTests {

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenWire
 
 /// The one rule for who may change an account with an access token: link an identity (a flow started with a bearer

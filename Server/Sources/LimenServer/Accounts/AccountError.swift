@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// Why an account operation was refused.
 public enum AccountError: Error, Sendable, Equatable, LocalizedError {

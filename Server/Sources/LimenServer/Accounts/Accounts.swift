@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenWire
 
 /// Creating and changing accounts: what the sign-up page, the admin API and `limen-server users` use. Signing in is
@@ -17,12 +18,14 @@ public struct Accounts: Sendable {
     /// Longer email addresses are refused (RFC 5321 §4.5.3.1: a path holds at most 256 octets, 254 of address).
     public static let maximumEmailLength = 254
 
-    private let store: any Store
+    private let store: any UserStore & AdministrationStore
     private let hasher: PasswordHasher
     private let now: @Sendable () -> Date
 
     /// Creates the service over a store.
-    public init(store: any Store, hasher: PasswordHasher, now: @escaping @Sendable () -> Date) {
+    public init(
+        store: any UserStore & AdministrationStore, hasher: PasswordHasher, now: @escaping @Sendable () -> Date
+    ) {
         self.store = store
         self.hasher = hasher
         self.now = now

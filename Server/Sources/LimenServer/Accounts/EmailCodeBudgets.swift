@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// A limit per hour and per (UTC) day, read from a setting like `5/h,10/d`.
 public struct EmailCodeBudget: Sendable, Equatable, CustomStringConvertible {
@@ -45,7 +46,7 @@ struct EmailCodeBudgets: Sendable {
     static let defaultTries = EmailCodeBudget(perHour: 10, perDay: 20)
 
     /// Where the counters are kept.
-    let store: any Store
+    let store: any EmailCodeBudgetStore
     /// Names the counters.
     let keys: DerivedKeys
     /// The clock.

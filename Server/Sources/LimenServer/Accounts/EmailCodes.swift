@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LimenServerStorage
 
 /// One-time codes sent by email: random digits (six unless `email_code_length` says up to ten), stored only as an HMAC
 /// under a key derived from the master key, valid for ten minutes, at most five tries (each counted before it is
@@ -16,7 +17,7 @@ struct EmailCodes: Sendable {
     static let lengths: ClosedRange<Int> = 6...10
 
     /// Where codes are kept.
-    let store: any Store
+    let store: any EmailCodeStore
     /// The key that hashes them.
     let keys: DerivedKeys
     /// The clock.

@@ -1,4 +1,5 @@
 import Dispatch
+import LimenServerStorage
 import NIOConcurrencyHelpers
 import NIOCore
 

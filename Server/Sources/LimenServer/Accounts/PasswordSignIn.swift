@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// Checks an email and password, throttled (``SignInThrottle``): what the sign-in page uses.
 ///
@@ -12,7 +13,7 @@ import Foundation
 /// ```
 struct PasswordSignIn: Sendable {
     /// Where users are found.
-    let store: any Store
+    let store: any UserStore
     /// Checks passwords.
     let hasher: PasswordHasher
     /// Counts and limits attempts.

@@ -1,3 +1,5 @@
+import LimenServerStorage
+
 extension Provider {
     /// Mails `notice` to `user`'s address through the outbox (``MailOutbox``), when they have one: every account change
     /// is told to the account's owner, so that one they did not make does not go unnoticed.

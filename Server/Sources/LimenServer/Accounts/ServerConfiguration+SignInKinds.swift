@@ -1,3 +1,5 @@
+import LimenServerStorage
+
 extension ServerConfiguration {
     /// Whether an identity of `kind` can sign in with this configuration: a password or an email code always; an
     /// Apple ID while Sign in with Apple is configured; another issuer's identity while that issuer is a trusted issuer

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// The slow-down of sign-ins to one account name from anywhere (OWASP Authentication Cheat Sheet): once more than
 /// ``threshold`` attempts since the last success have come in, from whatever addresses, each further attempt waits

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// Counts each sign-in attempt before its password is checked and decides whether it goes on:
 /// - per account name **and client address** (an IPv6 address with its /64, ``ClientNetwork``), a hard lock (``SignInLockout``): a guessing address is stopped, the
@@ -15,7 +16,7 @@ struct SignInThrottle: Sendable {
     static let maximumInFlight = 2
 
     /// Where attempts are counted.
-    let store: any Store
+    let store: any SignInThrottleStore
     /// Names the counters.
     let keys: DerivedKeys
     /// The hard lock per account name and client address.

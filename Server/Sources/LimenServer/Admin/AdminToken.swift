@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// The admin API's bearer token: 256 random bits, shown once by `limen-server admin-token`, kept only as its SHA-256
 /// in the store, like a client secret.
@@ -11,14 +12,14 @@ import Foundation
 /// ```
 public enum AdminToken {
     /// Generates a new token, stores its hash in place of any previous token's, and returns it (the only copy).
-    public static func replace(in store: any Store, now: Date) async throws(StorageError) -> String {
+    public static func replace(in store: any AdministrationStore, now: Date) async throws(StorageError) -> String {
         let token = ClientSecret.generate()
         try await store.setAdminTokenHash(ClientSecret.hash(token), at: now)
         return token
     }
 
     /// Forgets the token: the admin API answers 404 until a new one is made.
-    public static func remove(from store: any Store, now: Date) async throws(StorageError) {
+    public static func remove(from store: any AdministrationStore, now: Date) async throws(StorageError) {
         try await store.setAdminTokenHash(nil, at: now)
     }
 

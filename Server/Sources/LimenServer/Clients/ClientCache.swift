@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import NIOConcurrencyHelpers
 
 /// Client records recently read from the store, kept briefly so that client authentication at `/token`,
@@ -47,7 +48,7 @@ public final class ClientCache: Sendable {
     }
 
     /// The client `id`: the cached record while it is fresh, else the store's (which is then cached).
-    func client(id: String, in store: any Store) async throws(StorageError) -> ClientRecord? {
+    func client(id: String, in store: any ClientStore) async throws(StorageError) -> ClientRecord? {
         let readAt = now()
         let (fresh, generation) = state.withLockedValue { state in
             (state.entries[id].flatMap { isFresh($0, at: readAt) ? $0.record : nil }, state.generation)

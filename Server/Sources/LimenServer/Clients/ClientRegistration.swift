@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LimenServerStorage
 import LimenWire
 
 /// What an administrator asks for when registering a client; ``record(now:)`` checks it and makes the stored record.

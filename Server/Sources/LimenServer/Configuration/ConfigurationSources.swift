@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// Settings given on the command line; `nil` means "not given".
 public struct ConfigurationFlags: Sendable, Equatable {

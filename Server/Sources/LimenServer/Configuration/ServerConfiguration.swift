@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// How a Limen Server instance runs: where it listens, where its data lives, and its public name.
 public struct ServerConfiguration: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// How long a client may take to send a request head, and may leave its connection idle, before the server closes the
 /// connection: without both, a client that opens many connections and sends a few header bytes now and then

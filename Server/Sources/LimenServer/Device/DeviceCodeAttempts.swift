@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// User codes entered in one browser (RFC 8628 §5.1: user codes are short, so guessing must be bounded).
 ///
@@ -10,7 +11,7 @@ import Foundation
 /// together with the codes' 10-minute life and 20⁸ values.
 struct DeviceCodeAttempts: Sendable {
     /// Where attempts are counted.
-    let store: any Store
+    let store: any SignInThrottleStore
     /// Names the counters (an HMAC of the browser secret, never the secret).
     let keys: DerivedKeys
     /// When to lock.

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenWire
 
 /// Starts device authorizations (RFC 8628 §3.1–§3.2): a 256-bit device code stored only as its SHA-256 and a user code
@@ -24,7 +25,7 @@ struct DeviceFlow: Sendable {
     }
 
     /// Where authorizations are kept.
-    let store: any Store
+    let store: any DeviceAuthorizationStore
     /// Keys the user codes' hashes.
     let keys: DerivedKeys
     /// The provider's clock.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerStorage
 
 /// Ends the confirmation of a device authorization (RFC 8628 §3.3): the pending confirmation is consumed (once, even
 /// when two submissions race), then the user's decision is recorded on the device authorization, which the device

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 extension PendingAuthorization {
     /// A pending confirmation of the device authorization `device` of `client`, entered on the verification page

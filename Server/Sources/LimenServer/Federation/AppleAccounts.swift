@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import Logging
 
 /// What Limen keeps of its users' Sign in with Apple (``AppleAccountStore``): on every verified sign-in, what Apple
@@ -9,7 +10,7 @@ import Logging
 /// Both calls to Apple are best effort: the identity token was verified already, and an account is deleted whatever
 /// Apple answers; a failure is logged with its ``AppleTeamError/code``, never with a token, code or secret.
 struct AppleAccounts: Sendable {
-    let store: any Store
+    let store: any AppleAccountStore
     let seal: AppleRefreshTokenSeal
     /// Limen's client of Apple's REST API; `nil` without a team key (nothing is redeemed or revoked).
     let team: AppleTeamClient?

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenWire
 
 /// Sign in with Apple: the `apple` setting. Apple is a trusted-issuer preset (``trustedIssuer``): its identity tokens

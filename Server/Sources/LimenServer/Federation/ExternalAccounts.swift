@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenWire
 
 /// The Limen user an external identity signs in as (RFC 8693 token exchange, upstream providers of the hosted pages).
@@ -18,7 +19,7 @@ import LimenWire
 /// is an anonymous user without grants, which the expiry sweeper deletes like any stale guest.
 struct ExternalAccounts: Sendable {
     /// Where users and identities are kept.
-    let store: any Store
+    let store: any UserStore & IdentityStore
     /// The provider's clock.
     let now: @Sendable () -> Date
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LimenServerStorage
 import LimenWire
 
 /// A sign-in through an upstream provider on its way: what the callback needs to finish it (the pending Limen request
@@ -79,7 +80,8 @@ struct UpstreamAttempt: Sendable, Equatable, Codable {
     }
 
     /// Stores the attempt for `state`, made from `origin`.
-    func store(state: String, origin: Origin, in store: any Store, now: Date) async throws(StorageError) {
+    func store(state: String, origin: Origin, in store: any FlowInteractionStore, now: Date) async throws(StorageError)
+    {
         try await store.insertFlowInteraction(
             FlowInteractionRecord(
                 idHash: Self.idHash(state: state), flow: Self.flowName(providerID: providerID), node: "callback",
@@ -97,7 +99,8 @@ struct UpstreamAttempt: Sendable, Equatable, Codable {
     }
 
     /// The attempt `state` names if it waits for provider `providerID`'s callback (unexpired, unused).
-    static func find(state: String, providerID: String, in store: any Store, now: Date) async throws(StorageError)
+    static func find(state: String, providerID: String, in store: any FlowInteractionStore, now: Date)
+        async throws(StorageError)
         -> Stored?
     {
         guard let record = try await store.flowInteraction(idHash: idHash(state: state)),
@@ -108,7 +111,7 @@ struct UpstreamAttempt: Sendable, Equatable, Codable {
     }
 
     /// Marks the `stored` attempt used; `false` when another callback used it first (a replay).
-    static func use(_ stored: Stored, in store: any Store) async throws(StorageError) -> Bool {
+    static func use(_ stored: Stored, in store: any FlowInteractionStore) async throws(StorageError) -> Bool {
         var used = stored.record
         (used.status, used.revision) = (.succeeded, stored.record.revision + 1)
         return try await store.updateFlowInteraction(used)

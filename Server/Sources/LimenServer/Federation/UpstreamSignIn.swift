@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenServerStorage
 
 /// Limen as the relying party of an upstream provider, for a pending authorization request of the hosted pages or a
 /// native flow interaction.
@@ -13,7 +14,7 @@ import LimenOIDC
 /// `aud`, `azp`, times, `nonce`, `at_hash`).
 struct UpstreamSignIn: Sendable {
     /// Where attempts are kept.
-    let store: any Store
+    let store: any FlowInteractionStore
     /// Limen's clock.
     let now: @Sendable () -> Date
 

@@ -1,4 +1,5 @@
 import LimenOIDC
+import LimenServerStorage
 import Logging
 
 /// Why a sign-in through an upstream provider did not finish. The hosted pages answer each with a message page; the

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 extension AccountLinking {
     /// The error detail code of case 3 when the signed-in account has another identity of the same kind (another

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// RxFireAuth's case table, in one place for every sign-in flow: what a flow does with the account its credentials
 /// lead to, given who is signed in on the device (the start's bearer token, ``FlowRequest/signedInSubject``).

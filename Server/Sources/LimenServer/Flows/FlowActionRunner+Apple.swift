@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import LimenServerStorage
 import Logging
 
 extension FlowActionRunner {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import LimenServerStorage
 import Logging
 
 /// What running a button's actions gave.

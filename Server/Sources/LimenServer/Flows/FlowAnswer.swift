@@ -1,4 +1,5 @@
 import HTTPTypes
+import LimenServerStorage
 import LimenWire
 
 /// What a flow request answers: the node, its interaction and the status.

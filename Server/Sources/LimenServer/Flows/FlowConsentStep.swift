@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import LimenServerStorage
 
 /// What a native interaction waits for on its consent node: what to show, and what runs once the person allows.
 struct FlowConsentState: Sendable, Equatable, Codable {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import LimenServerStorage
 
 extension FlowEngine {
     /// The ID of the hosted pages' interaction for a pending request: derived from the request's ID (the secret the

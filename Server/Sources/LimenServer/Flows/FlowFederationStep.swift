@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LimenOIDC
+import LimenServerStorage
 import LimenWire
 
 /// What an `IDP` collector's sign-in brought back, kept with the interaction until the app continues it with the code

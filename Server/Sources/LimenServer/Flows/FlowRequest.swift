@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// The authorization request an interaction answers, as its start carried it (what `/authorize` carries for a native
 /// client), kept with the interaction as JSON.

@@ -1,4 +1,5 @@
 import HTTPTypes
+import LimenServerStorage
 
 /// Deleting one's own account from the account page. The current password is asked again (OWASP: re-authenticate
 /// before a change that cannot be undone, so a borrowed browser session alone cannot delete the account), and checked

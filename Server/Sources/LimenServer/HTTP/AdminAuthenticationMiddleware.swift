@@ -1,11 +1,12 @@
 import Foundation
 import Hummingbird
+import LimenServerStorage
 
 /// Guards `/admin`: with no admin token configured every route answers `404` (the API is off); otherwise the request
 /// needs `Authorization: Bearer <token>` (RFC 6750 §2.1), refused with `401` and a `Bearer` challenge.
 struct AdminAuthenticationMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Where the token's hash is kept.
-    let store: any Store
+    let store: any AdministrationStore
 
     func handle(
         _ request: Request,

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerStorage
 import LimenServerWire
 import LimenWire
 import Logging
@@ -26,13 +27,13 @@ enum AdminProfileRoutes {
             return Responses.json(schema.document, noStore: true)
         }
         admin.get("users/:id/data") { _, context in
-            let id = try await existingUser(context.parameters.get("id"), profiles: profiles)
+            let id = try await profiles.existingUser(context.parameters.get("id") ?? "")
             let schema = try await profiles.schema()
             let record = try await profiles.profile(userID: id)
             return ProfileRoutes.response(for: record, data: AdminProfileView.shown(record.data, schema: schema))
         }
         admin.put("users/:id/data") { request, context in
-            let id = try await existingUser(context.parameters.get("id"), profiles: profiles)
+            let id = try await profiles.existingUser(context.parameters.get("id") ?? "")
             let replacement = try await ProfileBody.replacement(from: request)
             return try await written(
                 id, profiles: profiles, ifMatch: request.headers[.ifMatch], logger: context.logger
@@ -41,7 +42,7 @@ enum AdminProfileRoutes {
             }
         }
         admin.patch("users/:id/data") { request, context in
-            let id = try await existingUser(context.parameters.get("id"), profiles: profiles)
+            let id = try await profiles.existingUser(context.parameters.get("id") ?? "")
             let patch = try await ProfileBody.patch(from: request)
             return try await written(
                 id, profiles: profiles, ifMatch: request.headers[.ifMatch], logger: context.logger
@@ -65,17 +66,5 @@ enum AdminProfileRoutes {
         logger.notice("Admin API changed a profile", metadata: ["sub": "\(id)"])
         let schema = try await profiles.schema()
         return ProfileRoutes.response(for: record, data: AdminProfileView.shown(record.data, schema: schema))
-    }
-
-    /// `id` when it names a user; ``ProfileError/notFound`` otherwise.
-    private static func existingUser(_ id: String?, profiles: ProfileService) async throws(ProfileError) -> String {
-        let user: UserRecord?
-        do {
-            user = try await profiles.store.user(id: id ?? "")
-        } catch {
-            throw .serverError
-        }
-        guard let user else { throw .notFound }
-        return user.id
     }
 }

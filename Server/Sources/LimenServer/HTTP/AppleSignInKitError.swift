@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerStorage
 import LimenWire
 
 /// Why a request to the AppleSignInKit-compatible routes (`/auth/…`) was refused; answered as

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenServerWire
 import LimenWire
 
@@ -68,7 +69,7 @@ struct AuthorizationValidator: Sendable {
         case redirectError(redirectURI: String, error: String, description: String, state: String?)
     }
 
-    let store: any Store
+    let store: any ClientStore
     /// The RFC 8707 resources the server issues tokens for (``ServerConfiguration/resources``).
     var resources: [String] = []
     /// Where the client's record is read through (the provider's, as at `/token`: a native flow's start); `nil` reads

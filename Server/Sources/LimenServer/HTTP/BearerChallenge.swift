@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerStorage
 
 /// An RFC 6750 §3 refusal: a status and a `WWW-Authenticate: Bearer` challenge.
 enum BearerChallenge: Error, Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerStorage
 import LimenServerWire
 
 /// `POST /consent`: the user allows or denies a third-party client. Allow remembers the grant (user, client,

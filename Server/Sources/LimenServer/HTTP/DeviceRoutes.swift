@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerStorage
 import LimenServerWire
 
 /// `GET` and `POST /device` (RFC 8628 §3.3): the verification page. The person enters the user code (prefilled from

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerStorage
 import LimenWire
 
 /// `/.well-known/openid-configuration`, its RFC 8414 alias, `/jwks` and `/healthz`.

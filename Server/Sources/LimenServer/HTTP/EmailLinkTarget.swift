@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// What the interaction named by an email's link is to the browser that opened it (``EmailLinkRoutes``). Only a hosted
 /// page's interaction started in this very browser, standing on a node that checks an email code, is continued; any

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerStorage
 import LimenServerWire
 
 /// `GET` and `POST /end_session` (OpenID Connect RP-Initiated Logout 1.0). A request carrying a valid

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerStorage
 import LimenServerWire
 
 /// `GET /logout` asks, `POST /logout` (CSRF-checked) ends the browser session: its row is deleted and the cookie

@@ -1,4 +1,5 @@
 import Hummingbird
+import LimenServerStorage
 import Logging
 
 /// For the token endpoint and its kin (`/token`, `/revoke`, `/introspect`, `/device_authorization`): a failure that is

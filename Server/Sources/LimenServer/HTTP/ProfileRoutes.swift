@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerStorage
 import LimenWire
 
 /// `GET /v1/app` (the app schema, public) and `GET`, `PUT` and `PATCH /v1/me/data` (the signed-in user's profile, with

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LimenServerStorage
 
 /// What a key derived from the master key is for; each purpose gets its own key, so one never stands in for another.
 enum DerivedKeyPurpose: String, Sendable, CaseIterable {

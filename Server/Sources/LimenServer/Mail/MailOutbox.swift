@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenWire
 
 /// Where every email waits to be sent: a request only writes the message to the store's outbox, sealed, and returns;
@@ -17,7 +18,7 @@ struct MailOutbox: Sendable {
     static let noticeLifetime: TimeInterval = 24 * 60 * 60
 
     /// Where the messages wait.
-    let store: any Store
+    let store: any MailOutboxStore
     /// Seals the messages at rest (they hold codes and links).
     let seal: DerivedKeySeal
     /// The clock.
@@ -26,7 +27,7 @@ struct MailOutbox: Sendable {
     let signal = MailOutboxSignal()
 
     /// An outbox over `store`, sealing with `keys`.
-    init(store: any Store, keys: DerivedKeys, now: @escaping @Sendable () -> Date) {
+    init(store: any MailOutboxStore, keys: DerivedKeys, now: @escaping @Sendable () -> Date) {
         (self.store, self.now) = (store, now)
         seal = DerivedKeySeal(keys: keys, purpose: .mailOutbox)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// One email: plain text and HTML alternatives of the same message, and what it is for (which a webhook receives too,
 /// to render its own text or an SMS). Codable for the mail outbox, which keeps it sealed (``MailOutbox``).

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerStorage
 
 /// Renders a flow's node as a hosted page: the node's name as the heading, its description, an error summary bound to
 /// the fields (`role="alert"`, `aria-describedby`), and each collector as an accessible HTML control

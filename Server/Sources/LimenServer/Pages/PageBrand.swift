@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LimenServerStorage
 
 /// A client's branding as a page applies it: the name shown, the logo, the colour scheme's class on `<html>`, and an
 /// inline style for the accent colour, allowed by the page's Content Security Policy through its SHA-256 (the style

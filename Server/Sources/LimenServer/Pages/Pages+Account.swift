@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import LimenServerStorage
 import LimenWire
 
 extension Pages {

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import LimenServerStorage
 
 extension Pages {
     /// The user-code form of `/device`, with the code typed or linked so far and an error when it was refused.

@@ -1,4 +1,5 @@
 import Hummingbird
+import LimenServerStorage
 
 extension Pages {
     /// The request is unknown or older than ten minutes: the client must start again.

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenWire
 import NIOConcurrencyHelpers
 
@@ -28,7 +29,7 @@ public final class AppSchemaCache: Sendable {
     }
 
     /// The app schema: the cached one while it is fresh, else the store's (``ProfileSchema/empty`` when none is set).
-    func schema(in store: any Store) async throws(StorageError) -> ProfileSchema {
+    func schema(in store: any ProfileStore) async throws(StorageError) -> ProfileSchema {
         let readAt = now()
         let (fresh, generation) = state.withLockedValue { state in
             let isFresh = state.readAt <= readAt && readAt < state.readAt.addingTimeInterval(Self.timeToLive)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerStorage
 import LimenWire
 
 /// Why a profile read or write (`/v1/me/data`, `/admin/users/{id}/data`) was refused; answered as

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LimenServerStorage
 import LimenWire
 import Logging
 
@@ -23,7 +24,7 @@ extension ProfileSchema {
     /// Stores this schema, read from the configuration file, unless the same file schema was stored before (and the
     /// admin API may have changed it since); returns whether it was stored.
     @discardableResult
-    func applyAsConfigured(to store: any Store, now: Date, logger: Logger) async throws(StorageError) -> Bool {
+    func applyAsConfigured(to store: any ProfileStore, now: Date, logger: Logger) async throws(StorageError) -> Bool {
         let digest = self.digest
         guard try await store.appSchema()?.fileDigest != digest else {
             logger.debug("The configured profile schema is unchanged; the stored one stays")
@@ -35,7 +36,7 @@ extension ProfileSchema {
     }
 
     /// Stores this schema, set through the admin API, keeping the digest of the file schema last stored.
-    func applyAsAdministered(to store: any Store, now: Date) async throws(StorageError) {
+    func applyAsAdministered(to store: any ProfileStore, now: Date) async throws(StorageError) {
         try await store.replaceAppSchema(record(fileDigest: try await store.appSchema()?.fileDigest, now: now))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenWire
 
 /// Reads and writes profiles against the app schema: every write checked (``ProfileSchema/check(_:replacing:by:)``),
@@ -7,8 +8,8 @@ struct ProfileService: Sendable {
     /// How many times a write without `If-Match` is tried again when another write changed the profile under it.
     static let attempts = 3
 
-    /// Where profiles and the schema are kept.
-    let store: any Store
+    /// Where profiles, the schema and their users are kept.
+    let store: any ProfileStore & UserStore
     /// The compiled schema.
     let schemas: AppSchemaCache
     /// The provider's clock.
@@ -27,6 +28,14 @@ struct ProfileService: Sendable {
     /// The app schema.
     func schema() async throws(ProfileError) -> ProfileSchema {
         try await storage { () throws(StorageError) in try await schemas.schema(in: store) }
+    }
+
+    /// `id` when it names a user; ``ProfileError/notFound`` otherwise.
+    func existingUser(_ id: String) async throws(ProfileError) -> String {
+        guard let user = try await storage({ () throws(StorageError) in try await store.user(id: id) }) else {
+            throw .notFound
+        }
+        return user.id
     }
 
     /// The profile of `userID`: empty at revision 0 when nothing was written. One read.

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenWire
 
 /// A user's `PUT /v1/me/data` as the server checks it, without HTTP or storage: for the fuzz harness

@@ -1,3 +1,5 @@
+import LimenServerStorage
+
 /// One write at a time per user's profile on this node. Concurrent writes to one profile wait here for their turn
 /// instead of racing on its revision, where a write without `If-Match` that lost ``ProfileService/attempts`` races in a
 /// row was refused as a conflict; across nodes the store's compare-and-set on the revision still settles them.

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import Logging
 import ServiceLifecycle
 
@@ -7,9 +8,14 @@ import ServiceLifecycle
 /// budgets, exchanged subject tokens) and anonymous users unused for ``TokenLifetimes/anonymousUser`` at start and then
 /// every ``interval``, until the service group shuts down.
 public struct ExpirySweeper: Service {
+    /// The tables it sweeps.
+    public typealias SweptStore = GrantStore & RefreshTokenStore & SignInThrottleStore & PendingAuthorizationStore
+        & BrowserSessionStore & DeviceAuthorizationStore & MailOutboxStore & EmailCodeStore & EmailCodeBudgetStore
+        & ExchangedTokenStore & FlowInteractionStore & IdentityStore
+
     /// The time between two sweeps.
     public let interval: Duration
-    private let store: any Store
+    private let store: any SweptStore
     private let forgetFailuresAfter: TimeInterval
     private let keepAnonymousUsersFor: TimeInterval
     private let clock: any Clock<Duration>
@@ -18,7 +24,7 @@ public struct ExpirySweeper: Service {
 
     /// Creates a sweeper; time is injected so tests need not wait.
     public init(
-        store: any Store,
+        store: any SweptStore,
         interval: Duration = .seconds(60),
         forgetFailuresAfter: TimeInterval = SignInLockout().memory,
         keepAnonymousUsersFor: TimeInterval = TokenLifetimes().anonymousUser,

@@ -1,3 +1,4 @@
+import LimenServerStorage
 import ServiceLifecycle
 
 /// Closes the store when the application stops, so that nothing closes it by hand after `runService()`. The
@@ -5,7 +6,7 @@ import ServiceLifecycle
 /// services in reverse order, the HTTP server first): no request, sweep or mail delivery uses the store after it.
 struct StoreClosingService: Service {
     /// The store to close.
-    let store: any Store
+    let store: any StoreLifecycle
 
     func run() async {
         // Returns at the graceful shutdown, or throws at a cancellation: either way the store is closed.

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// What an authorization request needs next (OpenID Connect Core §3.1.2.3–§3.1.2.6), and its completion: a code or
 /// an error sent back to the client's redirect URI.

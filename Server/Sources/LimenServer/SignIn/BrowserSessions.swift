@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// Browser sessions at the provider: started on sign-in with a fresh random cookie, found from the cookie, ended on
 /// sign-out. The store sees only the cookie's SHA-256.
@@ -9,7 +10,7 @@ struct BrowserSessions: Sendable {
     static let cookieName = "limen_session"
 
     /// Where sessions are kept.
-    let store: any Store
+    let store: any BrowserSessionStore & GrantStore
     /// The provider's clock.
     let now: @Sendable () -> Date
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LimenServerStorage
 import LimenWire
 
 /// Tokens that tie a form to the browser it was shown in and to this server: a double-submit cookie with a keyed HMAC.

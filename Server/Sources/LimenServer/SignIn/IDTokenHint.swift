@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenWire
 
 /// Reads an `id_token_hint` (OpenID Connect Core §3.1.2.1, RP-Initiated Logout §2): an ID token this server issued,

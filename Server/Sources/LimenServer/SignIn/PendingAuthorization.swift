@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// An accepted authorization request on its way through the pages: the stored record, the client it names, and the
 /// random identifier the pages carry (never stored; the store keys the record by its hash).
@@ -73,7 +74,9 @@ struct PendingAuthorization: Sendable {
     }
 
     /// Loads the pending request named by `id` if it is known, unexpired and its client still registered.
-    static func load(id: String?, store: any Store, now: Date) async throws(StorageError) -> PendingAuthorization? {
+    static func load(id: String?, store: any PendingAuthorizationStore & ClientStore, now: Date)
+        async throws(StorageError) -> PendingAuthorization?
+    {
         guard let id, !id.isEmpty,
             let record = try await store.pendingAuthorization(idHash: RandomIdentifier.hash(id), now: now),
             let client = try await store.client(id: record.clientID)

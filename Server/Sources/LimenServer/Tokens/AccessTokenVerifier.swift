@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import LimenServerStorage
+import LimenServerWire
 import LimenWire
 
 /// The claims of an access token this provider issued and still honours.

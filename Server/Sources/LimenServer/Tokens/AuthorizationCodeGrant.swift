@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenServerWire
 import LimenWire
 import Logging
@@ -11,7 +12,7 @@ import Logging
 /// same `invalid_grant`.
 struct AuthorizationCodeGrant: Sendable {
     /// Where codes, grants and refresh tokens are kept.
-    let store: any Store
+    let store: any GrantStore & RefreshTokenStore
     /// Makes the tokens.
     let issuer: TokenIssuer
     /// The provider's clock.

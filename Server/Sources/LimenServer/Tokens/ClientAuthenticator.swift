@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerStorage
 import LimenServerWire
 import LimenWire
 
@@ -11,7 +12,7 @@ import LimenWire
 /// tried. A confidential client must authenticate; a public client has no secret to present.
 struct ClientAuthenticator: Sendable {
     /// Where clients are registered.
-    let store: any Store
+    let store: any ClientStore
     /// Recently read client records (the secret is still checked on every request).
     let cache: ClientCache
 

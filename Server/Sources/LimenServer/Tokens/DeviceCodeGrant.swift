@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenServerWire
 import LimenWire
 
@@ -9,7 +10,7 @@ import LimenWire
 /// code — the tokens. A code of another client or a spent code is `invalid_grant`; an expired one `expired_token`.
 struct DeviceCodeGrant: Sendable {
     /// Where device authorizations, grants and refresh tokens are kept.
-    let store: any Store
+    let store: any DeviceAuthorizationStore & GrantStore & RefreshTokenStore
     /// Makes the tokens.
     let issuer: TokenIssuer
     /// The provider's clock.

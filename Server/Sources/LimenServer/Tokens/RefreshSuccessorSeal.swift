@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LimenServerStorage
 import LimenWire
 
 /// Keeps the response of a refresh-token rotation so that a retry with the old token within the grace window gets the

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenServerWire
 import LimenWire
 import Logging
@@ -13,7 +14,7 @@ import Logging
 /// access token's scope, never widen it.
 struct RefreshTokenGrant: Sendable {
     /// Where codes, grants and refresh tokens are kept.
-    let store: any Store
+    let store: any GrantStore & RefreshTokenStore
     /// Makes the tokens.
     let issuer: TokenIssuer
     /// The provider's clock.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerStorage
 import LimenWire
 
 /// A refusal by `/token`, `/device_authorization`, `/revoke` or `/introspect`, answered as RFC 6749 §5.2 says.

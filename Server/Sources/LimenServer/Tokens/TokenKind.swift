@@ -1,3 +1,5 @@
+import LimenServerStorage
+
 /// The two kinds of token `/revoke` and `/introspect` accept, and the order to look for them in.
 enum TokenKind: Sendable, Equatable {
     /// A signed JWT (RFC 9068), checked by signature, then against its grant.

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 
 /// How long each token lives, and how long a grant may be kept alive by refreshing, in one place.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenServerStorage
 
 /// What the token-side routes (`/token`, `/device_authorization`, `/revoke`, `/introspect`, `/userinfo`, `/auth/…`)
 /// share, made once per router.

@@ -1,4 +1,6 @@
 import Foundation
+import LimenServerStorage
+import LimenServerWire
 import LimenWire
 
 /// The claims `/userinfo` returns for an access token, and the ID token carries too (OpenID Connect Core §5.1, §5.4):
@@ -30,7 +32,7 @@ enum UserInfoClaims {
     /// The claims for the user the token was issued for; `nil` when that user no longer exists.
     static func claims(
         for token: AccessTokenClaims,
-        store: any Store,
+        store: any UserStore & ProfileStore,
         schemas: AppSchemaCache
     ) async throws(StorageError) -> [String: JSONValue]? {
         guard let user = try await store.user(id: token.subject) else { return nil }
@@ -41,7 +43,7 @@ enum UserInfoClaims {
     static func claims(
         of user: UserRecord,
         scope: Scope,
-        store: any Store,
+        store: any UserStore & ProfileStore,
         schemas: AppSchemaCache
     ) async throws(StorageError) -> [String: JSONValue] {
         guard scope.contains("profile") else { return claims(of: user, scope: scope, profile: nil, schema: .empty) }

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerWire
 
 /// What redeeming an authorization code found.
 public enum AuthorizationCodeRedemption: Sendable, Equatable {
@@ -73,11 +74,16 @@ public struct GrantRecord: Sendable, Equatable {
     }
 }
 
-/// The grants part of the ``Store``: code redemption with replay detection, grants, and revoked access tokens.
+/// The grants part of the ``Store``: authorization codes, their redemption with replay detection, grants, and revoked access tokens.
 ///
 /// Each method is atomic on its own, and their order makes redemption safe without a transaction: a replay either
 /// revokes the grant already stored or stops it from being stored (``insertGrant(_:redeemedCodeHash:)``).
 public protocol GrantStore: Sendable {
+    /// Stores a new authorization code (by its hash).
+    func insertAuthorizationCode(_ code: AuthorizationCodeRecord) async throws(StorageError)
+    /// Deletes codes that expired before `date`; returns how many were removed.
+    @discardableResult
+    func deleteExpiredAuthorizationCodes(before date: Date) async throws(StorageError) -> Int
     /// Marks the code with this hash, issued to `clientID`, used by the grant `grantID` if it is unused and unexpired
     /// at `now`. Such a code used before is marked replayed and the grant it produced is revoked at `now`. A code
     /// issued to another client is ``AuthorizationCodeRedemption/unknown`` and left as it is: only its own client's
@@ -117,4 +123,53 @@ public protocol GrantStore: Sendable {
     /// Forgets revocations of access tokens that expired before `date`; returns how many were removed.
     @discardableResult
     func deleteExpiredAccessTokenRevocations(before date: Date) async throws(StorageError) -> Int
+}
+
+/// An issued authorization code, kept by its SHA-256 hash.
+public struct AuthorizationCodeRecord: Sendable, Equatable {
+    /// SHA-256 of the code.
+    public var codeHash: Data
+    /// The client it was issued to.
+    public var clientID: String
+    /// The redirect URI of the authorization request (must be repeated at the token endpoint).
+    public var redirectURI: String
+    /// The signed-in user.
+    public var subject: String
+    /// The granted scope.
+    public var scope: String
+    /// The request's `nonce`, echoed in the ID token.
+    public var nonce: String?
+    /// The PKCE challenge (S256).
+    public var codeChallenge: String?
+    /// When the user authenticated.
+    public var authTime: Date
+    /// When the code stops being accepted.
+    public var expiresAt: Date
+    /// SHA-256 of the browser session that signed in for it: a grant without `offline_access` ends with that session.
+    public var browserSessionHash: Data?
+
+    /// Creates an authorization code record.
+    public init(
+        codeHash: Data,
+        clientID: String,
+        redirectURI: String,
+        subject: String,
+        scope: String,
+        nonce: String? = nil,
+        codeChallenge: String? = nil,
+        authTime: Date,
+        expiresAt: Date,
+        browserSessionHash: Data? = nil
+    ) {
+        self.codeHash = codeHash
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.subject = subject
+        self.scope = scope
+        self.nonce = nonce
+        self.codeChallenge = codeChallenge
+        self.authTime = authTime
+        self.expiresAt = expiresAt
+        self.browserSessionHash = browserSessionHash
+    }
 }

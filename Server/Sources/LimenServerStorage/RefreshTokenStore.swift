@@ -68,7 +68,7 @@ public struct RefreshTokenWithGrant: Sendable, Equatable {
     }
 
     /// Whether the grant's browser session (if it is bound to one) still lasts at `date`.
-    func sessionLasts(at date: Date) -> Bool {
+    package func sessionLasts(at date: Date) -> Bool {
         grant.browserSessionHash == nil || sessionExpiresAt.map { date < $0 } == true
     }
 }

@@ -12,7 +12,7 @@ extension ConsentStore {
     /// Whether `subject` may be spared the question before `client` gets `scopes`: the client is first-party, or every
     /// scope was allowed before. The one rule of the consent page (``AuthorizationFlow``) and of `require_consent`
     /// (``FlowConsentStep``).
-    func hasConsent(
+    package func hasConsent(
         of subject: String,
         for client: ClientRecord,
         scopes: some Sequence<String>

@@ -1,0 +1,106 @@
+import Foundation
+
+/// The registered OAuth clients.
+public protocol ClientStore: Sendable {
+    /// The client with this identifier, if registered.
+    func client(id: String) async throws(StorageError) -> ClientRecord?
+    /// Every registered client, ordered by identifier.
+    func clients() async throws(StorageError) -> [ClientRecord]
+    /// Registers `client` unless a client with its identifier exists; returns whether it was inserted.
+    @discardableResult
+    func insertClientIfAbsent(_ client: ClientRecord) async throws(StorageError) -> Bool
+    /// Removes the client (and its codes, grants and their tokens); returns whether it existed.
+    @discardableResult
+    func deleteClient(id: String) async throws(StorageError) -> Bool
+    /// Replaces the client's branding (`nil` removes it); returns whether the client exists.
+    @discardableResult
+    func updateClientBranding(id: String, branding: ClientBranding?) async throws(StorageError) -> Bool
+}
+
+/// A registered OAuth client.
+public struct ClientRecord: Sendable, Equatable {
+    /// How a client authenticates at the token endpoint (RFC 6749 §2.1).
+    public enum Kind: String, Sendable, Equatable {
+        /// Cannot keep a secret (native and browser apps).
+        case `public`
+        /// Holds a secret (server-side apps).
+        case confidential
+    }
+
+    /// The `client_id`.
+    public var id: String
+    /// A name to show on consent pages.
+    public var name: String
+    /// Public or confidential.
+    public var kind: Kind
+    /// SHA-256 of the client secret; `nil` for public clients.
+    public var secretHash: Data?
+    /// A native app: loopback redirect URIs match on any port (RFC 8252 §7.3).
+    public var isNative: Bool
+    /// Registered redirect URIs, matched exactly.
+    public var redirectURIs: [String]
+    /// Registered post-logout redirect URIs.
+    public var postLogoutRedirectURIs: [String]
+    /// Grant types the client may use.
+    public var grantTypes: [String]
+    /// A first-party client skips the consent page.
+    public var isFirstParty: Bool
+    /// The algorithm its ID tokens are signed with (`ES256` or `RS256`).
+    public var idTokenSignedResponseAlg: String
+    /// How long its access tokens live, in seconds; `nil`: the server's ``TokenLifetimes/accessToken``.
+    public var accessTokenLifetime: TimeInterval?
+    /// How long its refresh tokens live, in seconds; `nil`: the server's ``TokenLifetimes/refreshToken``.
+    public var refreshTokenLifetime: TimeInterval?
+    /// A legacy confidential client that may leave out PKCE (OAuth 2.1 requires it of every client); off by default.
+    public var allowsNoPKCE: Bool
+    /// How the hosted pages present it; `nil`: its name, the server's colours.
+    public var branding: ClientBranding?
+    /// Where the link in an email with a one-time code leads (a universal link or the app's own scheme); `nil`: the
+    /// issuer's hosted page (``EmailLink``).
+    public var emailLinkURI: String?
+    /// When the client was registered.
+    public var createdAt: Date
+
+    /// Creates a client record.
+    public init(
+        id: String,
+        name: String,
+        kind: Kind,
+        secretHash: Data? = nil,
+        isNative: Bool = false,
+        redirectURIs: [String],
+        postLogoutRedirectURIs: [String] = [],
+        grantTypes: [String] = ["authorization_code", "refresh_token"],
+        isFirstParty: Bool = false,
+        idTokenSignedResponseAlg: String = "ES256",
+        accessTokenLifetime: TimeInterval? = nil,
+        refreshTokenLifetime: TimeInterval? = nil,
+        allowsNoPKCE: Bool = false,
+        branding: ClientBranding? = nil,
+        createdAt: Date,
+        emailLinkURI: String? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.secretHash = secretHash
+        self.isNative = isNative
+        self.redirectURIs = redirectURIs
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
+        self.grantTypes = grantTypes
+        self.isFirstParty = isFirstParty
+        self.idTokenSignedResponseAlg = idTokenSignedResponseAlg
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.allowsNoPKCE = allowsNoPKCE
+        self.branding = branding
+        self.createdAt = createdAt
+        self.emailLinkURI = emailLinkURI
+    }
+}
+
+extension ClientRecord {
+    /// Whether its authorization requests may come without PKCE: only a confidential client registered with
+    /// ``allowsNoPKCE``; every other client must send an S256 challenge (OAuth 2.1, RFC 9700 §2.1.1).
+    package var mayLeaveOutPKCE: Bool { kind == .confidential && allowsNoPKCE }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A failure of the storage layer.
+public enum StorageError: Error, Sendable, Equatable, LocalizedError {
+    /// The database could not be opened or created.
+    case openFailed(String)
+    /// A statement failed.
+    case queryFailed(String)
+    /// A migration failed; the schema is left at the last version that applied.
+    case migrationFailed(version: Int, reason: String)
+    /// A row did not hold what the schema promises.
+    case corruptRow(String)
+
+    /// A stable code for logs and tests.
+    public var code: String {
+        switch self {
+        case .openFailed: "storage.open_failed"
+        case .queryFailed: "storage.query_failed"
+        case .migrationFailed: "storage.migration_failed"
+        case .corruptRow: "storage.corrupt_row"
+        }
+    }
+
+    /// A human message.
+    public var errorDescription: String? {
+        switch self {
+        case .openFailed(let reason): "Cannot open the database: \(reason)"
+        case .queryFailed(let reason): "A database query failed: \(reason)"
+        case .migrationFailed(let version, let reason): "Schema migration \(version) failed: \(reason)"
+        case .corruptRow(let reason): "A database row is not valid: \(reason)"
+        }
+    }
+}
