@@ -45,13 +45,7 @@ extension ProfileClient {
             if response.status == 412 { throw .profile(.conflict(fields: sent.keys.sorted())) }
         }
         guard response.isSuccess else { throw .profile(ProfileError(response: response)) }
-        let written: ProfileSnapshot
-        do {
-            written = try ProfileSnapshot(userID: userID, response: response, schema: schema)
-        } catch {
-            throw .profile(error)
-        }
-        await keep(written)
+        let written = try await keep(response, of: userID, schema: schema)
         do {
             try await publish(written, announce: true)
         } catch {

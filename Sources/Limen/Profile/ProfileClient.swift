@@ -59,6 +59,13 @@ struct ProfileClient: Sendable {
         let response = try await session.authorizedRequest(
             HTTPRequest(url: url("v1/me/data"), headers: ["Accept": "application/json"]))
         guard response.status == 200 else { throw .profile(ProfileError(response: response)) }
+        return try await keep(response, of: userID, schema: schema)
+    }
+
+    /// The profile in a successful answer of the server, remembered and cached.
+    func keep(_ response: HTTPResponse, of userID: String, schema: AppSchema) async throws(LimenError)
+        -> ProfileSnapshot
+    {
         let snapshot: ProfileSnapshot
         do {
             snapshot = try ProfileSnapshot(userID: userID, response: response, schema: schema)
