@@ -4,8 +4,8 @@ import NIOCore
 import SQLiteNIO
 import VaporCSQLite
 
-/// A second, read-only connection to the store's file that runs hot reads on the caller's thread, with each
-/// statement prepared once.
+/// A read-only connection to the store's file that runs hot reads on the caller's thread, with each statement prepared
+/// once; the store keeps several (``SQLiteReadConnections``), each lent to one caller at a time.
 ///
 /// sqlite-nio runs every statement on its thread pool: a pool thread is woken for it, and its result wakes the event
 /// loop again. For a read of one indexed row, which takes SQLite a few microseconds, those two hops cost about ten
@@ -18,7 +18,7 @@ import VaporCSQLite
 ///
 /// `@unchecked Sendable` because its state is two private C-pointer holders, and every read or write of them (in
 /// ``rows(_:_:)``, ``close()`` and the helpers they call) happens while `lock` is held; SQLite is opened without its
-/// own mutex for that reason.
+/// own mutex for that reason. Lent to one caller at a time, a connection's lock is never waited for.
 final class SQLiteReadConnection: @unchecked Sendable {
     private struct Prepared {
         let statement: OpaquePointer

@@ -16,20 +16,20 @@ public final class SQLiteStore: Store {
     /// `NIOThreadPool.singleton` that password hashing and every other store use. `nil` when the connection was
     /// opened on a pool the store does not own.
     private let connectionThread: NIOThreadPool?
-    /// Runs the hottest reads without the thread pool; `nil` for an in-memory database, which no second connection
-    /// can open.
-    private let reader: SQLiteReadConnection?
+    /// Run the hottest reads without the thread pool; `nil` for an in-memory database, which no second connection can
+    /// open.
+    private let readers: SQLiteReadConnections?
     private let logger: Logger
 
     init(
         connection: SQLiteConnection,
         connectionThread: NIOThreadPool? = nil,
-        reader: SQLiteReadConnection? = nil,
+        readers: SQLiteReadConnections? = nil,
         logger: Logger
     ) {
         self.connection = connection
         self.connectionThread = connectionThread
-        self.reader = reader
+        self.readers = readers
         self.logger = logger
     }
 
@@ -53,8 +53,8 @@ public final class SQLiteStore: Store {
             _ = try await connection.query("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
             _ = try await connection.query("PRAGMA journal_mode = WAL")
             _ = try await connection.query("PRAGMA foreign_keys = ON")
-            let reader = try SQLiteReadConnection.open(path: path)
-            return SQLiteStore(connection: connection, connectionThread: thread, reader: reader, logger: logger)
+            let readers = try SQLiteReadConnections.open(path: path)
+            return SQLiteStore(connection: connection, connectionThread: thread, readers: readers, logger: logger)
         } catch {
             try? await connection.close()
             try? await thread.shutdownGracefully()
@@ -87,7 +87,7 @@ public final class SQLiteStore: Store {
     }
 
     public func close() async {
-        reader?.close()
+        readers?.close()
         try? await connection.close()
         try? await connectionThread?.shutdownGracefully()
     }
@@ -206,9 +206,9 @@ public final class SQLiteStore: Store {
         }
     }
 
-    /// The rows of a read-only `sql`: on the read connection when it can answer at once, else through the pool.
+    /// The rows of a read-only `sql`: on an idle read connection when one can answer at once, else through the pool.
     func readRows(_ sql: String, _ binds: [SQLiteData]) async throws(StorageError) -> [SQLiteResultRow] {
-        if let rows = try reader?.rows(sql, binds) { return rows }
+        if let rows = try readers?.rows(sql, binds) { return rows }
         return try await query(sql, binds).map(SQLiteResultRow.init)
     }
 }

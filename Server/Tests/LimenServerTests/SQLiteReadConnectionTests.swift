@@ -113,12 +113,50 @@ struct SQLiteReadConnectionTests {
         let grant = try await seeded.insertRedeemedGrant(id: "g1", now: now)
         await seeded.close()
 
-        let reader = try SQLiteReadConnection.open(path: path)
-        reader.close()
-        let store = SQLiteStore(
-            connection: try await SQLiteConnection.open(storage: .file(path: path)), reader: reader,
-            logger: Logger(label: "test"))
-        #expect(try await store.accessTokenState(grantID: "g1", jti: "j1")?.grant == grant)
-        await store.close()
+        // Its one read connection closed, then its one read connection lent out: the read goes through the pool.
+        let closed = try SQLiteReadConnection.open(path: path)
+        closed.close()
+        let lent = try SQLiteReadConnections.open(path: path, count: 1)
+        let held = try #require(lent.borrow())
+        for readers in [SQLiteReadConnections([closed]), lent] {
+            let store = SQLiteStore(
+                connection: try await SQLiteConnection.open(storage: .file(path: path)), readers: readers,
+                logger: Logger(label: "test"))
+            #expect(try await store.accessTokenState(grantID: "g1", jti: "j1")?.grant == grant)
+            await store.close()
+        }
+        lent.giveBack(held)
+    }
+
+    @Test("a read never waits for another's connection: it takes an idle one, or answers nil for the pool")
+    func readsNeverWait() async throws {
+        try await Database.with { database in
+            _ = try await database.writer.query("INSERT INTO items VALUES ('a', 1, NULL)")
+            let sql = "SELECT count FROM items WHERE id = ?"
+            let readers = try SQLiteReadConnections.open(path: database.path, count: 2)
+            defer { readers.close() }
+            let first = try #require(readers.borrow())
+            #expect(try readers.rows(sql, [.text("a")])?.first?.column("count")?.integer == 1, "the other is idle")
+            let second = try #require(readers.borrow())
+            #expect(readers.borrow() == nil)
+            #expect(try readers.rows(sql, [.text("a")]) == nil, "every connection is lent out: the pool reads")
+            readers.giveBack(first)
+            #expect(try readers.rows(sql, [.text("a")])?.first?.column("count")?.integer == 1)
+            readers.giveBack(second)
+        }
+    }
+
+    @Test("closing closes the idle connections at once and a lent one when it comes back")
+    func closingWhileLent() async throws {
+        try await Database.with { database in
+            let readers = try SQLiteReadConnections.open(path: database.path, count: 2)
+            let lent = try #require(readers.borrow())
+            readers.close()
+            #expect(try readers.rows("SELECT 1", []) == nil)
+            #expect(try lent.rows("SELECT 1", []) != nil, "still open while lent")
+            readers.giveBack(lent)
+            #expect(try lent.rows("SELECT 1", []) == nil, "closed once back")
+            #expect(readers.borrow() == nil)
+        }
     }
 }

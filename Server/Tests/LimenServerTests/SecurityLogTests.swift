@@ -73,6 +73,11 @@ struct SecurityLogTests {
 struct ServerErrorLogTests {
     private struct Plain: Error {}
 
+    /// A value whose encoding fails.
+    private struct Unencodable: Encodable {
+        func encode(to encoder: any Encoder) throws { throw Plain() }
+    }
+
     /// Routes answering 500 in each way a route can, a 503 and a 200, behind the request-id and server-error middleware.
     private func withRouter(
         logger: Logger,
@@ -86,6 +91,7 @@ struct ServerErrorLogTests {
         router.get("/plain") { _, _ -> String in throw Plain() }
         router.get("/busy") { _, _ -> String in throw HTTPError(.serviceUnavailable) }
         router.get("/fine") { _, _ in "fine" }
+        router.get("/unencodable") { _, _ in Responses.json(encoding: Unencodable()) }
         try await Application(router: router, logger: logger).test(.router) { client in try await body(client) }
     }
 
@@ -108,5 +114,20 @@ struct ServerErrorLogTests {
         #expect(lines.first?.metadata["route"] == "/thrown/{secret}")
         #expect(!lines.contains { "\($0.metadata)".contains("s3cret") }, "the path's values are not logged")
         #expect(lines.last?.metadata["error_type"] == "Plain")
+    }
+
+    @Test("an answer that cannot be encoded is a logged 500 server_error, never a 200 {}")
+    func unencodableAnswer() async throws {
+        let recorded = RecordedLines()
+        let name = try #require(HTTPField.Name("X-Request-Id"))
+        try await withRouter(logger: recorded.logger) { client in
+            try await client.execute(uri: "/unencodable", method: .get, headers: [name: "u-1"]) { response in
+                #expect(response.status == .internalServerError)
+                let body = try JSONValue(parsing: Data(response.body.readableBytesView))
+                #expect(body.objectValue?["error"] == .string("server_error"))
+            }
+        }
+        let lines = recorded.lines.withLock { $0 }.filter { $0.message == "Answered 500 server_error" }
+        #expect(lines.map { $0.metadata["hb.request.id"] } == ["u-1"])
     }
 }

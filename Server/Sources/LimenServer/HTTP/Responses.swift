@@ -26,7 +26,8 @@ enum Responses {
         json(errorObject(code, description: description), status: status, noStore: true)
     }
 
-    /// Any `Encodable` value as a JSON body (keys sorted), like ``json(_:status:noStore:)``.
+    /// Any `Encodable` value as a JSON body (keys sorted), like ``json(_:status:noStore:)``; a value that cannot be
+    /// encoded is a `500 server_error` (which ``ServerErrorLogMiddleware`` logs), never a `{}` under `status`.
     static func json(
         encoding value: some Encodable,
         status: HTTPResponse.Status = .ok,
@@ -34,7 +35,10 @@ enum Responses {
     ) -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        guard let data = try? encoder.encode(value) else {
+            return jsonError(
+                "server_error", description: "The answer could not be encoded.", status: .internalServerError)
+        }
         return json(bytes: data, status: status, noStore: noStore)
     }
 
