@@ -215,7 +215,7 @@ struct AppleFlowTests {
             let store = fixture.tokens.provider.store
             let known = UserRecord(id: "known-user", email: nil, createdAt: fixture.now)
             try await store.insertUserIfAbsent(known)
-            try await store.insertIdentityIfAbsent(
+            _ = try await store.insertIdentityIfAbsent(
                 IdentityRecord(
                     kind: AppleSignIn.identityKind, subject: "known.sub", userID: known.id, createdAt: fixture.now))
             let again = try await fixture.signInThroughFlow(try await fixture.identityToken(subject: "known.sub"))

@@ -79,7 +79,7 @@ struct DiscoveryTests {
 
     @Test("malformed JSON is a typed error, not a crash")
     func malformed() async throws {
-        try await TestHTTPServer.withServer([
+        _ = try await TestHTTPServer.withServer([
             "GET /.well-known/openid-configuration": { _ in .json("{\"issuer\": 42") }
         ]) { server async throws in
             await #expect(throws: OIDCError.discovery(.invalidDocument("not JSON"))) {

@@ -24,7 +24,7 @@ struct UserInfoAndLogoutTests {
 
     @Test("a UserInfo response for another subject is refused (OpenID Connect Core §5.3.2)")
     func subjectMismatch() async throws {
-        try await TestHTTPServer.withServer(["GET /userinfo": { _ in .json(#"{"sub":"mallory"}"#) }]) {
+        _ = try await TestHTTPServer.withServer(["GET /userinfo": { _ in .json(#"{"sub":"mallory"}"#) }]) {
             server async throws in
             await #expect(throws: OIDCError.userInfoSubjectMismatch(expected: "alice", actual: "mallory")) {
                 try await UserInfo.fetch(
@@ -39,7 +39,7 @@ struct UserInfoAndLogoutTests {
 
     @Test("a UserInfo response without sub is invalid")
     func missingSubject() async throws {
-        try await TestHTTPServer.withServer(["GET /userinfo": { _ in .json(#"{"email":"a@example.com"}"#) }]) {
+        _ = try await TestHTTPServer.withServer(["GET /userinfo": { _ in .json(#"{"email":"a@example.com"}"#) }]) {
             server async throws in
             await #expect(throws: OIDCError.invalidResponse(endpoint: "userinfo", reason: "missing sub")) {
                 try await UserInfo.fetch(

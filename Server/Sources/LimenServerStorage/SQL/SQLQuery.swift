@@ -78,6 +78,12 @@ struct SQLQuery: Sendable, ExpressibleByStringInterpolation {
             parts.append(.value(value.sqlValue))
         }
 
+        /// Binds `value` as a parameter, `NULL` when it is `nil`. Spelled out for optionals so that the compiler does not
+        /// take an optional in a statement for a mistaken debug description (which it warns of for `some SQLBindable`).
+        mutating func appendInterpolation<Wrapped: SQLBindable>(_ value: Wrapped?) {
+            parts.append(.value(value.sqlValue))
+        }
+
         /// Inserts the dialect's text of `fragment`.
         mutating func appendInterpolation(_ fragment: SQLFragment) {
             parts.append(.fragment(fragment))
