@@ -67,35 +67,53 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The domain: accounts, clients, keys, tokens, flows, federation, profiles, mail. No HTTP server and no HTTP
+        // types, so no domain code can build a response; the shell maps its errors to HTTP.
         .target(
-            name: "LimenServer",
+            name: "LimenServerCore",
             dependencies: [
                 "LimenServerWire",
                 "LimenServerStorage",
                 .product(name: "LimenWire", package: "Limen"),
-                // Trusted issuers' keys for token exchange (RFC 8693): JWKSCache, ProviderDiscovery, and the SDK's
-                // HTTPTransport (URLSession) to fetch them.
+                // Trusted issuers' keys for token exchange (RFC 8693) and upstream sign-in: JWKSCache,
+                // ProviderDiscovery, and the SDK's HTTPTransport (URLSession) to fetch them.
                 .product(name: "LimenOIDC", package: "Limen"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LimenServer",
+            dependencies: [
+                "LimenServerWire",
+                "LimenServerStorage",
+                "LimenServerCore",
+                .product(name: "LimenWire", package: "Limen"),
+                // The SDK's HTTPTransport (URLSession), which the composition root gives the domain's outbound clients.
+                .product(name: "LimenOIDC", package: "Limen"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings
         ),
@@ -103,6 +121,7 @@ let package = Package(
             name: "LimenServerTool",
             dependencies: [
                 "LimenServer",
+                "LimenServerCore",
                 "LimenServerStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -117,6 +136,7 @@ let package = Package(
             name: "LimenServerTests",
             dependencies: [
                 "LimenServer",
+                "LimenServerCore",
                 "LimenServerStorage",
                 "LimenServerWire",
                 .product(name: "LimenOIDC", package: "Limen"),
@@ -147,12 +167,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
     ]
-        // ProfileData checks a profile write as LimenServer does: it links all of LimenServer, so its sanitizer build
-        // is too slow for CI and it runs by name only (`Scripts/fuzz.sh ProfileData`).
+        // ProfileData checks a profile write as the server does: it links LimenServerCore (with the stores and their
+        // drivers), so its sanitizer build is too slow for CI and it runs by name only (`Scripts/fuzz.sh ProfileData`).
         + [
             .executableTarget(
                 name: "FuzzProfileData",
-                dependencies: ["ServerFuzzSupport", "LimenServer", .product(name: "LimenWire", package: "Limen")],
+                dependencies: ["ServerFuzzSupport", "LimenServerCore", .product(name: "LimenWire", package: "Limen")],
                 path: "Fuzz/ProfileData",
                 swiftSettings: strictSettings
             )

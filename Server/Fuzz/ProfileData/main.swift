@@ -1,5 +1,5 @@
 import Foundation
-import LimenServer
+import LimenServerCore
 import LimenWire
 import ServerFuzzSupport
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import LimenServerCore
 import LimenServerStorage
 import Logging
 import NIOCore
@@ -43,6 +44,8 @@ public enum LimenServerApplication {
                     ])))
         }
         DiscoveryRoutes.add(to: router, provider: provider)
+        let profiles = ProfileService(
+            store: provider.store, schemas: provider.profileSchemas, writes: provider.profileWrites, now: provider.now)
         let signIn = SignInResponder(provider: provider)
         AuthorizeRoutes.add(to: router, responder: signIn)
         FlowPageRoutes.add(to: router, responder: signIn)
@@ -52,7 +55,7 @@ public enum LimenServerApplication {
         DeviceRoutes.add(to: router, responder: signIn)
         FlowRoutes.add(to: router, provider: provider, signInLimiter: signInLimiter)
         EmailLinkRoutes.add(to: router, responder: signIn)
-        AccountRoutes.add(to: router, responder: signIn)
+        AccountRoutes.add(to: router, responder: signIn, profiles: profiles)
         FederationRoutes.add(to: router, responder: signIn)
         Stylesheet.add(to: router)
         let tokens = TokenService(provider: provider, lifetimes: provider.configuration.tokenLifetimes)
@@ -61,10 +64,10 @@ public enum LimenServerApplication {
         DeviceAuthorizationRoutes.add(to: oauth, service: tokens)
         RevocationRoutes.add(to: oauth, service: tokens)
         UserInfoRoutes.add(to: router, service: tokens)
-        ProfileRoutes.add(to: router, service: tokens)
+        ProfileRoutes.add(to: router, service: tokens, profiles: profiles)
         MeRoutes.add(to: router, service: tokens)
         if let apple = tokens.apple { AppleSignInKitRoutes.add(to: router, service: tokens, apple: apple) }
-        AdminRoutes.add(to: router, provider: provider)
+        AdminRoutes.add(to: router, provider: provider, profiles: profiles)
         return router
     }
 
@@ -91,7 +94,8 @@ public enum LimenServerApplication {
                     keepAnonymousUsersFor: provider.configuration.tokenLifetimes.anonymousUser,
                     now: provider.now
                 ),
-                KeyRingRefresher(provider: provider),
+                KeyRingRefresher(
+                    keys: provider.keyRing, store: provider.store, masterKey: provider.masterKey, now: provider.now),
                 provider.mailOutboxWorker,
             ],
             onServerRunning: { channel in

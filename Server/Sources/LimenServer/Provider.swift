@@ -1,8 +1,8 @@
 import Foundation
 import LimenOIDC
+import LimenServerCore
 import LimenServerStorage
 import Logging
-import NIOConcurrencyHelpers
 
 /// A bootstrapped provider: its configuration, store and keys, ready to serve.
 ///
@@ -44,6 +44,8 @@ public struct Provider: Sendable {
     let mailer: any Mailer
     /// Where requests leave their emails (``MailOutbox``).
     let mailOutbox: MailOutbox
+    /// Tells account owners by email what changed on their account.
+    let notifier: AccountNotifier
     /// Client records for client authentication, served for a few seconds (see ``ClientCache`` for what another
     /// node's change costs).
     public let clientCache: ClientCache
@@ -59,6 +61,24 @@ public struct Provider: Sendable {
     /// Accounts: sign-up and changes over this provider's store.
     public var accounts: Accounts {
         Accounts(store: store, hasher: passwordHasher, now: now)
+    }
+
+    /// Deletes accounts (the account page, `DELETE /v1/me`, the admin API).
+    var accountRemoval: AccountRemoval {
+        AccountRemoval(store: store, accounts: accounts, apple: appleAccounts, notifier: notifier)
+    }
+
+    /// A verifier of this server's access tokens, remembering verified signatures in `signatures`.
+    func accessTokenVerifier(signatures: VerifiedSignatureCache = VerifiedSignatureCache()) -> AccessTokenVerifier {
+        AccessTokenVerifier(keys: keyRing, issuer: issuer, store: store, now: now, signatures: signatures)
+    }
+
+    /// The rule for who may change an account with an access token, checking tokens with `verifier` (a new one when
+    /// `nil`).
+    func accountChangeGate(verifier: AccessTokenVerifier? = nil) -> AccountChangeGate {
+        AccountChangeGate(
+            verifier: verifier ?? accessTokenVerifier(), issuer: issuer, clients: clientCache, store: store,
+            maxAge: configuration.tokenLifetimes.accountChangeMaxAge, now: now)
     }
 
     /// Delivers the outbox through ``mailer``: a service of the application, or called by hand.
@@ -130,6 +150,9 @@ public struct Provider: Sendable {
         self.masterKey = masterKey
         self.passwordHashingQueue = PasswordHashingQueue(limits: configuration.passwordHashingLimits)
         self.issuer = IssuerBox(configuration.issuer(boundPort: configuration.port))
+        self.notifier = AccountNotifier(
+            outbox: mailOutbox, issuer: issuer, identityProviders: configuration.identityProviders,
+            trustedIssuers: configuration.trustedIssuers)
     }
 
     /// Removes the client (with its codes, grants and their tokens) and forgets its cached record, so this node
@@ -142,7 +165,7 @@ public struct Provider: Sendable {
 
     /// Reloads the signing keys from the store (after a rotation by `limen-server keys rotate`).
     public func reloadKeys() async throws {
-        keyRing.replace(with: try await KeyRing.loadOrCreate(store: store, masterKey: masterKey, now: now()))
+        try await keyRing.reload(from: store, masterKey: masterKey, now: now())
     }
 
     /// Prepares everything a start needs: the data folder (0700), the master key (0600, created on first run), the
@@ -210,37 +233,5 @@ extension Provider {
             throw error
         }
         return store
-    }
-}
-
-/// The current key ring, replaced whole when keys are reloaded.
-public final class KeyRingBox: Sendable {
-    private let value: NIOLockedValueBox<KeyRing>
-
-    init(_ ring: KeyRing) {
-        value = NIOLockedValueBox(ring)
-    }
-
-    /// The key ring now.
-    public var current: KeyRing { value.withLockedValue { $0 } }
-
-    func replace(with ring: KeyRing) {
-        value.withLockedValue { $0 = ring }
-    }
-}
-
-/// The issuer identifier, settable once the listening port is known.
-public final class IssuerBox: Sendable {
-    private let value: NIOLockedValueBox<String>
-
-    init(_ issuer: String) {
-        value = NIOLockedValueBox(issuer)
-    }
-
-    /// The issuer identifier.
-    public var current: String { value.withLockedValue { $0 } }
-
-    func set(_ issuer: String) {
-        value.withLockedValue { $0 = issuer }
     }
 }

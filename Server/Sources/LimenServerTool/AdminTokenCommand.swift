@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LimenServer
+import LimenServerCore
 import LimenServerStorage
 
 /// `limen-server admin-token`: makes the admin API's bearer token (or removes it with `--remove`).

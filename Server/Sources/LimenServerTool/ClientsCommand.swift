@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LimenServer
+import LimenServerCore
 import LimenServerStorage
 
 /// The data folder, shared by the administration commands.

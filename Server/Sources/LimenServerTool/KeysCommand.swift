@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LimenServer
+import LimenServerCore
 import LimenServerStorage
 
 /// `limen-server keys list|rotate`.

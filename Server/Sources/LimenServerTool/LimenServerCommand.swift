@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import LimenServer
+import LimenServerCore
 import Logging
 import NIOCore
 import NIOPosix

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LimenServer
+import LimenServerCore
 import LimenServerStorage
 
 #if canImport(Glibc)

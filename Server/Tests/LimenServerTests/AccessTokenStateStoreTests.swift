@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 @testable import LimenServerStorage
 
 @Suite("Access token state: the grant and the token's revocation in one read")

@@ -8,6 +8,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// The account-change rule (``AccountChangeGate``) as a matrix: every path that changes an account × every kind of
 /// access token an attacker may hold. Only a first-party app's fresh token for Limen alone (with its secret, for a

@@ -7,6 +7,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Deleting one's account on the hosted account page")
 struct AccountDeletionTests {

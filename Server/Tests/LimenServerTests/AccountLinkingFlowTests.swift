@@ -7,6 +7,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 extension TokenFixture {
     /// The `app` client's usual start fields, and `extra`.

@@ -8,6 +8,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("The hosted account page: /account")
 struct AccountPageTests {

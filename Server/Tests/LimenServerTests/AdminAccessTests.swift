@@ -7,6 +7,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Admin API access")
 struct AdminAccessTests {

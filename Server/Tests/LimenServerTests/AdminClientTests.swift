@@ -6,6 +6,7 @@ import LimenServerWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Admin API: clients")
 struct AdminClientTests {

@@ -4,6 +4,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("The limen-server admin commands")
 struct AdminCommandTests {

@@ -5,6 +5,7 @@ import LimenServerWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Admin API: the app schema and user profiles")
 struct AdminProfileTests {

@@ -5,6 +5,7 @@ import LimenServerWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// Issue 8, finding 15: the admin API took duplicate members (whichever copy the decoder kept won) and ignored unknown
 /// ones (a misspelt member was dropped without a word). Both are now a 400 naming the member, and nothing changes.

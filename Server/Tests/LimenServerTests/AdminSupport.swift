@@ -7,6 +7,7 @@ import LimenTestSupport
 import NIOCore
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 extension TokenFixture {
     /// Turns the admin API on: a new admin token, whose hash is stored.

@@ -5,6 +5,7 @@ import LimenServerStorage
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Admin API: changing a user")
 struct AdminUserChangeTests {

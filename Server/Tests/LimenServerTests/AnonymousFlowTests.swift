@@ -6,6 +6,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("The anonymous flow: a guest with no identity, auth_level in every token, the level rising on refresh")
 struct AnonymousFlowTests {

@@ -4,6 +4,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 @testable import LimenServerStorage
 
 @Suite("Apple account store: Apple's facts per user, its refresh token sealed, gone with the user")

@@ -8,6 +8,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 extension AppleFixture {
     /// A stand-in Apple, a provider trusting it over `backend` (adjusted by `configure`), and the flows' `app` client and Grace's account

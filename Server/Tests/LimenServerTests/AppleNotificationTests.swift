@@ -5,6 +5,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Sign in with Apple: server-to-server notifications")
 struct AppleNotificationTests {

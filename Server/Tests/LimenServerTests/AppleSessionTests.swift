@@ -6,6 +6,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Sign in with Apple: refresh, logout and me (the AppleSignInKit contract)")
 struct AppleSessionTests {

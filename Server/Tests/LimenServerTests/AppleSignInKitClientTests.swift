@@ -4,6 +4,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// A client written from AppleSignInKit's README alone (`Tests/Peers/applesigninkit/client.py`, Python's standard
 /// library) against a live Limen Server whose Apple is a ``StandInIssuer``: sign-in, me, refresh with rotation, logout,

@@ -4,6 +4,7 @@ import LimenTestSupport
 import LimenWire
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// Sign in with Apple against a ``StandInIssuer`` playing Apple (its base URL is the stand-in's, its keys at
 /// `/auth/keys`): a ``TokenFixture`` with the `apple` setting for ``bundleID``.

@@ -7,6 +7,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Sign in with Apple: the AppleSignInKit contract against a stand-in Apple")
 struct AppleSignInTests {

@@ -6,6 +6,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 @testable import LimenServerStorage
 
 extension AppleFixture {

@@ -6,6 +6,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// The attacker's review of issue 19, findings 1, 2, 7 and 8, each replayed as the review made it: every one of these
 /// requests succeeded before ``AccountChangeGate``.

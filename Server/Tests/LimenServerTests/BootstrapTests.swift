@@ -6,6 +6,7 @@ import SQLiteNIO
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("First run and restarts")
 struct BootstrapTests {

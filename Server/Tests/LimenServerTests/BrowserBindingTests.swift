@@ -8,6 +8,7 @@ import Logging
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Sign-in requests and CSRF tokens are bound to the browser and the server")
 struct BrowserBindingTests {

@@ -6,6 +6,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Browser sessions, sign-out and page headers")
 struct BrowserSessionTests {

@@ -5,6 +5,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// What `guest_upgrade.py` prints.
 private struct GuestUpgradeSummary: Decodable {

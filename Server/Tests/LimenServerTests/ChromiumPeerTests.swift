@@ -5,6 +5,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// The headless Chromium peer (`Tests/Peers/chromium`): Debian's `chromium` and `chromium-driver`, and Selenium.
 enum ChromiumPeer {

@@ -6,6 +6,7 @@ import LimenServerStorage
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite(
     "Client branding: set through the admin API (PUT or at registration), kept with the client, applied to the hosted pages"

@@ -3,6 +3,7 @@ import LimenOIDC
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Collector validation and the password policy: the rules the server advertises are the rules it enforces")
 struct CollectorValidationTests {

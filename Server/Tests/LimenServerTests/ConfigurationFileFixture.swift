@@ -2,6 +2,7 @@ import Foundation
 import LimenTestSupport
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 extension ServerConfiguration {
     /// The configuration resolved from a configuration file holding `text` (written to a temporary folder, removed

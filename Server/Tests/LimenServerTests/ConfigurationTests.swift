@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Configuration from flags and environment")
 struct ConfigurationTests {

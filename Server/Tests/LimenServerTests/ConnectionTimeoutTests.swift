@@ -5,6 +5,7 @@ import NIOPosix
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Connections that send too slowly are closed (slowloris)")
 struct ConnectionTimeoutTests {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Keys derived from the master key")
 struct DerivedKeysTests {

@@ -9,6 +9,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("POST /device_authorization (RFC 8628 §3.1–§3.2)")
 struct DeviceAuthorizationEndpointTests {

@@ -5,6 +5,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("The SDK's device flow against the real server")
 struct DeviceLiveTests {

@@ -4,6 +4,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 @testable import LimenServerStorage
 
 @Suite("The /device verification pages (RFC 8628 §3.3)")

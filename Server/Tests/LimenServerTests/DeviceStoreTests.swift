@@ -3,6 +3,7 @@ import LimenServerStorage
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Store conformance: device authorizations")
 struct DeviceStoreTests {

@@ -7,6 +7,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// The device grant's steps as a test drives them against the router.
 extension SignInFixture {

@@ -6,6 +6,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("/token with the device code grant (RFC 8628 §3.4–§3.5)")
 struct DeviceTokenTests {

@@ -6,6 +6,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Email-code budgets per address and purpose, across codes and interactions", .serialized)
 struct EmailCodeBudgetTests {

@@ -6,6 +6,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite(
     "Email codes over a real SMTP server: password reset and passwordless sign-in",

@@ -8,6 +8,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// The link of a code's email as the issuer's page receives it: the interaction and the code of its fragment.
 private struct MailedLink {

@@ -6,6 +6,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("RP-initiated logout: /end_session")
 struct EndSessionTests {

@@ -5,6 +5,7 @@ import ServiceLifecycle
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Expiry sweeps")
 struct ExpirySweeperTests {

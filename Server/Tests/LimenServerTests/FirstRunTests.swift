@@ -4,6 +4,7 @@ import LimenServerStorage
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("First run: nodes starting together create one key set")
 struct FirstRunTests {

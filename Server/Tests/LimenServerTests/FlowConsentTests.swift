@@ -4,6 +4,7 @@ import LimenOIDC
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("require_consent in native flows, which only first-party clients run (issue 19 finding 8)")
 struct FlowConsentTests {

@@ -3,6 +3,7 @@ import LimenOIDC
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Flow definitions: parsed strictly, references checked at start-up")
 struct FlowDefinitionTests {

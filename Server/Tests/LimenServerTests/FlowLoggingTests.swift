@@ -11,6 +11,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Flows log to the request's logger")
 struct FlowLoggingTests {

@@ -7,6 +7,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite(
     "The hosted pages are the flows' nodes: password reset and email codes by mail, the engine's rules",

@@ -6,6 +6,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Native flows over /flows: start, continue, success, and every refusal")
 struct FlowRouteTests {

@@ -6,6 +6,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// A start that presses a button of the first node (`action`): the anonymous flow's start → code → token, and what
 /// it answers when the node needs more than a press.

@@ -7,6 +7,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// Flow requests against a ``TokenFixture``, whose first-party native client `app` (same redirect as `native`) and
 /// user `grace@example.com` (password ``FlowFixture/password``) the flows sign in.

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// Issue 9 §1: one form reader for every route, with RFC 6749's rules (§3.1, §3.2) everywhere. The hosted pages used to
 /// read a repeated field as absent and keep an empty one; now a repeat is refused with a page naming it, and an empty

@@ -6,6 +6,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Absolute grant lifetime (RFC 9700 §4.14.2)")
 struct GrantLifetimeTests {

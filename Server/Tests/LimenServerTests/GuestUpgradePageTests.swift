@@ -5,6 +5,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("A guest upgrading in the browser: the hosted pages apply the linking cases to the browser's guest session")
 struct GuestUpgradePageTests {

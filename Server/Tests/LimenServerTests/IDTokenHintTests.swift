@@ -5,6 +5,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 @testable import LimenServerStorage
 
 @Suite("id_token_hint")

@@ -3,6 +3,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 @testable import LimenServerStorage
 
 @Suite("Identity store: identities follow the user's columns, one upgrade of an anonymous user wins, stale guests go")

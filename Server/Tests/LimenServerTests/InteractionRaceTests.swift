@@ -6,6 +6,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Parallel submissions to one interaction: counted before they are checked, and answered truthfully", .serialized)
 struct InteractionRaceTests {

@@ -7,6 +7,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Key rotation")
 struct KeyRotationTests {
@@ -96,7 +97,9 @@ struct KeyRotationTests {
                 await other.close()
                 #expect(try await publishedCount(client) == 2)
 
-                await KeyRingRefresher(provider: provider).refreshOnce()
+                await KeyRingRefresher(
+                    keys: provider.keyRing, store: provider.store, masterKey: provider.masterKey, now: provider.now
+                ).refreshOnce()
                 #expect(try await publishedCount(client) == 4)
             }
         } catch {

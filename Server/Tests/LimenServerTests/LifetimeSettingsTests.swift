@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Durations in settings")
 struct DurationSettingTests {

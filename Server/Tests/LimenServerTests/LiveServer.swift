@@ -6,6 +6,7 @@ import ServiceLifecycle
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// Bootstraps a provider in a temporary directory, serves it on 127.0.0.1 port 0, runs `body` with the issuer the
 /// server announced, and shuts everything down in every path. `configure` adjusts the test configuration first; `now`

@@ -4,6 +4,7 @@ import LimenServerStorage
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("The real server on a random loopback port")
 struct LiveServerTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Mail settings")
 struct MailConfigurationTests {

@@ -3,6 +3,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// A mailer that keeps what it is given (the outbox worker's tests): its first `failing` sends fail as a relay that is
 /// down does, and a test can wait until it holds a number of messages.

@@ -6,6 +6,7 @@ import Logging
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("The mail outbox: written by the request, delivered by a worker on any node, once")
 struct MailOutboxTests {

@@ -5,6 +5,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite(
     "Asking for a code takes the same time for any address: the request only writes to the outbox",

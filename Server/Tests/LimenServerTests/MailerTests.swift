@@ -4,6 +4,7 @@ import Logging
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Mail over a real SMTP server", .enabled(if: SMTPPeer.unavailableReason == nil, "aiosmtpd is not installed"))
 struct MailerTests {

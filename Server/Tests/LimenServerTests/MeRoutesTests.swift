@@ -8,6 +8,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 extension TokenFixture {
     /// `method path` with the bearer `token`.

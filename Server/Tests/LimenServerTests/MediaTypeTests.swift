@@ -3,6 +3,7 @@ import LimenServerWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Request media types")
 struct MediaTypeTests {

@@ -7,6 +7,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Metrics: who may read /metrics")
 struct MetricsAccessTests {

@@ -8,6 +8,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Token endpoints: a failure that is not the client's is server_error JSON")
 struct OAuthServerErrorTests {

@@ -8,6 +8,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// Keycloak's model (issue 8, finding 6): a refresh token without `offline_access` ends with the browser session that
 /// signed in for it; with `offline_access` it outlives that session.

@@ -4,6 +4,7 @@ import LimenServerStorage
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// `Server/openapi.yaml` and the router agree: the document names every route the server registers, and nothing else.
 @Suite("OpenAPI document: routes")

@@ -4,6 +4,7 @@ import LimenOIDC
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// Real answers of the server held to `Server/openapi.yaml`: each status is one its operation documents, and each
 /// JSON object sends only the members its schema names and every member the schema requires.

@@ -6,6 +6,7 @@ import SQLiteNIO
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 @testable import LimenServerStorage
 
 @Suite("Password sign-in (throttled)")

@@ -3,6 +3,7 @@ import LimenTestSupport
 import PostgresNIO
 
 @testable import LimenServer
+@testable import LimenServerCore
 @testable import LimenServerStorage
 
 /// A throw-away PostgreSQL database per test, made through the admin URL in `LIMEN_TEST_POSTGRES_URL`

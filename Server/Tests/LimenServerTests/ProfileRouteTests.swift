@@ -6,6 +6,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("GET /v1/app and GET, PUT, PATCH /v1/me/data")
 struct ProfileRouteTests {

@@ -4,6 +4,7 @@ import LimenServerStorage
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("App schema from the configuration file, and what wins against the admin API")
 struct ProfileSchemaConfigurationTests {

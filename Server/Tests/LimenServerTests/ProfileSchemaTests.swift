@@ -3,6 +3,7 @@ import LimenOIDC
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("App schema: parsing and publishing")
 struct ProfileSchemaTests {

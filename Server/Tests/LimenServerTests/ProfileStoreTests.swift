@@ -5,6 +5,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Profile store: schema row, compare-and-set writes, deletion with the user")
 struct ProfileStoreTests {

@@ -6,6 +6,7 @@ import LimenServerStorage
 import NIOCore
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// JWE compact strings of the shape encrypted profile fields take, and ones that are not.
 enum SampleJWE {

@@ -3,6 +3,7 @@ import LimenOIDC
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Profile values against the app schema")
 struct ProfileValidationTests {

@@ -6,6 +6,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// The kill -9 measurement of issue 8 §2 as a test: refresh tokens whose rotation committed while the server was
 /// killed before answering are retried, past the grace window, against the restarted server.

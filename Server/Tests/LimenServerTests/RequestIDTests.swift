@@ -7,6 +7,7 @@ import Logging
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Request ids")
 struct RequestIDTests {

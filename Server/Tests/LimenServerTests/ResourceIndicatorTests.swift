@@ -6,6 +6,7 @@ import LimenServerWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// RFC 8707 resource indicators: an access token may name its API in `aud`, when the server lists that API.
 @Suite("Resource indicators (RFC 8707): an access token can name its API")

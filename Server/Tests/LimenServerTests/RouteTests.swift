@@ -7,6 +7,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// Runs `body` against the provider's router, with a fresh data folder.
 private func withRouter(

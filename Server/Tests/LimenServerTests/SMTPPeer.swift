@@ -4,6 +4,7 @@ import Logging
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// A real SMTP server (Python aiosmtpd, `Tests/Peers/smtp/server.py`) on 127.0.0.1 with its own throw-away CA.
 struct SMTPPeer {

@@ -6,6 +6,7 @@ import NIOPosix
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("SQLite store: its connection has its own thread, so a blocked shared pool cannot hold it up")
 struct SQLiteConnectionThreadTests {

@@ -5,6 +5,7 @@ import SQLiteNIO
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 @testable import LimenServerStorage
 
 @Suite("SQLite read connection: hot reads on the caller's thread, never waiting for a lock")

@@ -7,6 +7,7 @@ import LimenTestSupport
 import NIOCore
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// Two `limen-server` processes on one PostgreSQL database and one data folder (one master key, so both open the same
 /// signing keys), both named by the proxy's issuer URL, behind nginx.

@@ -6,6 +6,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 extension ScaleTests {
     @Test("an account deleted through node B no longer refreshes or answers userinfo on node A, at once")

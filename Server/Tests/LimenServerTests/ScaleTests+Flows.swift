@@ -6,6 +6,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 extension ScaleTests {
     @Test("a native sign-in flow started on node A, corrected on node B and finished on A gives a code B redeems")

@@ -5,6 +5,7 @@ import LimenServerStorage
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite(
     "Stateless nodes: two limen-server processes on one PostgreSQL database, behind nginx",

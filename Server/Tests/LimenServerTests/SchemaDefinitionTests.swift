@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 @testable import LimenServerStorage
 
 /// The dialect layer: a table written once is created the same way in SQLite and PostgreSQL, and both databases end

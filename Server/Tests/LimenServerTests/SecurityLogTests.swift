@@ -9,6 +9,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// Issue 21 §2: the security log lines (code replay, refresh-token reuse, admin audit) carry the request id, so an
 /// operator can follow a caller's report to the line.

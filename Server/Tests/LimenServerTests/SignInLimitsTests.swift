@@ -8,6 +8,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Sign-in limits: lock per address, hashing capacity, per-address rate, sign-up switch, field sizes")
 struct SignInLimitsTests {

@@ -10,6 +10,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// A provider for the sign-in tests: a settable clock, cheap password hashing, a user, and a third-party client
 /// (`web`, with a post-logout redirect URI) next to the first-party `limen-cli`.

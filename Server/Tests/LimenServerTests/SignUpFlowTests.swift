@@ -4,6 +4,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite(
     "Sign-up proves the address with a code and does not tell who has an account",

@@ -7,6 +7,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// With `sign_up: disabled`, an external identity signs in only to an account it already leads to: token exchange
 /// and AppleSignInKit's native sign-in make nobody, as the sign-up flows do not.

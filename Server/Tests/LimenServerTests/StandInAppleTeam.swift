@@ -7,6 +7,7 @@ import LimenWire
 import NIOCore
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// Apple's REST API as a server with the team key meets it, played by a ``StandInIssuer``: `POST /auth/token` redeems
 /// the codes it was told of with a refresh token of its own making and an ID token naming the code's Apple ID, and `POST /auth/revoke` records what it was given;

@@ -6,6 +6,7 @@ import LimenWire
 import NIOCore
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// The stand-in issuer as an upstream OpenID provider of the hosted pages: `/authorize` signs in at once the person
 /// the test chose (``StandInUpstream/Login``) and redirects back with a code; `/token` redeems it (HTTP Basic with

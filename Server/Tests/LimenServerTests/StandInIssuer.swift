@@ -8,6 +8,7 @@ import ServiceLifecycle
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// Another OpenID provider, for token exchange and for playing Apple: a Hummingbird server on 127.0.0.1 (port 0)
 /// publishing an ES256 and an RS256 key at `/jwks` (and at `/auth/keys`, as Apple does) and its discovery document,

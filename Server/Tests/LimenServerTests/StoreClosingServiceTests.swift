@@ -4,6 +4,7 @@ import ServiceLifecycle
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("The application closes its store when it stops")
 struct StoreClosingServiceTests {

@@ -4,6 +4,7 @@ import PostgresNIO
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 @testable import LimenServerStorage
 
 /// Every `Store` implementation the conformance tests run against; PostgreSQL when it is configured (always in CI).

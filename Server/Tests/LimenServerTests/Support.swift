@@ -1,5 +1,7 @@
 import Foundation
+
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// A fresh folder under the system's temporary directory, removed by ``remove()``.
 struct TemporaryDirectory {

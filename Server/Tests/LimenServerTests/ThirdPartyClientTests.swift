@@ -4,6 +4,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// A relying party written by someone else — Python's Authlib, verifying the ID token with joserfc — runs
 /// code + PKCE against a live Limen Server (`Tests/Peers/authlib/code_flow.py`).

@@ -7,6 +7,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// A subject token an attacker might send.
 enum HostileSubjectToken: String, CaseIterable, Sendable, CustomTestStringConvertible {

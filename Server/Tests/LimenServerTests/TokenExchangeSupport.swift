@@ -4,6 +4,7 @@ import LimenTestSupport
 import LimenWire
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// Token exchange against a ``StandInIssuer``: a ``TokenFixture`` trusting it, with a public native client
 /// `exchanger` registered for the token exchange and refresh token grants.

@@ -7,6 +7,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Token exchange (RFC 8693)")
 struct TokenExchangeTests {

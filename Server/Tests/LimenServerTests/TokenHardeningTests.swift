@@ -7,6 +7,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Tokens across key rotation, client removal and malformed input")
 struct TokenHardeningTests {

@@ -5,6 +5,7 @@ import LimenServerStorage
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("POST /token: client authentication and request shape")
 struct TokenRequestTests {

@@ -4,6 +4,7 @@ import LimenServerStorage
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Signing with the provider's keys")
 struct TokenSignerTests {

@@ -9,6 +9,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 @testable import LimenServerStorage
 
 /// Where a token fixture keeps its data: SQLite always, PostgreSQL when it is configured (always in CI).

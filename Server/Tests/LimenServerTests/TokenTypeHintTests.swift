@@ -4,6 +4,7 @@ import LimenOIDC
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("token_type_hint orders the search and never hides a token (RFC 7009 §2.1, RFC 7662 §2.1)")
 struct TokenTypeHintTests {

@@ -5,6 +5,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// A trusted issuer whose keys cannot be fetched is not called for every token naming it: after a failure the next
 /// attempt waits 1 s, doubling with each failure in a row up to a minute, and the first success ends the wait.

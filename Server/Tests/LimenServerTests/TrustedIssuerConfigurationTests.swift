@@ -4,6 +4,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Trusted issuers configuration")
 struct TrustedIssuerConfigurationTests {

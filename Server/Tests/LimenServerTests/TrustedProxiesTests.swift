@@ -7,6 +7,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Trusted proxies and X-Forwarded-For")
 struct TrustedProxiesTests {

@@ -7,6 +7,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// A flow fixture whose server offers the stand-in issuer as upstream provider `standin`, and the steps of a native
 /// app's `IDP` collector: the press, the web session at the stand-in and back through Limen, the continuation.

@@ -10,6 +10,7 @@ import NIOCore
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite("Upstream provider end to end: an app signs a user in through Limen through glewlwyd")
 struct UpstreamGlewlwydTests {

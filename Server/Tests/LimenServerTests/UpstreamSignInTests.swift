@@ -7,6 +7,7 @@ import LimenWire
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// A sign-in fixture whose hosted pages offer the stand-in issuer as upstream provider `standin`.
 private struct UpstreamFixture: Sendable {

@@ -5,6 +5,7 @@ import LimenTestSupport
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 @testable import LimenServerStorage
 
 @Suite("Verified signatures: an access token's signature is checked once, its key and claims on every request")
@@ -92,7 +93,7 @@ struct VerifiedSignatureCacheTests {
     ) async throws {
         try await TokenFixture.run { fixture in
             let cache = VerifiedSignatureCache()
-            let verifier = AccessTokenVerifier(provider: fixture.provider, signatures: cache)
+            let verifier = fixture.provider.accessTokenVerifier(signatures: cache)
             let token = try #require(try await fixture.signIn()["access_token"])
             try await body(fixture, cache, verifier, token)
         }

@@ -5,6 +5,7 @@ import Logging
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 @Suite(
     "Mail as a signed JSON POST to a real HTTPS receiver",

@@ -5,6 +5,7 @@ import Logging
 import Testing
 
 @testable import LimenServer
+@testable import LimenServerCore
 
 /// A webhook receiver over HTTPS (Python, `Tests/Peers/webhook/receiver.py`) on 127.0.0.1 with its own throw-away CA,
 /// checking each POST's `Limen-Signature` with ``secret`` on its own.

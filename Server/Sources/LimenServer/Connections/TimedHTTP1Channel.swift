@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import LimenServerCore
 import Logging
 import NIOCore
 import NIOHTTPTypes

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerCore
 import LimenServerStorage
 
 extension AccountLinking {
@@ -34,7 +35,7 @@ extension AccountLinking {
             guard try await accounts.link(identity, to: holder.user.id).id == holder.user.id else {
                 return .failure(taken)
             }
-            try await provider.notify(.identityLinked(credential.name), to: holder.user)
+            try await provider.notifier.notify(.identityLinked(credential.name), to: holder.user)
             return result
         }
         var context = context
@@ -53,7 +54,7 @@ extension AccountLinking {
         }
         let linked = try await accounts.link(identity, to: current.id)
         guard linked.id == current.id else { return .failure(taken) }
-        if !current.isAnonymous { try await provider.notify(.identityLinked(credential.name), to: current) }
+        if !current.isAnonymous { try await provider.notifier.notify(.identityLinked(credential.name), to: current) }
         let adopted = try await accounts.adoptEmail(of: identity, by: linked)
         if current.isAnonymous, adopted.name == nil, let name = identity.name {
             var named = adopted

@@ -1,5 +1,7 @@
 import Foundation
+import LimenServerCore
 import LimenServerStorage
+import LimenWire
 
 /// RxFireAuth's case table, in one place for every sign-in flow: what a flow does with the account its credentials
 /// lead to, given who is signed in on the device (the start's bearer token, ``FlowRequest/signedInSubject``).

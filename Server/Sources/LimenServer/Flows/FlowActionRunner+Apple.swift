@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
+import LimenServerCore
 import LimenServerStorage
+import LimenWire
 import Logging
 
 extension FlowActionRunner {

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
+import LimenServerCore
 import LimenServerStorage
+import LimenWire
 import Logging
 
 /// What running a button's actions gave.
@@ -278,7 +280,7 @@ struct FlowActionRunner: Sendable {
             guard let updated else {
                 return .failed(code: "no_user", message: "This account no longer exists.", status: .gone)
             }
-            if action == .setPassword { try await provider.notify(.passwordChanged, to: updated) }
+            if action == .setPassword { try await provider.notifier.notify(.passwordChanged, to: updated) }
         case .checkPassword, .createAccount, .createAnonymousAccount, .signInWithApple, .requireConsent, .complete:
             break
         }

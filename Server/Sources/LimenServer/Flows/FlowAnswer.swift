@@ -1,4 +1,5 @@
 import HTTPTypes
+import LimenServerCore
 import LimenServerStorage
 import LimenWire
 

@@ -1,18 +1,7 @@
 import Foundation
 import HTTPTypes
+import LimenServerCore
 import LimenServerStorage
-
-/// What a native interaction waits for on its consent node: what to show, and what runs once the person allows.
-struct FlowConsentState: Sendable, Equatable, Codable {
-    /// The client's name, as the node shows it.
-    var clientName: String
-    /// The scopes asked for, granted together.
-    var scopes: [String]
-    /// The actions after `require_consent` on the button that ran it.
-    var remaining: [FlowAction] = []
-    /// The node that button leads to.
-    var next: String?
-}
 
 /// `require_consent` in a native flow: a consent node that lists the requested scopes with Allow (remembers the grant,
 /// as the consent page does, then runs the rest of the button's actions) and Deny (ends the interaction with

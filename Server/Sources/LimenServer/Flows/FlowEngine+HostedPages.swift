@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import LimenServerCore
 import LimenServerStorage
 
 extension FlowEngine {
@@ -62,17 +63,5 @@ extension FlowEngine {
         try await AccountLinking(provider: provider).replaceGuest(
             in: context, request: try interaction.record.decodedRequest())
         return true
-    }
-}
-
-extension FlowRequest {
-    /// The request of the hosted pages' work for `pending` (never continued through `/flows/interactions`), with the
-    /// guest signed in in the browser, whom ``AccountLinking``'s cases apply to with migration allowed.
-    init(hostedPageFor pending: PendingAuthorization, guest: String?) {
-        let record = pending.record
-        self.init(
-            redirectURI: record.redirectURI, scope: record.scope, state: record.state, nonce: record.nonce,
-            codeChallenge: record.codeChallenge ?? "", loginHint: record.loginHint, uiLocales: record.uiLocales,
-            hostedPage: true, signedInSubject: guest, allowMigration: guest == nil ? nil : true)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import LimenServerCore
 import LimenServerStorage
 
 /// An interaction as the engine changes it: its ID, its record, and whether the record is in the store yet.

@@ -1,7 +1,9 @@
 import Foundation
 import HTTPTypes
+import LimenServerCore
 import LimenServerStorage
 import LimenServerWire
+import LimenWire
 import Logging
 
 /// The one sign-in engine: starts interactions with a flow and walks them from node to node, running the actions of
@@ -265,38 +267,6 @@ struct FlowEngine: Sendable {
             consent.next = next
             context.consent = consent
             return .answer(try await move(interaction, to: flow, nodeID: node.id, context: context))
-        }
-    }
-}
-
-extension FlowDefinition {
-    /// Whether some button of the flow runs `action`.
-    func runs(_ action: FlowAction) -> Bool {
-        nodes.contains { $0.sets(password: action) }
-    }
-
-    /// Whether some button of the flow creates an account (or sends a code to make one, or makes an anonymous one).
-    var createsAccounts: Bool {
-        nodes.contains {
-            $0.sets(password: .createAccount) || $0.sets(password: .sendSignUpCode)
-                || $0.sets(password: .createAnonymousAccount)
-        }
-    }
-}
-
-extension FlowNodeDefinition {
-    /// The policy a new password must meet on this node: the server's baseline and the `PASSWORD` collector's own,
-    /// when a button of the node creates an account or sets a password; `nil` when the node only checks one.
-    var passwordPolicy: PasswordPolicy? {
-        guard sets(password: .createAccount) || sets(password: .setPassword) else { return nil }
-        let declared = collectors.first { $0.type == .password }?.policy ?? .standard
-        return PasswordPolicy.standard.including(declared)
-    }
-
-    /// Whether a button of the node runs `action`.
-    func sets(password action: FlowAction) -> Bool {
-        collectors.contains {
-            if case .run(let actions, _) = $0.behaviour { actions.contains(action) } else { false }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import LimenServerCore
 
 /// How ``AccountChangeGate``'s refusals are answered: as RFC 6750 bearer challenges on the account routes, and as
 /// failure nodes (with the same challenge) on a flow start.

@@ -1,4 +1,5 @@
 import HTTPTypes
+import LimenServerCore
 import LimenServerStorage
 
 /// Deleting one's own account from the account page. The current password is asked again (OWASP: re-authenticate

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerCore
 import LimenServerWire
 import LimenWire
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerCore
 import LimenServerStorage
 import LimenServerWire
 import LimenWire
@@ -11,8 +12,9 @@ import Logging
 /// `intent=sign_out_everywhere` ends every session of the account, and with `intent=delete_account` and the current
 /// `password` deletes the account and everything of it (``AccountDeletion``).
 enum AccountRoutes {
-    static func add(to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder) {
-        let profiles = ProfileService(provider: responder.provider)
+    static func add(
+        to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder, profiles: ProfileService
+    ) {
         router.get("/account") { request, _ in
             await responder.page(for: request) { browser throws(StorageError) in
                 guard let (user, csrf) = try await signedIn(browser, responder: responder) else {
@@ -46,7 +48,8 @@ enum AccountRoutes {
                         if let retryAfter { refused.headers[.retryAfter] = String(retryAfter) }
                         return refused
                     }
-                    _ = try await responder.provider.deleteAccount(userID: user.id, logger: context.logger)
+                    _ = try await responder.provider.accountRemoval.deleteAccount(
+                        userID: user.id, logger: context.logger)
                     context.logger.notice(
                         "A user deleted their account on the account page", metadata: ["sub": "\(user.id)"])
                     return try await responder.signOut(browser, answering: Pages.accountDeleted())

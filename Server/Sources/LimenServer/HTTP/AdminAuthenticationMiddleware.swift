@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerCore
 import LimenServerStorage
 
 /// Guards `/admin`: with no admin token configured every route answers `404` (the API is off); otherwise the request

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerCore
 import LimenServerStorage
 import LimenServerWire
 import LimenWire
@@ -9,8 +10,7 @@ import Logging
 /// `PATCH /admin/users/{id}/data`, bodies as ``ProfileBody``'s and ``ETag``s as `/v1/me/data`'s): administrators may
 /// write fields users may not edit, and see encrypted fields only as ``AdminProfileView/opaque``.
 enum AdminProfileRoutes {
-    static func add(to admin: RouterGroup<some RequestContext>, provider: Provider) {
-        let profiles = ProfileService(provider: provider)
+    static func add(to admin: RouterGroup<some RequestContext>, provider: Provider, profiles: ProfileService) {
         admin.get("app/schema") { _, _ in
             Responses.json(try await profiles.schema().document, noStore: true)
         }

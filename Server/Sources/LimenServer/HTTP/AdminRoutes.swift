@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerCore
 import LimenServerStorage
 import LimenServerWire
 import LimenWire
@@ -16,7 +17,7 @@ enum AdminRoutes {
     static let maximumPageSize = 500
 
     /// Adds the routes, each behind the admin token.
-    static func add(to router: Router<some RequestContext>, provider: Provider) {
+    static func add(to router: Router<some RequestContext>, provider: Provider, profiles: ProfileService) {
         let admin = router.group("admin").add(middleware: AdminAuthenticationMiddleware(store: provider.store))
         let store = provider.store
 
@@ -65,7 +66,7 @@ enum AdminRoutes {
             return Response(status: .noContent)
         }
         addUserRoutes(to: admin, provider: provider)
-        AdminProfileRoutes.add(to: admin, provider: provider)
+        AdminProfileRoutes.add(to: admin, provider: provider, profiles: profiles)
     }
 
     private static func addUserRoutes(to admin: RouterGroup<some RequestContext>, provider: Provider) {
@@ -123,7 +124,7 @@ enum AdminRoutes {
             let id = context.parameters.get("id") ?? ""
             guard
                 try await storage({ () throws(StorageError) in
-                    try await provider.deleteAccount(userID: id, logger: context.logger)
+                    try await provider.accountRemoval.deleteAccount(userID: id, logger: context.logger)
                 })
             else {
                 throw AdminError.notFound("user")

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import LimenServerCore
 
 /// What a browser's request carries for the hosted pages: its session cookie and its CSRF secret (a new one when the
 /// browser has none yet, set on the response by ``finish(_:cookies:)``), with what the server derives from that secret:

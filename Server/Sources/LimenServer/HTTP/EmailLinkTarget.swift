@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerCore
 import LimenServerStorage
 
 /// What the interaction named by an email's link is to the browser that opened it (``EmailLinkRoutes``). Only a hosted

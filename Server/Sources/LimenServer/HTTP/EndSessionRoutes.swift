@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerCore
 import LimenServerStorage
 import LimenServerWire
 
@@ -30,7 +31,10 @@ enum EndSessionRoutes {
         responder: SignInResponder
     ) async throws(StorageError) -> Response {
         let request: EndSessionCheck
-        switch try await EndSessionCheck.check(fields, provider: responder.provider) {
+        let provider = responder.provider
+        switch try await EndSessionCheck.check(
+            fields, keys: provider.keys, issuer: provider.issuer.current, clients: provider.store, now: provider.now())
+        {
         case .success(let checked): request = checked
         case .failure(let refusal):
             return Pages.message(

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerCore
 import LimenServerStorage
 import LimenServerWire
 import LimenWire
@@ -13,8 +14,6 @@ import Logging
 /// consent page when needed, else the redirect with a code. With sign-up turned off
 /// (``ServerConfiguration/signUpEnabled``) a flow that creates accounts refuses and no page links to it.
 enum FlowPageRoutes {
-    /// The flow `/login` shows unless asked for another.
-    static let signInFlow = "sign-in"
     /// The page of each built-in flow.
     static let paths = [
         "sign-in": "login", "sign-up": "signup", "password-reset": "password-reset", "email-code": "email-code",

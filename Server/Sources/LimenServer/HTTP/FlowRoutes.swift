@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerCore
 import LimenServerStorage
 import LimenServerWire
 import LimenWire
@@ -26,7 +27,7 @@ enum FlowRoutes {
         signInLimiter: RateLimiter?
     ) {
         let engine = FlowEngine(provider: provider, catalog: provider.flows)
-        let gate = AccountChangeGate(provider: provider)
+        let gate = provider.accountChangeGate()
         router.post(startRoute) { request, context in
             let flow = context.parameters.get("flow") ?? ""
             let clientAddress = provider.configuration.trustedProxies.clientAddress(

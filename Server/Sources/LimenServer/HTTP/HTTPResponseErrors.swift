@@ -1,4 +1,5 @@
 import Hummingbird
+import LimenServerCore
 
 extension TokenEndpointError: HTTPResponseError {
     /// RFC 6749 §5.2's JSON error (``response``): what Hummingbird answers when a token-endpoint route throws it.
@@ -7,5 +8,5 @@ extension TokenEndpointError: HTTPResponseError {
 
 extension AdminError: HTTPResponseError {
     /// The admin API's JSON error (``response``): what Hummingbird answers when an admin route throws it.
-    func response(from request: Request, context: some RequestContext) throws -> Response { response }
+    package func response(from request: Request, context: some RequestContext) throws -> Response { response }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import LimenServerCore
 import NIOCore
 
 /// The request context of every route: Hummingbird's core context plus the peer's address, which rate limits key on.

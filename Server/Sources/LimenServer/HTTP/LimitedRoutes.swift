@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import LimenServerCore
 
 /// The requests a per-address limit counts (``RateLimitMiddleware``): every POST, or the routes named, by method and
 /// route pattern.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerCore
 import LimenServerStorage
 import LimenServerWire
 import LimenWire
@@ -16,7 +17,7 @@ import Logging
 enum MeRoutes {
     static func add(to router: Router<some RequestContext>, service: TokenService) {
         let provider = service.provider
-        let gate = AccountChangeGate(provider: provider, verifier: service.verifier)
+        let gate = provider.accountChangeGate(verifier: service.verifier)
         router.get("/v1/me/identities") { request, _ in
             try await storageErrors { () throws(StorageError) in
                 switch try await service.verifier.authorize(BearerChallenge.token(in: request), scope: "openid") {
@@ -47,7 +48,8 @@ enum MeRoutes {
                 switch unlinking {
                 case .unlinked:
                     let removed = going.filter(before.contains)
-                    try await provider.notify(.identityUnlinked(provider.identityNames(removed)), to: permit.user)
+                    try await provider.notifier.notify(
+                        .identityUnlinked(provider.notifier.identityNames(removed)), to: permit.user)
                     context.logger.notice("A user unlinked an identity", metadata: ["kind": "\(kind)"])
                     return Responses.json(.object(["removed": .array(removed.map(JSONValue.string))]), noStore: true)
                 case .notLinked:
@@ -62,7 +64,7 @@ enum MeRoutes {
         }
         router.delete("/v1/me") { request, context in
             try await changing(request, gate: gate) { permit throws(StorageError) in
-                try await provider.deleteAccount(userID: permit.user.id, logger: context.logger)
+                try await provider.accountRemoval.deleteAccount(userID: permit.user.id, logger: context.logger)
                 context.logger.notice("A user deleted their account")
                 return Response(status: .noContent, headers: [.cacheControl: "no-store"])
             }

@@ -1,4 +1,5 @@
 import Hummingbird
+import LimenServerCore
 import LimenServerStorage
 import Logging
 

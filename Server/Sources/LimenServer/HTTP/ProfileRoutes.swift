@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerCore
 import LimenServerStorage
 import LimenWire
 
@@ -11,8 +12,7 @@ import LimenWire
 /// names the current revision (else `412`), and a write without it is made on whatever is current (RFC 9110 §13.1.1
 /// leaves it optional; the SDK always sends it).
 enum ProfileRoutes {
-    static func add(to router: Router<some RequestContext>, service: TokenService) {
-        let profiles = ProfileService(provider: service.provider)
+    static func add(to router: Router<some RequestContext>, service: TokenService, profiles: ProfileService) {
         router.get("/v1/app") { _, _ in
             let schema = try await profiles.schema()
             return Responses.json(

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerCore
 import LimenWire
 
 /// Refuses the requests it counts (``LimitedRoutes``: every POST, or the routes named) from a client address over its

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import LimenServerCore
 import Logging
 
 /// Gives every request one id, used in every log line of that request and echoed in the `X-Request-Id` response

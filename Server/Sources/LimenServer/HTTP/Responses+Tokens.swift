@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import LimenServerCore
 import LimenServerStorage
 import LimenWire
 

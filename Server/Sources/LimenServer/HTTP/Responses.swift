@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerCore
 import LimenServerStorage
 import LimenWire
 import NIOCore

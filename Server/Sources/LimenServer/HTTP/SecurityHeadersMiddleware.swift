@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import LimenServerCore
 
 /// Adds the headers every response carries: no MIME sniffing, no framing, no referrer leaking codes or state.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import LimenServerCore
 import Logging
 
 /// Logs every `500 Internal Server Error` the server answers, returned or thrown, through the request's logger (so with

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerCore
 import LimenServerStorage
 import LimenServerWire
 import LimenWire
@@ -13,7 +14,7 @@ struct SignInResponder: Sendable {
     private let logger = Logger(label: "limen.sign-in")
 
     /// Decides and completes requests.
-    var flow: AuthorizationFlow { AuthorizationFlow(provider: provider) }
+    var flow: AuthorizationFlow { AuthorizationFlow(store: provider.store, issuer: provider.issuer, now: provider.now) }
     /// Browser sessions.
     var sessions: BrowserSessions { BrowserSessions(store: provider.store, now: provider.now) }
     /// The cookies, `Secure` when the issuer is HTTPS (known once the port is bound).
@@ -81,7 +82,10 @@ struct SignInResponder: Sendable {
         await page(for: request) { browser throws(StorageError) in
             var hintedSubject: String?
             if let hint = accepted.idTokenHint {
-                hintedSubject = try await IDTokenHint.verify(hint, provider: provider)?.subject
+                hintedSubject = try await IDTokenHint.verify(
+                    hint, keys: provider.keys, issuer: provider.issuer.current, clients: provider.store,
+                    now: provider.now()
+                )?.subject
                 guard hintedSubject != nil else {
                     return Responses.redirect(
                         to: AuthorizationValidator.errorRedirect(
@@ -120,14 +124,15 @@ struct SignInResponder: Sendable {
         switch step {
         case .signIn:
             if !stored { try await provider.store.insertPendingAuthorization(pending.record) }
-            return try await flowPage(FlowPageRoutes.signInFlow, pending: pending, browser: browser)
+            return try await flowPage(FlowCatalog.signInFlow, pending: pending, browser: browser)
         case .consent(let subject):
             if !stored { try await provider.store.insertPendingAuthorization(pending.record) }
             let csrf = browser.csrfToken(for: CSRFToken.consentPurpose(requestID: pending.id, subject: subject))
             let account = try await provider.store.user(id: subject)?.email
             return Pages.consent(pending, csrf: csrf, account: account, root: root)
         case .complete(let completion) where pending.isDeviceRequest:
-            return try await DeviceVerification(provider: provider).complete(pending, with: completion)
+            return try await DeviceVerification(store: provider.store, now: provider.now)
+                .complete(pending, with: completion).page(for: pending)
         case .complete(let completion):
             guard let location = try await flow.complete(pending, with: completion, stored: stored) else {
                 return Pages.requestGone(uiLocales: pending.record.uiLocales)

@@ -1,3 +1,4 @@
+import LimenServerCore
 import NIOCore
 import NIOHTTP1
 import NIOPosix

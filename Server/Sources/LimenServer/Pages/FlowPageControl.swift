@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerCore
 import LimenWire
 
 /// One collector of a node as the flow page's template renders it: exactly one of its members is set, and each

@@ -1,7 +1,9 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerCore
 import LimenServerStorage
+import LimenWire
 
 /// Renders a flow's node as a hosted page: the node's name as the heading, its description, an error summary bound to
 /// the fields (`role="alert"`, `aria-describedby`), and each collector as an accessible HTML control
@@ -36,7 +38,7 @@ struct FlowPageRenderer {
         case .success, .redirect:
             return Pages.serverError()
         }
-        let flow = answer.flow ?? FlowPageRoutes.signInFlow
+        let flow = answer.flow ?? FlowCatalog.signInFlow
         var values = prefill.mapValues(FlowValue.text)
         values.merge(entered) { $1 }
         let controls = FlowPageControl.controls(

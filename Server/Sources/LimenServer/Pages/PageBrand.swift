@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LimenServerCore
 import LimenServerStorage
 
 /// A client's branding as a page applies it: the name shown, the logo, the colour scheme's class on `<html>`, and an

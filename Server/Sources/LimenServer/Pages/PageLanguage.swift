@@ -1,3 +1,5 @@
+import LimenServerCore
+
 /// The `lang` of a page. The pages are written in English only, so an English tag from `ui_locales` (such as
 /// `en-GB`) is honoured and anything else falls back to `en`.
 enum PageLanguage {

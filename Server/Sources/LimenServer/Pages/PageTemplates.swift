@@ -1,3 +1,5 @@
+import LimenServerCore
+
 /// The hosted pages' Mustache templates, compiled into the binary so `swift run`, an installed executable and the test
 /// runner all find them without a resource bundle. Every page extends `layout`; `{{…}}` escapes HTML.
 enum PageTemplates {

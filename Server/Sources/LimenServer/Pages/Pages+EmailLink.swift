@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LimenServerCore
 
 extension Pages {
     /// The issuer's page an email's link opens (``EmailLink``): its one script reads the interaction and the code from

@@ -1,3 +1,5 @@
+import LimenServerCore
+
 /// What each scope lets a client do, in the words of the consent page.
 enum ScopeDescriptions {
     /// The description of `scope`, or the scope itself when it has none.

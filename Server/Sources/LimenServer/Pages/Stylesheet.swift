@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import LimenServerCore
 import NIOCore
 
 /// The hosted pages' stylesheet, served at `/static/limen.css` so the pages' CSP can stay `style-src 'self'`.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerCore
 import LimenServerWire
 
 extension FormFields {
@@ -12,11 +13,5 @@ extension FormFields {
         case .failure(.tooLarge): throw .bodyTooLarge
         case .failure(let refusal): throw .invalidRequest(refusal.description)
         }
-    }
-
-    /// The value of `name`, or `invalid_request` naming it.
-    func required(_ name: String) throws(TokenEndpointError) -> String {
-        guard let value = self[name] else { throw .invalidRequest("\(name) is missing") }
-        return value
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LimenOIDC
+import LimenServerCore
 import LimenServerStorage
 
 /// What the token-side routes (`/token`, `/device_authorization`, `/revoke`, `/introspect`, `/userinfo`, `/auth/…`)
@@ -30,7 +31,10 @@ struct TokenService: Sendable {
 
     /// Wires the parts over `provider` with `lifetimes`.
     init(provider: Provider, lifetimes: TokenLifetimes) {
-        let issuer = TokenIssuer(provider: provider, lifetimes: lifetimes, signers: TokenSignerCache())
+        let issuer = TokenIssuer(
+            keys: provider.keyRing, issuer: provider.issuer, store: provider.store, schemas: provider.profileSchemas,
+            resources: provider.configuration.resources, lifetimes: lifetimes, signers: TokenSignerCache(),
+            now: provider.now)
         let accounts = ExternalAccounts(store: provider.store, now: provider.now)
         self.provider = provider
         self.issuer = issuer
@@ -45,9 +49,9 @@ struct TokenService: Sendable {
                 issuers: provider.configuration.trustedIssuers,
                 transport: URLSessionTransport(timeout: provider.configuration.outboundTimeout),
                 now: provider.now),
-            accounts: accounts)
+            accounts: accounts, store: provider.store, signUpEnabled: provider.configuration.signUpEnabled)
         deviceFlow = DeviceFlow(store: provider.store, keys: provider.derivedKeys, now: provider.now)
-        verifier = AccessTokenVerifier(provider: provider)
+        verifier = provider.accessTokenVerifier()
         apple = provider.appleIdentities
     }
 }

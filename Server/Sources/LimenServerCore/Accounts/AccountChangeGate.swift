@@ -1,0 +1,91 @@
+import Foundation
+import LimenServerStorage
+import LimenWire
+
+/// The one rule for who may change an account with an access token: link an identity (a flow started with a bearer
+/// token), unlink one, delete the account, change its password or address. Every such path asks
+/// ``authorize(bearer:clientSecret:)`` and changes nothing unless it answers a ``AccountChangePermit``.
+///
+/// A change is allowed only when all of these hold, checked in this order (each refusal is an
+/// ``AccountChangeRefusal``):
+/// 1. the bearer token is one this provider issued and still honours, granting `openid` (``AccessTokenVerifier``);
+/// 2. it was minted for Limen itself: its audience is the issuer alone, so a token minted for an API (RFC 8707
+///    `resource`) is refused and an API holding its copy can change nothing;
+/// 3. its client is first party: a third-party app never changes an account, whatever it was granted;
+/// 4. a confidential client proves its secret with the request (`client_secret`), as at `/token`: its token alone,
+///    in whoever's hands, changes nothing (a public client has no secret to prove);
+/// 5. the person signed in recently: `auth_time` within ``TokenLifetimes/accountChangeMaxAge``, otherwise RFC 9470's
+///    step-up challenge. A guest (no identity) is exempt: the token is the only credential a guest has.
+package struct AccountChangeGate: Sendable {
+    /// Checks the bearer token.
+    package let verifier: AccessTokenVerifier
+    /// The issuer, the only audience of a token minted for Limen itself.
+    package let issuer: IssuerBox
+    /// The client records, served for a few seconds.
+    package let clients: ClientCache
+    /// Where the clients and users are kept.
+    package let store: any ClientStore & UserStore
+    /// How long after signing in a person may change their account (``TokenLifetimes/accountChangeMaxAge``).
+    package let maxAge: TimeInterval
+    /// The clock.
+    package let now: @Sendable () -> Date
+
+    /// A gate checking tokens with `verifier` for `issuer`, reading clients through `clients` and users from `store`.
+    package init(
+        verifier: AccessTokenVerifier, issuer: IssuerBox, clients: ClientCache, store: any ClientStore & UserStore,
+        maxAge: TimeInterval, now: @escaping @Sendable () -> Date
+    ) {
+        (self.verifier, self.issuer, self.clients, self.store) = (verifier, issuer, clients, store)
+        (self.maxAge, self.now) = (maxAge, now)
+    }
+
+    /// Whether the bearer `token`, sent with `clientSecret` (a confidential client's proof), may change its user's
+    /// account.
+    package func authorize(
+        bearer token: String?,
+        clientSecret: String?
+    ) async throws(StorageError) -> Result<AccountChangePermit, AccountChangeRefusal> {
+        guard let token else { return .failure(.missingToken) }
+        let claims: AccessTokenClaims
+        switch try await verifier.authorize(token, scope: "openid") {
+        case .failure(.insufficientScope): return .failure(.insufficientScope)
+        case .failure: return .failure(.invalidToken)
+        case .success(let verified): claims = verified
+        }
+        guard Self.audience(of: claims) == [issuer.current] else { return .failure(.notIssuedForLimen) }
+        guard let client = try await clients.client(id: claims.clientID, in: store),
+            client.isFirstParty
+        else { return .failure(.thirdPartyClient) }
+        if client.kind == .confidential, !(clientSecret.map(client.isProved(bySecret:)) ?? false) {
+            return .failure(.clientNotAuthenticated)
+        }
+        guard let user = try await store.user(id: claims.subject) else { return .failure(.invalidToken) }
+        if !user.isAnonymous {
+            let authTime = claims.all["auth_time"]?.numberValue.map(Date.init(timeIntervalSince1970:))
+            guard let authTime, now().timeIntervalSince(authTime) <= maxAge else {
+                return .failure(.staleAuthentication(maxAge: Int(maxAge)))
+            }
+        }
+        return .success(AccountChangePermit(claims: claims, user: user, client: client))
+    }
+
+    /// The token's `aud`, a string or an array of them (RFC 7519 §4.1.3).
+    private static func audience(of claims: AccessTokenClaims) -> [String] {
+        switch claims.all["aud"] {
+        case .string(let audience): [audience]
+        case .array(let values): values.compactMap(\.stringValue)
+        default: []
+        }
+    }
+}
+
+/// What ``AccountChangeGate`` found when it allowed a change: the token's claims, its user as stored now, and its
+/// (first-party) client.
+package struct AccountChangePermit: Sendable, Equatable {
+    /// The verified claims of the token.
+    package var claims: AccessTokenClaims
+    /// The user the change is for.
+    package var user: UserRecord
+    /// The client that asks.
+    package var client: ClientRecord
+}

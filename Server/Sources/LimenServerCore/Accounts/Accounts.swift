@@ -1,0 +1,176 @@
+import Foundation
+import LimenServerStorage
+import LimenWire
+
+/// Creating and changing accounts: what the sign-up page, the admin API and `limen-server users` use. Signing in is
+/// ``PasswordSignIn``.
+///
+/// ```swift
+/// let user = try await provider.accounts.signUp(email: "ada@example.com", password: "…", name: "Ada")
+/// ```
+public struct Accounts: Sendable {
+    /// Passwords shorter than this are refused (NIST SP 800-63B §5.1.1.2).
+    public static let minimumPasswordLength = 8
+    /// Longer passwords are refused, so hashing stays bounded.
+    public static let maximumPasswordLength = 1024
+    /// Longer display names are refused: a name goes into every ID token and userinfo answer.
+    public static let maximumNameLength = 256
+    /// Longer email addresses are refused (RFC 5321 §4.5.3.1: a path holds at most 256 octets, 254 of address).
+    public static let maximumEmailLength = 254
+
+    private let store: any UserStore & AdministrationStore
+    private let hasher: PasswordHasher
+    private let now: @Sendable () -> Date
+
+    /// Creates the service over a store.
+    public init(
+        store: any UserStore & AdministrationStore, hasher: PasswordHasher, now: @escaping @Sendable () -> Date
+    ) {
+        self.store = store
+        self.hasher = hasher
+        self.now = now
+    }
+
+    /// Creates an account with a password; the email is normalised and must be free. Asked for from `clientAddress`
+    /// (`nil`: the admin API, the command line), whose hashing holds at most its share of the queue.
+    public func signUp(
+        email: String,
+        password: String,
+        name: String?,
+        emailVerified: Bool = false,
+        from clientAddress: String? = nil
+    ) async throws(AccountError) -> UserRecord {
+        let (email, name) = try Self.checked(email: email, password: password, name: name)
+        let user = UserRecord(
+            id: RandomToken.make(byteCount: 16),
+            email: email,
+            emailVerified: emailVerified,
+            name: name,
+            passwordHash: try await hasher.hash(password, for: clientAddress),
+            createdAt: now()
+        )
+        guard try await storage({ () throws(StorageError) in try await store.insertUserIfAbsent(user) }) else {
+            throw .emailTaken
+        }
+        return user
+    }
+
+    /// The address and name as they would be stored, and the password's hash (`nil` without a password), checked as
+    /// a sign-up checks them: for linking them to an existing user, asked for from `clientAddress`.
+    package func checkedCredentials(
+        email: String,
+        password: String?,
+        name: String?,
+        from clientAddress: String
+    ) async throws(AccountError) -> (email: String, name: String?, passwordHash: String?) {
+        guard let password else {
+            let email = Self.normalise(email)
+            guard Self.isPlausibleEmail(email) else { throw .invalidEmail }
+            return (email, try Self.displayName(name), nil)
+        }
+        let (email, name) = try Self.checked(email: email, password: password, name: name)
+        return (email, name, try await hasher.hash(password, for: clientAddress))
+    }
+
+    /// Creates an anonymous user: a new subject with no email, password or identity (``AuthLevel/guest``).
+    public func createAnonymous() async throws(AccountError) -> UserRecord {
+        let user = UserRecord(id: RandomToken.make(byteCount: 16), email: nil, createdAt: now())
+        guard try await storage({ () throws(StorageError) in try await store.insertUserIfAbsent(user) }) else {
+            throw .storage(.queryFailed("a new user ID was taken"))
+        }
+        return user
+    }
+
+    /// Deletes the account `userID` with everything it owns: grants (so every refresh and access token), browser
+    /// sessions, codes, consents, profile, identities and Apple account. Every deletion goes this way (the account
+    /// page, the admin API and `DELETE /v1/me` through ``Provider/deleteAccount(userID:logger:)``, which revokes Apple's
+    /// token first); returns whether there was such a user.
+    @discardableResult
+    public func delete(userID: String) async throws(StorageError) -> Bool {
+        try await store.deleteUser(id: userID)
+    }
+
+    /// Applies `changes` to the account with subject `id` and returns it as stored, or `nil` when there is none. A new
+    /// password is checked like a sign-up's; setting it ends the user's sessions, grants and codes (``UserStore``). Asked
+    /// for from `clientAddress` (`nil`: the admin API, the command line), whose hashing holds at most its share.
+    public func update(
+        id: String,
+        _ changes: AccountChanges,
+        from clientAddress: String? = nil
+    ) async throws(AccountError) -> UserRecord? {
+        guard var user = try await storage({ () throws(StorageError) in try await store.user(id: id) }) else {
+            return nil
+        }
+        if let name = changes.name { user.name = try Self.displayName(name) }
+        if let emailVerified = changes.emailVerified { user.emailVerified = emailVerified }
+        if let password = changes.password {
+            if let problem = Self.passwordProblem(password, email: user.email ?? "") { throw .weakPassword(problem) }
+            user.passwordHash = try await hasher.hash(password, for: clientAddress)
+        }
+        let stored = user
+        guard try await storage({ () throws(StorageError) in try await store.updateUser(stored) }) else { return nil }
+        return stored
+    }
+
+    /// Runs a store call, reporting its failure as an account error.
+    private func storage<Value>(
+        _ body: () async throws(StorageError) -> Value
+    ) async throws(AccountError) -> Value {
+        do {
+            return try await body()
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// The rules of a new account's fields, checked without writing anything: the email normalised and the name as
+    /// they would be stored. A flow checks them before it spends the code that proves the address.
+    package static func checked(
+        email: String,
+        password: String,
+        name: String?
+    ) throws(AccountError) -> (email: String, name: String?) {
+        let email = normalise(email)
+        guard isPlausibleEmail(email) else { throw .invalidEmail }
+        let name = try displayName(name)
+        if let problem = passwordProblem(password, email: email) { throw .weakPassword(problem) }
+        return (email, name)
+    }
+
+    /// A display name trimmed, or `nil` when nothing is left; `.fieldTooLong` past ``maximumNameLength`` characters
+    /// (or four times as many UTF-8 bytes, so combining marks cannot stack without bound).
+    package static func displayName(_ name: String?) throws(AccountError) -> String? {
+        guard let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        guard trimmed.count <= maximumNameLength, trimmed.utf8.count <= 4 * maximumNameLength else {
+            throw .fieldTooLong(field: "name", maximum: maximumNameLength)
+        }
+        return trimmed
+    }
+
+    /// Trimmed and lower-cased.
+    public static func normalise(_ email: String) -> String {
+        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+
+    /// One `@`, something before it, a dot-separated domain after it, no spaces, at most 254 bytes.
+    package static func isPlausibleEmail(_ email: String) -> Bool {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.utf8.count <= maximumEmailLength, parts.count == 2, !parts[0].isEmpty,
+            !email.contains(where: \.isWhitespace)
+        else { return false }
+        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
+    }
+
+    /// Why `password` is refused, or `nil` (length rules only, as NIST advises; never composition rules).
+    static func passwordProblem(_ password: String, email: String) -> String? {
+        if password.count < minimumPasswordLength {
+            return "Use at least \(minimumPasswordLength) characters for your password."
+        }
+        if password.count > maximumPasswordLength || password.utf8.count > 4 * maximumPasswordLength {
+            return "Use at most \(maximumPasswordLength) characters for your password."
+        }
+        if password.lowercased() == email { return "Your password cannot be your email address." }
+        return nil
+    }
+}

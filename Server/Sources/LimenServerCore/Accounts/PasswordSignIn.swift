@@ -1,0 +1,52 @@
+import Foundation
+import LimenServerStorage
+
+/// Checks an email and password, throttled (``SignInThrottle``): what the sign-in page uses.
+///
+/// An unknown email and a wrong password are the same error and cost the same work. Each attempt is counted before the
+/// password is checked; repeated failures from one client address lock that address out of the email for a while
+/// (``SignInLockout``), and repeated failures from anywhere slow the email's sign-ins down (``SignInSlowdown``) without
+/// locking its owner out. Counted per email whether or not it has an account, so a lock tells nothing about accounts.
+///
+/// ```swift
+/// let user = try await provider.passwordSignIn.signIn(email: "ADA@example.com ", password: "…", from: "203.0.113.7")
+/// ```
+package struct PasswordSignIn: Sendable {
+    /// Where users are found.
+    package let store: any UserStore
+    /// Checks passwords.
+    package let hasher: PasswordHasher
+    /// Counts and limits attempts.
+    package let throttle: SignInThrottle
+
+    /// Makes it of its parts.
+    package init(store: any UserStore, hasher: PasswordHasher, throttle: SignInThrottle) {
+        self.store = store
+        self.hasher = hasher
+        self.throttle = throttle
+    }
+
+    /// The user with this email and password, tried from `clientAddress`.
+    package func signIn(email: String, password: String, from clientAddress: String) async throws(AccountError)
+        -> UserRecord
+    {
+        let email = Accounts.normalise(email)
+        // Refused before it is counted, so that a busy server does not lock anyone out.
+        guard !hasher.queue.isFull(for: clientAddress) else { throw .busy(retryAfter: PasswordHashingQueue.retryAfter) }
+        let attempt = try await throttle.begin(email: email, clientAddress: clientAddress)
+        defer { attempt.end() }
+        let found: UserRecord?
+        do {
+            found = try await store.user(email: email)
+        } catch {
+            throw .storage(error)
+        }
+        guard let user = found, let stored = user.passwordHash else {
+            try await hasher.verifyNothing(password, for: clientAddress)
+            throw .invalidCredentials
+        }
+        guard try await hasher.verify(password, against: stored, for: clientAddress) else { throw .invalidCredentials }
+        try await throttle.succeeded(attempt)
+        return user
+    }
+}

@@ -1,0 +1,131 @@
+/// The flows Limen ships, as definitions in the format an operator writes (``FlowDefinitionParser``): a file with the
+/// same `id` replaces one of them. The hosted pages and native apps run the same definitions.
+enum BuiltInFlows {
+    /// Each built-in flow's definition, by name.
+    package static let definitions: [(name: String, yaml: String)] = [
+        ("sign-in", signIn), ("sign-up", signUp), ("password-reset", passwordReset), ("email-code", emailCode),
+        ("anonymous", anonymous), ("apple", apple),
+    ]
+
+    /// A guest: an anonymous user with no identity, made by one button, who can link an email address later and keep
+    /// their user ID and data (Apple's guideline: let people use the app before asking who they are).
+    package static let anonymous = """
+        id: anonymous
+        start: guest
+        nodes:
+          - id: guest
+            name: Continue as a guest
+            description: Use the app without an account. You can add your email address later and keep what you did.
+            collectors:
+              - {type: SUBMIT_BUTTON, key: submit, label: Continue as a guest, actions: [create_anonymous_account, require_consent, complete]}
+              - {type: FLOW_LINK, key: sign-in, label: I have an account, flow: sign-in}
+        """
+
+    /// Sign in with Apple from a native app, offered with the `apple` setting only: the app asks Apple itself
+    /// (`ASAuthorizationController`, with the SHA-256 of a raw nonce it generated) and submits the identity token, the
+    /// raw nonce, on the first sign-in the name Apple gave it, and optionally Apple's authorization code (redeemed
+    /// when the team key is configured); the Apple ID signs in, or is linked to the user
+    /// signed in on the device, by ``AccountLinking``'s cases.
+    package static let apple = """
+        id: apple
+        start: apple
+        nodes:
+          - id: apple
+            name: Sign in with Apple
+            description: Continue with your Apple ID.
+            collectors:
+              - {type: TEXT, key: identity_token, label: Identity token, required: true}
+              - {type: TEXT, key: nonce, label: Nonce, required: true}
+              - {type: TEXT, key: name, label: Name, validation: {regex: '(?s).{0,\(Accounts.maximumNameLength)}', message: Use at most \(Accounts.maximumNameLength) characters for your name.}}
+              - {type: TEXT, key: authorization_code, label: Authorization code, validation: {regex: '.{0,2048}', message: Use at most 2048 characters for the authorization code.}}
+              - {type: SUBMIT_BUTTON, key: submit, label: Continue with Apple, actions: [sign_in_with_apple, require_consent, complete]}
+        """
+
+    /// Email and password; links to password reset, sign-up and passwordless sign-in.
+    package static let signIn = """
+        id: sign-in
+        start: credentials
+        nodes:
+          - id: credentials
+            name: Sign in
+            description: Sign in with your email address and password.
+            collectors:
+              - {type: TEXT, key: email, label: Email address, required: true}
+              - {type: PASSWORD, key: password, label: Password, required: true}
+              - {type: SUBMIT_BUTTON, key: submit, label: Sign in, actions: [check_password, require_consent, complete]}
+              - {type: FLOW_LINK, key: forgot-password, label: Forgot your password?, flow: password-reset}
+              - {type: FLOW_LINK, key: create-account, label: Create an account, flow: sign-up}
+              - {type: FLOW_LINK, key: email-code, label: Sign in with a code instead, flow: email-code}
+        """
+
+    /// A new account: the email address, proved by a code sent to it, then a password and an optional name; links
+    /// back to sign-in. An address that has an account gets the same answers (its owner a notice instead of a code),
+    /// so sign-up does not tell who has an account. The name's rule is the account's (counted in code points, which
+    /// are never fewer than characters), so a name the account would refuse is refused before the code is spent.
+    package static let signUp = """
+        id: sign-up
+        start: details
+        nodes:
+          - id: details
+            name: Create your account
+            description: We will send a code to your email address to confirm it.
+            collectors:
+              - {type: TEXT, key: email, label: Email address, required: true}
+              - {type: SUBMIT_BUTTON, key: submit, label: Send the code, actions: [send_sign_up_code], next: code}
+              - {type: FLOW_LINK, key: sign-in, label: I already have an account, flow: sign-in}
+          - id: code
+            name: Confirm your email address
+            description: Enter the code we sent you, and choose the password you will sign in with.
+            collectors:
+              - {type: TEXT, key: code, label: Code, required: true}
+              - {type: TEXT, key: name, label: Name, validation: {regex: '(?s).{0,\(Accounts.maximumNameLength)}', message: Use at most \(Accounts.maximumNameLength) characters for your name.}}
+              - {type: PASSWORD, key: password, label: Password, required: true}
+              - {type: PASSWORD_VERIFY, key: password-verify, label: Password again, required: true}
+              - {type: SUBMIT_BUTTON, key: submit, label: Create account, actions: [check_email_code, create_account, require_consent, complete]}
+              - {type: FLOW_BUTTON, key: resend, label: Send another code, next: details}
+        """
+
+    /// A code sent by email, then a new password.
+    static let passwordReset = """
+        id: password-reset
+        start: email
+        nodes:
+          - id: email
+            name: Reset your password
+            description: We will send a code to your email address.
+            collectors:
+              - {type: TEXT, key: email, label: Email address, required: true}
+              - {type: SUBMIT_BUTTON, key: submit, label: Send the code, actions: [send_email_code], next: code}
+              - {type: FLOW_LINK, key: sign-in, label: Back to sign in, flow: sign-in}
+          - id: code
+            name: Choose a new password
+            description: Enter the code we sent you and your new password.
+            collectors:
+              - {type: TEXT, key: code, label: Code, required: true}
+              - {type: PASSWORD, key: password, label: New password, required: true}
+              - {type: PASSWORD_VERIFY, key: password-verify, label: New password again, required: true}
+              - {type: SUBMIT_BUTTON, key: submit, label: Set the password, actions: [check_email_code, set_password, require_consent, complete]}
+              - {type: FLOW_BUTTON, key: resend, label: Send another code, next: email}
+        """
+
+    /// Passwordless: a code sent by email signs in (and proves the address).
+    static let emailCode = """
+        id: email-code
+        start: email
+        nodes:
+          - id: email
+            name: Sign in with a code
+            description: We will send a code to your email address.
+            collectors:
+              - {type: TEXT, key: email, label: Email address, required: true}
+              - {type: SUBMIT_BUTTON, key: submit, label: Send the code, actions: [send_email_code], next: code}
+              - {type: FLOW_LINK, key: sign-in, label: Sign in with a password, flow: sign-in}
+          - id: code
+            name: Enter your code
+            description: Enter the code we sent you.
+            collectors:
+              - {type: TEXT, key: code, label: Code, required: true}
+              - {type: SUBMIT_BUTTON, key: submit, label: Sign in, actions: [check_email_code, mark_email_verified, require_consent, complete]}
+              - {type: FLOW_BUTTON, key: resend, label: Send another code, next: email}
+        """
+}

@@ -1,0 +1,119 @@
+import Foundation
+import LimenServerStorage
+
+/// The authorization request an interaction answers, as its start carried it (what `/authorize` carries for a native
+/// client), kept with the interaction as JSON.
+package struct FlowRequest: Sendable, Equatable, Codable {
+    /// The registered redirect URI the code is for.
+    package var redirectURI: String
+    /// The granted scopes, space-separated.
+    package var scope: String
+    /// The client's `state`, returned with the code.
+    package var state: String?
+    /// The client's `nonce`, put into the ID token.
+    package var nonce: String?
+    /// The PKCE challenge (S256) the code's redemption must answer.
+    package var codeChallenge: String
+    /// The `login_hint`: an email address to fill in.
+    package var loginHint: String?
+    /// The `ui_locales`.
+    package var uiLocales: String?
+    /// The `acr_values`, kept for the flows that will ask for more.
+    package var acrValues: String?
+    /// Whether the hosted pages run this interaction for a pending browser request (``FlowPageRoutes``); such an
+    /// interaction is never continued through `/flows/interactions`.
+    package var hostedPage: Bool?
+    /// The user signed in on the device when the flow started (the subject of the start's bearer access token): the
+    /// credentials the flow finds are linked to them, or replace them, by ``AccountLinking``'s cases.
+    package var signedInSubject: String?
+    /// The start's `allow_migration`: whether a guest signed in on the device may be replaced by the account the
+    /// credentials belong to, its data merged in (`true`) or not (`false`); `nil` asks first (`migration_required`).
+    package var allowMigration: Bool?
+
+    /// Makes it of its parts.
+    package init(
+        redirectURI: String, scope: String, state: String? = nil, nonce: String? = nil, codeChallenge: String,
+        loginHint: String? = nil, uiLocales: String? = nil, acrValues: String? = nil, hostedPage: Bool? = nil,
+        signedInSubject: String? = nil, allowMigration: Bool? = nil
+    ) {
+        self.redirectURI = redirectURI
+        self.scope = scope
+        self.state = state
+        self.nonce = nonce
+        self.codeChallenge = codeChallenge
+        self.loginHint = loginHint
+        self.uiLocales = uiLocales
+        self.acrValues = acrValues
+        self.hostedPage = hostedPage
+        self.signedInSubject = signedInSubject
+        self.allowMigration = allowMigration
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case signedInSubject = "signed_in_subject"
+        case allowMigration = "allow_migration"
+        case redirectURI = "redirect_uri"
+        case scope, state, nonce
+        case codeChallenge = "code_challenge"
+        case loginHint = "login_hint"
+        case uiLocales = "ui_locales"
+        case acrValues = "acr_values"
+        case hostedPage = "hosted_page"
+    }
+}
+
+/// What an interaction has learnt so far, kept with it as JSON.
+package struct FlowContext: Sendable, Equatable, Codable {
+    /// The email address entered (or hinted).
+    package var email: String?
+    /// The user identified (signed in or created).
+    package var subject: String?
+    /// Whether this interaction created the user.
+    package var createdUser: Bool?
+    /// Whether a code sent to ``email`` came back in this interaction.
+    package var emailProven: Bool?
+    /// While the consent node is shown: what runs once the person allows.
+    package var consent: FlowConsentState?
+    /// The guest signed in on the device whom the identified account replaces when the interaction completes.
+    package var replacedGuest: String?
+    /// What an `IDP` collector's sign-in brought back, until the app continues the interaction with its code.
+    package var federation: FlowFederationResult?
+
+    /// A new interaction's context: the `login_hint` filled in when it is an email address.
+    package init(loginHint: String?) {
+        email = loginHint.map(Accounts.normalise).flatMap { Accounts.isPlausibleEmail($0) ? $0 : nil }
+    }
+
+    /// A context with these facts.
+    package init(email: String? = nil, subject: String? = nil, createdUser: Bool? = nil, emailProven: Bool? = nil) {
+        (self.email, self.subject, self.createdUser, self.emailProven) = (email, subject, createdUser, emailProven)
+    }
+}
+
+extension FlowInteractionRecord {
+    /// The request, decoded.
+    package func decodedRequest() throws(StorageError) -> FlowRequest {
+        try Self.decode(FlowRequest.self, from: request, column: "request")
+    }
+
+    /// The context, decoded.
+    package func decodedContext() throws(StorageError) -> FlowContext {
+        try Self.decode(FlowContext.self, from: context, column: "context")
+    }
+
+    /// `value` as stored in a JSON column.
+    package static func encode(_ value: some Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(value)) ?? Data("{}".utf8)
+    }
+
+    private static func decode<Value: Decodable>(_: Value.Type, from data: Data, column: String) throws(StorageError)
+        -> Value
+    {
+        guard let value = try? JSONDecoder().decode(Value.self, from: data) else {
+            throw .corruptRow("flow_interactions.\(column) is not the expected JSON")
+        }
+        return value
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import LimenServerStorage
+import LimenWire
+import Logging
+import ServiceLifecycle
+
+/// Delivers the mail outbox (``MailOutbox``): wakes at once when a request of this node writes to it, and every
+/// ``pollInterval`` for what other nodes wrote or what waits for a retry. Each message is claimed for
+/// ``MailOutbox/lease`` in one statement, so two workers (of this node after a restart, or of another node) never
+/// send it at the same time; it is deleted once delivered. A transient failure is tried again later, with
+/// ``backoff`` doubling the wait; a message that fails for good, or has expired, is dropped with a warning. Neither the
+/// message nor its code is ever logged.
+public struct MailOutboxWorker: Service {
+    /// The time between two looks at the outbox when nothing woke the worker.
+    public let pollInterval: Duration
+    package let outbox: MailOutbox
+    package let mailer: any Mailer
+    /// How many deliveries a message gets, and the wait before the next after a failure.
+    let backoff: MailRetries
+    private let clock: any Clock<Duration>
+    private let logger: Logger
+
+    /// A worker delivering `outbox` through `mailer`.
+    package init(
+        outbox: MailOutbox,
+        mailer: any Mailer,
+        pollInterval: Duration = .seconds(10),
+        backoff: MailRetries = MailRetries(attempts: 6, firstBackoff: .seconds(20)),
+        clock: any Clock<Duration> = ContinuousClock(),
+        logger: Logger = Logger(label: "limen.mail")
+    ) {
+        (self.outbox, self.mailer, self.pollInterval, self.backoff) = (outbox, mailer, pollInterval, backoff)
+        (self.clock, self.logger) = (clock, logger)
+    }
+
+    public func run() async throws {
+        let (outbox, pollInterval, clock) = (outbox, pollInterval, clock)
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                await PeriodicTask.run(every: pollInterval, on: clock, immediately: true) { outbox.signal.notify() }
+            }
+            await cancelWhenGracefulShutdown {
+                for await _ in outbox.signal.wakeUps {
+                    await deliverDue()
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Delivers every message that is due now, one claim at a time; returns how many were delivered. A failing store
+    /// ends the pass (the next wake-up tries again).
+    @discardableResult
+    public func deliverDue() async -> Int {
+        var delivered = 0
+        while !Task.isCancelled {
+            let claim = RandomToken.make(byteCount: 16)
+            let now = outbox.now()
+            do {
+                guard
+                    let mail = try await outbox.store.claimOutboxMail(
+                        now: now, until: now.addingTimeInterval(MailOutbox.lease), claim: claim)
+                else { break }
+                if try await deliver(mail, claim: claim, now: now) { delivered += 1 }
+            } catch {
+                logger.warning("The mail outbox could not be read", metadata: ["error": "\(error.code)"])
+                break
+            }
+        }
+        return delivered
+    }
+
+    /// Sends one claimed message; returns whether it was delivered.
+    private func deliver(_ mail: OutboxMailRecord, claim: String, now: Date) async throws(StorageError) -> Bool {
+        let metadata: Logger.Metadata = ["mail": "\(mail.id)", "attempt": "\(mail.attempts)"]
+        guard let message = outbox.open(mail) else {
+            logger.error("An outbox message does not open (another master key?): dropped", metadata: metadata)
+            try await outbox.store.finishOutboxMail(id: mail.id, claim: claim)
+            return false
+        }
+        do throws(MailError) {
+            try await mailer.send(message)
+        } catch {
+            guard error.isRetryable, mail.attempts < backoff.attempts else {
+                logger.warning(
+                    "Mail dropped after failing", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+                try await outbox.store.finishOutboxMail(id: mail.id, claim: claim)
+                return false
+            }
+            let wait = backoff.backoff(beforeRetry: mail.attempts)
+            let retryAt = now.addingTimeInterval(TimeInterval(wait.components.seconds))
+            try await outbox.store.retryOutboxMail(id: mail.id, claim: claim, at: retryAt)
+            return false
+        }
+        return try await outbox.store.finishOutboxMail(id: mail.id, claim: claim)
+    }
+}

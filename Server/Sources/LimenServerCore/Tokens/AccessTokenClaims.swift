@@ -1,0 +1,37 @@
+import Foundation
+import LimenWire
+
+/// The claims of an access token this provider issued and still honours.
+package struct AccessTokenClaims: Sendable, Equatable {
+    /// The user (`sub`).
+    package var subject: String
+    /// The client it was issued to (`client_id`).
+    package var clientID: String
+    /// The granted scope.
+    package var scope: String
+    /// The grant it belongs to.
+    package var grantID: String
+    /// Its identifier (`jti`), by which it alone can be revoked.
+    package var tokenID: String
+    /// When it was issued.
+    package var issuedAt: Date
+    /// When it expires.
+    package var expiresAt: Date
+    /// Every claim, as signed.
+    package var all: [String: JSONValue]
+
+    /// Makes it of its parts.
+    package init(
+        subject: String, clientID: String, scope: String, grantID: String, tokenID: String, issuedAt: Date,
+        expiresAt: Date, all: [String: JSONValue]
+    ) {
+        self.subject = subject
+        self.clientID = clientID
+        self.scope = scope
+        self.grantID = grantID
+        self.tokenID = tokenID
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.all = all
+    }
+}

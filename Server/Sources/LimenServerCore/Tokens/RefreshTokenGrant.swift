@@ -1,0 +1,124 @@
+import Foundation
+import LimenServerStorage
+import LimenServerWire
+import LimenWire
+import Logging
+
+/// `grant_type=refresh_token` (RFC 6749 §6) with rotation (RFC 9700 §4.14.2).
+///
+/// Every use returns a new refresh token and marks the old one rotated. A token presented again is answered as long
+/// as the chain has not forked: within the grace window with the very same response (opened from its
+/// ``RefreshSuccessorSeal``), later — its answer was lost, say — with a fresh rotation that retires the successor it
+/// got before, provided that successor was never presented. A token presented after its successor was used, or a
+/// retired successor presented, means two holders of one chain: the whole grant is revoked. `scope` may narrow the
+/// access token's scope, never widen it.
+package struct RefreshTokenGrant: Sendable {
+    /// Where codes, grants and refresh tokens are kept.
+    package let store: any GrantStore & RefreshTokenStore
+    /// Makes the tokens.
+    package let issuer: TokenIssuer
+    /// The provider's clock.
+    package let now: @Sendable () -> Date
+
+    /// Makes it of its parts.
+    package init(store: any GrantStore & RefreshTokenStore, issuer: TokenIssuer, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.issuer = issuer
+        self.now = now
+    }
+
+    /// One refresh request: the token presented, by whom, and when.
+    private struct Presentation {
+        var token: String
+        var tokenHash: Data
+        var form: FormFields
+        var client: ClientRecord
+        var now: Date
+        /// The request's logger, carrying its request id.
+        var logger: Logger
+    }
+
+    /// Exchanges the refresh token in `form` for new tokens of `client`; a reuse that revokes the grant is logged
+    /// through `logger` (the request's, with its request id).
+    package func refresh(_ form: FormFields, client: ClientRecord, logger: Logger) async throws -> JSONValue {
+        let token = try form.required("refresh_token")
+        let request = Presentation(
+            token: token, tokenHash: RandomIdentifier.hash(token), form: form, client: client,
+            now: Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down)), logger: logger)
+        let found = try await usableToken(of: request)
+        if found.token.rotatedAt != nil || found.token.retiredAt != nil {
+            return try await retry(of: found, request, mayRotate: true)
+        }
+        return try await rotate(found, request, retiring: nil)
+    }
+
+    /// The presented token with its grant, when the token, its grant and the grant's client all allow a refresh now.
+    private func usableToken(of request: Presentation) async throws -> RefreshTokenWithGrant {
+        guard let found = try await store.refreshTokenWithGrant(hash: request.tokenHash),
+            request.now < found.token.expiresAt, found.grant.isActive(at: request.now),
+            found.sessionLasts(at: request.now),
+            found.grant.clientID == request.client.id, request.now < issuer.lifetimes.deadline(of: found.grant)
+        else { throw TokenEndpointError.invalidGrant }
+        return found
+    }
+
+    /// Issues new tokens and rotates the presented one to them, retiring `retiring` (its unused successor) if given.
+    private func rotate(
+        _ found: RefreshTokenWithGrant,
+        _ request: Presentation,
+        retiring: Data?
+    ) async throws -> JSONValue {
+        let grant = found.grant
+        let scope = try Self.scope(requested: request.form["scope"], granted: grant.scope)
+        let tokens = try await issuer.issue(
+            grant: grant, client: request.client, scope: scope, nonce: nil, user: found.user,
+            resource: issuer.resource(in: request.form))
+        guard let successor = tokens.refreshToken else { throw TokenEndpointError.serverError }
+        let rotation = RefreshTokenRotation(
+            tokenHash: request.tokenHash, rotatedAt: request.now,
+            sealedSuccessor: try RefreshSuccessorSeal.seal(tokens.body, under: request.token),
+            successor: successor, grantExpiresAt: tokens.lastExpiry, retiredSuccessorHash: retiring)
+        guard try await store.rotateRefreshToken(rotation) else {
+            // A concurrent request rotated it first, or the chain forked meanwhile: answer as that outcome requires.
+            return try await retry(of: try await usableToken(of: request), request, mayRotate: false)
+        }
+        return tokens.body
+    }
+
+    /// A rotated or retired token presented again: the same response within the grace window; past it, a fresh
+    /// rotation (when `mayRotate`) if its successor was never presented; otherwise the chain has forked and the
+    /// grant is revoked.
+    private func retry(
+        of found: RefreshTokenWithGrant,
+        _ request: Presentation,
+        mayRotate: Bool
+    ) async throws -> JSONValue {
+        let record = found.token
+        if record.retiredAt == nil, let rotatedAt = record.rotatedAt,
+            request.now.timeIntervalSince(rotatedAt) <= issuer.lifetimes.refreshReuseGrace,
+            let sealed = record.sealedSuccessor,
+            let body = RefreshSuccessorSeal.open(sealed, with: request.token)
+        {
+            return body
+        }
+        if mayRotate, record.retiredAt == nil, let successorHash = record.successorHash,
+            let successor = try await store.refreshToken(hash: successorHash),
+            successor.rotatedAt == nil, successor.retiredAt == nil
+        {
+            return try await rotate(found, request, retiring: successorHash)
+        }
+        try await store.revokeGrant(id: found.grant.id, at: request.now)
+        request.logger.warning(
+            "A refresh token was presented after its successor was used (two holders); its grant is revoked",
+            metadata: ["client_id": "\(found.grant.clientID)", "grant_id": "\(found.grant.id)"]
+        )
+        throw TokenEndpointError.invalidGrant
+    }
+
+    /// The scope of the new access token: the requested one if it is within the grant (RFC 6749 §6), else the grant's.
+    package static func scope(requested: String?, granted: String) throws(TokenEndpointError) -> String {
+        guard let requested else { return granted }
+        guard Scope(granted).includes(Scope(requested)) else { throw .invalidScope }
+        return requested.split(separator: " ").joined(separator: " ")
+    }
+}

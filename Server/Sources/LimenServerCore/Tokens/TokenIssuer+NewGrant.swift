@@ -1,0 +1,29 @@
+import Foundation
+import LimenServerStorage
+import LimenServerWire
+import LimenWire
+
+extension TokenIssuer {
+    /// Tokens of a new grant of `client` for `user` that began outside a browser (token exchange, Sign in with Apple):
+    /// the grant is stored, lasting as long as its last token, with its refresh token if one was issued. `authTime` is
+    /// when the user authenticated at the other issuer (never later than now).
+    package func issueNewGrant(
+        user: UserRecord,
+        client: ClientRecord,
+        scope: String,
+        authTime: Date,
+        resource: String? = nil
+    ) async throws -> IssuedTokens {
+        let now = self.now()
+        var grant = GrantRecord(
+            id: RandomToken.make(byteCount: 16), clientID: client.id, subject: user.id, scope: scope,
+            authTime: min(authTime, now), nonce: nil, createdAt: now, expiresAt: now
+        )
+        let tokens = try await issue(
+            grant: grant, client: client, scope: scope, nonce: nil, user: user, resource: resource)
+        grant.expiresAt = tokens.lastExpiry
+        try await store.insertGrant(grant)
+        if let refreshToken = tokens.refreshToken { try await store.insertRefreshToken(refreshToken) }
+        return tokens
+    }
+}
