@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdTesting
 import LimenOIDC
 import LimenServerStorage
+import LimenServerWire
 import LimenTestSupport
 import NIOCore
 import Testing
@@ -98,7 +99,7 @@ struct DeviceAuthorizationEndpointTests {
             try await fixture.provider.store.insertClientIfAbsent(
                 ClientRecord(
                     id: "tv", name: "Living-room TV", kind: .confidential, secretHash: ClientSecret.hash("tv-secret"),
-                    redirectURIs: [], grantTypes: [DeviceFlow.grantType, "refresh_token"],
+                    redirectURIs: [], grantTypes: [GrantType.deviceCode.rawValue, "refresh_token"],
                     createdAt: fixture.clock.now))
             let accepted = try await fixture.postForm(
                 "/device_authorization", [("scope", "openid")], headers: TokenFixture.basic("tv", "tv-secret"))
@@ -133,7 +134,7 @@ struct DeviceAuthorizationEndpointTests {
                 try JSONDecoder().decode(ProviderMetadata.self, from: Data(response.body.readableBytesView))
             }
             #expect(document.deviceAuthorizationEndpoint?.absoluteString == fixture.issuer + "/device_authorization")
-            #expect(document.grantTypesSupported?.contains(DeviceFlow.grantType) == true)
+            #expect(document.grantTypesSupported?.contains(GrantType.deviceCode.rawValue) == true)
         }
     }
 }

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import LimenOIDC
 import LimenServerStorage
+import LimenServerWire
 import NIOCore
 import Testing
 
@@ -38,7 +39,7 @@ extension SignInFixture {
     func poll(_ deviceCode: String, clientID: String = "limen-cli") async throws -> RecordedResponse {
         try await postForm(
             "/token",
-            [("grant_type", DeviceFlow.grantType), ("device_code", deviceCode), ("client_id", clientID)])
+            [("grant_type", GrantType.deviceCode.rawValue), ("device_code", deviceCode), ("client_id", clientID)])
     }
 
     /// The stored authorization of a device code.

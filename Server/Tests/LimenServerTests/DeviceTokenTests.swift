@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import LimenOIDC
 import LimenServerStorage
+import LimenServerWire
 import LimenTestSupport
 import Testing
 
@@ -145,7 +146,7 @@ struct DeviceTokenTests {
             try await fixture.provider.store.insertClientIfAbsent(
                 ClientRecord(
                     id: "other-cli", name: "Other CLI", kind: .public, redirectURIs: [],
-                    grantTypes: [DeviceFlow.grantType], createdAt: fixture.clock.now))
+                    grantTypes: [GrantType.deviceCode.rawValue], createdAt: fixture.clock.now))
             let (deviceCode, _) = try await fixture.startDevice()
             try await decide(fixture, deviceCode, .approve(subject: fixture.user.id, authTime: fixture.clock.now))
             #expect(try await fixture.poll(deviceCode, clientID: "other-cli").error == "invalid_grant")
@@ -170,7 +171,7 @@ struct DeviceTokenTests {
     func missingDeviceCode() async throws {
         try await withSignIn { fixture in
             let response = try await fixture.postForm(
-                "/token", [("grant_type", DeviceFlow.grantType), ("client_id", "limen-cli")])
+                "/token", [("grant_type", GrantType.deviceCode.rawValue), ("client_id", "limen-cli")])
             #expect(response.error == "invalid_request")
         }
     }

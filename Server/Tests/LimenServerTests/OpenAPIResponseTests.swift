@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LimenOIDC
+import LimenServerWire
 import Testing
 
 @testable import LimenServer
@@ -112,7 +113,7 @@ struct OpenAPIResponseTests {
             let pending = try await fixture.post(
                 "/token",
                 [
-                    ("grant_type", DeviceFlow.grantType), ("device_code", try #require(device["device_code"])),
+                    ("grant_type", GrantType.deviceCode.rawValue), ("device_code", try #require(device["device_code"])),
                     ("client_id", "limen-cli"),
                 ])
             check.expect(pending, answers: "POST /token", as: "OAuthError")

@@ -1,5 +1,6 @@
 import Foundation
 import LimenServerStorage
+import LimenServerWire
 import LimenTestSupport
 import LimenWire
 
@@ -37,7 +38,7 @@ struct ExchangeFixture: Sendable {
                     ClientRecord(
                         id: clientID, name: "Exchanger", kind: .public, isNative: true,
                         redirectURIs: [TokenFixture.nativeRedirect],
-                        grantTypes: ["refresh_token", TokenExchangeGrant.grantType], isFirstParty: true,
+                        grantTypes: ["refresh_token", GrantType.tokenExchange.rawValue], isFirstParty: true,
                         createdAt: tokens.clock.now))
                 try await body(ExchangeFixture(tokens: tokens, issuer: issuer))
             }
@@ -55,7 +56,7 @@ struct ExchangeFixture: Sendable {
             "/token",
             FormEncoding.present(
                 [
-                    ("grant_type", TokenExchangeGrant.grantType), ("subject_token", token),
+                    ("grant_type", GrantType.tokenExchange.rawValue), ("subject_token", token),
                     ("subject_token_type", type), ("client_id", clientID),
                 ] + extra))
     }

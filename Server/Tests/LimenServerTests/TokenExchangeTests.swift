@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import LimenServerStorage
+import LimenServerWire
 import LimenTestSupport
 import LimenWire
 import Testing
@@ -198,13 +199,13 @@ struct TokenExchangeTests {
             let response = try await fixture.post(
                 "/token",
                 [
-                    ("grant_type", TokenExchangeGrant.grantType), ("subject_token", "x"),
+                    ("grant_type", GrantType.tokenExchange.rawValue), ("subject_token", "x"),
                     ("subject_token_type", TokenExchangeRequest.TokenType.idToken), ("client_id", "native"),
                 ])
             #expect(response.error == "unsupported_grant_type")
             let discovery = try await fixture.get("/.well-known/openid-configuration")
             #expect(
-                discovery.json["grant_types_supported"]?.stringArrayValue?.contains(TokenExchangeGrant.grantType)
+                discovery.json["grant_types_supported"]?.stringArrayValue?.contains(GrantType.tokenExchange.rawValue)
                     == false)
         }
     }
@@ -214,7 +215,7 @@ struct TokenExchangeTests {
         try await ExchangeFixture.run { fixture in
             let discovery = try await fixture.tokens.get("/.well-known/openid-configuration")
             #expect(
-                discovery.json["grant_types_supported"]?.stringArrayValue?.contains(TokenExchangeGrant.grantType)
+                discovery.json["grant_types_supported"]?.stringArrayValue?.contains(GrantType.tokenExchange.rawValue)
                     == true)
         }
     }

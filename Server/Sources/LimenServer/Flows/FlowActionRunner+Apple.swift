@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import LimenServerCore
 import LimenServerStorage
 import LimenWire
@@ -48,7 +47,7 @@ extension FlowActionRunner {
             return .refused(
                 Self.appleRefusal(
                     Self.appleUnavailable, "Apple cannot be reached just now. Try again in a minute.",
-                    status: .serviceUnavailable, retryAfter: 60))
+                    status: .unavailable, retryAfter: 60))
         } catch {
             return .refused(Self.appleRefusal(Self.invalidIdentityToken, Self.appleFailed))
         }
@@ -78,7 +77,7 @@ extension FlowActionRunner {
     private static func appleRefusal(
         _ code: String,
         _ message: String,
-        status: HTTPResponse.Status = .ok,
+        status: FlowAnswerStatus = .ok,
         retryAfter: Int? = nil
     ) -> FlowRefusal {
         FlowRefusal(

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import LimenServerCore
 import LimenServerStorage
 import LimenWire
@@ -12,7 +11,7 @@ enum FlowActionOutcome: Sendable, Equatable {
     /// An action refused the submission: the same node again, with what was wrong.
     case refused(FlowRefusal)
     /// The interaction is over without a code.
-    case failed(code: String, message: String, status: HTTPResponse.Status)
+    case failed(code: String, message: String, status: FlowAnswerStatus)
     /// `complete` was reached for the user in this context.
     case completed(FlowContext)
     /// `require_consent` found that the user must allow the client first: the consent node, and what runs after it.
@@ -26,7 +25,7 @@ struct FlowRefusal: Sendable, Equatable {
     /// What was wrong, field by field.
     var details: [FlowErrorDetail] = []
     /// `200`, or `429`/`503` when waiting helps (with ``retryAfter``).
-    var status: HTTPResponse.Status = .ok
+    var status: FlowAnswerStatus = .ok
     /// Seconds to wait before trying again.
     var retryAfter: Int?
 }
@@ -265,7 +264,7 @@ struct FlowActionRunner: Sendable {
             }
         case .setPassword, .markEmailVerified:
             guard let subject = context.subject, context.emailProven == true else {
-                return .failed(code: "no_user", message: "Nobody has proved this email yet.", status: .badRequest)
+                return .failed(code: "no_user", message: "Nobody has proved this email yet.", status: .invalid)
             }
             let changes =
                 action == .setPassword
@@ -320,7 +319,7 @@ struct FlowActionRunner: Sendable {
 
     /// The failure of an action that needs a user before anyone is identified.
     private static let nobody = FlowActionOutcome.failed(
-        code: "no_user", message: "Nobody has signed in yet.", status: .badRequest)
+        code: "no_user", message: "Nobody has signed in yet.", status: .invalid)
 
     /// The text of a submitted value, `nil` when empty or not text.
     static func text(_ value: FlowValue?) -> String? {
@@ -339,7 +338,7 @@ struct FlowActionRunner: Sendable {
                 FlowRefusal(
                     message: message,
                     status: error == .busy(retryAfter: seconds)
-                        ? .serviceUnavailable : .tooManyRequests, retryAfter: seconds))
+                        ? .unavailable : .tooManyRequests, retryAfter: seconds))
         case .attemptInProgress:
             return .refused(FlowRefusal(message: message, status: .tooManyRequests, retryAfter: error.retryAfter))
         case .invalidEmail:
@@ -358,7 +357,7 @@ struct FlowActionRunner: Sendable {
             throw storage
         case .hashingFailed:
             return .failed(
-                code: "server_error", message: "The request could not be completed.", status: .internalServerError)
+                code: "server_error", message: "The request could not be completed.", status: .serverError)
         }
     }
 }

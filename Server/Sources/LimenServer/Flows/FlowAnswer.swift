@@ -1,4 +1,3 @@
-import HTTPTypes
 import LimenServerCore
 import LimenServerStorage
 import LimenWire
@@ -7,7 +6,7 @@ import LimenWire
 struct FlowAnswer: Sendable, Equatable {
     /// `200` while the interaction goes on or succeeds; `4xx` with a failure node (or `429`/`503` with an error node
     /// when waiting helps).
-    var status: HTTPResponse.Status = .ok
+    var status: FlowAnswerStatus = .ok
     /// The interaction's ID, when there is one.
     var interaction: String?
     /// The node.
@@ -20,7 +19,7 @@ struct FlowAnswer: Sendable, Equatable {
     var accountChangeRefusal: AccountChangeRefusal?
 
     /// A failure node with `status`.
-    static func failure(_ code: String, _ message: String, status: HTTPResponse.Status, interaction: String? = nil)
+    static func failure(_ code: String, _ message: String, status: FlowAnswerStatus, interaction: String? = nil)
         -> FlowAnswer
     {
         FlowAnswer(status: status, interaction: interaction, node: .failure(code: code, message: message))

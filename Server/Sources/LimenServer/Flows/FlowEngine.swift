@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import LimenServerCore
 import LimenServerStorage
 import LimenServerWire
@@ -56,7 +55,7 @@ struct FlowEngine: Sendable {
             return .failure("unknown_flow", "There is no flow \(name).", status: .notFound)
         }
         if let unknown = parameters.names.subtracting(Self.startParameters).min() {
-            return .failure("invalid_request", "\(unknown) is not a parameter of a flow start", status: .badRequest)
+            return .failure("invalid_request", "\(unknown) is not a parameter of a flow start", status: .invalid)
         }
         let validator = AuthorizationValidator(
             store: provider.store, resources: provider.configuration.resources, clients: provider.clientCache)
@@ -64,7 +63,7 @@ struct FlowEngine: Sendable {
         switch try await validator.validate(parameters.adding("response_type", "code")) {
         case .accepted(let request): accepted = request
         case .errorPage(let error, let description), .redirectError(_, let error, let description, _):
-            return .failure(error, description, status: error == "invalid_client" ? .unauthorized : .badRequest)
+            return .failure(error, description, status: error == "invalid_client" ? .unauthenticated : .invalid)
         }
         guard accepted.client.isFirstParty else {
             return .failure(
@@ -78,18 +77,18 @@ struct FlowEngine: Sendable {
         guard let challenge = accepted.codeChallenge else {
             return .failure(
                 "invalid_request", "PKCE is required: send code_challenge with code_challenge_method=S256",
-                status: .badRequest)
+                status: .invalid)
         }
         let allowMigration: Bool?
         switch parameters["allow_migration"] {
         case nil: allowMigration = nil
         case "true": allowMigration = true
         case "false": allowMigration = false
-        default: return .failure("invalid_request", "allow_migration must be true or false", status: .badRequest)
+        default: return .failure("invalid_request", "allow_migration must be true or false", status: .invalid)
         }
         if let signedIn, signedIn.clientID != accepted.client.id {
             return .failure(
-                "invalid_token", "The access token was issued to another client.", status: .unauthorized)
+                "invalid_token", "The access token was issued to another client.", status: .unauthenticated)
         }
         if !provider.configuration.signUpEnabled, flow.createsAccounts {
             return .failure(
@@ -130,7 +129,7 @@ struct FlowEngine: Sendable {
         submission: FlowSubmission,
         clientAddress: String
     ) async throws(StorageError) -> FlowAnswer {
-        func failure(_ code: String, _ message: String, _ status: HTTPResponse.Status) -> FlowAnswer {
+        func failure(_ code: String, _ message: String, _ status: FlowAnswerStatus) -> FlowAnswer {
             .failure(code, message, status: status, interaction: id)
         }
         let now = provider.now()

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import LimenOIDC
 import LimenServerCore
 import LimenServerStorage
@@ -74,7 +73,7 @@ struct FlowFederationStep: Sendable {
 
         /// The refusal `code` on the button.
         func refusal(
-            _ code: String, _ message: String, status: HTTPTypes.HTTPResponse.Status = .ok, retryAfter: Int? = nil
+            _ code: String, _ message: String, status: FlowAnswerStatus = .ok, retryAfter: Int? = nil
         )
             -> FlowRefusal
         {
@@ -110,7 +109,7 @@ struct FlowFederationStep: Sendable {
                 "\(client.provider.displayName) cannot be reached. Try again in a moment, or sign in another way."
             return try await step.refuse(
                 with: engine,
-                step.refusal(Self.providerUnavailable, message, status: .serviceUnavailable, retryAfter: 30))
+                step.refusal(Self.providerUnavailable, message, status: .unavailable, retryAfter: 30))
         }
     }
 

@@ -19,7 +19,9 @@ extension AccountChangeRefusal {
     /// A flow start's failure node: the refusal's code and message and the challenge's status; ``FlowRoutes`` adds
     /// the challenge itself in `WWW-Authenticate`, so that an SDK answers a stale sign-in on a flow as on `/v1/me`.
     var flowAnswer: FlowAnswer {
-        var answer = FlowAnswer.failure(code, message, status: challenge.response.status)
+        // Every challenge of a refusal is a 401 or a 403.
+        let status: FlowAnswerStatus = challenge.response.status == .forbidden ? .forbidden : .unauthenticated
+        var answer = FlowAnswer.failure(code, message, status: status)
         answer.accountChangeRefusal = self
         return answer
     }

@@ -27,13 +27,13 @@ enum AdminProfileRoutes {
             return Responses.json(schema.document, noStore: true)
         }
         admin.get("users/:id/data") { _, context in
-            let id = try await profiles.existingUser(context.parameters.get("id") ?? "")
+            let id = try await profiles.existingUser(try context.parameters.path(UserID.self).rawValue)
             let schema = try await profiles.schema()
             let record = try await profiles.profile(userID: id)
             return ProfileRoutes.response(for: record, data: AdminProfileView.shown(record.data, schema: schema))
         }
         admin.put("users/:id/data") { request, context in
-            let id = try await profiles.existingUser(context.parameters.get("id") ?? "")
+            let id = try await profiles.existingUser(try context.parameters.path(UserID.self).rawValue)
             let replacement = try await ProfileBody.replacement(from: request)
             return try await written(
                 id, profiles: profiles, ifMatch: request.headers[.ifMatch], logger: context.logger
@@ -42,7 +42,7 @@ enum AdminProfileRoutes {
             }
         }
         admin.patch("users/:id/data") { request, context in
-            let id = try await profiles.existingUser(context.parameters.get("id") ?? "")
+            let id = try await profiles.existingUser(try context.parameters.path(UserID.self).rawValue)
             let patch = try await ProfileBody.patch(from: request)
             return try await written(
                 id, profiles: profiles, ifMatch: request.headers[.ifMatch], logger: context.logger

@@ -38,7 +38,7 @@ enum AdminRoutes {
                 encoding: AdminClientResource(client, secret: secret), status: .created, noStore: true)
         }
         admin.get("clients/:id") { _, context in
-            let id = context.parameters.get("id") ?? ""
+            let id = try context.parameters.path(ClientID.self).rawValue
             guard let client = try await storage({ () throws(StorageError) in try await store.client(id: id) })
             else {
                 throw AdminError.notFound("client")
@@ -46,7 +46,7 @@ enum AdminRoutes {
             return Responses.json(encoding: AdminClientResource(client), noStore: true)
         }
         admin.put("clients/:id/branding") { request, context in
-            let id = context.parameters.get("id") ?? ""
+            let id = try context.parameters.path(ClientID.self).rawValue
             let branding = try await AdminJSON.decode(AdminClientBrandingRequest.self, from: request).branding()
             let client = try await storage { () throws(StorageError) -> ClientRecord? in
                 guard try await store.updateClientBranding(id: id, branding: branding) else { return nil }
@@ -58,7 +58,7 @@ enum AdminRoutes {
             return Responses.json(encoding: AdminClientResource(client), noStore: true)
         }
         admin.delete("clients/:id") { _, context in
-            let id = context.parameters.get("id") ?? ""
+            let id = try context.parameters.path(ClientID.self).rawValue
             guard try await storage({ () throws(StorageError) in try await provider.removeClient(id: id) }) else {
                 throw AdminError.notFound("client")
             }
@@ -99,14 +99,14 @@ enum AdminRoutes {
             return Responses.json(encoding: AdminUserResource(user), status: .created, noStore: true)
         }
         admin.get("users/:id") { _, context in
-            let id = context.parameters.get("id") ?? ""
+            let id = try context.parameters.path(UserID.self).rawValue
             guard let user = try await storage({ () throws(StorageError) in try await store.user(id: id) }) else {
                 throw AdminError.notFound("user")
             }
             return Responses.json(encoding: AdminUserResource(user), noStore: true)
         }
         admin.patch("users/:id") { request, context in
-            let id = context.parameters.get("id") ?? ""
+            let id = try context.parameters.path(UserID.self).rawValue
             let patch = try await AdminJSON.decode(AdminUserPatch.self, from: request)
             let updated: UserRecord?
             do throws(AccountError) {
@@ -121,7 +121,7 @@ enum AdminRoutes {
             return Responses.json(encoding: AdminUserResource(user), noStore: true)
         }
         admin.delete("users/:id") { _, context in
-            let id = context.parameters.get("id") ?? ""
+            let id = try context.parameters.path(UserID.self).rawValue
             guard
                 try await storage({ () throws(StorageError) in
                     try await provider.accountRemoval.deleteAccount(userID: id, logger: context.logger)

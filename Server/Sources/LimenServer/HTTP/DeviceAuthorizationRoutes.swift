@@ -13,7 +13,7 @@ enum DeviceAuthorizationRoutes {
         router.post("/device_authorization") { request, _ in
             let form = try await FormFields.read(tokenRequest: request)
             let client = try await service.authenticator.authenticate(request, form: form)
-            try TokenRoutes.requireGrantType(DeviceFlow.grantType, client: client)
+            try TokenRoutes.requireGrantType(.deviceCode, client: client)
             let scope: String
             switch AuthorizationValidator.requestedScope(form["scope"]) {
             case .success(let accepted): scope = accepted

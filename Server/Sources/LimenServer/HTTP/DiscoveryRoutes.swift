@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import LimenServerCore
 import LimenServerStorage
+import LimenServerWire
 import LimenWire
 
 /// `/.well-known/openid-configuration`, its RFC 8414 alias, `/jwks` and `/healthz`.
@@ -36,7 +37,7 @@ enum DiscoveryRoutes {
     /// is listed when `exchangesTokens` (some issuer is trusted).
     static func document(issuer: String, exchangesTokens: Bool = false) -> JSONValue {
         var metadata = metadata(issuer: issuer)
-        if exchangesTokens { metadata.grantTypesSupported?.append(TokenExchangeGrant.grantType) }
+        if exchangesTokens { metadata.grantTypesSupported?.append(GrantType.tokenExchange.rawValue) }
         var object: [String: JSONValue] = [:]
         if let data = try? JSONEncoder().encode(metadata),
             let decoded = try? JSONDecoder().decode([String: JSONValue].self, from: data)
@@ -70,7 +71,7 @@ enum DiscoveryRoutes {
             deviceAuthorizationEndpoint: endpoint("/device_authorization"),
             scopesSupported: AuthorizationValidator.supportedScopes,
             responseTypesSupported: ["code"],
-            grantTypesSupported: ["authorization_code", "refresh_token", DeviceFlow.grantType],
+            grantTypesSupported: [GrantType.authorizationCode, .refreshToken, .deviceCode].map(\.rawValue),
             idTokenSigningAlgValuesSupported: ["ES256", "RS256"],
             codeChallengeMethodsSupported: ["S256"],
             tokenEndpointAuthMethodsSupported: ["none", "client_secret_basic", "client_secret_post"],

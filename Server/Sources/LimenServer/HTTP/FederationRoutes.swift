@@ -24,7 +24,8 @@ import Logging
 enum FederationRoutes {
     static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
         router.post("/federation/:provider/start") { request, context in
-            let client = responder.provider.upstreamProviders[context.parameters.get("provider")]
+            let client = responder.provider.upstreamProviders[
+                try context.parameters.path(UpstreamProviderID.self).rawValue]
             return await responder.form(for: request) { browser, form throws(StorageError) in
                 guard let client else { return Pages.pageNotFound() }
                 let pending: PendingAuthorization
@@ -40,7 +41,8 @@ enum FederationRoutes {
             }
         }
         router.get("/federation/:provider/callback") { request, context in
-            let client = responder.provider.upstreamProviders[context.parameters.get("provider")]
+            let client = responder.provider.upstreamProviders[
+                try context.parameters.path(UpstreamProviderID.self).rawValue]
             return await responder.query(for: request) { browser, query throws(StorageError) in
                 guard let client else { return Pages.pageNotFound() }
                 return try await callback(

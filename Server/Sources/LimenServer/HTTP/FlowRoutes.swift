@@ -29,7 +29,7 @@ enum FlowRoutes {
         let engine = FlowEngine(provider: provider, catalog: provider.flows)
         let gate = provider.accountChangeGate()
         router.post(startRoute) { request, context in
-            let flow = context.parameters.get("flow") ?? ""
+            let flow = try context.parameters.path(FlowName.self).rawValue
             let clientAddress = provider.configuration.trustedProxies.clientAddress(
                 of: request, peer: context.remoteAddress)
             return await answer { () throws(StorageError) in
@@ -56,7 +56,7 @@ enum FlowRoutes {
             }
         }
         router.post(continuationRoute) { request, context in
-            let id = context.parameters.get("id") ?? ""
+            let id = try context.parameters.path(InteractionID.self).rawValue
             let clientAddress = provider.configuration.trustedProxies.clientAddress(
                 of: request, peer: context.remoteAddress)
             return await answer { () throws(StorageError) in
@@ -76,9 +76,9 @@ enum FlowRoutes {
         do {
             answer = try await body()
         } catch {
-            answer = .failure("server_error", "The request could not be completed.", status: .internalServerError)
+            answer = .failure("server_error", "The request could not be completed.", status: .serverError)
         }
-        var response = Responses.json(answer.json, status: answer.status, noStore: true)
+        var response = Responses.json(answer.json, status: answer.status.http, noStore: true)
         if let seconds = answer.retryAfter { response.headers[.retryAfter] = "\(seconds)" }
         if let refusal = answer.accountChangeRefusal {
             response.headers[.wwwAuthenticate] = refusal.challenge.response.headers[.wwwAuthenticate]
@@ -150,6 +150,6 @@ enum FlowRoutes {
     }
 
     private static func invalidBody(_ description: String) -> FlowAnswer {
-        .failure("invalid_request", description, status: .badRequest)
+        .failure("invalid_request", description, status: .invalid)
     }
 }

@@ -32,8 +32,7 @@ enum MeRoutes {
             }
         }
         router.delete("/v1/me/identities/:kind") { request, context in
-            // Percent-decoded: an external issuer's kind (`oidc:https://…`) has a colon and slashes.
-            let kind = (context.parameters.get("kind") ?? "").removingPercentEncoding ?? ""
+            let kind = try context.parameters.path(IdentityKind.self).rawValue
             return try await changing(request, gate: gate) { permit throws(StorageError) in
                 let before = Set(try await provider.store.identities(userID: permit.user.id).map(\.kind))
                 let going = IdentityRecord.kinds(goingWith: kind)

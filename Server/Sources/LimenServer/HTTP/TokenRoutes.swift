@@ -12,32 +12,27 @@ enum TokenRoutes {
         router.post("/token") { request, context in
             let form = try await FormFields.read(tokenRequest: request)
             let client = try await service.authenticator.authenticate(request, form: form)
-            let grantType = try form.required("grant_type")
-            let body: JSONValue
-            switch grantType {
-            case "authorization_code":
-                try requireGrantType(grantType, client: client)
-                body = try await service.codeGrant.exchange(form, client: client, logger: context.logger)
-            case "refresh_token":
-                try requireGrantType(grantType, client: client)
-                body = try await service.refreshGrant.refresh(form, client: client, logger: context.logger)
-            case DeviceFlow.grantType:
-                try requireGrantType(grantType, client: client)
-                body = try await service.deviceGrant.exchange(form, client: client)
-            case TokenExchangeGrant.grantType where service.exchangeGrant.verifier.isEnabled:
-                try requireGrantType(grantType, client: client)
-                body = try await service.exchangeGrant.exchange(form, client: client, logger: context.logger)
-            default:
-                throw TokenEndpointError.unsupportedGrantType
-            }
+            guard let grantType = GrantType(rawValue: try form.required("grant_type")),
+                grantType != .tokenExchange || service.exchangeGrant.verifier.isEnabled
+            else { throw TokenEndpointError.unsupportedGrantType }
+            try requireGrantType(grantType, client: client)
+            let body: JSONValue =
+                switch grantType {
+                case .authorizationCode:
+                    try await service.codeGrant.exchange(form, client: client, logger: context.logger)
+                case .refreshToken: try await service.refreshGrant.refresh(form, client: client, logger: context.logger)
+                case .deviceCode: try await service.deviceGrant.exchange(form, client: client)
+                case .tokenExchange:
+                    try await service.exchangeGrant.exchange(form, client: client, logger: context.logger)
+                }
             return Responses.tokenJSON(body)
         }
     }
 
     /// Refuses a client not registered for `grantType` (`unauthorized_client`).
-    static func requireGrantType(_ grantType: String, client: ClientRecord) throws(TokenEndpointError) {
-        guard client.grantTypes.contains(grantType) else {
-            throw .unauthorizedClient("this client may not use the \(grantType) grant")
+    static func requireGrantType(_ grantType: GrantType, client: ClientRecord) throws(TokenEndpointError) {
+        guard client.grantTypes.contains(grantType.rawValue) else {
+            throw .unauthorizedClient("this client may not use the \(grantType.rawValue) grant")
         }
     }
 }

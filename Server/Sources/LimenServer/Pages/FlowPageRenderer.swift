@@ -34,7 +34,8 @@ struct FlowPageRenderer {
             (node, policy, prefill, message, details) = (shown, shownPolicy, shownPrefill, shownMessage, shownDetails)
         case .failure(_, let failure):
             return Pages.message(
-                title: "This sign-in cannot continue", message: failure, status: answer.status, uiLocales: uiLocales)
+                title: "This sign-in cannot continue", message: failure, status: answer.status.http,
+                uiLocales: uiLocales)
         case .success, .redirect:
             return Pages.serverError()
         }
@@ -58,7 +59,8 @@ struct FlowPageRenderer {
             controls: controls,
             federation: FederationChoices(node)
         )
-        let status: HTTPResponse.Status = message == nil ? .ok : (answer.status == .ok ? .badRequest : answer.status)
+        let status: HTTPResponse.Status =
+            message == nil ? .ok : (answer.status == .ok ? .badRequest : answer.status.http)
         var response = Pages.render(
             page, template: "flow", title: node.name, status: status,
             contentSecurityPolicy: page.brand.contentSecurityPolicy)

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LimenServerStorage
+import LimenServerWire
 import LimenWire
 
 /// What an administrator asks for when registering a client; ``record(now:)`` checks it and makes the stored record.
@@ -41,10 +42,7 @@ public struct ClientRegistration: Sendable, Equatable {
 
     /// The grant types a client may be registered with: the authorization code, refresh token, device code (RFC 8628)
     /// and token exchange (RFC 8693) grants.
-    public static let supportedGrantTypes = [
-        "authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code",
-        "urn:ietf:params:oauth:grant-type:token-exchange",
-    ]
+    public static let supportedGrantTypes = GrantType.allCases.map(\.rawValue)
 
     /// Access token lifetimes a client may have: a minute to a day (a bearer token is not revocable everywhere).
     public static let accessTokenLifetimeRange: ClosedRange<TimeInterval> = 60...86_400
@@ -124,7 +122,7 @@ public struct ClientRegistration: Sendable, Equatable {
             grantTypes: grantTypes?.reduce(into: [String]()) { kept, type in
                 if !kept.contains(type) { kept.append(type) }
             }
-                ?? ["authorization_code", "refresh_token"],
+                ?? [GrantType.authorizationCode.rawValue, GrantType.refreshToken.rawValue],
             isFirstParty: isFirstParty,
             idTokenSignedResponseAlg: idTokenSignedResponseAlg,
             accessTokenLifetime: accessTokenLifetime?.rounded(.down),

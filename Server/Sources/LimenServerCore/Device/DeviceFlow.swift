@@ -5,8 +5,6 @@ import LimenWire
 /// Starts device authorizations (RFC 8628 §3.1–§3.2): a 256-bit device code stored only as its SHA-256 and a user code
 /// stored only as an HMAC under a server key (``UserCode``), valid for ``lifetime``, to be polled no faster than every ``interval`` seconds.
 package struct DeviceFlow: Sendable {
-    /// The grant type of the token request (RFC 8628 §3.4).
-    package static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
     /// How long the codes are accepted: 10 minutes.
     package static let lifetime: TimeInterval = 600
     /// The initial minimum seconds between polls (RFC 8628 §3.2 default).

@@ -17,9 +17,6 @@ import Logging
 ///   a browser session, so it is an `offline_access` grant whenever the client may use refresh tokens.
 /// - `resource` or `audience` (RFC 8707; one value, one of the server's `resources`): named in the access token's `aud`.
 package struct TokenExchangeGrant: Sendable {
-    /// The grant type.
-    package static let grantType = "urn:ietf:params:oauth:grant-type:token-exchange"
-
     /// Makes the tokens.
     package let issuer: TokenIssuer
     /// Checks the external tokens.
