@@ -7,10 +7,17 @@ import Hummingbird
 protocol PathParameter: Sendable, Equatable {
     /// The parameter's name in the route's pattern (`id` for `:id`).
     static var parameterName: String { get }
-    /// The value of the path segment `segment`.
+    /// The value of the path segment `segment`: the segment itself, unless the type reads it otherwise.
     init(pathSegment segment: String)
     /// The value as the store and the wire spell it.
     var rawValue: String { get }
+    /// The value `rawValue`.
+    init(rawValue: String)
+}
+
+extension PathParameter {
+    /// The segment itself.
+    init(pathSegment segment: String) { self.init(rawValue: segment) }
 }
 
 extension Parameters {
@@ -25,35 +32,30 @@ extension Parameters {
 struct ClientID: PathParameter {
     static let parameterName = "id"
     let rawValue: String
-    init(pathSegment segment: String) { rawValue = segment }
 }
 
 /// A user's ID, the `sub` of their tokens (`/admin/users/:id`).
 struct UserID: PathParameter {
     static let parameterName = "id"
     let rawValue: String
-    init(pathSegment segment: String) { rawValue = segment }
 }
 
 /// The name of a sign-in flow (`/flows/:flow`).
 struct FlowName: PathParameter {
     static let parameterName = "flow"
     let rawValue: String
-    init(pathSegment segment: String) { rawValue = segment }
 }
 
 /// A flow interaction's ID (`/flows/interactions/:id`).
 struct InteractionID: PathParameter {
     static let parameterName = "id"
     let rawValue: String
-    init(pathSegment segment: String) { rawValue = segment }
 }
 
 /// An upstream OpenID provider's ID, as configured (`/federation/:provider/…`).
 struct UpstreamProviderID: PathParameter {
     static let parameterName = "provider"
     let rawValue: String
-    init(pathSegment segment: String) { rawValue = segment }
 }
 
 /// The kind of an identity (`/v1/me/identities/:kind`): `password`, `email`, `apple`, or an external issuer's
@@ -62,5 +64,9 @@ struct UpstreamProviderID: PathParameter {
 struct IdentityKind: PathParameter {
     static let parameterName = "kind"
     let rawValue: String
-    init(pathSegment segment: String) { rawValue = segment.removingPercentEncoding ?? segment }
+}
+
+extension IdentityKind {
+    /// The kind the segment names, percent-decoded (in an extension, so that the memberwise `init(rawValue:)` stays).
+    init(pathSegment segment: String) { self.init(rawValue: segment.removingPercentEncoding ?? segment) }
 }
