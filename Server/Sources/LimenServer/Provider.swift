@@ -24,10 +24,6 @@ public struct Provider: Sendable {
     let masterKey: MasterKey
     /// Keys derived from the master key for keyed hashes (lockout counters, device user codes, CSRF).
     var derivedKeys: DerivedKeys { DerivedKeys(masterKey: masterKey) }
-    /// Where this node computes password hashes, bounded (``ServerConfiguration/passwordHashingLimits``).
-    let passwordHashingQueue: PasswordHashingQueue
-    /// The sign-ins being checked in this node, per email and client address.
-    let signInsInFlight = InFlightLimit(maximum: SignInThrottle.maximumInFlight)
     /// Profile writes, one at a time per user on this node.
     let profileWrites = ProfileWriteQueue()
     /// The current time; injected so that expiry is tested without waiting.
@@ -54,14 +50,18 @@ public struct Provider: Sendable {
     public let profileSchemas: AppSchemaCache
     /// The upstream OpenID providers of the hosted pages (``ServerConfiguration/identityProviders``).
     let upstreamProviders: UpstreamProviders
+    /// What the sign-in flows work with (``FlowEngine``).
+    let flowServices: FlowServices
 
     /// The current signing keys.
     public var keys: KeyRing { keyRing.current }
 
     /// Accounts: sign-up and changes over this provider's store.
-    public var accounts: Accounts {
-        Accounts(store: store, hasher: passwordHasher, now: now)
-    }
+    public let accounts: Accounts
+    /// Password checks, throttled per email and client address.
+    let passwordSignIn: PasswordSignIn
+    /// Where this node computes password hashes, bounded (``ServerConfiguration/passwordHashingLimits``).
+    let passwordHashingQueue: PasswordHashingQueue
 
     /// Deletes accounts (the account page, `DELETE /v1/me`, the admin API).
     var accountRemoval: AccountRemoval {
@@ -84,22 +84,6 @@ public struct Provider: Sendable {
     /// Delivers the outbox through ``mailer``: a service of the application, or called by hand.
     var mailOutboxWorker: MailOutboxWorker {
         MailOutboxWorker(outbox: mailOutbox, mailer: mailer)
-    }
-
-    /// Password checks, throttled per email and client address.
-    var passwordSignIn: PasswordSignIn {
-        PasswordSignIn(
-            store: store,
-            hasher: passwordHasher,
-            throttle: SignInThrottle(
-                store: store, keys: derivedKeys, lockout: configuration.signInLockout,
-                slowdown: configuration.signInSlowdown, inFlight: signInsInFlight, clock: ContinuousClock(), now: now)
-        )
-    }
-
-    /// Hashes passwords at the configured cost, in this node's bounded queue.
-    private var passwordHasher: PasswordHasher {
-        PasswordHasher(parameters: configuration.passwordHashing, queue: passwordHashingQueue)
     }
 
     init(
@@ -148,12 +132,37 @@ public struct Provider: Sendable {
             now: now)
         self.keyRing = KeyRingBox(keys)
         self.masterKey = masterKey
+        let derivedKeys = DerivedKeys(masterKey: masterKey)
+        // Hashes passwords at the configured cost, in this node's bounded queue.
         self.passwordHashingQueue = PasswordHashingQueue(limits: configuration.passwordHashingLimits)
+        let hasher = PasswordHasher(parameters: configuration.passwordHashing, queue: passwordHashingQueue)
+        self.accounts = Accounts(store: store, hasher: hasher, now: now)
+        self.passwordSignIn = PasswordSignIn(
+            store: store,
+            hasher: hasher,
+            throttle: SignInThrottle(
+                store: store, keys: derivedKeys, lockout: configuration.signInLockout,
+                slowdown: configuration.signInSlowdown,
+                inFlight: InFlightLimit(maximum: SignInThrottle.maximumInFlight), clock: ContinuousClock(), now: now)
+        )
         self.issuer = IssuerBox(configuration.issuer(boundPort: configuration.port))
         self.notifier = AccountNotifier(
             outbox: mailOutbox, issuer: issuer, identityProviders: configuration.identityProviders,
             trustedIssuers: configuration.trustedIssuers)
+        self.flowServices = FlowServices(
+            flows: self.flows, store: store, accounts: accounts, passwordSignIn: passwordSignIn,
+            emailCodes: EmailCodes(
+                store: store, keys: derivedKeys, now: now, length: configuration.emailCodeLength),
+            emailCodeBudgets: EmailCodeBudgets(
+                store: store, keys: derivedKeys, now: now, mails: configuration.emailCodeMailBudget,
+                tries: configuration.emailCodeTryBudget),
+            notifier: notifier, mailOutbox: mailOutbox, clientCache: clientCache, profileSchemas: profileSchemas,
+            upstreamProviders: upstreamProviders, appleIdentities: appleIdentities, appleAccounts: appleAccounts,
+            issuer: issuer, signUpEnabled: configuration.signUpEnabled, resources: configuration.resources, now: now)
     }
+
+    /// The sign-in engine over ``flowServices``.
+    var flowEngine: FlowEngine { FlowEngine(services: flowServices) }
 
     /// Removes the client (with its codes, grants and their tokens) and forgets its cached record, so this node
     /// refuses it at once; returns whether it existed.

@@ -34,7 +34,7 @@ extension BearerChallenge {
                 ", error=\"insufficient_user_authentication\", "
                 + "error_description=\"a more recent authentication is required\", max_age=\(maxAge)"
         case .accountChangeRefused(let refusal):
-            status = refusal == .thirdPartyClient || refusal == .insufficientScope ? .forbidden : .unauthorized
+            status = refusal.isForbidden ? .forbidden : .unauthorized
             challenge += ", error=\"\(refusal.code)\", error_description=\"\(refusal.message)\""
         }
         return Response(status: status, headers: [.wwwAuthenticate: challenge, .cacheControl: "no-store"])

@@ -105,7 +105,7 @@ enum FederationRoutes {
                 // the guest, whose data is merged into it.
                 var context = FlowContext(subject: user.id)
                 context.replacedGuest = guest
-                try await AccountLinking(provider: provider).replaceGuest(
+                try await AccountLinking(services: provider.flowServices).replaceGuest(
                     in: context, request: FlowRequest(hostedPageFor: pending, guest: guest))
             }
         } else {

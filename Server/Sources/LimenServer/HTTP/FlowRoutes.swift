@@ -26,7 +26,7 @@ enum FlowRoutes {
         provider: Provider,
         signInLimiter: RateLimiter?
     ) {
-        let engine = FlowEngine(provider: provider, catalog: provider.flows)
+        let engine = provider.flowEngine
         let gate = provider.accountChangeGate()
         router.post(startRoute) { request, context in
             let flow = try context.parameters.path(FlowName.self).rawValue

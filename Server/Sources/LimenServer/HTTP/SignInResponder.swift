@@ -20,7 +20,7 @@ struct SignInResponder: Sendable {
     /// The cookies, `Secure` when the issuer is HTTPS (known once the port is bound).
     var cookies: BrowserCookies { BrowserCookies(issuer: provider.issuer.current) }
     /// The flows the pages run.
-    var engine: FlowEngine { FlowEngine(provider: provider, catalog: provider.flows) }
+    var engine: FlowEngine { provider.flowEngine }
 
     /// The renderer of the flow pages of `pending` in `browser`, whose forms carry the request's CSRF token.
     func flowRenderer(pending: PendingAuthorization, browser: BrowserState) -> FlowPageRenderer {

@@ -42,4 +42,8 @@ package enum AccountChangeRefusal: Error, Sendable, Equatable {
             "Sign in again: changing an account needs a sign-in at most \(maxAge) seconds old."
         }
     }
+
+    /// Whether the refusal is a `403` (the token is good but may not do this: a third-party app's, or without
+    /// `openid`) rather than a `401` (sign in again).
+    package var isForbidden: Bool { self == .thirdPartyClient || self == .insufficientScope }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import LimenServerCore
 import LimenServerStorage
 
 extension FlowEngine {
@@ -10,7 +9,7 @@ extension FlowEngine {
     }
 
     /// The pending request whose hosted pages' interaction is `id`, or `nil` when `id` is not of that form.
-    static func pendingRequestID(ofPageInteraction id: String) -> String? {
+    package static func pendingRequestID(ofPageInteraction id: String) -> String? {
         id.hasPrefix(pageInteractionPrefix) ? String(id.dropFirst(pageInteractionPrefix.count)) : nil
     }
 
@@ -22,15 +21,15 @@ extension FlowEngine {
     /// A new one started in a browser signed in as a guest (`guest`) applies ``AccountLinking``'s cases to that guest,
     /// with migration allowed: the person upgrading in their own browser keeps their guest data, merged into an
     /// account they sign in to.
-    func pageInteraction(
+    package func pageInteraction(
         for pending: PendingAuthorization,
         flow: FlowDefinition,
         guest: String? = nil
     ) async throws(StorageError) -> FlowInteraction {
         let id = Self.pageInteractionID(for: pending)
         let idHash = RandomIdentifier.hash(id)
-        let stored = try await provider.store.flowInteraction(idHash: idHash)
-        if let stored, stored.status == .active, stored.expiresAt > provider.now(), stored.flow == flow.id {
+        let stored = try await services.store.flowInteraction(idHash: idHash)
+        if let stored, stored.status == .active, stored.expiresAt > services.now(), stored.flow == flow.id {
             return FlowInteraction(id: id, record: stored, isStored: true, isHostedPage: true)
         }
         let record = pending.record
@@ -39,12 +38,12 @@ extension FlowEngine {
             idHash: idHash, flow: flow.id, node: flow.start, clientID: record.clientID,
             request: FlowInteractionRecord.encode(request),
             context: FlowInteractionRecord.encode(FlowContext(loginHint: record.loginHint)),
-            revision: stored?.revision ?? 0, createdAt: provider.now(), expiresAt: record.expiresAt)
+            revision: stored?.revision ?? 0, createdAt: services.now(), expiresAt: record.expiresAt)
         return FlowInteraction(id: id, record: fresh, isStored: stored != nil, isHostedPage: true)
     }
 
     /// The node a hosted page shows for `interaction` before anything is submitted.
-    func pageAnswer(_ interaction: FlowInteraction) throws(StorageError) -> FlowAnswer {
+    package func pageAnswer(_ interaction: FlowInteraction) throws(StorageError) -> FlowAnswer {
         guard let flow = catalog.flows[interaction.record.flow] else {
             return .failure("unknown_flow", "This page is no longer offered.", status: .notFound)
         }
@@ -57,9 +56,9 @@ extension FlowEngine {
 
     /// Ends a hosted page's interaction that reached `complete` (deleting the guest it replaced, if any); `false` when
     /// another request ended it first.
-    func finishPage(_ interaction: FlowInteraction, context: FlowContext) async throws(StorageError) -> Bool {
+    package func finishPage(_ interaction: FlowInteraction, context: FlowContext) async throws(StorageError) -> Bool {
         guard try await finish(interaction, status: .succeeded, context: context) else { return false }
-        try await AccountLinking(provider: provider).replaceGuest(
+        try await AccountLinking(services: services).replaceGuest(
             in: context, request: try interaction.record.decodedRequest())
         return true
     }

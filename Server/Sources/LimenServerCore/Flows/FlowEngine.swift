@@ -1,5 +1,4 @@
 import Foundation
-import LimenServerCore
 import LimenServerStorage
 import LimenServerWire
 import LimenWire
@@ -8,7 +7,7 @@ import Logging
 /// The one sign-in engine: starts interactions with a flow and walks them from node to node, running the actions of
 /// the pressed button, until a code or a failure. Native apps (`/flows`), the hosted pages (``FlowPageRoutes``) and
 /// the CLI run the same definitions through it.
-struct FlowEngine: Sendable {
+package struct FlowEngine: Sendable {
     /// How long an interaction may be continued (PingDavinci's default session, 15 minutes).
     static let interactionLifetime: TimeInterval = 15 * 60
     /// Refused submissions after which an interaction fails.
@@ -16,20 +15,27 @@ struct FlowEngine: Sendable {
     /// The parameters a start takes: what `/authorize` takes from a native client, `action`, a button of the start
     /// node to press at once with no values (the anonymous flow's guest button: start → code → token), and
     /// `client_secret`, with which a confidential client authenticates (``AccountChangeGate``).
-    static let startParameters: Set<String> = [
+    package static let startParameters: Set<String> = [
         "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method",
         "login_hint", "ui_locales", "acr_values", "resource", "allow_migration", "action", "client_secret",
     ]
 
-    /// The provider whose store, accounts, keys and clock are used.
-    let provider: Provider
-    /// The flows it runs.
-    let catalog: FlowCatalog
+    /// The flows it runs, and the store, accounts, keys and clock their steps use.
+    package let services: FlowServices
     /// Where its actions log: the request's logger (its id in every line) when a route sets it.
-    var logger = Logger(label: "limen.flows")
+    package var logger: Logger
+
+    /// Runs the flows of `services`, logging to `logger` (a request's, once a route sets it).
+    package init(services: FlowServices, logger: Logger = Logger(label: "limen.flows")) {
+        self.services = services
+        self.logger = logger
+    }
+
+    /// The flows it runs.
+    package var catalog: FlowCatalog { services.flows }
 
     /// The engine logging to `logger` (a request's).
-    func logging(to logger: Logger) -> FlowEngine {
+    package func logging(to logger: Logger) -> FlowEngine {
         var engine = self
         engine.logger = logger
         return engine
@@ -45,7 +51,7 @@ struct FlowEngine: Sendable {
     /// submitted from `clientAddress`: a node that needs no input (the anonymous flow's guest button) ends in its code
     /// without the interaction ever being stored; otherwise the answer is what that submission gives (an error node
     /// for missing values, say), and the interaction is stored to be continued.
-    func start(
+    package func start(
         flow name: String,
         parameters: FormFields,
         signedIn: AccessTokenClaims? = nil,
@@ -58,7 +64,7 @@ struct FlowEngine: Sendable {
             return .failure("invalid_request", "\(unknown) is not a parameter of a flow start", status: .invalid)
         }
         let validator = AuthorizationValidator(
-            store: provider.store, resources: provider.configuration.resources, clients: provider.clientCache)
+            store: services.store, resources: services.resources, clients: services.clientCache)
         let accepted: AuthorizationValidator.Accepted
         switch try await validator.validate(parameters.adding("response_type", "code")) {
         case .accepted(let request): accepted = request
@@ -90,7 +96,7 @@ struct FlowEngine: Sendable {
             return .failure(
                 "invalid_token", "The access token was issued to another client.", status: .unauthenticated)
         }
-        if !provider.configuration.signUpEnabled, flow.createsAccounts {
+        if !services.signUpEnabled, flow.createsAccounts {
             return .failure(
                 FlowActionRunner.signUpDisabled.code, FlowActionRunner.signUpDisabled.message, status: .forbidden)
         }
@@ -102,7 +108,7 @@ struct FlowEngine: Sendable {
             allowMigration: allowMigration)
         let context = FlowContext(loginHint: accepted.loginHint)
         let id = RandomIdentifier.make()
-        let now = provider.now()
+        let now = services.now()
         let record = FlowInteractionRecord(
             idHash: RandomIdentifier.hash(id), flow: flow.id, node: flow.start, clientID: accepted.client.id,
             request: FlowInteractionRecord.encode(request), context: FlowInteractionRecord.encode(context),
@@ -115,7 +121,7 @@ struct FlowEngine: Sendable {
             case .completed(let interaction, let context): return try await complete(interaction, context: context)
             }
         }
-        try await provider.store.insertFlowInteraction(record)
+        try await services.store.insertFlowInteraction(record)
         return FlowAnswer(
             interaction: id, node: continueNode(flow: flow, nodeID: flow.start, context: context),
             flow: flow.id)
@@ -124,7 +130,7 @@ struct FlowEngine: Sendable {
     // MARK: Continue
 
     /// Applies `submission` to interaction `id` (a native client's; a hosted page's interaction is not continued here).
-    func proceed(
+    package func proceed(
         interaction id: String,
         submission: FlowSubmission,
         clientAddress: String
@@ -132,8 +138,8 @@ struct FlowEngine: Sendable {
         func failure(_ code: String, _ message: String, _ status: FlowAnswerStatus) -> FlowAnswer {
             .failure(code, message, status: status, interaction: id)
         }
-        let now = provider.now()
-        guard let record = try await provider.store.flowInteraction(idHash: RandomIdentifier.hash(id)),
+        let now = services.now()
+        guard let record = try await services.store.flowInteraction(idHash: RandomIdentifier.hash(id)),
             !UpstreamAttempt.isAttempt(record), try record.decodedRequest().hostedPage != true
         else {
             return failure("unknown_interaction", "There is no such interaction.", .notFound)
@@ -156,7 +162,7 @@ struct FlowEngine: Sendable {
 
     /// Applies `submission` to an active, unexpired `interaction`: checks the node and button, validates the values,
     /// runs the button's actions and answers the next node, or says that the interaction reached `complete`.
-    func advance(
+    package func advance(
         _ interaction: FlowInteraction,
         submission: FlowSubmission,
         clientAddress: String
@@ -199,7 +205,7 @@ struct FlowEngine: Sendable {
                     .failure(
                         "unknown_flow", "There is no flow \(target).", status: .notFound, interaction: interaction.id))
             }
-            if !provider.configuration.signUpEnabled, next.createsAccounts {
+            if !services.signUpEnabled, next.createsAccounts {
                 return .answer(
                     .failure(
                         FlowActionRunner.signUpDisabled.code, FlowActionRunner.signUpDisabled.message,
@@ -220,19 +226,19 @@ struct FlowEngine: Sendable {
             // never check more than `maximumAttempts` between them; one that is not refused gives it back.
             var attempt: Int?
             if !actions.isEmpty, interaction.isStored, !interaction.isHostedPage {
-                attempt = try await provider.store.countFlowInteractionAttempt(
+                attempt = try await services.store.countFlowInteractionAttempt(
                     idHash: record.idHash, maximum: Self.maximumAttempts)
                 guard attempt != nil else { return .answer(try await tooManyAttempts(interaction, context: context)) }
             }
             let outcome = try await FlowActionRunner(
-                provider: provider, hostedPage: interaction.isHostedPage, logger: logger
+                services: services, hostedPage: interaction.isHostedPage, logger: logger
             ).run(
                 actions, flow: flow.id, interaction: interaction.id, values: submission.values, context: context,
                 clientID: record.clientID,
                 request: try record.decodedRequest(), clientAddress: clientAddress)
             if attempt != nil, case .refused = outcome {
             } else if attempt != nil {
-                try await provider.store.refundFlowInteractionAttempt(idHash: record.idHash)
+                try await services.store.refundFlowInteractionAttempt(idHash: record.idHash)
             }
             return try await follow(
                 outcome, interaction: interaction, flow: flow, node: node, next: nextNode, context: context,
@@ -242,7 +248,7 @@ struct FlowEngine: Sendable {
 
     /// Where an interaction goes after its actions ran on `node` (whose button leads to `next`); `attempt` is the
     /// count of the attempt already counted for them, if one was.
-    func follow(
+    package func follow(
         _ outcome: FlowActionOutcome,
         interaction: FlowInteraction,
         flow: FlowDefinition,

@@ -1,5 +1,4 @@
 import Foundation
-import LimenServerCore
 import LimenServerStorage
 
 extension AccountLinking {
@@ -19,13 +18,13 @@ extension AccountLinking {
     ///   `account_has_identity` when they have another identity of that kind;
     /// - it belongs to nobody and nobody is signed in: a new account (``ExternalAccounts/signIn(_:)``: its name and
     ///   verified address); the caller checks first that sign-up is on (``makesAccount(for:request:)``).
-    func identified(
+    package func identified(
         _ identity: ExternalIdentity,
         as credential: Credential,
         request: FlowRequest,
         context: FlowContext
     ) async throws(StorageError) -> Result<FlowContext, FlowRefusal> {
-        let accounts = ExternalAccounts(store: provider.store, now: provider.now)
+        let accounts = ExternalAccounts(store: services.store, now: services.now)
         let taken = Self.refusal(
             Self.credentialInUse, "\(credential.noun) cannot be linked to this account.", about: credential)
         if let holder = try await accounts.holder(of: identity) {
@@ -35,7 +34,7 @@ extension AccountLinking {
             guard try await accounts.link(identity, to: holder.user.id).id == holder.user.id else {
                 return .failure(taken)
             }
-            try await provider.notifier.notify(.identityLinked(credential.name), to: holder.user)
+            try await services.notifier.notify(.identityLinked(credential.name), to: holder.user)
             return result
         }
         var context = context
@@ -45,7 +44,7 @@ extension AccountLinking {
             return .success(context)
         }
         let kind = identity.identityKind
-        if try await provider.store.identities(userID: current.id).contains(where: { $0.kind == kind }) {
+        if try await services.store.identities(userID: current.id).contains(where: { $0.kind == kind }) {
             return .failure(
                 Self.refusal(
                     Self.accountHasIdentity,
@@ -54,12 +53,12 @@ extension AccountLinking {
         }
         let linked = try await accounts.link(identity, to: current.id)
         guard linked.id == current.id else { return .failure(taken) }
-        if !current.isAnonymous { try await provider.notifier.notify(.identityLinked(credential.name), to: current) }
+        if !current.isAnonymous { try await services.notifier.notify(.identityLinked(credential.name), to: current) }
         let adopted = try await accounts.adoptEmail(of: identity, by: linked)
         if current.isAnonymous, adopted.name == nil, let name = identity.name {
             var named = adopted
             named.name = name
-            try await provider.store.updateUser(named)
+            try await services.store.updateUser(named)
         }
         (context.subject, context.createdUser, context.replacedGuest) = (current.id, false, nil)
         return .success(context)
@@ -68,7 +67,7 @@ extension AccountLinking {
     /// Whether ``identified(_:as:request:context:)`` would make a new account for `identity`: nobody holds it and
     /// nobody is signed in.
     func makesAccount(for identity: ExternalIdentity, request: FlowRequest) async throws(StorageError) -> Bool {
-        let accounts = ExternalAccounts(store: provider.store, now: provider.now)
+        let accounts = ExternalAccounts(store: services.store, now: services.now)
         guard try await accounts.holder(of: identity) == nil else { return false }
         return try await signedIn(request) == nil
     }

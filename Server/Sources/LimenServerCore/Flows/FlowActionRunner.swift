@@ -1,11 +1,10 @@
 import Foundation
-import LimenServerCore
 import LimenServerStorage
 import LimenWire
 import Logging
 
 /// What running a button's actions gave.
-enum FlowActionOutcome: Sendable, Equatable {
+package enum FlowActionOutcome: Sendable, Equatable {
     /// Every action ran: the interaction goes to the button's next node with this context.
     case proceeded(FlowContext)
     /// An action refused the submission: the same node again, with what was wrong.
@@ -19,15 +18,15 @@ enum FlowActionOutcome: Sendable, Equatable {
 }
 
 /// A refusal the person can correct on the same node.
-struct FlowRefusal: Sendable, Equatable {
+package struct FlowRefusal: Sendable, Equatable {
     /// What to say above the form.
-    var message: String
+    package var message: String
     /// What was wrong, field by field.
-    var details: [FlowErrorDetail] = []
+    package var details: [FlowErrorDetail] = []
     /// `200`, or `429`/`503` when waiting helps (with ``retryAfter``).
-    var status: FlowAnswerStatus = .ok
+    package var status: FlowAnswerStatus = .ok
     /// Seconds to wait before trying again.
-    var retryAfter: Int?
+    package var retryAfter: Int?
 }
 
 /// A refusal is the failure of the steps that may end in one (``AccountLinking``).
@@ -35,7 +34,7 @@ extension FlowRefusal: Error {}
 
 extension FlowRefusal {
     /// The refusal of values that break the node's rules: the one problem's sentence, or a summary of several.
-    init(problems: [FlowErrorDetail]) {
+    package init(problems: [FlowErrorDetail]) {
         self.init(
             message: problems.count == 1 ? problems[0].message : "Some fields need your attention.", details: problems)
     }
@@ -44,16 +43,16 @@ extension FlowRefusal {
 /// Runs the built-in actions: each one step of the account rules the hosted pages use too (the same lockout,
 /// throttling, hashing queue and answers).
 struct FlowActionRunner: Sendable {
-    /// The provider whose accounts and store the actions use.
-    let provider: Provider
+    /// The accounts, store and mail the actions use.
+    package let services: FlowServices
     /// Whether a hosted page runs the actions: consent is then the consent page's, after the browser session starts.
-    var hostedPage = false
+    package var hostedPage = false
     /// Where the actions log (a redemption Apple refused).
-    var logger = Logger(label: "limen.flows")
+    package var logger = Logger(label: "limen.flows")
 
     /// Runs `actions` of flow `flow` in `interaction` (its ID, for the link an email carries) in order on `values`;
     /// stops at the first refusal.
-    func run(
+    package func run(
         _ actions: [FlowAction],
         flow: String,
         interaction: String,
@@ -86,7 +85,7 @@ struct FlowActionRunner: Sendable {
                 context.email = Accounts.normalise(email)
                 let user: UserRecord
                 do throws(AccountError) {
-                    user = try await provider.passwordSignIn.signIn(
+                    user = try await services.passwordSignIn.signIn(
                         email: email, password: Self.text(values["password"]) ?? "", from: clientAddress)
                 } catch {
                     return try Self.outcome(of: error)
@@ -96,7 +95,7 @@ struct FlowActionRunner: Sendable {
                 case .failure(let refusal): return .refused(refusal)
                 }
             case .createAccount:
-                guard provider.configuration.signUpEnabled else {
+                guard services.signUpEnabled else {
                     return .failed(
                         code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
                 }
@@ -113,7 +112,7 @@ struct FlowActionRunner: Sendable {
                     case .success(let linked)?: (context.subject, context.createdUser) = (linked.id, false)
                     case .failure(let refusal)?: return .refused(refusal)
                     case nil:
-                        let user = try await provider.accounts.signUp(
+                        let user = try await services.accounts.signUp(
                             email: email, password: password, name: name, emailVerified: proven, from: clientAddress)
                         (context.subject, context.createdUser) = (user.id, true)
                     }
@@ -121,12 +120,12 @@ struct FlowActionRunner: Sendable {
                     return try Self.outcome(of: error)
                 }
             case .createAnonymousAccount:
-                guard provider.configuration.signUpEnabled else {
+                guard services.signUpEnabled else {
                     return .failed(
                         code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
                 }
                 do throws(AccountError) {
-                    context.subject = try await provider.accounts.createAnonymous().id
+                    context.subject = try await services.accounts.createAnonymous().id
                     context.createdUser = true
                 } catch {
                     return try Self.outcome(of: error)
@@ -140,7 +139,7 @@ struct FlowActionRunner: Sendable {
                 guard let subject = context.subject else { return Self.nobody }
                 if !hostedPage,
                     var consent = try await FlowConsentStep.asked(
-                        provider: provider, subject: subject, clientID: clientID, scope: request.scope)
+                        services: services, subject: subject, clientID: clientID, scope: request.scope)
                 {
                     consent.remaining = Array(actions[(index + 1)...])
                     return .consentRequired(consent, context)
@@ -150,7 +149,7 @@ struct FlowActionRunner: Sendable {
                 guard let subject = context.subject else { return Self.nobody }
                 if !hostedPage, consented != subject,
                     try await FlowConsentStep.asked(
-                        provider: provider, subject: subject, clientID: clientID, scope: request.scope) != nil
+                        services: services, subject: subject, clientID: clientID, scope: request.scope) != nil
                 {
                     return .failed(
                         code: "consent_required",
@@ -165,7 +164,7 @@ struct FlowActionRunner: Sendable {
     }
 
     /// The case table of the credentials the actions find (``AccountLinking``).
-    var linking: AccountLinking { AccountLinking(provider: provider) }
+    var linking: AccountLinking { AccountLinking(services: services) }
 
     /// Where an email action runs: the flow (the code's purpose), the interaction and its client (the link's parts),
     /// and the request (who is signed in on the device).
@@ -189,12 +188,7 @@ struct FlowActionRunner: Sendable {
     ) async throws(StorageError) -> FlowActionOutcome {
         var context = context
         let flow = step.flow
-        let codes = EmailCodes(
-            store: provider.store, keys: provider.derivedKeys, now: provider.now,
-            length: provider.configuration.emailCodeLength)
-        let budgets = EmailCodeBudgets(
-            store: provider.store, keys: provider.derivedKeys, now: provider.now,
-            mails: provider.configuration.emailCodeMailBudget, tries: provider.configuration.emailCodeTryBudget)
+        let (codes, budgets) = (services.emailCodes, services.emailCodeBudgets)
         switch action {
         case .sendEmailCode, .sendSignUpCode:
             let email = Accounts.normalise(Self.text(values["email"]) ?? context.email ?? "")
@@ -210,7 +204,7 @@ struct FlowActionRunner: Sendable {
             if let wait = try await budgets.spend(.mail, email: email, purpose: flow) {
                 return .refused(Self.budgetSpent(retryAfter: wait))
             }
-            let hasAccount = try await provider.store.user(email: email) != nil
+            let hasAccount = try await services.store.user(email: email) != nil
             // A guest signed in on the device may prove an address nobody has, to link it (case 1 of AccountLinking).
             let guestLinks = try await linking.signedIn(step.request)?.isAnonymous == true
             let message: MailMessage
@@ -218,18 +212,18 @@ struct FlowActionRunner: Sendable {
             case (.sendEmailCode, false) where !guestLinks:
                 return .proceeded(context)
             case (.sendSignUpCode, true):
-                message = CodeMessages.signUpNotice(to: email, issuer: provider.issuer.current)
+                message = CodeMessages.signUpNotice(to: email, issuer: services.issuer.current)
             default:
                 let code = try await codes.issue(email: email, purpose: flow)
                 let link = EmailLink.make(
                     interaction: step.interaction, code: code,
-                    clientBase: try await provider.store.client(id: step.clientID)?.emailLinkURI,
-                    issuer: provider.issuer.current)
+                    clientBase: try await services.store.client(id: step.clientID)?.emailLinkURI,
+                    issuer: services.issuer.current)
                 message = CodeMessages.message(
-                    code: code, link: link, to: email, purpose: flow, issuer: provider.issuer.current)
+                    code: code, link: link, to: email, purpose: flow, issuer: services.issuer.current)
             }
             // Only written to the outbox: the answer never waits for delivery, so it takes the same time either way.
-            try await provider.mailOutbox.enqueue(message)
+            try await services.mailOutbox.enqueue(message)
         case .checkEmailCode:
             let invalid = FlowRefusal(
                 message: "The code is not correct, or no longer works.",
@@ -242,7 +236,7 @@ struct FlowActionRunner: Sendable {
             else { return .refused(invalid) }
             // No user yet when the code proves an address for sign-up; `complete` then needs create_account first.
             (context.subject, context.emailProven, context.createdUser) = (nil, true, false)
-            if let user = try await provider.store.user(email: email) {
+            if let user = try await services.store.user(email: email) {
                 switch try await linking.identified(user, request: step.request, context: context) {
                 case .success(let identified): context = identified
                 case .failure(let refusal): return .refused(refusal)
@@ -272,14 +266,14 @@ struct FlowActionRunner: Sendable {
                 : AccountChanges(emailVerified: true)
             let updated: UserRecord?
             do throws(AccountError) {
-                updated = try await provider.accounts.update(id: subject, changes, from: step.clientAddress)
+                updated = try await services.accounts.update(id: subject, changes, from: step.clientAddress)
             } catch {
                 return try Self.outcome(of: error)
             }
             guard let updated else {
                 return .failed(code: "no_user", message: "This account no longer exists.", status: .gone)
             }
-            if action == .setPassword { try await provider.notifier.notify(.passwordChanged, to: updated) }
+            if action == .setPassword { try await services.notifier.notify(.passwordChanged, to: updated) }
         case .checkPassword, .createAccount, .createAnonymousAccount, .signInWithApple, .requireConsent, .complete:
             break
         }
@@ -315,20 +309,20 @@ struct FlowActionRunner: Sendable {
 
     /// The failure that ends a sign-up while sign-up is turned off; the engine answers a start of, or a move to, a
     /// flow that creates accounts with the same code and message.
-    static let signUpDisabled = (code: "sign_up_disabled", message: "New accounts are not taken here.")
+    package static let signUpDisabled = (code: "sign_up_disabled", message: "New accounts are not taken here.")
 
     /// The failure of an action that needs a user before anyone is identified.
     private static let nobody = FlowActionOutcome.failed(
         code: "no_user", message: "Nobody has signed in yet.", status: .invalid)
 
     /// The text of a submitted value, `nil` when empty or not text.
-    static func text(_ value: FlowValue?) -> String? {
+    package static func text(_ value: FlowValue?) -> String? {
         guard case .text(let text)? = value, !text.isEmpty else { return nil }
         return text
     }
 
     /// An account error as the interaction answers it: the same messages as the hosted pages.
-    static func outcome(of error: AccountError) throws(StorageError) -> FlowActionOutcome {
+    package static func outcome(of error: AccountError) throws(StorageError) -> FlowActionOutcome {
         let message = error.errorDescription ?? "The request was refused."
         switch error {
         case .invalidCredentials:

@@ -1,5 +1,4 @@
 import Foundation
-import LimenServerCore
 import LimenServerStorage
 import LimenWire
 
@@ -17,7 +16,7 @@ import LimenWire
 /// 4. A user with an identity is signed in and the credential belongs to another account: `credential_in_use`, nothing
 ///    changed.
 /// 5. Nobody is signed in: the account is signed in, or created.
-struct AccountLinking: Sendable {
+package struct AccountLinking: Sendable {
     /// The error detail code of case 2.
     static let migrationRequired = "migration_required"
     /// The error detail code of case 4.
@@ -26,33 +25,38 @@ struct AccountLinking: Sendable {
     static let accountHasEmail = "account_has_email"
 
     /// The credential a flow found, as its refusals name it.
-    struct Credential: Sendable {
+    package struct Credential: Sendable {
         /// The collector the refusal's detail is about.
-        var key: String
+        package var key: String
         /// What a sentence calls it ("email address").
-        var name: String
+        package var name: String
 
         /// How a sentence starts with it ("This email address").
         var noun: String { "This \(name)" }
 
         /// An email address (with or without a password).
-        static let email = Credential(key: "email", name: "email address")
+        package static let email = Credential(key: "email", name: "email address")
         /// An Apple ID, proved by the identity token of Sign in with Apple.
-        static let apple = Credential(key: "identity_token", name: "Apple ID")
+        package static let apple = Credential(key: "identity_token", name: "Apple ID")
     }
 
-    /// The provider whose store holds the users.
-    let provider: Provider
+    /// The store that holds the users, and the account services.
+    package let services: FlowServices
+
+    /// Makes it of its parts.
+    package init(services: FlowServices) {
+        self.services = services
+    }
 
     /// Who is signed in on the device, as the store has them now; `nil` when nobody is (or they were deleted since).
-    func signedIn(_ request: FlowRequest) async throws(StorageError) -> UserRecord? {
+    package func signedIn(_ request: FlowRequest) async throws(StorageError) -> UserRecord? {
         guard let subject = request.signedInSubject else { return nil }
-        return try await provider.store.user(id: subject)
+        return try await services.store.user(id: subject)
     }
 
     /// The context once the credentials (`credential`, an email address unless said) identified `user` (cases 2, 4
     /// and 5), or the refusal.
-    func identified(
+    package func identified(
         _ user: UserRecord,
         request: FlowRequest,
         context: FlowContext,
@@ -81,7 +85,7 @@ struct AccountLinking: Sendable {
     /// Links an address nobody has (with a password and a name, if given, checked as a sign-up checks them) to the
     /// guest signed in on the device (case 1), or answers case 3; `nil` when nobody is signed in, so that the caller
     /// creates the account (case 5). The password's hashing holds at most `clientAddress`'s share of the queue.
-    func link(
+    package func link(
         email: String,
         password: String?,
         name: String?,
@@ -102,15 +106,15 @@ struct AccountLinking: Sendable {
                     Self.accountHasEmail,
                     "You are signed in to an account that has an email address. Sign out first to create another."))
         }
-        let (checkedEmail, checkedName, passwordHash) = try await provider.accounts.checkedCredentials(
+        let (checkedEmail, checkedName, passwordHash) = try await services.accounts.checkedCredentials(
             email: email, password: password, name: name, from: clientAddress)
         let linked: UserRecord?
         do {
             linked =
-                try await provider.store.linkEmail(
+                try await services.store.linkEmail(
                     checkedEmail, passwordHash: passwordHash, name: checkedName, emailVerified: emailVerified,
                     toAnonymousUser: current.id)
-                ? try await provider.store.user(id: current.id) : nil
+                ? try await services.store.user(id: current.id) : nil
         } catch {
             throw .storage(error)
         }
@@ -123,26 +127,26 @@ struct AccountLinking: Sendable {
 
     /// Deletes the guest the completed interaction replaced, first merging their profile's unencrypted fields into
     /// the account's where it has none of that name when the start allowed migration.
-    func replaceGuest(in context: FlowContext, request: FlowRequest) async throws(StorageError) {
+    package func replaceGuest(in context: FlowContext, request: FlowRequest) async throws(StorageError) {
         guard let guest = context.replacedGuest, let subject = context.subject, guest != subject else { return }
         if request.allowMigration == true { try await mergeProfile(of: guest, into: subject) }
-        try await provider.accounts.delete(userID: guest)
+        try await services.accounts.delete(userID: guest)
     }
 
     /// The guest's unencrypted profile fields that the account lacks, written into the account's profile (a field
     /// encrypted under the guest's device key would not decrypt for the account, so it is not carried).
     private func mergeProfile(of guest: String, into subject: String) async throws(StorageError) {
-        guard let source = try await provider.store.profile(userID: guest), !source.data.isEmpty else { return }
-        let schema = try await provider.profileSchemas.schema(in: provider.store)
+        guard let source = try await services.store.profile(userID: guest), !source.data.isEmpty else { return }
+        let schema = try await services.profileSchemas.schema(in: services.store)
         for _ in 0..<3 {
-            let target = try await provider.store.profile(userID: subject)
+            let target = try await services.store.profile(userID: subject)
             var data = target?.data ?? [:]
             for (name, value) in source.data where data[name] == nil && schema.fields[name]?.isEncrypted != true {
                 data[name] = value
             }
             guard data != target?.data else { return }
-            if try await provider.store.writeProfile(
-                userID: subject, data: data, expectedRevision: target?.revision ?? 0, now: provider.now()) != nil
+            if try await services.store.writeProfile(
+                userID: subject, data: data, expectedRevision: target?.revision ?? 0, now: services.now()) != nil
             {
                 return
             }
@@ -150,7 +154,8 @@ struct AccountLinking: Sendable {
     }
 
     /// An error node's refusal naming the field of `credential` (the `email` field unless said) with `code`.
-    static func refusal(_ code: String, _ message: String, about credential: Credential = .email) -> FlowRefusal {
+    package static func refusal(_ code: String, _ message: String, about credential: Credential = .email) -> FlowRefusal
+    {
         FlowRefusal(message: message, details: [.init(key: credential.key, code: code, message: message)])
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import LimenServerCore
 import LimenServerStorage
 
 /// `require_consent` in a native flow: a consent node that lists the requested scopes with Allow (remembers the grant,
@@ -7,32 +6,32 @@ import LimenServerStorage
 /// `access_denied`). A first-party client, or scopes allowed before, skip it; the hosted pages ask on the consent page.
 struct FlowConsentStep: Sendable {
     /// The consent node's `id`.
-    static let nodeID = "consent"
+    package static let nodeID = "consent"
     /// Its buttons' keys.
     static let (allow, deny) = ("allow", "deny")
 
     /// The engine whose interaction it continues.
-    let engine: FlowEngine
+    package let engine: FlowEngine
 
     /// What `subject` must allow `clientID` before a code for `scope` is issued, or `nil` when nothing: the client is
     /// first-party, or every scope was allowed before (``ConsentStore/hasConsent(of:for:scopes:)``, the rule of the
     /// consent page too). The client's record comes through the provider's ``ClientCache``, as at `/token`.
-    static func asked(
-        provider: Provider,
+    package static func asked(
+        services: FlowServices,
         subject: String,
         clientID: String,
         scope: String
     ) async throws(StorageError) -> FlowConsentState? {
         let scopes = scope.split(separator: " ").map(String.init)
-        guard let client = try await provider.clientCache.client(id: clientID, in: provider.store) else {
+        guard let client = try await services.clientCache.client(id: clientID, in: services.store) else {
             return FlowConsentState(clientName: clientID, scopes: scopes)
         }
-        if try await provider.store.hasConsent(of: subject, for: client, scopes: scopes) { return nil }
+        if try await services.store.hasConsent(of: subject, for: client, scopes: scopes) { return nil }
         return FlowConsentState(clientName: client.branding?.displayName ?? client.name, scopes: scopes)
     }
 
     /// The consent node for `consent`: a label per scope, Allow and Deny.
-    static func node(_ consent: FlowConsentState) -> FlowNodeDefinition {
+    package static func node(_ consent: FlowConsentState) -> FlowNodeDefinition {
         FlowNodeDefinition(
             id: nodeID, name: "Allow access?", description: "\(consent.clientName) would like to:",
             collectors: consent.scopes.enumerated().map { index, scope in
@@ -46,7 +45,7 @@ struct FlowConsentStep: Sendable {
     }
 
     /// Answers a submission made while the consent node is shown.
-    func answer(
+    package func answer(
         _ submission: FlowSubmission,
         consent: FlowConsentState,
         interaction: FlowInteraction,
@@ -69,12 +68,12 @@ struct FlowConsentStep: Sendable {
                 .failure(
                     "access_denied", "You did not allow this app.", status: .forbidden, interaction: interaction.id))
         }
-        let provider = engine.provider
-        try await provider.store.recordConsent(
-            subject: subject, clientID: interaction.record.clientID, scopes: Set(consent.scopes), at: provider.now())
+        let services = engine.services
+        try await services.store.recordConsent(
+            subject: subject, clientID: interaction.record.clientID, scopes: Set(consent.scopes), at: services.now())
         var allowed = context
         allowed.consent = nil
-        let outcome = try await FlowActionRunner(provider: provider, logger: engine.logger).run(
+        let outcome = try await FlowActionRunner(services: services, logger: engine.logger).run(
             consent.remaining, flow: flow.id, interaction: interaction.id, values: [:], context: allowed,
             clientID: interaction.record.clientID, request: try interaction.record.decodedRequest(),
             clientAddress: clientAddress)

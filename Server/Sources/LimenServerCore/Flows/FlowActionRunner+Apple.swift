@@ -1,14 +1,13 @@
 import Foundation
-import LimenServerCore
 import LimenServerStorage
 import LimenWire
 import Logging
 
 extension FlowActionRunner {
     /// The error detail code of an identity token that is not valid for this request (any reason alike).
-    static let invalidIdentityToken = "invalid_identity_token"
+    package static let invalidIdentityToken = "invalid_identity_token"
     /// The error detail code when Apple's keys could not be fetched (`503`, try again later).
-    static let appleUnavailable = "apple_unavailable"
+    package static let appleUnavailable = "apple_unavailable"
     /// What an identity token refused for any reason is told.
     private static let appleFailed = "Sign in with Apple did not work. Try again."
 
@@ -28,7 +27,7 @@ extension FlowActionRunner {
         context: FlowContext,
         request: FlowRequest
     ) async throws(StorageError) -> FlowActionOutcome {
-        guard let apple = provider.appleIdentities else {
+        guard let apple = services.appleIdentities else {
             return .failed(
                 code: "apple_not_configured", message: "Sign in with Apple is not offered here.", status: .notFound)
         }
@@ -53,12 +52,12 @@ extension FlowActionRunner {
         }
         let redemption: AppleTeamClient.Redemption?
         do throws(AppleTeamError) {
-            redemption = try await provider.appleAccounts?.redeem(
+            redemption = try await services.appleAccounts?.redeem(
                 Self.text(values["authorization_code"]), for: identity, logger: logger)
         } catch {
             return .refused(Self.appleRefusal(Self.invalidIdentityToken, Self.appleFailed))
         }
-        if !provider.configuration.signUpEnabled,
+        if !services.signUpEnabled,
             try await linking.makesAccount(for: identity.external, request: request)
         {
             return .failed(code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
@@ -66,7 +65,7 @@ extension FlowActionRunner {
         switch try await linking.identified(identity.external, as: .apple, request: request, context: context) {
         case .success(let identified):
             if let subject = identified.subject {
-                try await provider.appleAccounts?.signedIn(identity, user: subject, redemption: redemption)
+                try await services.appleAccounts?.signedIn(identity, user: subject, redemption: redemption)
             }
             return .proceeded(identified)
         case .failure(let refusal): return .refused(refusal)

@@ -1,6 +1,5 @@
 import Foundation
 import LimenOIDC
-import LimenServerCore
 import LimenServerStorage
 import LimenWire
 
@@ -19,20 +18,25 @@ import LimenWire
 ///
 /// Holding the interaction's ID is not enough to take over a sign-in made in someone else's browser: the code goes
 /// only to the redirect URI.
-struct FlowFederationStep: Sendable {
+package struct FlowFederationStep: Sendable {
     /// The error detail code of a continuation whose `code` is wrong, spent or not for this button.
     static let invalidCode = "invalid_code"
     /// The error detail code when the provider cannot be reached (`503`, try again later).
     static let providerUnavailable = "provider_unavailable"
 
     /// The engine whose interaction it continues.
-    let engine: FlowEngine
+    package let engine: FlowEngine
 
-    private var provider: Provider { engine.provider }
-    private var upstream: UpstreamSignIn { UpstreamSignIn(store: provider.store, now: provider.now) }
+    /// Makes it of its parts.
+    package init(engine: FlowEngine) {
+        self.engine = engine
+    }
+
+    private var services: FlowServices { engine.services }
+    private var upstream: UpstreamSignIn { UpstreamSignIn(store: services.store, now: services.now) }
 
     /// Answers the press of `button`, an `IDP` collector for upstream provider `providerID`, or its continuation.
-    func answer(
+    package func answer(
         _ submission: FlowSubmission,
         provider providerID: String,
         button: CollectorDefinition,
@@ -46,7 +50,7 @@ struct FlowFederationStep: Sendable {
         guard !interaction.isHostedPage else {
             return try await step.refuse(with: engine, FlowRefusal(message: "Use the “\(button.label)” button."))
         }
-        guard let client = provider.upstreamProviders[providerID] else {
+        guard let client = services.upstreamProviders[providerID] else {
             return .answer(
                 .failure(
                     "unknown_provider", "Signing in with \(providerID) is not offered here.", status: .notFound,
@@ -87,7 +91,7 @@ struct FlowFederationStep: Sendable {
     private func begin(_ step: Step, client: UpstreamClient) async throws(StorageError) -> FlowProgress {
         var step = step
         if !step.interaction.isStored {
-            try await provider.store.insertFlowInteraction(step.interaction.record)
+            try await services.store.insertFlowInteraction(step.interaction.record)
             step.interaction.isStored = true
         }
         let record = step.interaction.record
@@ -96,7 +100,7 @@ struct FlowFederationStep: Sendable {
         do {
             let url = try await upstream.begin(
                 client, for: .interaction(id: step.interaction.id, action: step.button.key), origin: origin,
-                issuer: provider.issuer.current)
+                issuer: services.issuer.current)
             return .answer(
                 FlowAnswer(
                     interaction: step.interaction.id,
@@ -114,7 +118,7 @@ struct FlowFederationStep: Sendable {
     }
 
     /// Step 2: the provider's callback for the sign-in `stored` made in interaction `interactionID` by button `action`.
-    func returned(
+    package func returned(
         _ client: UpstreamClient,
         query: String,
         state: String,
@@ -122,12 +126,12 @@ struct FlowFederationStep: Sendable {
         interactionID: String,
         action: String
     ) async throws(StorageError) -> FlowFederationReturn {
-        guard let record = try await provider.store.flowInteraction(idHash: RandomIdentifier.hash(interactionID)),
-            record.status == .active, record.expiresAt > provider.now(), !UpstreamAttempt.isAttempt(record),
+        guard let record = try await services.store.flowInteraction(idHash: RandomIdentifier.hash(interactionID)),
+            record.status == .active, record.expiresAt > services.now(), !UpstreamAttempt.isAttempt(record),
             let node = engine.catalog.flows[record.flow]?.node(record.node)
         else { return .lost }
         let request = try record.decodedRequest()
-        let issuer = provider.issuer.current
+        let issuer = services.issuer.current
         func back(_ error: String, _ description: String, failure: UpstreamSignInError? = nil)
             -> FlowFederationReturn
         {
@@ -157,7 +161,7 @@ struct FlowFederationStep: Sendable {
             provider: client.provider.id, action: action, codeHash: RandomIdentifier.hash(code), identity: identity)
         var next = record
         (next.context, next.revision) = (FlowInteractionRecord.encode(context), record.revision + 1)
-        guard try await provider.store.updateFlowInteraction(next) else {
+        guard try await services.store.updateFlowInteraction(next) else {
             return back("access_denied", "The sign-in moved on to another step meanwhile.")
         }
         return .back(
@@ -184,13 +188,13 @@ struct FlowFederationStep: Sendable {
         step.context.federation = nil
         var spent = step.interaction.record
         (spent.context, spent.revision) = (FlowInteractionRecord.encode(step.context), spent.revision + 1)
-        guard step.interaction.isStored, try await provider.store.updateFlowInteraction(spent) else {
+        guard step.interaction.isStored, try await services.store.updateFlowInteraction(spent) else {
             return try await step.refuse(with: engine, wrong)
         }
         step.interaction.record = spent
         let request = try spent.decodedRequest()
-        let linking = AccountLinking(provider: provider)
-        if !provider.configuration.signUpEnabled,
+        let linking = AccountLinking(services: services)
+        if !services.signUpEnabled,
             try await linking.makesAccount(for: result.identity, request: request)
         {
             try await engine.finish(step.interaction, status: .failed, context: step.context)
@@ -205,7 +209,7 @@ struct FlowFederationStep: Sendable {
         case .failure(let refusal):
             return try await step.refuse(with: engine, refusal)
         case .success(let identified):
-            let outcome = try await FlowActionRunner(provider: provider, logger: engine.logger).run(
+            let outcome = try await FlowActionRunner(services: services, logger: engine.logger).run(
                 [.requireConsent, .complete], flow: step.flow.id, interaction: step.interaction.id, values: [:],
                 context: identified, clientID: spent.clientID, request: request, clientAddress: clientAddress)
             return try await engine.follow(

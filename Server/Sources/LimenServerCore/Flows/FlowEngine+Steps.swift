@@ -1,22 +1,29 @@
 import Foundation
-import LimenServerCore
 import LimenServerStorage
 
 /// An interaction as the engine changes it: its ID, its record, and whether the record is in the store yet.
-struct FlowInteraction: Sendable {
+package struct FlowInteraction: Sendable {
     /// The interaction's ID (only its SHA-256 is stored).
-    var id: String
+    package var id: String
     /// Where it stands.
-    var record: FlowInteractionRecord
+    package var record: FlowInteractionRecord
     /// Whether a row holds ``record`` at its revision (a hosted page's interaction is stored once it moves).
-    var isStored: Bool
+    package var isStored: Bool
     /// Whether the hosted pages drive it: its success starts a browser session, the consent page asks for consent, and
     /// a refusal on its node is not stored (the lockout, the code's tries and the rate limit count instead).
-    var isHostedPage: Bool
+    package var isHostedPage: Bool
+
+    /// Makes it of its parts.
+    package init(id: String, record: FlowInteractionRecord, isStored: Bool, isHostedPage: Bool) {
+        self.id = id
+        self.record = record
+        self.isStored = isStored
+        self.isHostedPage = isHostedPage
+    }
 }
 
 /// What a submission gave: a node to answer, or the interaction reached `complete` for the user in the context.
-enum FlowProgress: Sendable {
+package enum FlowProgress: Sendable {
     /// The node to show (continue, error or failure).
     case answer(FlowAnswer)
     /// `complete` ran: the caller ends the interaction its own way (a code for a native client, a browser session
@@ -26,7 +33,7 @@ enum FlowProgress: Sendable {
 
 extension FlowEngine {
     /// Moves the interaction to `nodeID` of `flow`.
-    func move(
+    package func move(
         _ interaction: FlowInteraction,
         to flow: FlowDefinition,
         nodeID: String,
@@ -44,7 +51,7 @@ extension FlowEngine {
     /// Shows the same node again with `refusal`, counting the attempt unless `attempt` says it was counted (in one
     /// statement, before anything was checked); at ``maximumAttempts`` the interaction fails. A hosted page's refusal
     /// changes nothing stored.
-    func refuse(
+    package func refuse(
         _ interaction: FlowInteraction,
         flow: FlowDefinition,
         node: FlowNodeDefinition,
@@ -58,7 +65,7 @@ extension FlowEngine {
                 next.attempts = attempt
             } else if interaction.isStored {
                 guard
-                    let counted = try await provider.store.countFlowInteractionAttempt(
+                    let counted = try await services.store.countFlowInteractionAttempt(
                         idHash: next.idHash, maximum: Self.maximumAttempts)
                 else { return try await tooManyAttempts(interaction, context: context) }
                 next.attempts = counted
@@ -81,7 +88,7 @@ extension FlowEngine {
     /// The answer once an interaction has no attempts left: it is marked failed (if another request has not ended it).
     func tooManyAttempts(_ interaction: FlowInteraction, context: FlowContext) async throws(StorageError) -> FlowAnswer
     {
-        if let record = try await provider.store.flowInteraction(idHash: interaction.record.idHash),
+        if let record = try await services.store.flowInteraction(idHash: interaction.record.idHash),
             record.status == .active
         {
             var current = interaction
@@ -101,22 +108,23 @@ extension FlowEngine {
     /// Ends a native interaction with a code: marked succeeded first, so that of two racing completions one issues it.
     /// A refusal of another submission that moved the revision meanwhile does not undo this one's actions (a password
     /// already reset): the completion is applied again on top of it while the interaction is active.
-    func complete(_ interaction: FlowInteraction, context: FlowContext) async throws(StorageError) -> FlowAnswer {
+    package func complete(_ interaction: FlowInteraction, context: FlowContext) async throws(StorageError) -> FlowAnswer
+    {
         let over = FlowAnswer.failure(
             "interaction_finished", "This interaction is over: start again.", status: .conflict)
         guard let subject = context.subject else { return over }
         var current = interaction
         while try await !finish(current, status: .succeeded, context: context) {
-            guard let record = try await provider.store.flowInteraction(idHash: interaction.record.idHash),
+            guard let record = try await services.store.flowInteraction(idHash: interaction.record.idHash),
                 record.status == .active
             else { return over }
             current.record = record
         }
         let request = try interaction.record.decodedRequest()
-        try await AccountLinking(provider: provider).replaceGuest(in: context, request: request)
+        try await AccountLinking(services: services).replaceGuest(in: context, request: request)
         let code = RandomIdentifier.make()
-        let now = provider.now()
-        try await provider.store.insertAuthorizationCode(
+        let now = services.now()
+        try await services.store.insertAuthorizationCode(
             AuthorizationCodeRecord(
                 codeHash: RandomIdentifier.hash(code), clientID: interaction.record.clientID,
                 redirectURI: request.redirectURI, subject: subject, scope: request.scope, nonce: request.nonce,
@@ -125,13 +133,13 @@ extension FlowEngine {
         return FlowAnswer(
             interaction: interaction.id,
             node: .success(
-                code: code, state: request.state, issuer: provider.issuer.current,
+                code: code, state: request.state, issuer: services.issuer.current,
                 newUser: context.createdUser ?? false))
     }
 
     /// Marks the interaction over; returns whether this request did (an unstored one is this request's alone).
     @discardableResult
-    func finish(
+    package func finish(
         _ interaction: FlowInteraction,
         status: FlowInteractionRecord.Status,
         context: FlowContext
@@ -139,7 +147,7 @@ extension FlowEngine {
         guard interaction.isStored else { return true }
         var next = interaction.record
         (next.status, next.context, next.revision) = (status, FlowInteractionRecord.encode(context), next.revision + 1)
-        return try await provider.store.updateFlowInteraction(next)
+        return try await services.store.updateFlowInteraction(next)
     }
 
     /// Stores `next`, the change of `interaction`: an update of its revision, or the first row of an unstored one.
@@ -147,15 +155,15 @@ extension FlowEngine {
         -> Bool
     {
         guard interaction.isStored else {
-            try await provider.store.insertFlowInteraction(next)
+            try await services.store.insertFlowInteraction(next)
             return true
         }
-        return try await provider.store.updateFlowInteraction(next)
+        return try await services.store.updateFlowInteraction(next)
     }
 
     /// The interaction as another request just left it (this one lost the race to change it).
     private func current(id: String) async throws(StorageError) -> FlowAnswer {
-        guard let record = try await provider.store.flowInteraction(idHash: RandomIdentifier.hash(id)),
+        guard let record = try await services.store.flowInteraction(idHash: RandomIdentifier.hash(id)),
             record.status == .active, let flow = catalog.flows[record.flow]
         else {
             return .failure("interaction_finished", "This interaction is over: start again.", status: .conflict)
@@ -178,7 +186,7 @@ extension FlowEngine {
     }
 
     /// The values filled in for the person: the email address already entered or hinted.
-    static func prefill(_ context: FlowContext) -> [String: String] {
+    package static func prefill(_ context: FlowContext) -> [String: String] {
         context.email.map { ["email": $0] } ?? [:]
     }
 }

@@ -1,9 +1,7 @@
-import LimenServerCore
-
 /// What each scope lets a client do, in the words of the consent page.
-enum ScopeDescriptions {
+package enum ScopeDescriptions {
     /// The description of `scope`, or the scope itself when it has none.
-    static func describe(_ scope: String) -> String {
+    package static func describe(_ scope: String) -> String {
         switch scope {
         case "openid": "Know who you are on this server"
         case "profile": "See your name"
