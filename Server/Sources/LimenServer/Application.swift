@@ -43,7 +43,9 @@ public enum LimenServerApplication {
                         (.get, AuthorizeRoutes.route), (.post, AuthorizeRoutes.route), (.post, FlowRoutes.startRoute),
                     ])))
         }
-        DiscoveryRoutes.add(to: router, provider: provider)
+        DiscoveryRoutes.add(
+            to: router, issuer: provider.issuer, exchangesTokens: !provider.configuration.trustedIssuers.isEmpty,
+            keys: provider.keyRing, store: provider.store, now: provider.now)
         let profiles = ProfileService(
             store: provider.store, schemas: provider.profileSchemas, writes: provider.profileWrites, now: provider.now)
         let signIn = SignInResponder(provider: provider)
@@ -53,7 +55,9 @@ public enum LimenServerApplication {
         LogoutRoutes.add(to: router, responder: signIn)
         EndSessionRoutes.add(to: router, responder: signIn)
         DeviceRoutes.add(to: router, responder: signIn)
-        FlowRoutes.add(to: router, provider: provider, signInLimiter: signInLimiter)
+        FlowRoutes.add(
+            to: router, engine: provider.flowEngine, gate: provider.accountChangeGate(),
+            proxies: provider.configuration.trustedProxies, signInLimiter: signInLimiter, now: provider.now)
         EmailLinkRoutes.add(to: router, responder: signIn)
         AccountRoutes.add(to: router, responder: signIn, profiles: profiles)
         FederationRoutes.add(to: router, responder: signIn)
@@ -65,9 +69,13 @@ public enum LimenServerApplication {
         RevocationRoutes.add(to: oauth, service: tokens)
         UserInfoRoutes.add(to: router, service: tokens)
         ProfileRoutes.add(to: router, service: tokens, profiles: profiles)
-        MeRoutes.add(to: router, service: tokens)
+        MeRoutes.add(
+            to: router, service: tokens, gate: provider.accountChangeGate(verifier: tokens.verifier),
+            unlinker: provider.identityUnlinker, removal: provider.accountRemoval)
         if let apple = tokens.apple { AppleSignInKitRoutes.add(to: router, service: tokens, apple: apple) }
-        AdminRoutes.add(to: router, provider: provider, profiles: profiles)
+        AdminRoutes.add(
+            to: router, store: provider.store, clients: provider.clientCache, accounts: provider.accounts,
+            removal: provider.accountRemoval, profiles: profiles, now: provider.now)
         return router
     }
 

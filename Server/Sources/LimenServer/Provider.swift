@@ -73,6 +73,13 @@ public struct Provider: Sendable {
         AccessTokenVerifier(keys: keyRing, issuer: issuer, store: store, now: now, signatures: signatures)
     }
 
+    /// Unlinks identities, never the last that signs in as the configuration stands.
+    var identityUnlinker: IdentityUnlinker {
+        IdentityUnlinker(
+            store: store, notifier: notifier,
+            signsIn: { [configuration] kind in configuration.signsIn(withIdentityKind: kind) })
+    }
+
     /// The rule for who may change an account with an access token, checking tokens with `verifier` (a new one when
     /// `nil`).
     func accountChangeGate(verifier: AccessTokenVerifier? = nil) -> AccountChangeGate {
@@ -168,8 +175,7 @@ public struct Provider: Sendable {
     /// refuses it at once; returns whether it existed.
     @discardableResult
     public func removeClient(id: String) async throws(StorageError) -> Bool {
-        defer { clientCache.forget(id: id) }
-        return try await store.deleteClient(id: id)
+        try await clientCache.remove(id: id, from: store)
     }
 
     /// Reloads the signing keys from the store (after a rotation by `limen-server keys rotate`).

@@ -24,7 +24,7 @@ enum AccountRoutes {
             }
         }
         router.post("/account") { request, context in
-            let clientAddress = responder.provider.configuration.trustedProxies.clientAddress(
+            let clientAddress = responder.trustedProxies.clientAddress(
                 of: request, peer: context.remoteAddress)
             return await responder.form(for: request) { browser, form throws(StorageError) in
                 guard let (user, csrf) = try await signedIn(browser, responder: responder) else {
@@ -35,20 +35,20 @@ enum AccountRoutes {
                     return Pages.forbidden()
                 }
                 if form["intent"] == "sign_out_everywhere" {
-                    try await responder.provider.store.deleteEverySession(subject: user.id)
+                    try await responder.store.deleteEverySession(subject: user.id)
                     return try await responder.signOut(browser, answering: Pages.signedOutEverywhere())
                 }
                 if form["intent"] == AccountDeletion.intent {
                     let decision = try await AccountDeletion.confirm(
                         user, password: form["password"], from: clientAddress,
-                        signIn: responder.provider.passwordSignIn)
+                        signIn: responder.passwordSignIn)
                     if case .refused(let message, let status, let retryAfter) = decision {
                         var refused = await page(
                             for: user, csrf: csrf, profiles: profiles, error: message, status: status)
                         if let retryAfter { refused.headers[.retryAfter] = String(retryAfter) }
                         return refused
                     }
-                    _ = try await responder.provider.accountRemoval.deleteAccount(
+                    _ = try await responder.accountRemoval.deleteAccount(
                         userID: user.id, logger: context.logger)
                     context.logger.notice(
                         "A user deleted their account on the account page", metadata: ["sub": "\(user.id)"])
@@ -79,7 +79,7 @@ enum AccountRoutes {
         responder: SignInResponder
     ) async throws(StorageError) -> (UserRecord, String)? {
         guard let session = try await responder.sessions.current(cookieValue: browser.sessionCookie),
-            let user = try await responder.provider.store.user(id: session.subject)
+            let user = try await responder.store.user(id: session.subject)
         else { return nil }
         return (user, browser.csrfToken(for: CSRFToken.accountPurpose(sessionCookie: browser.sessionCookie)))
     }

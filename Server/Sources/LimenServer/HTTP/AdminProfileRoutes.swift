@@ -10,18 +10,17 @@ import Logging
 /// `PATCH /admin/users/{id}/data`, bodies as ``ProfileBody``'s and ``ETag``s as `/v1/me/data`'s): administrators may
 /// write fields users may not edit, and see encrypted fields only as ``AdminProfileView/opaque``.
 enum AdminProfileRoutes {
-    static func add(to admin: RouterGroup<some RequestContext>, provider: Provider, profiles: ProfileService) {
+    static func add(to admin: RouterGroup<some RequestContext>, profiles: ProfileService) {
         admin.get("app/schema") { _, _ in
             Responses.json(try await profiles.schema().document, noStore: true)
         }
         admin.put("app/schema") { request, context in
             let schema = try await AdminJSON.decode(AdminAppSchemaRequest.self, from: request).schema()
             do {
-                try await schema.applyAsAdministered(to: provider.store, now: provider.now())
+                try await profiles.replaceSchema(with: schema)
             } catch {
                 throw AdminError.serverError
             }
-            provider.profileSchemas.forget()
             context.logger.notice(
                 "Admin API replaced the app schema", metadata: ["fields": "\(schema.fields.count)"])
             return Responses.json(schema.document, noStore: true)

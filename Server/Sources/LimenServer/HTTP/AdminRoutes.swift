@@ -16,10 +16,21 @@ enum AdminRoutes {
     /// The largest `limit` of a page of users.
     static let maximumPageSize = 500
 
-    /// Adds the routes, each behind the admin token.
-    static func add(to router: Router<some RequestContext>, provider: Provider, profiles: ProfileService) {
-        let admin = router.group("admin").add(middleware: AdminAuthenticationMiddleware(store: provider.store))
-        let store = provider.store
+    /// The tables the admin API reads and writes: clients, users, and the administrators' tokens.
+    typealias Storage = ClientStore & UserStore & AdministrationStore
+
+    /// Adds the routes, each behind the admin token: over `store`, forgetting a changed client in `clients`, making
+    /// and changing users through `accounts`, deleting them through `removal`, and profiles through `profiles`.
+    static func add(
+        to router: Router<some RequestContext>,
+        store: any Storage,
+        clients: ClientCache,
+        accounts: Accounts,
+        removal: AccountRemoval,
+        profiles: ProfileService,
+        now: @escaping @Sendable () -> Date
+    ) {
+        let admin = router.group("admin").add(middleware: AdminAuthenticationMiddleware(store: store))
 
         admin.get("clients") { _, _ in
             let clients = try await storage { () throws(StorageError) in try await store.clients() }
@@ -27,12 +38,12 @@ enum AdminRoutes {
         }
         admin.post("clients") { request, context in
             let body = try await AdminJSON.decode(AdminClientRequest.self, from: request)
-            let (client, secret) = try body.record(now: provider.now())
+            let (client, secret) = try body.record(now: now())
             guard try await storage({ () throws(StorageError) in try await store.insertClientIfAbsent(client) })
             else {
                 throw AdminError.client(.alreadyExists(client.id), field: "client_id")
             }
-            provider.clientCache.forget(id: client.id)
+            clients.forget(id: client.id)
             context.logger.notice("Admin API registered a client", metadata: ["client_id": "\(client.id)"])
             return Responses.json(
                 encoding: AdminClientResource(client, secret: secret), status: .created, noStore: true)
@@ -53,24 +64,25 @@ enum AdminRoutes {
                 return try await store.client(id: id)
             }
             guard let client else { throw AdminError.notFound("client") }
-            provider.clientCache.forget(id: id)
+            clients.forget(id: id)
             context.logger.notice("Admin API changed a client's branding", metadata: ["client_id": "\(id)"])
             return Responses.json(encoding: AdminClientResource(client), noStore: true)
         }
         admin.delete("clients/:id") { _, context in
             let id = try context.parameters.path(ClientID.self).rawValue
-            guard try await storage({ () throws(StorageError) in try await provider.removeClient(id: id) }) else {
+            guard try await storage({ () throws(StorageError) in try await clients.remove(id: id, from: store) }) else {
                 throw AdminError.notFound("client")
             }
             context.logger.notice("Admin API removed a client", metadata: ["client_id": "\(id)"])
             return Response(status: .noContent)
         }
-        addUserRoutes(to: admin, provider: provider)
-        AdminProfileRoutes.add(to: admin, provider: provider, profiles: profiles)
+        addUserRoutes(to: admin, store: store, accounts: accounts, removal: removal)
+        AdminProfileRoutes.add(to: admin, profiles: profiles)
     }
 
-    private static func addUserRoutes(to admin: RouterGroup<some RequestContext>, provider: Provider) {
-        let store = provider.store
+    private static func addUserRoutes(
+        to admin: RouterGroup<some RequestContext>, store: any Storage, accounts: Accounts, removal: AccountRemoval
+    ) {
         admin.get("users") { request, _ in
             let query = try FormFields.query(of: request).mapError { AdminError.invalidRequest($0.description) }.get()
             let limit = try pageSize(query.value(sent: "limit"))
@@ -89,7 +101,7 @@ enum AdminRoutes {
             let body = try await AdminJSON.decode(AdminUserRequest.self, from: request)
             let user: UserRecord
             do throws(AccountError) {
-                user = try await provider.accounts.signUp(
+                user = try await accounts.signUp(
                     email: body.email, password: body.password, name: body.name,
                     emailVerified: body.emailVerified ?? false)
             } catch {
@@ -110,7 +122,7 @@ enum AdminRoutes {
             let patch = try await AdminJSON.decode(AdminUserPatch.self, from: request)
             let updated: UserRecord?
             do throws(AccountError) {
-                updated = try await provider.accounts.update(id: id, patch.changes)
+                updated = try await accounts.update(id: id, patch.changes)
             } catch {
                 throw AdminError.account(error)
             }
@@ -124,7 +136,7 @@ enum AdminRoutes {
             let id = try context.parameters.path(UserID.self).rawValue
             guard
                 try await storage({ () throws(StorageError) in
-                    try await provider.accountRemoval.deleteAccount(userID: id, logger: context.logger)
+                    try await removal.deleteAccount(userID: id, logger: context.logger)
                 })
             else {
                 throw AdminError.notFound("user")

@@ -38,7 +38,7 @@ enum AppleSignInKitRoutes {
     static let notificationsPath = "/auth/apple/notifications"
 
     static func add(to router: Router<some RequestContext>, service: TokenService, apple: AppleIdentityVerifier) {
-        let client = AppleSignIn.client(now: service.provider.now())
+        let client = AppleSignIn.client(now: service.now())
         router.post(nativeRoute) { request, context in
             let body = try await AppleSignInKitBody.nativeSignIn(from: request)
             let identity: AppleIdentity
@@ -53,21 +53,21 @@ enum AppleSignInKitRoutes {
             }
             let redemption: AppleTeamClient.Redemption?
             do throws(AppleTeamError) {
-                redemption = try await service.provider.appleAccounts?.redeem(
+                redemption = try await service.appleAccounts?.redeem(
                     body.authorizationCode, for: identity, logger: context.logger)
             } catch {
                 throw AppleSignInKitError.invalidIdentityToken
             }
-            let signUp = service.provider.configuration.signUpEnabled
+            let signUp = service.signUpEnabled
             let user = try await serverErrors {
                 try await service.accounts.user(for: identity.external, signUp: signUp)
             }
             guard let user else { throw AppleSignInKitError.signUpDisabled }
             try await serverErrors {
-                try await service.provider.appleAccounts?.signedIn(identity, user: user.id, redemption: redemption)
+                try await service.appleAccounts?.signedIn(identity, user: user.id, redemption: redemption)
             }
             let tokens = try await serverErrors {
-                try await service.issuer.issueNewGrant(
+                try await service.tokenIssuer.issueNewGrant(
                     user: user, client: client, scope: scope, authTime: identity.external.authTime)
             }
             context.logger.info(
@@ -101,7 +101,7 @@ enum AppleSignInKitRoutes {
         router.post("/auth/logout") { request, context in
             let claims = try await authorized(request, service: service)
             try await serverErrors {
-                _ = try await service.provider.store.revokeGrant(id: claims.grantID, at: service.provider.now())
+                _ = try await service.store.revokeGrant(id: claims.grantID, at: service.now())
             }
             context.logger.info("Signed out through /auth/logout")
             return Responses.json(.object(["success": .bool(true)]), noStore: true)
@@ -110,7 +110,7 @@ enum AppleSignInKitRoutes {
             let payload = try await AppleSignInKitBody.notificationPayload(from: request)
             let notification: AppleNotification
             do throws(AppleIdentityRefusal) {
-                notification = try await apple.notification(payload, now: service.provider.now())
+                notification = try await apple.notification(payload, now: service.now())
             } catch .keysUnavailable {
                 context.logger.warning("Apple's signing keys could not be fetched")
                 throw AppleSignInKitError.appleUnavailable
@@ -123,7 +123,7 @@ enum AppleSignInKitRoutes {
         }
         router.get("/auth/me") { request, _ in
             let claims = try await authorized(request, service: service)
-            let user = try await serverErrors { try await service.provider.store.user(id: claims.subject) }
+            let user = try await serverErrors { try await service.store.user(id: claims.subject) }
             guard let user else { throw AppleSignInKitError.invalidAccessToken }
             return Responses.json(
                 .object(["user": AppleSignInKitBody.user(user, scope: Scope(claims.scope))]), noStore: true)
@@ -137,7 +137,7 @@ enum AppleSignInKitRoutes {
         service: TokenService,
         logger: Logger
     ) async throws(AppleSignInKitError) {
-        let store = service.provider.store
+        let store = service.store
         guard let event = notification.event else {
             logger.debug("An Apple notification of an unknown type was ignored")
             return
@@ -151,7 +151,7 @@ enum AppleSignInKitRoutes {
                 else { return 0 }
                 // Apple invalidated its refresh token: nothing to revoke when the account is deleted.
                 try await store.forgetAppleRefreshToken(userID: user.id)
-                return try await store.revokeGrants(subject: user.id, at: service.provider.now())
+                return try await store.revokeGrants(subject: user.id, at: service.now())
             }
             logger.notice(
                 "Apple says a user left Sign in with Apple; their sessions ended",

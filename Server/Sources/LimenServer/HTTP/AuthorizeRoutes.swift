@@ -17,7 +17,7 @@ enum AuthorizeRoutes {
 
     static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
         let validator = AuthorizationValidator(
-            store: responder.provider.store, resources: responder.provider.configuration.resources)
+            store: responder.store, resources: responder.resources)
         // Repeats are answered by the validator: some are error pages, some errors sent to the client.
         router.get(route) { request, _ in
             await respond(
@@ -47,7 +47,6 @@ enum AuthorizeRoutes {
         case .success(let fields): parameters = fields
         case .failure(let refusal): return errorPage("invalid_request", refusal.description, refusal.status, wantsJSON)
         }
-        let provider = responder.provider
         let outcome: AuthorizationValidator.Outcome
         do {
             outcome = try await validator.validate(parameters)
@@ -64,7 +63,7 @@ enum AuthorizeRoutes {
                     error: error,
                     description: description,
                     state: state,
-                    issuer: provider.issuer.current
+                    issuer: responder.issuer.current
                 )
             )
         case .accepted(let accepted):

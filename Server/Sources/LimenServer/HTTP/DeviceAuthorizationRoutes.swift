@@ -23,7 +23,7 @@ enum DeviceAuthorizationRoutes {
                 throw TokenEndpointError.serverError
             }
             return Responses.tokenJSON(
-                DeviceFlow.responseBody(started, issuer: service.provider.issuer.current))
+                DeviceFlow.responseBody(started, issuer: service.issuer.current))
         }
     }
 }

@@ -37,10 +37,9 @@ enum DeviceRoutes {
         browser: BrowserState,
         responder: SignInResponder
     ) async throws(StorageError) -> Response {
-        let provider = responder.provider
         let attempts = DeviceCodeAttempts(
-            store: provider.store, keys: provider.derivedKeys, policy: provider.configuration.signInLockout,
-            now: provider.now)
+            store: responder.store, keys: responder.derivedKeys, policy: responder.signInLockout,
+            now: responder.now)
         let csrf = browser.csrfToken(for: CSRFToken.devicePurpose)
         if let seconds = try await attempts.begin(browserSecret: browser.csrfSecret) {
             var page = Pages.deviceCode(
@@ -49,11 +48,11 @@ enum DeviceRoutes {
             page.headers[.retryAfter] = "\(seconds)"
             return page
         }
-        let now = provider.now()
+        let now = responder.now()
         guard let normalised = UserCode.normalise(typed),
-            let device = try await provider.store.pendingDeviceAuthorization(
-                userCodeHash: UserCode.hash(normalised: normalised, keys: provider.derivedKeys), now: now),
-            let client = try await provider.store.client(id: device.clientID)
+            let device = try await responder.store.pendingDeviceAuthorization(
+                userCodeHash: UserCode.hash(normalised: normalised, keys: responder.derivedKeys), now: now),
+            let client = try await responder.store.client(id: device.clientID)
         else {
             return Pages.deviceCode(
                 csrf: csrf, userCode: typed,
@@ -63,7 +62,7 @@ enum DeviceRoutes {
         try await attempts.clear(browserSecret: browser.csrfSecret)
         let pending = PendingAuthorization(
             device: device, client: client,
-            verificationURI: provider.issuer.current + DeviceFlow.verificationPath,
+            verificationURI: responder.issuer.current + DeviceFlow.verificationPath,
             browserBinding: browser.requestBinding, now: now)
         let session = try await responder.sessions.current(cookieValue: browser.sessionCookie)
         let step = try await responder.flow.step(for: pending, session: session)

@@ -7,17 +7,27 @@ import LimenWire
 
 /// `/.well-known/openid-configuration`, its RFC 8414 alias, `/jwks` and `/healthz`.
 enum DiscoveryRoutes {
-    static func add(to router: Router<some RequestContext>, provider: Provider) {
-        router.get("/.well-known/openid-configuration") { _, _ in discoveryResponse(provider) }
-        router.get("/.well-known/oauth-authorization-server") { _, _ in discoveryResponse(provider) }
+    /// Adds the four routes: the metadata of `issuer` (naming the token exchange grant when `exchangesTokens`), the
+    /// public keys of `keys`, and the health of `store`.
+    static func add(
+        to router: Router<some RequestContext>,
+        issuer: IssuerBox,
+        exchangesTokens: Bool,
+        keys: KeyRingBox,
+        store: any StoreLifecycle,
+        now: @escaping @Sendable () -> Date
+    ) {
+        let metadata = { @Sendable in discoveryResponse(issuer: issuer.current, exchangesTokens: exchangesTokens) }
+        router.get("/.well-known/openid-configuration") { _, _ in metadata() }
+        router.get("/.well-known/oauth-authorization-server") { _, _ in metadata() }
         router.get("/jwks") { _, _ in
-            var response = Responses.json(.object(provider.keys.jwks(at: provider.now())))
+            var response = Responses.json(.object(keys.current.jwks(at: now())))
             response.headers[.cacheControl] = "public, max-age=300"
             return response
         }
         router.get("/healthz") { _, _ in
             do {
-                try await provider.store.ping()
+                try await store.ping()
                 return Responses.json(.object(["status": .string("ok")]), noStore: true)
             } catch {
                 return Responses.json(
@@ -26,9 +36,8 @@ enum DiscoveryRoutes {
         }
     }
 
-    static func discoveryResponse(_ provider: Provider) -> Response {
-        var response = Responses.json(
-            document(issuer: provider.issuer.current, exchangesTokens: !provider.configuration.trustedIssuers.isEmpty))
+    private static func discoveryResponse(issuer: String, exchangesTokens: Bool) -> Response {
+        var response = Responses.json(document(issuer: issuer, exchangesTokens: exchangesTokens))
         response.headers[.cacheControl] = "public, max-age=300"
         return response
     }

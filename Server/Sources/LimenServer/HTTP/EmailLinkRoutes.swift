@@ -28,7 +28,7 @@ enum EmailLinkRoutes {
             }
         }
         router.post(submitRoute) { request, context in
-            let clientAddress = responder.provider.configuration.trustedProxies.clientAddress(
+            let clientAddress = responder.trustedProxies.clientAddress(
                 of: request, peer: context.remoteAddress)
             return await responder.form(for: request) { browser, form throws(StorageError) in
                 guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: CSRFToken.emailLinkPurpose) else {
@@ -37,12 +37,12 @@ enum EmailLinkRoutes {
                 guard let id = form["interaction"], let code = form["code"], !id.isEmpty, !code.isEmpty else {
                     return Pages.emailLinkIncomplete()
                 }
-                switch try await EmailLinkTarget.find(interaction: id, browser: browser, provider: responder.provider) {
+                switch try await EmailLinkTarget.find(interaction: id, browser: browser, responder: responder) {
                 case .gone:
                     return Pages.emailLinkGone()
                 case .elsewhere:
                     context.logger.notice("An email's link was opened away from its sign-in; its code was not used")
-                    return Pages.emailLinkElsewhere(code: shown(code, provider: responder.provider))
+                    return Pages.emailLinkElsewhere(code: shown(code, length: responder.emailCodeLength))
                 case .here(let step):
                     return try await proceed(
                         step, code: code, browser: browser, clientAddress: clientAddress, responder: responder)
@@ -60,7 +60,7 @@ enum EmailLinkRoutes {
         clientAddress: String,
         responder: SignInResponder
     ) async throws(StorageError) -> Response {
-        guard responder.provider.configuration.signUpEnabled || !step.flow.createsAccounts else {
+        guard responder.signUpEnabled || !step.flow.createsAccounts else {
             return Pages.signUpOff()
         }
         let values: [String: FlowValue] = ["code": .text(code)]
@@ -77,9 +77,9 @@ enum EmailLinkRoutes {
 
     /// `code` as the page may show it: only when it has the form of a code (the configured number of digits), so a
     /// crafted link cannot put other words on this site's page.
-    private static func shown(_ code: String, provider: Provider) -> String? {
+    private static func shown(_ code: String, length: Int) -> String? {
         let isCode =
-            code.count == provider.configuration.emailCodeLength && code.allSatisfy { $0.isASCII && $0.isNumber }
+            code.count == length && code.allSatisfy { $0.isASCII && $0.isNumber }
         return isCode ? code : nil
     }
 }

@@ -32,18 +32,18 @@ enum EmailLinkTarget {
     static func find(
         interaction id: String,
         browser: BrowserState,
-        provider: Provider
+        responder: SignInResponder
     ) async throws(StorageError) -> EmailLinkTarget {
-        let now = provider.now()
-        guard let record = try await provider.store.flowInteraction(idHash: RandomIdentifier.hash(id)),
+        let now = responder.now()
+        guard let record = try await responder.store.flowInteraction(idHash: RandomIdentifier.hash(id)),
             record.status == .active, record.expiresAt > now
         else { return .gone }
         guard try record.decodedRequest().hostedPage == true else { return .elsewhere }
         guard let requestID = FlowEngine.pendingRequestID(ofPageInteraction: id),
-            let pending = try await PendingAuthorization.load(id: requestID, store: provider.store, now: now)
+            let pending = try await PendingAuthorization.load(id: requestID, store: responder.store, now: now)
         else { return .gone }
         guard pending.isBound(to: browser.requestBinding) else { return .elsewhere }
-        guard let flow = provider.flows.flows[record.flow], let node = flow.node(record.node),
+        guard let flow = responder.flows.flows[record.flow], let node = flow.node(record.node),
             let button = node.emailCodeButton, try record.decodedContext().consent == nil
         else { return .gone }
         let interaction = FlowInteraction(id: id, record: record, isStored: true, isHostedPage: true)

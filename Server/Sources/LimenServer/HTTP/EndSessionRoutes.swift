@@ -31,9 +31,9 @@ enum EndSessionRoutes {
         responder: SignInResponder
     ) async throws(StorageError) -> Response {
         let request: EndSessionCheck
-        let provider = responder.provider
         switch try await EndSessionCheck.check(
-            fields, keys: provider.keys, issuer: provider.issuer.current, clients: provider.store, now: provider.now())
+            fields, keys: responder.keys, issuer: responder.issuer.current, clients: responder.store,
+            now: responder.now())
         {
         case .success(let checked): request = checked
         case .failure(let refusal):

@@ -24,7 +24,7 @@ import Logging
 enum FederationRoutes {
     static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
         router.post("/federation/:provider/start") { request, context in
-            let client = responder.provider.upstreamProviders[
+            let client = responder.upstreamProviders[
                 try context.parameters.path(UpstreamProviderID.self).rawValue]
             return await responder.form(for: request) { browser, form throws(StorageError) in
                 guard let client else { return Pages.pageNotFound() }
@@ -41,7 +41,7 @@ enum FederationRoutes {
             }
         }
         router.get("/federation/:provider/callback") { request, context in
-            let client = responder.provider.upstreamProviders[
+            let client = responder.upstreamProviders[
                 try context.parameters.path(UpstreamProviderID.self).rawValue]
             return await responder.query(for: request) { browser, query throws(StorageError) in
                 guard let client else { return Pages.pageNotFound() }
@@ -60,7 +60,6 @@ enum FederationRoutes {
         responder: SignInResponder,
         logger: Logger
     ) async throws(StorageError) -> Response {
-        let provider = responder.provider
         guard let state = query["state"], let stored = try await responder.upstream.attempt(client, state: state),
             let target = stored.attempt.target
         else {
@@ -89,15 +88,15 @@ enum FederationRoutes {
         let identity: ExternalIdentity
         do {
             identity = try await responder.upstream.finish(
-                client, query: rawQuery, issuer: provider.issuer.current, state: state, attempt: stored)
+                client, query: rawQuery, issuer: responder.issuer.current, state: state, attempt: stored)
         } catch .storage(let error) {
             throw error
         } catch {
             return responder.upstreamFailure(error, client: client, pending: pending, logger: logger)
         }
-        let accounts = ExternalAccounts(store: provider.store, now: provider.now)
+        let accounts = ExternalAccounts(store: responder.store, now: responder.now)
         let user: UserRecord
-        if provider.configuration.signUpEnabled {
+        if responder.signUpEnabled {
             let guest = try await responder.signedInGuest(browser)
             user = try await accounts.user(for: identity, guest: guest)
             if let guest, user.id != guest {
@@ -105,7 +104,7 @@ enum FederationRoutes {
                 // the guest, whose data is merged into it.
                 var context = FlowContext(subject: user.id)
                 context.replacedGuest = guest
-                try await AccountLinking(services: provider.flowServices).replaceGuest(
+                try await AccountLinking(services: responder.engine.services).replaceGuest(
                     in: context, request: FlowRequest(hostedPageFor: pending, guest: guest))
             }
         } else {

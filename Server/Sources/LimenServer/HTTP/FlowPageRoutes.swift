@@ -51,7 +51,7 @@ enum FlowPageRoutes {
                 }
             }
             router.post(RouterPath(path)) { request, context in
-                let clientAddress = responder.provider.configuration.trustedProxies.clientAddress(
+                let clientAddress = responder.trustedProxies.clientAddress(
                     of: request, peer: context.remoteAddress)
                 return await responder.form(for: request, allowingRepeats: true) { browser, form throws(StorageError) in
                     try await submit(
@@ -72,8 +72,7 @@ enum FlowPageRoutes {
         responder: SignInResponder,
         logger: Logger
     ) async throws(StorageError) -> Response {
-        let provider = responder.provider
-        guard let flow = provider.flows.page(name) else { return Pages.pageNotFound() }
+        guard let flow = responder.flows.page(name) else { return Pages.pageNotFound() }
         // One form rule for every route: a repeated field is refused, except the choices of a multiple collector.
         if let repeated = form.names.filter(form.isRepeated).subtracting(FlowPageForm.multipleKeys(of: flow)).min() {
             let refusal = FormRefusal.repeated(repeated)
@@ -86,7 +85,7 @@ enum FlowPageRoutes {
         }
         let purpose = CSRFToken.signInPurpose(requestID: pending.id)
         guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: purpose) else { return Pages.forbidden() }
-        guard provider.configuration.signUpEnabled || !flow.createsAccounts else { return Pages.signUpOff() }
+        guard responder.signUpEnabled || !flow.createsAccounts else { return Pages.signUpOff() }
         let interaction = try await responder.engine.pageInteraction(
             for: pending, flow: flow, guest: try await responder.signedInGuest(browser))
         let current = flow.node(interaction.record.node)

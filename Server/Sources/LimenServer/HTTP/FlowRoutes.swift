@@ -19,18 +19,21 @@ enum FlowRoutes {
     /// The largest body accepted.
     static let maximumBodySize = 64 * 1024
 
-    /// Adds both routes. `signInLimiter` (the one the sign-in forms and continuations are counted by) also counts a
-    /// start that presses a button (`action`), since that runs the button's actions as a continuation would.
+    /// Adds both routes, run by `engine`; `gate` allows a start's access token (of a user signed in on the device),
+    /// and `proxies` say who the client is. `signInLimiter` (the one the sign-in forms and continuations are counted
+    /// by) also counts a start that presses a button (`action`), since that runs the button's actions as a
+    /// continuation would.
     static func add(
         to router: Router<some RemoteAddressRequestContext>,
-        provider: Provider,
-        signInLimiter: RateLimiter?
+        engine: FlowEngine,
+        gate: AccountChangeGate,
+        proxies: TrustedProxies,
+        signInLimiter: RateLimiter?,
+        now: @escaping @Sendable () -> Date
     ) {
-        let engine = provider.flowEngine
-        let gate = provider.accountChangeGate()
         router.post(startRoute) { request, context in
             let flow = try context.parameters.path(FlowName.self).rawValue
-            let clientAddress = provider.configuration.trustedProxies.clientAddress(
+            let clientAddress = proxies.clientAddress(
                 of: request, peer: context.remoteAddress)
             return await answer { () throws(StorageError) in
                 switch await startParameters(of: request) {
@@ -46,7 +49,7 @@ enum FlowRoutes {
                         case .failure(let refusal): return refusal.flowAnswer
                         }
                     }
-                    if parameters["action"] != nil, let wait = signInLimiter?.admit(clientAddress, at: provider.now()) {
+                    if parameters["action"] != nil, let wait = signInLimiter?.admit(clientAddress, at: now()) {
                         return tooManyRequests(wait: wait)
                     }
                     return try await engine.logging(to: context.logger).start(
@@ -57,7 +60,7 @@ enum FlowRoutes {
         }
         router.post(continuationRoute) { request, context in
             let id = try context.parameters.path(InteractionID.self).rawValue
-            let clientAddress = provider.configuration.trustedProxies.clientAddress(
+            let clientAddress = proxies.clientAddress(
                 of: request, peer: context.remoteAddress)
             return await answer { () throws(StorageError) in
                 switch await submission(of: request) {

@@ -15,15 +15,19 @@ import Logging
 /// are ``AccountChangeGate``'s to allow: a first-party app's token for Limen alone, from a recent sign-in (a
 /// confidential client also sends its `client_secret` as a form body).
 enum MeRoutes {
-    static func add(to router: Router<some RequestContext>, service: TokenService) {
-        let provider = service.provider
-        let gate = provider.accountChangeGate(verifier: service.verifier)
+    static func add(
+        to router: Router<some RequestContext>,
+        service: TokenService,
+        gate: AccountChangeGate,
+        unlinker: IdentityUnlinker,
+        removal: AccountRemoval
+    ) {
         router.get("/v1/me/identities") { request, _ in
             try await storageErrors { () throws(StorageError) in
                 switch try await service.verifier.authorize(BearerChallenge.token(in: request), scope: "openid") {
                 case .failure(let challenge): return challenge.response
                 case .success(let claims):
-                    let identities = try await provider.store.identities(userID: claims.subject)
+                    let identities = try await service.store.identities(userID: claims.subject)
                     let showsAddress = Scope(claims.scope).contains("email")
                     return Responses.json(
                         .object(["identities": .array(identities.map { $0.json(showingAddress: showsAddress) })]),
@@ -34,21 +38,8 @@ enum MeRoutes {
         router.delete("/v1/me/identities/:kind") { request, context in
             let kind = try context.parameters.path(IdentityKind.self).rawValue
             return try await changing(request, gate: gate) { permit throws(StorageError) in
-                let before = Set(try await provider.store.identities(userID: permit.user.id).map(\.kind))
-                let going = IdentityRecord.kinds(goingWith: kind)
-                let remaining = before.subtracting(going)
-                let unlinking: IdentityUnlinking
-                if before.contains(kind), !remaining.contains(where: provider.configuration.signsIn(withIdentityKind:))
-                {
-                    unlinking = .lastIdentity  // what remains cannot sign in as the server is configured now
-                } else {
-                    unlinking = try await provider.store.unlinkIdentity(kind: kind, userID: permit.user.id)
-                }
-                switch unlinking {
-                case .unlinked:
-                    let removed = going.filter(before.contains)
-                    try await provider.notifier.notify(
-                        .identityUnlinked(provider.notifier.identityNames(removed)), to: permit.user)
+                switch try await unlinker.unlink(kind: kind, from: permit.user) {
+                case .unlinked(let removed):
                     context.logger.notice("A user unlinked an identity", metadata: ["kind": "\(kind)"])
                     return Responses.json(.object(["removed": .array(removed.map(JSONValue.string))]), noStore: true)
                 case .notLinked:
@@ -63,7 +54,7 @@ enum MeRoutes {
         }
         router.delete("/v1/me") { request, context in
             try await changing(request, gate: gate) { permit throws(StorageError) in
-                try await provider.accountRemoval.deleteAccount(userID: permit.user.id, logger: context.logger)
+                try await removal.deleteAccount(userID: permit.user.id, logger: context.logger)
                 context.logger.notice("A user deleted their account")
                 return Response(status: .noContent, headers: [.cacheControl: "no-store"])
             }

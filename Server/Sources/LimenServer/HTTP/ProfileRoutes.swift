@@ -24,7 +24,7 @@ enum ProfileRoutes {
         router.get("/v1/me/data") { request, _ in
             // One read: the token's grant and the user's profile in the same statement.
             try await authorized(request, service: service) { claims throws(StorageError) in
-                try await service.provider.store.accessTokenStateAndProfile(
+                try await service.store.accessTokenStateAndProfile(
                     grantID: claims.grantID, jti: claims.tokenID
                 )
                 .map { ($0.state, $0.profile) }

@@ -42,8 +42,8 @@ enum RevocationRoutes {
         by client: ClientRecord,
         service: TokenService
     ) async throws {
-        let store = service.provider.store
-        let now = service.provider.now()
+        let store = service.store
+        let now = service.now()
         for kind in TokenKind.lookupOrder(of: token, hint: hint) {
             switch kind {
             case .refreshToken:
@@ -93,8 +93,8 @@ enum RevocationRoutes {
         by client: ClientRecord,
         service: TokenService
     ) async throws -> [String: JSONValue]? {
-        let store = service.provider.store
-        let now = service.provider.now()
+        let store = service.store
+        let now = service.now()
         guard let refreshToken = try await store.refreshToken(hash: RandomIdentifier.hash(token)) else { return nil }
         guard refreshToken.rotatedAt == nil, now < refreshToken.expiresAt,
             let grant = try await store.grant(id: refreshToken.grantID), grant.isActive(at: now),
@@ -103,7 +103,7 @@ enum RevocationRoutes {
         return [
             "active": .bool(true), "token_type": .string("refresh_token"), "client_id": .string(grant.clientID),
             "sub": .string(grant.subject), "scope": .string(grant.scope),
-            "iss": .string(service.provider.issuer.current),
+            "iss": .string(service.issuer.current),
             "iat": .number(refreshToken.issuedAt.timeIntervalSince1970),
             "exp": .number(refreshToken.expiresAt.timeIntervalSince1970),
         ]

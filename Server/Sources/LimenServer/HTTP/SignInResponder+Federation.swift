@@ -6,7 +6,7 @@ import Logging
 
 extension SignInResponder {
     /// The sign-ins through upstream providers, over this provider's store and clock.
-    var upstream: UpstreamSignIn { UpstreamSignIn(store: provider.store, now: provider.now) }
+    var upstream: UpstreamSignIn { UpstreamSignIn(store: store, now: now) }
 
     /// Sends the browser to `client`'s provider to sign in for `pending` (stored already): the redirect, or a page
     /// saying the provider cannot be reached.
@@ -15,7 +15,7 @@ extension SignInResponder {
     {
         do {
             return Responses.redirect(
-                to: try await upstream.begin(client, pending: pending, issuer: provider.issuer.current).absoluteString)
+                to: try await upstream.begin(client, pending: pending, issuer: issuer.current).absoluteString)
         } catch .storage(let error) {
             throw error
         } catch {

@@ -9,32 +9,83 @@ import Logging
 /// Turns the steps of an authorization request into responses: the sign-in or consent page, or the redirect back to
 /// the client. Shared by `/authorize` and the page routes.
 struct SignInResponder: Sendable {
-    /// The provider served.
-    let provider: Provider
+    /// The tables the browser's routes read and write directly: pending requests, sessions and their consent and
+    /// grants, users and their identities, device codes and the throttle of their guesses, clients, flow interactions.
+    typealias Storage = PendingAuthorizationStore & BrowserSessionStore & ConsentStore & GrantStore & UserStore
+        & IdentityStore & DeviceAuthorizationStore & SignInThrottleStore & ClientStore & FlowInteractionStore
+
+    /// Where requests, sessions and users are kept.
+    let store: any Storage
+    /// The issuer identifier (known once the port is bound when the configuration leaves it open).
+    let issuer: IssuerBox
+    /// The signing keys (ID-token hints and logout requests are checked against them).
+    let keyRing: KeyRingBox
+    /// Keys derived from the master key (CSRF tokens, device user codes, the guess throttle).
+    let derivedKeys: DerivedKeys
+    /// The current time.
+    let now: @Sendable () -> Date
+    /// The flows the pages run.
+    let engine: FlowEngine
+    /// The upstream OpenID providers of the hosted pages.
+    let upstreamProviders: UpstreamProviders
+    /// Password checks (the account page's deletion asks for the password).
+    let passwordSignIn: PasswordSignIn
+    /// Deletes accounts (the account page).
+    let accountRemoval: AccountRemoval
+    /// Whether the pages may make accounts (``ServerConfiguration/signUpEnabled``).
+    let signUpEnabled: Bool
+    /// The proxies whose `X-Forwarded-For` is believed.
+    let trustedProxies: TrustedProxies
+    /// The resource indicators a request may name.
+    let resources: [String]
+    /// How many wrong device codes a browser may type (``ServerConfiguration/signInLockout``).
+    let signInLockout: SignInLockout
+    /// How many digits an email code has.
+    let emailCodeLength: Int
     private let logger = Logger(label: "limen.sign-in")
 
+    /// Wires the browser's routes over `provider`'s services.
+    init(provider: Provider) {
+        store = provider.store
+        issuer = provider.issuer
+        keyRing = provider.keyRing
+        derivedKeys = provider.derivedKeys
+        now = provider.now
+        engine = provider.flowEngine
+        upstreamProviders = provider.upstreamProviders
+        passwordSignIn = provider.passwordSignIn
+        accountRemoval = provider.accountRemoval
+        signUpEnabled = provider.configuration.signUpEnabled
+        trustedProxies = provider.configuration.trustedProxies
+        resources = provider.configuration.resources
+        signInLockout = provider.configuration.signInLockout
+        emailCodeLength = provider.configuration.emailCodeLength
+    }
+
     /// Decides and completes requests.
-    var flow: AuthorizationFlow { AuthorizationFlow(store: provider.store, issuer: provider.issuer, now: provider.now) }
+    var flow: AuthorizationFlow { AuthorizationFlow(store: store, issuer: issuer, now: now) }
     /// Browser sessions.
-    var sessions: BrowserSessions { BrowserSessions(store: provider.store, now: provider.now) }
+    var sessions: BrowserSessions { BrowserSessions(store: store, now: now) }
     /// The cookies, `Secure` when the issuer is HTTPS (known once the port is bound).
-    var cookies: BrowserCookies { BrowserCookies(issuer: provider.issuer.current) }
-    /// The flows the pages run.
-    var engine: FlowEngine { provider.flowEngine }
+    var cookies: BrowserCookies { BrowserCookies(issuer: issuer.current) }
+    /// The current signing keys.
+    var keys: KeyRing { keyRing.current }
+    /// The flows offered.
+    var flows: FlowCatalog { engine.catalog }
 
     /// The renderer of the flow pages of `pending` in `browser`, whose forms carry the request's CSRF token.
     func flowRenderer(pending: PendingAuthorization, browser: BrowserState) -> FlowPageRenderer {
         FlowPageRenderer(
             pending: pending, csrf: browser.csrfToken(for: CSRFToken.signInPurpose(requestID: pending.id)),
-            catalog: provider.flows, signUpEnabled: provider.configuration.signUpEnabled)
+            catalog: flows, signUpEnabled: signUpEnabled)
     }
 
     /// The page of flow `name` for `pending`: the node its interaction stands on (the flow's start when new).
     func flowPage(_ name: String, pending: PendingAuthorization, browser: BrowserState) async throws(StorageError)
         -> Response
     {
-        guard let flow = provider.flows.page(name) else { return Pages.pageNotFound() }
-        guard provider.configuration.signUpEnabled || !flow.createsAccounts else { return Pages.signUpOff() }
+        guard let flow = flows.page(name) else { return Pages.pageNotFound() }
+        guard signUpEnabled || !flow.createsAccounts else { return Pages.signUpOff() }
         let interaction = try await engine.pageInteraction(
             for: pending, flow: flow, guest: try await signedInGuest(browser))
         return flowRenderer(pending: pending, browser: browser).render(try engine.pageAnswer(interaction))
@@ -44,7 +95,7 @@ struct SignInResponder: Sendable {
     /// a browser without a session or signed in with an identity (who may sign in as someone else as before).
     func signedInGuest(_ browser: BrowserState) async throws(StorageError) -> String? {
         guard let session = try await sessions.current(cookieValue: browser.sessionCookie),
-            let user = try await provider.store.user(id: session.subject), user.isAnonymous
+            let user = try await store.user(id: session.subject), user.isAnonymous
         else { return nil }
         return user.id
     }
@@ -63,8 +114,8 @@ struct SignInResponder: Sendable {
         if case .consent = step {
             // The consent page comes next: remember that this session's sign-in was made for this request, so
             // `/consent` finds a forced sign-in done by it (and by no other session).
-            try await provider.store.recordPendingAuthorizationSignIn(
-                idHash: pending.record.idHash, sessionHash: session.idHash, now: provider.now())
+            try await store.recordPendingAuthorizationSignIn(
+                idHash: pending.record.idHash, sessionHash: session.idHash, now: now())
         }
         var response = try await respond(to: step, pending: pending, browser: browser, stored: true, root: root)
         response.setCookie(cookies.session(cookieValue))
@@ -83,8 +134,8 @@ struct SignInResponder: Sendable {
             var hintedSubject: String?
             if let hint = accepted.idTokenHint {
                 hintedSubject = try await IDTokenHint.verify(
-                    hint, keys: provider.keys, issuer: provider.issuer.current, clients: provider.store,
-                    now: provider.now()
+                    hint, keys: keys, issuer: issuer.current, clients: store,
+                    now: now()
                 )?.subject
                 guard hintedSubject != nil else {
                     return Responses.redirect(
@@ -93,18 +144,18 @@ struct SignInResponder: Sendable {
                             error: "invalid_request",
                             description: "id_token_hint is not an ID token issued by this provider",
                             state: accepted.state,
-                            issuer: provider.issuer.current
+                            issuer: issuer.current
                         )
                     )
                 }
             }
             let pending = PendingAuthorization(
                 accepted: accepted, hintedSubject: hintedSubject, browserBinding: browser.requestBinding,
-                now: provider.now())
+                now: now())
             let session = try await sessions.current(cookieValue: browser.sessionCookie)
             let step = try await flow.step(for: pending, session: session)
-            if step == .signIn, let client = provider.upstreamProviders[providerHint] {
-                try await provider.store.insertPendingAuthorization(pending.record)
+            if step == .signIn, let client = upstreamProviders[providerHint] {
+                try await store.insertPendingAuthorization(pending.record)
                 return try await redirectUpstream(client, pending: pending)
             }
             return try await respond(to: step, pending: pending, browser: browser, stored: false)
@@ -123,15 +174,15 @@ struct SignInResponder: Sendable {
     ) async throws(StorageError) -> Response {
         switch step {
         case .signIn:
-            if !stored { try await provider.store.insertPendingAuthorization(pending.record) }
+            if !stored { try await store.insertPendingAuthorization(pending.record) }
             return try await flowPage(FlowCatalog.signInFlow, pending: pending, browser: browser)
         case .consent(let subject):
-            if !stored { try await provider.store.insertPendingAuthorization(pending.record) }
+            if !stored { try await store.insertPendingAuthorization(pending.record) }
             let csrf = browser.csrfToken(for: CSRFToken.consentPurpose(requestID: pending.id, subject: subject))
-            let account = try await provider.store.user(id: subject)?.email
+            let account = try await store.user(id: subject)?.email
             return Pages.consent(pending, csrf: csrf, account: account, root: root)
         case .complete(let completion) where pending.isDeviceRequest:
-            return try await DeviceVerification(store: provider.store, now: provider.now)
+            return try await DeviceVerification(store: store, now: now)
                 .complete(pending, with: completion).page(for: pending)
         case .complete(let completion):
             guard let location = try await flow.complete(pending, with: completion, stored: stored) else {
@@ -147,7 +198,7 @@ struct SignInResponder: Sendable {
         for request: Request,
         _ body: (BrowserState) async throws(StorageError) -> Response
     ) async -> Response {
-        let browser = BrowserState(request: request, cookies: cookies, keys: provider.derivedKeys)
+        let browser = BrowserState(request: request, cookies: cookies, keys: derivedKeys)
         var response: Response
         do {
             response = try await body(browser)
@@ -212,7 +263,7 @@ struct SignInResponder: Sendable {
     /// id opened in another browser (a victim sent a link to an attacker's request) is refused with a page saying so,
     /// and logged through `logger` (the request's, with its request id).
     func pending(id: String?, browser: BrowserState, logger: Logger) async throws(StorageError) -> PendingLookup {
-        guard let pending = try await PendingAuthorization.load(id: id, store: provider.store, now: provider.now())
+        guard let pending = try await PendingAuthorization.load(id: id, store: store, now: now())
         else { return .refused(Pages.requestExpired()) }
         guard pending.isBound(to: browser.requestBinding) else {
             logger.notice("A pending sign-in request was opened in another browser; refused")

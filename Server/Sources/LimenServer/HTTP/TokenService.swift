@@ -6,8 +6,17 @@ import LimenServerStorage
 /// What the token-side routes (`/token`, `/device_authorization`, `/revoke`, `/introspect`, `/userinfo`, `/auth/…`)
 /// share, made once per router.
 struct TokenService: Sendable {
-    /// The provider the routes serve.
-    let provider: Provider
+    /// The tables the token-side routes read and write directly: grants and their tokens, users, profiles, Apple's
+    /// refresh tokens.
+    typealias Storage = GrantStore & RefreshTokenStore & UserStore & IdentityStore & AppleAccountStore
+        & ProfileStore
+
+    /// Where grants, tokens and users are kept.
+    let store: any Storage
+    /// The issuer identifier.
+    let issuer: IssuerBox
+    /// The current time.
+    let now: @Sendable () -> Date
     /// Client authentication for `/token`, `/revoke` and `/introspect`.
     let authenticator: ClientAuthenticator
     /// `grant_type=authorization_code`.
@@ -23,11 +32,17 @@ struct TokenService: Sendable {
     /// Access-token checks for `/userinfo`, `/revoke` and `/introspect`.
     let verifier: AccessTokenVerifier
     /// Makes the tokens of every grant.
-    let issuer: TokenIssuer
+    let tokenIssuer: TokenIssuer
     /// Finds or makes the users of external identities (token exchange, Sign in with Apple).
     let accounts: ExternalAccounts
     /// Checks Apple identity tokens, when Sign in with Apple is configured.
     let apple: AppleIdentityVerifier?
+    /// What Limen keeps of its users' Sign in with Apple, when it is configured.
+    let appleAccounts: AppleAccounts?
+    /// The app schema, compiled (profile claims at `/userinfo`).
+    let profileSchemas: AppSchemaCache
+    /// Whether an external identity may make an account (``ServerConfiguration/signUpEnabled``).
+    let signUpEnabled: Bool
 
     /// Wires the parts over `provider` with `lifetimes`.
     init(provider: Provider, lifetimes: TokenLifetimes) {
@@ -36,8 +51,10 @@ struct TokenService: Sendable {
             resources: provider.configuration.resources, lifetimes: lifetimes, signers: TokenSignerCache(),
             now: provider.now)
         let accounts = ExternalAccounts(store: provider.store, now: provider.now)
-        self.provider = provider
-        self.issuer = issuer
+        self.store = provider.store
+        self.issuer = provider.issuer
+        self.now = provider.now
+        self.tokenIssuer = issuer
         self.accounts = accounts
         authenticator = ClientAuthenticator(store: provider.store, cache: provider.clientCache)
         codeGrant = AuthorizationCodeGrant(store: provider.store, issuer: issuer, now: provider.now)
@@ -53,5 +70,8 @@ struct TokenService: Sendable {
         deviceFlow = DeviceFlow(store: provider.store, keys: provider.derivedKeys, now: provider.now)
         verifier = provider.accessTokenVerifier()
         apple = provider.appleIdentities
+        appleAccounts = provider.appleAccounts
+        profileSchemas = provider.profileSchemas
+        signUpEnabled = provider.configuration.signUpEnabled
     }
 }

@@ -42,7 +42,7 @@ enum UserInfoRoutes {
             // A user deleted since the token was issued: the token no longer stands for anyone.
             guard
                 let userInfo = try await UserInfoClaims.claims(
-                    for: claims, store: service.provider.store, schemas: service.provider.profileSchemas)
+                    for: claims, store: service.store, schemas: service.profileSchemas)
             else {
                 return BearerChallenge.invalidToken.response
             }

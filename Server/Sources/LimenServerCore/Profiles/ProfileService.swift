@@ -30,6 +30,12 @@ package struct ProfileService: Sendable {
         try await storage { () throws(StorageError) in try await schemas.schema(in: store) }
     }
 
+    /// Replaces the app schema with `schema`, as the admin API does, and forgets the compiled one on this node.
+    package func replaceSchema(with schema: ProfileSchema) async throws(StorageError) {
+        try await schema.applyAsAdministered(to: store, now: now())
+        schemas.forget()
+    }
+
     /// `id` when it names a user; ``ProfileError/notFound`` otherwise.
     package func existingUser(_ id: String) async throws(ProfileError) -> String {
         guard let user = try await storage({ () throws(StorageError) in try await store.user(id: id) }) else {
