@@ -4,51 +4,53 @@ import LimenServerStorage
 import Logging
 import NIOCore
 
-/// Builds the HTTP side of a ``Provider``.
+/// Builds the HTTP side of a ``ServerComposition``.
 public enum LimenServerApplication {
-    /// Every route of the provider.
-    public static func router(provider: Provider) -> Router<LimenRequestContext> {
+    /// Every route of the server, each given the services it uses.
+    public static func router(composition: ServerComposition) -> Router<LimenRequestContext> {
         let router = Router(context: LimenRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: ServerErrorLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
         ServerMetrics.add(
-            to: router, access: provider.configuration.metricsAccess, proxies: provider.configuration.trustedProxies)
-        if let limit = provider.configuration.postRateLimit {
+            to: router, access: composition.configuration.metricsAccess,
+            proxies: composition.configuration.trustedProxies)
+        if let limit = composition.configuration.postRateLimit {
             router.add(
                 middleware: RateLimitMiddleware(
                     limiter: RateLimiter(limit: limit),
-                    proxies: provider.configuration.trustedProxies,
-                    now: provider.now
+                    proxies: composition.configuration.trustedProxies,
+                    now: composition.now
                 )
             )
         }
-        let signInLimiter = provider.configuration.signInRateLimit.map { RateLimiter(limit: $0) }
+        let signInLimiter = composition.configuration.signInRateLimit.map { RateLimiter(limit: $0) }
         if let signInLimiter {
             router.add(
                 middleware: RateLimitMiddleware(
-                    limiter: signInLimiter, proxies: provider.configuration.trustedProxies, now: provider.now,
+                    limiter: signInLimiter, proxies: composition.configuration.trustedProxies, now: composition.now,
                     counted: LimitedRoutes(
                         (FlowPageRoutes.passwordRoutes + [
                             EmailLinkRoutes.submitRoute, AppleSignInKitRoutes.nativeRoute, FlowRoutes.continuationRoute,
                         ]).map { (.post, $0) })))
         }
-        if let limit = provider.configuration.authorizeRateLimit {
+        if let limit = composition.configuration.authorizeRateLimit {
             // Each stores a request before anyone signs in: /authorize and the start of a flow.
             router.add(
                 middleware: RateLimitMiddleware(
-                    limiter: RateLimiter(limit: limit), proxies: provider.configuration.trustedProxies,
-                    now: provider.now,
+                    limiter: RateLimiter(limit: limit), proxies: composition.configuration.trustedProxies,
+                    now: composition.now,
                     counted: LimitedRoutes([
                         (.get, AuthorizeRoutes.route), (.post, AuthorizeRoutes.route), (.post, FlowRoutes.startRoute),
                     ])))
         }
         DiscoveryRoutes.add(
-            to: router, issuer: provider.issuer, exchangesTokens: !provider.configuration.trustedIssuers.isEmpty,
-            keys: provider.keyRing, store: provider.store, now: provider.now)
+            to: router, issuer: composition.issuer, exchangesTokens: !composition.configuration.trustedIssuers.isEmpty,
+            keys: composition.keyRing, store: composition.store, now: composition.now)
         let profiles = ProfileService(
-            store: provider.store, schemas: provider.profileSchemas, writes: provider.profileWrites, now: provider.now)
-        let signIn = SignInResponder(provider: provider)
+            store: composition.store, schemas: composition.profileSchemas, writes: composition.profileWrites,
+            now: composition.now)
+        let signIn = SignInResponder(composition: composition)
         AuthorizeRoutes.add(to: router, responder: signIn)
         FlowPageRoutes.add(to: router, responder: signIn)
         ConsentRoutes.add(to: router, responder: signIn)
@@ -56,13 +58,13 @@ public enum LimenServerApplication {
         EndSessionRoutes.add(to: router, responder: signIn)
         DeviceRoutes.add(to: router, responder: signIn)
         FlowRoutes.add(
-            to: router, engine: provider.flowEngine, gate: provider.accountChangeGate(),
-            proxies: provider.configuration.trustedProxies, signInLimiter: signInLimiter, now: provider.now)
+            to: router, engine: composition.flowEngine, gate: composition.accountChangeGate(),
+            proxies: composition.configuration.trustedProxies, signInLimiter: signInLimiter, now: composition.now)
         EmailLinkRoutes.add(to: router, responder: signIn)
         AccountRoutes.add(to: router, responder: signIn, profiles: profiles)
         FederationRoutes.add(to: router, responder: signIn)
         Stylesheet.add(to: router)
-        let tokens = TokenService(provider: provider, lifetimes: provider.configuration.tokenLifetimes)
+        let tokens = TokenService(composition: composition, lifetimes: composition.configuration.tokenLifetimes)
         let oauth = router.group().add(middleware: OAuthServerErrorMiddleware())
         TokenRoutes.add(to: oauth, service: tokens)
         DeviceAuthorizationRoutes.add(to: oauth, service: tokens)
@@ -70,46 +72,47 @@ public enum LimenServerApplication {
         UserInfoRoutes.add(to: router, service: tokens)
         ProfileRoutes.add(to: router, service: tokens, profiles: profiles)
         MeRoutes.add(
-            to: router, service: tokens, gate: provider.accountChangeGate(verifier: tokens.verifier),
-            unlinker: provider.identityUnlinker, removal: provider.accountRemoval)
+            to: router, service: tokens, gate: composition.accountChangeGate(verifier: tokens.verifier),
+            unlinker: composition.identityUnlinker, removal: composition.accountRemoval)
         if let apple = tokens.apple { AppleSignInKitRoutes.add(to: router, service: tokens, apple: apple) }
         AdminRoutes.add(
-            to: router, store: provider.store, clients: provider.clientCache, accounts: provider.accounts,
-            removal: provider.accountRemoval, profiles: profiles, now: provider.now)
+            to: router, store: composition.store, clients: composition.clientCache, accounts: composition.accounts,
+            removal: composition.accountRemoval, profiles: profiles, now: composition.now)
         return router
     }
 
     /// The application, listening where the configuration says. Once the port is bound the issuer is fixed (when
     /// the configuration leaves it to the port) and `onServerRunning` is told the issuer. When it stops, it closes the
-    /// provider's store, after everything else has stopped (``StoreClosingService``).
+    /// composition's store, after everything else has stopped (``StoreClosingService``).
     public static func make(
-        provider: Provider,
+        composition: ServerComposition,
         logger: Logger = Logger(label: "limen.server"),
         onServerRunning: @escaping @Sendable (_ issuer: String) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
-            router: router(provider: provider),
-            server: TimedHTTP1Channel.builder(timeouts: provider.configuration.connectionTimeouts),
+            router: router(composition: composition),
+            server: TimedHTTP1Channel.builder(timeouts: composition.configuration.connectionTimeouts),
             configuration: ApplicationConfiguration(
-                address: .hostname(provider.configuration.host, port: provider.configuration.port),
+                address: .hostname(composition.configuration.host, port: composition.configuration.port),
                 serverName: "limen-server"
             ),
             services: [
-                StoreClosingService(store: provider.store),
+                StoreClosingService(store: composition.store),
                 ExpirySweeper(
-                    store: provider.store,
-                    forgetFailuresAfter: provider.configuration.signInLockout.memory,
-                    keepAnonymousUsersFor: provider.configuration.tokenLifetimes.anonymousUser,
-                    now: provider.now
+                    store: composition.store,
+                    forgetFailuresAfter: composition.configuration.signInLockout.memory,
+                    keepAnonymousUsersFor: composition.configuration.tokenLifetimes.anonymousUser,
+                    now: composition.now
                 ),
                 KeyRingRefresher(
-                    keys: provider.keyRing, store: provider.store, masterKey: provider.masterKey, now: provider.now),
-                provider.mailOutboxWorker,
+                    keys: composition.keyRing, store: composition.store, masterKey: composition.masterKey,
+                    now: composition.now),
+                composition.mailOutboxWorker,
             ],
             onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? provider.configuration.port
-                provider.issuer.set(provider.configuration.issuer(boundPort: port))
-                await onServerRunning(provider.issuer.current)
+                let port = channel.localAddress?.port ?? composition.configuration.port
+                composition.issuer.set(composition.configuration.issuer(boundPort: port))
+                await onServerRunning(composition.issuer.current)
             },
             logger: logger
         )

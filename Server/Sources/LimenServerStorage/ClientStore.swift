@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerWire
 
 /// The registered OAuth clients.
 public protocol ClientStore: Sendable {
@@ -42,11 +43,11 @@ public struct ClientRecord: Sendable, Equatable {
     /// Registered post-logout redirect URIs.
     public var postLogoutRedirectURIs: [String]
     /// Grant types the client may use.
-    public var grantTypes: [String]
+    public var grantTypes: [GrantType]
     /// A first-party client skips the consent page.
     public var isFirstParty: Bool
-    /// The algorithm its ID tokens are signed with (`ES256` or `RS256`).
-    public var idTokenSignedResponseAlg: String
+    /// The algorithm its ID tokens are signed with.
+    public var idTokenSignedResponseAlg: SigningAlgorithm
     /// How long its access tokens live, in seconds; `nil`: the server's ``TokenLifetimes/accessToken``.
     public var accessTokenLifetime: TimeInterval?
     /// How long its refresh tokens live, in seconds; `nil`: the server's ``TokenLifetimes/refreshToken``.
@@ -70,9 +71,9 @@ public struct ClientRecord: Sendable, Equatable {
         isNative: Bool = false,
         redirectURIs: [String],
         postLogoutRedirectURIs: [String] = [],
-        grantTypes: [String] = ["authorization_code", "refresh_token"],
+        grantTypes: [GrantType] = [.authorizationCode, .refreshToken],
         isFirstParty: Bool = false,
-        idTokenSignedResponseAlg: String = "ES256",
+        idTokenSignedResponseAlg: SigningAlgorithm = .es256,
         accessTokenLifetime: TimeInterval? = nil,
         refreshTokenLifetime: TimeInterval? = nil,
         allowsNoPKCE: Bool = false,

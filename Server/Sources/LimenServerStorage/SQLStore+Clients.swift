@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerWire
 
 /// Clients, signing keys and the insertion and sweep of authorization codes, written once for both dialects.
 extension SQLStore {
@@ -24,8 +25,8 @@ extension SQLStore {
                 grant_types, is_first_party, id_token_signed_response_alg, access_token_ttl, refresh_token_ttl,
                 allows_no_pkce, branding, created_at, email_link_uri)
             VALUES (\(client.id), \(client.name), \(client.kind.rawValue), \(client.secretHash), \(client.isNative),
-                \(client.redirectURIs), \(client.postLogoutRedirectURIs), \(client.grantTypes), \(client.isFirstParty),
-                \(client.idTokenSignedResponseAlg), \(SQLValue.seconds(client.accessTokenLifetime)),
+                \(client.redirectURIs), \(client.postLogoutRedirectURIs), \(client.grantTypes.map(\.rawValue)), \(client.isFirstParty),
+                \(client.idTokenSignedResponseAlg.rawValue), \(SQLValue.seconds(client.accessTokenLifetime)),
                 \(SQLValue.seconds(client.refreshTokenLifetime)), \(client.allowsNoPKCE),
                 \(client.branding.map(ClientBranding.encoded)), \(client.createdAt), \(client.emailLinkURI))
             ON CONFLICT (id) DO NOTHING
@@ -108,9 +109,9 @@ extension ClientRecord {
             isNative: try row.bool("is_native"),
             redirectURIs: try row.strings("redirect_uris"),
             postLogoutRedirectURIs: try row.strings("post_logout_redirect_uris"),
-            grantTypes: try row.strings("grant_types"),
+            grantTypes: try row.values("grant_types", as: GrantType.self),
             isFirstParty: try row.bool("is_first_party"),
-            idTokenSignedResponseAlg: try row.text("id_token_signed_response_alg"),
+            idTokenSignedResponseAlg: try row.value("id_token_signed_response_alg", as: SigningAlgorithm.self),
             accessTokenLifetime: try row.optionalSeconds("access_token_ttl"),
             refreshTokenLifetime: try row.optionalSeconds("refresh_token_ttl"),
             allowsNoPKCE: try row.bool("allows_no_pkce"),

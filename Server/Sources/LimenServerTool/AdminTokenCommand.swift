@@ -21,7 +21,7 @@ struct AdminTokenCommand: AsyncParsableCommand {
     var remove = false
 
     func run() async throws {
-        let store = try await Provider.openStore(configuration: data.configuration())
+        let store = try await ServerComposition.openStore(configuration: data.configuration())
         let result: Result<String?, StorageError>
         do {
             if remove {

@@ -112,7 +112,7 @@ struct ClientsCommand: AsyncParsableCommand {
             } catch {
                 throw ValidationError(error.errorDescription ?? error.code)
             }
-            let store = try await Provider.openStore(configuration: data.configuration())
+            let store = try await ServerComposition.openStore(configuration: data.configuration())
             let inserted = try await store.insertClientIfAbsent(client)
             await store.close()
             guard inserted else {
@@ -132,7 +132,7 @@ struct ClientsCommand: AsyncParsableCommand {
         @OptionGroup var data: DataOptions
 
         func run() async throws {
-            let store = try await Provider.openStore(configuration: data.configuration())
+            let store = try await ServerComposition.openStore(configuration: data.configuration())
             let clients = try await store.clients()
             await store.close()
             for client in clients {
@@ -166,7 +166,7 @@ struct ClientsCommand: AsyncParsableCommand {
         var id: String
 
         func run() async throws {
-            let store = try await Provider.openStore(configuration: data.configuration())
+            let store = try await ServerComposition.openStore(configuration: data.configuration())
             let removed = try await store.deleteClient(id: id)
             await store.close()
             guard removed else { throw ValidationError("No client with ID \(id)") }

@@ -54,7 +54,7 @@ struct KeysCommand: AsyncParsableCommand {
         _ body: (any Store, MasterKey) async throws -> KeyRing
     ) async throws -> KeyRing {
         let configuration = try data.configuration()
-        let store = try await Provider.openStore(configuration: configuration)
+        let store = try await ServerComposition.openStore(configuration: configuration)
         do {
             let ring = try await body(store, try MasterKey.loadOrCreate(at: configuration.masterKeyPath))
             await store.close()

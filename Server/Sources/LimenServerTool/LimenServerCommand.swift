@@ -267,15 +267,15 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(error.errorDescription ?? error.code)
         }
         ServerMetrics.bootstrap()
-        let provider: Provider
+        let composition: ServerComposition
         do {
-            provider = try await Provider.bootstrap(configuration: configuration, logger: logger)
+            composition = try await ServerComposition.bootstrap(configuration: configuration, logger: logger)
         } catch {
             // A clear sentence (the file and the fix), not the error's debug description.
             FileHandle.standardError.write(Data("limen-server: \(error.localizedDescription)\n".utf8))
             throw ExitCode.failure
         }
-        let app = LimenServerApplication.make(provider: provider, logger: logger) { issuer in
+        let app = LimenServerApplication.make(composition: composition, logger: logger) { issuer in
             // Written straight to the descriptor: `print` is buffered when stdout is a file or a pipe.
             FileHandle.standardOutput.write(
                 Data(

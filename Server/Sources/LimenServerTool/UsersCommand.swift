@@ -40,7 +40,7 @@ struct UsersCommand: AsyncParsableCommand {
                 throw ValidationError("No password on standard input")
             }
             let configuration = try data.configuration()
-            let store = try await Provider.openStore(configuration: configuration)
+            let store = try await ServerComposition.openStore(configuration: configuration)
             let accounts = Accounts(
                 store: store,
                 hasher: PasswordHasher(parameters: configuration.passwordHashing),
@@ -68,7 +68,7 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var data: DataOptions
 
         func run() async throws {
-            let store = try await Provider.openStore(configuration: data.configuration())
+            let store = try await ServerComposition.openStore(configuration: data.configuration())
             let users = try await store.users()
             await store.close()
             for user in users {

@@ -60,8 +60,8 @@ struct AdminClientTests {
                 """
             let created = try await fixture.admin(.post, "/admin/clients", token: token, json: body)
             #expect(created.status == .created)
-            let expected = ["refresh_token", GrantType.tokenExchange.rawValue]
-            #expect(created.json["grant_types"] == .array(expected.map(JSONValue.string)))
+            let expected: [GrantType] = [.refreshToken, .tokenExchange]
+            #expect(created.json["grant_types"] == .array(expected.map { .string($0.rawValue) }))
             #expect(try await fixture.provider.store.client(id: "app")?.grantTypes == expected)
             let plain = try await fixture.admin(
                 .post, "/admin/clients", token: token,

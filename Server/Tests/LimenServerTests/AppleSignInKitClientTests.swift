@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerWire
 import LimenTestSupport
 import LimenWire
 import Testing
@@ -44,7 +45,7 @@ struct AppleSignInKitClientTests {
                     var claims = apple.claims(subject: subject, now: now, extra: extra)
                     claims["aud"] = .string(AppleFixture.bundleID)
                     claims["nonce"] = .string(AppleIdentityVerifier.hashedNonce(nonce))
-                    return try await apple.token(claims, algorithm: "RS256", at: now)
+                    return try await apple.token(claims, algorithm: .rs256, at: now)
                 }
                 let first = try await identityToken(
                     subject: "000111.first", nonce: "nonce-one",

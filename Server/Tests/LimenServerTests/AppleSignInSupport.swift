@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import LimenServerWire
 import LimenTestSupport
 import LimenWire
 
@@ -48,7 +49,7 @@ struct AppleFixture: Sendable {
         subject: String = "001234.abcdef",
         rawNonce: String = rawNonce,
         extra: [String: JSONValue] = [:],
-        algorithm: String = "RS256"
+        algorithm: SigningAlgorithm = .rs256
     ) async throws -> String {
         var claims: [String: JSONValue] = [
             "aud": .string(Self.bundleID), "nonce": .string(AppleIdentityVerifier.hashedNonce(rawNonce)),
@@ -97,7 +98,7 @@ struct AppleFixture: Sendable {
             "events": .string(String(decoding: events.serialized(), as: UTF8.self)),
         ]
         claims.merge(extra) { _, given in given }
-        return try await (signer ?? apple).token(claims, algorithm: "RS256", at: now)
+        return try await (signer ?? apple).token(claims, algorithm: .rs256, at: now)
     }
 
     /// `POST /auth/apple/notifications` with `payload`, as Apple posts it.

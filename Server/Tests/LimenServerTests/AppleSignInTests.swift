@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import LimenOIDC
 import LimenServerStorage
+import LimenServerWire
 import LimenTestSupport
 import LimenWire
 import Testing
@@ -81,7 +82,7 @@ struct AppleSignInTests {
             case .expired:
                 let past = fixture.now.addingTimeInterval(-3600).timeIntervalSince1970.rounded(.down)
                 token = try await fixture.identityToken(extra: ["iat": .number(past), "exp": .number(past + 300)])
-            case .wrongAlgorithm: token = try await fixture.identityToken(algorithm: "ES256")
+            case .wrongAlgorithm: token = try await fixture.identityToken(algorithm: .es256)
             case .otherIssuer:
                 token = try await fixture.identityToken(extra: ["iss": .string("https://appleid.apple.com")])
             case .notAJWT: token = "not.a.jwt"

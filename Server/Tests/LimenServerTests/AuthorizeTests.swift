@@ -32,7 +32,7 @@ private func replacing(_ name: String, with value: String?) -> [(String, String)
 private func withAuthorize(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let provider = try await Provider.bootstrap(configuration: .testing(directory: directory))
+    let provider = try await ServerComposition.bootstrap(configuration: .testing(directory: directory))
     try await provider.store.insertClientIfAbsent(
         ClientRecord(
             id: "web", name: "Web", kind: .confidential, secretHash: Data(repeating: 7, count: 32),
@@ -45,7 +45,7 @@ private func withAuthorize(_ body: @Sendable (any TestClientProtocol) async thro
             redirectURIs: ["https://legacy.example/cb"], allowsNoPKCE: true, createdAt: Date()
         )
     )
-    let app = Application(router: LimenServerApplication.router(provider: provider))
+    let app = Application(router: LimenServerApplication.router(composition: provider))
     do {
         try await app.test(.router) { client in try await body(client) }
     } catch {

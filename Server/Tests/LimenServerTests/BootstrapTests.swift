@@ -15,12 +15,12 @@ struct BootstrapTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let configuration = ServerConfiguration.testing(directory: directory)
-        let provider = try await Provider.bootstrap(configuration: configuration)
+        let provider = try await ServerComposition.bootstrap(configuration: configuration)
         await provider.store.close()
 
         let attributes = try FileManager.default.attributesOfItem(atPath: configuration.masterKeyPath)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        #expect(provider.keys.keys.map(\.algorithm).sorted() == ["ES256", "RS256"])
+        #expect(provider.keys.keys.map(\.algorithm.rawValue).sorted() == ["ES256", "RS256"])
         let store = try await reopen(configuration)
         let stored = try await store.client(id: "limen-cli")
         await store.close()
@@ -34,9 +34,9 @@ struct BootstrapTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let configuration = ServerConfiguration.testing(directory: directory)
-        let first = try await Provider.bootstrap(configuration: configuration)
+        let first = try await ServerComposition.bootstrap(configuration: configuration)
         await first.store.close()
-        let second = try await Provider.bootstrap(configuration: configuration)
+        let second = try await ServerComposition.bootstrap(configuration: configuration)
         let clients = try await second.store.clients()
         let stored = try await second.store.signingKeys()
         await second.store.close()
@@ -52,12 +52,12 @@ struct BootstrapTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let configuration = ServerConfiguration.testing(directory: directory)
-        let first = try await Provider.bootstrap(configuration: configuration)
+        let first = try await ServerComposition.bootstrap(configuration: configuration)
         await first.store.close()
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: configuration.masterKeyPath)
 
         let error = await #expect(throws: MasterKeyError.self) {
-            _ = try await Provider.bootstrap(configuration: configuration)
+            _ = try await ServerComposition.bootstrap(configuration: configuration)
         }
         #expect(error == .tooPermissive(path: configuration.masterKeyPath, mode: 0o644))
         let message = error?.errorDescription ?? ""
@@ -70,7 +70,7 @@ struct BootstrapTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let configuration = ServerConfiguration.testing(directory: directory)
-        let provider = try await Provider.bootstrap(configuration: configuration)
+        let provider = try await ServerComposition.bootstrap(configuration: configuration)
         await provider.store.close()
 
         let connection = try await SQLiteConnection.open(storage: .file(path: configuration.databasePath))

@@ -26,7 +26,7 @@ enum ChromiumPeer {
 
     /// Registers the public native client the scripts sign in with (`browser-test`, any loopback port).
     static func registerClient(
-        in provider: Provider,
+        in provider: ServerComposition,
         id: String = "browser-test",
         firstParty: Bool = false
     ) async throws -> ClientRecord {
@@ -55,7 +55,7 @@ enum ChromiumPeer {
 /// read the codes it keeps in its directory.
 func withMailedLiveServer(
     configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
-    _ body: (Provider, String, SMTPPeer) async throws -> Void
+    _ body: (ServerComposition, String, SMTPPeer) async throws -> Void
 ) async throws {
     try await SMTPPeer.with { peer in
         let mailed: (inout ServerConfiguration) -> Void = {

@@ -49,7 +49,9 @@ struct ClientCacheTests {
     func removedOnAnotherNode(_ backend: TokenBackend) async throws {
         try await TokenFixture.run(on: backend) { fixture in
             let clock = fixture.clock
-            let otherNode = try await Provider.bootstrap(configuration: fixture.provider.configuration) { clock.now }
+            let otherNode = try await ServerComposition.bootstrap(configuration: fixture.provider.configuration) {
+                clock.now
+            }
             #expect(try await introspect(fixture).status == .ok)
             #expect(try await otherNode.removeClient(id: "web"))
             await otherNode.store.close()

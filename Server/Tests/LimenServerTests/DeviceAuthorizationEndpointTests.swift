@@ -99,7 +99,7 @@ struct DeviceAuthorizationEndpointTests {
             try await fixture.provider.store.insertClientIfAbsent(
                 ClientRecord(
                     id: "tv", name: "Living-room TV", kind: .confidential, secretHash: ClientSecret.hash("tv-secret"),
-                    redirectURIs: [], grantTypes: [GrantType.deviceCode.rawValue, "refresh_token"],
+                    redirectURIs: [], grantTypes: [.deviceCode, .refreshToken],
                     createdAt: fixture.clock.now))
             let accepted = try await fixture.postForm(
                 "/device_authorization", [("scope", "openid")], headers: TokenFixture.basic("tv", "tv-secret"))

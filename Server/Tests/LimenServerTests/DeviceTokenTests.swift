@@ -146,7 +146,7 @@ struct DeviceTokenTests {
             try await fixture.provider.store.insertClientIfAbsent(
                 ClientRecord(
                     id: "other-cli", name: "Other CLI", kind: .public, redirectURIs: [],
-                    grantTypes: [GrantType.deviceCode.rawValue], createdAt: fixture.clock.now))
+                    grantTypes: [.deviceCode], createdAt: fixture.clock.now))
             let (deviceCode, _) = try await fixture.startDevice()
             try await decide(fixture, deviceCode, .approve(subject: fixture.user.id, authTime: fixture.clock.now))
             #expect(try await fixture.poll(deviceCode, clientID: "other-cli").error == "invalid_grant")

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import LimenOIDC
 import LimenServerStorage
+import LimenServerWire
 import LimenTestSupport
 import Testing
 
@@ -171,7 +172,7 @@ struct EndSessionTests {
     func forgedHint() async throws {
         try await withSignIn { fixture in
             var browser = try await signedIn(fixture)
-            let foreignKeys = KeyRing(keys: [try SigningKey.generate(algorithm: "ES256", now: fixture.clock.now)])
+            let foreignKeys = KeyRing(keys: [try SigningKey.generate(algorithm: .es256, now: fixture.clock.now)])
             let forged = try await fixture.signedToken(subject: fixture.user.id, keys: foreignKeys)
             for hint in [forged, "not-a-jwt"] {
                 let page = try await browser.send(

@@ -67,11 +67,13 @@ struct FirstRunTests {
         }
         var configuration = ServerConfiguration.testing(directory: firstDirectory)
         configuration.usePostgres(url: url)
-        let first = try await Provider.bootstrap(configuration: configuration)
+        let first = try await ServerComposition.bootstrap(configuration: configuration)
         await first.store.close()
 
         configuration.dataDirectory = secondDirectory.path
-        let error = await #expect(throws: KeyError.self) { try await Provider.bootstrap(configuration: configuration) }
+        let error = await #expect(throws: KeyError.self) {
+            try await ServerComposition.bootstrap(configuration: configuration)
+        }
         #expect(error?.code == "keys.wrong_master_key")
         #expect(error?.errorDescription?.contains("same master.key") == true)
         await cleanup()
@@ -94,11 +96,11 @@ struct FirstRunTests {
 
     /// Bootstraps two providers with `configuration` at once and checks what `store` (the same database) holds.
     private func expectOneKeySet(configuration: ServerConfiguration, store: any Store) async throws {
-        let outcomes = await withTaskGroup(of: Result<Provider, any Error>.self) { group in
+        let outcomes = await withTaskGroup(of: Result<ServerComposition, any Error>.self) { group in
             for _ in 0..<2 {
                 group.addTask {
                     do {
-                        return .success(try await Provider.bootstrap(configuration: configuration))
+                        return .success(try await ServerComposition.bootstrap(configuration: configuration))
                     } catch {
                         return .failure(error)
                     }

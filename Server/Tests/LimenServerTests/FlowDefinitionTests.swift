@@ -118,7 +118,7 @@ struct FlowDefinitionTests {
         var configuration = ServerConfiguration.testing(directory: directory)
         configuration.flowFiles = [file]
         do {
-            _ = try await Provider.bootstrap(configuration: configuration)
+            _ = try await ServerComposition.bootstrap(configuration: configuration)
             Issue.record("the server started with a broken flow")
         } catch let error as FlowDefinitionError {
             #expect(error.source == file)

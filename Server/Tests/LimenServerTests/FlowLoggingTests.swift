@@ -23,7 +23,7 @@ struct FlowLoggingTests {
         for transport in [MailTransport.log, MailTransport(url: "smtp://127.0.0.1:25")] {
             configuration.mailTransport = try #require(transport)
             let recorded = RecordedLines()
-            let provider = try await Provider.bootstrap(configuration: configuration, logger: recorded.logger)
+            let provider = try await ServerComposition.bootstrap(configuration: configuration, logger: recorded.logger)
             await provider.store.close()
             let warned = recorded.lines.withLock { $0 }.contains { $0.message.hasPrefix("mail_url is log:") }
             #expect(warned == (configuration.mailTransport == .log))
@@ -39,10 +39,10 @@ struct FlowLoggingTests {
         configuration.identityProviders = [
             IdentityProvider(id: "down", displayName: "Down", issuer: "http://127.0.0.1:1", clientID: "limen")
         ]
-        let provider = try await Provider.bootstrap(configuration: configuration)
+        let provider = try await ServerComposition.bootstrap(configuration: configuration)
         let recorded = RecordedLines()
         let application = Application(
-            router: LimenServerApplication.router(provider: provider), logger: recorded.logger)
+            router: LimenServerApplication.router(composition: provider), logger: recorded.logger)
         let start = [
             ("client_id", SeedClients.cliClientID), ("redirect_uri", "http://127.0.0.1:53124/callback"),
             ("scope", "openid"), ("state", "s-1"), ("nonce", "n-1"), ("code_challenge", PKCE().challenge),

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LimenOIDC
+import LimenServerWire
 import LimenTestSupport
 import Testing
 
@@ -46,7 +47,7 @@ struct IDTokenHintTests {
     func foreignHint() async throws {
         try await withSignIn { fixture in
             var browser = try await signedIn(fixture)
-            let foreignKeys = KeyRing(keys: [try SigningKey.generate(algorithm: "ES256", now: fixture.clock.now)])
+            let foreignKeys = KeyRing(keys: [try SigningKey.generate(algorithm: .es256, now: fixture.clock.now)])
             let forged = try await fixture.signedToken(
                 subject: fixture.user.id, audience: "limen-cli", keys: foreignKeys)
             let otherIssuer = try await fixture.signedToken(

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import LimenOIDC
 import LimenServerStorage
+import LimenServerWire
 import LimenTestSupport
 import Testing
 
@@ -17,7 +18,7 @@ struct KeyRotationTests {
         defer { directory.remove() }
         let configuration = ServerConfiguration.testing(directory: directory)
         let start = Date(timeIntervalSince1970: 1_700_000_000)
-        let first = try await Provider.bootstrap(configuration: configuration, now: { start })
+        let first = try await ServerComposition.bootstrap(configuration: configuration, now: { start })
         let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
         let oldKids = Set(first.keys.keys.map(\.kid))
 
@@ -30,7 +31,7 @@ struct KeyRotationTests {
         let newKids = Set(rotated.keys.map(\.kid)).subtracting(oldKids)
         #expect(newKids.count == 2)
 
-        for algorithm in ["ES256", "RS256"] {
+        for algorithm in SigningAlgorithm.allCases {
             let before = try #require(rotated.signingKey(for: algorithm, at: switchover.addingTimeInterval(-1)))
             let after = try #require(rotated.signingKey(for: algorithm, at: switchover))
             #expect(oldKids.contains(before.kid), "the new \(algorithm) key must not sign before the switchover")
@@ -45,12 +46,12 @@ struct KeyRotationTests {
         #expect(Set(rotated.publishedKeys(at: afterRetention).map(\.kid)) == newKids)
 
         // A restart sees the same ring.
-        let restarted = try await Provider.bootstrap(configuration: configuration, now: { switchover })
+        let restarted = try await ServerComposition.bootstrap(configuration: configuration, now: { switchover })
         await restarted.store.close()
         #expect(restarted.keys.keys.map(\.kid) == rotated.keys.map(\.kid))
         #expect(
-            restarted.keys.signingKey(for: "ES256", at: switchover)?.kid
-                == rotated.signingKey(for: "ES256", at: switchover)?.kid)
+            restarted.keys.signingKey(for: .es256, at: switchover)?.kid
+                == rotated.signingKey(for: .es256, at: switchover)?.kid)
     }
 
     @Test("a token signed by the outgoing key still verifies against the JWKS after the switchover")
@@ -59,13 +60,13 @@ struct KeyRotationTests {
         defer { directory.remove() }
         let configuration = ServerConfiguration.testing(directory: directory)
         let start = Date(timeIntervalSince1970: 1_700_000_000)
-        let provider = try await Provider.bootstrap(configuration: configuration, now: { start })
+        let provider = try await ServerComposition.bootstrap(configuration: configuration, now: { start })
         let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
         let ring = try await KeyRing.rotate(store: provider.store, masterKey: masterKey, now: start, publishAhead: 60)
         await provider.store.close()
 
         let signer = try await TokenSigner(keys: ring)
-        let oldToken = try await signer.sign(["sub": .string("u")], algorithm: "RS256", at: start)
+        let oldToken = try await signer.sign(["sub": .string("u")], algorithm: .rs256, at: start)
         let laterJWKS = try JSONWebKeySet(
             json: JSONEncoder().encode(JSONValue.object(ring.jwks(at: start.addingTimeInterval(3600)))))
         _ = try await JWSVerifier.verify(compact: oldToken, jwks: laterJWKS, allowedAlgorithms: [.rs256])
@@ -76,8 +77,8 @@ struct KeyRotationTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let configuration = ServerConfiguration.testing(directory: directory)
-        let provider = try await Provider.bootstrap(configuration: configuration)
-        let app = Application(router: LimenServerApplication.router(provider: provider))
+        let provider = try await ServerComposition.bootstrap(configuration: configuration)
+        let app = Application(router: LimenServerApplication.router(composition: provider))
         @Sendable func publishedCount(_ client: any TestClientProtocol) async throws -> Int {
             try await client.execute(uri: "/jwks", method: .get) { response in
                 let body = try JSONDecoder().decode(
@@ -115,9 +116,9 @@ struct KeyRotationTests {
         defer { directory.remove() }
         let configuration = ServerConfiguration.testing(directory: directory)
         let clock = TestNow()
-        let provider = try await Provider.bootstrap(configuration: configuration, now: { clock.now })
+        let provider = try await ServerComposition.bootstrap(configuration: configuration, now: { clock.now })
         let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
-        let app = Application(router: LimenServerApplication.router(provider: provider))
+        let app = Application(router: LimenServerApplication.router(composition: provider))
         @Sendable func publishedKids(_ client: any TestClientProtocol) async throws -> Set<String> {
             try await client.execute(uri: "/jwks", method: .get) { response in
                 let body = try JSONDecoder().decode(
@@ -131,7 +132,7 @@ struct KeyRotationTests {
                     store: provider.store, masterKey: masterKey, now: clock.now, publishAhead: 60)
                 try await provider.reloadKeys()
                 let newKids = Set(
-                    ["ES256", "RS256"].compactMap {
+                    SigningAlgorithm.allCases.compactMap {
                         provider.keys.signingKey(for: $0, at: clock.now.addingTimeInterval(60))?.kid
                     })
                 #expect(try await publishedKids(client).count == 4)

@@ -14,15 +14,15 @@ import Testing
 func withLiveServer(
     configure: (inout ServerConfiguration) -> Void = { _ in },
     now: @escaping @Sendable () -> Date = Date.init,
-    _ body: (Provider, String) async throws -> Void
+    _ body: (ServerComposition, String) async throws -> Void
 ) async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     var configuration = ServerConfiguration.testing(directory: directory, port: 0)
     configure(&configuration)
-    let provider = try await Provider.bootstrap(configuration: configuration, now: now)
+    let provider = try await ServerComposition.bootstrap(configuration: configuration, now: now)
     let (issuers, continuation) = AsyncStream.makeStream(of: String.self)
-    let app = LimenServerApplication.make(provider: provider) { continuation.yield($0) }
+    let app = LimenServerApplication.make(composition: provider) { continuation.yield($0) }
     // The application closes the store when it stops, however `body` ends.
     try await withRunningService(app, announcing: issuers, ending: continuation, "the server did not start") {
         try await body(provider, $0)

@@ -1,6 +1,7 @@
 import Foundation
 import LimenOIDC
 import LimenServerStorage
+import LimenServerWire
 import Testing
 
 @testable import LimenServer
@@ -37,7 +38,7 @@ struct LiveServerTests {
                 keys: JWKSCache(jwksURI: jwksURI, transport: transport)
             )
             let now = Date().timeIntervalSince1970.rounded(.down)
-            for algorithm in ["ES256", "RS256"] {
+            for algorithm in SigningAlgorithm.allCases {
                 let idToken = try await signer.sign(
                     [
                         "iss": .string(issuer), "aud": .string("limen-cli"), "sub": .string("user-1"),

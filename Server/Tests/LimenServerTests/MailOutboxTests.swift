@@ -76,14 +76,14 @@ struct MailOutboxTests {
         defer { directory.remove() }
         let configuration = ServerConfiguration.testing(directory: directory)
         let clock = TestNow(Self.start)
-        let first = try await Provider.bootstrap(configuration: configuration, now: { clock.now })
+        let first = try await ServerComposition.bootstrap(configuration: configuration, now: { clock.now })
         try await first.mailOutbox.enqueue(outboxMessage(1))
         try await first.mailOutbox.enqueue(outboxMessage(2))
         // A worker that claimed the second and then died with its node: its lease runs out, the message is not lost.
         _ = try await first.store.claimOutboxMail(now: clock.now, until: clock.now + MailOutbox.lease, claim: "dead")
         await first.store.close()
 
-        let second = try await Provider.bootstrap(configuration: configuration, now: { clock.now })
+        let second = try await ServerComposition.bootstrap(configuration: configuration, now: { clock.now })
         let mailer = RecordingMailer()
         let worker = MailOutboxWorker(outbox: second.mailOutbox, mailer: mailer)
         #expect(await worker.deliverDue() == 1)

@@ -27,8 +27,8 @@ struct MetricsAccessTests {
         var configuration = ServerConfiguration.testing(directory: directory, port: 0)
         configuration.trustedProxies = try #require(TrustedProxies(["127.0.0.1"]))
         configuration.metricsAccess = access
-        let provider = try await Provider.bootstrap(configuration: configuration)
-        let app = Application(router: LimenServerApplication.router(provider: provider))
+        let provider = try await ServerComposition.bootstrap(configuration: configuration)
+        let app = Application(router: LimenServerApplication.router(composition: provider))
         do {
             try await app.test(.live) { client in
                 try await client.execute(uri: "/jwks", method: .get) { #expect($0.status == .ok) }

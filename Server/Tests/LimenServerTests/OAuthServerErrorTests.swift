@@ -19,9 +19,9 @@ struct OAuthServerErrorTests {
     func storeFailure(path: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let provider = try await Provider.bootstrap(configuration: .testing(directory: directory))
+        let provider = try await ServerComposition.bootstrap(configuration: .testing(directory: directory))
         await provider.store.close()
-        let app = Application(router: LimenServerApplication.router(provider: provider))
+        let app = Application(router: LimenServerApplication.router(composition: provider))
         try await app.test(.router) { client in
             let body = "grant_type=refresh_token&refresh_token=abc&token=abc&client_id=limen-cli"
             try await client.execute(

@@ -18,8 +18,8 @@ struct OpenAPIDocumentTests {
         defer { directory.remove() }
         var configuration = ServerConfiguration.testing(directory: directory)
         configure(&configuration)
-        let provider = try await Provider.bootstrap(configuration: configuration)
-        let routes = LimenServerApplication.router(provider: provider).routes
+        let provider = try await ServerComposition.bootstrap(configuration: configuration)
+        let routes = LimenServerApplication.router(composition: provider).routes
         await provider.store.close()
         return Set(routes.map { "\($0.method.rawValue) \($0.path)" })
     }

@@ -82,7 +82,7 @@ struct ProfileSchemaConfigurationTests {
                     flags: ConfigurationFlags(configFile: path), environment: [:])
                 configuration.dataDirectory = directory.path
                 configuration.passwordHashing = .testing
-                let provider = try await Provider.bootstrap(configuration: configuration)
+                let provider = try await ServerComposition.bootstrap(configuration: configuration)
                 let fields = try await provider.profileSchemas.schema(in: provider.store).fields.keys.sorted()
                 await provider.store.close()
                 return fields
@@ -91,7 +91,7 @@ struct ProfileSchemaConfigurationTests {
 
             var configuration = ServerConfiguration.testing(directory: directory)
             configuration.profileSchema = nil
-            let store = try await Provider.openStore(configuration: configuration)
+            let store = try await ServerComposition.openStore(configuration: configuration)
             let administered = try ProfileSchema(
                 parsing: .object(["fields": .object(["plan": .object(["type": .string("string")])])]))
             try await administered.applyAsAdministered(to: store, now: Date())

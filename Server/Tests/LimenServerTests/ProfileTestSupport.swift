@@ -100,7 +100,7 @@ extension RecordedResponse {
     var profileData: [String: JSONValue]? { json["data"]?.objectValue }
 }
 
-extension Provider {
+extension ServerComposition {
     /// Stores `json` (``TokenFixture/profileSchemaJSON`` by default) as the app schema, as the admin API would.
     func installProfileSchema(_ json: String = TokenFixture.profileSchemaJSON) async throws {
         let schema = try ProfileSchema(parsing: try JSONValue(parsing: Data(json.utf8)))

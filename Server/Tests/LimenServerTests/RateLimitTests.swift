@@ -153,8 +153,8 @@ struct RateLimitTests {
         configuration.authorizeRateLimit = authorize
         configuration.apple = AppleSignIn(bundleIDs: ["com.example.app"])
         let start = start
-        let provider = try await Provider.bootstrap(configuration: configuration, now: { start })
-        let app = Application(router: LimenServerApplication.router(provider: provider))
+        let provider = try await ServerComposition.bootstrap(configuration: configuration, now: { start })
+        let app = Application(router: LimenServerApplication.router(composition: provider))
         do {
             try await app.test(.router, body)
         } catch {

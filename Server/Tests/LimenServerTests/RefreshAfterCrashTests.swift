@@ -81,7 +81,7 @@ struct RefreshAfterCrashTests {
     {
         var configuration = ServerConfiguration.testing(directory: directory)
         if let databaseURL { configuration.usePostgres(url: databaseURL) }
-        let provider = try await Provider.bootstrap(configuration: configuration, now: Date.init)
+        let provider = try await ServerComposition.bootstrap(configuration: configuration, now: Date.init)
         let store = provider.store
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         var tokens: [String] = []

@@ -73,9 +73,10 @@ struct RequestIDTests {
         let name = try #require(Self.header)
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let provider = try await Provider.bootstrap(configuration: .testing(directory: directory))
+        let provider = try await ServerComposition.bootstrap(configuration: .testing(directory: directory))
         do {
-            try await Application(router: LimenServerApplication.router(provider: provider)).test(.router) { client in
+            try await Application(router: LimenServerApplication.router(composition: provider)).test(.router) {
+                client in
                 for path in ["/healthz", "/no-such-route"] {
                     try await client.execute(uri: path, method: .get, headers: [name: "ops-42"]) { response in
                         #expect(response.headers[name] == "ops-42")

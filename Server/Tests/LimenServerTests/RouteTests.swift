@@ -11,12 +11,12 @@ import Testing
 
 /// Runs `body` against the provider's router, with a fresh data folder.
 private func withRouter(
-    _ body: @Sendable (any TestClientProtocol, Provider) async throws -> Void
+    _ body: @Sendable (any TestClientProtocol, ServerComposition) async throws -> Void
 ) async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let provider = try await Provider.bootstrap(configuration: .testing(directory: directory))
-    let app = Application(router: LimenServerApplication.router(provider: provider))
+    let provider = try await ServerComposition.bootstrap(configuration: .testing(directory: directory))
+    let app = Application(router: LimenServerApplication.router(composition: provider))
     do {
         try await app.test(.router) { client in try await body(client, provider) }
     } catch {

@@ -19,7 +19,7 @@ struct SMTPPeer {
 
     /// This peer, reading only after `provider`'s outbox was delivered (its requests only write to the outbox, and the
     /// fixtures run no worker).
-    func delivering(for provider: Provider) -> SMTPPeer {
+    func delivering(for provider: ServerComposition) -> SMTPPeer {
         var peer = self
         peer.deliverOutbox = { await provider.mailOutboxWorker.deliverDue() }
         return peer

@@ -164,8 +164,8 @@ struct SignInLimitsTests {
         defer { directory.remove() }
         var configuration = ServerConfiguration.testing(directory: directory, port: 0)
         configuration.trustedProxies = try #require(TrustedProxies(["127.0.0.1"]))
-        let provider = try await Provider.bootstrap(configuration: configuration)
-        let app = Application(router: LimenServerApplication.router(provider: provider))
+        let provider = try await ServerComposition.bootstrap(configuration: configuration)
+        let app = Application(router: LimenServerApplication.router(composition: provider))
         do {
             _ = try await provider.accounts.signUp(
                 email: SignInFixture.email, password: SignInFixture.password, name: "Ada")

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import LimenOIDC
 import LimenServerStorage
+import LimenServerWire
 import LimenTestSupport
 import Logging
 import NIOCore
@@ -22,7 +23,7 @@ struct SignInFixture: Sendable {
     static let webSignedOut = "https://app.example/signed-out"
     static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"  // RFC 7636 Appendix B
 
-    let provider: Provider
+    let provider: ServerComposition
     let clock: TestNow
     let user: UserRecord
     let client: any TestClientProtocol
@@ -63,7 +64,7 @@ extension SignInFixture {
                 "iss": .string(issuer ?? self.issuer), "sub": .string(subject), "aud": .string(audience),
                 "iat": .number(now - 7200), "exp": .number(now - 3600),
             ],
-            algorithm: "ES256",
+            algorithm: .es256,
             type: type,
             at: clock.now
         )
@@ -95,7 +96,7 @@ func withSignIn(
     configuration.issuer = issuer
     configuration.passwordHashing = .testing
     configure(&configuration)
-    let provider = try await Provider.bootstrap(configuration: configuration, now: { clock.now })
+    let provider = try await ServerComposition.bootstrap(configuration: configuration, now: { clock.now })
     do {
         try await provider.store.insertClientIfAbsent(
             ClientRecord(
@@ -106,7 +107,7 @@ func withSignIn(
         )
         let user = try await provider.accounts.signUp(
             email: SignInFixture.email, password: SignInFixture.password, name: "Ada")
-        let app = Application(router: LimenServerApplication.router(provider: provider), logger: logger)
+        let app = Application(router: LimenServerApplication.router(composition: provider), logger: logger)
         try await app.test(.router) { client in
             try await body(SignInFixture(provider: provider, clock: clock, user: user, client: client))
         }

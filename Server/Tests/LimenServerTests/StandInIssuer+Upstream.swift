@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import LimenServerWire
 import LimenTestSupport
 import LimenWire
 import NIOCore
@@ -119,10 +120,10 @@ final class StandInUpstream: Sendable {
             claims["email_verified"] = .bool(login.emailVerified)
         }
         if let name = login.name { claims["name"] = .string(name) }
-        let token = try await signer.sign(claims, algorithm: "ES256", at: now)
+        let token = try await signer.sign(claims, algorithm: .es256, at: now)
         guard login.tamper == .signature else { return token }
         claims["sub"] = .string("someone-else")
-        let other = try await signer.sign(claims, algorithm: "ES256", at: now)
+        let other = try await signer.sign(claims, algorithm: .es256, at: now)
         let parts = token.split(separator: ".")
         return "\(parts[0]).\(parts[1]).\(other.split(separator: ".")[2])"
     }

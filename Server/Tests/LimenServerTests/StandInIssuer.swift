@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LimenServerWire
 import LimenTestSupport
 import LimenWire
 import Logging
@@ -47,8 +48,8 @@ struct StandInIssuer: Sendable {
     /// Runs `body` with an issuer serving until it returns or throws.
     static func with(now: Date, _ body: (StandInIssuer) async throws -> Void) async throws {
         let keys = KeyRing(keys: [
-            try SigningKey.generate(algorithm: "ES256", now: now.addingTimeInterval(-3600)),
-            try SigningKey.generate(algorithm: "RS256", now: now.addingTimeInterval(-3600)),
+            try SigningKey.generate(algorithm: .es256, now: now.addingTimeInterval(-3600)),
+            try SigningKey.generate(algorithm: .rs256, now: now.addingTimeInterval(-3600)),
         ])
         let signer = try await TokenSigner(keys: keys)
         let fetches = Locked(0)
@@ -107,8 +108,9 @@ struct StandInIssuer: Sendable {
         return claims
     }
 
-    /// A token over `claims` signed with its `algorithm` key (`ES256` or `RS256`).
-    func token(_ claims: [String: JSONValue], algorithm: String = "ES256", at now: Date) async throws -> String {
+    /// A token over `claims` signed with its `algorithm` key.
+    func token(_ claims: [String: JSONValue], algorithm: SigningAlgorithm = .es256, at now: Date) async throws -> String
+    {
         try await signer.sign(claims, algorithm: algorithm, at: now)
     }
 }

@@ -101,7 +101,7 @@ struct PostgresStoreTests {
         defer { directory.remove() }
         var configuration = ServerConfiguration.testing(directory: directory)
         configuration.usePostgres(url: url)
-        let provider = try await Provider.bootstrap(configuration: configuration)
+        let provider = try await ServerComposition.bootstrap(configuration: configuration)
         #expect(provider.store is PostgresStore)
         await provider.store.close()
         #expect(Set(try await store.signingKeys().map(\.kid)) == Set(provider.keys.keys.map(\.kid)))

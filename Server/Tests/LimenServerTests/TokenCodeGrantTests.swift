@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import LimenOIDC
 import LimenServerStorage
+import LimenServerWire
 import LimenTestSupport
 import Testing
 
@@ -96,7 +97,7 @@ struct TokenCodeGrantTests {
             let now = fixture.clock.now.timeIntervalSince1970
             #expect(jwt.type == "at+jwt")
             #expect(jwt.algorithm == "ES256")
-            #expect(jwt.keyID == fixture.provider.keys.signingKey(for: "ES256", at: fixture.provider.now())?.kid)
+            #expect(jwt.keyID == fixture.provider.keys.signingKey(for: .es256, at: fixture.provider.now())?.kid)
             #expect(jwt.issuer == "http://127.0.0.1:8080")
             #expect(jwt.audience == ["http://127.0.0.1:8080"])
             #expect(jwt.subject == "user-1")

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import LimenServerStorage
+import LimenServerWire
 import LimenTestSupport
 import LimenWire
 import Testing
@@ -58,7 +59,7 @@ enum HostileSubjectToken: String, CaseIterable, Sendable, CustomTestStringConver
                 header: ["alg": .string("none"), "typ": .string("JWT")], claims: issuer.claims(now: now)) + "."
         case .hmacWithPublicKey:
             // The classic confusion: HS256 keyed with the published public key, under that key's kid.
-            let key = try #require(issuer.keys.keys.first { $0.algorithm == "ES256" })
+            let key = try #require(issuer.keys.keys.first { $0.algorithm == .es256 })
             let publicKey = try JSONEncoder().encode(key.publicJWK)
             let signingInput = Self.compact(
                 header: ["alg": .string("HS256"), "typ": .string("JWT"), "kid": .string(key.kid)],
@@ -73,7 +74,7 @@ enum HostileSubjectToken: String, CaseIterable, Sendable, CustomTestStringConver
                 .split(separator: ".")
             return [genuine[0], genuine[1], other[2]].joined(separator: ".")
         case .algorithmNotAllowed:
-            return try await issuer.token(issuer.claims(now: now), algorithm: "RS256", at: now)
+            return try await issuer.token(issuer.claims(now: now), algorithm: .rs256, at: now)
         case .malformed:
             return "not.a-jwt"
         case .wrongSubjectTokenType:
@@ -192,22 +193,22 @@ struct TokenExchangeRefusalTests {
             #expect(fixture.issuer.jwksFetches == 1)
 
             let stranger = try await TokenSigner(
-                keys: KeyRing(keys: [try SigningKey.generate(algorithm: "ES256", now: fixture.now)]))
+                keys: KeyRing(keys: [try SigningKey.generate(algorithm: .es256, now: fixture.now)]))
             let claims = fixture.issuer.claims(now: fixture.now)
-            let first = try await fixture.exchange(try await stranger.sign(claims, algorithm: "ES256", at: fixture.now))
+            let first = try await fixture.exchange(try await stranger.sign(claims, algorithm: .es256, at: fixture.now))
             #expect(first.error == "invalid_grant")
             #expect(first["error_description"] == TokenEndpointError.invalidGrant.errorDescription)
             #expect(fixture.issuer.jwksFetches == 2)
 
             let another = try await TokenSigner(
-                keys: KeyRing(keys: [try SigningKey.generate(algorithm: "ES256", now: fixture.now)]))
-            let second = try await fixture.exchange(try await another.sign(claims, algorithm: "ES256", at: fixture.now))
+                keys: KeyRing(keys: [try SigningKey.generate(algorithm: .es256, now: fixture.now)]))
+            let second = try await fixture.exchange(try await another.sign(claims, algorithm: .es256, at: fixture.now))
             #expect(second.error == "invalid_grant")
             #expect(fixture.issuer.jwksFetches == 2)
 
             fixture.tokens.clock.advance(by: 61)
             let later = try await fixture.exchange(
-                try await another.sign(fixture.issuer.claims(now: fixture.now), algorithm: "ES256", at: fixture.now))
+                try await another.sign(fixture.issuer.claims(now: fixture.now), algorithm: .es256, at: fixture.now))
             #expect(later.error == "invalid_grant")
             #expect(fixture.issuer.jwksFetches == 3)
         }

@@ -38,7 +38,7 @@ struct ExchangeFixture: Sendable {
                     ClientRecord(
                         id: clientID, name: "Exchanger", kind: .public, isNative: true,
                         redirectURIs: [TokenFixture.nativeRedirect],
-                        grantTypes: ["refresh_token", GrantType.tokenExchange.rawValue], isFirstParty: true,
+                        grantTypes: [.refreshToken, .tokenExchange], isFirstParty: true,
                         createdAt: tokens.clock.now))
                 try await body(ExchangeFixture(tokens: tokens, issuer: issuer))
             }
@@ -62,7 +62,7 @@ struct ExchangeFixture: Sendable {
     }
 
     /// A fresh token of the issuer for `subject`, with `extra` claims, signed with `algorithm`.
-    func token(subject: String = "ext-user-1", extra: [String: JSONValue] = [:], algorithm: String = "ES256")
+    func token(subject: String = "ext-user-1", extra: [String: JSONValue] = [:], algorithm: SigningAlgorithm = .es256)
         async throws -> String
     {
         try await issuer.token(issuer.claims(subject: subject, now: now, extra: extra), algorithm: algorithm, at: now)

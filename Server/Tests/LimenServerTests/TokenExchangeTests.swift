@@ -28,8 +28,8 @@ struct TokenExchangeTests {
 
     @Test(
         "a valid ID token of a trusted issuer becomes tokens with a refresh token for a new user",
-        arguments: ["ES256", "RS256"])
-    func validToken(algorithm: String) async throws {
+        arguments: SigningAlgorithm.allCases)
+    func validToken(algorithm: SigningAlgorithm) async throws {
         try await ExchangeFixture.run { fixture in
             let response = try await fixture.exchange(try await fixture.token(algorithm: algorithm))
             #expect(response.status == .ok, "\(String(decoding: response.body, as: UTF8.self))")
@@ -66,7 +66,7 @@ struct TokenExchangeTests {
         try await ExchangeFixture.run { fixture in
             let first = try ExchangeFixture.subject(of: try await fixture.exchange(try await fixture.token()))
             let again = try ExchangeFixture.subject(
-                of: try await fixture.exchange(try await fixture.token(algorithm: "RS256")))
+                of: try await fixture.exchange(try await fixture.token(algorithm: .rs256)))
             let other = try ExchangeFixture.subject(
                 of: try await fixture.exchange(try await fixture.token(subject: "ext-user-2")))
             #expect(first != nil && first == again)

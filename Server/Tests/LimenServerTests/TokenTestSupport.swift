@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LimenOIDC
+import LimenServerWire
 import LimenTestSupport
 import Logging
 import NIOCore
@@ -54,7 +55,7 @@ struct TokenFixture: Sendable {
         id: "user-1", email: "ada@example.com", emailVerified: true, name: "Ada",
         createdAt: Date(timeIntervalSince1970: 0))
 
-    let provider: Provider
+    let provider: ServerComposition
     let clock: TestNow
     let client: any TestClientProtocol
 
@@ -77,7 +78,7 @@ struct TokenFixture: Sendable {
         }
         configure(&configuration)
         let clock = TestNow()
-        let provider = try await Provider.bootstrap(configuration: configuration, now: { clock.now })
+        let provider = try await ServerComposition.bootstrap(configuration: configuration, now: { clock.now })
         let store = provider.store
         let now = clock.now
         try await store.insertUserIfAbsent(user)
@@ -88,12 +89,12 @@ struct TokenFixture: Sendable {
         try await store.insertClientIfAbsent(
             ClientRecord(
                 id: "web", name: "Web", kind: .confidential, secretHash: ClientSecret.hash(webSecret),
-                redirectURIs: [webRedirect], idTokenSignedResponseAlg: "RS256", createdAt: now))
+                redirectURIs: [webRedirect], idTokenSignedResponseAlg: .rs256, createdAt: now))
         try await store.insertClientIfAbsent(
             ClientRecord(
                 id: "backend", name: "Backend", kind: .confidential, secretHash: ClientSecret.hash(backendSecret),
-                redirectURIs: [webRedirect], grantTypes: ["authorization_code"], createdAt: now))
-        let app = Application(router: LimenServerApplication.router(provider: provider), logger: logger)
+                redirectURIs: [webRedirect], grantTypes: [.authorizationCode], createdAt: now))
+        let app = Application(router: LimenServerApplication.router(composition: provider), logger: logger)
         do {
             try await app.test(.router) { client in
                 try await body(TokenFixture(provider: provider, clock: clock, client: client))

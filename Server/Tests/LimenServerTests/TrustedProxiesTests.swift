@@ -119,8 +119,8 @@ struct TrustedProxiesTests {
         var configuration = ServerConfiguration.testing(directory: directory, port: 0)
         configuration.postRateLimit = RateLimit(burst: 1, perSecond: 0.001)
         configuration.trustedProxies = try #require(TrustedProxies(proxies))
-        let provider = try await Provider.bootstrap(configuration: configuration, now: { start })
-        let app = Application(router: LimenServerApplication.router(provider: provider))
+        let provider = try await ServerComposition.bootstrap(configuration: configuration, now: { start })
+        let app = Application(router: LimenServerApplication.router(composition: provider))
         do {
             try await app.test(.live) { client in
                 try await body { forwardedFor in

@@ -177,7 +177,7 @@ struct UpstreamGlewlwydTests {
     /// Runs `body` with glewlwyd and Limen (HummingbirdTesting's live client; the issuer names a redirect port)
     /// offering glewlwyd as upstream provider `glewlwyd`, with the public client `app`.
     private static func withServer(
-        _ body: @escaping @Sendable (GlewlwydUpstream, Provider, any TestClientProtocol) async throws -> Void
+        _ body: @escaping @Sendable (GlewlwydUpstream, ServerComposition, any TestClientProtocol) async throws -> Void
     ) async throws {
         try await GlewlwydUpstream.with { glewlwyd in
             let directory = try TemporaryDirectory()
@@ -185,10 +185,10 @@ struct UpstreamGlewlwydTests {
             var configuration = ServerConfiguration.testing(directory: directory)
             // Only the issuer names the port (the live test client binds its own): one glewlwyd knows is enough.
             Self.offer(glewlwyd, port: 47111, in: &configuration)
-            let provider = try await Provider.bootstrap(configuration: configuration)
+            let provider = try await ServerComposition.bootstrap(configuration: configuration)
             do {
                 _ = try await ChromiumPeer.registerClient(in: provider, id: "app", firstParty: true)
-                let app = Application(router: LimenServerApplication.router(provider: provider))
+                let app = Application(router: LimenServerApplication.router(composition: provider))
                 try await app.test(.live) { client in try await body(glewlwyd, provider, client) }
             } catch {
                 await provider.store.close()
@@ -200,7 +200,7 @@ struct UpstreamGlewlwydTests {
 
     private static func signIn(
         client: some TestClientProtocol,
-        provider: Provider,
+        provider: ServerComposition,
         glewlwyd: GlewlwydUpstream
     ) async throws {
         let pkce = PKCE()

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import LimenOIDC
 import LimenServerStorage
+import LimenServerWire
 import LimenTestSupport
 import Testing
 
@@ -76,10 +77,10 @@ struct UserInfoTests {
                 // Same claims, signed by a key that is not the provider's.
                 let directory = try TemporaryDirectory()
                 defer { directory.remove() }
-                let other = try await Provider.bootstrap(configuration: .testing(directory: directory))
+                let other = try await ServerComposition.bootstrap(configuration: .testing(directory: directory))
                 await other.store.close()
                 presented = try await TokenSigner(keys: other.keys).sign(
-                    try UnverifiedJWT(accessToken).claims, algorithm: "ES256", type: "at+jwt", at: other.now())
+                    try UnverifiedJWT(accessToken).claims, algorithm: .es256, type: "at+jwt", at: other.now())
             case "id token": presented = try #require(tokens["id_token"])
             default:
                 let parts = accessToken.split(separator: ".")

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LimenOIDC
+import LimenServerWire
 import LimenTestSupport
 import Testing
 
@@ -59,7 +60,7 @@ struct VerifiedSignatureCacheTests {
             #expect(verifier.signedClaims(token, now: claims.expiresAt) == nil)
 
             let ring = fixture.provider.keys
-            fixture.provider.keyRing.replace(with: KeyRing(keys: ring.keys.filter { $0.algorithm != "ES256" }))
+            fixture.provider.keyRing.replace(with: KeyRing(keys: ring.keys.filter { $0.algorithm != .es256 }))
             #expect(verifier.signedClaims(token, now: fixture.clock.now) == nil)
             fixture.provider.keyRing.replace(with: ring)
             #expect(verifier.signedClaims(token, now: fixture.clock.now) != nil)
@@ -69,7 +70,7 @@ struct VerifiedSignatureCacheTests {
     @Test("a token without kid is verified every time, never remembered")
     func tokenWithoutKeyIDIsNotRemembered() async throws {
         try await withSignedInVerifier { fixture, cache, verifier, issued in
-            let key = try #require(fixture.provider.keys.signingKey(for: "ES256", at: fixture.clock.now))
+            let key = try #require(fixture.provider.keys.signingKey(for: .es256, at: fixture.clock.now))
             guard case .es256(let privateKey) = key.material else {
                 Issue.record("the ES256 signing key is not P-256")
                 return

@@ -81,7 +81,7 @@ enum DiscoveryRoutes {
             scopesSupported: AuthorizationValidator.supportedScopes,
             responseTypesSupported: ["code"],
             grantTypesSupported: [GrantType.authorizationCode, .refreshToken, .deviceCode].map(\.rawValue),
-            idTokenSigningAlgValuesSupported: ["ES256", "RS256"],
+            idTokenSigningAlgValuesSupported: SigningAlgorithm.allCases.map(\.rawValue),
             codeChallengeMethodsSupported: ["S256"],
             tokenEndpointAuthMethodsSupported: ["none", "client_secret_basic", "client_secret_post"],
             claimsSupported: [

@@ -45,21 +45,21 @@ struct SignInResponder: Sendable {
     private let logger = Logger(label: "limen.sign-in")
 
     /// Wires the browser's routes over `provider`'s services.
-    init(provider: Provider) {
-        store = provider.store
-        issuer = provider.issuer
-        keyRing = provider.keyRing
-        derivedKeys = provider.derivedKeys
-        now = provider.now
-        engine = provider.flowEngine
-        upstreamProviders = provider.upstreamProviders
-        passwordSignIn = provider.passwordSignIn
-        accountRemoval = provider.accountRemoval
-        signUpEnabled = provider.configuration.signUpEnabled
-        trustedProxies = provider.configuration.trustedProxies
-        resources = provider.configuration.resources
-        signInLockout = provider.configuration.signInLockout
-        emailCodeLength = provider.configuration.emailCodeLength
+    init(composition: ServerComposition) {
+        store = composition.store
+        issuer = composition.issuer
+        keyRing = composition.keyRing
+        derivedKeys = composition.derivedKeys
+        now = composition.now
+        engine = composition.flowEngine
+        upstreamProviders = composition.upstreamProviders
+        passwordSignIn = composition.passwordSignIn
+        accountRemoval = composition.accountRemoval
+        signUpEnabled = composition.configuration.signUpEnabled
+        trustedProxies = composition.configuration.trustedProxies
+        resources = composition.configuration.resources
+        signInLockout = composition.configuration.signInLockout
+        emailCodeLength = composition.configuration.emailCodeLength
     }
 
     /// Decides and completes requests.

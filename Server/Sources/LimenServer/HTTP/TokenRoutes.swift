@@ -31,7 +31,7 @@ enum TokenRoutes {
 
     /// Refuses a client not registered for `grantType` (`unauthorized_client`).
     static func requireGrantType(_ grantType: GrantType, client: ClientRecord) throws(TokenEndpointError) {
-        guard client.grantTypes.contains(grantType.rawValue) else {
+        guard client.grantTypes.contains(grantType) else {
             throw .unauthorizedClient("this client may not use the \(grantType.rawValue) grant")
         }
     }

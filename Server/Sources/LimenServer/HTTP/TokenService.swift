@@ -45,33 +45,34 @@ struct TokenService: Sendable {
     let signUpEnabled: Bool
 
     /// Wires the parts over `provider` with `lifetimes`.
-    init(provider: Provider, lifetimes: TokenLifetimes) {
+    init(composition: ServerComposition, lifetimes: TokenLifetimes) {
         let issuer = TokenIssuer(
-            keys: provider.keyRing, issuer: provider.issuer, store: provider.store, schemas: provider.profileSchemas,
-            resources: provider.configuration.resources, lifetimes: lifetimes, signers: TokenSignerCache(),
-            now: provider.now)
-        let accounts = ExternalAccounts(store: provider.store, now: provider.now)
-        self.store = provider.store
-        self.issuer = provider.issuer
-        self.now = provider.now
+            keys: composition.keyRing, issuer: composition.issuer, store: composition.store,
+            schemas: composition.profileSchemas,
+            resources: composition.configuration.resources, lifetimes: lifetimes, signers: TokenSignerCache(),
+            now: composition.now)
+        let accounts = ExternalAccounts(store: composition.store, now: composition.now)
+        self.store = composition.store
+        self.issuer = composition.issuer
+        self.now = composition.now
         self.tokenIssuer = issuer
         self.accounts = accounts
-        authenticator = ClientAuthenticator(store: provider.store, cache: provider.clientCache)
-        codeGrant = AuthorizationCodeGrant(store: provider.store, issuer: issuer, now: provider.now)
-        refreshGrant = RefreshTokenGrant(store: provider.store, issuer: issuer, now: provider.now)
-        deviceGrant = DeviceCodeGrant(store: provider.store, issuer: issuer, now: provider.now)
+        authenticator = ClientAuthenticator(store: composition.store, cache: composition.clientCache)
+        codeGrant = AuthorizationCodeGrant(store: composition.store, issuer: issuer, now: composition.now)
+        refreshGrant = RefreshTokenGrant(store: composition.store, issuer: issuer, now: composition.now)
+        deviceGrant = DeviceCodeGrant(store: composition.store, issuer: issuer, now: composition.now)
         exchangeGrant = TokenExchangeGrant(
             issuer: issuer,
             verifier: ExternalTokenVerifier(
-                issuers: provider.configuration.trustedIssuers,
-                transport: URLSessionTransport(timeout: provider.configuration.outboundTimeout),
-                now: provider.now),
-            accounts: accounts, store: provider.store, signUpEnabled: provider.configuration.signUpEnabled)
-        deviceFlow = DeviceFlow(store: provider.store, keys: provider.derivedKeys, now: provider.now)
-        verifier = provider.accessTokenVerifier()
-        apple = provider.appleIdentities
-        appleAccounts = provider.appleAccounts
-        profileSchemas = provider.profileSchemas
-        signUpEnabled = provider.configuration.signUpEnabled
+                issuers: composition.configuration.trustedIssuers,
+                transport: URLSessionTransport(timeout: composition.configuration.outboundTimeout),
+                now: composition.now),
+            accounts: accounts, store: composition.store, signUpEnabled: composition.configuration.signUpEnabled)
+        deviceFlow = DeviceFlow(store: composition.store, keys: composition.derivedKeys, now: composition.now)
+        verifier = composition.accessTokenVerifier()
+        apple = composition.appleIdentities
+        appleAccounts = composition.appleAccounts
+        profileSchemas = composition.profileSchemas
+        signUpEnabled = composition.configuration.signUpEnabled
     }
 }

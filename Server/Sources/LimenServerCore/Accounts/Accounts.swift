@@ -83,7 +83,7 @@ public struct Accounts: Sendable {
 
     /// Deletes the account `userID` with everything it owns: grants (so every refresh and access token), browser
     /// sessions, codes, consents, profile, identities and Apple account. Every deletion goes this way (the account
-    /// page, the admin API and `DELETE /v1/me` through ``Provider/deleteAccount(userID:logger:)``, which revokes Apple's
+    /// page, the admin API and `DELETE /v1/me` through ``AccountRemoval/deleteAccount(userID:logger:)``, which revokes Apple's
     /// token first); returns whether there was such a user.
     @discardableResult
     public func delete(userID: String) async throws(StorageError) -> Bool {

@@ -37,7 +37,7 @@ extension AdminClientRequest {
             isFirstParty: firstParty ?? false,
             redirectURIs: redirectURIs ?? [],
             postLogoutRedirectURIs: postLogoutRedirectURIs ?? [],
-            idTokenSignedResponseAlg: idTokenSignedResponseAlg ?? "ES256",
+            idTokenSignedResponseAlg: idTokenSignedResponseAlg ?? SigningAlgorithm.es256.rawValue,
             accessTokenLifetime: accessTokenTTL.map(TimeInterval.init),
             refreshTokenLifetime: refreshTokenTTL.map(TimeInterval.init),
             allowsNoPKCE: allowNoPKCE ?? false,
@@ -131,8 +131,8 @@ package struct AdminClientResource: Encodable, Sendable {
         firstParty = client.isFirstParty
         redirectURIs = client.redirectURIs
         postLogoutRedirectURIs = client.postLogoutRedirectURIs
-        grantTypes = client.grantTypes
-        idTokenSignedResponseAlg = client.idTokenSignedResponseAlg
+        grantTypes = client.grantTypes.map(\.rawValue)
+        idTokenSignedResponseAlg = client.idTokenSignedResponseAlg.rawValue
         accessTokenTTL = client.accessTokenLifetime.map { Int($0) }
         refreshTokenTTL = client.refreshTokenLifetime.map { Int($0) }
         allowNoPKCE = client.allowsNoPKCE

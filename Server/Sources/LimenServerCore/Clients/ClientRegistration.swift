@@ -58,7 +58,7 @@ public struct ClientRegistration: Sendable, Equatable {
         isFirstParty: Bool = false,
         redirectURIs: [String],
         postLogoutRedirectURIs: [String] = [],
-        idTokenSignedResponseAlg: String = "ES256",
+        idTokenSignedResponseAlg: String = SigningAlgorithm.es256.rawValue,
         accessTokenLifetime: TimeInterval? = nil,
         refreshTokenLifetime: TimeInterval? = nil,
         allowsNoPKCE: Bool = false,
@@ -93,7 +93,7 @@ public struct ClientRegistration: Sendable, Equatable {
         if let emailLinkURI, let reason = Self.redirectProblem(emailLinkURI, isNative: isNative) {
             throw .invalidEmailLinkURI(emailLinkURI, reason)
         }
-        guard ["ES256", "RS256"].contains(idTokenSignedResponseAlg) else {
+        guard let algorithm = SigningAlgorithm(rawValue: idTokenSignedResponseAlg) else {
             throw .unsupportedAlgorithm(idTokenSignedResponseAlg)
         }
         if isNative && kind == .confidential { throw .nativeClientWithSecret }
@@ -104,10 +104,13 @@ public struct ClientRegistration: Sendable, Equatable {
         if let refreshTokenLifetime, !Self.refreshTokenLifetimeRange.contains(refreshTokenLifetime) {
             throw .invalidTokenLifetime("refresh_token_ttl", Self.refreshTokenLifetimeRange)
         }
+        var types: [GrantType] = [.authorizationCode, .refreshToken]
         if let grantTypes {
             guard !grantTypes.isEmpty else { throw .unsupportedGrantType("") }
-            if let unsupported = grantTypes.first(where: { !Self.supportedGrantTypes.contains($0) }) {
-                throw .unsupportedGrantType(unsupported)
+            types = []
+            for name in grantTypes {
+                guard let type = GrantType(rawValue: name) else { throw .unsupportedGrantType(name) }
+                if !types.contains(type) { types.append(type) }
             }
         }
         let secret = kind == .confidential ? ClientSecret.generate() : nil
@@ -119,12 +122,9 @@ public struct ClientRegistration: Sendable, Equatable {
             isNative: isNative,
             redirectURIs: redirectURIs,
             postLogoutRedirectURIs: postLogoutRedirectURIs,
-            grantTypes: grantTypes?.reduce(into: [String]()) { kept, type in
-                if !kept.contains(type) { kept.append(type) }
-            }
-                ?? [GrantType.authorizationCode.rawValue, GrantType.refreshToken.rawValue],
+            grantTypes: types,
             isFirstParty: isFirstParty,
-            idTokenSignedResponseAlg: idTokenSignedResponseAlg,
+            idTokenSignedResponseAlg: algorithm,
             accessTokenLifetime: accessTokenLifetime?.rounded(.down),
             refreshTokenLifetime: refreshTokenLifetime?.rounded(.down),
             allowsNoPKCE: allowsNoPKCE,

@@ -1,5 +1,6 @@
 import Foundation
 import LimenServerStorage
+import LimenServerWire
 
 /// How a Limen Server instance runs: where it listens, where its data lives, and its public name.
 public struct ServerConfiguration: Sendable {
@@ -149,7 +150,7 @@ public enum SeedClients {
             kind: .public,
             isNative: true,
             redirectURIs: ["http://127.0.0.1/callback", "http://[::1]/callback"],
-            grantTypes: ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
+            grantTypes: [.authorizationCode, .refreshToken, .deviceCode],
             isFirstParty: true,
             createdAt: now
         )

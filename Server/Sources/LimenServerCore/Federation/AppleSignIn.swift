@@ -1,5 +1,6 @@
 import Foundation
 import LimenServerStorage
+import LimenServerWire
 import LimenWire
 
 /// Sign in with Apple: the `apple` setting. Apple is a trusted-issuer preset (``trustedIssuer``): its identity tokens
@@ -81,6 +82,6 @@ public struct AppleSignIn: Sendable, Equatable {
     package static func client(now: Date) -> ClientRecord {
         ClientRecord(
             id: clientID, name: "Sign in with Apple (AppleSignInKit)", kind: .public, isNative: true, redirectURIs: [],
-            grantTypes: ["refresh_token"], isFirstParty: true, createdAt: now)
+            grantTypes: [.refreshToken], isFirstParty: true, createdAt: now)
     }
 }

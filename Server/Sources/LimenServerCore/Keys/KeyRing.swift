@@ -1,5 +1,6 @@
 import Foundation
 import LimenServerStorage
+import LimenServerWire
 import LimenWire
 import Logging
 
@@ -26,7 +27,9 @@ public struct KeyRing: Sendable {
     ) async throws -> KeyRing {
         let now = wholeSeconds(now)
         var records = try await store.signingKeys()
-        let missing = ["ES256", "RS256"].filter { algorithm in !records.contains { $0.algorithm == algorithm } }
+        let missing = SigningAlgorithm.allCases.filter { algorithm in
+            !records.contains { $0.algorithm == algorithm.rawValue }
+        }
         if !missing.isEmpty {
             for algorithm in missing {
                 let key = try SigningKey.generate(algorithm: algorithm, now: now)
@@ -52,7 +55,7 @@ public struct KeyRing: Sendable {
         let now = wholeSeconds(now)
         let current = try await loadOrCreate(store: store, masterKey: masterKey, now: now, logger: logger)
         let switchover = now.addingTimeInterval(publishAhead.rounded(.down))
-        for algorithm in ["ES256", "RS256"] {
+        for algorithm in SigningAlgorithm.allCases {
             let key = try SigningKey.generate(algorithm: algorithm, now: now, activatesAt: switchover)
             try await store.insertSigningKey(key.record(sealedWith: masterKey))
             for old in current.keys where old.algorithm == algorithm && old.retiredAt == nil {
@@ -67,7 +70,7 @@ public struct KeyRing: Sendable {
     }
 
     /// The key that signs for `algorithm` at `date`: the newest one that is active and not retired.
-    public func signingKey(for algorithm: String, at date: Date) -> SigningKey? {
+    public func signingKey(for algorithm: SigningAlgorithm, at date: Date) -> SigningKey? {
         keys.last { $0.algorithm == algorithm && $0.signs(at: date) }
     }
 

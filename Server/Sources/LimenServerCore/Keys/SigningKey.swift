@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LimenServerStorage
+import LimenServerWire
 import LimenWire
 import _CryptoExtras
 
@@ -22,11 +23,11 @@ public struct SigningKey: Sendable {
     public let retiredAt: Date?
     package let material: Material
 
-    /// `ES256` or `RS256`.
-    public var algorithm: String {
+    /// The algorithm the key signs with.
+    public var algorithm: SigningAlgorithm {
         switch material {
-        case .es256: "ES256"
-        case .rs256: "RS256"
+        case .es256: .es256
+        case .rs256: .rs256
         }
     }
 
@@ -39,18 +40,16 @@ public struct SigningKey: Sendable {
     }
 
     /// A new key for `algorithm` (`ES256`: P-256; `RS256`: RSA 2048), signing from `activatesAt`.
-    static func generate(algorithm: String, now: Date, activatesAt: Date? = nil) throws -> SigningKey {
+    static func generate(algorithm: SigningAlgorithm, now: Date, activatesAt: Date? = nil) throws -> SigningKey {
         switch algorithm {
-        case "ES256":
+        case .es256:
             try SigningKey(material: .es256(P256.Signing.PrivateKey()), createdAt: now, activatesAt: activatesAt)
-        case "RS256":
+        case .rs256:
             try SigningKey(
                 material: .rs256(_RSA.Signing.PrivateKey(keySize: .bits2048)),
                 createdAt: now,
                 activatesAt: activatesAt
             )
-        default:
-            throw KeyError.unsupportedAlgorithm(algorithm)
         }
     }
 
@@ -69,7 +68,7 @@ public struct SigningKey: Sendable {
 
     /// The public key as a JWK with `kid`, `alg` and `use: sig`.
     public var publicJWK: [String: JSONValue] {
-        var jwk: [String: JSONValue] = ["kid": .string(kid), "alg": .string(algorithm), "use": .string("sig")]
+        var jwk: [String: JSONValue] = ["kid": .string(kid), "alg": .string(algorithm.rawValue), "use": .string("sig")]
         for (name, value) in Self.publicMembers(of: material) {
             jwk[name] = .string(value)
         }
@@ -82,7 +81,7 @@ public struct SigningKey: Sendable {
     package func record(sealedWith masterKey: MasterKey) throws -> SigningKeyRecord {
         SigningKeyRecord(
             kid: kid,
-            algorithm: algorithm,
+            algorithm: algorithm.rawValue,
             encryptedPrivateKey: try masterKey.encrypt(privateKeyBytes, context: Self.context(kid: kid)),
             createdAt: createdAt,
             activatesAt: activatesAt,
@@ -95,10 +94,10 @@ public struct SigningKey: Sendable {
         guard let bytes = try? masterKey.decrypt(record.encryptedPrivateKey, context: Self.context(kid: record.kid))
         else { throw KeyError.wrongMasterKey(record.kid) }
         let material: Material =
-            switch record.algorithm {
-            case "ES256": .es256(try P256.Signing.PrivateKey(rawRepresentation: bytes))
-            case "RS256": .rs256(try _RSA.Signing.PrivateKey(derRepresentation: bytes))
-            default: throw KeyError.unsupportedAlgorithm(record.algorithm)
+            switch SigningAlgorithm(rawValue: record.algorithm) {
+            case .es256: .es256(try P256.Signing.PrivateKey(rawRepresentation: bytes))
+            case .rs256: .rs256(try _RSA.Signing.PrivateKey(derRepresentation: bytes))
+            case nil: throw KeyError.unsupportedAlgorithm(record.algorithm)
             }
         try self.init(
             material: material,

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import LimenServerWire
 import LimenWire
 
 /// Signs JWTs (ID tokens, RFC 9068 access tokens) with the provider's newest key for an algorithm, through jwt-kit.
@@ -34,19 +35,19 @@ public struct TokenSigner: Sendable {
         self.collection = collection
     }
 
-    /// A compact JWS over `claims`, signed with the key that signs for `algorithm` at `date` (`ES256` or `RS256`); the header
+    /// A compact JWS over `claims`, signed with the key that signs for `algorithm` at `date`; the header
     /// carries `alg`, `kid` and `typ` (`JWT`, or `at+jwt` for RFC 9068 access tokens).
     public func sign(
         _ claims: [String: JSONValue],
-        algorithm: String,
+        algorithm: SigningAlgorithm,
         type: String = "JWT",
         at date: Date
     ) async throws -> String {
         guard let key = keys.signingKey(for: algorithm, at: date) else {
-            throw KeyError.unsupportedAlgorithm(algorithm)
+            throw KeyError.unsupportedAlgorithm(algorithm.rawValue)
         }
         var header = JWTHeader()
-        header.alg = algorithm
+        header.alg = algorithm.rawValue
         header.typ = type
         return try await collection.sign(ClaimSet(members: claims), kid: JWKIdentifier(string: key.kid), header: header)
     }

@@ -127,7 +127,7 @@ package struct AuthorizationValidator: Sendable {
         guard responseType == "code" else {
             return refuse("unsupported_response_type", "only response_type=code is supported")
         }
-        guard client.grantTypes.contains("authorization_code") else {
+        guard client.grantTypes.contains(.authorizationCode) else {
             return refuse("unauthorized_client", "this client may not use the authorization code grant")
         }
         if let mode = parameters["response_mode"], mode != "query" {

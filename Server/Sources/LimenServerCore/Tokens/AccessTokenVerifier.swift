@@ -62,7 +62,7 @@ package struct AccessTokenVerifier: Sendable {
 
     /// The claims of a token signed by this provider, unexpired, whatever has been revoked since.
     package func signedClaims(_ token: String, now: Date) -> AccessTokenClaims? {
-        guard let jwt = try? UnverifiedJWT(token), jwt.algorithm == "ES256",
+        guard let jwt = try? UnverifiedJWT(token), jwt.algorithm == SigningAlgorithm.es256.rawValue,
             let key = verificationKey(kid: jwt.keyID, at: now),
             let type = jwt.type?.lowercased(), ["at+jwt", "application/at+jwt"].contains(type),
             jwt.issuer == issuer.current, jwt.audience.contains(issuer.current),

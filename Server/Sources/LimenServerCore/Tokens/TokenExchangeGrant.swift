@@ -122,7 +122,7 @@ package struct TokenExchangeGrant: Sendable {
         case .failure(let refusal): throw .unknownScope(refusal.description)
         }
         scopes.removeAll { $0 == Scope.offlineAccess }
-        if client.grantTypes.contains("refresh_token") { scopes.append(Scope.offlineAccess) }
+        if client.grantTypes.contains(.refreshToken) { scopes.append(Scope.offlineAccess) }
         return scopes.joined(separator: " ")
     }
 }

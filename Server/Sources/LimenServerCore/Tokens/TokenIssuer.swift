@@ -99,7 +99,7 @@ package struct TokenIssuer: Sendable {
                 "exp": Self.seconds(accessExpiry), "jti": .string(RandomToken.make(byteCount: 16)),
                 "auth_time": Self.seconds(grant.authTime), Self.grantClaim: .string(grant.id),
             ],
-            algorithm: "ES256",
+            algorithm: .es256,
             type: Self.accessTokenType,
             signer: signer,
             now: now
@@ -129,7 +129,7 @@ package struct TokenIssuer: Sendable {
         }
         var lastExpiry = accessExpiry
         var record: RefreshTokenRecord?
-        if client.grantTypes.contains("refresh_token") && grant.mayRefresh {
+        if client.grantTypes.contains(.refreshToken) && grant.mayRefresh {
             let refreshToken = RandomIdentifier.make()
             let refreshExpiry = now.addingTimeInterval(lifetimes.refreshToken)
             body["refresh_token"] = .string(refreshToken)
@@ -153,7 +153,7 @@ package struct TokenIssuer: Sendable {
 
     private func sign(
         _ claims: [String: JSONValue],
-        algorithm: String,
+        algorithm: SigningAlgorithm,
         type: String,
         signer: TokenSigner,
         now: Date

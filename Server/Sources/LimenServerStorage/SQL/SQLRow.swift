@@ -83,6 +83,22 @@ extension SQLRow {
         return strings
     }
 
+    /// A `TEXT` column holding one of `Value`'s raw values.
+    func value<Value: RawRepresentable<String>>(_ column: String, as type: Value.Type) throws(StorageError) -> Value {
+        let text = try text(column)
+        guard let value = Value(rawValue: text) else { throw .corruptRow("\(column) holds \(text), not a known value") }
+        return value
+    }
+
+    /// A `TEXT` column holding a JSON array of `Value`'s raw values.
+    func values<Value: RawRepresentable<String>>(_ column: String, as type: Value.Type) throws(StorageError) -> [Value]
+    {
+        let strings = try strings(column)
+        let values = strings.compactMap(Value.init(rawValue:))
+        guard values.count == strings.count else { throw .corruptRow("\(column) holds a value that is not known") }
+        return values
+    }
+
     private func required<Value>(_ column: String, _ value: Value?) throws(StorageError) -> Value {
         guard let value else { throw .corruptRow("\(column) is missing") }
         return value

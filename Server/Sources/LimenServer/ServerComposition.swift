@@ -4,14 +4,15 @@ import LimenServerCore
 import LimenServerStorage
 import Logging
 
-/// A bootstrapped provider: its configuration, store and keys, ready to serve.
+/// The composition root: a bootstrapped server's configuration, store and keys, and each of its services, built once.
+/// The routes get the services they use from here (``LimenServerApplication/router(composition:)``), never this.
 ///
 /// ```swift
-/// let provider = try await Provider.bootstrap(configuration: ServerConfiguration())
-/// let app = LimenServerApplication.make(provider: provider)
+/// let composition = try await ServerComposition.bootstrap(configuration: ServerConfiguration())
+/// let app = LimenServerApplication.make(composition: composition)
 /// try await app.runService()   // closes the store when it stops
 /// ```
-public struct Provider: Sendable {
+public struct ServerComposition: Sendable {
     /// How the server runs.
     public let configuration: ServerConfiguration
     /// Where everything is kept.
@@ -56,7 +57,7 @@ public struct Provider: Sendable {
     /// The current signing keys.
     public var keys: KeyRing { keyRing.current }
 
-    /// Accounts: sign-up and changes over this provider's store.
+    /// Accounts: sign-up and changes over the store.
     public let accounts: Accounts
     /// Password checks, throttled per email and client address.
     let passwordSignIn: PasswordSignIn
@@ -184,13 +185,13 @@ public struct Provider: Sendable {
     }
 
     /// Prepares everything a start needs: the data folder (0700), the master key (0600, created on first run), the
-    /// SQLite file and its migrations, the signing keys, and the seeded `limen-cli` client. `now` is the provider's
+    /// SQLite file and its migrations, the signing keys, and the seeded `limen-cli` client. `now` is the server's
     /// clock from then on.
     public static func bootstrap(
         configuration: ServerConfiguration,
         now: @escaping @Sendable () -> Date = Date.init,
         logger: Logger = Logger(label: "limen.server")
-    ) async throws -> Provider {
+    ) async throws -> ServerComposition {
         try FileManager.default.createDirectory(
             atPath: configuration.dataDirectory,
             withIntermediateDirectories: true,
@@ -217,7 +218,7 @@ public struct Provider: Sendable {
             }
             try await configuration.profileSchema?.applyAsConfigured(to: store, now: now(), logger: logger)
             try await store.startupCompleted()
-            return Provider(
+            return ServerComposition(
                 configuration: configuration, store: store, keys: keys, masterKey: masterKey, flows: flows, now: now)
         } catch {
             await store.close()
@@ -226,7 +227,7 @@ public struct Provider: Sendable {
     }
 }
 
-extension Provider {
+extension ServerComposition {
     /// The configured store (PostgreSQL when a database URL is set, else the SQLite file), created and migrated if
     /// needed, without keys or seeding (administration commands).
     public static func openStore(configuration: ServerConfiguration) async throws -> any Store {
