@@ -88,20 +88,12 @@ struct UpstreamGlewlwydTests {
             let query = Dictionary((app.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
             #expect(query["state"] == "app-state" && query["iss"] == issuer)
             let code = try #require(query["code"])
-            var answer = try await Self.json(
+            let answer = try await Self.json(
                 client, "/flows/interactions/\(interaction)",
                 body: .object([
                     "node": .string("credentials"), "action": .string("idp-glewlwyd"),
                     "values": .object(["code": .string(code)]),
                 ]))
-            if answer["node"]?.objectValue?["id"] == .string(FlowConsentStep.nodeID) {
-                answer = try await Self.json(
-                    client, "/flows/interactions/\(interaction)",
-                    body: .object([
-                        "node": .string(FlowConsentStep.nodeID), "action": .string(FlowConsentStep.allow),
-                        "values": .object([:]),
-                    ]))
-            }
             let success = try #require(answer["node"]?.objectValue)
             #expect(success["type"] == .string("success"))
             let appCode = try #require(success["code"]?.stringValue)

@@ -44,7 +44,7 @@ enum EmailLinkTarget {
         else { return .gone }
         guard pending.isBound(to: browser.requestBinding) else { return .elsewhere }
         guard let flow = responder.flows.flows[record.flow], let node = flow.node(record.node),
-            let button = node.emailCodeButton, try record.decodedContext().consent == nil
+            let button = node.emailCodeButton
         else { return .gone }
         let interaction = FlowInteraction(id: id, record: record, isStored: true, isHostedPage: true)
         return .here(Step(interaction: interaction, flow: flow, node: node, button: button, pending: pending))

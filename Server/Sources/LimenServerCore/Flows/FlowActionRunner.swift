@@ -13,8 +13,6 @@ package enum FlowActionOutcome: Sendable, Equatable {
     case failed(code: String, message: String, status: FlowAnswerStatus)
     /// `complete` was reached for the user in this context.
     case completed(FlowContext)
-    /// `require_consent` found that the user must allow the client first: the consent node, and what runs after it.
-    case consentRequired(FlowConsentState, FlowContext)
 }
 
 /// A refusal the person can correct on the same node.
@@ -45,7 +43,8 @@ extension FlowRefusal {
 struct FlowActionRunner: Sendable {
     /// The accounts, store and mail the actions use.
     package let services: FlowServices
-    /// Whether a hosted page runs the actions: consent is then the consent page's, after the browser session starts.
+    /// Whether a hosted page runs the actions (any client's, whose consent is the consent page's, after the browser
+    /// session starts), not a native flow (a first-party client's).
     package var hostedPage = false
     /// Where the actions log (a redemption Apple refused).
     package var logger = Logger(label: "limen.flows")
@@ -63,8 +62,6 @@ struct FlowActionRunner: Sendable {
         clientAddress: String
     ) async throws(StorageError) -> FlowActionOutcome {
         var context = context
-        // The user `require_consent` found needs no consent here: `complete` need not ask again for them.
-        var consented: String?
         for (index, action) in actions.enumerated() {
             switch action {
             case .sendEmailCode, .sendSignUpCode, .checkEmailCode, .setPassword, .markEmailVerified:
@@ -136,27 +133,12 @@ struct FlowActionRunner: Sendable {
                 case let other: return other
                 }
             case .requireConsent:
-                guard let subject = context.subject else { return Self.nobody }
-                if !hostedPage,
-                    var consent = try await FlowConsentStep.asked(
-                        services: services, subject: subject, clientID: clientID, scope: request.scope)
-                {
-                    consent.remaining = Array(actions[(index + 1)...])
-                    return .consentRequired(consent, context)
-                }
-                consented = subject
+                // A hosted page asks on the consent page once the browser session starts. A native flow's client is
+                // first-party, which is never asked (`ConsentStore.hasConsent`): only a first-party client starts one,
+                // a client's kind never changes, and removing a client removes its interactions.
+                guard context.subject != nil else { return Self.nobody }
             case .complete:
-                guard let subject = context.subject else { return Self.nobody }
-                if !hostedPage, consented != subject,
-                    try await FlowConsentStep.asked(
-                        services: services, subject: subject, clientID: clientID, scope: request.scope) != nil
-                {
-                    return .failed(
-                        code: "consent_required",
-                        message:
-                            "This app needs your consent, which this flow does not ask for: sign in in the browser.",
-                        status: .forbidden)
-                }
+                guard context.subject != nil else { return Self.nobody }
                 return .completed(context)
             }
         }

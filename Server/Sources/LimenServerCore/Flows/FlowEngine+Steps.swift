@@ -174,11 +174,8 @@ extension FlowEngine {
             flow: flow.id)
     }
 
-    /// The node `nodeID` of `flow` as the person sees it next: the consent node while consent is asked for.
+    /// The node `nodeID` of `flow` as the person sees it next.
     func continueNode(flow: FlowDefinition, nodeID: String, context: FlowContext) -> FlowNode {
-        if let consent = context.consent {
-            return .continue(FlowConsentStep.node(consent), policy: nil, prefill: [:])
-        }
         guard let node = flow.node(nodeID) else {
             return .failure(code: "unknown_node", message: "The flow has no node \(nodeID).")
         }

@@ -175,11 +175,6 @@ package struct FlowEngine: Sendable {
                     interaction: interaction.id))
         }
         let context = try record.decodedContext()
-        if let consent = context.consent {
-            return try await FlowConsentStep(engine: self).answer(
-                submission, consent: consent, interaction: interaction, flow: flow, context: context,
-                clientAddress: clientAddress)
-        }
         guard submission.node == node.id else {
             return .answer(
                 try await refuse(
@@ -268,10 +263,6 @@ package struct FlowEngine: Sendable {
             return .answer(.failure(code, message, status: status, interaction: interaction.id))
         case .completed(let context):
             return .completed(interaction, context)
-        case .consentRequired(var consent, var context):
-            consent.next = next
-            context.consent = consent
-            return .answer(try await move(interaction, to: flow, nodeID: node.id, context: context))
         }
     }
 }

@@ -72,8 +72,6 @@ package struct FlowContext: Sendable, Equatable, Codable {
     package var createdUser: Bool?
     /// Whether a code sent to ``email`` came back in this interaction.
     package var emailProven: Bool?
-    /// While the consent node is shown: what runs once the person allows.
-    package var consent: FlowConsentState?
     /// The guest signed in on the device whom the identified account replaces when the interaction completes.
     package var replacedGuest: String?
     /// What an `IDP` collector's sign-in brought back, until the app continues the interaction with its code.

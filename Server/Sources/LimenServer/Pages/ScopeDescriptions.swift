@@ -1,7 +1,7 @@
 /// What each scope lets a client do, in the words of the consent page.
-package enum ScopeDescriptions {
+enum ScopeDescriptions {
     /// The description of `scope`, or the scope itself when it has none.
-    package static func describe(_ scope: String) -> String {
+    static func describe(_ scope: String) -> String {
         switch scope {
         case "openid": "Know who you are on this server"
         case "profile": "See your name"
