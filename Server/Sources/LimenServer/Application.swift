@@ -108,6 +108,8 @@ public enum LimenServerApplication {
                     keys: composition.keyRing, store: composition.store, masterKey: composition.masterKey,
                     now: composition.now),
                 composition.mailOutboxWorker,
+                TrustedIssuerKeyRefresher(
+                    verifiers: [composition.trustedIssuers] + (composition.appleIdentities.map { [$0.verifier] } ?? [])),
             ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? composition.configuration.port

@@ -51,6 +51,9 @@ public struct ServerComposition: Sendable {
     public let profileSchemas: AppSchemaCache
     /// The upstream OpenID providers of the hosted pages (``ServerConfiguration/identityProviders``).
     let upstreamProviders: UpstreamProviders
+    /// Checks the tokens of the configuration's trusted issuers (token exchange); ``TrustedIssuerKeyRefresher`` keeps
+    /// their keys fresh.
+    let trustedIssuers: ExternalTokenVerifier
     /// What the sign-in flows work with (``FlowEngine``).
     let flowServices: FlowServices
 
@@ -138,6 +141,9 @@ public struct ServerComposition: Sendable {
         self.upstreamProviders = UpstreamProviders(
             configuration.identityProviders, transport: URLSessionTransport(timeout: configuration.outboundTimeout),
             now: now)
+        self.trustedIssuers = ExternalTokenVerifier(
+            issuers: configuration.trustedIssuers,
+            transport: URLSessionTransport(timeout: configuration.outboundTimeout), now: now)
         self.keyRing = KeyRingBox(keys)
         self.masterKey = masterKey
         let derivedKeys = DerivedKeys(masterKey: masterKey)

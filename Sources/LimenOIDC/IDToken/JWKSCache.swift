@@ -61,6 +61,23 @@ public actor JWKSCache {
             lastForcedRefresh = time
             logger.debug("Refreshing the key set for an unknown key", metadata: ["jwks_uri": "\(jwksURI)"])
         }
+        return try await fetchAndKeep()
+    }
+
+    /// Fetches the key set again when none is cached or the cached one is at least `age` old, so that a task
+    /// refreshing ahead of ``timeToLive`` (a server's, in the background) keeps validations from waiting on the
+    /// network. It does not count as a forced refresh.
+    ///
+    /// ```swift
+    /// try await keys.refresh(ifOlderThan: keys.timeToLive - 600)   // ten minutes before the key set expires
+    /// ```
+    public func refresh(ifOlderThan age: TimeInterval) async throws(IDTokenValidationError) {
+        if let cached, now().timeIntervalSince(cached.fetchedAt) < age { return }
+        _ = try await fetchAndKeep()
+    }
+
+    /// Fetches the key set (one request for concurrent callers) and keeps it.
+    private func fetchAndKeep() async throws(IDTokenValidationError) -> JSONWebKeySet {
         let request = HTTPRequest(url: jwksURI, headers: ["Accept": "application/json"])
         let keySet = try await fetches.run { [transport, now] () async throws(IDTokenValidationError) in
             try await Self.fetch(request, through: transport, now: now)

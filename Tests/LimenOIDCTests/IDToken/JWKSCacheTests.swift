@@ -40,6 +40,35 @@ struct JWKSCacheTests {
         #expect(await transport.requestCount(for: url) == 2)
     }
 
+    @Test("a refresh ahead fetches a key set at least the given age old, and only then; validations then use it")
+    func refreshAhead() async throws {
+        await serveOneKey(kid: "k1")
+        let cache = cache()
+        try await cache.refresh(ifOlderThan: 3000)
+        #expect(await transport.requestCount(for: url) == 1, "nothing cached: fetched")
+        time.advance(by: 2999)
+        try await cache.refresh(ifOlderThan: 3000)
+        #expect(await transport.requestCount(for: url) == 1, "younger than the age: kept")
+        await serveOneKey(kid: "k2")
+        time.advance(by: 1)
+        try await cache.refresh(ifOlderThan: 3000)
+        #expect(await transport.requestCount(for: url) == 2)
+        time.advance(by: 3599)
+        #expect(try await cache.keySet().keys.map(\.keyID) == ["k2"], "the refreshed set, without another request")
+        #expect(await transport.requestCount(for: url) == 2)
+    }
+
+    @Test("a refresh ahead is not a forced refresh: an unknown key may still force one at once")
+    func refreshAheadLeavesForcedRefresh() async throws {
+        await serveOneKey(kid: "k1")
+        let cache = cache()
+        _ = try await cache.keySet()
+        time.advance(by: 3000)
+        try await cache.refresh(ifOlderThan: 3000)
+        _ = try await cache.keySet(forceRefresh: true)
+        #expect(await transport.requestCount(for: url) == 3)
+    }
+
     @Test("concurrent callers needing a fetch share one request")
     func concurrentCallersShareOneFetch() async throws {
         await serveOneKey()

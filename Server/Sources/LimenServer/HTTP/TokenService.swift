@@ -63,10 +63,7 @@ struct TokenService: Sendable {
         deviceGrant = DeviceCodeGrant(store: composition.store, issuer: issuer, now: composition.now)
         exchangeGrant = TokenExchangeGrant(
             issuer: issuer,
-            verifier: ExternalTokenVerifier(
-                issuers: composition.configuration.trustedIssuers,
-                transport: URLSessionTransport(timeout: composition.configuration.outboundTimeout),
-                now: composition.now),
+            verifier: composition.trustedIssuers,
             accounts: accounts, store: composition.store, signUpEnabled: composition.configuration.signUpEnabled)
         deviceFlow = DeviceFlow(store: composition.store, keys: composition.derivedKeys, now: composition.now)
         verifier = composition.accessTokenVerifier()

@@ -82,6 +82,15 @@ package struct ExternalTokenVerifier: Sendable {
     /// Whether any issuer is trusted (otherwise the grant type is not offered).
     package var isEnabled: Bool { !keys.isEmpty }
 
+    /// Fetches, all at once, the key sets of the issuers that expire within `margin` (``TrustedIssuerKeyRefresher``).
+    package func refreshKeys(expiringWithin margin: TimeInterval) async {
+        await withTaskGroup(of: Void.self) { group in
+            for issuerKeys in keys.values {
+                group.addTask { await issuerKeys.refresh(expiringWithin: margin) }
+            }
+        }
+    }
+
     /// The identity `token` of `type` proves, or why it proves none.
     package func verify(_ token: String, type: String) async throws(ExternalTokenRefusal) -> ExternalIdentity {
         try await verifyWithClaims(token, type: type).identity

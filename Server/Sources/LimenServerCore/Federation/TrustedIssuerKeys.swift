@@ -59,6 +59,18 @@ actor TrustedIssuerKeys {
     }
 
     /// Notes that the keys could not be fetched: the next attempt waits.
+    /// Fetches the key set ahead of use when it expires within `margin` (discovering it first when needed); a failure
+    /// counts towards the back-off as a request's does, and a success ends it.
+    func refresh(expiringWithin margin: TimeInterval) async {
+        guard let cache = await keys() else { return }
+        do {
+            try await cache.refresh(ifOlderThan: cache.timeToLive - margin)
+            if isRecovering { recordSuccess() }
+        } catch {
+            recordFailure()
+        }
+    }
+
     func recordFailure() {
         let count = (failures?.count ?? 0) + 1
         let wait = min(Self.backoff.maximum, Self.backoff.first * pow(2, Double(min(count - 1, 16))))
