@@ -58,7 +58,7 @@ public enum LimenServerApplication {
         EndSessionRoutes.add(to: router, responder: signIn)
         DeviceRoutes.add(to: router, responder: signIn)
         FlowRoutes.add(
-            to: router, engine: composition.flowEngine, gate: composition.accountChangeGate(),
+            to: router, engine: composition.flowEngine, gate: composition.accountChangeGate,
             proxies: composition.configuration.trustedProxies, signInLimiter: signInLimiter, now: composition.now)
         EmailLinkRoutes.add(to: router, responder: signIn)
         AccountRoutes.add(to: router, responder: signIn, profiles: profiles)
@@ -72,7 +72,7 @@ public enum LimenServerApplication {
         UserInfoRoutes.add(to: router, service: tokens)
         ProfileRoutes.add(to: router, service: tokens, profiles: profiles)
         MeRoutes.add(
-            to: router, service: tokens, gate: composition.accountChangeGate(verifier: tokens.verifier),
+            to: router, service: tokens, gate: composition.accountChangeGate,
             unlinker: composition.identityUnlinker, removal: composition.accountRemoval)
         if let apple = tokens.apple { AppleSignInKitRoutes.add(to: router, service: tokens, apple: apple) }
         AdminRoutes.add(

@@ -68,34 +68,17 @@ public struct ServerComposition: Sendable {
     let passwordHashingQueue: PasswordHashingQueue
 
     /// Deletes accounts (the account page, `DELETE /v1/me`, the admin API).
-    var accountRemoval: AccountRemoval {
-        AccountRemoval(store: store, accounts: accounts, apple: appleAccounts, notifier: notifier)
-    }
-
-    /// A verifier of this server's access tokens, remembering verified signatures in `signatures`.
-    func accessTokenVerifier(signatures: VerifiedSignatureCache = VerifiedSignatureCache()) -> AccessTokenVerifier {
-        AccessTokenVerifier(keys: keyRing, issuer: issuer, store: store, now: now, signatures: signatures)
-    }
-
+    let accountRemoval: AccountRemoval
+    /// Checks this server's access tokens, remembering the signatures it verified (one cache for every route).
+    let accessTokenVerifier: AccessTokenVerifier
     /// Unlinks identities, never the last that signs in as the configuration stands.
-    var identityUnlinker: IdentityUnlinker {
-        IdentityUnlinker(
-            store: store, notifier: notifier,
-            signsIn: { [configuration] kind in configuration.signsIn(withIdentityKind: kind) })
-    }
-
-    /// The rule for who may change an account with an access token, checking tokens with `verifier` (a new one when
-    /// `nil`).
-    func accountChangeGate(verifier: AccessTokenVerifier? = nil) -> AccountChangeGate {
-        AccountChangeGate(
-            verifier: verifier ?? accessTokenVerifier(), issuer: issuer, clients: clientCache, store: store,
-            maxAge: configuration.tokenLifetimes.accountChangeMaxAge, now: now)
-    }
-
+    let identityUnlinker: IdentityUnlinker
+    /// The rule for who may change an account with an access token (``accessTokenVerifier`` checks the token).
+    let accountChangeGate: AccountChangeGate
     /// Delivers the outbox through ``mailer``: a service of the application, or called by hand.
-    var mailOutboxWorker: MailOutboxWorker {
-        MailOutboxWorker(outbox: mailOutbox, mailer: mailer)
-    }
+    let mailOutboxWorker: MailOutboxWorker
+    /// The sign-in engine over ``flowServices``.
+    let flowEngine: FlowEngine
 
     init(
         configuration: ServerConfiguration,
@@ -173,10 +156,18 @@ public struct ServerComposition: Sendable {
             notifier: notifier, mailOutbox: mailOutbox, clientCache: clientCache, profileSchemas: profileSchemas,
             upstreamProviders: upstreamProviders, appleIdentities: appleIdentities, appleAccounts: appleAccounts,
             issuer: issuer, signUpEnabled: configuration.signUpEnabled, resources: configuration.resources, now: now)
+        self.flowEngine = FlowEngine(services: flowServices)
+        self.accountRemoval = AccountRemoval(store: store, accounts: accounts, apple: appleAccounts, notifier: notifier)
+        self.accessTokenVerifier = AccessTokenVerifier(
+            keys: keyRing, issuer: issuer, store: store, now: now, signatures: VerifiedSignatureCache())
+        self.accountChangeGate = AccountChangeGate(
+            verifier: accessTokenVerifier, issuer: issuer, clients: clientCache, store: store,
+            maxAge: configuration.tokenLifetimes.accountChangeMaxAge, now: now)
+        self.identityUnlinker = IdentityUnlinker(
+            store: store, notifier: notifier,
+            signsIn: { [configuration] kind in configuration.signsIn(withIdentityKind: kind) })
+        self.mailOutboxWorker = MailOutboxWorker(outbox: mailOutbox, mailer: mailer)
     }
-
-    /// The sign-in engine over ``flowServices``.
-    var flowEngine: FlowEngine { FlowEngine(services: flowServices) }
 
     /// Removes the client (with its codes, grants and their tokens) and forgets its cached record, so this node
     /// refuses it at once; returns whether it existed.

@@ -94,7 +94,10 @@ struct VerifiedSignatureCacheTests {
     ) async throws {
         try await TokenFixture.run { fixture in
             let cache = VerifiedSignatureCache()
-            let verifier = fixture.provider.accessTokenVerifier(signatures: cache)
+            let provider = fixture.provider
+            let verifier = AccessTokenVerifier(
+                keys: provider.keyRing, issuer: provider.issuer, store: provider.store, now: provider.now,
+                signatures: cache)
             let token = try #require(try await fixture.signIn()["access_token"])
             try await body(fixture, cache, verifier, token)
         }

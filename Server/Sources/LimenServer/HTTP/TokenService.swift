@@ -66,7 +66,7 @@ struct TokenService: Sendable {
             verifier: composition.trustedIssuers,
             accounts: accounts, store: composition.store, signUpEnabled: composition.configuration.signUpEnabled)
         deviceFlow = DeviceFlow(store: composition.store, keys: composition.derivedKeys, now: composition.now)
-        verifier = composition.accessTokenVerifier()
+        verifier = composition.accessTokenVerifier
         apple = composition.appleIdentities
         appleAccounts = composition.appleAccounts
         profileSchemas = composition.profileSchemas
