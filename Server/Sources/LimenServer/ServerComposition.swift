@@ -247,4 +247,21 @@ extension ServerComposition {
         }
         return store
     }
+
+    /// Runs `body` with the configured store open (``openStore(configuration:)``) and closes it on every path, when
+    /// `body` returns or throws: how an administration command uses the store.
+    public static func withStore<Value>(
+        configuration: ServerConfiguration,
+        _ body: (any Store) async throws -> Value
+    ) async throws -> Value {
+        let store = try await openStore(configuration: configuration)
+        do {
+            let value = try await body(store)
+            await store.close()
+            return value
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
 }

@@ -21,19 +21,17 @@ struct AdminTokenCommand: AsyncParsableCommand {
     var remove = false
 
     func run() async throws {
-        let store = try await ServerComposition.openStore(configuration: data.configuration())
-        let result: Result<String?, StorageError>
-        do {
-            if remove {
-                try await AdminToken.remove(from: store, now: Date())
-                result = .success(nil)
-            } else {
-                result = .success(try await AdminToken.replace(in: store, now: Date()))
+        let result = try await ServerComposition.withStore(configuration: data.configuration()) { store in
+            do throws(StorageError) {
+                if remove {
+                    try await AdminToken.remove(from: store, now: Date())
+                    return Result<String?, StorageError>.success(nil)
+                }
+                return .success(try await AdminToken.replace(in: store, now: Date()))
+            } catch {
+                return .failure(error)
             }
-        } catch {
-            result = .failure(error)
         }
-        await store.close()
         switch result {
         case .success(let token?):
             print("admin_token: \(token)")

@@ -112,9 +112,9 @@ struct ClientsCommand: AsyncParsableCommand {
             } catch {
                 throw ValidationError(error.errorDescription ?? error.code)
             }
-            let store = try await ServerComposition.openStore(configuration: data.configuration())
-            let inserted = try await store.insertClientIfAbsent(client)
-            await store.close()
+            let inserted = try await ServerComposition.withStore(configuration: data.configuration()) { store in
+                try await store.insertClientIfAbsent(client)
+            }
             guard inserted else {
                 throw ValidationError(ClientRegistrationError.alreadyExists(id).errorDescription ?? "exists")
             }
@@ -132,9 +132,9 @@ struct ClientsCommand: AsyncParsableCommand {
         @OptionGroup var data: DataOptions
 
         func run() async throws {
-            let store = try await ServerComposition.openStore(configuration: data.configuration())
-            let clients = try await store.clients()
-            await store.close()
+            let clients = try await ServerComposition.withStore(configuration: data.configuration()) { store in
+                try await store.clients()
+            }
             for client in clients {
                 var traits = [client.kind.rawValue]
                 if client.isNative { traits.append("native") }
@@ -166,9 +166,9 @@ struct ClientsCommand: AsyncParsableCommand {
         var id: String
 
         func run() async throws {
-            let store = try await ServerComposition.openStore(configuration: data.configuration())
-            let removed = try await store.deleteClient(id: id)
-            await store.close()
+            let removed = try await ServerComposition.withStore(configuration: data.configuration()) { store in
+                try await store.deleteClient(id: id)
+            }
             guard removed else { throw ValidationError("No client with ID \(id)") }
             print("Removed client \(id)")
         }

@@ -54,14 +54,8 @@ struct KeysCommand: AsyncParsableCommand {
         _ body: (any Store, MasterKey) async throws -> KeyRing
     ) async throws -> KeyRing {
         let configuration = try data.configuration()
-        let store = try await ServerComposition.openStore(configuration: configuration)
-        do {
-            let ring = try await body(store, try MasterKey.loadOrCreate(at: configuration.masterKeyPath))
-            await store.close()
-            return ring
-        } catch {
-            await store.close()
-            throw error
+        return try await ServerComposition.withStore(configuration: configuration) { store in
+            try await body(store, try MasterKey.loadOrCreate(at: configuration.masterKeyPath))
         }
     }
 

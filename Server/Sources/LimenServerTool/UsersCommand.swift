@@ -40,20 +40,17 @@ struct UsersCommand: AsyncParsableCommand {
                 throw ValidationError("No password on standard input")
             }
             let configuration = try data.configuration()
-            let store = try await ServerComposition.openStore(configuration: configuration)
-            let accounts = Accounts(
-                store: store,
-                hasher: PasswordHasher(parameters: configuration.passwordHashing),
-                now: Date.init
-            )
-            let result: Result<UserRecord, AccountError>
-            do {
-                result = .success(
-                    try await accounts.signUp(email: email, password: password, name: name, emailVerified: verified))
-            } catch {
-                result = .failure(error)
+            let result = try await ServerComposition.withStore(configuration: configuration) { store in
+                let accounts = Accounts(
+                    store: store, hasher: PasswordHasher(parameters: configuration.passwordHashing), now: Date.init)
+                do throws(AccountError) {
+                    return Result<UserRecord, AccountError>.success(
+                        try await accounts.signUp(
+                            email: email, password: password, name: name, emailVerified: verified))
+                } catch {
+                    return .failure(error)
+                }
             }
-            await store.close()
             switch result {
             case .success(let user): print("Created user \(user.email ?? email) (sub \(user.id))")
             case .failure(let error): throw ValidationError(error.errorDescription ?? error.code)
@@ -68,9 +65,9 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var data: DataOptions
 
         func run() async throws {
-            let store = try await ServerComposition.openStore(configuration: data.configuration())
-            let users = try await store.users()
-            await store.close()
+            let users = try await ServerComposition.withStore(configuration: data.configuration()) { store in
+                try await store.users()
+            }
             for user in users {
                 print(
                     [user.id, user.email ?? "(anonymous)", "\(user.authLevel)", user.name ?? ""]
