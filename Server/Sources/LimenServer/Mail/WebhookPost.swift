@@ -38,13 +38,18 @@ struct WebhookPost {
             head.headers.add(name: "Content-Length", value: String(body.readableBytes))
             head.headers.add(name: "Connection", value: "close")
             for (name, value) in headers { head.headers.add(name: name, value: value) }
-            try await outbound.write(.head(head))
-            try await outbound.write(.body(.byteBuffer(body)))
-            try await outbound.write(.end(nil))
+            // One write, one flush: a receiver may answer and close as soon as the body is in, and an answer
+            // that came before a late write failed is still the answer.
+            var writeError: (any Error)?
+            do {
+                try await outbound.write(contentsOf: [.head(head), .body(.byteBuffer(body)), .end(nil)])
+            } catch {
+                writeError = error
+            }
             for try await part in inbound {
                 if case .head(let response) = part { return Int(response.status.code) }
             }
-            throw MailError("\(endpoint): the server closed the connection without an answer")
+            throw writeError ?? MailError("\(endpoint): the server closed the connection without an answer")
         }
     }
 }
