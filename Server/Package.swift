@@ -14,7 +14,8 @@ let fuzzHarnesses = ["FormBody", "AdminJSON"]
 
 let package = Package(
     name: "LimenServer",
-    platforms: [.macOS(.v14)],
+    // macOS 15: swift-configuration's APIs (the settings' environment variables) are available from it.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "LimenServer", targets: ["LimenServer"]),
         .executable(name: "limen-server", targets: ["LimenServerTool"]),
@@ -36,6 +37,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // The settings' environment variables; no trait: the file and the flags have readers of their own (its YAML
+        // provider cannot hold lists of mappings, its command-line provider splits values on commas).
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
@@ -89,6 +93,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: strictSettings
         ),

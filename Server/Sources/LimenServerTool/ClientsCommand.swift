@@ -18,9 +18,8 @@ struct DataOptions: ParsableArguments {
     func configuration() throws -> ServerConfiguration {
         do {
             return try ServerConfiguration.resolve(
-                flags: ConfigurationFlags(dataDirectory: dataDir, database: database, configFile: config),
-                environment: ProcessInfo.processInfo.environment
-            )
+                flags: ConfigurationFlags(["--data-dir": dataDir, "--database": database, "--config": config]),
+                environment: ProcessInfo.processInfo.environment)
         } catch {
             throw ValidationError(error.errorDescription ?? error.code)
         }

@@ -12,6 +12,6 @@ extension ServerConfiguration {
         defer { directory.remove() }
         let path = directory.path + "/limen.yaml"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return try ServerConfiguration.resolve(flags: ConfigurationFlags(configFile: path), environment: environment)
+        return try ServerConfiguration.resolve(flags: ConfigurationFlags(["--config": path]), environment: environment)
     }
 }

@@ -29,7 +29,7 @@ struct ConfigurationTests {
         #expect(fromEnvironment.dataDirectory == "/var/lib/limen")
         #expect(fromEnvironment.issuer == "https://id.example.com")
 
-        let flags = ConfigurationFlags(host: "127.0.0.1", port: "0", dataDirectory: "here", issuer: nil)
+        let flags = ConfigurationFlags(["--host": "127.0.0.1", "--port": "0", "--data-dir": "here"])
         let fromFlags = try ServerConfiguration.resolve(flags: flags, environment: environment)
         #expect(fromFlags.host == "127.0.0.1")
         #expect(fromFlags.port == 0)
@@ -42,32 +42,32 @@ struct ConfigurationTests {
         #expect(fromFlags.databaseURL == nil)
         #expect(fromFlags.databasePoolSize == 20)
         let pool = try ServerConfiguration.resolve(
-            flags: ConfigurationFlags(databasePoolSize: "8"), environment: ["LIMEN_DATABASE_POOL_SIZE": "50"])
+            flags: ConfigurationFlags(["--database-pool-size": "8"]), environment: ["LIMEN_DATABASE_POOL_SIZE": "50"])
         #expect(pool.databasePoolSize == 8)
 
-        let ipv6 = try ServerConfiguration.resolve(flags: ConfigurationFlags(host: "::1"), environment: [:])
+        let ipv6 = try ServerConfiguration.resolve(flags: ConfigurationFlags(["--host": "::1"]), environment: [:])
         #expect(ipv6.issuer(boundPort: 8080) == "http://[::1]:8080")
     }
 
     @Test(
         "a bad value is refused with an error naming the flag or variable it came from",
         arguments: [
-            (ConfigurationFlags(port: "http"), [:], "--port"),
-            (ConfigurationFlags(port: "70000"), [:], "--port"),
+            (ConfigurationFlags(["--port": "http"]), [:], "--port"),
+            (ConfigurationFlags(["--port": "70000"]), [:], "--port"),
             (ConfigurationFlags(), ["LIMEN_PORT": "-1"], "LIMEN_PORT"),
-            (ConfigurationFlags(host: ""), [:], "--host"),
+            (ConfigurationFlags(["--host": ""]), [:], "--host"),
             (ConfigurationFlags(), ["LIMEN_DATA_DIR": ""], "LIMEN_DATA_DIR"),
-            (ConfigurationFlags(issuer: "id.example.com"), [:], "--issuer"),
-            (ConfigurationFlags(issuer: "https://id.example.com/"), [:], "--issuer"),
-            (ConfigurationFlags(issuer: "https://id.example.com?x=1"), [:], "--issuer"),
+            (ConfigurationFlags(["--issuer": "id.example.com"]), [:], "--issuer"),
+            (ConfigurationFlags(["--issuer": "https://id.example.com/"]), [:], "--issuer"),
+            (ConfigurationFlags(["--issuer": "https://id.example.com?x=1"]), [:], "--issuer"),
             (ConfigurationFlags(), ["LIMEN_ISSUER": "http://id.example.com"], "LIMEN_ISSUER"),
-            (ConfigurationFlags(database: "mysql://limen@127.0.0.1/limen"), [:], "--database"),
+            (ConfigurationFlags(["--database": "mysql://limen@127.0.0.1/limen"]), [:], "--database"),
             (ConfigurationFlags(), ["LIMEN_DATABASE_URL": "limen.sqlite"], "LIMEN_DATABASE_URL"),
-            (ConfigurationFlags(databasePoolSize: "0"), [:], "--database-pool-size"),
+            (ConfigurationFlags(["--database-pool-size": "0"]), [:], "--database-pool-size"),
             (ConfigurationFlags(), ["LIMEN_DATABASE_POOL_SIZE": "many"], "LIMEN_DATABASE_POOL_SIZE"),
-            (ConfigurationFlags(signInRateLimit: "5"), [:], "--sign-in-rate-limit"),
+            (ConfigurationFlags(["--sign-in-rate-limit": "5"]), [:], "--sign-in-rate-limit"),
             (ConfigurationFlags(), ["LIMEN_SIGN_IN_RATE_LIMIT": "0/s"], "LIMEN_SIGN_IN_RATE_LIMIT"),
-            (ConfigurationFlags(signUp: "maybe"), [:], "--sign-up"),
+            (ConfigurationFlags(["--sign-up": "maybe"]), [:], "--sign-up"),
             (ConfigurationFlags(), ["LIMEN_SIGN_UP": ""], "LIMEN_SIGN_UP"),
         ] as [(ConfigurationFlags, [String: String], String)]
     )
@@ -97,7 +97,7 @@ struct SignInSettingsTests {
         defer { directory.remove() }
         let path = directory.path + "/limen.yaml"
         try Data("sign_up: disabled\nsign_in_rate_limit: 0.5/s\n".utf8).write(to: URL(fileURLWithPath: path))
-        let fromFile = try ServerConfiguration.resolve(flags: ConfigurationFlags(configFile: path), environment: [:])
+        let fromFile = try ServerConfiguration.resolve(flags: ConfigurationFlags(["--config": path]), environment: [:])
         #expect(!fromFile.signUpEnabled)
         #expect(fromFile.signInRateLimit == RateLimit(burst: 1.5, perSecond: 0.5))
         let environment = ["LIMEN_SIGN_UP": "enabled", "LIMEN_SIGN_IN_RATE_LIMIT": "off", "LIMEN_CONFIG": path]
@@ -105,7 +105,8 @@ struct SignInSettingsTests {
         #expect(fromEnvironment.signUpEnabled)
         #expect(fromEnvironment.signInRateLimit == nil)
         let fromFlags = try ServerConfiguration.resolve(
-            flags: ConfigurationFlags(signInRateLimit: "2/s", signUp: "disabled"), environment: environment)
+            flags: ConfigurationFlags(["--sign-in-rate-limit": "2/s", "--sign-up": "disabled"]),
+            environment: environment)
         #expect(!fromFlags.signUpEnabled)
         #expect(fromFlags.signInRateLimit == RateLimit(burst: 6, perSecond: 2))
     }
@@ -135,7 +136,7 @@ struct ConfigurationFileTests {
             """
         try withFile(yaml) { path in
             let fromFile = try ServerConfiguration.resolve(
-                flags: ConfigurationFlags(configFile: path), environment: [:])
+                flags: ConfigurationFlags(["--config": path]), environment: [:])
             #expect(fromFile.host == "0.0.0.0")
             #expect(fromFile.port == 9090)
             #expect(fromFile.dataDirectory == "/var/lib/limen")
@@ -145,7 +146,7 @@ struct ConfigurationFileTests {
             #expect(fromFile.databasePoolSize == 4)
 
             let layered = try ServerConfiguration.resolve(
-                flags: ConfigurationFlags(port: "7000"),
+                flags: ConfigurationFlags(["--port": "7000"]),
                 environment: [
                     "LIMEN_CONFIG": path, "LIMEN_HOST": "127.0.0.1", "LIMEN_POST_RATE_LIMIT": "off",
                     "LIMEN_AUTHORIZE_RATE_LIMIT": "off",
@@ -163,7 +164,7 @@ struct ConfigurationFileTests {
     func json() throws {
         try withFile(#"{"port": 8443, "database_url": "postgres://limen@127.0.0.1/limen"}"#) { path in
             let configuration = try ServerConfiguration.resolve(
-                flags: ConfigurationFlags(configFile: path), environment: [:])
+                flags: ConfigurationFlags(["--config": path]), environment: [:])
             #expect(configuration.port == 8443)
             #expect(configuration.databaseURL == "postgres://limen@127.0.0.1/limen")
         }
@@ -185,7 +186,7 @@ struct ConfigurationFileTests {
     func refused(_ text: String, _ keySuffix: String) throws {
         try withFile(text) { path in
             let error = #expect(throws: ConfigurationError.self) {
-                try ServerConfiguration.resolve(flags: ConfigurationFlags(configFile: path), environment: [:])
+                try ServerConfiguration.resolve(flags: ConfigurationFlags(["--config": path]), environment: [:])
             }
             #expect(error?.key.hasSuffix(keySuffix) == true, "key was \(error?.key ?? "nil")")
         }
@@ -195,7 +196,7 @@ struct ConfigurationFileTests {
     func missingFile() {
         let error = #expect(throws: ConfigurationError.self) {
             try ServerConfiguration.resolve(
-                flags: ConfigurationFlags(configFile: "/nonexistent/limen.yaml"), environment: [:])
+                flags: ConfigurationFlags(["--config": "/nonexistent/limen.yaml"]), environment: [:])
         }
         #expect(error?.key == "--config")
     }

@@ -58,12 +58,13 @@ struct ConnectionTimeoutTests {
     @Test("the timeouts are settings: flags, variables or file keys, as durations within bounds")
     func settings() throws {
         let configuration = try ServerConfiguration.resolve(
-            flags: ConfigurationFlags(headerReadTimeout: "5s"), environment: ["LIMEN_IDLE_TIMEOUT": "2m"])
+            flags: ConfigurationFlags(["--header-read-timeout": "5s"]), environment: ["LIMEN_IDLE_TIMEOUT": "2m"])
         #expect(configuration.connectionTimeouts == ConnectionTimeouts(headerRead: 5, idle: 120))
         #expect(ServerConfiguration().connectionTimeouts == ConnectionTimeouts(headerRead: 10, idle: 60))
         for (flags, environment) in [
-            (ConfigurationFlags(headerReadTimeout: "0"), [:]), (ConfigurationFlags(), ["LIMEN_IDLE_TIMEOUT": "2h"]),
-            (ConfigurationFlags(idleTimeout: "soon"), [:]),
+            (ConfigurationFlags(["--header-read-timeout": "0"]), [:]),
+            (ConfigurationFlags(), ["LIMEN_IDLE_TIMEOUT": "2h"]),
+            (ConfigurationFlags(["--idle-timeout": "soon"]), [:]),
         ] {
             #expect(throws: ConfigurationError.self) {
                 try ServerConfiguration.resolve(flags: flags, environment: environment)

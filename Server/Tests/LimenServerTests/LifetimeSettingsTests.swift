@@ -61,7 +61,7 @@ struct LifetimeSettingsTests {
             password_hash_parallelism: 2
             """
         try Data(yaml.utf8).write(to: URL(fileURLWithPath: path))
-        let fromFile = try ServerConfiguration.resolve(flags: ConfigurationFlags(configFile: path), environment: [:])
+        let fromFile = try ServerConfiguration.resolve(flags: ConfigurationFlags(["--config": path]), environment: [:])
         #expect(
             fromFile.tokenLifetimes
                 == TokenLifetimes(
@@ -82,9 +82,11 @@ struct LifetimeSettingsTests {
                     grantMaxLifetime: 60 * 86_400))
         #expect(fromEnvironment.passwordHashing == PasswordHasher.Parameters(logN: 19, blockSize: 8, parallelism: 3))
 
-        let flags = ConfigurationFlags(
-            accessTokenLifetime: "300", idTokenLifetime: "60", refreshTokenLifetime: "1d", refreshReuseGrace: "60s",
-            grantMaxLifetime: "1h", passwordHashLogN: "16", passwordHashParallelism: "2")
+        let flags = ConfigurationFlags([
+            "--access-token-ttl": "300", "--id-token-ttl": "60", "--refresh-token-ttl": "1d",
+            "--refresh-reuse-grace": "60s", "--grant-max-lifetime": "1h", "--password-hash-log-n": "16",
+            "--password-hash-parallelism": "2",
+        ])
         let fromFlags = try ServerConfiguration.resolve(flags: flags, environment: environment)
         #expect(
             fromFlags.tokenLifetimes
@@ -96,28 +98,29 @@ struct LifetimeSettingsTests {
     @Test("a cheaper N is accepted with the parallelism OWASP pairs with it")
     func cheaperNWithMoreParallelism() throws {
         let configuration = try ServerConfiguration.resolve(
-            flags: ConfigurationFlags(passwordHashLogN: "14", passwordHashParallelism: "5"), environment: [:])
+            flags: ConfigurationFlags(["--password-hash-log-n": "14", "--password-hash-parallelism": "5"]),
+            environment: [:])
         #expect(configuration.passwordHashing == PasswordHasher.Parameters(logN: 14, blockSize: 8, parallelism: 5))
     }
 
     @Test(
         "a duration or cost out of bounds, or below OWASP's minimum, is refused naming its key",
         arguments: [
-            (ConfigurationFlags(accessTokenLifetime: "59"), [:], "--access-token-ttl"),
-            (ConfigurationFlags(accessTokenLifetime: "25h"), [:], "--access-token-ttl"),
+            (ConfigurationFlags(["--access-token-ttl": "59"]), [:], "--access-token-ttl"),
+            (ConfigurationFlags(["--access-token-ttl": "25h"]), [:], "--access-token-ttl"),
             (ConfigurationFlags(), ["LIMEN_ACCESS_TOKEN_TTL": "ten"], "LIMEN_ACCESS_TOKEN_TTL"),
-            (ConfigurationFlags(idTokenLifetime: "0"), [:], "--id-token-ttl"),
+            (ConfigurationFlags(["--id-token-ttl": "0"]), [:], "--id-token-ttl"),
             (ConfigurationFlags(), ["LIMEN_REFRESH_TOKEN_TTL": "366d"], "LIMEN_REFRESH_TOKEN_TTL"),
-            (ConfigurationFlags(refreshReuseGrace: "61s"), [:], "--refresh-reuse-grace"),
+            (ConfigurationFlags(["--refresh-reuse-grace": "61s"]), [:], "--refresh-reuse-grace"),
             (ConfigurationFlags(), ["LIMEN_REFRESH_REUSE_GRACE": "-1"], "LIMEN_REFRESH_REUSE_GRACE"),
-            (ConfigurationFlags(grantMaxLifetime: "59m"), [:], "--grant-max-lifetime"),
+            (ConfigurationFlags(["--grant-max-lifetime": "59m"]), [:], "--grant-max-lifetime"),
             (ConfigurationFlags(), ["LIMEN_GRANT_MAX_LIFETIME": "1826d"], "LIMEN_GRANT_MAX_LIFETIME"),
-            (ConfigurationFlags(passwordHashLogN: "13"), [:], "--password-hash-log-n"),
-            (ConfigurationFlags(passwordHashLogN: "21"), [:], "--password-hash-log-n"),
-            (ConfigurationFlags(passwordHashLogN: "14"), [:], "--password-hash-log-n"),
-            (ConfigurationFlags(passwordHashParallelism: "0"), [:], "--password-hash-parallelism"),
+            (ConfigurationFlags(["--password-hash-log-n": "13"]), [:], "--password-hash-log-n"),
+            (ConfigurationFlags(["--password-hash-log-n": "21"]), [:], "--password-hash-log-n"),
+            (ConfigurationFlags(["--password-hash-log-n": "14"]), [:], "--password-hash-log-n"),
+            (ConfigurationFlags(["--password-hash-parallelism": "0"]), [:], "--password-hash-parallelism"),
             (
-                ConfigurationFlags(passwordHashLogN: "15", passwordHashParallelism: "2"), [:],
+                ConfigurationFlags(["--password-hash-log-n": "15", "--password-hash-parallelism": "2"]), [:],
                 "--password-hash-parallelism"
             ),
             (ConfigurationFlags(), ["LIMEN_PASSWORD_HASH_PARALLELISM": "17"], "LIMEN_PASSWORD_HASH_PARALLELISM"),
@@ -134,7 +137,7 @@ struct LifetimeSettingsTests {
     @Test("a bound is named in the refusal the way settings write durations")
     func refusalNamesBounds() {
         let error = #expect(throws: ConfigurationError.self) {
-            try ServerConfiguration.resolve(flags: ConfigurationFlags(accessTokenLifetime: "2d"), environment: [:])
+            try ServerConfiguration.resolve(flags: ConfigurationFlags(["--access-token-ttl": "2d"]), environment: [:])
         }
         #expect(error?.reason.contains("from 1m to 1d") == true, "reason was \(error?.reason ?? "nil")")
     }
@@ -146,7 +149,7 @@ struct LifetimeSettingsTests {
         let path = directory.path + "/limen.yaml"
         try Data("refresh_reuse_grace: 2m".utf8).write(to: URL(fileURLWithPath: path))
         let error = #expect(throws: ConfigurationError.self) {
-            try ServerConfiguration.resolve(flags: ConfigurationFlags(configFile: path), environment: [:])
+            try ServerConfiguration.resolve(flags: ConfigurationFlags(["--config": path]), environment: [:])
         }
         #expect(error?.key == "\(path): refresh_reuse_grace")
     }

@@ -49,15 +49,15 @@ struct MailSafetySettingsTests {
         arguments: ["0.0.0.0", "192.0.2.7", "::", "limen.example"])
     func refusedOffLoopback(host: String) throws {
         let error = try #require(throws: ConfigurationError.self) {
-            try ServerConfiguration.resolve(flags: ConfigurationFlags(host: host), environment: [:])
+            try ServerConfiguration.resolve(flags: ConfigurationFlags(["--host": host]), environment: [:])
         }
         #expect(error.key == "mail_url")
         #expect(error.errorDescription?.contains("log") == true)
         let chosen = try ServerConfiguration.resolve(
-            flags: ConfigurationFlags(host: host, mailURL: "smtp://127.0.0.1:25"), environment: [:])
+            flags: ConfigurationFlags(["--host": host, "--mail-url": "smtp://127.0.0.1:25"]), environment: [:])
         #expect(chosen.mailTransport != .log)
         let explicitLog = try ServerConfiguration.resolve(
-            flags: ConfigurationFlags(host: host), environment: ["LIMEN_MAIL_URL": "log:"])
+            flags: ConfigurationFlags(["--host": host]), environment: ["LIMEN_MAIL_URL": "log:"])
         #expect(explicitLog.mailTransport == .log, "log: given explicitly is the operator's choice")
     }
 
@@ -65,7 +65,8 @@ struct MailSafetySettingsTests {
         "finding 11: on loopback log: stays the default, so the two-command quick start works",
         arguments: [nil, "127.0.0.1", "::1", "localhost"])
     func loopbackDefault(host: String?) throws {
-        let configuration = try ServerConfiguration.resolve(flags: ConfigurationFlags(host: host), environment: [:])
+        let configuration = try ServerConfiguration.resolve(
+            flags: ConfigurationFlags(["--host": host]), environment: [:])
         #expect(configuration.mailTransport == .log)
     }
 
@@ -75,7 +76,7 @@ struct MailSafetySettingsTests {
         #expect(defaults.emailCodeMailBudget == EmailCodeBudget(perHour: 5, perDay: 10))
         #expect(defaults.emailCodeTryBudget == EmailCodeBudget(perHour: 10, perDay: 20))
         let set = try ServerConfiguration.resolve(
-            flags: ConfigurationFlags(emailCodeMailBudget: "3/h, 4/d"),
+            flags: ConfigurationFlags(["--email-code-mail-budget": "3/h, 4/d"]),
             environment: ["LIMEN_EMAIL_CODE_TRY_BUDGET": "6/h,12/d"])
         #expect(set.emailCodeMailBudget == EmailCodeBudget(perHour: 3, perDay: 4))
         #expect(set.emailCodeTryBudget == EmailCodeBudget(perHour: 6, perDay: 12))

@@ -109,7 +109,7 @@ struct MetricsSettingsTests {
         _ environment: [String: String],
         metrics: String? = nil
     ) throws(ConfigurationError) -> MetricsAccess {
-        try ServerConfiguration.resolve(flags: ConfigurationFlags(metrics: metrics), environment: environment)
+        try ServerConfiguration.resolve(flags: ConfigurationFlags(["--metrics": metrics]), environment: environment)
             .metricsAccess
     }
 

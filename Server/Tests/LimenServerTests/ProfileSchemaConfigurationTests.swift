@@ -35,7 +35,7 @@ struct ProfileSchemaConfigurationTests {
     func readsYAML() async throws {
         try await Self.withFile(Self.yaml) { path, _ in
             let configuration = try ServerConfiguration.resolve(
-                flags: ConfigurationFlags(configFile: path), environment: [:])
+                flags: ConfigurationFlags(["--config": path]), environment: [:])
             let schema = try #require(configuration.profileSchema)
             #expect(Set(schema.fields.keys) == ["nickname", "age", "newsletter", "diagnosis"])
             #expect(schema.fields["nickname"]?.displayName == "Nickname")
@@ -66,7 +66,7 @@ struct ProfileSchemaConfigurationTests {
     func refused(_ text: String, member: String) async throws {
         try await Self.withFile(text) { path, _ in
             let error = #expect(throws: ConfigurationError.self) {
-                try ServerConfiguration.resolve(flags: ConfigurationFlags(configFile: path), environment: [:])
+                try ServerConfiguration.resolve(flags: ConfigurationFlags(["--config": path]), environment: [:])
             }
             #expect(error?.key == "\(path): \(member)", "\(error?.errorDescription ?? "")")
         }
@@ -79,7 +79,7 @@ struct ProfileSchemaConfigurationTests {
             func start(_ file: String) async throws -> [String] {
                 try Data(file.utf8).write(to: URL(fileURLWithPath: path))
                 var configuration = try ServerConfiguration.resolve(
-                    flags: ConfigurationFlags(configFile: path), environment: [:])
+                    flags: ConfigurationFlags(["--config": path]), environment: [:])
                 configuration.dataDirectory = directory.path
                 configuration.passwordHashing = .testing
                 let provider = try await ServerComposition.bootstrap(configuration: configuration)

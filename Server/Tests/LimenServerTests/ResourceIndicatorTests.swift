@@ -94,13 +94,13 @@ struct ResourceIndicatorTests {
     @Test("the resources setting takes absolute URIs from flags, the environment or a file, and refuses others")
     func setting() throws {
         let flagged = try ServerConfiguration.resolve(
-            flags: ConfigurationFlags(resources: [Self.api, "urn:example:ledger"]), environment: [:])
+            flags: ConfigurationFlags(["--resource": Self.api, "--resource": "urn:example:ledger"]), environment: [:])
         #expect(flagged.resources == [Self.api, "urn:example:ledger"])
         let fromEnvironment = try ServerConfiguration.resolve(
             flags: ConfigurationFlags(), environment: ["LIMEN_RESOURCES": "\(Self.api), https://b.example"])
         #expect(fromEnvironment.resources == [Self.api, "https://b.example"])
         let error = #expect(throws: ConfigurationError.self) {
-            try ServerConfiguration.resolve(flags: ConfigurationFlags(resources: ["/relative"]), environment: [:])
+            try ServerConfiguration.resolve(flags: ConfigurationFlags(["--resource": "/relative"]), environment: [:])
         }
         #expect(error?.key == "--resource")
     }

@@ -50,12 +50,12 @@ struct TrustedProxiesTests {
     @Test("--trusted-proxy repeats, LIMEN_TRUSTED_PROXIES is a comma list, the file takes a list or a string")
     func configurationSources() throws {
         let fromFlags = try ServerConfiguration.resolve(
-            flags: ConfigurationFlags(trustedProxies: ["127.0.0.1", "::1"]),
+            flags: ConfigurationFlags(["--trusted-proxy": "127.0.0.1", "--trusted-proxy": "::1"]),
             environment: ["LIMEN_TRUSTED_PROXIES": "10.0.0.1"]
         )
         #expect(fromFlags.trustedProxies.addresses == ["127.0.0.1", "::1"])
         let fromEnvironment = try ServerConfiguration.resolve(
-            flags: ConfigurationFlags(trustedProxies: []),
+            flags: ConfigurationFlags(),
             environment: ["LIMEN_TRUSTED_PROXIES": "10.0.0.1, 10.0.0.2"]
         )
         #expect(fromEnvironment.trustedProxies.addresses == ["10.0.0.1", "10.0.0.2"])
@@ -69,7 +69,7 @@ struct TrustedProxiesTests {
             let path = directory.path + "/" + name
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
             let fromFile = try ServerConfiguration.resolve(
-                flags: ConfigurationFlags(configFile: path), environment: [:])
+                flags: ConfigurationFlags(["--config": path]), environment: [:])
             #expect(fromFile.trustedProxies.addresses == ["127.0.0.1", "::1"], "\(name)")
         }
     }
@@ -77,7 +77,10 @@ struct TrustedProxiesTests {
     @Test(
         "a trusted proxy that is not an IP address is refused, naming its source and the bad entry",
         arguments: [
-            (ConfigurationFlags(trustedProxies: ["127.0.0.1", "10.0.0.0/8"]), [:], "--trusted-proxy", "10.0.0.0/8"),
+            (
+                ConfigurationFlags(["--trusted-proxy": "127.0.0.1", "--trusted-proxy": "10.0.0.0/8"]), [:],
+                "--trusted-proxy", "10.0.0.0/8"
+            ),
             (ConfigurationFlags(), ["LIMEN_TRUSTED_PROXIES": "127.0.0.1,nginx"], "LIMEN_TRUSTED_PROXIES", "nginx"),
         ] as [(ConfigurationFlags, [String: String], String, String)]
     )

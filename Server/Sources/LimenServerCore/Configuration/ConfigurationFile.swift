@@ -52,17 +52,10 @@ import Yams
 /// ``TrustedIssuer`` describes the members of a `trusted_issuers` entry, ``AppleSignIn`` those of `apple`,
 /// ``IdentityProvider`` those of an `identity_providers` entry.
 package struct ConfigurationFile: Sendable, Equatable {
-    /// The setting names a file may hold.
-    package static let keys: Set<String> = [
-        "host", "port", "data_dir", "issuer", "database_url", "database_pool_size", "post_rate_limit",
-        "authorize_rate_limit", "resources", "flows", "mail_url", "mail_from", "mail_ca_file",
-        "mail_webhook_secret", "email_code_length", "email_code_mail_budget", "email_code_try_budget",
-        "trusted_proxies", "access_token_ttl", "id_token_ttl", "refresh_token_ttl", "refresh_reuse_grace",
-        "grant_max_lifetime", "anonymous_user_ttl", "account_deletion_max_age", "account_change_max_age",
-        "password_hash_log_n", "password_hash_parallelism", "header_read_timeout",
-        "idle_timeout", "sign_in_rate_limit", "sign_up", "metrics", "metrics_token", schemaKey, trustedIssuersKey,
-        appleKey, identityProvidersKey,
-    ]
+    /// The setting names a file may hold: every plain setting's, and the nested ones.
+    package static let keys = Set(ServerSetting.all.map(\.fileKey)).union([
+        schemaKey, trustedIssuersKey, appleKey, identityProvidersKey,
+    ])
     /// The setting holding the app schema, a nested mapping (``ProfileSchema``).
     static let schemaKey = "profile_schema"
     /// The setting holding the issuers whose tokens `/token` exchanges, a list of mappings (``TrustedIssuer``).
@@ -72,7 +65,7 @@ package struct ConfigurationFile: Sendable, Equatable {
     /// The setting holding the upstream OpenID providers of the hosted pages, a list of mappings (``IdentityProvider``).
     static let identityProvidersKey = "identity_providers"
     /// The settings that may also be a list of plain values, read as one comma-separated value.
-    static let listKeys: Set<String> = ["trusted_proxies", "resources", "flows"]
+    static let listKeys = Set(ServerSetting.all.filter(\.isList).map(\.fileKey))
 
     /// Where it was read from, for error messages.
     package let path: String

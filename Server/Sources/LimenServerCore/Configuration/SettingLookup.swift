@@ -1,55 +1,40 @@
-import Foundation
+import Configuration
 
-/// Finds one setting's value: the flag, else the environment variable, else the configuration file's key.
+/// Finds a setting's value: its flag, else its environment variable (through swift-configuration's
+/// `EnvironmentVariablesProvider`, which hides the secrets' values from its descriptions), else its configuration
+/// file key.
 struct SettingLookup {
-    /// The process environment.
-    package let environment: [String: String]
+    /// The command line's settings.
+    let flags: ConfigurationFlags
+    /// The process environment, under the `LIMEN` prefix.
+    let environment: KeyMappingProvider<EnvironmentVariablesProvider>
     /// The configuration file, if one was given.
-    package let file: ConfigurationFile?
+    let file: ConfigurationFile?
 
-    /// The value and the name of the key it came from (for errors), or `nil` when the setting is not given.
-    func callAsFunction(
-        _ flag: String?,
-        _ flagName: String,
-        _ variable: String,
-        _ fileKey: String
-    ) -> (value: String, key: String)? {
-        if let flag { return (flag, flagName) }
-        if let value = environment[variable] { return (value, variable) }
-        if let file, let value = file.values[fileKey] { return (value, "\(file.path): \(fileKey)") }
+    /// A lookup in `flags`, the variables of `environment` and `file`.
+    init(flags: ConfigurationFlags, environment: [String: String], file: ConfigurationFile?) {
+        let secrets = Set(ServerSetting.all.filter { $0.flag == nil }.map(\.variable))
+        self.flags = flags
+        self.environment = EnvironmentVariablesProvider(
+            environmentVariables: environment, secretsSpecifier: .specific(secrets)
+        ).prefixKeys(with: ConfigKey([ServerSetting.variablePrefix]))
+        self.file = file
+    }
+
+    /// The value of `setting` and where it came from, or `nil` when it is not given.
+    func callAsFunction(_ setting: ServerSetting) -> SettingValue? {
+        if let text = flags.value(of: setting), let flag = setting.flag {
+            return SettingValue(text: text, key: flag, hiddenValue: setting.hiddenValue)
+        }
+        // The provider throws only for a value of another type; a string is always one.
+        if let found = try? environment.value(forKey: AbsoluteConfigKey([setting.fileKey]), type: .string),
+            case .string(let text)? = found.value?.content
+        {
+            return SettingValue(text: text, key: found.encodedKey, hiddenValue: setting.hiddenValue)
+        }
+        if let file, let text = file.values[setting.fileKey] {
+            return SettingValue(text: text, key: "\(file.path): \(setting.fileKey)", hiddenValue: setting.hiddenValue)
+        }
         return nil
-    }
-
-    /// A whole number within `range` and the key it came from, `nil` when not given; anything else is an error
-    /// saying it expected `what` within the range.
-    func integer(
-        _ flag: String?,
-        _ flagName: String,
-        _ variable: String,
-        _ fileKey: String,
-        in range: ClosedRange<Int>,
-        expected what: String
-    ) throws(ConfigurationError) -> (value: Int, key: String, text: String)? {
-        guard let (text, key) = self(flag, flagName, variable, fileKey) else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw ConfigurationError(
-                key: key, value: text, reason: "expected \(what) from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return (value, key, text)
-    }
-
-    /// A rate limit `N/s`, or `.some(nil)` for `off`; `nil` when the setting is not given.
-    func rateLimit(
-        _ flag: String?,
-        _ flagName: String,
-        _ variable: String,
-        _ fileKey: String
-    ) throws(ConfigurationError) -> RateLimit?? {
-        guard let (value, key) = self(flag, flagName, variable, fileKey) else { return nil }
-        if value == "off" { return .some(nil) }
-        guard let limit = RateLimit(setting: value) else {
-            throw ConfigurationError(key: key, value: value, reason: "expected requests per second like 20/s, or off")
-        }
-        return limit
     }
 }
