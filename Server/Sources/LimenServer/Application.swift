@@ -15,17 +15,13 @@ public enum LimenServerApplication {
         ServerMetrics.add(
             to: router, access: composition.configuration.metricsAccess,
             proxies: composition.configuration.trustedProxies)
-        if let limit = composition.configuration.postRateLimit {
+        let limiters = composition.rateLimiters
+        if let limiter = limiters.post {
             router.add(
                 middleware: RateLimitMiddleware(
-                    limiter: RateLimiter(limit: limit),
-                    proxies: composition.configuration.trustedProxies,
-                    now: composition.now
-                )
-            )
+                    limiter: limiter, proxies: composition.configuration.trustedProxies, now: composition.now))
         }
-        let signInLimiter = composition.configuration.signInRateLimit.map { RateLimiter(limit: $0) }
-        if let signInLimiter {
+        if let signInLimiter = limiters.signIn {
             router.add(
                 middleware: RateLimitMiddleware(
                     limiter: signInLimiter, proxies: composition.configuration.trustedProxies, now: composition.now,
@@ -34,12 +30,11 @@ public enum LimenServerApplication {
                             EmailLinkRoutes.submitRoute, AppleSignInKitRoutes.nativeRoute, FlowRoutes.continuationRoute,
                         ]).map { (.post, $0) })))
         }
-        if let limit = composition.configuration.authorizeRateLimit {
+        if let limiter = limiters.authorize {
             // Each stores a request before anyone signs in: /authorize and the start of a flow.
             router.add(
                 middleware: RateLimitMiddleware(
-                    limiter: RateLimiter(limit: limit), proxies: composition.configuration.trustedProxies,
-                    now: composition.now,
+                    limiter: limiter, proxies: composition.configuration.trustedProxies, now: composition.now,
                     counted: LimitedRoutes([
                         (.get, AuthorizeRoutes.route), (.post, AuthorizeRoutes.route), (.post, FlowRoutes.startRoute),
                     ])))
@@ -59,7 +54,7 @@ public enum LimenServerApplication {
         DeviceRoutes.add(to: router, responder: signIn)
         FlowRoutes.add(
             to: router, engine: composition.flowEngine, gate: composition.accountChangeGate,
-            proxies: composition.configuration.trustedProxies, signInLimiter: signInLimiter, now: composition.now)
+            proxies: composition.configuration.trustedProxies, signInLimiter: limiters.signIn, now: composition.now)
         EmailLinkRoutes.add(to: router, responder: signIn)
         AccountRoutes.add(to: router, responder: signIn, profiles: profiles)
         FederationRoutes.add(to: router, responder: signIn)
@@ -108,6 +103,7 @@ public enum LimenServerApplication {
                     keys: composition.keyRing, store: composition.store, masterKey: composition.masterKey,
                     now: composition.now),
                 composition.mailOutboxWorker,
+                composition.rateLimitSharing,
                 TrustedIssuerKeyRefresher(
                     verifiers: [composition.trustedIssuers] + (composition.appleIdentities.map { [$0.verifier] } ?? [])),
             ],

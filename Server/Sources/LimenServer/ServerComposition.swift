@@ -77,6 +77,10 @@ public struct ServerComposition: Sendable {
     let accountChangeGate: AccountChangeGate
     /// Delivers the outbox through ``mailer``: a service of the application, or called by hand.
     let mailOutboxWorker: MailOutboxWorker
+    /// The rate limiters every router of this composition shares.
+    let rateLimiters: RateLimiters
+    /// Shares what the limiters admit with the other nodes of a PostgreSQL database (a service of the application).
+    let rateLimitSharing: RateLimitSharing
     /// The sign-in engine over ``flowServices``.
     let flowEngine: FlowEngine
 
@@ -167,6 +171,8 @@ public struct ServerComposition: Sendable {
             store: store, notifier: notifier,
             signsIn: { [configuration] kind in configuration.signsIn(withIdentityKind: kind) })
         self.mailOutboxWorker = MailOutboxWorker(outbox: mailOutbox, mailer: mailer)
+        self.rateLimiters = RateLimiters(configuration: configuration)
+        self.rateLimitSharing = RateLimitSharing(limiters: rateLimiters, store: store, now: now)
     }
 
     /// Removes the client (with its codes, grants and their tokens) and forgets its cached record, so this node

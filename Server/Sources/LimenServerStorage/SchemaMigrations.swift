@@ -70,6 +70,7 @@ enum SchemaMigrations {
         AppleAccountMigration.migration,
         mailOutbox,
         ExchangedTokenMigration.migration,
+        RateCountMigration.migration,
     ]
 
     /// Version 20: the mail outbox (``MailOutbox``), sealed messages waiting for a worker on any node; and the

@@ -43,7 +43,10 @@ struct InteractionRaceTests {
             let answers = try await Self.parallel(
                 fixture, id, node: "code", Array(repeating: ["code": wrong], count: 25))
             let unchecked = answers.filter { $0.node["code"]?.stringValue == "too_many_attempts" }
-            #expect(answers.count - unchecked.count == FlowEngine.maximumAttempts)
+            // Ten are checked; the tenth refusal ends the interaction, so when no other write overtook it, it says
+            // so itself (too_many_attempts) instead of showing the code node again.
+            let answeredChecked = answers.count - unchecked.count
+            #expect((FlowEngine.maximumAttempts - 1...FlowEngine.maximumAttempts).contains(answeredChecked))
             #expect(unchecked.allSatisfy { $0.status == .tooManyRequests })
             let record = try await fixture.provider.store.flowInteraction(idHash: RandomIdentifier.hash(id))
             #expect(record?.attempts == FlowEngine.maximumAttempts)

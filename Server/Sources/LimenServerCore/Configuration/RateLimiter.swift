@@ -31,7 +31,8 @@ public struct RateLimit: Sendable, Equatable {
 }
 
 /// Token buckets by client address, kept in this node's memory; an IPv6 address is counted with its /64
-/// (``ClientNetwork``).
+/// (``ClientNetwork``). With several nodes, ``RateLimitSharing`` gives each the others' admissions, so that the limit
+/// holds for the deployment.
 ///
 /// Full buckets are forgotten when the table grows past ``maximumKeys``, so the memory stays bounded under a flood
 /// of addresses.
@@ -41,35 +42,78 @@ public final class RateLimiter: Sendable {
         var updatedAt: Date
     }
 
+    private struct State {
+        var buckets: [String: Bucket] = [:]
+        /// The requests admitted since ``takeAdmitted(atMost:)`` last took them, by key (only when shared).
+        var admitted: [String: Int] = [:]
+    }
+
     /// The limit applied to every key.
     public let limit: RateLimit
     /// How many keys are kept before full buckets are dropped.
     public let maximumKeys: Int
-    private let buckets = NIOLockedValueBox<[String: Bucket]>([:])
+    /// Whether it keeps count of what it admits for the other nodes (``takeAdmitted(atMost:)``).
+    public let isShared: Bool
+    private let state = NIOLockedValueBox(State())
 
-    /// Creates a limiter.
-    public init(limit: RateLimit, maximumKeys: Int = 100_000) {
+    /// Creates a limiter; a shared one counts what it admits for ``RateLimitSharing``.
+    public init(limit: RateLimit, maximumKeys: Int = 100_000, isShared: Bool = false) {
         self.limit = limit
         self.maximumKeys = maximumKeys
+        self.isShared = isShared
     }
 
     /// Takes one request's token for `clientAddress` at `now`: `nil` when admitted, otherwise the seconds until one is
     /// free.
     public func admit(_ clientAddress: String, at now: Date) -> TimeInterval? {
         let key = ClientNetwork.key(of: clientAddress)
-        return buckets.withLockedValue { buckets in
-            var bucket = buckets[key] ?? Bucket(tokens: limit.burst, updatedAt: now)
-            let elapsed = max(0, now.timeIntervalSince(bucket.updatedAt))
-            bucket.tokens = min(limit.burst, bucket.tokens + elapsed * limit.perSecond)
-            bucket.updatedAt = now
+        return state.withLockedValue { state in
+            var bucket = refilled(state.buckets[key], at: now)
             defer {
-                buckets[key] = bucket
-                if buckets.count > maximumKeys { forgetFullBuckets(&buckets, at: now) }
+                state.buckets[key] = bucket
+                if state.buckets.count > maximumKeys { forgetFullBuckets(&state.buckets, at: now) }
             }
             guard bucket.tokens >= 1 else { return (1 - bucket.tokens) / limit.perSecond }
             bucket.tokens -= 1
+            if isShared, state.admitted.count < maximumKeys || state.admitted[key] != nil {
+                state.admitted[key, default: 0] += 1
+            }
             return nil
         }
+    }
+
+    /// The requests admitted since the last call, by key, at most `limit` keys (those with the most); the rest are
+    /// forgotten, so that what a node shares each time stays bounded under a flood of addresses.
+    public func takeAdmitted(atMost limit: Int) -> [String: Int] {
+        let admitted = state.withLockedValue { state in
+            defer { state.admitted = [:] }
+            return state.admitted
+        }
+        guard admitted.count > limit else { return admitted }
+        return Dictionary(uniqueKeysWithValues: admitted.sorted { $0.value > $1.value }.prefix(limit).map { $0 })
+    }
+
+    /// Takes off the buckets what other nodes admitted, by key: a bucket may go into debt down to minus one burst,
+    /// which it pays back before admitting again.
+    public func debit(_ admittedElsewhere: [String: Int], at now: Date) {
+        guard !admittedElsewhere.isEmpty else { return }
+        state.withLockedValue { state in
+            for (key, count) in admittedElsewhere {
+                var bucket = refilled(state.buckets[key], at: now)
+                bucket.tokens = max(-limit.burst, bucket.tokens - Double(count))
+                state.buckets[key] = bucket
+            }
+            if state.buckets.count > maximumKeys { forgetFullBuckets(&state.buckets, at: now) }
+        }
+    }
+
+    /// `bucket` (a full one when there is none) refilled up to `now`.
+    private func refilled(_ bucket: Bucket?, at now: Date) -> Bucket {
+        var bucket = bucket ?? Bucket(tokens: limit.burst, updatedAt: now)
+        let elapsed = max(0, now.timeIntervalSince(bucket.updatedAt))
+        bucket.tokens = min(limit.burst, bucket.tokens + elapsed * limit.perSecond)
+        bucket.updatedAt = now
+        return bucket
     }
 
     private func forgetFullBuckets(_ buckets: inout [String: Bucket], at now: Date) {

@@ -25,10 +25,10 @@ package struct FlowEngine: Sendable {
     /// Where its actions log: the request's logger (its id in every line) when a route sets it.
     package var logger: Logger
 
-    /// Runs the flows of `services`, logging to `logger` (a request's, once a route sets it).
-    package init(services: FlowServices, logger: Logger = Logger(label: "limen.flows")) {
+    /// Runs the flows of `services`, logging to `limen.flows` until ``logging(to:)`` gives it a request's logger.
+    package init(services: FlowServices) {
         self.services = services
-        self.logger = logger
+        self.logger = Logger(label: "limen.flows")
     }
 
     /// The flows it runs.

@@ -26,8 +26,15 @@ public struct TrustedIssuerKeyRefresher: Service {
         self.clock = clock
     }
 
-    /// Fetches every key set now, then looks every ``interval`` until the application stops.
+    /// Fetches every key set now, then looks every ``interval`` until the application stops; with no issuer to
+    /// trust it only waits for the stop. A key set that cannot be fetched at start counts towards its issuer's
+    /// back-off, as a request's fetch does, so an issuer that is down is not called more often for being looked after.
     public func run() async throws {
+        guard !verifiers.isEmpty else {
+            // Returning would end the application: a service that ends early shuts its group down.
+            try? await gracefulShutdown()
+            return
+        }
         await PeriodicTask.run(every: interval, on: clock, immediately: true) { await refreshOnce() }
     }
 
