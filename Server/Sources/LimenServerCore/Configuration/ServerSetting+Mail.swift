@@ -42,10 +42,8 @@ extension ServerSetting {
         help: "The key that signs webhook POSTs, at least \(WebhookSignature.minimumSecretLength) characters.",
         isSecret: true
     ) { value, configuration throws(ConfigurationError) in
-        guard value.text.count >= WebhookSignature.minimumSecretLength else {
-            throw value.refused("expected a secret of at least \(WebhookSignature.minimumSecretLength) characters")
-        }
-        configuration.mailWebhookSecret = value.text
+        configuration.mailWebhookSecret = try value.secret(
+            atLeast: WebhookSignature.minimumSecretLength, named: "secret")
     }
 
     /// `email_code_length`: the digits of a one-time code sent by email.

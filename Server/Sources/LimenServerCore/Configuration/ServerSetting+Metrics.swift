@@ -6,10 +6,8 @@ extension ServerSetting {
         help: "The bearer token /metrics asks for, at least \(MetricsAccess.minimumTokenLength) characters.",
         isSecret: true
     ) { value, configuration throws(ConfigurationError) in
-        guard value.text.count >= MetricsAccess.minimumTokenLength else {
-            throw value.refused("expected a token of at least \(MetricsAccess.minimumTokenLength) characters")
-        }
-        configuration.metricsAccess = .bearer(value.text)
+        configuration.metricsAccess = .bearer(
+            try value.secret(atLeast: MetricsAccess.minimumTokenLength, named: "token"))
     }
 
     /// `metrics`: who may read `/metrics`.

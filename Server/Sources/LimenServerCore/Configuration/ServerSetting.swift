@@ -101,6 +101,12 @@ struct SettingValue {
         return seconds
     }
 
+    /// The text, a secret of at least `length` characters (a `noun`: "secret", "token").
+    func secret(atLeast length: Int, named noun: String) throws(ConfigurationError) -> String {
+        guard text.count >= length else { throw refused("expected a \(noun) of at least \(length) characters") }
+        return text
+    }
+
     /// A rate limit `N/s`, or `nil` for `off`.
     func rateLimit() throws(ConfigurationError) -> RateLimit? {
         if text == "off" { return nil }
