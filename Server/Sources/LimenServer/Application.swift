@@ -77,8 +77,8 @@ public enum LimenServerApplication {
     }
 
     /// The application, listening where the configuration says. Once the port is bound the issuer is fixed (when
-    /// the configuration leaves it to the port) and `onServerRunning` is told the issuer. When it stops, it closes the
-    /// composition's store, after everything else has stopped (``StoreClosingService``).
+    /// the configuration leaves it to the port) and `onServerRunning` is told the issuer. The composition's store is
+    /// its opener's to run and close (``LimenServerService``).
     public static func make(
         composition: ServerComposition,
         logger: Logger = Logger(label: "limen.server"),
@@ -92,7 +92,6 @@ public enum LimenServerApplication {
                 serverName: "limen-server"
             ),
             services: [
-                StoreClosingService(store: composition.store),
                 ExpirySweeper(
                     store: composition.store,
                     forgetFailuresAfter: composition.configuration.signInLockout.memory,

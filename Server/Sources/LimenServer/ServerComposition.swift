@@ -7,10 +7,16 @@ import Logging
 /// The composition root: a bootstrapped server's configuration, store and keys, and each of its services, built once.
 /// The routes get the services they use from here (``LimenServerApplication/router(composition:)``), never this.
 ///
+/// ``LimenServerService`` bootstraps one and serves it; a scope can do the same by hand:
+///
 /// ```swift
-/// let composition = try await ServerComposition.bootstrap(configuration: ServerConfiguration())
-/// let app = LimenServerApplication.make(composition: composition)
-/// try await app.runService()   // closes the store when it stops
+/// let configuration = ServerConfiguration()
+/// let store = try await ServerComposition.openStore(configuration: configuration)
+/// try await store.running {
+///     let composition = try await ServerComposition.bootstrap(configuration: configuration, store: store)
+///     try await LimenServerApplication.make(composition: composition).runService()
+/// }
+/// await store.close()
 /// ```
 public struct ServerComposition: Sendable {
     /// How the server runs.
@@ -187,19 +193,17 @@ public struct ServerComposition: Sendable {
         try await keyRing.reload(from: store, masterKey: masterKey, now: now())
     }
 
-    /// Prepares everything a start needs: the data folder (0700), the master key (0600, created on first run), the
-    /// SQLite file and its migrations, the signing keys, and the seeded `limen-cli` client. `now` is the server's
-    /// clock from then on.
+    /// Prepares everything a start needs on a store that is running (``LimenServerService`` runs it as a service;
+    /// ``StoreLifecycle/running(_:)`` for a scope): the data folder (0700), the master key (0600, created on first
+    /// run), the store's migrations, the signing keys, and the seeded `limen-cli` client. `now` is the server's clock
+    /// from then on. The store stays open for its opener to close.
     public static func bootstrap(
         configuration: ServerConfiguration,
+        store: any Store,
         now: @escaping @Sendable () -> Date = Date.init,
         logger: Logger = Logger(label: "limen.server")
     ) async throws -> ServerComposition {
-        try FileManager.default.createDirectory(
-            atPath: configuration.dataDirectory,
-            withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700]
-        )
+        try createDataDirectory(configuration)
         if configuration.mailTransport == .log {
             logger.warning(
                 """
@@ -210,64 +214,58 @@ public struct ServerComposition: Sendable {
         let flows = try FlowCatalog.load(files: configuration.flowFiles)
         try flows.checkProviders(configuration.identityProviders)
         let masterKey = try MasterKey.loadOrCreate(at: configuration.masterKeyPath)
-        let store = try await openStore(configuration: configuration)
-        do {
-            let keys = try await KeyRing.loadOrCreate(store: store, masterKey: masterKey, now: now(), logger: logger)
-            if configuration.seedsCLIClient, try await store.insertClientIfAbsent(SeedClients.cli(now: now())) {
-                logger.info("Registered the public client", metadata: ["client_id": "\(SeedClients.cliClientID)"])
-            }
-            if configuration.apple != nil, try await store.insertClientIfAbsent(AppleSignIn.client(now: now())) {
-                logger.info("Registered the public client", metadata: ["client_id": "\(AppleSignIn.clientID)"])
-            }
-            try await configuration.profileSchema?.applyAsConfigured(to: store, now: now(), logger: logger)
-            try await store.startupCompleted()
-            return ServerComposition(
-                configuration: configuration, store: store, keys: keys, masterKey: masterKey, flows: flows, now: now)
-        } catch {
-            await store.close()
-            throw error
+        try await store.migrate()
+        let keys = try await KeyRing.loadOrCreate(store: store, masterKey: masterKey, now: now(), logger: logger)
+        if configuration.seedsCLIClient, try await store.insertClientIfAbsent(SeedClients.cli(now: now())) {
+            logger.info("Registered the public client", metadata: ["client_id": "\(SeedClients.cliClientID)"])
         }
+        if configuration.apple != nil, try await store.insertClientIfAbsent(AppleSignIn.client(now: now())) {
+            logger.info("Registered the public client", metadata: ["client_id": "\(AppleSignIn.clientID)"])
+        }
+        try await configuration.profileSchema?.applyAsConfigured(to: store, now: now(), logger: logger)
+        try await store.startupCompleted()
+        return ServerComposition(
+            configuration: configuration, store: store, keys: keys, masterKey: masterKey, flows: flows, now: now)
     }
 }
 
 extension ServerComposition {
-    /// The configured store (PostgreSQL when a database URL is set, else the SQLite file), created and migrated if
-    /// needed, without keys or seeding (administration commands).
+    /// The configured store (PostgreSQL when a database URL is set, else the SQLite file), not yet migrated and not
+    /// yet running: its opener runs it (``StoreLifecycle/run()``) and closes it.
     public static func openStore(configuration: ServerConfiguration) async throws -> any Store {
-        try FileManager.default.createDirectory(
-            atPath: configuration.dataDirectory,
-            withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700]
-        )
-        let store: any Store =
-            if let url = configuration.databaseURL {
-                try PostgresStore.connect(url: url, maximumConnections: configuration.databasePoolSize)
-            } else {
-                try await SQLiteStore.open(path: configuration.databasePath)
-            }
-        do {
-            try await store.migrate()
-        } catch {
-            await store.close()
-            throw error
+        try createDataDirectory(configuration)
+        if let url = configuration.databaseURL {
+            return try PostgresStore.connect(url: url, maximumConnections: configuration.databasePoolSize)
         }
-        return store
+        return try await SQLiteStore.open(path: configuration.databasePath)
     }
 
-    /// Runs `body` with the configured store open (``openStore(configuration:)``) and closes it on every path, when
-    /// `body` returns or throws: how an administration command uses the store.
-    public static func withStore<Value>(
+    /// Runs `body` with the configured store open, running and migrated, and closes it on every path, when `body`
+    /// returns or throws: how an administration command uses the store.
+    public static func withStore<Value: Sendable>(
         configuration: ServerConfiguration,
         _ body: (any Store) async throws -> Value
     ) async throws -> Value {
         let store = try await openStore(configuration: configuration)
         do {
-            let value = try await body(store)
+            let value = try await store.running {
+                try await store.migrate()
+                return try await body(store)
+            }
             await store.close()
             return value
         } catch {
             await store.close()
             throw error
         }
+    }
+
+    /// Creates the data folder, readable by its owner only, unless it exists.
+    private static func createDataDirectory(_ configuration: ServerConfiguration) throws {
+        try FileManager.default.createDirectory(
+            atPath: configuration.dataDirectory,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
     }
 }

@@ -7,20 +7,22 @@ import PostgresNIO
 ///
 /// ```swift
 /// let store = try PostgresStore.connect(url: "postgres://limen:secret@127.0.0.1:5432/limen")
-/// try await store.migrate()
+/// try await store.running {   // or the store's run() as a service in a ServiceGroup
+///     try await store.migrate()
+/// }
 /// ```
 public final class PostgresStore: Store {
-    /// The connection pool (internal so that extensions can run transactions).
+    /// The connection pool (internal so that extensions can run transactions); ``run()`` runs it.
     let client: PostgresClient
-    /// Runs the pool until ``close()``: postgres-nio leases connections only while `run()` is active. An unstructured
-    /// task because the store's lifetime is open/close, not a scope.
-    private let runner: Task<Void, Never>
     let logger: Logger
+    /// Ends when ``close()`` is called, which ends ``run()``.
+    private let closing: AsyncStream<Void>
+    private let closed: AsyncStream<Void>.Continuation
 
     private init(client: PostgresClient, logger: Logger) {
         self.client = client
         self.logger = logger
-        runner = Task { await client.run() }
+        (closing, closed) = AsyncStream.makeStream()
     }
 
     /// The connections a store keeps open unless told otherwise (postgres-nio's own default maximum).
@@ -79,9 +81,20 @@ public final class PostgresStore: Store {
         options.keepAliveBehavior = nil
     }
 
+    /// Runs the connection pool until the task is cancelled or shut down gracefully, or the store is closed; call it
+    /// once.
+    public func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.client.run() }
+            group.addTask { for await _ in self.closing {} }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Ends ``run()``, which closes the pool's connections.
     public func close() async {
-        runner.cancel()
-        await runner.value
+        closed.finish()
     }
 
     /// Nothing to change: PostgreSQL's starts take turns on an advisory lock, with no timeout of their own.

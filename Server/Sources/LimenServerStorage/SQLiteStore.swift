@@ -86,9 +86,14 @@ public final class SQLiteStore: Store {
         return thread
     }
 
+    /// Returns at once: the connection is open from ``open(path:)`` to ``close()``.
+    public func run() async {}
+
     public func close() async {
         readers?.close()
-        try? await connection.close()
+        // The future's form: the async one gives up unrun in a cancelled task (a service group cancelled by a failed
+        // start), which would leave the connection open.
+        try? await connection.close().get()
         try? await connectionThread?.shutdownGracefully()
     }
 

@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
-import Hummingbird
 import LimenServer
 import LimenServerCore
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
+import UnixSignals
 
 #if canImport(Glibc)
     import Glibc
@@ -94,15 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(error.errorDescription ?? error.code)
         }
         ServerMetrics.bootstrap()
-        let composition: ServerComposition
-        do {
-            composition = try await ServerComposition.bootstrap(configuration: configuration, logger: logger)
-        } catch {
-            // A clear sentence (the file and the fix), not the error's debug description.
-            FileHandle.standardError.write(Data("limen-server: \(error.localizedDescription)\n".utf8))
-            throw ExitCode.failure
-        }
-        let app = LimenServerApplication.make(composition: composition, logger: logger) { issuer in
+        let server = LimenServerService(configuration: configuration, logger: logger) { issuer in
             // Written straight to the descriptor: `print` is buffered when stdout is a file or a pipe.
             FileHandle.standardOutput.write(
                 Data(
@@ -121,7 +114,15 @@ struct ServeCommand: AsyncParsableCommand {
                 )
             )
         }
-        // Runs a ServiceGroup that shuts down gracefully on SIGTERM and SIGINT, and closes the store last.
-        try await app.runService()
+        do {
+            // Shuts down gracefully on SIGTERM and SIGINT: the HTTP server stops first, the store last.
+            try await ServiceGroup(
+                configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            ).run()
+        } catch let failure as ServerStartFailure {
+            // A clear sentence (the file and the fix), not the error's debug description.
+            FileHandle.standardError.write(Data("limen-server: \(failure.localizedDescription)\n".utf8))
+            throw ExitCode.failure
+        }
     }
 }

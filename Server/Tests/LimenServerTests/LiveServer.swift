@@ -23,22 +23,25 @@ func withLiveServer(
     let provider = try await ServerComposition.bootstrap(configuration: configuration, now: now)
     let (issuers, continuation) = AsyncStream.makeStream(of: String.self)
     let app = LimenServerApplication.make(composition: provider) { continuation.yield($0) }
-    // The application closes the store when it stops, however `body` ends.
-    try await withRunningService(app, announcing: issuers, ending: continuation, "the server did not start") {
+    // The store's service closes it once the application has stopped, however `body` ends (as in the server).
+    try await withRunningService(
+        [StoreService(store: provider.store), app], announcing: issuers, ending: continuation,
+        "the server did not start"
+    ) {
         try await body(provider, $0)
     }
 }
 
-/// Runs `service` in a service group until `body` ends, however it ends; `body` gets the first value `announced`
-/// yields (the service tells it once it listens), and `ending` finishes that stream when the service stops.
+/// Runs `services` in a service group until `body` ends, however it ends; `body` gets the first value `announced`
+/// yields (a service tells it once it listens), and `ending` finishes that stream when the group stops.
 func withRunningService<Announced: Sendable>(
-    _ service: some Service,
+    _ services: [any Service],
     announcing announced: AsyncStream<Announced>,
     ending: AsyncStream<Announced>.Continuation,
     _ failure: Comment,
     _ body: (Announced) async throws -> Void
 ) async throws {
-    let group = ServiceGroup(services: [service], gracefulShutdownSignals: [], logger: Logger(label: "test"))
+    let group = ServiceGroup(services: services, gracefulShutdownSignals: [], logger: Logger(label: "test"))
     try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask {
             defer { ending.finish() }

@@ -32,7 +32,7 @@ enum PostgresTestDatabase {
             throw StorageError.openFailed("LIMEN_TEST_POSTGRES_URL is not a URL (\(adminURL.count) characters)")
         }
         let name = "limen_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
-        let admin = try PostgresStore.connect(url: adminURL, maximumConnections: 1)
+        let admin = try connect(url: adminURL, maximumConnections: 1)
         do {
             try await admin.rows(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
         } catch {
@@ -41,7 +41,7 @@ enum PostgresTestDatabase {
         }
         components.path = "/" + name
         let url = components.string ?? adminURL
-        let store = try PostgresStore.connect(url: url, maximumConnections: poolSize)
+        let store = try connect(url: url, maximumConnections: poolSize)
         try await store.migrate(SchemaMigrations.all(in: .postgres).filter { $0.version <= version })
         return (
             store,
@@ -52,6 +52,16 @@ enum PostgresTestDatabase {
                 await admin.close()
             }
         )
+    }
+}
+
+extension PostgresTestDatabase {
+    /// A store on the database at `url` whose pool runs in a task of the test's until the store is closed (the server
+    /// runs it as a service instead).
+    static func connect(url: String, maximumConnections: Int = poolSize) throws -> PostgresStore {
+        let store = try PostgresStore.connect(url: url, maximumConnections: maximumConnections)
+        Task { await store.run() }
+        return store
     }
 }
 

@@ -86,7 +86,7 @@ struct StandInIssuer: Sendable {
             logger: Logger(label: "test.stand-in-issuer")
         )
         try await withRunningService(
-            app, announcing: ports, ending: continuation, "the stand-in issuer did not start"
+            [app], announcing: ports, ending: continuation, "the stand-in issuer did not start"
         ) { port in
             let issuer = "http://127.0.0.1:\(port)"
             issuerBox.withLock { $0 = issuer }

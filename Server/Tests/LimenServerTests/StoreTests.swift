@@ -124,7 +124,7 @@ struct PostgresStoreTests {
     func poolSize() async throws {
         let (_, url, cleanup) = try await PostgresTestDatabase.make()
         #expect(throws: StorageError.self) { try PostgresStore.connect(url: url, maximumConnections: 0) }
-        let store = try PostgresStore.connect(url: url, maximumConnections: 2)
+        let store = try PostgresTestDatabase.connect(url: url, maximumConnections: 2)
         // Each query holds its connection a moment, so that twelve at once would need twelve without the cap.
         let backends = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<12 {

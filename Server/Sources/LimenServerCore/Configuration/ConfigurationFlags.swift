@@ -14,19 +14,25 @@ public struct ConfigurationFlags: Sendable, Equatable {
     /// The configuration file (`--config`), if one was given.
     public var configFile: String? { values[Self.configFileFlag]?.last }
 
-    /// The flags of `pairs` (``init(arguments:)`` checks the flags); a `nil` value is a flag not given.
+    /// The flags of `pairs`, written in code; a `nil` value is a flag not given. A flag that is no setting's is a
+    /// mistake in that code and stops the program (``init(arguments:)`` throws for one a person typed).
     public init(_ pairs: KeyValuePairs<String, String?> = [:]) {
-        for case (let flag, let value?) in pairs { values[flag, default: []].append(value) }
+        for case (let flag, let value?) in pairs {
+            precondition(Self.knownFlags.contains(flag), "\(flag) is no setting's flag")
+            values[flag, default: []].append(value)
+        }
     }
+
+    /// Every setting's flag and `--config`.
+    private static let knownFlags = Set(ServerSetting.all.compactMap(\.flag) + [configFileFlag])
 
     /// The flags of `arguments`, each `--flag value` or `--flag=value`; a flag that is no setting's (or a secret's,
     /// which has none), or that has no value, is an error.
     public init(arguments: [String]) throws(ConfigurationError) {
-        let known = Set(ServerSetting.all.compactMap(\.flag) + [Self.configFileFlag])
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             let (flag, inline) = Self.split(argument)
-            guard known.contains(flag) else {
+            guard Self.knownFlags.contains(flag) else {
                 throw ConfigurationError(key: flag, value: "", reason: "unknown option; see limen-server serve --help")
             }
             if let inline {

@@ -34,7 +34,7 @@ public struct ServerSetting: Sendable {
     let apply: @Sendable (SettingValue, inout ServerConfiguration) throws(ConfigurationError) -> Void
 
     /// A setting of `fileKey`, whose flag is `--` and the key with dashes (or `flag`), and whose variable is `LIMEN_`
-    /// and the key in capitals; `isSecret` gives it no flag and hides its value as `hiddenValue`.
+    /// and the key in capitals; `isSecret` gives it no flag and hides its value as `(hidden)`.
     init(
         _ fileKey: String,
         flag: String? = nil,

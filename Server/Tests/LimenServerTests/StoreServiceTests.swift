@@ -1,0 +1,105 @@
+import Foundation
+import LimenOIDC
+import LimenServerStorage
+import LimenTestSupport
+import Logging
+import ServiceLifecycle
+import Testing
+
+@testable import LimenServer
+@testable import LimenServerCore
+
+@Suite("The server runs its store, and closes it when it stops")
+struct StoreServiceTests {
+    @Test("the store serves until the graceful shutdown, and is closed once the service group has stopped")
+    func closesAtShutdown() async throws {
+        let store = try await SQLiteStore.inMemory()
+        try await store.migrate()
+        try await Self.expectServedUntilShutdown(store)
+    }
+
+    @Test(
+        "PostgreSQL's pool runs as the service: queries answer while it runs and are refused once it has stopped",
+        .enabled(if: PostgresTestDatabase.unavailableReason == nil, "PostgreSQL is not configured"))
+    func runsThePool() async throws {
+        let (_, url, cleanup) = try await PostgresTestDatabase.make()
+        // Nothing else runs this store's pool: its queries are answered only while the service runs.
+        let store = try PostgresStore.connect(url: url, maximumConnections: 1)
+        do {
+            try await Self.expectServedUntilShutdown(store)
+        } catch {
+            await cleanup()
+            throw error
+        }
+        await cleanup()
+    }
+
+    /// Runs `store` in a service group, checks that it answers, shuts the group down, and checks that it is closed.
+    private static func expectServedUntilShutdown(_ store: some Store) async throws {
+        let group = ServiceGroup(
+            configuration: .init(services: [StoreService(store: store)], logger: Logger(label: "test")))
+        try await withThrowingTaskGroup { tasks in
+            tasks.addTask { try await group.run() }
+            try await store.ping()
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        await #expect(throws: StorageError.self, "closed: nothing can use it any more") { try await store.ping() }
+    }
+}
+
+@Suite("LimenServerService: the server from its configuration to its stop")
+struct LimenServerServiceTests {
+    @Test(
+        "it opens, runs and bootstraps the store and serves on it until the graceful shutdown",
+        arguments: TokenBackend.allCases)
+    func serves(on backend: TokenBackend) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = ServerConfiguration.testing(directory: directory, port: 0)
+        var dropDatabase: (@Sendable () async -> Void)?
+        if backend == .postgres {
+            let (_, url, drop) = try await PostgresTestDatabase.make()
+            configuration.usePostgres(url: url)
+            dropDatabase = drop
+        }
+        let (issuers, announced) = AsyncStream.makeStream(of: String.self)
+        let server = LimenServerService(configuration: configuration) { announced.yield($0) }
+        do {
+            try await withRunningService([server], announcing: issuers, ending: announced, "it did not start") {
+                issuer in
+                // /healthz pings the store: it answers only if the store's service runs.
+                let health = try await URLSessionTransport.forLiveTests().send(
+                    HTTPRequest(url: try #require(URL(string: issuer + "/healthz"))))
+                #expect(health.status == 200)
+            }
+        } catch {
+            await dropDatabase?()
+            throw error
+        }
+        await dropDatabase?()
+    }
+
+    @Test(
+        "a start that fails throws ServerStartFailure with the step's own message, and stops the store",
+        arguments: TokenBackend.allCases)
+    func failedStart(on backend: TokenBackend) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = ServerConfiguration.testing(directory: directory, port: 0)
+        configuration.flowFiles = [directory.path + "/missing-flow.yaml"]
+        var dropDatabase: (@Sendable () async -> Void)?
+        if backend == .postgres {
+            let (_, url, drop) = try await PostgresTestDatabase.make()
+            configuration.usePostgres(url: url)
+            dropDatabase = drop
+        }
+        let server = LimenServerService(configuration: configuration)
+        // The group returns only once every service has: the store's pool ended with the failed start.
+        let failure = await #expect(throws: ServerStartFailure.self) {
+            try await ServiceGroup(configuration: .init(services: [server], logger: Logger(label: "test"))).run()
+        }
+        #expect(failure?.localizedDescription.contains("missing-flow.yaml") == true, "\(String(describing: failure))")
+        await dropDatabase?()
+    }
+}
