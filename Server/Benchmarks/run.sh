@@ -18,8 +18,9 @@
 #   - anonymous sign-in (issue 11 §4: start pressing the guest button -> code -> token, a new user each time): timed
 #     one after another from Python (native_flow.py --flow anonymous) and as many as wrk completes (native_flows.lua with
 #     BENCH_FLOW=anonymous).
-#   - RFC 8693 token exchange of an ES256 ID token of a stand-in issuer (exchange_issuer.py, a trusted issuer by
-#     discovery; its keys cached after the first exchange) by a public client, with wrk (exchange.lua).
+#   - RFC 8693 token exchange of ES256 ID tokens of a stand-in issuer (exchange_issuer.py, a trusted issuer by
+#     discovery; its keys cached after the first exchange) by a public client, with wrk (exchange.lua), each request
+#     with a token of its own (minted before the run): Limen exchanges a subject token once.
 # glewlwyd (Tests/Peers/glewlwyd) is measured side by side for refresh and introspection.
 # Environment: BENCH_DURATION (seconds per wrk run, default 20), BENCH_RUNS (default 2), BENCH_THREADS (wrk threads =
 # connections, default 4), BENCH_SIGNINS (timed sign-ins per run, default 300), BENCH_TARGETS (default
@@ -192,35 +193,41 @@ anonymous_run() {
     record "$1" "$2" anonymous_load "$(echo "$output" | sed -n 's/^FLOWS //p')"
 }
 
-# Starts the stand-in issuer and sets EXCHANGE_ISSUER to its URL; its ID token is in $WORK/subject-token
+# Starts the stand-in issuer and sets EXCHANGE_ISSUER and EXCHANGE_PORT; its signing key is in $WORK/issuer-key.pem
 start_issuer() {
-    local port
-    port=$(free_port)
-    python3 "$HERE/exchange_issuer.py" --port "$port" --audience "$EXCHANGE_AUDIENCE" \
-        --token-file "$WORK/subject-token" >&2 &
+    EXCHANGE_PORT=$(free_port)
+    python3 "$HERE/exchange_issuer.py" --port "$EXCHANGE_PORT" --audience "$EXCHANGE_AUDIENCE" \
+        --key-file "$WORK/issuer-key.pem" --token-file "$WORK/subject-token" >&2 &
     ISSUER_PID=$!
     for _ in $(seq 1 100); do
-        [ -s "$WORK/subject-token" ] && curl -fs -o /dev/null "http://127.0.0.1:$port/jwks" && break
+        [ -s "$WORK/subject-token" ] && curl -fs -o /dev/null "http://127.0.0.1:$EXCHANGE_PORT/jwks" && break
         kill -0 "$ISSUER_PID" 2>/dev/null || die "the stand-in issuer exited"
         sleep 0.1
     done
     [ -s "$WORK/subject-token" ] || die "the stand-in issuer wrote no token"
-    EXCHANGE_ISSUER="http://127.0.0.1:$port"
+    EXCHANGE_ISSUER="http://127.0.0.1:$EXCHANGE_PORT"
 }
 
-# Token exchange of the stand-in issuer's ID token under wrk load: exchange_run RUN TARGET ISSUER
+# The subject tokens a run may send, each exchanged once: more than wrk sends in DURATION seconds at 4,000/s.
+EXCHANGE_TOKENS=$((4000 * DURATION + 1))
+
+# Token exchange of the stand-in issuer's ID tokens under wrk load, a token of its own per request (Limen exchanges a
+# subject token once): exchange_run RUN TARGET ISSUER
 exchange_run() {
-    local first
-    log "$2 run $1: token exchange"
+    local first tokens="$WORK/subject-tokens-$1-$2"
+    log "$2 run $1: token exchange (minting $EXCHANGE_TOKENS subject tokens first)"
+    python3 "$HERE/exchange_issuer.py" --mint --port "$EXCHANGE_PORT" --audience "$EXCHANGE_AUDIENCE" \
+        --key-file "$WORK/issuer-key.pem" --token-file "$tokens" --tokens "$EXCHANGE_TOKENS"
     first=$(curl -sS -d grant_type=urn:ietf:params:oauth:grant-type:token-exchange -d client_id=bench-exchange \
         -d subject_token_type=urn:ietf:params:oauth:token-type:id_token \
-        --data-urlencode "subject_token=$(cat "$WORK/subject-token")" "$3/token")
+        --data-urlencode "subject_token=$(head -n 1 "$tokens")" "$3/token")
     case "$first" in
         *'"refresh_token"'*) ;;
         *) die "$2: the token exchange failed: $first" ;;
     esac
-    record "$1" "$2" exchange "$(BENCH_SUBJECT_TOKEN="$(cat "$WORK/subject-token")" BENCH_CLIENT_ID=bench-exchange \
-        wrk_json exchange.lua "$3/token")"
+    record "$1" "$2" exchange "$(BENCH_SUBJECT_TOKENS="$tokens" BENCH_THREADS="$THREADS" \
+        BENCH_CLIENT_ID=bench-exchange wrk_json exchange.lua "$3/token")"
+    rm -f "$tokens"
 }
 
 # Prints a Python expression of the JSON object `d` read from stdin: field EXPRESSION
