@@ -54,18 +54,9 @@ struct LimenServerServiceTests {
         "it opens, runs and bootstraps the store and serves on it until the graceful shutdown",
         arguments: TokenBackend.allCases)
     func serves(on backend: TokenBackend) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        var configuration = ServerConfiguration.testing(directory: directory, port: 0)
-        var dropDatabase: (@Sendable () async -> Void)?
-        if backend == .postgres {
-            let (_, url, drop) = try await PostgresTestDatabase.make()
-            configuration.usePostgres(url: url)
-            dropDatabase = drop
-        }
-        let (issuers, announced) = AsyncStream.makeStream(of: String.self)
-        let server = LimenServerService(configuration: configuration) { announced.yield($0) }
-        do {
+        try await Self.withConfiguration(on: backend) { configuration in
+            let (issuers, announced) = AsyncStream.makeStream(of: String.self)
+            let server = LimenServerService(configuration: configuration) { announced.yield($0) }
             try await withRunningService([server], announcing: issuers, ending: announced, "it did not start") {
                 issuer in
                 // /healthz pings the store: it answers only if the store's service runs.
@@ -73,33 +64,43 @@ struct LimenServerServiceTests {
                     HTTPRequest(url: try #require(URL(string: issuer + "/healthz"))))
                 #expect(health.status == 200)
             }
-        } catch {
-            await dropDatabase?()
-            throw error
         }
-        await dropDatabase?()
     }
 
     @Test(
         "a start that fails throws ServerStartFailure with the step's own message, and stops the store",
         arguments: TokenBackend.allCases)
     func failedStart(on backend: TokenBackend) async throws {
+        try await Self.withConfiguration(on: backend) { configuration in
+            var configuration = configuration
+            configuration.flowFiles = [configuration.dataDirectory + "/missing-flow.yaml"]
+            let server = LimenServerService(configuration: configuration)
+            // The group returns only once every service has: the store's pool ended with the failed start.
+            let failure = await #expect(throws: ServerStartFailure.self) {
+                try await ServiceGroup(configuration: .init(services: [server], logger: Logger(label: "test"))).run()
+            }
+            #expect(
+                failure?.localizedDescription.contains("missing-flow.yaml") == true, "\(String(describing: failure))")
+        }
+    }
+
+    /// Runs `body` with a test configuration on port 0 keeping its data on `backend` (a fresh PostgreSQL database,
+    /// dropped afterwards on every path, or a temporary folder's SQLite file).
+    private static func withConfiguration(
+        on backend: TokenBackend, _ body: (ServerConfiguration) async throws -> Void
+    ) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var configuration = ServerConfiguration.testing(directory: directory, port: 0)
-        configuration.flowFiles = [directory.path + "/missing-flow.yaml"]
-        var dropDatabase: (@Sendable () async -> Void)?
-        if backend == .postgres {
-            let (_, url, drop) = try await PostgresTestDatabase.make()
-            configuration.usePostgres(url: url)
-            dropDatabase = drop
+        guard backend == .postgres else { return try await body(configuration) }
+        let (_, url, drop) = try await PostgresTestDatabase.make()
+        configuration.usePostgres(url: url)
+        do {
+            try await body(configuration)
+        } catch {
+            await drop()
+            throw error
         }
-        let server = LimenServerService(configuration: configuration)
-        // The group returns only once every service has: the store's pool ended with the failed start.
-        let failure = await #expect(throws: ServerStartFailure.self) {
-            try await ServiceGroup(configuration: .init(services: [server], logger: Logger(label: "test"))).run()
-        }
-        #expect(failure?.localizedDescription.contains("missing-flow.yaml") == true, "\(String(describing: failure))")
-        await dropDatabase?()
+        await drop()
     }
 }
