@@ -100,7 +100,7 @@ struct FlowRun {
         } catch {
             throw CLIFailure(code: error.code, message: error.errorDescription ?? error.code)
         }
-        try await finish(user)
+        try await finish(user, guest: true)
     }
 
     /// The profile's client for these settings, with the session saved under it when it is this provider's and
@@ -117,10 +117,10 @@ struct FlowRun {
         return client
     }
 
-    /// Saves the settings and prints the signed-in user's ID.
-    private func finish(_ user: AuthState.User) async throws {
+    /// Saves the settings, says who is signed in (`guest`: a guest), and prints the user's ID.
+    private func finish(_ user: AuthState.User, guest: Bool = false) async throws {
         try await profile.save(settings, clientSecret: clientSecret)
-        writeOutput(user.id ?? "")
+        announceSignIn(of: user, guest: guest)
     }
 }
 

@@ -29,8 +29,10 @@ struct FlowTerminal {
         }
     }
 
-    /// Shows `step`, asks which button to press when there is a choice, fills the fields for a submit, and sends. An
-    /// `IDP` button is shown but not offered: it needs a web page, which the terminal cannot open.
+    /// Shows `step`, fills its fields, asks which button to press when there is a choice, and sends. The fields come
+    /// first, so that a person types what the step asks before choosing what to do with it; a field left empty or
+    /// refused is asked again only when the button chosen submits them (another button, such as one that sends a new
+    /// code, sends none). An `IDP` button is shown but not offered: it needs a web page, which the terminal cannot open.
     private func submit(_ step: ContinueNode) async throws -> Node {
         StandardError.writeLine("== \(step.name)")
         if !step.description.isEmpty { StandardError.writeLine(step.description) }
@@ -39,10 +41,23 @@ struct FlowTerminal {
                 "(\(idp.label): a web page `limen flow` cannot open; use `limen login --identity-provider \(idp.provider)`)"
             )
         }
-        let action = try choose(among: step.actions.filter { !($0 is IdpCollector) })
-        if action is FlowCollector { return await step.next(action: action?.key ?? "") }
+        let actions = step.actions.filter { !($0 is IdpCollector) }
+        if actions.count == 1, let only = actions.first, only is FlowCollector {
+            return await step.next(action: only.key)
+        }
+        let choosing = actions.count > 1
         for collector in step.collectors {
-            try fill(collector)
+            try fill(collector, insisting: !choosing)
+        }
+        let action = try choose(among: actions)
+        if action is FlowCollector { return await step.next(action: action?.key ?? "") }
+        if choosing {
+            for case let field as any FieldCollector in step.collectors {
+                let problems = field.validate()
+                guard !problems.isEmpty else { continue }
+                show(problems, of: field)
+                try fill(field, insisting: true)
+            }
         }
         return await step.next(action: action?.key ?? "")
     }
@@ -61,26 +76,30 @@ struct FlowTerminal {
         }
     }
 
-    /// Asks for one collector's value until the device's checks accept it.
-    private func fill(_ collector: any Collector) throws {
+    /// Asks for one collector's value: until the device's checks accept it when `insisting`, else once (an empty
+    /// answer is kept, and checked only if the step is submitted).
+    private func fill(_ collector: any Collector, insisting: Bool) throws {
         switch collector {
         case let label as LabelCollector:
             StandardError.writeLine(label.content)
         case let text as TextCollector:
-            try ask(text) { field in
+            try ask(text, insisting: insisting) { field in
                 let answer = try read("\(field.label)\(field.value.isEmpty ? "" : " [\(field.value)]"): ")
                 if !answer.isEmpty || field.value.isEmpty { field.value = answer }
             }
         case let password as PasswordCollector:
-            try ask(password) { field in field.value = try read("\(field.label): ", hidden: true) }
+            try ask(password, insisting: insisting) { field in field.value = try read("\(field.label): ", hidden: true)
+            }
         case let select as SingleSelectCollector:
-            try ask(select) { field in
+            try ask(select, insisting: insisting) { field in
                 field.value = try pick(field.label, options: field.options, many: false).first ?? ""
             }
         case let select as MultiSelectCollector:
-            try ask(select) { field in field.value = try pick(field.label, options: field.options, many: true) }
+            try ask(select, insisting: insisting) { field in
+                field.value = try pick(field.label, options: field.options, many: true)
+            }
         case let checkbox as CheckboxCollector:
-            try ask(checkbox) { field in
+            try ask(checkbox, insisting: insisting) { field in
                 field.value = ["y", "yes"].contains(try read("\(field.label) [y/N]: ").lowercased())
             }
         case let unknown as UnknownCollector:
@@ -90,15 +109,20 @@ struct FlowTerminal {
         }
     }
 
-    /// Runs `prompt` until `field.validate()` is empty, showing each problem.
-    private func ask<Field: FieldCollector>(_ field: Field, prompt: (Field) throws -> Void) throws {
+    /// Runs `prompt`, then, when `insisting`, again until `field.validate()` is empty, showing each problem.
+    private func ask<Field: FieldCollector>(_ field: Field, insisting: Bool, prompt: (Field) throws -> Void) throws {
         while true {
             try prompt(field)
             let problems = field.validate()
-            if problems.isEmpty { return }
-            for problem in problems {
-                StandardError.writeLine("  ! \(problem == .required ? "\(field.label) is required." : problem.message)")
-            }
+            if problems.isEmpty || !insisting { return }
+            show(problems, of: field)
+        }
+    }
+
+    /// Shows each of `field`'s problems.
+    private func show(_ problems: [FlowValidationError], of field: any FieldCollector) {
+        for problem in problems {
+            StandardError.writeLine("  ! \(problem == .required ? "\(field.label) is required." : problem.message)")
         }
     }
 

@@ -118,7 +118,7 @@ struct LoginCommand: AsyncParsableCommand {
                 }
             }
             try await profile.save(settings, clientSecret: secret)
-            writeOutput(user.id ?? "")
+            announceSignIn(of: user)
         }
     }
 }

@@ -47,7 +47,7 @@ struct AccountCLITests {
 
             let login = try await limen(
                 cli, ["login", "--password", "--allow-migration", "false"] + connection(server),
-                input: "1\n\(server.user.email)\n\(server.user.password)\n")
+                input: "\(server.user.email)\n\(server.user.password)\n1\n")
             #expect(login.status == 0, "\(login.standardError)")
             #expect(!login.trimmedOutput.isEmpty && login.trimmedOutput != guest.trimmedOutput)
 
@@ -68,7 +68,7 @@ struct AccountCLITests {
         try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s"]) { server in
             let login = try await limen(
                 cli, ["login", "--password"] + connection(server),
-                input: "1\n\(server.user.email)\n\(server.user.password)\n")
+                input: "\(server.user.email)\n\(server.user.password)\n1\n")
             #expect(login.status == 0, "\(login.standardError)")
 
             let terminal = try await PseudoTerminal(
@@ -89,7 +89,7 @@ struct AccountCLITests {
 
             let gone = try await limen(
                 cli, ["login", "--password"] + connection(server),
-                input: "1\n\(server.user.email)\n\(server.user.password)\n")
+                input: "\(server.user.email)\n\(server.user.password)\n1\n")
             #expect(gone.status != 0, "the account no longer signs in")
         }
     }

@@ -23,12 +23,15 @@ struct FlowCLITests {
         ["--issuer", server.issuer.absoluteString, "--client-id", "limen-cli"]
     }
 
-    @Test("flow sign-in: numbered buttons, a wrong password shown as the server's error, then a saved session")
+    @Test(
+        "flow sign-in: the fields, then numbered buttons, a wrong password shown as the server's error, then a saved session"
+    )
     func signIn() async throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
         try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s"]) { server in
-            let answers = "1\n\(server.user.email)\nwrong password\n1\n\n\(server.user.password)\n"
+            // The fields come before the choice; on the error node Enter keeps the email.
+            let answers = "\(server.user.email)\nwrong password\n1\n\n\(server.user.password)\n1\n"
             let flow = try await limen(cli, ["flow", "sign-in"] + connection(server), input: answers)
             #expect(flow.status == 0, "\(flow.standardError)")
             #expect(flow.errorLines.contains("== Sign in"))
@@ -36,6 +39,7 @@ struct FlowCLITests {
             #expect(flow.errorLines.contains { $0.hasPrefix("  3) Create an account") })
             #expect(flow.errorLines.contains { $0.hasPrefix("! ") }, "the error node's message is shown")
             #expect(!flow.trimmedOutput.isEmpty, "the user's ID is printed")
+            #expect(flow.errorLines.last == "Signed in as \(server.user.email) (user ID \(flow.trimmedOutput)).")
 
             let token = try await cli.complete(["token"])
             #expect(token.status == 0, "\(token.standardError)")
@@ -53,7 +57,7 @@ struct FlowCLITests {
             """
         try await LimenServerPeer.with(configuration: configuration, settings: ["--sign-in-rate-limit", "100/s"]) {
             server in
-            let answers = "1\n\(server.user.email)\n\(server.user.password)\n"
+            let answers = "\(server.user.email)\n\(server.user.password)\n1\n"
             let flow = try await limen(cli, ["flow", "sign-in"] + connection(server), input: answers)
             #expect(flow.status == 0, "\(flow.standardError)")
             #expect(
@@ -77,8 +81,7 @@ struct FlowCLITests {
                 let terminal = try await PseudoTerminal(
                     try CLIRunner.executable(), arguments: ["signup"] + connection(server),
                     environment: cli.environment())
-                #expect(terminal.wait(for: "Choose [1]: "))
-                terminal.type("1")
+                // Each step's fields first, then the button: the code is typed before "Create account" is chosen.
                 #expect(terminal.wait(for: "Email address: "))
                 terminal.type("new@example.com")
                 #expect(terminal.wait(for: "Choose [1]: "))
@@ -87,22 +90,39 @@ struct FlowCLITests {
                 terminal.type(try await sink.nextCode())
                 #expect(terminal.wait(for: "Name: "))
                 terminal.type("New Person")
-                for answer in ["short", password] {
-                    #expect(terminal.wait(for: "Password: "))
-                    terminal.type(answer)
-                }
-                for answer in ["other", password] {
-                    #expect(terminal.wait(for: "Password again: "))
-                    terminal.type(answer)
-                }
+                #expect(terminal.wait(for: "Password: "))
+                terminal.type("short")
+                #expect(terminal.wait(for: "Password again: "))
+                terminal.type("other")
+                #expect(terminal.wait(for: "Choose [1]: "))
+                terminal.type("1")
+                // Submitting, the fields the device's checks refuse are asked again, each after its problem.
+                #expect(terminal.wait(for: "! Use between 8 and 1024 characters for your password."))
+                #expect(terminal.wait(for: "Password: "))
+                terminal.type(password)
+                #expect(terminal.wait(for: "! The passwords do not match."))
+                #expect(terminal.wait(for: "Password again: "))
+                terminal.type(password)
+                #expect(terminal.wait(for: "Signed in as new@example.com (user ID "))
                 #expect(terminal.finish() == 0, "\(terminal.transcript)")
-                #expect(terminal.transcript.contains("! Use between 8 and 1024 characters for your password."))
-                #expect(terminal.transcript.contains("! The passwords do not match."))
 
                 let whoami = try await cli.complete(["whoami"])
                 #expect(whoami.status == 0, "\(whoami.standardError)")
                 #expect(whoami.outputText.contains("new@example.com"))
             }
+        }
+    }
+
+    @Test("a button that sends no fields (a link to another flow) asks for none: empty fields are not refused")
+    func linkSendsNoFields() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s"]) { server in
+            // Enter for the email and the password, then "Create an account"; the input ends in the sign-up step.
+            let flow = try await limen(cli, ["flow", "sign-in"] + connection(server), input: "\n\n3\n")
+            #expect(flow.errorLines.contains("== Create your account"), "\(flow.standardError)")
+            #expect(!flow.errorLines.contains { $0.contains("is required") }, "\(flow.standardError)")
+            #expect(flow.errorLines.last?.hasPrefix("error: cli.input_ended") == true)
         }
     }
 
@@ -113,11 +133,11 @@ struct FlowCLITests {
         try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s"]) { server in
             let login = try await limen(
                 cli, ["login", "--password"] + connection(server),
-                input: "1\n\(server.user.email)\n\(server.user.password)\n")
+                input: "\(server.user.email)\n\(server.user.password)\n1\n")
             #expect(login.status == 0, "\(login.standardError)")
             #expect(!login.trimmedOutput.isEmpty)
 
-            let cut = try await limen(cli, ["flow", "sign-in"] + connection(server), input: "1\n")
+            let cut = try await limen(cli, ["flow", "sign-in"] + connection(server), input: "\(server.user.email)\n")
             #expect(cut.status != 0)
             #expect(cut.errorLines.last?.hasPrefix("error: cli.input_ended") == true)
         }
@@ -135,15 +155,15 @@ struct FlowCLITests {
                 let terminal = try await PseudoTerminal(
                     try CLIRunner.executable(), arguments: ["login", "--email-code"] + connection(server),
                     environment: cli.environment())
-                #expect(terminal.wait(for: "Choose [1]: "))
-                terminal.type("1")
                 #expect(terminal.wait(for: "Email address: "))
                 terminal.type(server.user.email)
-                #expect(terminal.wait(for: "Enter your code"))
                 #expect(terminal.wait(for: "Choose [1]: "))
                 terminal.type("1")
+                #expect(terminal.wait(for: "Enter your code"))
                 #expect(terminal.wait(for: "Code: "))
                 terminal.type(try await sink.nextCode())
+                #expect(terminal.wait(for: "Choose [1]: "))
+                terminal.type("1")
                 #expect(terminal.finish() == 0, "\(terminal.transcript)")
 
                 let whoami = try await cli.complete(["whoami"])
@@ -161,12 +181,12 @@ struct FlowCLITests {
             let terminal = try await PseudoTerminal(
                 try CLIRunner.executable(), arguments: ["flow", "sign-in"] + connection(server),
                 environment: cli.environment())
-            #expect(terminal.wait(for: "Choose [1]: "))
-            terminal.type("1")
             #expect(terminal.wait(for: "Email address: "))
             terminal.type(server.user.email)
             #expect(terminal.wait(for: "Password: "))
             terminal.type(server.user.password)
+            #expect(terminal.wait(for: "Choose [1]: "))
+            terminal.type("1")
             #expect(terminal.finish() == 0, "\(terminal.transcript)")
             #expect(terminal.transcript.contains(server.user.email), "the email is echoed")
             #expect(!terminal.transcript.contains(server.user.password), "the password is not")

@@ -53,7 +53,7 @@ struct ProfileCLITests {
                 arguments: [
                     "login", "--password", "--issuer", server.issuer.absoluteString, "--client-id", "limen-cli",
                 ],
-                environment: cli.environment(), input: Data("1\n\(server.user.email)\n\(server.user.password)\n".utf8))
+                environment: cli.environment(), input: Data("\(server.user.email)\n\(server.user.password)\n1\n".utf8))
             #expect(login.status == 0, "\(login.standardError)")
 
             let set = try await cli.complete(["profile", "set", "nickname=Ada", "age=36", "diagnosis=hay fever"])
