@@ -57,6 +57,13 @@ struct LimenServerEndToEndTests {
             let query = URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems ?? []
             #expect(query.first { $0.name == "iss" }?.value == server.issuer.absoluteString, "RFC 9207 iss")
 
+            // GrabID's getIdTokenInfo, isValidIdToken and isValidAccessToken, on the tokens Limen Server issued.
+            let idToken = try #require(await client.idTokenInfo())
+            #expect(idToken.claims.subject == subject)
+            #expect(idToken.claims.issuer == server.issuer.absoluteString)
+            #expect(client.isValidIdToken(idToken))
+            #expect(await client.isValidAccessToken())
+
             let first = try #require(try await client.validAccessToken())
             #expect(try UnverifiedJWT(first).type == "at+jwt", "RFC 9068 access token")
             let refreshed = try #require(try await client.refresh())
