@@ -47,7 +47,8 @@ public struct LimenServerService: Service {
     }
 }
 
-/// Bootstraps on the running store, then serves until the graceful shutdown.
+/// Bootstraps on the running store, then serves until the graceful shutdown. A stop asked for during the start (a
+/// database that does not answer yet, Ctrl-C) ends the start at once, quietly.
 private struct ServingService: Service {
     let configuration: ServerConfiguration
     let store: any Store
@@ -57,9 +58,11 @@ private struct ServingService: Service {
     func run() async throws {
         let composition: ServerComposition
         do {
-            composition = try await ServerComposition.bootstrap(
-                configuration: configuration, store: store, logger: logger)
+            composition = try await cancelWhenGracefulShutdown { [configuration, store, logger] in
+                try await ServerComposition.bootstrap(configuration: configuration, store: store, logger: logger)
+            }
         } catch {
+            if Task.isShuttingDownGracefully { return }
             throw ServerStartFailure(reason: error)
         }
         try await LimenServerApplication.make(

@@ -3,6 +3,8 @@ import LimenOIDC
 import LimenServerStorage
 import LimenTestSupport
 import Logging
+import NIOCore
+import NIOPosix
 import ServiceLifecycle
 import Testing
 
@@ -82,6 +84,30 @@ struct LimenServerServiceTests {
             #expect(
                 failure?.localizedDescription.contains("missing-flow.yaml") == true, "\(String(describing: failure))")
         }
+    }
+
+    @Test("a stop asked for while the start waits for a database that does not answer ends the start, quietly")
+    func stopWhileStarting() async throws {
+        // A listener that takes connections and never answers: PostgreSQL's start-up gets no reply.
+        let silent = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(silent.localAddress?.port)
+        do {
+            try await Self.withConfiguration(on: .sqlite) { configuration in
+                var configuration = configuration
+                configuration.databaseURL = "postgres://limen@127.0.0.1:\(port)/limen?sslmode=disable"
+                let group = ServiceGroup(
+                    configuration: .init(
+                        services: [LimenServerService(configuration: configuration)], logger: Logger(label: "test")))
+                // Asked for before the start: the start waits for the database, so only the stop can end it.
+                await group.triggerGracefulShutdown()
+                try await group.run()
+            }
+        } catch {
+            try await silent.close()
+            throw error
+        }
+        try await silent.close()
     }
 
     /// Runs `body` with a test configuration on port 0 keeping its data on `backend` (a fresh PostgreSQL database,
