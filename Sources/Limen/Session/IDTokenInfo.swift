@@ -27,12 +27,15 @@ public struct IDTokenInfo: Sendable, Equatable {
     }
 
     /// Whether at `now` the token is in force, give or take `leeway` seconds of clock skew (`exp` not passed, `iat`
-    /// and `nbf` reached), and was issued by `issuer` for `clientID` (among its audiences, and its `azp` when it
-    /// names one).
+    /// and `nbf` reached), and was issued by `issuer` for `clientID`: the ID token validator's own checks of issuer,
+    /// audience, `azp` and time.
     public func isValid(at now: Date, issuer: String, clientID: String, leeway: TimeInterval) -> Bool {
-        guard claims.issuer == issuer, claims.audience.contains(clientID) else { return false }
-        if let party = claims.authorizedParty, party != clientID { return false }
-        let earliest = max(claims.issuedAt, claims.notBefore ?? claims.issuedAt)
-        return now.addingTimeInterval(leeway) >= earliest && now < claims.expiresAt.addingTimeInterval(leeway)
+        do {
+            try claims.checkIssued(by: issuer, to: clientID)
+            try claims.checkInForce(at: now, leeway: leeway)
+            return true
+        } catch {
+            return false
+        }
     }
 }

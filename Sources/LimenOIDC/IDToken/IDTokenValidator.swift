@@ -59,30 +59,10 @@ public struct IDTokenValidator: Sendable {
         let (members, algorithm) = try await keys.verifiedPayload(
             of: idToken, allowedAlgorithms: policy.allowedAlgorithms)
         let claims = try IDTokenClaims(claims: members)
-        try checkIssuerAndAudience(claims)
-        try checkTimes(claims)
+        try claims.checkIssued(by: issuer, to: clientID)
+        try claims.checkInForce(at: now(), leeway: policy.leeway)
         try checkRequestBinding(claims, nonce: nonce, maxAge: maxAge, accessToken: accessToken, algorithm: algorithm)
         return claims
-    }
-
-    private func checkIssuerAndAudience(_ claims: IDTokenClaims) throws(IDTokenValidationError) {
-        guard claims.issuer == issuer else { throw .issuerMismatch(expected: issuer, actual: claims.issuer) }
-        guard claims.audience.contains(clientID) else { throw .audienceMismatch }
-        if let authorizedParty = claims.authorizedParty {
-            guard authorizedParty == clientID else { throw .authorizedPartyMismatch }
-        } else if claims.audience.count > 1 {
-            throw .authorizedPartyMismatch
-        }
-    }
-
-    private func checkTimes(_ claims: IDTokenClaims) throws(IDTokenValidationError) {
-        let time = now()
-        let leeway = policy.leeway
-        guard time < claims.expiresAt.addingTimeInterval(leeway) else { throw .expired }
-        guard claims.issuedAt <= time.addingTimeInterval(leeway) else { throw .issuedInFuture }
-        if let notBefore = claims.notBefore {
-            guard notBefore <= time.addingTimeInterval(leeway) else { throw .notYetValid }
-        }
     }
 
     private func checkRequestBinding(

@@ -60,10 +60,10 @@ struct TokenValidityTests {
     }
 
     @Test(
-        "an ID token of another issuer, for another audience, for another authorized party, or not yet in force does not hold",
+        "an ID token of another issuer, for another audience, for another authorized party, with several audiences and no authorized party, or not yet in force does not hold",
         arguments: [
             ["iss": "https://other.example.com"], ["aud": "other-app"],
-            ["aud": ["other-app", "app"], "azp": "other-app"],
+            ["aud": ["other-app", "app"], "azp": "other-app"], ["aud": ["app", "api"]],
             ["nbf": .number(1_800_000_000 + 120)],
         ] as [[String: JSONValue]])
     func byWhom(changes: [String: JSONValue]) async throws {
