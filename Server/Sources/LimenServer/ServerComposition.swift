@@ -43,7 +43,7 @@ public struct ServerComposition: Sendable {
     let appleIdentities: AppleIdentityVerifier?
     /// What Limen keeps of its users' Sign in with Apple, when the `apple` setting is given.
     let appleAccounts: AppleAccounts?
-    /// Where its emails go, once the outbox's worker takes them.
+    /// Where its emails and SMS go, once the outbox's worker takes them.
     let mailer: any Mailer
     /// Where requests leave their emails (``MailOutbox``).
     let mailOutbox: MailOutbox
@@ -110,7 +110,7 @@ public struct ServerComposition: Sendable {
                     apple: $0, transport: URLSessionTransport(timeout: configuration.outboundTimeout), now: now),
                 now: now)
         }
-        self.mailer =
+        let email: any Mailer =
             switch configuration.mailTransport {
             case .log: LogMailer(logger: Logger(label: "limen.mail"))
             case .smtp(let endpoint):
@@ -125,6 +125,16 @@ public struct ServerComposition: Sendable {
                     trustedCAFile: configuration.mailCAFile, logger: Logger(label: "limen.mail"), now: Date.init,
                     retries: configuration.mailRetries)
             }
+        let sms: any Mailer =
+            switch configuration.smsTransport {
+            case .log: LogSMSSender(logger: Logger(label: "limen.sms"))
+            case .webhook(let endpoint):
+                WebhookMailer(
+                    endpoint: endpoint, secret: configuration.smsWebhookSecret ?? "",
+                    trustedCAFile: configuration.mailCAFile, logger: Logger(label: "limen.sms"), now: Date.init,
+                    retries: configuration.mailRetries, body: WebhookMailer.smsJSON(of:))
+            }
+        self.mailer = ChannelMailer(email: email, sms: sms)
         self.configuration = configuration
         self.now = now
         self.store = store
@@ -163,6 +173,9 @@ public struct ServerComposition: Sendable {
             emailCodeBudgets: EmailCodeBudgets(
                 store: store, keys: derivedKeys, now: now, mails: configuration.emailCodeMailBudget,
                 tries: configuration.emailCodeTryBudget),
+            phoneCodes: PhoneCodes(
+                store: store, keys: derivedKeys, now: now, length: configuration.smsCodeLength,
+                countries: configuration.smsCountries),
             notifier: notifier, mailOutbox: mailOutbox, clientCache: clientCache, profileSchemas: profileSchemas,
             upstreamProviders: upstreamProviders, appleIdentities: appleIdentities, appleAccounts: appleAccounts,
             issuer: issuer, signUpEnabled: configuration.signUpEnabled, resources: configuration.resources, now: now)

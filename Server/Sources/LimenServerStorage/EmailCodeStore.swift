@@ -1,9 +1,9 @@
 import Foundation
 
-/// A one-time code sent by email, kept only as a keyed hash: one per address and purpose, so a new code ends the
-/// earlier one.
+/// A one-time code sent by email (or by SMS: then the address is the phone number), kept only as a keyed hash: one per
+/// address and purpose, so a new code ends the earlier one.
 public struct EmailCodeRecord: Sendable, Equatable {
-    /// The address it was sent to (normalised).
+    /// The address it was sent to (normalised), or the phone number (E.164).
     public var email: String
     /// What it is for: `sign_in`, `password_reset`, `verify_email`.
     public var purpose: String
@@ -33,6 +33,9 @@ public protocol EmailCodeStore: Sendable {
     func consumeEmailCode(
         email: String, purpose: String, codeHash: Data, now: Date, maximumAttempts: Int
     ) async throws(StorageError) -> Bool
+    /// When the current code for `email` and `purpose` was sent, `nil` when there is none (never sent, used, or
+    /// expired before `now`).
+    func emailCodeSentAt(email: String, purpose: String, now: Date) async throws(StorageError) -> Date?
     /// Deletes codes that expired before `date`; returns how many were removed.
     @discardableResult
     func deleteExpiredEmailCodes(before date: Date) async throws(StorageError) -> Int

@@ -7,8 +7,10 @@ public struct IdentityRecord: Sendable, Equatable {
     public static let passwordKind = "password"
     /// One-time codes sent by email; the subject is the normalised email address.
     public static let emailKind = "email"
+    /// One-time codes sent by SMS; the subject is the phone number in E.164 form (`+15551234567`).
+    public static let phoneKind = "phone"
 
-    /// What kind of credential: ``passwordKind``, ``emailKind``, or an external issuer's kind.
+    /// What kind of credential: ``passwordKind``, ``emailKind``, ``phoneKind``, or an external issuer's kind.
     public var kind: String
     /// Who the credential names within its kind.
     public var subject: String

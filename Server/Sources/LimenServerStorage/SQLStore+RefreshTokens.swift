@@ -31,7 +31,9 @@ extension SQLStore {
                 g.browser_session_hash AS grant_browser_session_hash, s.expires_at AS session_expires_at,
                 u.id AS user_id, u.email AS user_email, u.email_verified AS user_email_verified, u.name AS user_name,
                 u.password_hash AS user_password_hash, u.created_at AS user_created_at,
-                (SELECT COUNT(*) FROM identities i WHERE i.user_id = u.id) AS user_identity_count
+                (SELECT COUNT(*) FROM identities i WHERE i.user_id = u.id) AS user_identity_count,
+                (SELECT subject FROM identities i WHERE i.user_id = u.id AND i.kind = 'phone'
+                    ORDER BY i.created_at LIMIT 1) AS user_phone_number
             FROM refresh_tokens t JOIN grants g ON g.id = t.grant_id LEFT JOIN users u ON u.id = g.subject
                 LEFT JOIN browser_sessions s ON s.id_hash = g.browser_session_hash
             WHERE t.token_hash = \(hash)

@@ -58,16 +58,21 @@ extension UserRecord {
             name: try row.optionalText(columnPrefix + "name"),
             passwordHash: try row.optionalText(columnPrefix + "password_hash"),
             createdAt: try row.date(columnPrefix + "created_at"),
-            identityCount: try row.integer(columnPrefix + "identity_count")
+            identityCount: try row.integer(columnPrefix + "identity_count"),
+            phoneNumber: try row.optionalText(columnPrefix + "phone_number")
         )
     }
 }
 
 extension SQLFragment {
-    /// A user's columns and `identity_count`, how many identities they have, for a query `FROM users`.
+    /// A user's columns, `identity_count`, how many identities they have, and `phone_number`, their `phone` identity's
+    /// number, for a query `FROM users`.
     static let userColumns = SQLFragment(
         sqlite: userColumnsText, postgres: userColumnsText)
 
     private static let userColumnsText =
-        "users.*, (SELECT COUNT(*) FROM identities WHERE identities.user_id = users.id) AS identity_count"
+        "users.*, (SELECT COUNT(*) FROM identities WHERE identities.user_id = users.id) AS identity_count, "
+        + "(SELECT subject FROM identities WHERE identities.user_id = users.id AND identities.kind = 'phone' "
+        + "ORDER BY identities.created_at LIMIT 1) "
+        + "AS phone_number"
 }

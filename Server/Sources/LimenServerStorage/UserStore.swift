@@ -20,6 +20,9 @@ public struct UserRecord: Sendable, Equatable {
     /// How many identities the user signs in with, as the store read them (``IdentityStore``): none for an anonymous
     /// user. Derived by the store; a write ignores it.
     public var identityCount: Int
+    /// The phone number (E.164) the user signs in with by SMS code, from their `phone` identity. Derived by the store; a
+    /// write ignores it.
+    public var phoneNumber: String?
 
     /// Creates a user record.
     public init(
@@ -29,7 +32,8 @@ public struct UserRecord: Sendable, Equatable {
         name: String? = nil,
         passwordHash: String? = nil,
         createdAt: Date,
-        identityCount: Int = 0
+        identityCount: Int = 0,
+        phoneNumber: String? = nil
     ) {
         self.id = id
         self.email = email
@@ -38,9 +42,10 @@ public struct UserRecord: Sendable, Equatable {
         self.passwordHash = passwordHash
         self.createdAt = createdAt
         self.identityCount = identityCount
+        self.phoneNumber = phoneNumber
     }
 
-    /// Equal stored columns (``identityCount`` is read from another table and a write ignores it).
+    /// Equal stored columns (``identityCount`` and ``phoneNumber`` are read from another table and a write ignores them).
     public static func == (lhs: UserRecord, rhs: UserRecord) -> Bool {
         (lhs.id, lhs.email, lhs.emailVerified, lhs.name, lhs.passwordHash, lhs.createdAt)
             == (rhs.id, rhs.email, rhs.emailVerified, rhs.name, rhs.passwordHash, rhs.createdAt)
@@ -49,10 +54,11 @@ public struct UserRecord: Sendable, Equatable {
     /// Whether the user has no identity: signed in as a guest, known by nothing but their subject.
     public var isAnonymous: Bool { identityCount == 0 }
 
-    /// The user's auth level (Rownd's guest / unverified / verified), derived from their identities.
+    /// The user's auth level (Rownd's guest / unverified / verified), derived from their identities: verified once an
+    /// email address or a phone number was proved.
     public var authLevel: AuthLevel {
         if isAnonymous { return .guest }
-        return emailVerified ? .verified : .unverified
+        return emailVerified || phoneNumber != nil ? .verified : .unverified
     }
 }
 

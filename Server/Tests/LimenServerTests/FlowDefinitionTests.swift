@@ -49,12 +49,15 @@ struct FlowDefinitionTests {
     func builtIns() throws {
         let catalog = try FlowCatalog.load(files: [])
         #expect(
-            Set(catalog.flows.keys) == ["sign-in", "sign-up", "password-reset", "email-code", "anonymous", "apple"])
-        #expect(FlowCatalog.builtIn.flows.count == 6)
+            Set(catalog.flows.keys) == [
+                "sign-in", "sign-up", "password-reset", "email-code", "phone-code", "anonymous", "apple",
+            ])
+        #expect(FlowCatalog.builtIn.flows.count == 7)
         #expect(catalog.offered(under: ServerConfiguration()).flows["apple"] == nil, "only with the apple setting")
         #expect(
             catalog.flows["sign-in"]?.node("credentials")?.collectors.map(\.key) == [
                 "email", "password", "submit", "forgot-password", "create-account", "email-code",
+                "phone-code",
             ])
     }
 

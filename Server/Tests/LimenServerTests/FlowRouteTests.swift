@@ -25,6 +25,7 @@ struct FlowRouteTests {
             #expect(
                 started.collectorKeys == [
                     "email", "password", "submit", "forgot-password", "create-account", "email-code",
+                    "phone-code",
                 ])
             let success = try await fixture.continueFlow(
                 id, node: "credentials", action: "submit",

@@ -354,7 +354,7 @@ struct OpenAPIResponseTests {
                 ])
             #expect(form.status == .ok)
             check.expect(form, answers: "POST /authorize")
-            for path in ["/login", "/signup", "/password-reset", "/email-code"] {
+            for path in ["/login", "/signup", "/password-reset", "/email-code", "/phone-code"] {
                 check.expect(try await fixture.get("\(path)?request=unknown"), answers: "GET \(path)")
                 check.expect(try await fixture.post(path, [("request", "unknown")]), answers: "POST \(path)")
             }

@@ -86,6 +86,7 @@ enum DiscoveryRoutes {
             tokenEndpointAuthMethodsSupported: ["none", "client_secret_basic", "client_secret_post"],
             claimsSupported: [
                 "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "email", "email_verified", "name",
+                "phone_number", "phone_number_verified",
             ],
             authorizationResponseIssParameterSupported: true
         )

@@ -8,8 +8,8 @@ import LimenWire
 import Logging
 
 /// The hosted pages of a pending authorization request: each flow's nodes rendered as HTML (``FlowPageRenderer``)
-/// and run by the one ``FlowEngine``, with the request's CSRF token. `GET /login`, `/signup`, `/password-reset` and
-/// `/email-code` show the built-in flows (any other flow at `/login?flow=NAME`); a `POST` submits the node's form. When a
+/// and run by the one ``FlowEngine``, with the request's CSRF token. `GET /login`, `/signup`, `/password-reset`,
+/// `/email-code` and `/phone-code` show the built-in flows (any other flow at `/login?flow=NAME`); a `POST` submits the node's form. When a
 /// flow completes, a browser session starts (a new cookie, whatever the browser had) and the request continues: the
 /// consent page when needed, else the redirect with a code. With sign-up turned off
 /// (``ServerConfiguration/signUpEnabled``) a flow that creates accounts refuses and no page links to it.
@@ -17,6 +17,7 @@ enum FlowPageRoutes {
     /// The page of each built-in flow.
     static let paths = [
         "sign-in": "login", "sign-up": "signup", "password-reset": "password-reset", "email-code": "email-code",
+        "phone-code": "phone-code",
     ]
     /// The routes whose POSTs check or set a password or send a code, limited per client address by
     /// ``ServerConfiguration/signInRateLimit``.

@@ -157,7 +157,7 @@ struct FlowPageControl {
             }
         }
         switch collector.type {
-        case .text, .password, .passwordVerify:
+        case .text, .phone, .password, .passwordVerify:
             return FlowPageControl(
                 input: input(
                     collector, policy: policy, value: value, field: field,
@@ -180,7 +180,11 @@ struct FlowPageControl {
         case .label:
             return FlowPageControl(text: collector.label)
         case .submitButton:
-            return FlowPageControl(button: Button(key: key, label: collector.label, style: nil, skipsValidation: false))
+            // A button that acts on what the interaction holds ("Send another code") does not need the fields filled.
+            var ignoresFields = false
+            if case .run(let actions, _)? = collector.behaviour { ignoresFields = actions.allSatisfy(\.ignoresFields) }
+            return FlowPageControl(
+                button: Button(key: key, label: collector.label, style: nil, skipsValidation: ignoresFields))
         case .flowButton, .flowLink:
             if case .switchFlow(let target)? = collector.behaviour {
                 guard let href = link(target) else { return nil }
@@ -221,6 +225,9 @@ struct FlowPageControl {
             }
         case .passwordVerify:
             (input.type, input.autocomplete) = ("password", "new-password")
+        case .phone:
+            if case .text(let text)? = value, !text.isEmpty { input.value = text }
+            (input.type, input.autocomplete, input.maxLength) = ("tel", "tel", PhoneNumber.maximumInputLength)
         default:
             if case .text(let text)? = value, !text.isEmpty { input.value = text }
             input.maxLength = CollectorValidation.maximumTextLength

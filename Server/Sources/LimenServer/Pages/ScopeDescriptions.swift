@@ -6,6 +6,7 @@ enum ScopeDescriptions {
         case "openid": "Know who you are on this server"
         case "profile": "See your name"
         case "email": "See your email address"
+        case "phone": "See your phone number"
         case "offline_access": "Stay connected when you are not using it"
         default: scope
         }

@@ -1,6 +1,6 @@
 extension ServerConfiguration {
     /// Refuses what the mail settings `given` cannot do together: no `mail_url` on a host other than loopback (the
-    /// default writes every code and link to the log), and a webhook without its signing secret.
+    /// default writes every code and link to the log), and a mail or SMS webhook without its signing secret.
     func checkMail(given: [String: SettingValue]) throws(ConfigurationError) {
         if given[ServerSetting.mailURL.fileKey] == nil, !MetricsAccess.isLoopback(host), host != "localhost" {
             throw ConfigurationError(
@@ -9,11 +9,18 @@ extension ServerConfiguration {
                     + "it, codes and links would go to the log (set log: explicitly to accept that)")
         }
         if case .webhook = mailTransport, mailWebhookSecret == nil {
-            throw ConfigurationError(
-                key: ServerSetting.mailURL.fileKey, value: "(not shown)",
-                reason: "a webhook needs its signing secret in \(ServerSetting.mailWebhookSecret.variable) "
-                    + "(or \(ServerSetting.mailWebhookSecret.fileKey) in the file)")
+            throw Self.secretMissing(for: .mailURL, in: .mailWebhookSecret)
         }
+        if case .webhook = smsTransport, smsWebhookSecret == nil {
+            throw Self.secretMissing(for: .smsURL, in: .smsWebhookSecret)
+        }
+    }
+
+    /// The refusal of webhook `url` without its signing secret `secret`.
+    private static func secretMissing(for url: ServerSetting, in secret: ServerSetting) -> ConfigurationError {
+        ConfigurationError(
+            key: url.fileKey, value: "(not shown)",
+            reason: "a webhook needs its signing secret in \(secret.variable) (or \(secret.fileKey) in the file)")
     }
 
     /// Refuses a scrypt cost for new password hashes cheaper than OWASP's minimum, naming the parallelism setting if

@@ -45,6 +45,15 @@ public struct ServerConfiguration: Sendable {
     public var emailCodeMailBudget = EmailCodeBudgets.defaultMails
     /// How many one-time codes may be tried for one address per purpose (``EmailCodeBudgets``).
     public var emailCodeTryBudget = EmailCodeBudgets.defaultTries
+    /// Where one-time codes sent by SMS go; the server log by default.
+    public var smsTransport: SMSTransport = .log
+    /// The key that signs the SMS webhook's POSTs (`sms_webhook_secret`, at least 32 characters; required with an
+    /// `https://` `sms_url`).
+    public var smsWebhookSecret: String?
+    /// The country calling codes SMS codes may be sent to; `nil`: every country.
+    public var smsCountries: [Int]?
+    /// How many digits a one-time code sent by SMS has (``EmailCodes/lengths``).
+    public var smsCodeLength = EmailCodes.defaultLength
     /// How often and how soon a message the webhook refused is tried again (shortened by tests).
     package var mailRetries = MailRetries()
     /// How many POST requests one client address may make; `nil` turns the limit off (benchmarks).

@@ -4,9 +4,9 @@ extension ServerSetting {
     public static let all: [ServerSetting] = [
         host, port, dataDirectory, issuer, database, databasePoolSize, postRateLimit, signInRateLimit,
         authorizeRateLimit, signUp, metricsToken, metrics, trustedProxies, resources, flows, mailURL, mailFrom,
-        mailCAFile, mailWebhookSecret, emailCodeLength, emailCodeMailBudget, emailCodeTryBudget, accessTokenLifetime,
-        idTokenLifetime, refreshTokenLifetime, refreshReuseGrace, grantMaxLifetime, anonymousUserLifetime,
-        accountDeletionMaxAge, accountChangeMaxAge, passwordHashLogN, passwordHashParallelism, headerReadTimeout,
-        idleTimeout,
+        mailCAFile, mailWebhookSecret, emailCodeLength, emailCodeMailBudget, emailCodeTryBudget, smsURL,
+        smsWebhookSecret, smsCountries, smsCodeLength, accessTokenLifetime, idTokenLifetime, refreshTokenLifetime,
+        refreshReuseGrace, grantMaxLifetime, anonymousUserLifetime, accountDeletionMaxAge, accountChangeMaxAge,
+        passwordHashLogN, passwordHashParallelism, headerReadTimeout, idleTimeout,
     ]
 }

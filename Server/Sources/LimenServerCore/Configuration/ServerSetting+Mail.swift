@@ -47,15 +47,7 @@ extension ServerSetting {
     }
 
     /// `email_code_length`: the digits of a one-time code sent by email.
-    static let emailCodeLength = ServerSetting(
-        "email_code_length", help: "Digits of a one-time code sent by email, \(bounds(EmailCodes.lengths)).",
-        default: "\(EmailCodes.defaultLength)"
-    ) { value, configuration throws(ConfigurationError) in
-        guard let length = Int(value.text), EmailCodes.lengths.contains(length) else {
-            throw value.refused("expected \(EmailCodes.lengths.lowerBound) to \(EmailCodes.lengths.upperBound) digits")
-        }
-        configuration.emailCodeLength = length
-    }
+    static let emailCodeLength = codeLength("email_code_length", sentBy: "email", setting: \.emailCodeLength)
 
     /// `email_code_mail_budget`: the codes mailed per address and purpose.
     static let emailCodeMailBudget = budget(
@@ -66,6 +58,24 @@ extension ServerSetting {
     static let emailCodeTryBudget = budget(
         "email_code_try_budget", help: "Codes tried per address and purpose, like 10/h,20/d.", default: "10/h,20/d",
         setting: \.emailCodeTryBudget)
+
+    /// The number of digits of a one-time code `sentBy` email or SMS, applied to `path`.
+    static func codeLength(
+        _ fileKey: String,
+        sentBy medium: String,
+        setting path: any WritableKeyPath<ServerConfiguration, Int> & Sendable
+    ) -> ServerSetting {
+        ServerSetting(
+            fileKey, help: "Digits of a one-time code sent by \(medium), \(bounds(EmailCodes.lengths)).",
+            default: "\(EmailCodes.defaultLength)"
+        ) { value, configuration throws(ConfigurationError) in
+            guard let length = Int(value.text), EmailCodes.lengths.contains(length) else {
+                throw value.refused(
+                    "expected \(EmailCodes.lengths.lowerBound) to \(EmailCodes.lengths.upperBound) digits")
+            }
+            configuration[keyPath: path] = length
+        }
+    }
 
     /// An email code budget applied to `path`.
     private static func budget(

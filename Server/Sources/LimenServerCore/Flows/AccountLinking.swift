@@ -38,6 +38,8 @@ package struct AccountLinking: Sendable {
         package static let email = Credential(key: "email", name: "email address")
         /// An Apple ID, proved by the identity token of Sign in with Apple.
         package static let apple = Credential(key: "identity_token", name: "Apple ID")
+        /// A phone number, proved by a code sent to it by SMS.
+        package static let phone = Credential(key: "phone", name: "phone number")
     }
 
     /// The store that holds the users, and the account services.

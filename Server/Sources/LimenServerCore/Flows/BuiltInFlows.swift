@@ -4,7 +4,7 @@ enum BuiltInFlows {
     /// Each built-in flow's definition, by name.
     package static let definitions: [(name: String, yaml: String)] = [
         ("sign-in", signIn), ("sign-up", signUp), ("password-reset", passwordReset), ("email-code", emailCode),
-        ("anonymous", anonymous), ("apple", apple),
+        ("phone-code", phoneCode), ("anonymous", anonymous), ("apple", apple),
     ]
 
     /// A guest: an anonymous user with no identity, made by one button, who can link an email address later and keep
@@ -41,7 +41,7 @@ enum BuiltInFlows {
               - {type: SUBMIT_BUTTON, key: submit, label: Continue with Apple, actions: [sign_in_with_apple, require_consent, complete]}
         """
 
-    /// Email and password; links to password reset, sign-up and passwordless sign-in.
+    /// Email and password; links to password reset, sign-up and passwordless sign-in by email or phone.
     package static let signIn = """
         id: sign-in
         start: credentials
@@ -56,6 +56,7 @@ enum BuiltInFlows {
               - {type: FLOW_LINK, key: forgot-password, label: Forgot your password?, flow: password-reset}
               - {type: FLOW_LINK, key: create-account, label: Create an account, flow: sign-up}
               - {type: FLOW_LINK, key: email-code, label: Sign in with a code instead, flow: email-code}
+              - {type: FLOW_LINK, key: phone-code, label: Sign in with a phone number, flow: phone-code}
         """
 
     /// A new account: the email address, proved by a code sent to it, then a password and an optional name; links
@@ -127,5 +128,27 @@ enum BuiltInFlows {
               - {type: TEXT, key: code, label: Code, required: true}
               - {type: SUBMIT_BUTTON, key: submit, label: Sign in, actions: [check_email_code, mark_email_verified, require_consent, complete]}
               - {type: FLOW_BUTTON, key: resend, label: Send another code, next: email}
+        """
+
+    /// Passwordless by phone: a code sent by SMS signs in (and proves the number); a new number makes an account when
+    /// sign-up is on. "Send another code" sends a new one to the same number.
+    static let phoneCode = """
+        id: phone-code
+        start: phone
+        nodes:
+          - id: phone
+            name: Sign in with a phone number
+            description: We will send a code to your phone by SMS.
+            collectors:
+              - {type: PHONE, key: phone, label: Phone number, required: true}
+              - {type: SUBMIT_BUTTON, key: submit, label: Send the code, actions: [send_phone_code], next: code}
+              - {type: FLOW_LINK, key: sign-in, label: Sign in with a password, flow: sign-in}
+          - id: code
+            name: Enter your code
+            description: Enter the code we sent to your phone.
+            collectors:
+              - {type: TEXT, key: code, label: Code, required: true}
+              - {type: SUBMIT_BUTTON, key: submit, label: Sign in, actions: [check_phone_code, require_consent, complete]}
+              - {type: SUBMIT_BUTTON, key: resend, label: Send another code, actions: [resend_phone_code], next: code}
         """
 }

@@ -2,6 +2,9 @@
 public enum CollectorType: String, Sendable, CaseIterable, Codable {
     /// One line of text.
     case text = "TEXT"
+    /// A phone number: a `TEXT` with `"format": "e164"`, which the server reads in E.164 form (``PhoneNumber``) after
+    /// dropping spaces, dashes, dots and parentheses; a device shows its phone keyboard.
+    case phone = "PHONE"
     /// A password, with the policy the server enforces.
     case password = "PASSWORD"
     /// The same password again; it must equal the node's `PASSWORD`.

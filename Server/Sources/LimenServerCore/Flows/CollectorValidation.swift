@@ -61,6 +61,11 @@ package struct CollectorValidation {
                 return detail("password_mismatch", "The passwords do not match.")
             }
             return []
+        case (.phone, .text(let text)):
+            return PhoneNumber(text) == nil
+                ? detail(
+                    "invalid_phone_number", "Enter the number with + and the country code, like +1 555 123 4567.")
+                : []
         case (.dropdown, .text(let choice)), (.radio, .text(let choice)):
             return collector.options.contains { $0.value == choice }
                 ? [] : detail("invalid_option", "Choose an option.")

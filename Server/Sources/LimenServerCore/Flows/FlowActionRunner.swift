@@ -127,6 +127,14 @@ struct FlowActionRunner: Sendable {
                 } catch {
                     return try Self.outcome(of: error)
                 }
+            case .sendPhoneCode, .resendPhoneCode, .checkPhoneCode:
+                switch try await runPhoneAction(
+                    action, flow: flow, values: values, context: context, request: request,
+                    clientAddress: clientAddress)
+                {
+                case .proceeded(let next): context = next
+                case let other: return other
+                }
             case .signInWithApple:
                 switch try await signInWithApple(values: values, context: context, request: request) {
                 case .proceeded(let next): context = next
@@ -207,15 +215,12 @@ struct FlowActionRunner: Sendable {
             // Only written to the outbox: the answer never waits for delivery, so it takes the same time either way.
             try await services.mailOutbox.enqueue(message)
         case .checkEmailCode:
-            let invalid = FlowRefusal(
-                message: "The code is not correct, or no longer works.",
-                details: [.init(key: "code", code: "invalid_code", message: "Check the code, or ask for a new one.")])
             if let email = context.email, let wait = try await budgets.spend(.attempt, email: email, purpose: flow) {
                 return .refused(Self.budgetSpent(retryAfter: wait))
             }
             guard let email = context.email,
                 try await codes.redeem(Self.text(values["code"]) ?? "", email: email, purpose: flow)
-            else { return .refused(invalid) }
+            else { return .refused(Self.invalidCode) }
             // No user yet when the code proves an address for sign-up; `complete` then needs create_account first.
             (context.subject, context.emailProven, context.createdUser) = (nil, true, false)
             if let user = try await services.store.user(email: email) {
@@ -256,7 +261,8 @@ struct FlowActionRunner: Sendable {
                 return .failed(code: "no_user", message: "This account no longer exists.", status: .gone)
             }
             if action == .setPassword { try await services.notifier.notify(.passwordChanged, to: updated) }
-        case .checkPassword, .createAccount, .createAnonymousAccount, .signInWithApple, .requireConsent, .complete:
+        case .checkPassword, .createAccount, .createAnonymousAccount, .sendPhoneCode, .resendPhoneCode, .checkPhoneCode,
+            .signInWithApple, .requireConsent, .complete:
             break
         }
         return .proceeded(context)
@@ -282,8 +288,13 @@ struct FlowActionRunner: Sendable {
         }
     }
 
+    /// The refusal of a code that is wrong, used, expired, tried too often, or was never sent.
+    static let invalidCode = FlowRefusal(
+        message: "The code is not correct, or no longer works.",
+        details: [.init(key: "code", code: "invalid_code", message: "Check the code, or ask for a new one.")])
+
     /// The refusal once an address's email-code budget is spent (``EmailCodeBudgets``): the same for every address.
-    private static func budgetSpent(retryAfter seconds: Int) -> FlowRefusal {
+    static func budgetSpent(retryAfter seconds: Int) -> FlowRefusal {
         FlowRefusal(
             message: "Too many codes for this address just now. Try again later.", status: .tooManyRequests,
             retryAfter: seconds)

@@ -128,6 +128,14 @@ package enum FlowAction: String, Sendable, CaseIterable, Codable {
     case setPassword = "set_password"
     /// Marks the identified user's email verified (after a code proved it).
     case markEmailVerified = "mark_email_verified"
+    /// Sends a one-time code by SMS to `phone` (when it has an account, or one may be made or linked; the answer is
+    /// the same when not), within the SMS limits (``PhoneCodeLimits``).
+    case sendPhoneCode = "send_phone_code"
+    /// Sends a new code to the number of the interaction's last `send_phone_code`, within the same limits.
+    case resendPhoneCode = "resend_phone_code"
+    /// Checks the `code` sent to the interaction's phone number; proves the number and identifies its user by
+    /// ``AccountLinking``'s cases (making an account for a new number when sign-up is on).
+    case checkPhoneCode = "check_phone_code"
     /// Checks Sign in with Apple's `identity_token` against the raw `nonce` the app generated, and identifies the
     /// user of that Apple ID by ``AccountLinking``'s cases (made with the optional `name` when new).
     case signInWithApple = "sign_in_with_apple"
@@ -148,10 +156,17 @@ package enum FlowAction: String, Sendable, CaseIterable, Codable {
         switch self {
         case .checkPassword, .createAccount: ["email", "password"]
         case .sendEmailCode, .sendSignUpCode: ["email"]
-        case .checkEmailCode: ["code"]
+        case .sendPhoneCode: ["phone"]
+        case .checkEmailCode, .checkPhoneCode: ["code"]
         case .signInWithApple: ["identity_token", "nonce"]
         case .setPassword: ["password"]
-        case .createAnonymousAccount, .markEmailVerified, .requireConsent, .complete: []
+        case .createAnonymousAccount, .markEmailVerified, .resendPhoneCode, .requireConsent, .complete: []
         }
+    }
+
+    /// Whether it acts on what the interaction holds, whatever its node's fields say: a button running only such
+    /// actions ("Send another code") is pressed without the fields being checked.
+    package var ignoresFields: Bool {
+        self == .resendPhoneCode
     }
 }

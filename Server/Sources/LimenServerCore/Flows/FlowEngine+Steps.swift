@@ -182,8 +182,8 @@ extension FlowEngine {
         return .continue(node, policy: node.passwordPolicy, prefill: Self.prefill(context))
     }
 
-    /// The values filled in for the person: the email address already entered or hinted.
+    /// The values filled in for the person: the email address already entered or hinted, the phone number entered.
     package static func prefill(_ context: FlowContext) -> [String: String] {
-        context.email.map { ["email": $0] } ?? [:]
+        ["email": context.email, "phone": context.phone].compactMapValues { $0 }
     }
 }

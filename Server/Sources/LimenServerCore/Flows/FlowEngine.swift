@@ -208,7 +208,7 @@ package struct FlowEngine: Sendable {
             }
             return .answer(try await move(interaction, to: next, nodeID: next.start, context: context))
         case .run(let actions, let nextNode):
-            if !actions.isEmpty {
+            if !actions.allSatisfy(\.ignoresFields) {
                 let problems = CollectorValidation(node: node, policy: node.passwordPolicy)
                     .problems(with: submission.values)
                 if !problems.isEmpty {

@@ -64,7 +64,8 @@ extension FlowErrorDetail {
 }
 
 extension CollectorDefinition {
-    /// The collector's JSON: `type`, `key`, `label`, `required`, and where they apply `validation`, `options`, the
+    /// The collector's JSON: `type`, `key`, `label`, `required`, and where they apply `format` (`e164` for a `PHONE`),
+    /// `validation`, `options`, the
     /// password `policy` (when the node sets a password), a `value` filled in (the email already entered) and an
     /// `IDP`'s `provider`.
     package func json(policy: PasswordPolicy?, value: String?) -> JSONValue {
@@ -81,7 +82,8 @@ extension CollectorDefinition {
                 options.map { .object(["label": .string($0.label), "value": .string($0.value)]) })
         }
         if type.isPassword, let policy { members["policy"] = policy.json }
-        if let value, type == .text { members["value"] = .string(value) }
+        if let value, type == .text || type == .phone { members["value"] = .string(value) }
+        if type == .phone { members["format"] = .string("e164") }
         if case .federate(let provider) = behaviour { members["provider"] = .string(provider) }
         return .object(members)
     }

@@ -72,6 +72,8 @@ package struct FlowContext: Sendable, Equatable, Codable {
     package var createdUser: Bool?
     /// Whether a code sent to ``email`` came back in this interaction.
     package var emailProven: Bool?
+    /// The phone number (E.164) a code was sent to by SMS in this interaction.
+    package var phone: String?
     /// The guest signed in on the device whom the identified account replaces when the interaction completes.
     package var replacedGuest: String?
     /// What an `IDP` collector's sign-in brought back, until the app continues the interaction with its code.

@@ -20,9 +20,11 @@ package struct FlowServices: Sendable {
     package let emailCodes: EmailCodes
     /// How many codes an address may be sent and tried.
     package let emailCodeBudgets: EmailCodeBudgets
+    /// One-time codes sent by SMS, and their limits.
+    package let phoneCodes: PhoneCodes
     /// Tells account owners by email what changed on their account.
     package let notifier: AccountNotifier
-    /// Where the flows leave their emails.
+    /// Where the flows leave their emails and SMS.
     package let mailOutbox: MailOutbox
     /// Client records, served for a few seconds.
     package let clientCache: ClientCache
@@ -51,6 +53,7 @@ package struct FlowServices: Sendable {
         passwordSignIn: PasswordSignIn,
         emailCodes: EmailCodes,
         emailCodeBudgets: EmailCodeBudgets,
+        phoneCodes: PhoneCodes,
         notifier: AccountNotifier,
         mailOutbox: MailOutbox,
         clientCache: ClientCache,
@@ -69,6 +72,7 @@ package struct FlowServices: Sendable {
         self.passwordSignIn = passwordSignIn
         self.emailCodes = emailCodes
         self.emailCodeBudgets = emailCodeBudgets
+        self.phoneCodes = phoneCodes
         self.notifier = notifier
         self.mailOutbox = mailOutbox
         self.clientCache = clientCache

@@ -2,8 +2,17 @@ import Foundation
 import LimenServerStorage
 
 /// One email: plain text and HTML alternatives of the same message, and what it is for (which a webhook receives too,
-/// to render its own text or an SMS). Codable for the mail outbox, which keeps it sealed (``MailOutbox``).
+/// to render its own text or an SMS); or one SMS (``Channel-swift.enum/sms``: the text only, to a phone number).
+/// Codable for the mail outbox, which keeps it sealed (``MailOutbox``).
 public struct MailMessage: Sendable, Equatable, Codable {
+    /// How a message travels.
+    public enum Channel: String, Sendable, Equatable, Codable {
+        /// By email (`mail_url`).
+        case email
+        /// By SMS (`sms_url`): ``MailMessage/to`` is a phone number (E.164), ``MailMessage/text`` the body.
+        case sms
+    }
+
     /// What a message is for.
     public enum Kind: String, Sendable, Equatable, Codable {
         /// A one-time code and the link that completes the same step.
@@ -28,6 +37,8 @@ public struct MailMessage: Sendable, Equatable, Codable {
     public var code: String?
     /// For a code, the link that completes the step on the device.
     public var link: String?
+    /// How it travels: by email unless it says otherwise (so messages queued before SMS existed still decode).
+    public var channel: Channel
 
     /// Creates a message.
     public init(
@@ -38,10 +49,30 @@ public struct MailMessage: Sendable, Equatable, Codable {
         kind: Kind = .notice,
         purpose: String? = nil,
         code: String? = nil,
-        link: String? = nil
+        link: String? = nil,
+        channel: Channel = .email
     ) {
         (self.to, self.subject, self.text, self.html) = (to, subject, text, html)
-        (self.kind, self.purpose, self.code, self.link) = (kind, purpose, code, link)
+        (self.kind, self.purpose, self.code, self.link, self.channel) = (kind, purpose, code, link, channel)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case to, subject, text, html, kind, purpose, code, link, channel
+    }
+
+    /// Decodes a message; one without `channel` is an email.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            to: try container.decode(String.self, forKey: .to),
+            subject: try container.decode(String.self, forKey: .subject),
+            text: try container.decode(String.self, forKey: .text),
+            html: try container.decode(String.self, forKey: .html),
+            kind: try container.decode(Kind.self, forKey: .kind),
+            purpose: try container.decodeIfPresent(String.self, forKey: .purpose),
+            code: try container.decodeIfPresent(String.self, forKey: .code),
+            link: try container.decodeIfPresent(String.self, forKey: .link),
+            channel: try container.decodeIfPresent(Channel.self, forKey: .channel) ?? .email)
     }
 }
 

@@ -19,7 +19,7 @@ package struct AuthorizationValidator: Sendable {
     ]
 
     /// The scopes this server knows (OpenID Connect Core §5.4, §11); anything else is `invalid_scope`.
-    package static let supportedScopes = ["openid", "profile", "email", "offline_access"]
+    package static let supportedScopes = ["openid", "profile", "email", "phone", "offline_access"]
 
     /// A value of the `prompt` parameter (OpenID Connect Core §3.1.2.1).
     package enum Prompt: String, Sendable, Hashable, CaseIterable {

@@ -5,7 +5,8 @@ import LimenWire
 
 /// The claims `/userinfo` returns for an access token, and the ID token carries too (OpenID Connect Core §5.1, §5.4):
 /// `sub` and `auth_level` (``AuthLevel``, from the user's identities) always; `email` and `email_verified` with the
-/// `email` scope, for a user with an address; with the `profile` scope, the standard profile
+/// `email` scope, for a user with an address; `phone_number` and `phone_number_verified` with the `phone` scope, for a
+/// user who signs in with a phone number; with the `profile` scope, the standard profile
 /// claims the user's profile holds (``profileClaims``, from fields of those names that are not encrypted and hold a
 /// string; the URL claims ``urlClaims`` only as absolute `https` URLs), `name` falling back to the account's name, and
 /// `updated_at` (the profile's last write).
@@ -65,6 +66,11 @@ package enum UserInfoClaims {
         if scope.contains("email"), let email = user.email {
             claims["email"] = .string(email)
             claims["email_verified"] = .bool(user.emailVerified)
+        }
+        if scope.contains("phone"), let phone = user.phoneNumber {
+            // The number of a `phone` identity was proved by a code sent to it.
+            claims["phone_number"] = .string(phone)
+            claims["phone_number_verified"] = .bool(true)
         }
         guard scope.contains("profile") else { return claims }
         if let name = user.name { claims["name"] = .string(name) }

@@ -1,0 +1,91 @@
+import Foundation
+import LimenServerStorage
+import LimenWire
+
+extension FlowActionRunner {
+    /// The error detail code of a number that is not one in E.164 form.
+    package static let invalidPhoneNumber = "invalid_phone_number"
+    /// The error detail code of a number in a country `sms_countries` leaves out.
+    package static let unsupportedCountry = "unsupported_country"
+    /// The error detail code once a number or client address has had all the messages its limits allow for now.
+    package static let tooManyMessages = "too_many_messages"
+
+    /// The actions around a code sent by SMS (``PhoneCodes``):
+    ///
+    /// - `send_phone_code` reads `phone`, `resend_phone_code` takes the number of the interaction's last send; both
+    ///   check the number and its country, spend the limits (for every number, with an account or not), then send a
+    ///   code only when the number has an account, or one may be made (sign-up is on) or linked (someone is signed in
+    ///   on the device): the answer is the same either way.
+    /// - `check_phone_code` spends a try of the number's budget, redeems the code, then identifies the number's user by
+    ///   ``AccountLinking``'s cases as an identity of kind `phone`: a guest signed in keeps their ID, a signed-in
+    ///   user gets the number linked (`credential_in_use` when another account has it), nobody signed in gets the
+    ///   number's account, made now for a new number.
+    func runPhoneAction(
+        _ action: FlowAction,
+        flow: String,
+        values: [String: FlowValue],
+        context: FlowContext,
+        request: FlowRequest,
+        clientAddress: String
+    ) async throws(StorageError) -> FlowActionOutcome {
+        var context = context
+        let phoneCodes = services.phoneCodes
+        switch action {
+        case .checkPhoneCode:
+            if let phone = context.phone,
+                let wait = try await services.emailCodeBudgets.spend(.attempt, email: phone, purpose: flow)
+            {
+                return .refused(Self.budgetSpent(retryAfter: wait))
+            }
+            guard let phone = context.phone,
+                try await phoneCodes.codes.redeem(Self.text(values["code"]) ?? "", email: phone, purpose: flow)
+            else { return .refused(Self.invalidCode) }
+            let identity = ExternalIdentity(
+                identityKind: IdentityRecord.phoneKind, linkByVerifiedEmail: false, subject: phone, email: nil,
+                emailVerified: false, name: nil, authTime: services.now())
+            if !services.signUpEnabled, try await linking.makesAccount(for: identity, request: request) {
+                return .failed(code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
+            }
+            switch try await linking.identified(identity, as: .phone, request: request, context: context) {
+            case .success(let identified): return .proceeded(identified)
+            case .failure(let refusal): return .refused(refusal)
+            }
+        default:
+            let entered = action == .sendPhoneCode ? Self.text(values["phone"]) : context.phone
+            guard let number = entered.flatMap(PhoneNumber.init) else {
+                return .refused(
+                    Self.phoneRefusal(
+                        Self.invalidPhoneNumber, "Enter the number with + and the country code, like +1 555 123 4567."))
+            }
+            (context.phone, context.subject) = (number.e164, nil)
+            if let countries = phoneCodes.countries, !number.isIn(countries: countries) {
+                return .refused(
+                    Self.phoneRefusal(Self.unsupportedCountry, "Codes cannot be sent to numbers of this country."))
+            }
+            if let wait = try await phoneCodes.spendMessage(to: number, from: clientAddress, purpose: flow) {
+                var refusal = Self.phoneRefusal(
+                    Self.tooManyMessages, "Too many codes for this number just now. Try again later.")
+                (refusal.status, refusal.retryAfter) = (.tooManyRequests, wait)
+                return .refused(refusal)
+            }
+            var mayReceive = services.signUpEnabled
+            if !mayReceive {
+                mayReceive =
+                    try await services.store.user(identityKind: IdentityRecord.phoneKind, subject: number.e164) != nil
+            }
+            if !mayReceive { mayReceive = try await linking.signedIn(request) != nil }
+            guard mayReceive else { return .proceeded(context) }
+            let code = try await phoneCodes.codes.issue(email: number.e164, purpose: flow)
+            // Only written to the outbox: the answer never waits for delivery, so it takes the same time either way.
+            try await services.mailOutbox.enqueue(
+                SMSMessages.code(code, to: number.e164, issuer: services.issuer.current))
+        }
+        return .proceeded(context)
+    }
+
+    /// A refusal about the `phone` field.
+    private static func phoneRefusal(_ code: String, _ message: String) -> FlowRefusal {
+        FlowRefusal(
+            message: message, details: [.init(key: AccountLinking.Credential.phone.key, code: code, message: message)])
+    }
+}
