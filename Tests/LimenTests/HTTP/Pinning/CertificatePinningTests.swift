@@ -15,6 +15,11 @@ struct CertificatePinningTests {
         try CertificatePinning([PinnedHost(host, pins: [pin, backup], expires: expires, mode: mode)])
     }
 
+    /// The verdict on `chain` presented by ``host`` at ``connected``, its pins `pin` and ``backup``.
+    static func verdict(_ chain: [Data], pinning pin: String, mode: PinningMode = .enforce) throws -> PinningVerdict {
+        try pinning(pin, mode: mode).evaluate(host: host, chain: chain, at: connected)
+    }
+
     @Test("each certificate's pin is the one OpenSSL's pipeline prints, for RSA, P-384, P-256 and Ed25519 keys")
     func pinsMatchOpenSSL() async throws {
         let chains = try await CertificateChains.shared()
@@ -27,25 +32,20 @@ struct CertificatePinningTests {
     func matchesAnyCertificateOfTheChain() async throws {
         let chains = try await CertificateChains.shared()
         for pinned in [chains.leaf, chains.intermediate, chains.root] {
-            let verdict = try Self.pinning(pinned.pin).evaluate(
-                host: Self.host, chain: chains.leafChain, at: Self.connected)
-            #expect(verdict == .matched)
+            #expect(try Self.verdict(chains.leafChain, pinning: pinned.pin) == .matched)
         }
     }
 
     @Test("a leaf renewed with the same key still matches the leaf's pin")
     func rotatedLeafKeepingItsKeyMatches() async throws {
         let chains = try await CertificateChains.shared()
-        let verdict = try Self.pinning(chains.leaf.pin).evaluate(
-            host: Self.host, chain: chains.rotatedChain, at: Self.connected)
-        #expect(verdict == .matched)
+        #expect(try Self.verdict(chains.rotatedChain, pinning: chains.leaf.pin) == .matched)
     }
 
     @Test("a key nobody pinned is refused when enforced, naming the host and the keys presented")
     func unpinnedKeyRefused() async throws {
         let chains = try await CertificateChains.shared()
-        let verdict = try Self.pinning(chains.leaf.pin).evaluate(
-            host: Self.host, chain: [chains.other.der], at: Self.connected)
+        let verdict = try Self.verdict([chains.other.der], pinning: chains.leaf.pin)
         let presented = [try SPKIPin(chains.other.pin)]
         #expect(verdict == .refused(PinningFailure(host: Self.host, mode: .enforce, presentedPins: presented)))
     }
@@ -53,8 +53,7 @@ struct CertificatePinningTests {
     @Test("a key nobody pinned is only reported in reportOnly mode")
     func unpinnedKeyReported() async throws {
         let chains = try await CertificateChains.shared()
-        let verdict = try Self.pinning(chains.leaf.pin, mode: .reportOnly).evaluate(
-            host: Self.host, chain: chains.otherChain, at: Self.connected)
+        let verdict = try Self.verdict(chains.otherChain, pinning: chains.leaf.pin, mode: .reportOnly)
         let presented = try [chains.other.pin, chains.intermediate.pin, chains.root.pin].map(SPKIPin.init)
         #expect(verdict == .reported(PinningFailure(host: Self.host, mode: .reportOnly, presentedPins: presented)))
     }
@@ -98,7 +97,7 @@ struct CertificatePinningTests {
             [Data(repeating: 0x30, count: 4096)], [Data([0x30, 0x84, 0xFF, 0xFF, 0xFF, 0xFF])],
         ]
         for chain in garbage {
-            let verdict = try Self.pinning(chains.leaf.pin).evaluate(host: Self.host, chain: chain, at: Self.connected)
+            let verdict = try Self.verdict(chain, pinning: chains.leaf.pin)
             #expect(verdict == .refused(PinningFailure(host: Self.host, mode: .enforce, presentedPins: [])))
             #expect(SPKIPin(certificate: chain.first ?? Data()) == nil)
         }

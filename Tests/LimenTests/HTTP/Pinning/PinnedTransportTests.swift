@@ -27,13 +27,19 @@ struct PinnedTransportTests {
         return AuthClient(configuration: configuration)
     }
 
+    /// The events `client` emits from now on.
+    static func events(of client: AuthClient) -> Locked<[AuthEvent]> {
+        let events = Locked<[AuthEvent]>([])
+        client.addEventHandler { event in events.withLock { $0.append(event) } }
+        return events
+    }
+
     @Test("a pinned issuer presenting an unpinned key fails the SDK's request with pinningFailed and an event")
     func enforcedMismatchFailsTheRequest() async throws {
         let chains = try await CertificateChains.shared()
         let transport = RecordingTransport()
         let client = try Self.client(presenting: chains.otherChain, pin: chains.leaf.pin, transport: transport)
-        let events = Locked<[AuthEvent]>([])
-        client.addEventHandler { event in events.withLock { $0.append(event) } }
+        let events = Self.events(of: client)
         await #expect(throws: LimenError.pinningFailed(host: "id.example.test")) {
             try await client.signInWithDeviceCode { _ in }
         }
@@ -46,32 +52,22 @@ struct PinnedTransportTests {
         #expect(failures.first?.presentedPins.first?.base64 == chains.other.pin)
     }
 
-    @Test("a reportOnly mismatch emits the event and lets the request go on")
-    func reportedMismatchGoesOn() async throws {
+    @Test(
+        "a request goes on when the key matches after a renewal (no event) or when a mismatch is only reported (an event)",
+        arguments: [(false, PinningMode.enforce), (true, .reportOnly)]
+    )
+    func requestGoesOn(mismatch: Bool, mode: PinningMode) async throws {
         let chains = try await CertificateChains.shared()
         let transport = RecordingTransport()
         let client = try Self.client(
-            presenting: chains.otherChain, pin: chains.leaf.pin, mode: .reportOnly, transport: transport)
-        let events = Locked<[AuthEvent]>([])
-        client.addEventHandler { event in events.withLock { $0.append(event) } }
+            presenting: mismatch ? chains.otherChain : chains.rotatedChain, pin: chains.leaf.pin, mode: mode,
+            transport: transport)
+        let events = Self.events(of: client)
         let url = Self.issuer.appendingPathComponent("api")
         await transport.respond(to: url, with: HTTPResponse(status: 204))
         #expect(try await client.configuration.transport.send(HTTPRequest(url: url)).status == 204)
         #expect(await transport.requests.map(\.url) == [url])
-        #expect(events.withLock { $0 }.map(\.isPinningFailure) == [true])
-    }
-
-    @Test("a pinned issuer presenting its pinned key after a renewal is reached, without an event")
-    func matchedKeyGoesOn() async throws {
-        let chains = try await CertificateChains.shared()
-        let transport = RecordingTransport()
-        let client = try Self.client(presenting: chains.rotatedChain, pin: chains.leaf.pin, transport: transport)
-        let events = Locked<[AuthEvent]>([])
-        client.addEventHandler { event in events.withLock { $0.append(event) } }
-        let url = Self.issuer.appendingPathComponent("api")
-        await transport.respond(to: url, with: HTTPResponse(status: 204))
-        #expect(try await client.configuration.transport.send(HTTPRequest(url: url)).status == 204)
-        #expect(events.withLock { $0 }.isEmpty)
+        #expect(events.withLock { $0 }.map(\.isPinningFailure) == (mismatch ? [true] : []))
     }
 
     @Test("plain HTTP to a pinned host is refused: no chain is presented to check")
