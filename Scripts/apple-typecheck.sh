@@ -158,6 +158,8 @@ a missing await|current|LimenApple/WebAuthenticationSessionUserAgent.swift|let r
 a non-Sendable capture|current|LimenApple/WebAuthenticationSessionUserAgent.swift|            let completion: @Sendable (URL?, (any Error)?) -> Void = { callbackURL, error in|            final class Scratch { var uses = 0 }\n            let scratch = Scratch()\n            let completion: @Sendable (URL?, (any Error)?) -> Void = { callbackURL, error in\n                scratch.uses += 1
 a main-actor conformance without @preconcurrency on an SDK whose protocol is not isolated|nonisolated|LimenApple/WebAuthenticationSessionUserAgent.swift|@preconcurrency ASWebAuthenticationPresentationContextProviding|ASWebAuthenticationPresentationContextProviding
 a Keychain call with a wrong type|current|Limen/Storage/Keychain/KeychainStore.swift|SecItemDelete(baseQuery(account: account) as CFDictionary)|SecItemDelete(baseQuery(account: account))
+a trust evaluation without its error pointer|current|Limen/HTTP/Pinning/URLSessionTransport+Pinning.swift|SecTrustEvaluateWithError(trust, &error)|SecTrustEvaluateWithError(trust, error)
+a certificate's data taken as bytes|current|Limen/HTTP/Pinning/URLSessionTransport+Pinning.swift|SecCertificateCopyData($0) as Data|SecCertificateCopyData($0) as [UInt8]
 MISTAKES
     [ $failures -eq 0 ]
 }

@@ -61,7 +61,7 @@ extension AuthClient {
         do {
             return try await configuration.transport.send(authorized)
         } catch {
-            throw .network(error)
+            throw LimenError(error)
         }
     }
 

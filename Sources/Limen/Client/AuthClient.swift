@@ -13,7 +13,8 @@ import Logging
 /// if let token = try await client.validAccessToken() { … }
 /// ```
 public actor AuthClient {
-    /// The configuration this client was created with.
+    /// The configuration this client was created with, its ``Configuration/transport`` enforcing
+    /// ``Configuration/pinning`` when a host is pinned.
     public nonisolated let configuration: Configuration
     let sessions: SessionStore
     /// The users' field-encryption keys (see ``CurrentUser``).
@@ -24,7 +25,7 @@ public actor AuthClient {
     let profileMemory = ProfileMemory()
     let discovery: ProviderDiscovery
     let stateStore = StateStore()
-    let events = EventBus()
+    let events: EventBus
     /// The refresh of this client's session, one at a time across the clients (here and in other processes) sharing
     /// its store.
     let refresher: Refresher
@@ -54,7 +55,15 @@ public actor AuthClient {
     private var jwksCache: JWKSCache?
 
     /// Creates a client. Call ``restore()`` (or any token call, which restores first) to read the stored session.
+    ///
+    /// When ``Configuration/pinning`` pins a host, every request goes through the transport's pinned form, each
+    /// mismatch emitting ``AuthEvent/pinningFailed(_:)``; a transport that cannot pin fails the requests to pinned hosts
+    /// with ``ConfigurationError/pinningUnavailable(host:)`` rather than sending them unpinned.
     public init(configuration: Configuration) {
+        let events = EventBus()
+        var configuration = configuration
+        configuration.transport = configuration.transportEnforcingPinning { events.emit(.pinningFailed($0)) }
+        self.events = events
         self.configuration = configuration
         (configuration.store as? any FieldKeyRetaining)?.retainFieldKeys(configuration.encryptionKeyOnSignOut)
         self.sessions = SessionStore(store: configuration.store, namespace: configuration.namespace)

@@ -4,8 +4,21 @@ extension Configuration {
     /// Loads the provider and client settings from a JSON or property-list file (GrabID's `loadLoginSession`).
     ///
     /// Keys: `issuer` and `clientID` (required), `redirectURI`, `scopes` (array or space-separated string),
-    /// `clientSecret`, `secretMethod`, `postLogoutRedirectURI`, `leeway`, `namespace`. Storage, transport and logger
-    /// keep their defaults; set them on the returned value.
+    /// `clientSecret`, `secretMethod`, `postLogoutRedirectURI`, `leeway`, `namespace`, and `pinning` (see
+    /// ``CertificatePinning``): a dictionary from host name to a dictionary of `pins` (an array of at least two pins),
+    /// optionally `expires` (a date, or an ISO 8601 string in JSON) and `mode` (`enforce`, the default, or
+    /// `reportOnly`):
+    ///
+    /// ```json
+    /// "pinning": {
+    ///     "id.example.com": {
+    ///         "pins": ["sha256/…current key…", "sha256/…backup key…"],
+    ///         "expires": "2027-06-30T00:00:00Z"
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Storage, transport and logger keep their defaults; set them on the returned value.
     /// - Throws: ``ConfigurationError`` naming the missing or invalid key.
     public init(contentsOf file: URL) throws(ConfigurationError) {
         let data: Data
@@ -39,7 +52,8 @@ extension Configuration {
             secretMethod: try reader.secretMethod("secretMethod") ?? .basic,
             postLogoutRedirectURI: try reader.url("postLogoutRedirectURI"),
             leeway: try reader.number("leeway") ?? 60,
-            namespace: try reader.string("namespace") ?? "default"
+            namespace: try reader.string("namespace") ?? "default",
+            pinning: try reader.pinning("pinning") ?? CertificatePinning()
         )
     }
 }
@@ -89,6 +103,45 @@ private struct ConfigurationValues {
             throw .invalidValue(key: key, reason: "expected a non-negative number")
         }
         return number.doubleValue
+    }
+
+    /// `key`'s hosts and their pins; a pin's own problem is reported as ``ConfigurationError/pinNotBase64(_:)`` and
+    /// the like, a value of the wrong type under the key path (`pinning.id.example.com.pins`).
+    func pinning(_ key: String) throws(ConfigurationError) -> CertificatePinning? {
+        guard let value = values[key] else { return nil }
+        guard let hosts = value as? [String: Any] else {
+            throw .invalidValue(key: key, reason: "expected a dictionary from host name to its pins")
+        }
+        var pinned: [PinnedHost] = []
+        for (host, entry) in hosts.sorted(by: { $0.key < $1.key }) {
+            guard let fields = entry as? [String: Any] else {
+                throw .invalidValue(key: "\(key).\(host)", reason: "expected a dictionary with pins")
+            }
+            let reader = ConfigurationValues(fields)
+            guard let pins = fields["pins"] as? [String] else {
+                throw .invalidValue(key: "\(key).\(host).pins", reason: "expected an array of strings")
+            }
+            var mode = PinningMode.enforce
+            if let name = fields["mode"] {
+                guard let text = name as? String, let parsed = PinningMode(rawValue: text) else {
+                    throw .invalidValue(key: "\(key).\(host).mode", reason: "expected enforce or reportOnly")
+                }
+                mode = parsed
+            }
+            let expires = try reader.date("expires", in: "\(key).\(host)")
+            pinned.append(try PinnedHost(host, pins: pins, expires: expires, mode: mode))
+        }
+        return try CertificatePinning(pinned)
+    }
+
+    /// A date, given as such (property lists) or as an ISO 8601 string (JSON); `path` names its dictionary in errors.
+    func date(_ key: String, in path: String) throws(ConfigurationError) -> Date? {
+        guard let value = values[key] else { return nil }
+        if let date = value as? Date { return date }
+        guard let text = value as? String, let date = try? Date(text, strategy: .iso8601) else {
+            throw .invalidValue(key: "\(path).\(key)", reason: "expected a date or an ISO 8601 string")
+        }
+        return date
     }
 
     func secretMethod(_ key: String) throws(ConfigurationError) -> Configuration.SecretMethod? {

@@ -35,6 +35,10 @@ public struct Configuration: Sendable {
     public var store: any SecureStore
     /// How HTTP requests are sent.
     public var transport: any HTTPTransport
+    /// The keys each pinned host may present (see <doc:PinningCertificates>); none by default. The transport must be a
+    /// ``PinnableTransport`` that can pin (the default can on Apple platforms): otherwise requests to pinned hosts fail
+    /// with ``ConfigurationError/pinningUnavailable(host:)``.
+    public var pinning: CertificatePinning
     /// Where diagnostics go. Tokens, codes and secrets are never logged.
     public var logger: Logger
     /// The current time; injected by tests.
@@ -77,8 +81,8 @@ public struct Configuration: Sendable {
 
     /// Creates a configuration; storage defaults to the platform's secure store (the Keychain in an Apple app, an
     /// ``EncryptedFileStore`` elsewhere; see ``DefaultStore``), transport to a ``RetryingTransport`` over
-    /// `URLSessionTransport` waiting on `clock`. Pass a ``MemoryStore`` for a session that must not outlive the
-    /// process.
+    /// `URLSessionTransport` waiting on `clock`, pinning to none. Pass a ``MemoryStore`` for a session that must not
+    /// outlive the process.
     public init(
         issuer: URL,
         clientID: String,
@@ -91,6 +95,7 @@ public struct Configuration: Sendable {
         namespace: String = "default",
         store: (any SecureStore)? = nil,
         transport: (any HTTPTransport)? = nil,
+        pinning: CertificatePinning = CertificatePinning(),
         logger: Logger = Logger(label: "limen"),
         now: @escaping @Sendable () -> Date = Date.init,
         clock: any Clock<Duration> = ContinuousClock()
@@ -106,6 +111,7 @@ public struct Configuration: Sendable {
         self.namespace = namespace
         self.store = store ?? DefaultStore.current.makeStore()
         self.transport = transport ?? RetryingTransport(base: URLSessionTransport(), clock: clock)
+        self.pinning = pinning
         self.logger = logger
         self.now = now
         self.clock = clock

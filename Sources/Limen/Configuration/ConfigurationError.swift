@@ -12,6 +12,21 @@ public enum ConfigurationError: Error, Sendable, Equatable {
     /// spoiling each other's session: the named setting (`sharedDirectory`, for the lock every refresh takes and the
     /// reinstall marker they share). Use `Configuration.appGroup(_:onSessionChange:)`, which sets them together.
     case incompleteSharing(missing: String)
+    /// A pinned host is not a bare host name such as `id.example.com`: it is empty, or has a scheme, port, path or
+    /// wildcard (see ``PinnedHost``).
+    case invalidPinnedHost(String)
+    /// A host has fewer than two distinct pins (`count`): a backup key's pin is required, so that replacing the
+    /// server's key does not lock every installed copy of the app out.
+    case tooFewPins(host: String, count: Int)
+    /// A pin is not base64, after an optional `sha256/` prefix (see ``SPKIPin``).
+    case pinNotBase64(String)
+    /// A pin decodes to `bytes` bytes instead of a SHA-256 digest's 32.
+    case pinWrongLength(String, bytes: Int)
+    /// The same host appears twice in one ``CertificatePinning``.
+    case duplicatePinnedHost(String)
+    /// Keys are pinned for `host`, but the configured transport cannot see the certificates servers present
+    /// (URLSession on Linux); requests to the host are refused rather than sent unpinned.
+    case pinningUnavailable(host: String)
 
     /// A stable, machine-readable identifier.
     public var code: String {
@@ -20,6 +35,12 @@ public enum ConfigurationError: Error, Sendable, Equatable {
         case .invalidValue: "configuration.invalid_value"
         case .unreadableFile: "configuration.unreadable_file"
         case .incompleteSharing: "configuration.incomplete_sharing"
+        case .invalidPinnedHost: "configuration.invalid_pinned_host"
+        case .tooFewPins: "configuration.too_few_pins"
+        case .pinNotBase64: "configuration.pin_not_base64"
+        case .pinWrongLength: "configuration.pin_wrong_length"
+        case .duplicatePinnedHost: "configuration.duplicate_pinned_host"
+        case .pinningUnavailable: "configuration.pinning_unavailable"
         }
     }
 }
@@ -36,6 +57,21 @@ extension ConfigurationError: LocalizedError {
                 + "and its extensions would refresh one session at once and wipe each other's items. Use "
                 + "Configuration.appGroup(_:onSessionChange:), which sets the access group, the shared directory and "
                 + "the lock together."
+        case .invalidPinnedHost(let host):
+            "The pinned host \"\(host)\" is not a host name alone (such as id.example.com, without scheme, port, path "
+                + "or wildcard)."
+        case .tooFewPins(let host, let count):
+            "\(host) has \(count) distinct pin\(count == 1 ? "" : "s"); at least two are required, one of them a "
+                + "backup key kept offline, so that replacing the server's key does not lock the app out."
+        case .pinNotBase64(let pin):
+            "The pin \"\(pin)\" is not base64 (a SHA-256 digest of a SubjectPublicKeyInfo, optionally after sha256/)."
+        case .pinWrongLength(let pin, let bytes):
+            "The pin \"\(pin)\" decodes to \(bytes) bytes; a SHA-256 digest has 32."
+        case .duplicatePinnedHost(let host): "The host \(host) is pinned twice."
+        case .pinningUnavailable(let host):
+            "Keys are pinned for \(host), but the HTTP transport cannot check the certificates servers present "
+                + "(URLSession on Linux never shows them): requests to it are refused rather than sent unpinned. "
+                + "Use a transport that can pin."
         }
     }
 }

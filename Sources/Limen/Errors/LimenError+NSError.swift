@@ -31,6 +31,8 @@ public enum LimenErrorCode: Int, Sendable, CaseIterable {
     case sessionExpired = 13
     /// ``LimenError/notSignedIn``.
     case notSignedIn = 14
+    /// ``LimenError/pinningFailed(host:)``.
+    case pinningFailed = 15
 }
 
 extension LimenError: CustomNSError {
@@ -70,6 +72,7 @@ extension LimenError: CustomNSError {
         case .userCancelled: .userCancelled
         case .sessionExpired: .sessionExpired
         case .notSignedIn: .notSignedIn
+        case .pinningFailed: .pinningFailed
         }
     }
 

@@ -43,11 +43,24 @@ public enum LimenError: Error, Sendable, Equatable {
     case sessionExpired
     /// The call needs a signed-in user and there is none.
     case notSignedIn
+    /// The certificate chain `host` presented matched none of the keys pinned for it (``Configuration/pinning``,
+    /// enforced): the connection was refused before the request was sent. The session is kept.
+    case pinningFailed(host: String)
+
+    /// Wraps a transport's error: a refused pin as ``pinningFailed(host:)``, a transport that cannot pin as
+    /// ``configuration(_:)`` with ``ConfigurationError/pinningUnavailable(host:)``, anything else as ``network(_:)``.
+    public init(_ error: NetworkError) {
+        switch error {
+        case .pinningFailed(let host): self = .pinningFailed(host: host)
+        case .pinningUnavailable(let host): self = .configuration(.pinningUnavailable(host: host))
+        default: self = .network(error)
+        }
+    }
 
     /// Wraps a protocol-layer error in its domain.
     public init(_ error: OIDCError) {
         switch error {
-        case .network(let network): self = .network(network)
+        case .network(let network): self = LimenError(network)
         case .oauth(let oauth): self = .oauth(oauth)
         case .idToken(let idToken): self = .idToken(idToken)
         default: self = .protocolViolation(error)
@@ -58,7 +71,7 @@ public enum LimenError: Error, Sendable, Equatable {
     /// ``flow(_:)``.
     public init(_ error: FlowError) {
         switch error {
-        case .network(let network): self = .network(network)
+        case .network(let network): self = LimenError(network)
         case .client(let client): self = client
         default: self = .flow(error)
         }
@@ -86,6 +99,7 @@ public enum LimenError: Error, Sendable, Equatable {
         case .userCancelled: "user_cancelled"
         case .sessionExpired: "session_expired"
         case .notSignedIn: "not_signed_in"
+        case .pinningFailed: "pinning_failed"
         }
     }
 
@@ -132,6 +146,8 @@ extension LimenError: LocalizedError {
         case .userCancelled: "Sign-in was cancelled."
         case .sessionExpired: "The session has expired; sign in again."
         case .notSignedIn: "Nobody is signed in."
+        case .pinningFailed(let host):
+            "The certificates of \(host) match none of the keys pinned for it; the connection was refused."
         }
     }
 }

@@ -19,6 +19,10 @@ public enum AuthEvent: Sendable, Equatable {
     /// ``CurrentUser/set(field:value:)`` was written, or a ``CurrentUser/get()`` brought other data (Rownd's
     /// `userDataUpdated`).
     case userDataUpdated
+    /// A pinned host presented a certificate chain matching none of its pins (``Configuration/pinning``): the request
+    /// failed with ``LimenError/pinningFailed(host:)`` when the pins are enforced, and went on when they are
+    /// ``PinningMode/reportOnly``.
+    case pinningFailed(PinningFailure)
 }
 
 /// Whether a sign-in created the account.

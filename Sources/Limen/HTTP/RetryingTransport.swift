@@ -88,3 +88,12 @@ public struct RetryingTransport: HTTPTransport {
         }
     }
 }
+
+extension RetryingTransport: PinnableTransport {
+    /// This transport, retrying as before over its base's pinned transport; `nil` when its base cannot pin. A refused
+    /// chain (`NetworkError.pinningFailed(host:)`) is never retried.
+    public func pinned(by evaluator: PinningEvaluator) -> (any HTTPTransport)? {
+        guard let pinnedBase = (base as? any PinnableTransport)?.pinned(by: evaluator) else { return nil }
+        return RetryingTransport(base: pinnedBase, policy: policy, clock: clock, random: random, now: now)
+    }
+}

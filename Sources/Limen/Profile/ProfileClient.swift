@@ -37,7 +37,7 @@ struct ProfileClient: Sendable {
             response = try await configuration.transport.send(
                 HTTPRequest(url: url("v1/app"), headers: ["Accept": "application/json"]))
         } catch {
-            throw .network(error)
+            throw LimenError(error)
         }
         guard response.status == 200 else { throw .profile(ProfileError(response: response)) }
         guard let document = try? JSONValue(parsing: response.body) else {

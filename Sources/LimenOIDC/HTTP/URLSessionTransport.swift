@@ -9,21 +9,31 @@ import LimenWire
 ///
 /// Redirects are not followed (an OAuth endpoint that redirects is answered as is), cookies are not stored, and
 /// authentication challenges are declined, so that a `401` with `WWW-Authenticate: Basic` comes back as a response
-/// instead of hanging (swift-corelibs-foundation waits forever for an unanswered challenge).
+/// instead of hanging (swift-corelibs-foundation waits forever for an unanswered challenge). A server-trust challenge
+/// (Apple platforms only) gets the system's default handling, after ``serverTrust`` when there is one.
 public final class URLSessionTransport: HTTPTransport {
+    /// Seconds before a request without progress fails with `NetworkError.timeout`.
+    public let timeout: TimeInterval
+    /// What checks each server's certificate chain beyond the platform's trust evaluation (Apple platforms only).
+    public let serverTrust: (any ServerTrustCheck)?
     private let session: URLSession
     private let declined: DeclinedChallenges
 
     /// Creates a transport.
-    /// - Parameter timeout: Seconds before a request without progress fails with `NetworkError.timeout`.
-    public init(timeout: TimeInterval = 30) {
+    /// - Parameters:
+    ///   - timeout: Seconds before a request without progress fails with `NetworkError.timeout`.
+    ///   - serverTrust: What checks each server's certificate chain after the platform's trust evaluation; consulted
+    ///     only where URLSession delivers server-trust challenges (Apple platforms, not FoundationNetworking).
+    public init(timeout: TimeInterval = 30, serverTrust: (any ServerTrustCheck)? = nil) {
+        self.timeout = timeout
+        self.serverTrust = serverTrust
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let declined = DeclinedChallenges()
+        let declined = DeclinedChallenges(serverTrust: serverTrust)
         self.declined = declined
         session = URLSession(configuration: configuration, delegate: declined, delegateQueue: nil)
     }
@@ -48,10 +58,10 @@ public final class URLSessionTransport: HTTPTransport {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<HTTPResponse, NetworkError>, Never>) in
                 let task = session.dataTask(with: urlRequest) { [declined] data, response, error in
-                    let declinedResponse = box.identifier.flatMap(declined.take)
+                    let declinedOutcome = box.identifier.flatMap(declined.take)
                     continuation.resume(
                         returning: Self.outcome(
-                            data: data, response: response, error: error, declined: declinedResponse,
+                            data: data, response: response, error: error, declined: declinedOutcome,
                             request: urlRequest)
                     )
                 }
@@ -67,12 +77,15 @@ public final class URLSessionTransport: HTTPTransport {
         data: Data?,
         response: URLResponse?,
         error: (any Error)?,
-        declined: HTTPResponse?,
+        declined: DeclinedChallenges.Outcome?,
         request: URLRequest
     ) -> Result<HTTPResponse, NetworkError> {
         if let error {
-            if let declined, (error as? URLError)?.code == .cancelled { return .success(declined) }
-            return .failure(classify(error, url: request.url))
+            switch declined {
+            case .response(let response) where (error as? URLError)?.code == .cancelled: return .success(response)
+            case .refused(let refusal): return .failure(refusal)
+            default: return .failure(classify(error, url: request.url))
+            }
         }
         guard let http = response as? HTTPURLResponse else { return .failure(.invalidResponse("not HTTP")) }
         return .success(HTTPResponse(http, body: data ?? Data()))
@@ -143,16 +156,30 @@ private final class TaskBox: @unchecked Sendable {
 
 /// Cancels every authentication challenge and remembers the challenge's response, so that a `401` carrying
 /// `WWW-Authenticate: Basic` reaches the caller as a response (swift-corelibs-foundation otherwise waits forever).
+/// A server-trust challenge is left to the system's default handling, unless the ``ServerTrustCheck`` refuses it.
 private final class DeclinedChallenges: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    // Safety: `responses` is only touched under `lock`.
-    private let lock = NSLock()
-    private var responses: [Int: HTTPResponse] = [:]
+    /// Why a task's challenge was cancelled.
+    enum Outcome {
+        /// An authentication challenge was declined: the task's answer is this response.
+        case response(HTTPResponse)
+        /// The server trust was refused: the task fails with this error.
+        case refused(NetworkError)
+    }
 
-    /// Takes the response whose challenge was declined for a task, if any.
-    func take(_ taskIdentifier: Int) -> HTTPResponse? {
+    // Safety: `outcomes` is only touched under `lock`; `serverTrust` is immutable and Sendable.
+    private let lock = NSLock()
+    private var outcomes: [Int: Outcome] = [:]
+    private let serverTrust: (any ServerTrustCheck)?
+
+    init(serverTrust: (any ServerTrustCheck)?) {
+        self.serverTrust = serverTrust
+    }
+
+    /// Takes what a cancelled challenge of a task left, if any.
+    func take(_ taskIdentifier: Int) -> Outcome? {
         lock.lock()
         defer { lock.unlock() }
-        return responses.removeValue(forKey: taskIdentifier)
+        return outcomes.removeValue(forKey: taskIdentifier)
     }
 
     func urlSession(
@@ -161,12 +188,32 @@ private final class DeclinedChallenges: NSObject, URLSessionTaskDelegate, @unche
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        if let failure = challenge.failureResponse as? HTTPURLResponse {
-            lock.lock()
-            responses[task.taskIdentifier] = HTTPResponse(failure, body: Data())
-            lock.unlock()
+        if Self.isServerTrust(challenge) {
+            guard let refusal = serverTrust?.check(challenge) else {
+                completionHandler(.performDefaultHandling, nil)
+                return
+            }
+            keep(.refused(refusal), for: task)
+        } else if let failure = challenge.failureResponse as? HTTPURLResponse {
+            keep(.response(HTTPResponse(failure, body: Data())), for: task)
         }
         completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    private func keep(_ outcome: Outcome, for task: URLSessionTask) {
+        lock.lock()
+        outcomes[task.taskIdentifier] = outcome
+        lock.unlock()
+    }
+
+    /// Whether `challenge` asks about the server's certificate: only Apple's URLSession asks (and, without a session
+    /// delegate method, asks the task's), FoundationNetworking never does.
+    private static func isServerTrust(_ challenge: URLAuthenticationChallenge) -> Bool {
+        #if canImport(FoundationNetworking)
+            false
+        #else
+            challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust
+        #endif
     }
 
     func urlSession(

@@ -7,7 +7,7 @@ public enum NetworkError: Error, Sendable, Equatable {
     case offline(String)
     /// The request did not complete in time.
     case timeout
-    /// The TLS handshake or the server's certificate was refused (including a pinning mismatch); the detail says
+    /// The TLS handshake or the server's certificate was refused by the platform's trust evaluation; the detail says
     /// which, e.g. `TLS with https://id.example.com failed (certificate not trusted)`.
     case tls(String)
     /// The connection closed before a complete response arrived; the detail says where.
@@ -20,6 +20,12 @@ public enum NetworkError: Error, Sendable, Equatable {
     case cancelled
     /// The response could not be understood (for example a body that is not the expected JSON).
     case invalidResponse(String)
+    /// The certificate chain `host` presented was trusted by the platform but matched none of the keys pinned for it
+    /// (certificate pinning, enforced): the connection was closed before the request was sent.
+    case pinningFailed(host: String)
+    /// Keys are pinned for `host`, but the transport cannot see the certificates servers present (URLSession on
+    /// Linux): the request was refused rather than sent unpinned.
+    case pinningUnavailable(host: String)
 
     /// A stable, machine-readable identifier for this failure.
     public var code: String {
@@ -32,6 +38,8 @@ public enum NetworkError: Error, Sendable, Equatable {
         case .rateLimited: "network.rate_limited"
         case .cancelled: "network.cancelled"
         case .invalidResponse: "network.invalid_response"
+        case .pinningFailed: "network.pinning_failed"
+        case .pinningUnavailable: "network.pinning_unavailable"
         }
     }
 
@@ -40,7 +48,7 @@ public enum NetworkError: Error, Sendable, Equatable {
         switch self {
         case .offline, .timeout, .connectionLost, .rateLimited: true
         case .httpStatus(let status): status >= 500 || status == 408
-        case .tls, .cancelled, .invalidResponse: false
+        case .tls, .cancelled, .invalidResponse, .pinningFailed, .pinningUnavailable: false
         }
     }
 
@@ -66,6 +74,11 @@ extension NetworkError: LocalizedError {
             retryAfter.map { "The server is busy; retry after \(Int($0)) s." } ?? "The server is busy; retry later."
         case .cancelled: "The request was cancelled."
         case .invalidResponse(let detail): "The server's response could not be read (\(detail))."
+        case .pinningFailed(let host):
+            "The certificates of \(host) match none of the keys pinned for it; the connection was refused."
+        case .pinningUnavailable(let host):
+            "Keys are pinned for \(host), but this HTTP transport cannot check the certificates servers present; the "
+                + "request was refused rather than sent unpinned."
         }
     }
 }

@@ -102,6 +102,7 @@ func migratingFromRowndEvents(client: AuthClient) {
         case .userDataUpdated: print("profile changed")
         case .signedOut, .sessionExpired: print("signed out")
         case .tokenRefreshed: break
+        case .pinningFailed(let failure): print("certificate pinning failed for \(failure.host)")
         }
     }
     // end snippet

@@ -41,6 +41,7 @@ struct CallbackClientTests {
             (.userCancelled, 12),
             (.sessionExpired, 13),
             (.notSignedIn, 14),
+            (.pinningFailed(host: "id.example.com"), 15),
         ])
     func nsErrors(error: LimenError, number: Int) {
         let bridged = error as NSError
@@ -55,7 +56,7 @@ struct CallbackClientTests {
     @Test("the numbers are one per case and never reused")
     func numbersAreStable() {
         let numbers = LimenErrorCode.allCases.map(\.rawValue)
-        #expect(numbers == Array(1...14))
+        #expect(numbers == Array(1...15))
     }
 
     /// On Apple platforms the main actor is the main thread; Linux's test runner keeps it on another thread, so the
