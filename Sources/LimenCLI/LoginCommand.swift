@@ -45,13 +45,18 @@ struct LoginCommand: AsyncParsableCommand {
         help: "Sign in with a code sent by email, typed in the terminal (the server's email-code flow).")
     var emailCode = false
 
+    @Flag(
+        help: "Sign in with a code sent by SMS to a phone number, typed in the terminal (the server's phone-code flow)."
+    )
+    var phone = false
+
     @Flag(help: "Sign in as a guest (the server's anonymous flow); link an email address later with limen signup.")
     var anonymous = false
 
     @Option(
         name: .customLong("allow-migration"),
         help: ArgumentHelp(
-            "With --password or --email-code while a guest is signed in: whether another account may replace the guest"
+            "With --password, --email-code or --phone while a guest is signed in: whether another account may replace the guest"
                 + " (true: carry its profile over, false: drop it).",
             valueName: "true|false"))
     var allowMigration: Bool?
@@ -59,7 +64,7 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("redirect-uri"),
         help:
-            "With --password, --email-code or --anonymous: a redirect URI registered for the client (nothing is opened)."
+            "With --password, --email-code, --phone or --anonymous: a redirect URI registered for the client (nothing is opened)."
     )
     var redirectURI: String = FlowRun.defaultRedirectURI
 
@@ -82,15 +87,20 @@ struct LoginCommand: AsyncParsableCommand {
             let secret =
                 clientSecret
                 ?? ProcessInfo.processInfo.environment["LIMEN_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
-            if password || emailCode || anonymous {
-                guard [password, emailCode, anonymous].filter({ $0 }).count == 1 else {
+            let flows = [
+                (password, "sign-in"), (emailCode, "email-code"), (phone, "phone-code"), (anonymous, "anonymous"),
+            ]
+            let chosen = flows.filter(\.0).map(\.1)
+            if let flow = chosen.first {
+                guard chosen.count == 1 else {
                     throw CLIFailure(
-                        code: "cli.conflicting_options", message: "give one of --password, --email-code, --anonymous")
+                        code: "cli.conflicting_options",
+                        message: "give one of --password, --email-code, --phone, --anonymous")
                 }
                 let run = FlowRun(
                     profile: profile, settings: settings, clientSecret: secret, redirectURI: redirectURI,
                     allowMigration: allowMigration)
-                return try await anonymous ? run.runAnonymously() : run.run(password ? "sign-in" : "email-code")
+                return try await flow == "anonymous" ? run.runAnonymously() : run.run(flow)
             }
             let client = profile.client(settings: settings, clientSecret: secret)
             let user: AuthState.User

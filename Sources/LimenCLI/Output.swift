@@ -19,7 +19,7 @@ func writeOutput(_ line: String) {
 /// `guest`, and their ID), and prints the ID alone on standard output, for scripts.
 func announceSignIn(of user: AuthState.User, guest: Bool = false) {
     let id = user.id ?? ""
-    let who = guest ? "a guest" : user.email ?? user.name ?? "an account with no email"
+    let who = guest ? "a guest" : user.email ?? user.phoneNumber ?? user.name ?? "an account with no email"
     StandardError.writeLine("Signed in as \(who) (user ID \(id)).")
     writeOutput(id)
 }

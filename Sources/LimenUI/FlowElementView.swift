@@ -33,7 +33,7 @@
         @ViewBuilder private var control: some View {
             switch element.kind {
             case .text:
-                TextField(element.label, text: text).focused(focus, equals: element.key)
+                TextField(element.label, text: text).textEntry(element.textContent).focused(focus, equals: element.key)
                     .onSubmit { advance() }.labelled(element, value: model.accessibilityValue(for: element.key))
             case .password:
                 SecureField(element.label, text: text).focused(focus, equals: element.key)

@@ -70,12 +70,39 @@ public struct FlowElement: Sendable, Equatable, Identifiable {
         "\(label): \(option.label)"
     }
 
+    /// What a text field holds, so that a form offers the right keyboard and autofill.
+    public enum TextContent: Sendable, Equatable {
+        /// Any text.
+        case plain
+        /// An email address (key `email`): the email keyboard, the saved account name, no autocorrection.
+        case emailAddress
+        /// A phone number (a `PHONE` collector): the phone keyboard and the person's own number.
+        case phoneNumber
+        /// A one-time code (key `code`): the number pad, and the code from a message offered for autofill.
+        case oneTimeCode
+    }
+
+    /// What the element's text field holds; `nil` when it is not a text field.
+    public var textContent: TextContent? {
+        guard case .text = kind else { return nil }
+        if isPhoneNumber { return .phoneNumber }
+        switch key {
+        case "email": return .emailAddress
+        case "code": return .oneTimeCode
+        default: return .plain
+        }
+    }
+
+    /// Whether the collector is a `PHONE`.
+    private let isPhoneNumber: Bool
+
     /// The element for `collector`, the `index`th of its step.
     init(_ collector: any Collector, index: Int) {
         key = collector.key
         id = collector.key.isEmpty ? "#\(index)" : collector.key
         label = collector.label
         kind = Self.kind(of: collector)
+        isPhoneNumber = (collector as? TextCollector)?.isPhoneNumber ?? false
         isRequired = (collector as? any FieldCollector)?.isRequired ?? false
         accessibilityLabel = isRequired ? "\(collector.label), required" : collector.label
         accessibilityHint = Self.hint(for: kind)

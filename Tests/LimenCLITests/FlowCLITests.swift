@@ -173,6 +173,32 @@ struct FlowCLITests {
         }
     }
 
+    @Test(
+        "login --phone in a terminal: the number, then the code from the SMS; it says who is signed in",
+        .enabled(if: SMSSink.unavailableReason == nil, "python3 cannot import cryptography"))
+    func loginPhone() async throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        try await SMSSink.with { sink in
+            try await LimenServerPeer.with(configuration: sink.configuration, settings: sink.settings) { server in
+                let terminal = try await PseudoTerminal(
+                    try CLIRunner.executable(),
+                    arguments: ["login", "--phone", "--scope", "openid phone offline_access"] + connection(server),
+                    environment: cli.environment())
+                #expect(terminal.wait(for: "Phone number: "))
+                terminal.type("+1 555 010 0142")
+                #expect(terminal.wait(for: "Choose [1]: "))
+                terminal.type("1")
+                #expect(terminal.wait(for: "Code: "))
+                terminal.type(try #require(try await sink.nextMessage()["code"]?.stringValue))
+                #expect(terminal.wait(for: "Choose [1]: "))
+                terminal.type("1")
+                #expect(terminal.finish() == 0, "\(terminal.transcript)")
+                #expect(terminal.transcript.contains("Signed in as +15550100142"))
+            }
+        }
+    }
+
     @Test("in a terminal the email is echoed and the password is not, and the session is saved")
     func terminal() async throws {
         let cli = try CLIRunner()

@@ -7,7 +7,9 @@ import TestSupport
 /// Clients of a running Limen Server and an upstream provider for its identity-provider buttons.
 enum FlowFixture {
     /// The keys of the built-in `sign-in` flow's first step, in order.
-    static let signInKeys = ["email", "password", "submit", "forgot-password", "create-account", "email-code"]
+    static let signInKeys = [
+        "email", "password", "submit", "forgot-password", "create-account", "email-code", "phone-code",
+    ]
 
     /// `AuthClient` for the seeded first-party native client `limen-cli` and its registered loopback redirect.
     static func client(_ server: LimenServerPeer, transport: (any HTTPTransport)? = nil) throws -> AuthClient {

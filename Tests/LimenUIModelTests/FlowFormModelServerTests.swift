@@ -36,7 +36,8 @@ struct FlowFormModelServerTests {
             #expect(form.focusOrder == ["email", "password"])
             #expect(form.focusedKey == "email", "the first empty field has the keyboard")
             let email = try #require(form.elements.first { $0.key == "email" })
-            #expect(email.kind == .text(isEmailAddress: true))
+            #expect(email.kind == .text(isEmailAddress: true) && email.textContent == .emailAddress)
+            #expect(form.elements.first { $0.key == "password" }?.textContent == nil, "not a text field")
             #expect(email.accessibilityLabel == "\(email.label), required")
             #expect(form.elements.first { $0.key == "password" }?.kind == .password(isNew: false))
             #expect(form.elements.first { $0.key == "submit" }?.accessibilityHint == "Sends this step.")
@@ -53,6 +54,18 @@ struct FlowFormModelServerTests {
             await form.submit()
             #expect(FlowFixture.user(of: form)?.email == server.user.email)
             #expect(form.client.state.phase == .signedIn)
+        }
+    }
+
+    @Test("phone-code: the number offers the phone keyboard, the code the one-time-code autofill")
+    func phoneCodeStep() async throws {
+        try await LimenServerPeer.with(settings: Self.settings) { server in
+            let form = FlowFormModel(client: try FlowFixture.client(server), flow: "phone-code")
+            await form.start()
+            #expect(form.elements.first { $0.key == "phone" }?.textContent == .phoneNumber)
+            form[text: "phone"] = "+1 555 010 0177"
+            await form.submit()
+            #expect(form.elements.first { $0.key == "code" }?.textContent == .oneTimeCode)
         }
     }
 

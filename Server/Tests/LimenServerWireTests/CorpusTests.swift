@@ -18,7 +18,7 @@ struct CorpusTests {
         try Data(contentsOf: folder.appendingPathComponent(harness).appendingPathComponent(name))
     }
 
-    @Test("each harness has seeds", arguments: ["FormBody", "AdminJSON"])
+    @Test("each harness has seeds", arguments: ["FormBody", "AdminJSON", "PhoneNumber"])
     func corpusIsThere(_ harness: String) {
         #expect(Self.seeds(harness).count >= 5, "too few seeds for \(harness)")
     }
@@ -31,5 +31,10 @@ struct CorpusTests {
     @Test("every AdminJSON seed passes the AdminJSON check", arguments: seeds("AdminJSON"))
     func adminJSON(_ name: String) throws {
         try AdminJSONCheck.check(Self.seed("AdminJSON", name))
+    }
+
+    @Test("every PhoneNumber seed passes the PhoneNumber check", arguments: seeds("PhoneNumber"))
+    func phoneNumber(_ name: String) throws {
+        try PhoneNumberCheck.check(Self.seed("PhoneNumber", name))
     }
 }

@@ -46,4 +46,12 @@ public enum SignInMethod: String, Sendable, Equatable {
     /// A server-driven flow (`startFlow`, `signIn(email:password:)`, `register(email:code:password:name:)`) whose code
     /// was redeemed with PKCE.
     case flow
+    /// A code sent by SMS to a phone number (the `phone-code` flow: ``AuthClient/signIn(phone:code:)``, or the flow
+    /// started by name); Rownd's `method: "phone"`.
+    case phone
+
+    /// The method of a sign-in through flow `name`: ``phone`` for `phone-code`, ``flow`` for the others.
+    init(flow name: String) {
+        self = name == "phone-code" ? .phone : .flow
+    }
 }

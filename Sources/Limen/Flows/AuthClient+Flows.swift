@@ -63,7 +63,7 @@ extension AuthClient: FlowSession {
     ) async -> Node {
         let userType: UserType = newUser.map { $0 ? .new : .existing } ?? .unknown
         do throws(LimenError) {
-            let user = try await performSignIn(method: .flow, userType: userType) {
+            let user = try await performSignIn(method: interaction.method, userType: userType) {
                 () async throws(LimenError) -> TokenSet in
                 guard let state, ConstantTime.equals(state, interaction.request.state) else {
                     throw .protocolViolation(.authorizationResponse(.stateMismatch))

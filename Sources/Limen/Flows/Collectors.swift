@@ -29,7 +29,9 @@ public protocol FieldCollector: Collector {
     func validate() -> [FlowValidationError]
 }
 
-/// `TEXT`: one line of text, with an optional regular expression the whole of it must match.
+/// `TEXT`: one line of text, with an optional regular expression the whole of it must match; and `PHONE`, a phone
+/// number (``format`` `e164`: show the phone keyboard, `.telephoneNumber` content, and let the server read the usual
+/// ways of writing one).
 public final class TextCollector: FieldCollector {
     /// The longest text the server takes, in characters.
     public static let maximumLength = 1024
@@ -40,6 +42,11 @@ public final class TextCollector: FieldCollector {
     public let isRequired: Bool
     /// The regular expression and the message shown when the value does not match.
     public let validation: (regex: String, message: String)?
+    /// The form the value takes: `e164` for a `PHONE` (a phone number with `+` and its country code); `nil` for text.
+    public let format: String?
+
+    /// Whether the value is a phone number (a `PHONE` collector).
+    public var isPhoneNumber: Bool { type == "PHONE" || format == "e164" }
     private let pattern: FlowPattern?
     private let storage: LockedValue<String>
 
@@ -51,7 +58,7 @@ public final class TextCollector: FieldCollector {
 
     init(_ document: FlowCollectorDocument) {
         (type, key, label, isRequired) = (document.type, document.key, document.label, document.isRequired)
-        (validation, pattern) = (document.validation, FlowPattern(document.validation))
+        (validation, pattern, format) = (document.validation, FlowPattern(document.validation), document.format)
         storage = LockedValue(document.value ?? "")
     }
 

@@ -11,10 +11,17 @@ extension FlowClient {
         return step.validate().isEmpty ? await step.next() : .continue(step)
     }
 
-    /// Starts `flow`, submits `email` on its first step and expects the step that asks for the code.
-    func requestCode(flow: String, email: String, options: SignInOptions = SignInOptions()) async throws(FlowError) {
+    /// Starts `flow`, submits `email` on its first step (or `entered` in `field`, the step then remembered under
+    /// `email`) and expects the step that asks for the code.
+    func requestCode(
+        flow: String,
+        email: String,
+        field: String = "email",
+        entered: String? = nil,
+        options: SignInOptions = SignInOptions()
+    ) async throws(FlowError) {
         let first = try Self.step(of: await start(flow, options: options, carryingSession: true))
-        let next = try Self.step(of: await first.fill(["email": email]).next())
+        let next = try Self.step(of: await first.fill([field: entered ?? email]).next())
         guard next.codeField != nil else { throw .incomplete(step: next.id) }
         await emailCodeSteps.requested(flow: flow, email: email, interaction: next.interaction.id)
     }

@@ -39,7 +39,8 @@ struct FlowClient: Sendable {
                 ("action", action),
             ])
         let interaction = FlowInteraction(
-            flows: self, id: "", request: request, maxAge: options.maxAge.map(TimeInterval.init))
+            flows: self, id: "", request: request, maxAge: options.maxAge.map(TimeInterval.init),
+            method: SignInMethod(flow: name))
         let url = configuration.issuer.appendingPathComponent("flows").appendingPathComponent(name)
         let token: String?
         do throws(LimenError) {

@@ -12,6 +12,8 @@ struct FlowInteraction: Sendable {
     let request: AuthorizationRequest
     /// The `max_age` the ID token's `auth_time` is checked against.
     let maxAge: TimeInterval?
+    /// How its sign-in is told in events (``SignInMethod/init(flow:)``).
+    let method: SignInMethod
 
     /// Sends `node`'s values with the button `action` pressed.
     func submit(_ node: ContinueNode, action: String) async -> Node {
@@ -78,7 +80,7 @@ struct FlowInteraction: Sendable {
 
     /// This interaction under the ID `document` gives (the start's answer gives the first).
     func named(by document: FlowDocument) -> FlowInteraction {
-        FlowInteraction(flows: flows, id: document.interaction ?? id, request: request, maxAge: maxAge)
+        FlowInteraction(flows: flows, id: document.interaction ?? id, request: request, maxAge: maxAge, method: method)
     }
 
     /// The node `document` describes in interaction `here`; a success is redeemed.

@@ -40,7 +40,7 @@ public final class ContinueNode: Sendable {
         var password: PasswordCollector?
         collectors = step.collectors.map { document -> any Collector in
             switch document.type {
-            case "TEXT": return TextCollector(document)
+            case "TEXT", "PHONE": return TextCollector(document)
             case "PASSWORD", "PASSWORD_VERIFY":
                 let collector = PasswordCollector(document, verifies: password)
                 if document.type == "PASSWORD", password == nil { password = collector }

@@ -89,6 +89,8 @@ public struct AuthState: Sendable, Equatable {
         public var email: String? { claims["email"]?.stringValue }
         /// The `name` claim.
         public var name: String? { claims["name"]?.stringValue }
+        /// The `phone_number` claim (E.164, with the `phone` scope): the number the user signs in with by SMS code.
+        public var phoneNumber: String? { claims["phone_number"]?.stringValue }
     }
 
     /// The session phase.

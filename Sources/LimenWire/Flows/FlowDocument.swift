@@ -146,6 +146,8 @@ public struct FlowCollectorDocument: Sendable, Equatable {
     public var value: String?
     /// The upstream provider's ID, on an `IDP` collector.
     public var provider: String?
+    /// The form of the value, on a `PHONE` collector `e164` (a phone number: `+` and the country code).
+    public var format: String?
 
     init(_ reader: MemberReader) throws(FlowDocumentError) {
         type = try reader.string("type")
@@ -163,6 +165,7 @@ public struct FlowCollectorDocument: Sendable, Equatable {
         }
         value = reader.optionalString("value")
         provider = reader.optionalString("provider")
+        format = reader.optionalString("format")
     }
 
     private static func policy(_ reader: MemberReader) throws(FlowDocumentError) -> FlowPasswordPolicy {

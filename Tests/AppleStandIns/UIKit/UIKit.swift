@@ -25,3 +25,30 @@ open class UIApplication: UIResponder {
     nonisolated public static let protectedDataDidBecomeAvailableNotification = NSNotification.Name(
         "UIApplicationProtectedDataDidBecomeAvailable")
 }
+
+/// https://developer.apple.com/documentation/uikit/uikeyboardtype — `enum UIKeyboardType : Int, @unchecked Sendable`
+public enum UIKeyboardType: Int, @unchecked Sendable {
+    case `default` = 0
+    case asciiCapable = 1
+    case numbersAndPunctuation = 2
+    case numberPad = 4
+    case phonePad = 5
+    case namePhonePad = 6
+    case emailAddress = 7
+    case decimalPad = 8
+}
+
+/// https://developer.apple.com/documentation/uikit/uitextcontenttype —
+/// `struct UITextContentType : Hashable, Equatable, RawRepresentable, @unchecked Sendable`
+public struct UITextContentType: Hashable, RawRepresentable, @unchecked Sendable {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// https://developer.apple.com/documentation/uikit/uitextcontenttype/telephonenumber
+    public static let telephoneNumber = UITextContentType(rawValue: "tel")
+    /// https://developer.apple.com/documentation/uikit/uitextcontenttype/onetimecode
+    public static let oneTimeCode = UITextContentType(rawValue: "one-time-code")
+    /// https://developer.apple.com/documentation/uikit/uitextcontenttype/username
+    public static let username = UITextContentType(rawValue: "username")
+    /// https://developer.apple.com/documentation/uikit/uitextcontenttype/emailaddress
+    public static let emailAddress = UITextContentType(rawValue: "email")
+}

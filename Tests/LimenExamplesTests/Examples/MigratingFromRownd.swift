@@ -34,12 +34,17 @@ func migratingFromRowndSubscribe(client: AuthClient) {
 }
 
 /// Signing in and reading a token.
-func migratingFromRowndSignIn(userAgent: some UserAgent, email: String, password: String) async throws {
+func migratingFromRowndSignIn(
+    userAgent: some UserAgent, email: String, password: String, phone: String, typedCode: @Sendable () async -> String
+) async throws {
     // snippet: rownd-sign-in
     // Rownd.requestSignIn(): the provider's hosted page in a web authentication session
     try await Limen.requestSignIn(using: userAgent)
     // or natively, through Limen Server's sign-in flow (see "Migrating from PingDavinci")
     try await Limen.shared?.signIn(email: email, password: password)
+    // or by phone (Rownd's method "phone"): a code by SMS, then the code the person typed
+    try await Limen.shared?.requestPhoneCode(phone: phone)
+    try await Limen.shared?.signIn(phone: phone, code: await typedCode())
 
     // Rownd.getAccessToken(): the cached token or one shared refresh; nil once the session has ended
     if let token = try await Limen.validAccessToken() {

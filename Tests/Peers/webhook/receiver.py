@@ -8,7 +8,7 @@ Makes a throw-away CA and a certificate for 127.0.0.1/localhost in DIR (ca.pem),
 prints "READY <port>" once it listens. Each POST is logged as a line of DIR/attempts ("<status>"). The first N POSTs
 (every one with --fail -1) are answered CODE (503 by default). Otherwise the signature header must be
 "t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + '.' + body)>" with t within five minutes of now: then the body is
-kept as DIR/mail/<n>.json and the answer is 200; else 401.
+kept as DIR/mail/<n>.json (and "KEPT <n>" printed once it is written) and the answer is 200; else 401.
 """
 import argparse
 import hashlib
@@ -68,6 +68,7 @@ def main():
                     state["kept"] += 1
                     with open(os.path.join(mail, f"{state['kept']}.json"), "wb") as file:
                         file.write(body)
+                    print(f"KEPT {state['kept']}", flush=True)
                 with open(os.path.join(arguments.directory, "attempts"), "a") as file:
                     file.write(f"{status}\n")
             self.send_response(status)

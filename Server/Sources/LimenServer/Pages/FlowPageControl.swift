@@ -1,5 +1,6 @@
 import Foundation
 import LimenServerCore
+import LimenServerWire
 import LimenWire
 
 /// One collector of a node as the flow page's template renders it: exactly one of its members is set, and each

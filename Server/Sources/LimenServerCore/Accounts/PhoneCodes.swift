@@ -1,5 +1,6 @@
 import Foundation
 import LimenServerStorage
+import LimenServerWire
 
 /// One-time codes sent by SMS and what limits them. The codes are ``EmailCodes``' (keyed hashes, ten minutes, five
 /// tries, the newest only, used once) with the number in place of the address. Sending costs money and is what SMS

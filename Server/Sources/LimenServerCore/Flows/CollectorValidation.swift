@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerWire
 import LimenWire
 
 /// Checks a submission's values against the node's collectors, as the device does with the same rules: what is

@@ -1,5 +1,6 @@
 import Foundation
 import LimenServerStorage
+import LimenServerWire
 import LimenWire
 
 extension FlowActionRunner {

@@ -1,6 +1,5 @@
+import LimenServerWire
 import Testing
-
-@testable import LimenServerCore
 
 @Suite("Phone numbers: E.164 read from what people type, and their country calling codes")
 struct PhoneNumberTests {
