@@ -12,18 +12,14 @@ public final class SMSSink: Sendable {
     public static let unavailableReason = Peers.missingPythonModules(
         "cryptography", install: "pip install cryptography")
 
-    /// Its port.
-    public let port: Int
-    /// Where it keeps the messages and its CA.
-    public let directory: URL
-    private let running: RunningProcess
-    private let looked = Locked(0)
+    /// The receiver, which keeps each body as `mail/<n>.json`.
+    private let peer: KeepingPeer
 
     /// The `limen-server serve` flags that send codes by SMS here, trusting the receiver's CA.
     public var settings: [String] {
         [
-            "--sms-url", "https://localhost:\(port)/sms", "--mail-ca-file",
-            directory.appendingPathComponent("ca.pem").path,
+            "--sms-url", "https://localhost:\(peer.port)/sms", "--mail-ca-file",
+            peer.directory.appendingPathComponent("ca.pem").path,
         ]
     }
 
@@ -32,46 +28,23 @@ public final class SMSSink: Sendable {
 
     /// Starts the receiver and waits for its `READY <port>` line.
     public static func start() async throws -> SMSSink {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limen-sms-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Peers/webhook/receiver.py")
-        let (running, line) = try await Subprocess.startService(
-            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", script.path, directory.path],
-            environment: ProcessInfo.processInfo.environment.merging(["LIMEN_TEST_WEBHOOK_SECRET": secret]) { $1 },
-            readyWhen: "READY ", on: .standardOutput)
-        guard let port = Int(line.split(separator: " ").last ?? "") else {
-            await running.stop()
-            try? FileManager.default.removeItem(at: directory)
-            throw SubprocessError.failed(program: "receiver.py", status: -1, standardError: "no port in \(line)")
-        }
-        return SMSSink(port: port, directory: directory, running: running)
+        SMSSink(
+            peer: try await KeepingPeer.start(
+                script: "webhook/receiver.py", environment: ["LIMEN_TEST_WEBHOOK_SECRET": secret], keeping: "json"))
     }
 
-    private init(port: Int, directory: URL, running: RunningProcess) {
-        (self.port, self.directory, self.running) = (port, directory, running)
+    private init(peer: KeepingPeer) {
+        self.peer = peer
     }
 
-    /// The next SMS the receiver accepted (`{to, body, code, purpose}`), waiting up to `timeout` for it: Limen Server
-    /// sends from its outbox after it answered.
+    /// The next SMS the receiver accepted (`{to, body, code, purpose}`), waiting up to `timeout` for it.
     public func nextMessage(timeout: Duration = .seconds(30)) async throws -> [String: JSONValue] {
-        let number = looked.withLock {
-            $0 += 1
-            return $0
-        }
-        let file = directory.appendingPathComponent("mail/\(number).json")
-        if !FileManager.default.fileExists(atPath: file.path) {
-            _ = try await running.firstLine(on: .standardOutput, timeout: timeout) { line in
-                line.hasPrefix("KEPT ") && Int(line.dropFirst("KEPT ".count)) ?? 0 >= number
-            }
-        }
-        return try JSONValue(parsing: Data(contentsOf: file)).objectValue ?? [:]
+        try JSONValue(parsing: try await peer.next(timeout: timeout)).objectValue ?? [:]
     }
 
     /// Stops the receiver and removes what it kept.
     public func stop() async {
-        _ = await running.stop()
-        try? FileManager.default.removeItem(at: directory)
+        await peer.stop()
     }
 
     /// Starts a receiver, runs `body` with it, and stops it however `body` ends.

@@ -4,62 +4,40 @@ import LimenTestSupport
 /// A real SMTP server (Python aiosmtpd, `Tests/Peers/smtp/server.py`) on 127.0.0.1 that keeps every message, for
 /// tests where Limen Server mails a one-time code (`--mail-url smtp://127.0.0.1:PORT`).
 public final class SMTPSink: Sendable {
-    /// Its port.
-    public let port: Int
-    /// Where it keeps the messages.
-    public let directory: URL
-    private let running: RunningProcess
+    /// The server, which keeps each message as `mail/<n>.eml`.
+    private let peer: KeepingPeer
 
     /// Why it cannot run here, or `nil` when it can (CI sets `LIMEN_REQUIRE_PEERS=1` and installs aiosmtpd).
     public static let unavailableReason = Peers.missingPythonModules(
         "aiosmtpd, cryptography", install: "pip install aiosmtpd cryptography")
 
+    /// Its port.
+    public var port: Int { peer.port }
+    /// Where it keeps the messages.
+    public var directory: URL { peer.directory }
     /// The `--mail-url` that sends Limen Server's mail here.
     public var mailURL: String { "smtp://127.0.0.1:\(port)" }
 
     /// Starts the server and waits for its `READY <port>` line.
     public static func start() async throws -> SMTPSink {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limen-smtp-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Peers/smtp/server.py")
-        let (running, line) = try await Subprocess.startService(
-            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", script.path, directory.path],
-            readyWhen: "READY ", on: .standardOutput)
-        guard let port = Int(line.split(separator: " ").last ?? "") else {
-            await running.stop()
-            try? FileManager.default.removeItem(at: directory)
-            throw SubprocessError.failed(program: "aiosmtpd", status: -1, standardError: "no port in \(line)")
-        }
-        return SMTPSink(port: port, directory: directory, running: running)
+        SMTPSink(peer: try await KeepingPeer.start(script: "smtp/server.py", keeping: "eml"))
     }
 
-    private init(port: Int, directory: URL, running: RunningProcess) {
-        (self.port, self.directory, self.running) = (port, directory, running)
+    private init(peer: KeepingPeer) {
+        self.peer = peer
     }
-
-    /// How many kept messages ``next(timeout:_:)`` has looked at.
-    private let looked = Locked(0)
 
     /// What `extract` finds in the next kept message (as received) where it finds something, after those already
-    /// looked at; messages where it finds nothing (a notice mailed in between) are passed over. Limen Server mails from
-    /// its outbox after it answered, so this waits for the sink's `KEPT <n>` line, up to `timeout` for each message.
+    /// looked at; messages where it finds nothing (a notice mailed in between) are passed over, each waited for up to
+    /// `timeout`.
     public func next<Found>(
         timeout: Duration = .seconds(30),
         _ extract: (String) -> Found?
     ) async throws -> Found {
         while true {
-            let number = looked.withLock {
-                $0 += 1
-                return $0
+            if let found = extract(String(decoding: try await peer.next(timeout: timeout), as: UTF8.self)) {
+                return found
             }
-            let file = directory.appendingPathComponent("mail/\(number).eml")
-            if !FileManager.default.fileExists(atPath: file.path) {
-                _ = try await running.firstLine(on: .standardOutput, timeout: timeout) { line in
-                    line.hasPrefix("KEPT ") && Int(line.dropFirst("KEPT ".count)) ?? 0 >= number
-                }
-            }
-            if let found = extract(try String(contentsOf: file, encoding: .utf8)) { return found }
         }
     }
 
@@ -94,8 +72,7 @@ public final class SMTPSink: Sendable {
 
     /// Stops the server and removes its messages.
     public func stop() async {
-        _ = await running.stop()
-        try? FileManager.default.removeItem(at: directory)
+        await peer.stop()
     }
 
     /// Starts a sink, runs `body` with it, and stops it however `body` ends.

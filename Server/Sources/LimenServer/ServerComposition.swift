@@ -127,7 +127,7 @@ public struct ServerComposition: Sendable {
             }
         let sms: any Mailer =
             switch configuration.smsTransport {
-            case .log: LogSMSSender(logger: Logger(label: "limen.sms"))
+            case .log: LogMailer(logger: Logger(label: "limen.sms"))
             case .webhook(let endpoint):
                 WebhookMailer(
                     endpoint: endpoint, secret: configuration.smsWebhookSecret ?? "",

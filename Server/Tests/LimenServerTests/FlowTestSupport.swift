@@ -84,6 +84,20 @@ extension TokenFixture {
         #expect(kept?.attempts == 2, "tried once, kept for the next try")
     }
 
+    /// Submits a wrong code on `interaction`'s `code` step as many times as a code may be tried, each refused as
+    /// `invalid_code`, then `rightCode`: refused too, since the tries are used up.
+    func expectTriesUsedUp(_ interaction: String, rightCode: String) async throws {
+        let wrong = rightCode == "000000" ? "111111" : "000000"
+        for _ in 0..<EmailCodes.maximumAttempts {
+            let refused = try await continueFlow(
+                interaction, node: "code", action: "submit", values: ["code": .string(wrong)])
+            #expect(refused.detailCodes == ["code": ["invalid_code"]])
+        }
+        let last = try await continueFlow(
+            interaction, node: "code", action: "submit", values: ["code": .string(rightCode)])
+        #expect(last.detailCodes == ["code": ["invalid_code"]], "even the right code no longer works")
+    }
+
     /// Signs Grace in through the sign-in flow and returns the success answer.
     func signInThroughFlow(password: String = FlowFixture.password) async throws -> RecordedResponse {
         let started = try await startFlow("sign-in")
