@@ -31,12 +31,13 @@ public enum LimenServerApplication {
                         ]).map { (.post, $0) })))
         }
         if let limiter = limiters.authorize {
-            // Each stores a request before anyone signs in: /authorize and the start of a flow.
+            // Each stores a request before anyone signs in: /authorize, the start of a flow and of app-to-app sign-in.
             router.add(
                 middleware: RateLimitMiddleware(
                     limiter: limiter, proxies: composition.configuration.trustedProxies, now: composition.now,
                     counted: LimitedRoutes([
                         (.get, AuthorizeRoutes.route), (.post, AuthorizeRoutes.route), (.post, FlowRoutes.startRoute),
+                        (.post, AppToAppRoutes.beginRoute),
                     ])))
         }
         DiscoveryRoutes.add(
@@ -58,6 +59,13 @@ public enum LimenServerApplication {
         EmailLinkRoutes.add(to: router, responder: signIn)
         AccountRoutes.add(to: router, responder: signIn, profiles: profiles)
         FederationRoutes.add(to: router, responder: signIn)
+        AppToAppRoutes.add(
+            to: router,
+            authorization: AppToAppAuthorization(
+                verifier: composition.accessTokenVerifier,
+                validator: AuthorizationValidator(store: composition.store, resources: signIn.resources),
+                flow: signIn.flow, clients: composition.clientCache, keys: composition.keyRing,
+                store: composition.store))
         Stylesheet.add(to: router)
         let tokens = TokenService(composition: composition, lifetimes: composition.configuration.tokenLifetimes)
         let oauth = router.group().add(middleware: OAuthServerErrorMiddleware())

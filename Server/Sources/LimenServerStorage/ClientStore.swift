@@ -61,6 +61,9 @@ public struct ClientRecord: Sendable, Equatable {
     public var emailLinkURI: String?
     /// When the client was registered.
     public var createdAt: Date
+    /// The provider's own app that may approve other apps' sign-ins for its signed-in user (app-to-app,
+    /// `POST /authorize/app2app`); only a first-party native client is one.
+    public var isAppToAppHost: Bool
 
     /// Creates a client record.
     public init(
@@ -79,7 +82,8 @@ public struct ClientRecord: Sendable, Equatable {
         allowsNoPKCE: Bool = false,
         branding: ClientBranding? = nil,
         createdAt: Date,
-        emailLinkURI: String? = nil
+        emailLinkURI: String? = nil,
+        isAppToAppHost: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -97,6 +101,7 @@ public struct ClientRecord: Sendable, Equatable {
         self.branding = branding
         self.createdAt = createdAt
         self.emailLinkURI = emailLinkURI
+        self.isAppToAppHost = isAppToAppHost
     }
 }
 

@@ -23,12 +23,13 @@ extension SQLStore {
             """
             INSERT INTO clients (id, name, kind, secret_hash, is_native, redirect_uris, post_logout_redirect_uris,
                 grant_types, is_first_party, id_token_signed_response_alg, access_token_ttl, refresh_token_ttl,
-                allows_no_pkce, branding, created_at, email_link_uri)
+                allows_no_pkce, branding, created_at, email_link_uri, app2app_host)
             VALUES (\(client.id), \(client.name), \(client.kind.rawValue), \(client.secretHash), \(client.isNative),
                 \(client.redirectURIs), \(client.postLogoutRedirectURIs), \(client.grantTypes.map(\.rawValue)), \(client.isFirstParty),
                 \(client.idTokenSignedResponseAlg.rawValue), \(SQLValue.seconds(client.accessTokenLifetime)),
                 \(SQLValue.seconds(client.refreshTokenLifetime)), \(client.allowsNoPKCE),
-                \(client.branding.map(ClientBranding.encoded)), \(client.createdAt), \(client.emailLinkURI))
+                \(client.branding.map(ClientBranding.encoded)), \(client.createdAt), \(client.emailLinkURI),
+                \(client.isAppToAppHost))
             ON CONFLICT (id) DO NOTHING
             RETURNING id
             """
@@ -119,7 +120,8 @@ extension ClientRecord {
                 try ClientBranding.decoded(text)
             },
             createdAt: try row.date("created_at"),
-            emailLinkURI: try row.optionalText("email_link_uri")
+            emailLinkURI: try row.optionalText("email_link_uri"),
+            isAppToAppHost: try row.bool("app2app_host")
         )
     }
 }

@@ -71,6 +71,15 @@ enum SchemaMigrations {
         mailOutbox,
         ExchangedTokenMigration.migration,
         RateCountMigration.migration,
+        SchemaMigration(
+            version: 23,
+            name: "clients that host app-to-app sign-in",
+            changes: [
+                .addColumn(
+                    table: "clients",
+                    ColumnDefinition(name: "app2app_host", kind: .boolean, defaultValue: .bool(false)))
+            ]
+        ),
     ]
 
     /// Version 20: the mail outbox (``MailOutbox``), sealed messages waiting for a worker on any node; and the

@@ -62,6 +62,12 @@ struct ClientsCommand: AsyncParsableCommand {
         @Flag(help: "First-party: consent is skipped.")
         var firstParty = false
 
+        @Flag(
+            name: .customLong("app2app-host"),
+            help: "The provider's own app, approving other apps' sign-ins for its user (with --native --first-party)."
+        )
+        var appToAppHost = false
+
         @Option(help: "ID token signing algorithm: ES256 or RS256.")
         var idTokenAlg = "ES256"
 
@@ -103,7 +109,8 @@ struct ClientsCommand: AsyncParsableCommand {
                 accessTokenLifetime: accessTokenTTL?.seconds,
                 refreshTokenLifetime: refreshTokenTTL?.seconds,
                 allowsNoPKCE: allowNoPKCE,
-                grantTypes: grantTypes.isEmpty ? nil : grantTypes
+                grantTypes: grantTypes.isEmpty ? nil : grantTypes,
+                isAppToAppHost: appToAppHost
             )
             let (client, secret): (ClientRecord, String?)
             do {
@@ -138,6 +145,7 @@ struct ClientsCommand: AsyncParsableCommand {
                 var traits = [client.kind.rawValue]
                 if client.isNative { traits.append("native") }
                 if client.isFirstParty { traits.append("first-party") }
+                if client.isAppToAppHost { traits.append("app2app-host") }
                 if client.allowsNoPKCE { traits.append("no-pkce") }
                 if let seconds = client.accessTokenLifetime {
                     traits.append("access-token-ttl=\(DurationSetting.text(for: seconds))")

@@ -81,34 +81,26 @@ enum AppleSignInKitBody {
             extra.merging(["accessToken": accessToken, "refreshToken": refreshToken, "expiresIn": expiresIn]) { $1 })
     }
 
-    /// The body as a JSON object.
-    private static func object(from request: Request) async throws(AppleSignInKitError) -> [String: JSONValue] {
-        guard MediaType.matches(request.headers[.contentType], "application/json") else {
-            throw .unsupportedMediaType
+    /// The body as a JSON object (``JSONObjectBody``), its refusals as AppleSignInKit's errors.
+    private static func object(from request: Request) async throws(AppleSignInKitError) -> JSONObjectBody {
+        do {
+            return try await JSONObjectBody.read(from: request, maximumSize: maximumSize)
+        } catch {
+            throw AppleSignInKitError(error)
         }
-        var request = request
-        guard let buffer = try? await request.collectBody(upTo: maximumSize) else { throw .tooLarge }
-        guard let document = try? JSONValue(parsing: Data(buffer.readableBytesView)) else {
-            throw .invalidRequest("the body is not valid JSON (or names a member twice)")
-        }
-        guard case .object(let members) = document else { throw .invalidRequest("the body must be a JSON object") }
-        return members
     }
 
-    /// The string member `name` (`null` counts as absent), at most `maximumLength` bytes, non-empty when `required`.
+    /// The string member `name` of `body` (``JSONObjectBody/string(_:maximumLength:required:)``).
     private static func string(
-        _ members: [String: JSONValue],
+        _ body: JSONObjectBody,
         _ name: String,
         maximumLength: Int,
         required: Bool
     ) throws(AppleSignInKitError) -> String? {
-        guard let value = members[name], value != .null else {
-            if required { throw .invalidRequest("\(name) is required") }
-            return nil
+        do {
+            return try body.string(name, maximumLength: maximumLength, required: required)
+        } catch {
+            throw AppleSignInKitError(error)
         }
-        guard let text = value.stringValue else { throw .invalidRequest("\(name) must be a string") }
-        guard text.utf8.count <= maximumLength else { throw .invalidRequest("\(name) is too long") }
-        if required && text.isEmpty { throw .invalidRequest("\(name) is required") }
-        return text
     }
 }

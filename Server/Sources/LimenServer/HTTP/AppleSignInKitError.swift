@@ -94,3 +94,14 @@ extension AppleSignInKitError: HTTPResponseError {
     /// The JSON error (``response``): what Hummingbird answers when an `/auth/…` route throws it.
     func response(from request: Request, context: some RequestContext) throws -> Response { response }
 }
+
+extension AppleSignInKitError {
+    /// The error answering a body ``JSONObjectBody`` refused.
+    init(_ refusal: JSONObjectBody.Refusal) {
+        switch refusal {
+        case .unsupportedMediaType: self = .unsupportedMediaType
+        case .tooLarge: self = .tooLarge
+        case .invalid(let reason): self = .invalidRequest(reason)
+        }
+    }
+}

@@ -52,7 +52,7 @@ package struct AccountChangeGate: Sendable {
         case .failure: return .failure(.invalidToken)
         case .success(let verified): claims = verified
         }
-        guard Self.audience(of: claims) == [issuer.current] else { return .failure(.notIssuedForLimen) }
+        guard claims.audience == [issuer.current] else { return .failure(.notIssuedForLimen) }
         guard let client = try await clients.client(id: claims.clientID, in: store),
             client.isFirstParty
         else { return .failure(.thirdPartyClient) }
@@ -61,21 +61,11 @@ package struct AccountChangeGate: Sendable {
         }
         guard let user = try await store.user(id: claims.subject) else { return .failure(.invalidToken) }
         if !user.isAnonymous {
-            let authTime = claims.all["auth_time"]?.numberValue.map(Date.init(timeIntervalSince1970:))
-            guard let authTime, now().timeIntervalSince(authTime) <= maxAge else {
+            guard let authTime = claims.authTime, now().timeIntervalSince(authTime) <= maxAge else {
                 return .failure(.staleAuthentication(maxAge: Int(maxAge)))
             }
         }
         return .success(AccountChangePermit(claims: claims, user: user, client: client))
-    }
-
-    /// The token's `aud`, a string or an array of them (RFC 7519 §4.1.3).
-    private static func audience(of claims: AccessTokenClaims) -> [String] {
-        switch claims.all["aud"] {
-        case .string(let audience): [audience]
-        case .array(let values): values.compactMap(\.stringValue)
-        default: []
-        }
     }
 }
 

@@ -42,7 +42,8 @@ extension AdminClientRequest {
             refreshTokenLifetime: refreshTokenTTL.map(TimeInterval.init),
             allowsNoPKCE: allowNoPKCE ?? false,
             emailLinkURI: emailLinkURI,
-            grantTypes: grantTypes
+            grantTypes: grantTypes,
+            isAppToAppHost: appToAppHost ?? false
         )
     }
 
@@ -60,6 +61,7 @@ extension AdminClientRequest {
         case .invalidTokenLifetime(let field, _): field
         case .invalidEmailLinkURI: "email_link_uri"
         case .unsupportedGrantType: "grant_types"
+        case .appToAppHostNotFirstPartyNative: "app2app_host"
         }
     }
 }
@@ -100,6 +102,7 @@ package struct AdminClientResource: Encodable, Sendable {
     package var allowNoPKCE: Bool
     package var branding: ClientBranding?
     package var emailLinkURI: String?
+    package var appToAppHost: Bool
     package var createdAt: Int
     /// Only in the answer to the registration of a confidential client: the secret, shown this once.
     package var clientSecret: String?
@@ -118,6 +121,7 @@ package struct AdminClientResource: Encodable, Sendable {
         case allowNoPKCE = "allow_no_pkce"
         case branding
         case emailLinkURI = "email_link_uri"
+        case appToAppHost = "app2app_host"
         case createdAt = "created_at"
         case clientSecret = "client_secret"
     }
@@ -138,6 +142,7 @@ package struct AdminClientResource: Encodable, Sendable {
         allowNoPKCE = client.allowsNoPKCE
         branding = client.branding
         emailLinkURI = client.emailLinkURI
+        appToAppHost = client.isAppToAppHost
         createdAt = Int(client.createdAt.timeIntervalSince1970)
         clientSecret = secret
     }

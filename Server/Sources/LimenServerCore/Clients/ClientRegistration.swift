@@ -39,6 +39,9 @@ public struct ClientRegistration: Sendable, Equatable {
     public var emailLinkURI: String?
     /// The grant types the client may use (``grantTypes``); `nil`: `authorization_code` and `refresh_token`.
     public var grantTypes: [String]?
+    /// The provider's own app, approving other apps' sign-ins for its user (app-to-app); only for a first-party
+    /// native client.
+    public var isAppToAppHost: Bool
 
     /// The grant types a client may be registered with: the authorization code, refresh token, device code (RFC 8628)
     /// and token exchange (RFC 8693) grants.
@@ -63,7 +66,8 @@ public struct ClientRegistration: Sendable, Equatable {
         refreshTokenLifetime: TimeInterval? = nil,
         allowsNoPKCE: Bool = false,
         emailLinkURI: String? = nil,
-        grantTypes: [String]? = nil
+        grantTypes: [String]? = nil,
+        isAppToAppHost: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -78,6 +82,7 @@ public struct ClientRegistration: Sendable, Equatable {
         self.allowsNoPKCE = allowsNoPKCE
         self.emailLinkURI = emailLinkURI
         self.grantTypes = grantTypes
+        self.isAppToAppHost = isAppToAppHost
     }
 
     /// The record to store and, for a confidential client, its secret (returned once, stored only as a hash).
@@ -98,6 +103,7 @@ public struct ClientRegistration: Sendable, Equatable {
         }
         if isNative && kind == .confidential { throw .nativeClientWithSecret }
         if allowsNoPKCE && kind == .public { throw .publicClientWithoutPKCE }
+        if isAppToAppHost && !(isNative && isFirstParty) { throw .appToAppHostNotFirstPartyNative }
         if let accessTokenLifetime, !Self.accessTokenLifetimeRange.contains(accessTokenLifetime) {
             throw .invalidTokenLifetime("access_token_ttl", Self.accessTokenLifetimeRange)
         }
@@ -129,7 +135,8 @@ public struct ClientRegistration: Sendable, Equatable {
             refreshTokenLifetime: refreshTokenLifetime?.rounded(.down),
             allowsNoPKCE: allowsNoPKCE,
             createdAt: now,
-            emailLinkURI: emailLinkURI
+            emailLinkURI: emailLinkURI,
+            isAppToAppHost: isAppToAppHost
         )
         return (client, secret)
     }
@@ -199,6 +206,8 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
     case invalidEmailLinkURI(String, String)
     /// A grant type the server does not support (``ClientRegistration/supportedGrantTypes``), or an empty list.
     case unsupportedGrantType(String)
+    /// Only the provider's own native app (first party) may approve other apps' sign-ins.
+    case appToAppHostNotFirstPartyNative
 
     /// A stable code for logs and tests.
     public var code: String {
@@ -213,6 +222,7 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
         case .invalidTokenLifetime: "clients.invalid_token_lifetime"
         case .invalidEmailLinkURI: "clients.invalid_email_link_uri"
         case .unsupportedGrantType: "clients.unsupported_grant_type"
+        case .appToAppHostNotFirstPartyNative: "clients.invalid_app2app_host"
         }
     }
 
@@ -231,6 +241,7 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
         case .invalidEmailLinkURI(let uri, let reason): "Invalid email link URI \(uri): \(reason)"
         case .unsupportedGrantType(let grantType):
             "Unsupported grant type \"\(grantType)\": use \(ClientRegistration.supportedGrantTypes.joined(separator: ", "))"
+        case .appToAppHostNotFirstPartyNative: "An app-to-app host must be a first-party native client"
         }
     }
 }

@@ -39,6 +39,7 @@ package struct DeviceVerification: Sendable {
         let decision: DeviceAuthorizationDecision =
             switch completion {
             case .code(let session): .approve(subject: session.subject, authTime: session.authTime)
+            case .appCode(let subject, let authTime): .approve(subject: subject, authTime: authTime)
             case .error: .deny
             }
         guard try await store.decideDeviceAuthorization(deviceCodeHash: deviceCodeHash, decision: decision, now: now)

@@ -22,6 +22,9 @@ package struct AuthorizationFlow: Sendable {
         /// A code for the user signed in with this browser session (its subject and `auth_time`; a grant without
         /// `offline_access` ends with it).
         case code(session: BrowserSessionRecord)
+        /// A code for `subject`, signed in at `authTime`, approved in the provider's own app rather than a browser
+        /// (app-to-app): no browser session, so ending one never reaches the grant.
+        case appCode(subject: String, authTime: Date)
         /// An error response (RFC 6749 §4.1.2.1, OpenID Connect Core §3.1.2.6).
         case error(String, description: String)
     }
@@ -50,7 +53,9 @@ package struct AuthorizationFlow: Sendable {
     ) async throws(StorageError) -> Step {
         let prompt = pending.prompt
         let interactive = !prompt.contains(.none)
-        guard let session, freshSignIn || !needsSignIn(pending, session: session) else {
+        guard let session,
+            freshSignIn || !needsSignIn(pending, subject: session.subject, authTime: session.authTime)
+        else {
             return interactive
                 ? .signIn : .complete(.error("login_required", description: "the user is not signed in"))
         }
@@ -88,21 +93,13 @@ package struct AuthorizationFlow: Sendable {
         let fields: [(String, String)]
         switch completion {
         case .code(let session):
-            let code = RandomIdentifier.make()
-            try await store.insertAuthorizationCode(
-                AuthorizationCodeRecord(
-                    codeHash: RandomIdentifier.hash(code),
-                    clientID: record.clientID,
-                    redirectURI: record.redirectURI,
-                    subject: session.subject,
-                    scope: record.scope,
-                    nonce: record.nonce,
-                    codeChallenge: record.codeChallenge,
-                    authTime: session.authTime,
-                    expiresAt: now.addingTimeInterval(Self.codeLifetime),
-                    browserSessionHash: session.idHash
-                )
-            )
+            let code = try await issueCode(
+                for: record, subject: session.subject, authTime: session.authTime, browserSessionHash: session.idHash,
+                now: now)
+            fields = [("code", code)]
+        case .appCode(let subject, let authTime):
+            let code = try await issueCode(
+                for: record, subject: subject, authTime: authTime, browserSessionHash: nil, now: now)
             fields = [("code", code)]
         case .error(let error, let description):
             fields = [("error", error), ("error_description", description)]
@@ -115,15 +112,39 @@ package struct AuthorizationFlow: Sendable {
         )
     }
 
-    /// Whether the session does not do for this request: a fresh sign-in was asked for (`prompt=login`,
-    /// `select_account`, `max_age=0`), the sign-in is older than `max_age`, or the `id_token_hint` names someone else.
-    private func needsSignIn(_ pending: PendingAuthorization, session: BrowserSessionRecord) -> Bool {
+    /// Stores a new code of `record` for `subject` (its SHA-256, redeemable once within ``codeLifetime``) and
+    /// returns it.
+    private func issueCode(
+        for record: PendingAuthorizationRecord, subject: String, authTime: Date, browserSessionHash: Data?, now: Date
+    ) async throws(StorageError) -> String {
+        let code = RandomIdentifier.make()
+        try await store.insertAuthorizationCode(
+            AuthorizationCodeRecord(
+                codeHash: RandomIdentifier.hash(code),
+                clientID: record.clientID,
+                redirectURI: record.redirectURI,
+                subject: subject,
+                scope: record.scope,
+                nonce: record.nonce,
+                codeChallenge: record.codeChallenge,
+                authTime: authTime,
+                expiresAt: now.addingTimeInterval(Self.codeLifetime),
+                browserSessionHash: browserSessionHash
+            )
+        )
+        return code
+    }
+
+    /// Whether a sign-in of `subject` at `authTime` does not do for this request: a fresh sign-in was asked for
+    /// (`prompt=login`, `select_account`, `max_age=0`), the sign-in is older than `max_age`, or the `id_token_hint`
+    /// names someone else.
+    package func needsSignIn(_ pending: PendingAuthorization, subject: String, authTime: Date) -> Bool {
         if !pending.prompt.isDisjoint(with: [.login, .selectAccount]) { return true }
         if let maxAge = pending.record.maxAge {
-            let elapsed = now().timeIntervalSince(session.authTime)
+            let elapsed = now().timeIntervalSince(authTime)
             if maxAge == 0 || elapsed > Double(maxAge) { return true }
         }
-        if let hinted = pending.record.hintedSubject, hinted != session.subject { return true }
+        if let hinted = pending.record.hintedSubject, hinted != subject { return true }
         return false
     }
 
@@ -131,7 +152,7 @@ package struct AuthorizationFlow: Sendable {
     /// §5.4: a user code may have been phished, so the person confirms the device request they are approving); never
     /// for a first-party client otherwise; always for `prompt=consent`; otherwise when a requested scope has not been
     /// allowed before.
-    private func needsConsent(_ pending: PendingAuthorization, subject: String) async throws(StorageError) -> Bool {
+    package func needsConsent(_ pending: PendingAuthorization, subject: String) async throws(StorageError) -> Bool {
         if pending.isDeviceRequest { return true }
         if pending.prompt.contains(.consent), !pending.client.isFirstParty { return true }
         return !(try await store.hasConsent(of: subject, for: pending.client, scopes: pending.scopes))

@@ -15,8 +15,12 @@ package struct PendingAuthorization: Sendable {
     package let client: ClientRecord
 
     /// A new pending request for an accepted `/authorize` call, bound to the browser whose ``BrowserState/requestBinding``
-    /// is `browserBinding`; `hintedSubject` is the subject of the verified `id_token_hint`.
-    package init(accepted: AuthorizationValidator.Accepted, hintedSubject: String?, browserBinding: Data, now: Date) {
+    /// is `browserBinding` (or to whatever else continues it); `hintedSubject` is the subject of the verified
+    /// `id_token_hint`. It may be completed for `lifetime` seconds.
+    package init(
+        accepted: AuthorizationValidator.Accepted, hintedSubject: String?, browserBinding: Data, now: Date,
+        lifetime: TimeInterval = lifetime
+    ) {
         let id = RandomIdentifier.make()
         let prompt = AuthorizationValidator.Prompt.allCases.filter(accepted.prompt.contains).map(\.rawValue)
         self.id = id
@@ -36,7 +40,7 @@ package struct PendingAuthorization: Sendable {
             uiLocales: accepted.uiLocales,
             browserBinding: browserBinding,
             createdAt: now,
-            expiresAt: now.addingTimeInterval(Self.lifetime)
+            expiresAt: now.addingTimeInterval(lifetime)
         )
     }
 

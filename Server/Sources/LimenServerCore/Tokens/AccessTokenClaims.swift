@@ -35,3 +35,19 @@ package struct AccessTokenClaims: Sendable, Equatable {
         self.all = all
     }
 }
+
+extension AccessTokenClaims {
+    /// Its `aud`, a string or an array of them (RFC 7519 §4.1.3).
+    package var audience: [String] {
+        switch all["aud"] {
+        case .string(let audience): [audience]
+        case .array(let values): values.compactMap(\.stringValue)
+        default: []
+        }
+    }
+
+    /// When its user signed in (`auth_time`), if it says.
+    package var authTime: Date? {
+        all["auth_time"]?.numberValue.map(Date.init(timeIntervalSince1970:))
+    }
+}

@@ -41,6 +41,9 @@ package struct AdminClientRequest: AdminRequestBody, Sendable {
     /// `grant_types` (RFC 7591 §2): the grant types the client may use; absent: `authorization_code` and
     /// `refresh_token`.
     package var grantTypes: [String]?
+    /// `app2app_host`: the provider's own native app, which may approve other apps' sign-ins for its user
+    /// (`POST /authorize/app2app`); only with `native` and `first_party`.
+    package var appToAppHost: Bool?
     /// `branding`: how the hosted pages present the client, as `PUT /admin/clients/{id}/branding` sets it.
     package var branding: AdminClientBrandingRequest?
 
@@ -58,6 +61,7 @@ package struct AdminClientRequest: AdminRequestBody, Sendable {
         case allowNoPKCE = "allow_no_pkce"
         case emailLinkURI = "email_link_uri"
         case grantTypes = "grant_types"
+        case appToAppHost = "app2app_host"
         case branding
     }
 }
