@@ -248,3 +248,37 @@ struct AdminClientEmailLinkTests {
         }
     }
 }
+
+@Suite("Admin API: an app-to-app host")
+struct AdminClientAppToAppTests {
+    @Test("a first-party native client may be an app2app_host; the resource shows it, and other clients say false")
+    func registered() async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let body = """
+                {"client_id": "host", "native": true, "first_party": true, "app2app_host": true,
+                 "redirect_uris": ["com.example.host:/cb"]}
+                """
+            let created = try await fixture.admin(.post, "/admin/clients", token: token, json: body)
+            #expect(created.status == .created)
+            #expect(created.json["app2app_host"] == .bool(true))
+            #expect(try await fixture.provider.store.client(id: "host")?.isAppToAppHost == true)
+            let other = try await fixture.admin(.get, "/admin/clients/native", token: token)
+            #expect(other.json["app2app_host"] == .bool(false))
+        }
+    }
+
+    @Test(
+        "refused, naming app2app_host: a web client, a third-party native client",
+        arguments: [
+            #"{"client_id": "w", "first_party": true, "app2app_host": true, "redirect_uris": ["https://w.example/cb"]}"#,
+            #"{"client_id": "m", "native": true, "app2app_host": true, "redirect_uris": ["com.example.m:/cb"]}"#,
+        ])
+    func refused(body: String) async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let refused = try await fixture.admin(.post, "/admin/clients", token: token, json: body)
+            #expect(refused.status == .badRequest)
+            #expect(refused.text.contains("app2app_host"))
+            #expect(try await fixture.provider.store.clients().allSatisfy { !$0.isAppToAppHost })
+        }
+    }
+}

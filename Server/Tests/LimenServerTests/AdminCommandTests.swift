@@ -95,4 +95,29 @@ struct AdminCommandTests {
         #expect(try await store.client(id: "app") == nil)
         await store.close()
     }
+
+    @Test("clients add --app2app-host registers the provider's own app as a host, lists it, and refuses a web client")
+    func appToAppHost() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let added = try await run(
+            [
+                "clients", "add", "--data-dir", directory.path, "--id", "host", "--native", "--first-party",
+                "--app2app-host", "--redirect-uri", "com.example.host:/cb",
+            ])
+        #expect(added.status == 0)
+        let refused = try await run(
+            [
+                "clients", "add", "--data-dir", directory.path, "--id", "web", "--first-party", "--app2app-host",
+                "--redirect-uri", "https://web.example/cb",
+            ])
+        #expect(refused.status != 0)
+        let listed = try await run(["clients", "list", "--data-dir", directory.path])
+        #expect(listed.output.contains("public,native,first-party,app2app-host"))
+
+        let store = try await openStore(directory)
+        #expect(try await store.client(id: "host")?.isAppToAppHost == true)
+        #expect(try await store.client(id: "web") == nil)
+        await store.close()
+    }
 }
