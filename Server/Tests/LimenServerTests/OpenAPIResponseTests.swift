@@ -168,6 +168,28 @@ struct OpenAPIResponseTests {
         }
     }
 
+    @Test("the app-to-app routes answer as documented, refusals included")
+    func appToApp() async throws {
+        let check = Checker(document: try OpenAPIDocument())
+        try await AppToAppFixture.run { app in
+            let begin = "POST /authorize/app2app"
+            let approve = "POST /authorize/app2app/approve"
+            let begun = try await app.begin()
+            check.expect(begun, answers: begin, as: "AppToAppRequest")
+            check.expect(try await app.begin(bearer: nil), answers: begin, as: "AppToAppError")
+            let refused = try await app.begin(request: AppToAppFixture.request([("scope", "email")]))
+            check.expect(refused, answers: begin, as: "AppToAppError")
+            check.expect(
+                try await app.begin(request: AppToAppFixture.request([("prompt", "login")])), answers: begin,
+                as: "AppToAppError")
+            let notHost = try await app.begin(bearer: try await app.hostToken(clientID: "native"))
+            check.expect(notHost, answers: begin, as: "AppToAppError")
+            let approval = try #require(begun["approval"])
+            check.expect(try await app.decide(approval, "approve"), answers: approve, as: "AppToAppRedirect")
+            check.expect(try await app.decide(approval, "approve"), answers: approve, as: "AppToAppError")
+        }
+    }
+
     @Test("a token for an RFC 8707 resource, and a resource the server does not list, answer as documented")
     func resourceIndicators() async throws {
         let check = Checker(document: try OpenAPIDocument())
