@@ -26,6 +26,7 @@ struct AccountChangeMatrixTests {
         case deleteAccount = "DELETE /v1/me"
         case unlinkIdentity = "DELETE /v1/me/identities/password"
         case linkingFlowStart = "POST /flows/email-code with a bearer token"
+        case phoneLinkingFlowStart = "POST /flows/phone-code with a bearer token"
 
         var testDescription: String { rawValue }
     }
@@ -72,7 +73,7 @@ struct AccountChangeMatrixTests {
                 switch path {
                 case .deleteAccount: #expect(stored == nil)
                 case .unlinkIdentity: #expect(kinds == ["email"])
-                case .linkingFlowStart: #expect(stored != nil)
+                case .linkingFlowStart, .phoneLinkingFlowStart: #expect(stored != nil)
                 }
                 return
             }
@@ -87,7 +88,7 @@ struct AccountChangeMatrixTests {
         try await FlowFixture.run(configure: Self.configure) { fixture in
             try await Self.addFirstPartyWeb(to: fixture)
             let grace = try #require(try await fixture.provider.store.user(email: FlowFixture.email))
-            for path in [Path.linkingFlowStart, .unlinkIdentity, .deleteAccount] {
+            for path in [Path.linkingFlowStart, .phoneLinkingFlowStart, .unlinkIdentity, .deleteAccount] {
                 let (token, _) = try await Self.token(of: .confidentialWithoutSecret, for: grace, in: fixture)
                 let wrong = try await Self.send(
                     path, bearer: token, clientSecret: "not-the-secret", clientID: Self.firstPartyWeb, in: fixture)
@@ -168,13 +169,14 @@ struct AccountChangeMatrixTests {
             let body = clientSecret.map { FormEncoding.encode([("client_secret", $0)]) }
             if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
             response = try await fixture.send(.delete, target, headers: headers, body: body)
-        case .linkingFlowStart:
+        case .linkingFlowStart, .phoneLinkingFlowStart:
+            let flow = path == .linkingFlowStart ? "email-code" : "phone-code"
             let fields: [(String, String?)] = [
                 ("client_id", clientID), ("redirect_uri", TokenFixture.nativeRedirect), ("scope", "openid email"),
                 ("state", "s-1"), ("code_challenge", PKCE.fixture.challenge), ("code_challenge_method", "S256"),
                 ("client_secret", clientSecret),
             ]
-            response = try await fixture.post("/flows/email-code", FormEncoding.present(fields), headers: headers)
+            response = try await fixture.post("/flows/\(flow)", FormEncoding.present(fields), headers: headers)
         }
         return Outcome(status: response.status, error: Self.error(of: response))
     }
