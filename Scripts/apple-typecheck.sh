@@ -159,6 +159,7 @@ a non-Sendable capture|current|LimenApple/WebAuthenticationSessionUserAgent.swif
 a main-actor conformance without @preconcurrency on an SDK whose protocol is not isolated|nonisolated|LimenApple/WebAuthenticationSessionUserAgent.swift|@preconcurrency ASWebAuthenticationPresentationContextProviding|ASWebAuthenticationPresentationContextProviding
 a Keychain call with a wrong type|current|Limen/Storage/Keychain/KeychainStore.swift|SecItemDelete(baseQuery(account: account) as CFDictionary)|SecItemDelete(baseQuery(account: account))
 a trust evaluation without its error pointer|current|Limen/HTTP/Pinning/URLSessionTransport+Pinning.swift|SecTrustEvaluateWithError(trust, &error)|SecTrustEvaluateWithError(trust, error)
+the completion-handler open where the async one answers|current|LimenApple/UIApplicationUniversalLinkOpener.swift|await UIApplication.shared.open(url, options:|UIApplication.shared.open(url, options:
 a certificate's data taken as bytes|current|Limen/HTTP/Pinning/URLSessionTransport+Pinning.swift|SecCertificateCopyData($0) as Data|SecCertificateCopyData($0) as [UInt8]
 MISTAKES
     [ $failures -eq 0 ]

@@ -1,5 +1,6 @@
-/// Apple-platform adapters for Limen: ``WebAuthenticationSessionUserAgent``, Combine publishers on `AuthClient`, and
-/// `AuthClient.resumeWhenActive()`, which retries storage the locked Keychain refused when the app becomes active.
+/// Apple-platform adapters for Limen: ``WebAuthenticationSessionUserAgent``, `UIApplicationUniversalLinkOpener` (the
+/// opener of `AppToAppUserAgent`), Combine publishers on `AuthClient`, and `AuthClient.resumeWhenActive()`, which
+/// retries storage the locked Keychain refused when the app becomes active.
 ///
 /// Every adapter is compiled only where its framework exists, so this module builds (empty) on Linux.
 /// The Combine publishers exist on every Apple platform; ``WebAuthenticationSessionUserAgent`` on iOS, macOS

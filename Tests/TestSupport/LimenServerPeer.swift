@@ -37,18 +37,24 @@ public final class LimenServerPeer: Sendable {
         return "limen-server is not built (swift build --package-path Server)"
     }
 
-    /// Creates a data folder with one user, starts the server on `port` (by default a free one the system picks; with
-    /// `settings`, flags of `limen-server serve`) and waits for its issuer line.
+    /// Creates a data folder with one user and the `clients` (each the arguments of one `limen-server clients add`,
+    /// such as `["--id", "app", "--native", "--redirect-uri", "http://127.0.0.1/callback"]`), starts the server on
+    /// `port` (by default a free one the system picks; with `settings`, flags of `limen-server serve`) and waits for its
+    /// issuer line.
     public static func start(
         email: String = "ada@example.com",
         password: String = "correct horse battery",
         port: Int = 0,
-        settings: [String] = []
+        settings: [String] = [],
+        clients: [[String]] = []
     ) async throws -> LimenServerPeer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limen-server-\(UUID())")
         let data = ["--data-dir", directory.path]
         _ = try await Subprocess.run(
             binary, arguments: ["users", "add", "--email", email] + data, input: Data("\(password)\n".utf8))
+        for client in clients {
+            _ = try await Subprocess.run(binary, arguments: ["clients", "add"] + client + data)
+        }
         let issuerLine: String
         let running: RunningProcess
         do {

@@ -12,17 +12,20 @@ extension GlewlwydPeer {
 }
 
 extension LimenServerPeer {
-    /// Starts limen-server (on `port`, with `settings`, flags of `limen-server serve`), runs `body` with it, and stops it however
-    /// `body` ends; a test that checks the exit status stops it itself first (a second stop returns the same status).
-    /// It waits first while ``running`` servers are up.
+    /// Starts limen-server (on `port`, with `settings`, flags of `limen-server serve`, and `clients`, the arguments of
+    /// each `limen-server clients add` run first), runs `body` with it, and stops it however `body` ends; a test that
+    /// checks the exit status stops it itself first (a second stop returns the same status). It waits first while
+    /// ``running`` servers are up.
     public static func with<Result>(
         port: Int = 0,
         settings: [String] = [],
+        clients: [[String]] = [],
         isolation: isolated (any Actor)? = #isolation,
         _ body: (LimenServerPeer) async throws -> Result
     ) async throws -> Result {
         try await running.withSlot {
-            try await withStopping(try await start(port: port, settings: settings), stop: { await $0.stop() }, body)
+            try await withStopping(
+                try await start(port: port, settings: settings, clients: clients), stop: { await $0.stop() }, body)
         }
     }
 

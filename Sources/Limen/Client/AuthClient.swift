@@ -33,6 +33,8 @@ public actor AuthClient {
     let sessionChangeListening = SessionChangeListening()
     /// The flow steps waiting for a code sent by email, for ``handle(url:)`` and ``signIn(email:code:)``.
     let emailCodeSteps = EmailCodeSteps()
+    /// The sign-ins waiting for a redirect that ``handle(url:)`` receives (``AppToAppUserAgent``).
+    nonisolated let awaitedRedirects = AwaitedRedirects()
     var logger: Logger { configuration.logger }
     var tokens: TokenSet? {
         didSet { publishCachedToken() }

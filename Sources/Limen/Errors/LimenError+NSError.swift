@@ -33,6 +33,8 @@ public enum LimenErrorCode: Int, Sendable, CaseIterable {
     case notSignedIn = 14
     /// ``LimenError/pinningFailed(host:)``.
     case pinningFailed = 15
+    /// ``LimenError/appToApp(_:)``.
+    case appToApp = 16
 }
 
 extension LimenError: CustomNSError {
@@ -73,6 +75,7 @@ extension LimenError: CustomNSError {
         case .sessionExpired: .sessionExpired
         case .notSignedIn: .notSignedIn
         case .pinningFailed: .pinningFailed
+        case .appToApp: .appToApp
         }
     }
 

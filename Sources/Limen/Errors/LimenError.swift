@@ -35,6 +35,10 @@ public enum LimenError: Error, Sendable, Equatable {
     /// A flow that a convenience drove ended without a session (a wrong password, a wrong code, a flow the server
     /// ended); its network and client failures are reported as ``network(_:)`` and their own domains instead.
     case flow(FlowError)
+    /// The host app could not answer another app's sign-in (``AuthClient/appToAppRequest(for:)``,
+    /// ``AppToAppRequest/approve()``): not an authorization request for this provider, a fresh sign-in needed, an
+    /// approval already used, or the provider's refusal.
+    case appToApp(AppToAppError)
     /// The sign-in page could not be shown or returned nothing.
     case userAgent(UserAgentError)
     /// The user cancelled sign-in.
@@ -95,6 +99,7 @@ public enum LimenError: Error, Sendable, Equatable {
         case .profile(let error): error.code
         case .account(let error): error.code
         case .flow(let error): error.code
+        case .appToApp(let error): error.code
         case .userAgent(let error): error.code
         case .userCancelled: "user_cancelled"
         case .sessionExpired: "session_expired"
@@ -113,6 +118,7 @@ public enum LimenError: Error, Sendable, Equatable {
         case .profile(let error): error.isRetryable
         case .account(let error): error.isRetryable
         case .flow(let error): error.isRetryable
+        case .appToApp(let error): error.isRetryable
         default: false
         }
     }
@@ -123,6 +129,7 @@ public enum LimenError: Error, Sendable, Equatable {
         case .sessionExpired, .notSignedIn: true
         case .oauth(let error): error.requiresReauthentication
         case .account(let error): error.requiresReauthentication
+        case .appToApp(let error): error.requiresReauthentication
         default: false
         }
     }
@@ -142,6 +149,7 @@ extension LimenError: LocalizedError {
         case .profile(let error): error.errorDescription
         case .account(let error): error.errorDescription
         case .flow(let error): error.errorDescription
+        case .appToApp(let error): error.errorDescription
         case .userAgent(let error): error.errorDescription
         case .userCancelled: "Sign-in was cancelled."
         case .sessionExpired: "The session has expired; sign in again."

@@ -1,21 +1,29 @@
 import Foundation
 
 extension AuthClient {
-    /// Continues the step an email's link was sent for, when the link is opened in the app (a universal link or the
-    /// app's scheme registered as the client's `email_link_uri`): the link's fragment names the interaction and holds
-    /// the code. A step that needs nothing more (the `email-code` flow) is submitted and its next node returned —
-    /// after a sign-in, a ``Node/success(_:)``; a step that needs more (a new password in `password-reset`) comes
-    /// back as ``Node/continue(_:)`` with the code filled in.
+    /// Handles a link opened in the app (a universal link, or the app's scheme): the redirect that a sign-in through
+    /// ``AppToAppUserAgent`` waits for, or an email's link.
+    ///
+    /// A redirect matching such a sign-in's redirect URI is handed to it: the awaiting
+    /// ``signIn(using:redirectURI:options:)`` then checks it and finishes, and `nil` is returned here.
+    ///
+    /// An email's link continues the step it was sent for (its fragment names the interaction and holds the code; the
+    /// app's scheme or universal link is registered as the client's `email_link_uri`). A step that needs nothing more
+    /// (the `email-code` flow) is submitted and its next node returned — after a sign-in, a ``Node/success(_:)``; a
+    /// step that needs more (a new password in `password-reset`) comes back as ``Node/continue(_:)`` with the code
+    /// filled in.
     ///
     /// ```swift
     /// .onOpenURL { url in
     ///     Task { if let node = await client.handle(url: url) { render(node) } }
     /// }
     /// ```
-    /// - Returns: `nil` when `url` is not an email link, or names an interaction that waits for no code in this
-    ///   client (another device's, another launch's, or one already finished) — the app then ignores the link.
+    /// - Returns: The email link's next node; `nil` for a redirect handed to a waiting sign-in, and when `url` is
+    ///   neither that nor an email link naming an interaction that waits for a code in this client (another device's,
+    ///   another launch's, or one already finished) — the app then has nothing more to do with it.
     public func handle(url: URL) async -> Node? {
-        await flows.handle(url: url)
+        if await awaitedRedirects.deliver(url) { return nil }
+        return await flows.handle(url: url)
     }
 
     /// Sends a one-time code to `email` by driving the built-in `email-code` flow (Rownd's sign-in link); finish with

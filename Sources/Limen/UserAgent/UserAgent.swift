@@ -3,7 +3,8 @@ import Foundation
 /// The seam that shows the provider's sign-in page and brings back the redirect.
 ///
 /// Implementations: `LoopbackUserAgent` (LimenLoopback) (system browser + RFC 8252 loopback listener), the
-/// ASWebAuthenticationSession adapter in LimenApple, and test drivers that play the browser.
+/// ASWebAuthenticationSession adapter in LimenApple, ``AppToAppUserAgent`` (the provider's own app, else a fallback),
+/// and test drivers that play the browser.
 public protocol UserAgent: Sendable {
     /// Opens `url` and returns the first redirect that `callback` accepts.
     /// - Throws: ``UserAgentError``; ``UserAgentError/cancelled`` when the user closed the page or the task was

@@ -24,6 +24,32 @@ open class UIApplication: UIResponder {
     /// `nonisolated class let protectedDataDidBecomeAvailableNotification: NSNotification.Name`
     nonisolated public static let protectedDataDidBecomeAvailableNotification = NSNotification.Name(
         "UIApplicationProtectedDataDidBecomeAvailable")
+
+    /// https://developer.apple.com/documentation/uikit/uiapplication/shared —
+    /// `@MainActor class var shared: UIApplication { get }`
+    open class var shared: UIApplication { UIApplication() }
+
+    /// https://developer.apple.com/documentation/uikit/uiapplication/openexternalurloptionskey —
+    /// `struct OpenExternalURLOptionsKey : Hashable, Equatable, RawRepresentable, @unchecked Sendable`
+    public struct OpenExternalURLOptionsKey: Hashable, RawRepresentable, @unchecked Sendable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// https://developer.apple.com/documentation/uikit/uiapplication/openexternalurloptionskey/universallinksonly
+        public static let universalLinksOnly = OpenExternalURLOptionsKey(
+            rawValue: "UIApplicationOpenURLOptionUniversalLinksOnly")
+    }
+
+    /// https://developer.apple.com/documentation/uikit/uiapplication/open(_:options:completionhandler:) —
+    /// `func open(_ url: URL, options: [UIApplication.OpenExternalURLOptionsKey : Any] = [:],
+    /// completionHandler completion: (@MainActor @Sendable (Bool) -> Void)? = nil)`
+    open func open(
+        _ url: URL, options: [OpenExternalURLOptionsKey: Any] = [:],
+        completionHandler completion: (@MainActor @Sendable (Bool) -> Void)? = nil
+    ) {}
+
+    /// The same method as Swift imports it for `async` callers (its completion handler's `Bool`):
+    /// `func open(_ url: URL, options: [UIApplication.OpenExternalURLOptionsKey : Any] = [:]) async -> Bool`
+    open func open(_ url: URL, options: [OpenExternalURLOptionsKey: Any] = [:]) async -> Bool { false }
 }
 
 /// https://developer.apple.com/documentation/uikit/uikeyboardtype — `enum UIKeyboardType : Int, @unchecked Sendable`

@@ -42,6 +42,7 @@ struct CallbackClientTests {
             (.sessionExpired, 13),
             (.notSignedIn, 14),
             (.pinningFailed(host: "id.example.com"), 15),
+            (.appToApp(.loginRequired), 16),
         ])
     func nsErrors(error: LimenError, number: Int) {
         let bridged = error as NSError
@@ -56,7 +57,7 @@ struct CallbackClientTests {
     @Test("the numbers are one per case and never reused")
     func numbersAreStable() {
         let numbers = LimenErrorCode.allCases.map(\.rawValue)
-        #expect(numbers == Array(1...15))
+        #expect(numbers == Array(1...16))
     }
 
     /// On Apple platforms the main actor is the main thread; Linux's test runner keeps it on another thread, so the
