@@ -173,6 +173,7 @@ struct IdentityMigrationTests {
             #expect(try await store.grant(id: "g1") != nil)
             #expect(try await store.browserSession(idHash: Data([1]), now: Self.now) != nil)
             #expect(try await store.execute("SELECT * FROM consents").count == 1)
+            #expect(try await store.client(id: "limen-cli")?.isAppToAppHost == false, "migration 23's default")
             // The rebuilt table's triggers: deleting a user still takes their grants, a new password their sessions.
             var bob = try #require(try await store.user(id: "bob"))
             bob.passwordHash = "first"
@@ -186,7 +187,14 @@ struct IdentityMigrationTests {
 
     /// Rows of every kind that refers to a user, written as version 17 had them.
     private static func seedVersion17(_ store: any SQLStore) async throws {
-        try await store.insertClientIfAbsent(SeedClients.cli(now: now))
+        // The client as version 17 stored it (today's insert names later columns).
+        _ = try await store.execute(
+            """
+            INSERT INTO clients (id, name, kind, is_native, redirect_uris, post_logout_redirect_uris, grant_types,
+                is_first_party, id_token_signed_response_alg, created_at)
+            VALUES ('limen-cli', 'Limen CLI', 'public', \(true), '[]', '[]', '["authorization_code"]', \(true), 'ES256',
+                \(now))
+            """)
         let later = now.addingTimeInterval(3600)
         _ = try await store.execute(
             """
