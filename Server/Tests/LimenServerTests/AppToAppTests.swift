@@ -119,8 +119,10 @@ struct AppToAppTests {
             (AppToAppFixture.request([("code_challenge", nil)]), "invalid_request", true),
             (AppToAppFixture.request([("scope", "email")]), "invalid_scope", true),
             (AppToAppFixture.request([("prompt", "none consent")]), "invalid_request", true),
-            (AppToAppFixture.request([("client_id", "native"), ("redirect_uri", TokenFixture.nativeRedirect)]),
-             "invalid_request", false),
+            (
+                AppToAppFixture.request([("client_id", "native"), ("redirect_uri", TokenFixture.nativeRedirect)]),
+                "invalid_request", false
+            ),
             ("client_id=shop&client_id=other", "invalid_request", false),
         ])
     func refusedRequests(request: String, error: String, redirects: Bool) async throws {
@@ -144,8 +146,10 @@ struct AppToAppTests {
             ("/authorize/app2app", "application/json", "[]", .badRequest),
             ("/authorize/app2app", "application/json", #"{"request": 1}"#, .badRequest),
             ("/authorize/app2app", "application/x-www-form-urlencoded", "request=x", .unsupportedMediaType),
-            ("/authorize/app2app", "application/json", #"{"request": "\#(String(repeating: "a", count: 40_000))"}"#,
-             .contentTooLarge),
+            (
+                "/authorize/app2app", "application/json", #"{"request": "\#(String(repeating: "a", count: 40_000))"}"#,
+                .contentTooLarge
+            ),
             ("/authorize/app2app/approve", "application/json", #"{"approval": "a"}"#, .badRequest),
             ("/authorize/app2app/approve", "application/json", #"{"approval": "a", "decision": "maybe"}"#, .badRequest),
         ])
