@@ -21,13 +21,18 @@
 #   - RFC 8693 token exchange of ES256 ID tokens of a stand-in issuer (exchange_issuer.py, a trusted issuer by
 #     discovery; its keys cached after the first exchange) by a public client, with wrk (exchange.lua), each request
 #     with a token of its own (minted before the run): Limen exchanges a subject token once.
+#   - phone-code sign-in (issue 22 §5: start -> number -> code -> token, a new number and account each time, each
+#     flow from an X-Forwarded-For address of its own, 127.0.0.1 trusted as a proxy), as many as wrk completes
+#     (phone_flows.lua), the codes read from the server's log (sms_url log:; this mode alone runs the server at
+#     --log-level notice so that the SMS lines are written).
 # glewlwyd (Tests/Peers/glewlwyd) is measured side by side for refresh and introspection.
 # Environment: BENCH_DURATION (seconds per wrk run, default 20), BENCH_RUNS (default 2), BENCH_THREADS (wrk threads =
 # connections, default 4), BENCH_SIGNINS (timed sign-ins per run, default 300), BENCH_TARGETS (default
 # "sqlite postgres glewlwyd"), BENCH_BIN (a limen-server binary to use instead of building one), BENCH_ONLY
 # ("introspect": only the introspection measure, no refresh load, RSS samples or timed sign-ins; "refresh": the
 # refresh load, its RSS samples and the sign-ins, no introspection, e.g. to compare two builds; "flows": only the
-# native flows; "anonymous": only the anonymous sign-ins; "exchange": only the token exchange; default: all).
+# native flows; "anonymous": only the anonymous sign-ins; "exchange": only the token exchange; "phone": only the
+# phone-code sign-ins; default: all but the phone-code sign-ins, which need their own server settings).
 # Diagnostics go to stderr; the work folder is removed at the end.
 set -euo pipefail
 
@@ -40,10 +45,10 @@ SIGNINS=${BENCH_SIGNINS:-300}
 TARGETS=${BENCH_TARGETS:-sqlite postgres glewlwyd}
 ONLY=${BENCH_ONLY:-}
 case "$ONLY" in
-    "" | introspect | refresh | flows | anonymous | exchange) ;;
-    *) echo "bench: BENCH_ONLY must be empty, introspect, refresh, flows, anonymous or exchange" >&2; exit 1 ;;
+    "" | introspect | refresh | flows | anonymous | exchange | phone) ;;
+    *) echo "bench: BENCH_ONLY must be empty, introspect, refresh, flows, anonymous, exchange or phone" >&2; exit 1 ;;
 esac
-[ "$ONLY" != introspect ] && [ "$ONLY" != flows ] && [ "$ONLY" != anonymous ] && [ "$ONLY" != exchange ] || SIGNINS=0
+case "$ONLY" in introspect | flows | anonymous | exchange | phone) SIGNINS=0 ;; esac
 WORK=$(mktemp -d)
 RESULTS="$WORK/results.jsonl"
 EMAIL=bench@example.test
@@ -193,6 +198,17 @@ anonymous_run() {
     record "$1" "$2" anonymous_load "$(echo "$output" | sed -n 's/^FLOWS //p')"
 }
 
+# Phone-code sign-ins under wrk load, each code read from the server's log: phone_run RUN TARGET ISSUER
+phone_run() {
+    local output
+    log "$2 run $1: phone-code sign-ins"
+    output=$(cd "$HERE" && BENCH_LUA_DIR="$HERE" BENCH_CLIENT_ID=limen-cli BENCH_REDIRECT_URI=http://127.0.0.1/callback \
+        BENCH_SMS_LOG="$WORK/server-$2.log" \
+        wrk -t "$THREADS" -c "$THREADS" -d "${DURATION}s" --latency --timeout 5s -s phone_flows.lua "$3")
+    echo "$output" >&2
+    record "$1" "$2" phone_load "$(echo "$output" | sed -n 's/^FLOWS //p')"
+}
+
 # Starts the stand-in issuer and sets EXCHANGE_ISSUER and EXCHANGE_PORT; its signing key is in $WORK/issuer-key.pem
 start_issuer() {
     EXCHANGE_PORT=$(free_port)
@@ -255,7 +271,10 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     printf 'profile_schema:\n  fields:\n    nickname: {type: string, display_name: Nickname}\n' > "$WORK/config.yaml"
     printf 'trusted_issuers:\n  - {issuer: "%s", audiences: [%s], algorithms: [ES256]}\n' \
         "$EXCHANGE_ISSUER" "$EXCHANGE_AUDIENCE" >> "$WORK/config.yaml"
-    "$BIN" "${store[@]}" --config "$WORK/config.yaml" --port "$port" --post-rate-limit off --authorize-rate-limit off --sign-in-rate-limit off --log-level error >"$WORK/server-$target.log" 2>&1 &
+    local -a logging=(--log-level error)
+    [ "$ONLY" != phone ] || logging=(--log-level notice --trusted-proxy 127.0.0.1)
+    "$BIN" "${store[@]}" --config "$WORK/config.yaml" --port "$port" --post-rate-limit off --authorize-rate-limit off \
+        --sign-in-rate-limit off "${logging[@]}" >"$WORK/server-$target.log" 2>&1 &
     SERVER_PID=$!
     for _ in $(seq 1 100); do
         curl -fs -o /dev/null "$issuer/.well-known/openid-configuration" && break
@@ -266,6 +285,10 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     for run in $(seq 1 "$RUNS"); do
         if [ "$ONLY" = anonymous ]; then
             anonymous_run "$run" "$target" "$issuer"
+            continue
+        fi
+        if [ "$ONLY" = phone ]; then
+            phone_run "$run" "$target" "$issuer"
             continue
         fi
         if [ "$ONLY" = exchange ]; then
