@@ -32,6 +32,7 @@ end
 function init(args)
   step, interaction, code, number, flows, broken, waits, sequence = "start", nil, nil, nil, 0, 0, 0, 0
   sms_log, sms_codes = io.open(os.getenv("BENCH_SMS_LOG"), "r"), {}
+  run_tag = os.time() % 1000
 end
 
 -- Reads the whole lines the server logged since the last call, keeping each SMS's code by number. The SMS text ends
@@ -77,8 +78,9 @@ function request()
       .. escape(client_id) .. "&code_verifier=" .. verifier)
   end
   sequence = sequence + 1
-  -- +1 555 TT SSSSSS: a fictional-range number per thread and flow.
-  number = string.format("+1555%02d%06d", thread_number, sequence % 1000000)
+  -- +1 555 TT RRR SSSSS: a fictional-range number per thread, run and flow (a number used again within 30 s, by the
+-- next run, would be refused).
+  number = string.format("+1555%02d%03d%05d", thread_number, run_tag, sequence % 100000)
   return wrk.format("POST", "/flows/phone-code", headers("application/x-www-form-urlencoded"), start_body)
 end
 
