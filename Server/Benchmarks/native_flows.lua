@@ -13,17 +13,10 @@
 dofile(os.getenv("BENCH_LUA_DIR") .. "/report.lua")
 local report = done
 
-local function escape(text)
-  return (text:gsub("[^%w%-%._~]", function(character) return string.format("%%%02X", string.byte(character)) end))
-end
+dofile(os.getenv("BENCH_LUA_DIR") .. "/native_client.lua")
 
-local verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
-local challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
-local client_id, redirect_uri = os.getenv("BENCH_CLIENT_ID"), os.getenv("BENCH_REDIRECT_URI")
 local flow = os.getenv("BENCH_FLOW") or "sign-in"
-local start_body = "client_id=" .. escape(client_id) .. "&redirect_uri=" .. escape(redirect_uri)
-  .. "&scope=openid%20email%20offline_access&state=s&nonce=n&code_challenge=" .. challenge
-  .. "&code_challenge_method=S256" .. (flow == "anonymous" and "&action=submit" or "")
+local start_body = flow_start_body("openid email offline_access") .. (flow == "anonymous" and "&action=submit" or "")
 local form = { ["Content-Type"] = "application/x-www-form-urlencoded" }
 local json = { ["Content-Type"] = "application/json" }
 
@@ -43,8 +36,7 @@ function request()
   if step == "submit" then
     return wrk.format("POST", "/flows/interactions/" .. interaction, json, submit_body)
   elseif step == "token" then
-    return wrk.format("POST", "/token", form, "grant_type=authorization_code&code=" .. code .. "&redirect_uri="
-      .. escape(redirect_uri) .. "&client_id=" .. escape(client_id) .. "&code_verifier=" .. verifier)
+    return wrk.format("POST", "/token", form, token_body(code))
   end
   return wrk.format("POST", "/flows/" .. flow, form, start_body)
 end

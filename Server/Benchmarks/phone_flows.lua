@@ -12,16 +12,9 @@
 dofile(os.getenv("BENCH_LUA_DIR") .. "/report.lua")
 local report = done
 
-local function escape(text)
-  return (text:gsub("[^%w%-%._~]", function(character) return string.format("%%%02X", string.byte(character)) end))
-end
+dofile(os.getenv("BENCH_LUA_DIR") .. "/native_client.lua")
 
-local verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
-local challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
-local client_id, redirect_uri = os.getenv("BENCH_CLIENT_ID"), os.getenv("BENCH_REDIRECT_URI")
-local start_body = "client_id=" .. escape(client_id) .. "&redirect_uri=" .. escape(redirect_uri)
-  .. "&scope=openid%20phone%20offline_access&state=s&nonce=n&code_challenge=" .. challenge
-  .. "&code_challenge_method=S256"
+local start_body = flow_start_body("openid phone offline_access")
 
 local threads = {}
 function setup(thread)
@@ -73,9 +66,7 @@ function request()
     return wrk.format("POST", "/flows/interactions/" .. interaction, headers("application/json"),
       string.format('{"node":"code","action":"submit","values":{"code":"%s"}}', code))
   elseif step == "token" then
-    return wrk.format("POST", "/token", headers("application/x-www-form-urlencoded"),
-      "grant_type=authorization_code&code=" .. code .. "&redirect_uri=" .. escape(redirect_uri) .. "&client_id="
-      .. escape(client_id) .. "&code_verifier=" .. verifier)
+    return wrk.format("POST", "/token", headers("application/x-www-form-urlencoded"), token_body(code))
   end
   sequence = sequence + 1
   -- +1 555 TT RRR SSSSS: a fictional-range number per thread, run and flow (a number used again within 30 s, by the
