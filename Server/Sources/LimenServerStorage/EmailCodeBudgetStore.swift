@@ -27,6 +27,11 @@ public protocol EmailCodeBudgetStore: Sendable {
         subject: String, counter: String, hourStart: Date, dayStart: Date, hourLimit: Int, dayLimit: Int,
         expiresAt: Date
     ) async throws(StorageError) -> Bool
+    /// Counts one spending of `counter` for `subject` at `now`, in one statement, unless the previous one was less than
+    /// `interval` seconds before; returns whether it was counted (the row's `hour_start` is the last spending's time).
+    func spendEmailCodeInterval(
+        subject: String, counter: String, now: Date, interval: TimeInterval
+    ) async throws(StorageError) -> Bool
     /// What `subject` spent of `counter`, `nil` when nothing yet.
     func emailCodeBudget(subject: String, counter: String) async throws(StorageError) -> EmailCodeBudgetCount?
     /// Deletes counters whose day ended before `date`; returns how many were removed.

@@ -33,9 +33,6 @@ public protocol EmailCodeStore: Sendable {
     func consumeEmailCode(
         email: String, purpose: String, codeHash: Data, now: Date, maximumAttempts: Int
     ) async throws(StorageError) -> Bool
-    /// When the current code for `email` and `purpose` was sent, `nil` when there is none (never sent, used, or
-    /// expired before `now`).
-    func emailCodeSentAt(email: String, purpose: String, now: Date) async throws(StorageError) -> Date?
     /// Deletes codes that expired before `date`; returns how many were removed.
     @discardableResult
     func deleteExpiredEmailCodes(before date: Date) async throws(StorageError) -> Int

@@ -29,6 +29,27 @@ extension SQLStore {
         )).isEmpty
     }
 
+    public func spendEmailCodeInterval(
+        subject: String,
+        counter: String,
+        now: Date,
+        interval: TimeInterval
+    ) async throws(StorageError) -> Bool {
+        // Compare and record in one statement: of two requests at once, one is counted.
+        let expiresAt = now.addingTimeInterval(interval)
+        return
+            !(try await execute(
+                """
+                INSERT INTO email_code_budgets (subject, counter, hour_start, hour_count, day_start, day_count, expires_at)
+                VALUES (\(subject), \(counter), \(now), 1, \(now), 1, \(expiresAt))
+                ON CONFLICT (subject, counter) DO UPDATE SET
+                    hour_start = excluded.hour_start, day_start = excluded.day_start, expires_at = excluded.expires_at
+                WHERE email_code_budgets.hour_start <= \(now.addingTimeInterval(-interval))
+                RETURNING 1
+                """
+            )).isEmpty
+    }
+
     public func emailCodeBudget(subject: String, counter: String) async throws(StorageError) -> EmailCodeBudgetCount? {
         try await execute(
             "SELECT * FROM email_code_budgets WHERE subject = \(subject) AND counter = \(counter)"

@@ -44,14 +44,6 @@ extension SQLStore {
             )).isEmpty
     }
 
-    public func emailCodeSentAt(email: String, purpose: String, now: Date) async throws(StorageError) -> Date? {
-        try await execute(
-            """
-            SELECT created_at FROM email_codes WHERE email = \(email) AND purpose = \(purpose) AND expires_at > \(now)
-            """
-        ).first.map { row throws(StorageError) in try row.date("created_at") }
-    }
-
     @discardableResult
     public func deleteExpiredEmailCodes(before date: Date) async throws(StorageError) -> Int {
         try await execute("DELETE FROM email_codes WHERE expires_at <= \(date) RETURNING 1").count

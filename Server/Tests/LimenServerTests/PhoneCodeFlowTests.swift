@@ -207,6 +207,28 @@ struct PhoneCodeFlowTests {
         }
     }
 
+    @Test("sign-up off: an unknown number's resend within 30 s is refused as a known one's; racing sends pass once")
+    func spacingTellsNothing() async throws {
+        let signUpOff: (inout ServerConfiguration) -> Void = { $0.signUpEnabled = false }
+        try await FlowFixture.run(configure: signUpOff) { fixture in
+            let (id, _) = try await fixture.sendPhoneCode(to: Self.phone)
+            fixture.clock.advance(by: 10)
+            let early = try await fixture.continueFlow(id, node: "code", action: "resend")
+            #expect(early.status == .tooManyRequests)
+            #expect(early.json["retry_after"] == .number(20))
+            #expect(try await fixture.sentSMS().isEmpty)
+
+            let other = "+14155550123"
+            let answers = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<2 {
+                    group.addTask { try await fixture.sendPhoneCode(to: other).1.status.code }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(answers.sorted() == [200, 429], "one of two racing sends is spaced out: \(answers)")
+        }
+    }
+
     @Test("a wrong code is refused; after five tries even the right one is")
     func codeRefusals() async throws {
         try await FlowFixture.run { fixture in

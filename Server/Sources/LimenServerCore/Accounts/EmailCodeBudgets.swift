@@ -68,6 +68,21 @@ package struct EmailCodeBudgets: Sendable {
         self.tries = tries
     }
 
+    /// Counts one message to `email` for `purpose` unless the previous one was less than `interval` seconds ago, for
+    /// every address alike, whatever was sent; `nil` when it was counted, else the seconds until one may be.
+    package func spendSpacedMessage(
+        email: String, purpose: String, interval: TimeInterval
+    ) async throws(StorageError) -> Int? {
+        let subject = keys.hmacHex("\(purpose)\u{0}\(email)", for: .emailCodeBudget)
+        let counter = "spacing"
+        let now = now()
+        guard
+            try await !store.spendEmailCodeInterval(subject: subject, counter: counter, now: now, interval: interval)
+        else { return nil }
+        let previous = try await store.emailCodeBudget(subject: subject, counter: counter)?.hourStart ?? now
+        return max(Int(previous.addingTimeInterval(interval).timeIntervalSince(now).rounded(.up)), 1)
+    }
+
     /// Counts one `counter` for `email` and `purpose`; `nil` when it was within the budget, else the seconds until the
     /// budget allows one more (nothing is counted then).
     package func spend(_ counter: Counter, email: String, purpose: String) async throws(StorageError) -> Int? {

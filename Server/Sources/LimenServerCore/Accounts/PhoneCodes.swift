@@ -7,7 +7,8 @@ import LimenServerWire
 /// pumping fraud abuses, so every message is limited, for every number whether or not it has an account, before
 /// anything depends on which it is:
 ///
-/// - per number: 5 messages an hour and 10 a day, and none sooner than 30 seconds after the previous one;
+/// - per number: 5 messages an hour and 10 a day, and none sooner than 30 seconds after the previous one (counted in
+///   one statement, and for a number that gets no message, sign-up being off, as for one that does);
 /// - per client address: 10 messages an hour;
 /// - to the countries `sms_countries` lists (all by default).
 package struct PhoneCodes: Sendable {
@@ -46,11 +47,10 @@ package struct PhoneCodes: Sendable {
         from clientAddress: String,
         purpose: String
     ) async throws(StorageError) -> Int? {
-        let now = codes.now()
-        if let sent = try await codes.store.emailCodeSentAt(email: number.e164, purpose: purpose, now: now),
-            now < sent.addingTimeInterval(Self.resendInterval)
+        if let wait = try await numberBudget.spendSpacedMessage(
+            email: number.e164, purpose: purpose, interval: Self.resendInterval)
         {
-            return max(Int(sent.addingTimeInterval(Self.resendInterval).timeIntervalSince(now).rounded(.up)), 1)
+            return wait
         }
         if let wait = try await clientAddressBudget.spend(.mail, email: "address \(clientAddress)", purpose: purpose) {
             return wait
