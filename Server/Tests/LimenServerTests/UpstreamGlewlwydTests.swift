@@ -39,7 +39,7 @@ struct UpstreamGlewlwydTests {
                     _ = try await ChromiumPeer.registerClient(in: provider, id: "app")
                     let output = try await PythonPeer.run([
                         ChromiumPeer.upstreamScript.path, "--issuer", issuer, "--client-id", "app", "--upstream-issuer",
-                        glewlwyd.issuer, "--username", glewlwyd.username, "--password", glewlwyd.password,
+                        glewlwyd.issuer, "--username", glewlwyd.username, "--password=\(glewlwyd.password)",
                     ])
                     let summary = try JSONDecoder().decode(UpstreamBrowserSummary.self, from: output)
                     #expect(summary.buttons == ["Continue with Glewlwyd"])
@@ -133,7 +133,9 @@ struct UpstreamGlewlwydTests {
                     _ = try await ChromiumPeer.registerClient(in: provider, id: "app", firstParty: true)
                     let output = try await PythonPeer.run([
                         ChromiumPeer.nativeUpstreamScript.path, "--issuer", issuer, "--client-id", "app", "--username",
-                        glewlwyd.username, "--password", glewlwyd.password,
+                        // One argument with `=`: a random password may start with "-", which argparse reads as an
+                        // option.
+                        glewlwyd.username, "--password=\(glewlwyd.password)",
                     ])
                     let summary = try JSONDecoder().decode(NativeUpstreamSummary.self, from: output)
                     #expect(summary.provider == "glewlwyd")
