@@ -43,16 +43,16 @@ end
 
 function response(status, headers, body)
   if step == "start" and flow == "anonymous" then
-    code = status == 200 and body:match('"type"%s*:%s*"success"') and body:match('"code"%s*:%s*"([^"]+)"')
+    code = success_code(status, body)
     if code then step = "token" else broken = broken + 1 end
   elseif step == "start" then
-    interaction = status == 200 and body:match('"interaction"%s*:%s*"([^"]+)"')
+    interaction = started_interaction(status, body)
     if interaction then step = "submit" else broken = broken + 1 end
   elseif step == "submit" then
-    code = status == 200 and body:match('"type"%s*:%s*"success"') and body:match('"code"%s*:%s*"([^"]+)"')
+    code = success_code(status, body)
     if code then step = "token" else broken, step = broken + 1, "start" end
   else
-    if status == 200 and body:match('"id_token"') then flows = flows + 1 else broken = broken + 1 end
+    if issued_tokens(status, body) then flows = flows + 1 else broken = broken + 1 end
     step = "start"
   end
 end

@@ -47,12 +47,12 @@ package struct AccountChangeGate: Sendable {
     ) async throws(StorageError) -> Result<AccountChangePermit, AccountChangeRefusal> {
         guard let token else { return .failure(.missingToken) }
         let claims: AccessTokenClaims
-        switch try await verifier.authorize(token, scope: "openid") {
-        case .failure(.insufficientScope): return .failure(.insufficientScope)
+        switch try await verifier.authorizeForIssuer(token, issuer: issuer.current) {
+        case .failure(.challenge(.insufficientScope)): return .failure(.insufficientScope)
+        case .failure(.notIssuedForLimen): return .failure(.notIssuedForLimen)
         case .failure: return .failure(.invalidToken)
         case .success(let verified): claims = verified
         }
-        guard claims.audience == [issuer.current] else { return .failure(.notIssuedForLimen) }
         guard let client = try await clients.client(id: claims.clientID, in: store),
             client.isFirstParty
         else { return .failure(.thirdPartyClient) }

@@ -92,6 +92,6 @@ package struct AppleIdentityVerifier: Sendable {
 
     /// The nonce an identity token carries for `rawNonce`: its SHA-256 in lowercase hex, as the app sends it to Apple.
     static func hashedNonce(_ rawNonce: String) -> String {
-        SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(rawNonce.utf8)).lowercaseHex
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LimenWire
 
 /// The signature of a webhook POST, in the `Limen-Signature` header, in the form Stripe uses:
 ///
@@ -23,6 +24,6 @@ package enum WebhookSignature {
         var signed = Data("\(timestamp).".utf8)
         signed.append(body)
         let mac = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: Data(secret.utf8)))
-        return "t=\(timestamp),v1=" + mac.map { String(format: "%02x", $0) }.joined()
+        return "t=\(timestamp),v1=" + mac.lowercaseHex
     }
 }

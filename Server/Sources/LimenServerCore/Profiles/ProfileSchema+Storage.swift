@@ -12,7 +12,7 @@ import Logging
 extension ProfileSchema {
     /// The SHA-256 (hex) of the schema's canonical document.
     package var digest: String {
-        SHA256.hash(data: document.serialized()).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: document.serialized()).lowercaseHex
     }
 
     /// The record storing this schema, keeping `fileDigest`.

@@ -162,13 +162,12 @@ package struct AppToAppAuthorization: Sendable {
     /// The user of a bearer token that may approve: see the type's documentation.
     private func signedInHost(bearer token: String?) async throws(StorageError) -> Result<Host, AppToAppRefusal> {
         let claims: AccessTokenClaims
-        switch try await verifier.authorize(token, scope: "openid") {
-        case .failure(.missingToken): return .failure(.missingToken)
-        case .failure(.insufficientScope): return .failure(.insufficientScope)
+        switch try await verifier.authorizeForIssuer(token, issuer: flow.issuer.current) {
+        case .failure(.challenge(.missingToken)): return .failure(.missingToken)
+        case .failure(.challenge(.insufficientScope)): return .failure(.insufficientScope)
         case .failure: return .failure(.invalidToken)
         case .success(let verified): claims = verified
         }
-        guard claims.audience == [flow.issuer.current] else { return .failure(.invalidToken) }
         guard let client = try await clients.client(id: claims.clientID, in: store), client.isAppToAppHost else {
             return .failure(.notAppToAppHost)
         }
