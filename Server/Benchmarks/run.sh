@@ -27,7 +27,8 @@
 #     --log-level notice so that the SMS lines are written).
 # glewlwyd (Tests/Peers/glewlwyd) is measured side by side for refresh and introspection.
 # Environment: BENCH_DURATION (seconds per wrk run, default 20), BENCH_RUNS (default 2), BENCH_THREADS (wrk threads =
-# connections, default 4), BENCH_SIGNINS (timed sign-ins per run, default 300), BENCH_TARGETS (default
+# connections, default 4; 16 for the phone-code sign-ins: a flow's two dozen writes each wait for their commit, one
+# after another, so the load is in the number of flows at once, whose commits SQLite's group commit shares), BENCH_SIGNINS (timed sign-ins per run, default 300), BENCH_TARGETS (default
 # "sqlite postgres glewlwyd"), BENCH_BIN (a limen-server binary to use instead of building one), BENCH_ONLY
 # ("introspect": only the introspection measure, no refresh load, RSS samples or timed sign-ins; "refresh": the
 # refresh load, its RSS samples and the sign-ins, no introspection, e.g. to compare two builds; "flows": only the
@@ -49,6 +50,7 @@ case "$ONLY" in
     *) echo "bench: BENCH_ONLY must be empty, introspect, refresh, flows, anonymous, exchange or phone" >&2; exit 1 ;;
 esac
 case "$ONLY" in introspect | flows | anonymous | exchange | phone) SIGNINS=0 ;; esac
+[ "$ONLY" != phone ] || THREADS=${BENCH_THREADS:-16}
 WORK=$(mktemp -d)
 RESULTS="$WORK/results.jsonl"
 EMAIL=bench@example.test

@@ -32,9 +32,11 @@ public struct OutboxMailRecord: Sendable, Equatable {
 public protocol MailOutboxStore: Sendable {
     /// Adds a message to the outbox.
     func insertOutboxMail(_ mail: OutboxMailRecord) async throws(StorageError)
-    /// Claims the oldest message that is due (not held by anyone at `now`, not expired) for `claim` until `until`,
-    /// counting a try, in one statement; `nil` when none is due. Two workers never claim the same message at once.
-    func claimOutboxMail(now: Date, until: Date, claim: String) async throws(StorageError) -> OutboxMailRecord?
+    /// Claims the oldest `limit` messages that are due (not held by anyone at `now`, not expired) for `claim` until
+    /// `until`, counting a try for each, in one statement; none when none is due. Two workers never claim the same
+    /// message at once.
+    func claimOutboxMail(now: Date, until: Date, claim: String, limit: Int) async throws(StorageError)
+        -> [OutboxMailRecord]
     /// Removes a delivered message if `claim` still holds it; returns whether it did.
     @discardableResult
     func finishOutboxMail(id: String, claim: String) async throws(StorageError) -> Bool
@@ -43,4 +45,12 @@ public protocol MailOutboxStore: Sendable {
     /// Deletes messages that expired before `date` (never delivered); returns how many were removed.
     @discardableResult
     func deleteExpiredOutboxMail(before date: Date) async throws(StorageError) -> Int
+}
+
+extension MailOutboxStore {
+    /// Claims the oldest message that is due for `claim` until `until` (``claimOutboxMail(now:until:claim:limit:)``
+    /// with a limit of one); `nil` when none is due.
+    public func claimOutboxMail(now: Date, until: Date, claim: String) async throws(StorageError) -> OutboxMailRecord? {
+        try await claimOutboxMail(now: now, until: until, claim: claim, limit: 1).first
+    }
 }

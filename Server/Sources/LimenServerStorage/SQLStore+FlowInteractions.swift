@@ -15,7 +15,7 @@ extension SQLStore {
     }
 
     public func flowInteraction(idHash: Data) async throws(StorageError) -> FlowInteractionRecord? {
-        try await execute("SELECT * FROM flow_interactions WHERE id_hash = \(idHash)").first.map {
+        try await read("SELECT * FROM flow_interactions WHERE id_hash = \(idHash)").first.map {
             row throws(StorageError) in try FlowInteractionRecord(row: row)
         }
     }

@@ -34,7 +34,7 @@ extension SQLStore {
     }
 
     public func user(identityKind kind: String, subject: String) async throws(StorageError) -> UserRecord? {
-        try await execute(
+        try await read(
             """
             SELECT \(.userColumns) FROM users
             WHERE id = (SELECT user_id FROM identities WHERE kind = \(kind) AND subject = \(subject))

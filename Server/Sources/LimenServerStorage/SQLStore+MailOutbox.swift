@@ -12,19 +12,21 @@ extension SQLStore {
         )
     }
 
-    public func claimOutboxMail(now: Date, until: Date, claim: String) async throws(StorageError) -> OutboxMailRecord? {
-        // The outer condition is checked again on the row PostgreSQL locked, so a worker that picked the same row as
-        // another gets nothing rather than a second claim; SKIP LOCKED lets it pick the next one instead.
+    public func claimOutboxMail(now: Date, until: Date, claim: String, limit: Int) async throws(StorageError)
+        -> [OutboxMailRecord]
+    {
+        // The outer condition is checked again on the rows PostgreSQL locked, so a worker that picked a row another
+        // claimed meanwhile does not claim it a second time; SKIP LOCKED lets it pick the next ones instead.
         try await execute(
             """
             UPDATE mail_outbox SET claimed_until = \(until), claim = \(claim), attempts = attempts + 1
-            WHERE id = (
+            WHERE id IN (
                 SELECT id FROM mail_outbox WHERE claimed_until <= \(now) AND expires_at > \(now)
-                ORDER BY created_at LIMIT 1 \(SQLFragment.forUpdateSkipLocked)
+                ORDER BY created_at LIMIT \(limit) \(SQLFragment.forUpdateSkipLocked)
             ) AND claimed_until <= \(now)
             RETURNING *
             """
-        ).first.map { row throws(StorageError) in try OutboxMailRecord(row: row) }
+        ).map { row throws(StorageError) in try OutboxMailRecord(row: row) }
     }
 
     @discardableResult

@@ -23,7 +23,7 @@ extension SQLStore {
     }
 
     public func user(email: String) async throws(StorageError) -> UserRecord? {
-        try await execute("SELECT \(.userColumns) FROM users WHERE email = \(email)").first.map {
+        try await read("SELECT \(.userColumns) FROM users WHERE email = \(email)").first.map {
             row throws(StorageError) in
             try UserRecord(row: row)
         }

@@ -9,11 +9,7 @@ extension SQLiteStore: SQLStore {
     @discardableResult
     func execute(_ query: SQLQuery) async throws(StorageError) -> [SQLiteResultRow] {
         let (sql, values) = query.rendered(in: .sqlite)
-        let rows = try await self.query(sql, values.map(Self.sqliteData))
-        // Every row of a result has the same columns: their positions are looked up once.
-        guard let first = rows.first else { return [] }
-        let positions = SQLiteResultRow.positions(of: first.columns.map(\.name))
-        return rows.map { SQLiteResultRow(positions: positions, values: $0.columns.map(\.data)) }
+        return try await self.query(sql, values.map(Self.sqliteData))
     }
 
     /// On the read connection when it can answer at once (see ``SQLiteReadConnection``), else through the pool.

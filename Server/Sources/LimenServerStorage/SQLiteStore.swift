@@ -10,25 +10,18 @@ import SQLiteNIO
 /// try await store.migrate()
 /// ```
 public final class SQLiteStore: Store {
-    private let connection: SQLiteConnection
-    /// The one thread that makes this connection's SQLite calls, owned by the store so that a statement waiting for
-    /// another connection's lock (up to the busy timeout) holds up only this connection, never the shared
-    /// `NIOThreadPool.singleton` that password hashing and every other store use. `nil` when the connection was
-    /// opened on a pool the store does not own.
-    private let connectionThread: NIOThreadPool?
-    /// Run the hottest reads without the thread pool; `nil` for an in-memory database, which no second connection can
-    /// open.
+    /// The connection that writes, on a thread of its own.
+    private let connection: SQLiteWriteConnection
+    /// Runs every statement but the migrations' on `connection`, those of concurrent requests in shared transactions.
+    private let writer: SQLiteGroupCommit
+    /// Run the hottest reads without the connection's thread; `nil` for an in-memory database, which no second
+    /// connection can open.
     private let readers: SQLiteReadConnections?
     private let logger: Logger
 
-    init(
-        connection: SQLiteConnection,
-        connectionThread: NIOThreadPool? = nil,
-        readers: SQLiteReadConnections? = nil,
-        logger: Logger
-    ) {
+    init(connection: SQLiteWriteConnection, readers: SQLiteReadConnections? = nil, logger: Logger) {
         self.connection = connection
-        self.connectionThread = connectionThread
+        writer = SQLiteGroupCommit(connection: connection)
         self.readers = readers
         self.logger = logger
     }
@@ -38,27 +31,18 @@ public final class SQLiteStore: Store {
         path: String,
         logger: Logger = Logger(label: "limen.storage")
     ) async throws(StorageError) -> SQLiteStore {
-        let thread = startConnectionThread()
-        let connection: SQLiteConnection
-        do {
-            connection = try await SQLiteConnection.open(
-                storage: .file(path: path), threadPool: thread, logger: logger,
-                on: MultiThreadedEventLoopGroup.singleton.any())
-        } catch {
-            try? await thread.shutdownGracefully()
-            throw .openFailed("\(path): \(error)")
-        }
+        let connection = try await SQLiteWriteConnection.open(path: path)
+        let store = SQLiteStore(connection: connection, logger: logger)
         do {
             // The busy timeout first: switching to WAL waits for a process that has the new file locked.
-            _ = try await connection.query("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
-            _ = try await connection.query("PRAGMA journal_mode = WAL")
-            _ = try await connection.query("PRAGMA foreign_keys = ON")
+            _ = try await store.query("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
+            _ = try await store.query("PRAGMA journal_mode = WAL")
+            _ = try await store.query("PRAGMA foreign_keys = ON")
             let readers = try SQLiteReadConnections.open(path: path)
-            return SQLiteStore(connection: connection, connectionThread: thread, readers: readers, logger: logger)
+            return SQLiteStore(connection: connection, readers: readers, logger: logger)
         } catch {
-            try? await connection.close()
-            try? await thread.shutdownGracefully()
-            throw error as? StorageError ?? .openFailed("\(path): \(error)")
+            await connection.close()
+            throw error
         }
     }
 
@@ -66,24 +50,14 @@ public final class SQLiteStore: Store {
     public static func inMemory(logger: Logger = Logger(label: "limen.storage")) async throws(StorageError)
         -> SQLiteStore
     {
-        let thread = startConnectionThread()
-        let connection: SQLiteConnection
+        let store = SQLiteStore(connection: try await SQLiteWriteConnection.open(path: ":memory:"), logger: logger)
         do {
-            connection = try await SQLiteConnection.open(
-                storage: .memory, threadPool: thread, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
-            _ = try await connection.query("PRAGMA foreign_keys = ON")
+            _ = try await store.query("PRAGMA foreign_keys = ON")
         } catch {
-            try? await thread.shutdownGracefully()
-            throw .openFailed("memory: \(error)")
+            await store.close()
+            throw error
         }
-        return SQLiteStore(connection: connection, connectionThread: thread, logger: logger)
-    }
-
-    /// A started pool of one thread, for one connection.
-    private static func startConnectionThread() -> NIOThreadPool {
-        let thread = NIOThreadPool(numberOfThreads: 1)
-        thread.start()
-        return thread
+        return store
     }
 
     /// Returns at once: the connection is open from ``open(path:)`` to ``close()``.
@@ -91,10 +65,7 @@ public final class SQLiteStore: Store {
 
     public func close() async {
         readers?.close()
-        // The future's form: the async one gives up unrun in a cancelled task (a service group cancelled by a failed
-        // start), which would leave the connection open.
-        try? await connection.close().get()
-        try? await connectionThread?.shutdownGracefully()
+        await connection.close()
     }
 
     public func ping() async throws(StorageError) {
@@ -169,51 +140,60 @@ public final class SQLiteStore: Store {
 
     /// Applies `migration` in one transaction, unless another process applied it first.
     private func applyOne(_ migration: Migration) async throws(StorageError) {
-        do {
-            // IMMEDIATE takes the write lock first, so two processes starting together apply a step once.
-            _ = try await connection.query("BEGIN IMMEDIATE")
-            let applied = try await connection.query(
-                "SELECT 1 FROM schema_migrations WHERE version = ?",
-                [.integer(.init(migration.version))]
-            )
-            if applied.isEmpty {
-                for statement in migration.statements {
-                    _ = try await connection.query(statement)
-                }
-                if migration.needsForeignKeysOff {
-                    let broken = try await connection.query("PRAGMA foreign_key_check")
-                    guard broken.isEmpty else {
-                        throw StorageError.migrationFailed(
-                            version: migration.version, reason: "\(broken.count) rows refer to rows that are gone")
-                    }
-                }
-                _ = try await connection.query(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                    [.integer(.init(migration.version)), .text(migration.name), Self.sqliteData(Date().sqlValue)]
-                )
-            }
-            _ = try await connection.query("COMMIT")
-            logger.info("Applied schema migration", metadata: ["version": "\(migration.version)"])
-        } catch {
-            _ = try? await connection.query("ROLLBACK")
-            throw .migrationFailed(version: migration.version, reason: "\(error)")
+        let appliedAt = Self.sqliteData(Date().sqlValue)
+        let outcome: Result<Void, StorageError> = await connection.run { statements in
+            guard let statements else { return .failure(.queryFailed("the store is closed")) }
+            let applied = Self.applyOnThread(migration, appliedAt: appliedAt, with: statements)
+            if case .failure = applied, statements.isInTransaction { _ = statements.execute("ROLLBACK") }
+            return applied.mapError { .migrationFailed(version: migration.version, reason: $0.message) }
         }
+        try outcome.get()
+        logger.info("Applied schema migration", metadata: ["version": "\(migration.version)"])
+    }
+
+    /// Applies `migration` on the connection's thread: `BEGIN IMMEDIATE` takes the write lock first, so two processes
+    /// starting together apply a step once. On failure the caller rolls back.
+    private static func applyOnThread(
+        _ migration: Migration, appliedAt: SQLiteData, with statements: SQLitePreparedStatements
+    ) -> Result<Void, SQLitePreparedStatements.Failure> {
+        if case .failure(let failure) = statements.execute("BEGIN IMMEDIATE") { return .failure(failure) }
+        let version = SQLiteData.integer(migration.version)
+        switch statements.rows("SELECT 1 FROM schema_migrations WHERE version = ?", [version]) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let rows) where !rows.isEmpty: break
+        case .success:
+            for statement in migration.statements {
+                if case .failure(let failure) = statements.execute(statement) { return .failure(failure) }
+            }
+            if migration.needsForeignKeysOff {
+                switch statements.rows("PRAGMA foreign_key_check", []) {
+                case .failure(let failure): return .failure(failure)
+                case .success(let broken) where !broken.isEmpty:
+                    return .failure(.failed("\(broken.count) rows refer to rows that are gone"))
+                case .success: break
+                }
+            }
+            let record = "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)"
+            if case .failure(let failure) = statements.rows(record, [version, .text(migration.name), appliedAt]) {
+                return .failure(failure)
+            }
+        }
+        return statements.execute("COMMIT")
     }
 
     // MARK: Plumbing
 
+    /// The rows of `sql`, once committed (``SQLiteGroupCommit``). Until requests are served (opening, migrating) one
+    /// statement runs at a time, each alone in its transaction, so pragmas take effect as written.
     @discardableResult
-    func query(_ sql: String, _ binds: [SQLiteData] = []) async throws(StorageError) -> [SQLiteRow] {
-        do {
-            return try await connection.query(sql, binds)
-        } catch {
-            throw .queryFailed("\(error)")
-        }
+    func query(_ sql: String, _ binds: [SQLiteData] = []) async throws(StorageError) -> [SQLiteResultRow] {
+        try await writer.query(sql, binds)
     }
 
-    /// The rows of a read-only `sql`: on an idle read connection when one can answer at once, else through the pool.
+    /// The rows of a read-only `sql`: on an idle read connection when one can answer at once, else on the writing
+    /// connection.
     func readRows(_ sql: String, _ binds: [SQLiteData]) async throws(StorageError) -> [SQLiteResultRow] {
         if let rows = try readers?.rows(sql, binds) { return rows }
-        return try await query(sql, binds).map(SQLiteResultRow.init)
+        return try await query(sql, binds)
     }
 }

@@ -114,14 +114,15 @@ struct SQLiteReadConnectionTests {
         let grant = try await seeded.insertRedeemedGrant(id: "g1", now: now)
         await seeded.close()
 
-        // Its one read connection closed, then its one read connection lent out: the read goes through the pool.
+        // Its one read connection closed, then its one read connection lent out: the read goes to the writing
+        // connection.
         let closed = try SQLiteReadConnection.open(path: path)
         closed.close()
         let lent = try SQLiteReadConnections.open(path: path, count: 1)
         let held = try #require(lent.borrow())
         for readers in [SQLiteReadConnections([closed]), lent] {
             let store = SQLiteStore(
-                connection: try await SQLiteConnection.open(storage: .file(path: path)), readers: readers,
+                connection: try await SQLiteWriteConnection.open(path: path), readers: readers,
                 logger: Logger(label: "test"))
             #expect(try await store.accessTokenState(grantID: "g1", jti: "j1")?.grant == grant)
             await store.close()

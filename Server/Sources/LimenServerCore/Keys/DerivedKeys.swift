@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LimenServerStorage
+import LimenWire
 
 /// What a key derived from the master key is for; each purpose gets its own key, so one never stands in for another.
 package enum DerivedKeyPurpose: String, Sendable, CaseIterable {
@@ -32,20 +33,27 @@ package enum DerivedKeyPurpose: String, Sendable, CaseIterable {
 /// ```
 package struct DerivedKeys: Sendable {
     private let masterKey: SymmetricKey
+    /// Every purpose's key, derived once: a keyed hash is on the hot path of every code, budget and throttle.
+    private let derived: [DerivedKeyPurpose: SymmetricKey]
 
     /// Keys derived from `masterKey`.
     package init(masterKey: MasterKey) {
         self.masterKey = masterKey.key
+        derived = Dictionary(
+            uniqueKeysWithValues: DerivedKeyPurpose.allCases.map { ($0, Self.derive($0, from: masterKey.key)) })
     }
 
     /// The key for `purpose`.
     package func key(for purpose: DerivedKeyPurpose) -> SymmetricKey {
+        derived[purpose] ?? Self.derive(purpose, from: masterKey)
+    }
+
+    private static func derive(_ purpose: DerivedKeyPurpose, from masterKey: SymmetricKey) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data(purpose.rawValue.utf8), outputByteCount: 32)
     }
 
     /// HMAC-SHA256 of `value` under the key for `purpose`, as lower-case hex.
     func hmacHex(_ value: String, for purpose: DerivedKeyPurpose) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data(value.utf8), using: key(for: purpose))
-            .map { String(format: "%02x", $0) }.joined()
+        HMAC<SHA256>.authenticationCode(for: Data(value.utf8), using: key(for: purpose)).lowercaseHex
     }
 }
