@@ -48,6 +48,11 @@ struct InteractionRaceTests {
             let answeredChecked = answers.count - unchecked.count
             #expect((FlowEngine.maximumAttempts - 1...FlowEngine.maximumAttempts).contains(answeredChecked))
             #expect(unchecked.allSatisfy { $0.status == .tooManyRequests })
+            // A checked one is refused, or, when a submission over the limit ended the interaction meanwhile, told
+            // that it is over.
+            let checked = answers.filter { $0.node["code"]?.stringValue != "too_many_attempts" }
+            let checkedCodes = Set(checked.map { $0.node["code"]?.stringValue ?? "none" })
+            #expect(checkedCodes.isSubset(of: ["invalid_code", "interaction_finished"]))
             let record = try await fixture.provider.store.flowInteraction(idHash: RandomIdentifier.hash(id))
             #expect(record?.attempts == FlowEngine.maximumAttempts)
             // Refused unchecked: over the limit, or (when the tenth refusal ended the interaction first) finished.

@@ -51,6 +51,44 @@ struct MailOutboxTests {
         }
     }
 
+    @Test(
+        "one claim takes up to its limit of due messages, oldest first, each counted once and held by that claim",
+        arguments: StoreUnderTest.allCases)
+    func claimsSeveral(_ kind: StoreUnderTest) async throws {
+        try await kind.withStore { store in
+            let now = Self.start
+            for (offset, id) in ["m1", "m2", "m3"].enumerated() {
+                try await store.insertOutboxMail(
+                    OutboxMailRecord(
+                        id: id, sealed: Data([UInt8(offset)]), claimedUntil: now, createdAt: now + Double(offset),
+                        expiresAt: now + 600))
+            }
+            let first = try await store.claimOutboxMail(now: now + 5, until: now + 300, claim: "a", limit: 2)
+            #expect(Set(first.map(\.id)) == ["m1", "m2"])
+            #expect(first.allSatisfy { $0.claim == "a" && $0.attempts == 1 })
+            let rest = try await store.claimOutboxMail(now: now + 5, until: now + 300, claim: "b", limit: 5)
+            #expect(rest.map(\.id) == ["m3"])
+            #expect(try await store.claimOutboxMail(now: now + 5, until: now + 300, claim: "c", limit: 5).isEmpty)
+            #expect(try await store.finishOutboxMail(id: "m2", claim: "a"))
+            #expect(try await !store.finishOutboxMail(id: "m3", claim: "a"))
+        }
+    }
+
+    @Test("a claim's messages go out in one queue per recipient, each in the order written; a sealed one alone")
+    func queuesByRecipient() {
+        func mail(_ id: String, at seconds: Double) -> OutboxMailRecord {
+            OutboxMailRecord(
+                id: id, sealed: Data(), claimedUntil: Self.start, createdAt: Self.start + seconds,
+                expiresAt: Self.start + 600)
+        }
+        let queues = MailOutboxWorker.queuesByRecipient([
+            (mail("resent", at: 2), outboxMessage(1)), (mail("other", at: 1), outboxMessage(2)),
+            (mail("first", at: 1), outboxMessage(1)), (mail("sealed elsewhere", at: 0), nil),
+        ])
+        let ids = Set(queues.map { $0.map(\.0.id) })
+        #expect(ids == [["first", "resent"], ["other"], ["sealed elsewhere"]])
+    }
+
     @Test("at rest a message is sealed: neither its code nor its address is readable, nor does it open elsewhere")
     func sealedAtRest() async throws {
         try await StoreUnderTest.sqliteInMemory.withStore { store in

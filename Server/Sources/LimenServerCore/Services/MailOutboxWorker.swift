@@ -48,11 +48,11 @@ public struct MailOutboxWorker: Service {
         }
     }
 
-    /// How many messages one claim takes: they are delivered at once, so a slow receiver holds up only its own, and
-    /// their removals share the store's commits.
+    /// How many messages one claim takes: those to different recipients are delivered at once, so a slow receiver
+    /// holds up only its own, and their removals share the store's commits.
     static let claimSize = 16
 
-    /// Delivers every message that is due now, ``claimSize`` at a time, each claim's messages at once; returns how many
+    /// Delivers every message that is due now, ``claimSize`` at a time (``queuesByRecipient(_:)``); returns how many
     /// were delivered. A failing store ends the pass (the next wake-up tries again).
     @discardableResult
     public func deliverDue() async -> Int {
@@ -65,17 +65,21 @@ public struct MailOutboxWorker: Service {
                 let mails = try await outbox.store.claimOutboxMail(
                     now: now, until: now.addingTimeInterval(MailOutbox.lease), claim: claim, limit: Self.claimSize)
                 guard !mails.isEmpty else { break }
-                outcomes = await withTaskGroup(of: Result<Bool, StorageError>.self) { group in
-                    for mail in mails {
+                outcomes = await withTaskGroup(of: [Result<Bool, StorageError>].self) { group in
+                    for queue in Self.queuesByRecipient(mails.map { ($0, outbox.open($0)) }) {
                         group.addTask {
-                            do throws(StorageError) {
-                                return .success(try await deliver(mail, claim: claim, now: now))
-                            } catch {
-                                return .failure(error)
+                            var outcomes: [Result<Bool, StorageError>] = []
+                            for (mail, message) in queue {
+                                do throws(StorageError) {
+                                    outcomes.append(.success(try await deliver(mail, message, claim: claim, now: now)))
+                                } catch {
+                                    return outcomes + [.failure(error)]
+                                }
                             }
+                            return outcomes
                         }
                     }
-                    return await group.reduce(into: []) { $0.append($1) }
+                    return await group.reduce(into: []) { $0 += $1 }
                 }
             } catch {
                 outcomes = [.failure(error)]
@@ -89,10 +93,23 @@ public struct MailOutboxWorker: Service {
         return delivered
     }
 
-    /// Sends one claimed message; returns whether it was delivered.
-    private func deliver(_ mail: OutboxMailRecord, claim: String, now: Date) async throws(StorageError) -> Bool {
+    /// The claimed messages in one queue per recipient, each in the order it was written: a person's messages (a
+    /// code, then the one sent again) arrive in that order, while different people's go out at once. Messages that
+    /// do not open make a queue of their own.
+    static func queuesByRecipient(
+        _ mails: [(OutboxMailRecord, MailMessage?)]
+    ) -> [[(OutboxMailRecord, MailMessage?)]] {
+        Dictionary(grouping: mails) { $0.1?.to }.values.map { queue in
+            queue.sorted { ($0.0.createdAt, $0.0.id) < ($1.0.createdAt, $1.0.id) }
+        }
+    }
+
+    /// Sends one claimed message (`nil`: it did not open); returns whether it was delivered.
+    private func deliver(
+        _ mail: OutboxMailRecord, _ message: MailMessage?, claim: String, now: Date
+    ) async throws(StorageError) -> Bool {
         let metadata: Logger.Metadata = ["mail": "\(mail.id)", "attempt": "\(mail.attempts)"]
-        guard let message = outbox.open(mail) else {
+        guard let message else {
             logger.error("An outbox message does not open (another master key?): dropped", metadata: metadata)
             try await outbox.store.finishOutboxMail(id: mail.id, claim: claim)
             return false
