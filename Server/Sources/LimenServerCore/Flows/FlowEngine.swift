@@ -231,13 +231,25 @@ package struct FlowEngine: Sendable {
                 actions, flow: flow.id, interaction: interaction.id, values: submission.values, context: context,
                 clientID: record.clientID,
                 request: try record.decodedRequest(), clientAddress: clientAddress)
-            if attempt != nil, case .refused = outcome {
-            } else if attempt != nil {
-                try await services.store.refundFlowInteractionAttempt(idHash: record.idHash)
+            let refunds: Bool =
+                if attempt == nil { false } else if case .refused = outcome { false } else { true }
+            // The refund changes only the count, which nothing below reads: it runs beside the next step's writes
+            // (in one commit of the SQLite store's group commit) and is awaited before the answer.
+            let store = services.store
+            func refund() async -> Result<Void, StorageError> {
+                guard refunds else { return .success(()) }
+                do {
+                    return .success(try await store.refundFlowInteractionAttempt(idHash: record.idHash))
+                } catch {
+                    return .failure(error)
+                }
             }
-            return try await follow(
+            async let refunded = refund()
+            let answer = try await follow(
                 outcome, interaction: interaction, flow: flow, node: node, next: nextNode, context: context,
                 attempt: attempt)
+            try await refunded.get()
+            return answer
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LimenServerStorage
 import LimenWire
+import NIOConcurrencyHelpers
 
 /// Where every email waits to be sent: a request only writes the message to the store's outbox, sealed, and returns;
 /// a ``MailOutboxWorker`` on this node or another delivers it. So a request's time never tells whether an address has
@@ -35,8 +36,8 @@ package struct MailOutbox: Sendable {
     /// Writes `message` to the outbox and wakes this node's worker: one insert, whatever the transport. A code's
     /// message expires with the code (``EmailCodes/lifetime``), a notice after ``noticeLifetime``.
     package func enqueue(_ message: MailMessage) async throws(StorageError) {
-        let id = RandomToken.make(byteCount: 16)
         let created = now()
+        let id = Self.messageID(at: created)
         let lifetime = message.kind == .code ? EmailCodes.lifetime : Self.noticeLifetime
         let sealed: Data
         do {
@@ -58,6 +59,22 @@ package struct MailOutbox: Sendable {
         }
     }
 
+    /// How many messages this process has written, for ``messageID(at:)``.
+    private static let written = NIOLockedValueBox<UInt32>(0)
+
+    /// A new message's id: its time in milliseconds and this process's count of messages, both in fixed-width hex, then
+    /// 16 random bytes. Ids sort in the order a node wrote its messages, even within one instant, and the worker
+    /// delivers a recipient's messages in that order (``MailOutboxWorker/queuesByRecipient(_:)``).
+    static func messageID(at time: Date) -> String {
+        let count = written.withLockedValue { count in
+            defer { count &+= 1 }
+            return count
+        }
+        let milliseconds = UInt64(max(time.timeIntervalSince1970 * 1000, 0))
+        return String(milliseconds, radix: 16).leftPadded(to: 12) + String(count, radix: 16).leftPadded(to: 8) + "-"
+            + RandomToken.make(byteCount: 16)
+    }
+
     private static func context(_ id: String) -> String {
         "mail-outbox|\(id)"
     }
@@ -77,5 +94,12 @@ final class MailOutboxSignal: Sendable {
     /// Wakes the worker (or lets its next wait end at once).
     package func notify() {
         continuation.yield()
+    }
+}
+
+extension String {
+    /// The string with `0`s before it up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(width - count, 0)) + self
     }
 }
