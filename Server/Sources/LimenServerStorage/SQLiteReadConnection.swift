@@ -7,13 +7,13 @@ import VaporCSQLite
 /// A read-only connection to the store's file that runs hot reads on the caller's thread, with each statement prepared
 /// once; the store keeps several (``SQLiteReadConnections``), each lent to one caller at a time.
 ///
-/// sqlite-nio runs every statement on its thread pool: a pool thread is woken for it, and its result wakes the event
-/// loop again. For a read of one indexed row, which takes SQLite a few microseconds, those two hops cost about ten
-/// times as much CPU (about 40 µs a request on the benchmark machine). This connection skips them.
+/// The writing connection (``SQLiteWriteConnection``) runs on a thread of its own: a read sent there waits for the
+/// thread to wake and for the batch ahead of it to commit, while a read of one indexed row takes SQLite a few
+/// microseconds. This connection skips both.
 ///
 /// It never blocks its caller on another connection: it has no busy timeout, so a read that finds the file locked
-/// (a WAL checkpoint or recovery in progress) answers `nil` at once, and the store runs it through the pool instead,
-/// where waiting is harmless. WAL readers do not wait for writers otherwise, and each statement runs in its own read
+/// (a WAL checkpoint or recovery in progress) answers `nil` at once, and the store runs it on the writing connection
+/// instead, where waiting is harmless. WAL readers do not wait for writers otherwise, and each statement runs in its own read
 /// transaction, so a read sees every write committed before it began.
 ///
 /// `@unchecked Sendable` because its state is the C handle's statements, and every use of them (in ``rows(_:_:)`` and
@@ -56,7 +56,7 @@ final class SQLiteReadConnection: @unchecked Sendable {
     }
 
     /// The rows of `sql` with `binds`, or `nil` when the file is locked (or the connection closed) and the read must
-    /// go through the pool.
+    /// go to the writing connection.
     func rows(_ sql: String, _ binds: [SQLiteData]) throws(StorageError) -> [SQLiteResultRow]? {
         lock.lock()
         defer { lock.unlock() }

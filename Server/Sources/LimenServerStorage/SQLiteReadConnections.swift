@@ -4,7 +4,8 @@ import SQLiteNIO
 
 /// The store's read connections (``SQLiteReadConnection``), each lent to one caller at a time: a caller never waits for
 /// another's statement. The lock guards only the list of idle connections, taken and put back around a read, never
-/// held while SQLite runs; when every connection is lent out, the read answers `nil` and goes through the pool.
+/// held while SQLite runs; when every connection is lent out, the read answers `nil` and goes to the writing
+/// connection.
 ///
 /// Reads run on the calling task's thread: Hummingbird runs handlers on Swift's cooperative pool, never on an event
 /// loop, and a hot read takes SQLite a few microseconds.
@@ -35,7 +36,7 @@ final class SQLiteReadConnections: Sendable {
     }
 
     /// The rows of `sql` with `binds` on an idle connection, or `nil` when none is idle, the file is locked or the
-    /// connections are closed: then the read must go through the pool.
+    /// connections are closed: then the read must go to the writing connection.
     func rows(_ sql: String, _ binds: [SQLiteData]) throws(StorageError) -> [SQLiteResultRow]? {
         guard let connection = borrow() else { return nil }
         defer { giveBack(connection) }

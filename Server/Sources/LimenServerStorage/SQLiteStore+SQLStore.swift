@@ -12,7 +12,7 @@ extension SQLiteStore: SQLStore {
         return try await self.query(sql, values.map(Self.sqliteData))
     }
 
-    /// On the read connection when it can answer at once (see ``SQLiteReadConnection``), else through the pool.
+    /// On a read connection when one can answer at once (see ``SQLiteReadConnection``), else on the writing connection.
     func read(_ query: SQLQuery) async throws(StorageError) -> [SQLiteResultRow] {
         let (sql, values) = query.rendered(in: .sqlite)
         return try await readRows(sql, values.map(Self.sqliteData))

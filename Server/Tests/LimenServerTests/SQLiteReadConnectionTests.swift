@@ -101,7 +101,7 @@ struct SQLiteReadConnectionTests {
         }
     }
 
-    @Test("a store read the read connection cannot answer goes through the pool")
+    @Test("a store read the read connections cannot answer goes to the writing connection")
     func storeFallsBackToThePool() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -130,7 +130,7 @@ struct SQLiteReadConnectionTests {
         lent.giveBack(held)
     }
 
-    @Test("a read never waits for another's connection: it takes an idle one, or answers nil for the pool")
+    @Test("a read never waits for another's connection: it takes an idle one, or answers nil for the writer")
     func readsNeverWait() async throws {
         try await Database.with { database in
             _ = try await database.writer.query("INSERT INTO items VALUES ('a', 1, NULL)")
@@ -141,7 +141,9 @@ struct SQLiteReadConnectionTests {
             #expect(try readers.rows(sql, [.text("a")])?.first?.column("count")?.integer == 1, "the other is idle")
             let second = try #require(readers.borrow())
             #expect(readers.borrow() == nil)
-            #expect(try readers.rows(sql, [.text("a")]) == nil, "every connection is lent out: the pool reads")
+            #expect(
+                try readers.rows(sql, [.text("a")]) == nil, "every connection is lent out: the writing connection reads"
+            )
             readers.giveBack(first)
             #expect(try readers.rows(sql, [.text("a")])?.first?.column("count")?.integer == 1)
             readers.giveBack(second)
