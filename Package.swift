@@ -24,6 +24,9 @@ let package = Package(
         .library(name: "LimenOIDC", targets: ["LimenOIDC"]),
         .library(name: "LimenWire", targets: ["LimenWire"]),
         .library(name: "LimenLoopback", targets: ["LimenLoopback"]),
+        // An HTTP transport on SwiftNIO that sees the certificates servers present, so pinning works on Linux (whose
+        // URLSession never shows them): a product of its own, so that only those who want NIO and BoringSSL get them.
+        .library(name: "LimenNIOTransport", targets: ["LimenNIOTransport"]),
         // SwiftUI components (Apple only: LimenUI compiles to nothing elsewhere) over their cross-platform models.
         .library(name: "LimenUI", targets: ["LimenUI", "LimenUIModel"]),
         .executable(name: "limen", targets: ["LimenCLI"]),
@@ -39,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
@@ -85,6 +90,21 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "LimenNIOTransport",
+            dependencies: [
+                "Limen",
+                "LimenOIDC",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LimenApple",
             dependencies: ["Limen"],
             swiftSettings: strictSettings
@@ -106,6 +126,7 @@ let package = Package(
             dependencies: [
                 "Limen",
                 "LimenLoopback",
+                "LimenNIOTransport",
                 "LimenOIDC",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -168,6 +189,11 @@ let package = Package(
         .testTarget(
             name: "LimenUIModelTests",
             dependencies: ["LimenTestSupport", "LimenUIModel", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LimenNIOTransportTests",
+            dependencies: ["LimenTestSupport", "LimenNIOTransport", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import Limen
 import LimenTestSupport
+import TestSupport
 import Testing
 
 @Suite("Certificate pinning")

@@ -1,23 +1,47 @@
 import Foundation
-import LimenTestSupport
 
-/// nginx as the reverse proxy in front of several `limen-server` nodes (`Tests/Peers/nginx/install.sh` installs the
-/// Debian package). Each test writes its own configuration into a temporary folder and runs nginx in the foreground,
-/// with its pid file, logs and buffers in that folder; the system service is never used.
-enum NginxProxy {
+/// nginx as the reverse proxy in front of test servers (several `limen-server` nodes, or one behind TLS);
+/// `Tests/Peers/nginx/install.sh` installs the Debian package. Each test writes its own configuration into a temporary
+/// folder and runs nginx in the foreground, with its pid file, logs and buffers in that folder; the system service is
+/// never used.
+public enum NginxProxy {
+    /// The certificate chain and key of a TLS listener, as PEM files.
+    public struct TLSFiles: Sendable {
+        /// The server's certificate followed by its intermediates.
+        public let certificateChain: String
+        /// The private key of the first certificate.
+        public let key: String
+
+        /// Names the files.
+        public init(certificateChain: String, key: String) {
+            self.certificateChain = certificateChain
+            self.key = key
+        }
+    }
+
     /// Where Debian installs nginx.
-    static let executable = URL(fileURLWithPath: "/usr/sbin/nginx")
+    public static let executable = URL(fileURLWithPath: "/usr/sbin/nginx")
 
     /// Why nginx cannot run, or `nil` when it can (always `nil` with `LIMEN_REQUIRE_PEERS=1`, so CI fails instead).
-    static var unavailableReason: String? {
+    public static var unavailableReason: String? {
         if Peers.areRequired || FileManager.default.isExecutableFile(atPath: executable.path) { return nil }
         return "\(executable.path) is missing: run Tests/Peers/nginx/install.sh"
     }
 
-    /// A configuration listening on 127.0.0.1:`port` that spreads requests over the nodes on `upstreamPorts` in turn
-    /// (round robin) and tells each node the client's address in `X-Forwarded-For`.
-    static func configuration(port: Int, upstreamPorts: [Int], directory: String) -> String {
+    /// A configuration listening on 127.0.0.1:`port` (with TLS when `tls` is given) that spreads requests over the
+    /// nodes on `upstreamPorts` in turn (round robin) and tells each node the client's address in `X-Forwarded-For`.
+    public static func configuration(port: Int, upstreamPorts: [Int], directory: String, tls: TLSFiles? = nil)
+        -> String
+    {
         let servers = upstreamPorts.map { "        server 127.0.0.1:\($0);" }.joined(separator: "\n")
+        let listener =
+            tls.map {
+                """
+                listen 127.0.0.1:\(port) ssl;
+                        ssl_certificate \($0.certificateChain);
+                        ssl_certificate_key \($0.key);
+                """
+            } ?? "listen 127.0.0.1:\(port);"
         return """
             daemon off;
             worker_processes 1;
@@ -38,7 +62,7 @@ enum NginxProxy {
             \(servers)
                 }
                 server {
-                    listen 127.0.0.1:\(port);
+                    \(listener)
                     location / {
                         proxy_pass http://limen;
                         proxy_set_header Host $http_host;
@@ -54,9 +78,11 @@ enum NginxProxy {
 
     /// Writes the configuration into `directory` and starts nginx; ready once its master has bound the port and
     /// started its worker.
-    static func start(port: Int, upstreamPorts: [Int], directory: String) async throws -> RunningProcess {
+    public static func start(port: Int, upstreamPorts: [Int], directory: String, tls: TLSFiles? = nil) async throws
+        -> RunningProcess
+    {
         let path = directory + "/nginx.conf"
-        let text = configuration(port: port, upstreamPorts: upstreamPorts, directory: directory)
+        let text = configuration(port: port, upstreamPorts: upstreamPorts, directory: directory, tls: tls)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return try await Subprocess.startService(
             executable, arguments: ["-e", "stderr", "-p", directory, "-c", path],
