@@ -208,7 +208,9 @@ let package = Package(
         ),
         .testTarget(
             name: "LimenExamplesTests",
-            dependencies: ["Limen", "LimenApple", "LimenLoopback", "LimenOIDC", "LimenUI", "LimenUIModel"],
+            dependencies: [
+                "Limen", "LimenApple", "LimenLoopback", "LimenNIOTransport", "LimenOIDC", "LimenUI", "LimenUIModel",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -64,8 +64,12 @@ struct FlowConnectionOptions: ParsableArguments {
         else {
             throw CLIFailure(code: "cli.missing_option", message: "give --issuer and --client-id (no saved profile)")
         }
+        let issuer = try issuerURL(issuerText)
+        // The saved profile's pins and roots keep guarding its issuer.
+        let sameIssuer = saved?.issuer == issuer
         let settings = ProfileSettings(
-            issuer: try issuerURL(issuerText), clientID: clientID, scopes: scope.split(separator: " ").map(String.init))
+            issuer: issuer, clientID: clientID, scopes: scope.split(separator: " ").map(String.init),
+            pins: sameIssuer ? saved?.pins : nil, caFile: sameIssuer ? saved?.caFile : nil)
         try await FlowRun(profile: profile, settings: settings, clientSecret: nil, redirectURI: redirectURI)
             .run(flow)
     }
@@ -109,7 +113,7 @@ struct FlowRun {
         guard let redirect = URL(string: redirectURI), redirect.scheme != nil else {
             throw CLIFailure(LimenError.configuration(.invalidValue(key: "redirect-uri", reason: "not a URL")))
         }
-        let client = profile.client(settings: settings, clientSecret: clientSecret, redirectURI: redirect)
+        let client = try profile.client(settings: settings, clientSecret: clientSecret, redirectURI: redirect)
         let saved = try? profile.loadSettings()
         if saved?.issuer != settings.issuer || saved?.clientID != settings.clientID {
             await client.signOut(revoke: false)

@@ -74,6 +74,21 @@ struct LoginCommand: AsyncParsableCommand {
             "With the browser: go straight to one of Limen Server's upstream providers (idp_hint).", valueName: "id"))
     var identityProvider: String?
 
+    @Option(
+        name: .customLong("pin"),
+        help: ArgumentHelp(
+            "A pin of the issuer's key (sha256/ and the base64 SHA-256 of its SubjectPublicKeyInfo); give two or more"
+                + " (the key in use and a backup). Every later command of the profile checks them.",
+            valueName: "sha256/…"))
+    var pins: [String] = []
+
+    @Option(
+        name: .customLong("ca-file"),
+        help: ArgumentHelp(
+            "A PEM file of root certificates trusted besides the system's (a private certificate authority).",
+            valueName: "path"))
+    var caFile: String?
+
     @OptionGroup var options: ProfileOptions
 
     func run() async throws {
@@ -82,7 +97,9 @@ struct LoginCommand: AsyncParsableCommand {
             let settings = ProfileSettings(
                 issuer: try issuerURL(issuer),
                 clientID: clientID,
-                scopes: scope.split(separator: " ").map(String.init)
+                scopes: scope.split(separator: " ").map(String.init),
+                pins: pins.isEmpty ? nil : pins,
+                caFile: caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
             )
             let secret =
                 clientSecret
@@ -102,7 +119,7 @@ struct LoginCommand: AsyncParsableCommand {
                     allowMigration: allowMigration)
                 return try await flow == "anonymous" ? run.runAnonymously() : run.run(flow)
             }
-            let client = profile.client(settings: settings, clientSecret: secret)
+            let client = try profile.client(settings: settings, clientSecret: secret)
             let user: AuthState.User
             if device {
                 user = try await client.signInWithDeviceCode { authorization in

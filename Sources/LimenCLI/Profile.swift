@@ -1,5 +1,6 @@
 import Foundation
 import Limen
+import LimenOIDC
 import Logging
 
 #if canImport(Glibc)
@@ -14,11 +15,17 @@ struct ProfileSettings: Codable, Equatable {
     var issuer: URL
     var clientID: String
     var scopes: [String]
+    /// The pins of the issuer's host (`limen login --pin`), checked on every request of the profile; `nil` for none.
+    var pins: [String]?
+    /// A PEM file of roots trusted besides the system's (`limen login --ca-file`), as an absolute path.
+    var caFile: String?
 
     enum CodingKeys: String, CodingKey {
         case issuer
         case clientID = "client_id"
         case scopes
+        case pins
+        case caFile = "ca_file"
     }
 }
 
@@ -106,27 +113,36 @@ struct Profile {
         }
     }
 
-    /// A client for `settings` whose session lives in this profile's encrypted store (with `redirectURI` for a flow).
-    func client(settings: ProfileSettings, clientSecret: String?, redirectURI: URL? = nil) -> AuthClient {
+    /// A client for `settings` whose session lives in this profile's encrypted store (with `redirectURI` for a flow),
+    /// sending through the transport the settings' pins and roots ask for.
+    func client(settings: ProfileSettings, clientSecret: String?, redirectURI: URL? = nil) throws -> AuthClient {
         var logger = Logger(label: "limen.cli") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = CLILogging.level()
-        return AuthClient(
-            configuration: Configuration(
-                issuer: settings.issuer,
-                clientID: settings.clientID,
-                redirectURI: redirectURI,
-                scopes: settings.scopes,
-                clientSecret: clientSecret,
-                namespace: name,
-                store: store,
-                logger: logger
-            ))
+        let connection: (transport: (any HTTPTransport)?, pinning: CertificatePinning)
+        do throws(ConfigurationError) {
+            connection = try settings.connection()
+        } catch {
+            throw CLIFailure(LimenError.configuration(error))
+        }
+        let configuration = Configuration(
+            issuer: settings.issuer,
+            clientID: settings.clientID,
+            redirectURI: redirectURI,
+            scopes: settings.scopes,
+            clientSecret: clientSecret,
+            namespace: name,
+            store: store,
+            transport: connection.transport,
+            pinning: connection.pinning,
+            logger: logger
+        )
+        return AuthClient(configuration: configuration)
     }
 
     /// The client for the saved settings; fails with `not_signed_in` when the profile has none.
     func savedClient() async throws -> AuthClient {
         guard let settings = try loadSettings() else { throw CLIFailure.notSignedIn }
-        let client = client(settings: settings, clientSecret: try await loadClientSecret())
+        let client = try client(settings: settings, clientSecret: try await loadClientSecret())
         if let error = await client.restore() { throw CLIFailure(error) }
         return client
     }

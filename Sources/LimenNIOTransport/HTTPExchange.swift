@@ -8,7 +8,7 @@ import NIOPosix
 import NIOSSL
 
 /// One request on a connection of its own: connect (TLS with Limen's trust evaluation for `https`), send, gather the
-/// response, close. Every way it can end becomes an ``HTTPResponse`` or a `NetworkError`.
+/// response, close. Every way it can end becomes an `HTTPResponse` or a `NetworkError`.
 struct HTTPExchange: Sendable {
     /// The request.
     let request: HTTPRequest

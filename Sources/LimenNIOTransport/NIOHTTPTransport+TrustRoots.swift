@@ -6,8 +6,8 @@ import X509
 extension NIOHTTPTransport {
     /// Reads the certificates of a PEM file (one or more `-----BEGIN CERTIFICATE-----` blocks), in DER, for
     /// ``init(timeout:additionalTrustRoots:maximumResponseBytes:)``.
-    /// - Throws: ``ConfigurationError/unreadableFile(_:)`` when the file cannot be read, or
-    ///   ``ConfigurationError/invalidValue(key:reason:)`` (key `trust roots`) when it holds no certificate or a block
+    /// - Throws: `ConfigurationError/unreadableFile(_:)` when the file cannot be read, or
+    ///   `ConfigurationError/invalidValue(key:reason:)` (key `trust roots`) when it holds no certificate or a block
     ///   that is not one.
     public static func trustRoots(pemFile: URL) throws(ConfigurationError) -> [Data] {
         guard let text = try? String(contentsOf: pemFile, encoding: .utf8) else {

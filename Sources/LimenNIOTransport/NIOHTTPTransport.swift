@@ -5,8 +5,8 @@ import LimenWire
 import NIOSSL
 import X509
 
-/// An ``HTTPTransport`` on SwiftNIO and BoringSSL that sees the certificate chain every server presents, so that
-/// ``CertificatePinning`` works where `URLSessionTransport` cannot enforce it: on Linux (the `limen` tool, servers
+/// An `HTTPTransport` on SwiftNIO and BoringSSL that sees the certificate chain every server presents, so that
+/// `CertificatePinning` works where `URLSessionTransport` cannot enforce it: on Linux (the `limen` tool, servers
 /// that use the SDK).
 ///
 /// ```swift
@@ -46,7 +46,7 @@ public struct NIOHTTPTransport: PinnableTransport {
     ///   - timeout: Seconds a request may take, from connecting to the response's end.
     ///   - additionalTrustRoots: Root certificates in DER (``trustRoots(pemFile:)`` reads them from a PEM file).
     ///   - maximumResponseBytes: The largest response body accepted (16 MiB by default).
-    /// - Throws: ``ConfigurationError/invalidValue(key:reason:)`` (key `additionalTrustRoots`) when one is not a
+    /// - Throws: `ConfigurationError/invalidValue(key:reason:)` (key `additionalTrustRoots`) when one is not a
     ///   certificate.
     public init(timeout: TimeInterval = 30, additionalTrustRoots: [Data], maximumResponseBytes: Int = 16 << 20)
         throws(ConfigurationError)

@@ -2,7 +2,7 @@ import Foundation
 import LimenWire
 import NIOCore
 
-/// Where an ``HTTPRequest`` goes, as a connection needs it: scheme, host, port and the request target.
+/// Where an `HTTPRequest` goes, as a connection needs it: scheme, host, port and the request target.
 struct RequestTarget: Sendable, Equatable {
     /// Whether the connection is TLS (`https`).
     let isSecure: Bool

@@ -4,7 +4,7 @@ import LimenWire
 import NIOCore
 import NIOHTTP1
 
-/// The last handler of a request's channel: gathers the response's head and body into an ``HTTPResponse`` and
+/// The last handler of a request's channel: gathers the response's head and body into an `HTTPResponse` and
 /// completes the exchange's promise once, with the response, the first error, or the connection's end.
 final class ResponseCollector: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart

@@ -14,7 +14,7 @@ enum TrustVerdict: Sendable, Equatable {
 }
 
 /// Judges the certificates a server presents in a TLS handshake: the chain must lead to a trusted root under RFC 5280
-/// at the current time and name the host (RFC 6125), checked by swift-certificates' `Verifier`; then ``PinningEvaluator`` checks the
+/// at the current time and name the host (RFC 6125), checked by swift-certificates' `Verifier`; then `PinningEvaluator` checks the
 /// certificates of the chain so built, never merely the ones presented (a server cannot pass by adding a pinned
 /// certificate that its chain does not use).
 struct ServerTrustEvaluator: Sendable {

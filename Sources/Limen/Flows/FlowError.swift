@@ -58,7 +58,8 @@ extension FlowError: LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .server(_, let message): message
-        case .network(let error): "The server could not be reached (\(error.code))."
+        case .network(let error):
+            "The server could not be reached (\(error.code)): \(error.errorDescription ?? error.code)"
         case .invalidResponse(let reason): "The server's answer could not be read: \(reason)."
         case .unsupportedNode(let type): "This app cannot show a step of type \(type); update it."
         case .client(let error): error.localizedDescription

@@ -46,7 +46,8 @@ struct FlowInteraction: Sendable {
         do {
             response = try await flows.configuration.transport.send(request)
         } catch {
-            return .failure(.network(error))
+            // A refused pin is the SDK's `pinningFailed`, as on every other path.
+            return .failure(FlowError(LimenError(error)))
         }
         if let refusal = Self.accountChangeRefusal(of: response) { return .failure(.client(.account(refusal))) }
         do {
