@@ -27,9 +27,9 @@ public struct EmailCodeRecord: Sendable, Equatable {
 public protocol EmailCodeStore: Sendable {
     /// Stores `code`, replacing any earlier code for its address and purpose.
     func replaceEmailCode(_ code: EmailCodeRecord) async throws(StorageError)
-    /// Uses the code for `email` and `purpose`: counts a try on an unexpired code with fewer than `maximumAttempts`
-    /// tries in the statement that reads it, then, when `codeHash` matches, deletes it and returns `true`; otherwise
-    /// returns `false`. So parallel tries never check more than `maximumAttempts` between them.
+    /// Uses the code for `email` and `purpose`: in one statement, counts a try on an unexpired code with fewer than
+    /// `maximumAttempts` tries and, when `codeHash` matches, ends it (returning `true`); otherwise returns `false`. So
+    /// parallel tries never check more than `maximumAttempts` between them, and a code is used once.
     func consumeEmailCode(
         email: String, purpose: String, codeHash: Data, now: Date, maximumAttempts: Int
     ) async throws(StorageError) -> Bool

@@ -21,28 +21,26 @@ extension SQLStore {
         now: Date,
         maximumAttempts: Int
     ) async throws(StorageError) -> Bool {
-        // Count, then compare: the try is counted in the statement that reads the code it is checked against, so
-        // parallel tries can never check more than `maximumAttempts` between them.
+        // Count and compare in one statement: the try is counted in the statement that reads the code it is checked
+        // against, so parallel tries can never check more than `maximumAttempts` between them; a right code is used
+        // up in the same statement (its expiry set to the epoch, so no later try finds it; the sweeper removes it),
+        // so of two right tries at once only the first finds it.
         guard
             let counted = try await execute(
                 """
-                UPDATE email_codes SET attempts = attempts + 1
+                UPDATE email_codes SET attempts = attempts + 1,
+                    expires_at = CASE WHEN code_hash = \(codeHash) THEN \(Self.usedCodeExpiry) ELSE expires_at END
                 WHERE email = \(email) AND purpose = \(purpose) AND expires_at > \(now) AND attempts < \(maximumAttempts)
                 RETURNING code_hash
                 """
-            ).first,
-            // Keyed hashes: how soon the comparison stops tells nothing about the code.
-            try counted.data("code_hash") == codeHash
+            ).first
         else { return false }
-        // Single use: of two right tries at once, one deletes the code.
-        return
-            !(try await execute(
-                """
-                DELETE FROM email_codes WHERE email = \(email) AND purpose = \(purpose) AND code_hash = \(codeHash)
-                RETURNING 1
-                """
-            )).isEmpty
+        // Keyed hashes: how soon the comparison stops tells nothing about the code.
+        return try counted.data("code_hash") == codeHash
     }
+
+    /// The expiry a used code is given: the epoch, before every time a try is made at.
+    private static var usedCodeExpiry: Date { Date(timeIntervalSince1970: 0) }
 
     @discardableResult
     public func deleteExpiredEmailCodes(before date: Date) async throws(StorageError) -> Int {

@@ -36,15 +36,19 @@ package struct EmailCodes: Sendable {
         self.length = length
     }
 
-    /// A new code for `email` and `purpose`, replacing any earlier one; returned so that it can be sent.
-    package func issue(email: String, purpose: String) async throws(StorageError) -> String {
-        let code = String((0..<length).map { _ in "0123456789".randomElement() ?? "0" })
+    /// A new code of ``length`` random digits, not stored yet: ``save(_:email:purpose:)`` makes it the current one,
+    /// beside the write of the message that carries it.
+    package func newCode() -> String {
+        String((0..<length).map { _ in "0123456789".randomElement() ?? "0" })
+    }
+
+    /// Makes `code` the current code for `email` and `purpose`, replacing any earlier one.
+    package func save(_ code: String, email: String, purpose: String) async throws(StorageError) {
         let created = now()
         try await store.replaceEmailCode(
             EmailCodeRecord(
                 email: email, purpose: purpose, codeHash: hash(code, email: email, purpose: purpose),
                 createdAt: created, expiresAt: created.addingTimeInterval(Self.lifetime)))
-        return code
     }
 
     /// Whether `code` is the current code for `email` and `purpose`; a right code is used up, a wrong one counted.

@@ -33,14 +33,13 @@ extension FlowActionRunner {
         let phoneCodes = services.phoneCodes
         switch action {
         case .checkPhoneCode:
-            if let phone = context.phone,
-                let wait = try await services.emailCodeBudgets.spend(.attempt, email: phone, purpose: flow)
+            guard let phone = context.phone else { return .refused(Self.invalidCode) }
+            if let refusal = try await Self.redeem(
+                Self.text(values["code"]) ?? "", sentTo: phone, purpose: flow, codes: phoneCodes.codes,
+                budgets: services.emailCodeBudgets)
             {
-                return .refused(Self.budgetSpent(retryAfter: wait))
+                return .refused(refusal)
             }
-            guard let phone = context.phone,
-                try await phoneCodes.codes.redeem(Self.text(values["code"]) ?? "", email: phone, purpose: flow)
-            else { return .refused(Self.invalidCode) }
             let identity = ExternalIdentity(
                 identityKind: IdentityRecord.phoneKind, linkByVerifiedEmail: false, subject: phone, email: nil,
                 emailVerified: false, name: nil, authTime: services.now())
@@ -76,10 +75,13 @@ extension FlowActionRunner {
             }
             if !mayReceive { mayReceive = try await linking.signedIn(request) != nil }
             guard mayReceive else { return .proceeded(context) }
-            let code = try await phoneCodes.codes.issue(email: number.e164, purpose: flow)
+            let codes = phoneCodes.codes
+            let code = codes.newCode()
+            let message = SMSMessages.code(code, to: number.e164, issuer: services.issuer.current)
             // Only written to the outbox: the answer never waits for delivery, so it takes the same time either way.
-            try await services.mailOutbox.enqueue(
-                SMSMessages.code(code, to: number.e164, issuer: services.issuer.current))
+            _ = try await concurrently(
+                { () async throws(StorageError) in try await codes.save(code, email: number.e164, purpose: flow) },
+                { [outbox = services.mailOutbox] () async throws(StorageError) in try await outbox.enqueue(message) })
         }
         return .proceeded(context)
     }

@@ -197,30 +197,32 @@ struct FlowActionRunner: Sendable {
             let hasAccount = try await services.store.user(email: email) != nil
             // A guest signed in on the device may prove an address nobody has, to link it (case 1 of AccountLinking).
             let guestLinks = try await linking.signedIn(step.request)?.isAnonymous == true
-            let message: MailMessage
+            let outbox = services.mailOutbox
+            // Only written to the outbox: the answer never waits for delivery, so it takes the same time either way.
             switch (action, hasAccount) {
             case (.sendEmailCode, false) where !guestLinks:
                 return .proceeded(context)
             case (.sendSignUpCode, true):
-                message = CodeMessages.signUpNotice(to: email, issuer: services.issuer.current)
+                try await outbox.enqueue(CodeMessages.signUpNotice(to: email, issuer: services.issuer.current))
             default:
-                let code = try await codes.issue(email: email, purpose: flow)
+                let code = codes.newCode()
                 let link = EmailLink.make(
                     interaction: step.interaction, code: code,
                     clientBase: try await services.store.client(id: step.clientID)?.emailLinkURI,
                     issuer: services.issuer.current)
-                message = CodeMessages.message(
+                let message = CodeMessages.message(
                     code: code, link: link, to: email, purpose: flow, issuer: services.issuer.current)
+                _ = try await concurrently(
+                    { () async throws(StorageError) in try await codes.save(code, email: email, purpose: flow) },
+                    { () async throws(StorageError) in try await outbox.enqueue(message) })
             }
-            // Only written to the outbox: the answer never waits for delivery, so it takes the same time either way.
-            try await services.mailOutbox.enqueue(message)
         case .checkEmailCode:
-            if let email = context.email, let wait = try await budgets.spend(.attempt, email: email, purpose: flow) {
-                return .refused(Self.budgetSpent(retryAfter: wait))
+            guard let email = context.email else { return .refused(Self.invalidCode) }
+            if let refusal = try await Self.redeem(
+                Self.text(values["code"]) ?? "", sentTo: email, purpose: flow, codes: codes, budgets: budgets)
+            {
+                return .refused(refusal)
             }
-            guard let email = context.email,
-                try await codes.redeem(Self.text(values["code"]) ?? "", email: email, purpose: flow)
-            else { return .refused(Self.invalidCode) }
             // No user yet when the code proves an address for sign-up; `complete` then needs create_account first.
             (context.subject, context.emailProven, context.createdUser) = (nil, true, false)
             if let user = try await services.store.user(email: email) {
