@@ -32,12 +32,11 @@ public final class SQLiteStore: Store {
         logger: Logger = Logger(label: "limen.storage")
     ) async throws(StorageError) -> SQLiteStore {
         let connection = try await SQLiteWriteConnection.open(path: path)
-        let store = SQLiteStore(connection: connection, logger: logger)
         do {
             // The busy timeout first: switching to WAL waits for a process that has the new file locked.
-            _ = try await store.query("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
-            _ = try await store.query("PRAGMA journal_mode = WAL")
-            _ = try await store.query("PRAGMA foreign_keys = ON")
+            try await connection.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
+            try await connection.execute("PRAGMA journal_mode = WAL")
+            try await connection.execute("PRAGMA foreign_keys = ON")
             let readers = try SQLiteReadConnections.open(path: path)
             return SQLiteStore(connection: connection, readers: readers, logger: logger)
         } catch {
@@ -50,14 +49,14 @@ public final class SQLiteStore: Store {
     public static func inMemory(logger: Logger = Logger(label: "limen.storage")) async throws(StorageError)
         -> SQLiteStore
     {
-        let store = SQLiteStore(connection: try await SQLiteWriteConnection.open(path: ":memory:"), logger: logger)
+        let connection = try await SQLiteWriteConnection.open(path: ":memory:")
         do {
-            _ = try await store.query("PRAGMA foreign_keys = ON")
+            try await connection.execute("PRAGMA foreign_keys = ON")
         } catch {
-            await store.close()
+            await connection.close()
             throw error
         }
-        return store
+        return SQLiteStore(connection: connection, logger: logger)
     }
 
     /// Returns at once: the connection is open from ``open(path:)`` to ``close()``.

@@ -7,7 +7,8 @@ import VaporCSQLite
 /// holds up only this connection, never password hashing or another store.
 ///
 /// Work reaches the thread as closures given the connection's ``SQLitePreparedStatements``: ``run(_:)`` for one
-/// piece of work awaited (opening, a migration), ``submit(_:)`` for ``SQLiteGroupCommit``'s batches.
+/// piece of work awaited (opening, a migration), ``execute(_:)`` for a statement that needs no rows (a pragma),
+/// ``submit(_:)`` for ``SQLiteGroupCommit``'s batches.
 ///
 /// `@unchecked Sendable` because its one piece of state, `statements`, is read and written only on `thread`.
 final class SQLiteWriteConnection: @unchecked Sendable {
@@ -39,6 +40,16 @@ final class SQLiteWriteConnection: @unchecked Sendable {
         await withCheckedContinuation { continuation in
             submit { statements in continuation.resume(returning: body(statements)) }
         }
+    }
+
+    /// Runs `script`, one or more statements without binds (a pragma), on the connection's thread outside
+    /// ``SQLiteGroupCommit``, and waits for it.
+    func execute(_ script: String) async throws(StorageError) {
+        let result: Result<Void, StorageError> = await run { statements in
+            guard let statements else { return .failure(.queryFailed("the store is closed")) }
+            return statements.execute(script).mapError(\.storageError)
+        }
+        try result.get()
     }
 
     /// Starts `body` on the connection's thread with its statements (`nil` once closed), after the work already given.
