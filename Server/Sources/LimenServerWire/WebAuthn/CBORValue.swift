@@ -1,7 +1,7 @@
 /// One CBOR data item (RFC 8949) of the subset WebAuthn uses, as ``CBORReader`` reads it.
 ///
-/// Maps keep their entries in the order they were written; ``subscript(_:)-(Int64)`` and ``subscript(_:)-(String)``
-/// find a member by an integer key (COSE labels) or a text key (attestation objects).
+/// Maps keep their entries in the order they were written; the two subscripts find a member by an integer key (COSE
+/// labels) or a text key (attestation objects).
 ///
 /// ```swift
 /// let key = try CBORReader.read(coseKeyBytes)

@@ -1,3 +1,4 @@
+import Foundation
 import LimenServerWire
 import Testing
 
@@ -75,6 +76,15 @@ struct CBORReaderTests {
         #expect(length == 5)
         #expect(value[3] == .unsigned(4))
         #expect(throws: CBORError.trailingBytes) { try CBORReader.read(bytes) }
+    }
+
+    @Test("bytes in a slice or in Data read as in an array")
+    func containers() throws {
+        let bytes = [UInt8](hex: "ff ff 83010203 ff")
+        let slice = bytes[2..<6]
+        #expect(try CBORReader.read(slice) == .array([.unsigned(1), .unsigned(2), .unsigned(3)]))
+        #expect(try CBORReader.readPrefix(bytes[2...]).length == 4)
+        #expect(try CBORReader.read(Data(slice)) == .array([.unsigned(1), .unsigned(2), .unsigned(3)]))
     }
 
     @Test(
