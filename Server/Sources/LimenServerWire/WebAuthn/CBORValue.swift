@@ -77,35 +77,22 @@ extension CBORValue: Hashable {
         }
     }
 
-    /// Hashes the item's type and content.
+    /// Hashes the item's content (items of different types that hash alike are still told apart by `==`).
     public func hash(into hasher: inout Hasher) {
         switch self {
-        case .unsigned(let value):
-            hasher.combine(0 as UInt8)
-            hasher.combine(value)
-        case .negative(let value):
-            hasher.combine(1 as UInt8)
-            hasher.combine(value)
-        case .bytes(let value):
-            hasher.combine(2 as UInt8)
-            hasher.combine(value)
-        case .text(let value):
-            hasher.combine(3 as UInt8)
-            hasher.combine(value)
-        case .array(let value):
-            hasher.combine(4 as UInt8)
-            hasher.combine(value)
+        case .unsigned(let value): hasher.combine(value)
+        case .negative(let value): hasher.combine(value)
+        case .bytes(let value): hasher.combine(value)
+        case .text(let value): hasher.combine(value)
+        case .array(let value): hasher.combine(value)
         case .map(let entries):
-            hasher.combine(5 as UInt8)
             hasher.combine(entries.count)
             for entry in entries {
                 hasher.combine(entry.key)
                 hasher.combine(entry.value)
             }
-        case .bool(let value):
-            hasher.combine(7 as UInt8)
-            hasher.combine(value)
-        case .null: hasher.combine(8 as UInt8)
+        case .bool(let value): hasher.combine(value)
+        case .null: hasher.combine(0 as UInt8)
         }
     }
 }
