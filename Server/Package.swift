@@ -10,7 +10,7 @@ let strictSettings: [SwiftSetting] = [
 /// its command line). They link LimenServerWire, not LimenServer, so their sanitizer build leaves out SwiftNIO,
 /// Hummingbird and the database drivers. Fuzz/Support holds their checks and the SDK's driver (Fuzz/Support at the
 /// repository root, linked, not copied).
-let fuzzHarnesses = ["FormBody", "AdminJSON", "PhoneNumber"]
+let fuzzHarnesses = ["FormBody", "AdminJSON", "PhoneNumber", "CBOR"]
 
 let package = Package(
     name: "LimenServer",
@@ -48,10 +48,16 @@ let package = Package(
     ],
     targets: [
         // What the server reads off the wire before trusting any of it (form bodies and queries, media types, the
-        // admin API's strict JSON bodies): no HTTP server, no database, so it is fuzzed with sanitizers in CI.
+        // admin API's strict JSON bodies, WebAuthn's CBOR, COSE keys and client data): no HTTP server, no database, so it
+        // is fuzzed with sanitizers in CI.
         .target(
             name: "LimenServerWire",
-            dependencies: [.product(name: "LimenWire", package: "Limen")],
+            dependencies: [
+                .product(name: "LimenWire", package: "Limen"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                // RS256 credential keys (WebAuthn's COSE algorithm -257).
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
         // Records, one small role protocol per aggregate, and the SQLite and PostgreSQL stores: no HTTP server.
@@ -164,7 +170,14 @@ let package = Package(
         ),
         .testTarget(
             name: "LimenServerWireTests",
-            dependencies: ["LimenServerWire", "ServerFuzzSupport"],
+            dependencies: [
+                "LimenServerWire",
+                "ServerFuzzSupport",
+                // Subprocess and Peers: the WebAuthn tests compare with Python's cbor2 and cryptography.
+                .product(name: "LimenTestSupport", package: "Limen"),
+                .product(name: "LimenWire", package: "Limen"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(

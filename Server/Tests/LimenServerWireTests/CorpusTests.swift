@@ -18,7 +18,7 @@ struct CorpusTests {
         try Data(contentsOf: folder.appendingPathComponent(harness).appendingPathComponent(name))
     }
 
-    @Test("each harness has seeds", arguments: ["FormBody", "AdminJSON", "PhoneNumber"])
+    @Test("each harness has seeds", arguments: ["FormBody", "AdminJSON", "PhoneNumber", "CBOR"])
     func corpusIsThere(_ harness: String) {
         #expect(Self.seeds(harness).count >= 5, "too few seeds for \(harness)")
     }
@@ -36,5 +36,10 @@ struct CorpusTests {
     @Test("every PhoneNumber seed passes the PhoneNumber check", arguments: seeds("PhoneNumber"))
     func phoneNumber(_ name: String) throws {
         try PhoneNumberCheck.check(Self.seed("PhoneNumber", name))
+    }
+
+    @Test("every CBOR seed passes the CBOR check", arguments: seeds("CBOR"))
+    func cbor(_ name: String) throws {
+        try CBORCheck.check(Self.seed("CBOR", name))
     }
 }
