@@ -18,12 +18,9 @@ import json
 import secrets
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-from sign_in import (
-    CALLBACK_PATH, TIMEOUT, account_arguments, artifact_path, authorization_url, click_for_new_page, fail, sign_up,
-    start_browser, start_callback_server, wait_for_heading,
-)
+from sign_in import (CALLBACK_PATH, account_arguments, artifact_path, authorization_url, click_for_new_page, fail,
+                     sign_up, start_browser, start_callback_server, wait_for_heading, wait_until)
 
 
 def sign_in(driver, args):
@@ -61,7 +58,7 @@ def main():
         sign_up(driver, args)
         wait_for_heading(driver, "Allow access?")
         driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()
-        WebDriverWait(driver, TIMEOUT).until(lambda d: d.current_url.startswith(redirect_uri))
+        wait_until(driver, lambda d: d.current_url.startswith(redirect_uri))
 
         driver.get(f"{args.issuer}/account")
         wait_for_heading(driver, "Your account")
@@ -88,7 +85,7 @@ def main():
         driver.get(authorization_url(args.issuer, args.client_id, redirect_uri, secrets.token_urlsafe(16)))
         wait_for_heading(driver, "Sign in")
         sign_in(driver, args)
-        WebDriverWait(driver, TIMEOUT).until(lambda d: d.current_url.startswith(redirect_uri))
+        wait_until(driver, lambda d: d.current_url.startswith(redirect_uri))
         driver.get(f"{args.issuer}/account")
         wait_for_heading(driver, "Your account")
         nickname_after_sign_in = driver.find_element(By.ID, "field-nickname").get_attribute("value")

@@ -18,11 +18,10 @@ import secrets
 from urllib.parse import parse_qs, urlparse
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from flow_pages import CHECKED, check
-from sign_in import (CALLBACK_PATH, TIMEOUT, Callback, account_arguments, authorization_url, click_for_new_page,
-                     last_link, mail_count, start_browser, start_callback_server, wait_for_heading)
+from sign_in import (CALLBACK_PATH, Callback, account_arguments, authorization_url, click_for_new_page, last_link,
+                     mail_count, start_browser, start_callback_server, wait_for_heading, wait_until)
 
 
 def open_link(driver, link):
@@ -30,7 +29,8 @@ def open_link(driver, link):
     until the link page's script has posted it and the answer, at /email-link, is loaded."""
     driver.get("about:blank")
     driver.get(link)
-    WebDriverWait(driver, TIMEOUT).until(
+    wait_until(
+        driver,
         lambda d: urlparse(d.current_url).path.endswith("/email-link")
         and d.execute_script("return document.readyState") == "complete")
 
@@ -55,7 +55,7 @@ def main():
 
         driver.get(f"{args.issuer}/flows/link")
         wait_for_heading(driver, "Continue with your code")
-        WebDriverWait(driver, TIMEOUT).until(lambda d: d.find_element(By.ID, "link-incomplete").is_displayed())
+        wait_until(driver, lambda d: d.find_element(By.ID, "link-incomplete").is_displayed())
         check(driver, "email link: no fragment")
 
         other = start_browser()
@@ -80,7 +80,7 @@ def main():
         open_link(driver, link)
         wait_for_heading(driver, "Allow access?")
         driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()
-        WebDriverWait(driver, TIMEOUT).until(lambda d: d.current_url.startswith(redirect_uri))
+        wait_until(driver, lambda d: d.current_url.startswith(redirect_uri))
         landed = parse_qs(urlparse(driver.current_url).query)
     finally:
         driver.quit()

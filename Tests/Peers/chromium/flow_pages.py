@@ -19,10 +19,9 @@ import secrets
 
 from axe_core_python.selenium import Axe
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-from sign_in import (CALLBACK_PATH, TIMEOUT, Callback, account_arguments, authorization_url, click_for_new_page,
-                     last_code, mail_count, start_browser, start_callback_server, wait_for_heading)
+from sign_in import (CALLBACK_PATH, Callback, account_arguments, authorization_url, click_for_new_page, last_code,
+                     mail_count, start_browser, start_callback_server, wait_for_heading, wait_until)
 
 AXE = Axe()
 CHECKED = []
@@ -57,7 +56,7 @@ def submit(driver):
 
 
 def wait_for_redirect(driver, redirect_uri):
-    WebDriverWait(driver, TIMEOUT).until(lambda d: d.current_url.startswith(redirect_uri))
+    wait_until(driver, lambda d: d.current_url.startswith(redirect_uri))
 
 
 def main():

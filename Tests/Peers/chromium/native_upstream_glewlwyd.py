@@ -20,9 +20,8 @@ import secrets
 from urllib.parse import urlparse
 
 import requests
-from selenium.webdriver.support.ui import WebDriverWait
 
-from sign_in import CALLBACK_PATH, TIMEOUT, Callback, fail, start_browser, start_callback_server
+from sign_in import (CALLBACK_PATH, TIMEOUT, Callback, fail, start_browser, start_callback_server, wait_until)
 from upstream_glewlwyd import landed_query, sign_in_at_glewlwyd
 
 IDP_KEY = "idp-glewlwyd"
@@ -66,7 +65,7 @@ def main():
     driver = start_browser()
     try:
         driver.get(node["url"])
-        WebDriverWait(driver, TIMEOUT).until(lambda d: urlparse(d.current_url).path.endswith("/login.html"))
+        wait_until(driver, lambda d: urlparse(d.current_url).path.endswith("/login.html"))
         upstream_page = driver.current_url.split("?")[0]
         sign_in_at_glewlwyd(driver, args)
         landed = landed_query(driver, redirect_uri)

@@ -28,7 +28,7 @@ from urllib.parse import parse_qs, urlencode, urlparse
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
@@ -87,12 +87,20 @@ def start_browser():
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
 
+def wait_until(driver, condition):
+    """Waits until `condition(driver)` holds, for at most TIMEOUT seconds.
+
+    While the browser is between two pages, chromedriver can answer a read with an error (the old document's element
+    went stale, its execution context is gone): those answers are retried, not taken as the condition's answer."""
+    return WebDriverWait(driver, TIMEOUT, ignored_exceptions=(WebDriverException,)).until(condition)
+
+
 def wait_for_heading(driver, text):
     """Waits until the page's h1 reads `text`; fails with the page's heading otherwise."""
+    heading_reads = expected_conditions.text_to_be_present_in_element((By.TAG_NAME, "h1"), text)
     try:
-        heading_reads = expected_conditions.text_to_be_present_in_element((By.TAG_NAME, "h1"), text)
-        WebDriverWait(driver, TIMEOUT).until(heading_reads)
-    except Exception:
+        wait_until(driver, heading_reads)
+    except TimeoutException:
         headings = [element.text for element in driver.find_elements(By.TAG_NAME, "h1")]
         fail(f"expected the page '{text}', got {headings} at {driver.current_url}")
 
@@ -151,7 +159,8 @@ def click_for_new_page(driver, selector):
     the same (the page again, with an error) is told from it."""
     driver.execute_script("document.documentElement.dataset.submitted = 'yes'")
     driver.find_element(By.CSS_SELECTOR, selector).click()
-    WebDriverWait(driver, TIMEOUT, ignored_exceptions=(WebDriverException,)).until(
+    wait_until(
+        driver,
         lambda d: d.execute_script(
             "return document.readyState === 'complete' && !document.documentElement.dataset.submitted"))
 
@@ -202,7 +211,7 @@ def main():
         consent_account = driver.find_element(By.CLASS_NAME, "account").text
         driver.find_element(By.CSS_SELECTOR, "button[value=allow]").click()
 
-        WebDriverWait(driver, TIMEOUT).until(lambda d: d.current_url.startswith(redirect_uri))
+        wait_until(driver, lambda d: d.current_url.startswith(redirect_uri))
         landed = parse_qs(urlparse(driver.current_url).query)
         if not Callback.received:
             fail("the client's redirect URI was not called")

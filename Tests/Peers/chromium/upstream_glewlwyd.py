@@ -16,11 +16,10 @@ import secrets
 from urllib.parse import parse_qs, urlparse
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from flow_pages import CHECKED, check, wait_for_redirect
-from sign_in import (CALLBACK_PATH, TIMEOUT, Callback, authorization_url, click_for_new_page, fail, start_browser,
-                     start_callback_server, wait_for_heading)
+from sign_in import (CALLBACK_PATH, Callback, authorization_url, click_for_new_page, fail, start_browser,
+                     start_callback_server, wait_for_heading, wait_until)
 
 CONTINUE = "//button[contains(., 'Continue')]"
 
@@ -34,13 +33,12 @@ def arguments():
 
 def sign_in_at_glewlwyd(driver, args):
     """glewlwyd's login page (a JavaScript app): name, password, Login, then Continue to the client."""
-    wait = WebDriverWait(driver, TIMEOUT)
-    wait.until(lambda d: d.find_elements(By.ID, "username") and d.find_elements(By.ID, "password"))
+    wait_until(driver, lambda d: d.find_elements(By.ID, "username") and d.find_elements(By.ID, "password"))
     driver.find_element(By.ID, "username").send_keys(args.username)
     driver.find_element(By.ID, "password").send_keys(args.password)
     # The password scheme's button is `loginbut` in glewlwyd 2.7.5 (`loginBut` in other screens and versions).
     (driver.find_elements(By.ID, "loginbut") or driver.find_elements(By.ID, "loginBut"))[0].click()
-    wait.until(lambda d: d.find_elements(By.XPATH, CONTINUE))
+    wait_until(driver, lambda d: d.find_elements(By.XPATH, CONTINUE))
     driver.find_element(By.XPATH, CONTINUE).click()
 
 
@@ -66,7 +64,7 @@ def main():
         check(driver, "sign-in-with-providers")
         buttons = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "section.federation button")]
         driver.find_element(By.XPATH, "//button[normalize-space(.)='Continue with Glewlwyd']").click()
-        WebDriverWait(driver, TIMEOUT).until(lambda d: urlparse(d.current_url).path.endswith("/login.html"))
+        wait_until(driver, lambda d: urlparse(d.current_url).path.endswith("/login.html"))
         upstream_page = driver.current_url
         sign_in_at_glewlwyd(driver, args)
         wait_for_heading(driver, "Allow access?")
