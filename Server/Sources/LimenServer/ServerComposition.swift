@@ -178,6 +178,7 @@ public struct ServerComposition: Sendable {
                 countries: configuration.smsCountries),
             notifier: notifier, mailOutbox: mailOutbox, clientCache: clientCache, profileSchemas: profileSchemas,
             upstreamProviders: upstreamProviders, appleIdentities: appleIdentities, appleAccounts: appleAccounts,
+            passkeys: PasskeyCeremonies(store: store, settings: configuration.webAuthn, issuer: issuer, now: now),
             issuer: issuer, signUpEnabled: configuration.signUpEnabled, resources: configuration.resources, now: now)
         self.flowEngine = FlowEngine(services: flowServices)
         self.accountRemoval = AccountRemoval(store: store, accounts: accounts, apple: appleAccounts, notifier: notifier)

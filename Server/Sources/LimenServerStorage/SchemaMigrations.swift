@@ -80,6 +80,7 @@ enum SchemaMigrations {
                     ColumnDefinition(name: "app2app_host", kind: .boolean, defaultValue: .bool(false)))
             ]
         ),
+        PasskeyMigration.migration,
     ]
 
     /// Version 20: the mail outbox (``MailOutbox``), sealed messages waiting for a worker on any node; and the

@@ -50,9 +50,10 @@ struct FlowDefinitionTests {
         let catalog = try FlowCatalog.load(files: [])
         #expect(
             Set(catalog.flows.keys) == [
-                "sign-in", "sign-up", "password-reset", "email-code", "phone-code", "anonymous", "apple",
+                "sign-in", "sign-up", "password-reset", "email-code", "phone-code", "anonymous", "apple", "passkey",
+                "passkey-register",
             ])
-        #expect(FlowCatalog.builtIn.flows.count == 7)
+        #expect(FlowCatalog.builtIn.flows.count == 9)
         #expect(catalog.offered(under: ServerConfiguration()).flows["apple"] == nil, "only with the apple setting")
         #expect(
             catalog.flows["sign-in"]?.node("credentials")?.collectors.map(\.key) == [
@@ -105,6 +106,28 @@ struct FlowDefinitionTests {
                 "{type: LABEL, key: note, label: Read, options: []}", "options does not apply"
             ),
             ("policy: {length: {min: 12}", "policy: {length: {min: 12, max: 3}", "min is larger than max"),
+            ("{type: LABEL, key: note,", "{type: PASSKEY, key: note,", "collectors[4].mode: is missing"),
+            ("{type: LABEL, key: note,", "{type: PASSKEY, mode: sideways, key: note,", "expected register or"),
+            ("{type: LABEL, key: note,", "{type: LABEL, mode: register, key: note,", "mode does not apply"),
+            (
+                "{type: LABEL, key: note, label: Read them first.}",
+                "{type: PASSKEY, mode: register, key: a, label: A}\n      - {type: PASSKEY, mode: register, key: b, label: B}",
+                "at most one PASSKEY"
+            ),
+            (
+                "actions: [create_account, complete]", "actions: [check_passkey, complete]",
+                "check_passkey needs a collector passkey"
+            ),
+            (
+                "{type: LABEL, key: note, label: Read them first.}\n      - {type: SUBMIT_BUTTON, key: submit, label: Go, actions: [create_account, complete]}",
+                "{type: PASSKEY, mode: register, key: passkey, label: P}\n      - {type: SUBMIT_BUTTON, key: submit, label: Go, actions: [check_passkey, complete]}",
+                "check_passkey needs a PASSKEY passkey with mode authenticate"
+            ),
+            (
+                "{type: LABEL, key: note, label: Read them first.}\n      - {type: SUBMIT_BUTTON, key: submit, label: Go, actions: [create_account, complete]}",
+                "{type: PASSKEY, mode: register, key: passkey, label: P}\n      - {type: SUBMIT_BUTTON, key: submit, label: Go, actions: [register_passkey, require_consent]}",
+                "register_passkey ends the interaction"
+            ),
         ])
     func refusals(from: String, to: String, naming expected: String) {
         let message = Self.refusal(from, to)

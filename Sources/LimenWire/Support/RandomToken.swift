@@ -10,7 +10,7 @@ public enum RandomToken {
 
     /// `count` random bytes from swift-crypto's secure generator, drawn at once (a byte at a time, through
     /// `SystemRandomNumberGenerator`, cost one system call per byte: most of a native flow step on the device).
-    static func bytes(count: Int) -> [UInt8] {
+    public static func bytes(count: Int) -> [UInt8] {
         SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
     }
 }

@@ -180,6 +180,9 @@ struct FlowPageControl {
                     multiple: collector.type == .combobox, choices: choices(), autofocus: autofocus, field: field))
         case .label:
             return FlowPageControl(text: collector.label)
+        case .passkey:
+            // Flows with a passkey are not offered as pages yet (``FlowCatalog/page(_:)``).
+            return nil
         case .submitButton:
             // A button that acts on what the interaction holds ("Send another code") does not need the fields filled.
             var ignoresFields = false

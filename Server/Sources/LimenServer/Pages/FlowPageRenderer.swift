@@ -36,7 +36,7 @@ struct FlowPageRenderer {
             return Pages.message(
                 title: "This sign-in cannot continue", message: failure, status: answer.status.http,
                 uiLocales: uiLocales)
-        case .success, .redirect:
+        case .success, .redirect, .registered:
             return Pages.serverError()
         }
         let flow = answer.flow ?? FlowCatalog.signInFlow

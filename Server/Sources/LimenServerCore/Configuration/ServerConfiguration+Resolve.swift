@@ -38,6 +38,7 @@ extension ServerConfiguration {
         }
         try configuration.checkMail(given: given)
         try configuration.checkPasswordHashing(given: given)
+        try configuration.checkWebAuthn(given: given)
         configuration.profileSchema = file?.profileSchema
         if let text = environment[EnvironmentKey.trustedIssuers] {
             configuration.trustedIssuers = try TrustedIssuer.list(parsing: text, key: EnvironmentKey.trustedIssuers)

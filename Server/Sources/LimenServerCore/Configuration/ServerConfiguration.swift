@@ -84,6 +84,8 @@ public struct ServerConfiguration: Sendable {
     public var apple: AppleSignIn?
     /// The upstream OpenID providers the hosted pages offer ("Continue with …"); none by default.
     public var identityProviders: [IdentityProvider] = []
+    /// The passkey relying party (`webauthn_rp_id`, `webauthn_rp_name`, `webauthn_origins`).
+    public var webAuthn = WebAuthnSettings()
     /// How long a request to another server may take: a trusted issuer's or Apple's keys, Apple's token endpoint, an
     /// upstream provider's discovery and token endpoints (10 seconds).
     public var outboundTimeout: TimeInterval = 10

@@ -4,8 +4,39 @@ enum BuiltInFlows {
     /// Each built-in flow's definition, by name.
     package static let definitions: [(name: String, yaml: String)] = [
         ("sign-in", signIn), ("sign-up", signUp), ("password-reset", passwordReset), ("email-code", emailCode),
-        ("phone-code", phoneCode), ("anonymous", anonymous), ("apple", apple),
+        ("phone-code", phoneCode), ("anonymous", anonymous), ("apple", apple), ("passkey", passkey),
+        ("passkey-register", passkeyRegister),
     ]
+
+    /// Usernameless sign-in with a passkey: the device offers the passkeys it holds for the server's RP ID (any
+    /// discoverable credential; a browser may offer them as autofill), and the one chosen signs its user in.
+    static let passkey = """
+        id: passkey
+        start: passkey
+        nodes:
+          - id: passkey
+            name: Sign in with a passkey
+            description: Use a passkey saved on this device, a security key or your password manager.
+            collectors:
+              - {type: PASSKEY, key: passkey, label: Passkey, mode: authenticate, required: true}
+              - {type: SUBMIT_BUTTON, key: submit, label: Sign in with a passkey, actions: [check_passkey, require_consent, complete]}
+              - {type: FLOW_LINK, key: sign-in, label: Sign in another way, flow: sign-in}
+        """
+
+    /// A new passkey for the user signed in on the device (the start carries their access token, which the account
+    /// change gate allows): it answers `{"type": "success", "registered": true}`, no code.
+    static let passkeyRegister = """
+        id: passkey-register
+        start: register
+        nodes:
+          - id: register
+            name: Create a passkey
+            description: Next time, sign in with your face, fingerprint or device PIN instead of a password.
+            collectors:
+              - {type: PASSKEY, key: passkey, label: Passkey, mode: register, required: true}
+              - {type: TEXT, key: name, label: Name of this passkey, validation: {regex: '(?s).{0,\(FlowActionRunner.maximumPasskeyNameLength)}', message: Use at most \(FlowActionRunner.maximumPasskeyNameLength) characters.}}
+              - {type: SUBMIT_BUTTON, key: submit, label: Save the passkey, actions: [register_passkey]}
+        """
 
     /// A guest: an anonymous user with no identity, made by one button, who can link an email address later and keep
     /// their user ID and data (Apple's guideline: let people use the app before asking who they are).

@@ -29,6 +29,10 @@ public enum CollectorType: String, Sendable, CaseIterable, Codable {
     /// to sign in there in the platform's web session, and the interaction continues when they come back
     /// (``FlowFederationStep``).
     case idp = "IDP"
+    /// A passkey (WebAuthn): its `mode` says whether the node registers one or signs in with one, and its `options`
+    /// (WebAuthn's JSON options, with a one-use challenge) are what the device passes to the platform's passkey API;
+    /// the value submitted is the credential's JSON (`RegistrationResponseJSON` or `AuthenticationResponseJSON`).
+    case passkey = "PASSKEY"
 
     /// A button or link: pressing it is the submission's `action`.
     public var isButton: Bool {

@@ -77,6 +77,10 @@ package struct CollectorValidation {
                 ? [] : detail("invalid_option", "Choose among the options.")
         case (.checkbox, .flag) where collector.options.isEmpty:
             return []
+        case (.passkey, .object), (.passkey, .text):
+            // A hosted page posts the credential's JSON as text; what is in it is the ceremony's to check.
+            return FlowValue.credential(value) == nil
+                ? detail("invalid_credential", "\(collector.label) is not a passkey's answer.") : []
         default:
             return detail("invalid_type", "\(collector.label) has a value of the wrong kind.")
         }

@@ -13,6 +13,8 @@ package enum FlowActionOutcome: Sendable, Equatable {
     case failed(code: String, message: String, status: FlowAnswerStatus)
     /// `complete` was reached for the user in this context.
     case completed(FlowContext)
+    /// The interaction is over, having registered a passkey for the signed-in user (no code).
+    case registered(FlowContext)
 }
 
 /// A refusal the person can correct on the same node.
@@ -140,6 +142,11 @@ struct FlowActionRunner: Sendable {
                 case .proceeded(let next): context = next
                 case let other: return other
                 }
+            case .checkPasskey, .registerPasskey:
+                switch try await runPasskeyAction(action, values: values, context: context, request: request) {
+                case .proceeded(let next): context = next
+                case let other: return other
+                }
             case .requireConsent:
                 // A hosted page asks on the consent page once the browser session starts. A native flow's client is
                 // first-party, which is never asked (`ConsentStore.hasConsent`): only a first-party client starts one,
@@ -264,7 +271,7 @@ struct FlowActionRunner: Sendable {
             }
             if action == .setPassword { try await services.notifier.notify(.passwordChanged, to: updated) }
         case .checkPassword, .createAccount, .createAnonymousAccount, .sendPhoneCode, .resendPhoneCode, .checkPhoneCode,
-            .signInWithApple, .requireConsent, .complete:
+            .signInWithApple, .requireConsent, .complete, .checkPasskey, .registerPasskey:
             break
         }
         return .proceeded(context)

@@ -87,14 +87,17 @@ package struct FlowCatalog: Sendable {
     }
 
     /// Flow `name` as the hosted pages offer it: `nil` for a flow only native apps run — one whose button signs in with
-    /// Apple takes an identity token that only an app gets from Apple, and a page would fill a refused one back in.
+    /// Apple takes an identity token that only an app gets from Apple, and a page would fill a refused one back in;
+    /// and, until the pages carry the script WebAuthn needs, one with a `PASSKEY`.
     package func page(_ name: String) -> FlowDefinition? {
-        guard let flow = flows[name], !flow.runs(.signInWithApple) else { return nil }
+        guard let flow = flows[name], !flow.runs(.signInWithApple),
+            !flow.nodes.contains(where: { $0.passkeyCollector != nil })
+        else { return nil }
         return flow
     }
 
     /// Checks that every start node, `next` node and flow a button names exists, and that each action finds the
-    /// collectors it reads in its node.
+    /// collectors it reads in its node (a passkey action, a `PASSKEY` of its mode).
     private func checkReferences() throws(FlowDefinitionError) {
         for flow in flows.values.sorted(by: { $0.id < $1.id }) {
             func refuse(_ path: String, _ reason: String) -> FlowDefinitionError {
@@ -110,6 +113,9 @@ package struct FlowCatalog: Sendable {
                                 node.collector($0)?.type.collectsValue != true
                             }) {
                                 throw refuse(path + ".actions", "\(action.rawValue) needs a collector \(missing)")
+                            }
+                            if let reason = action.passkeyMisuse(in: node, position: position, of: actions) {
+                                throw refuse(path + ".actions", reason)
                             }
                         }
                     }

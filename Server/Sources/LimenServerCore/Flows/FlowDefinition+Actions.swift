@@ -13,6 +13,27 @@ extension FlowDefinition {
     }
 }
 
+extension FlowAction {
+    /// Why this action cannot run at `position` of `actions` on `node`, or `nil` when it can: a passkey action needs
+    /// the node's `passkey` to be a `PASSKEY` of its mode, and `register_passkey`, which ends the interaction, comes
+    /// last.
+    func passkeyMisuse(in node: FlowNodeDefinition, position: Int, of actions: [FlowAction]) -> String? {
+        let mode: PasskeyMode
+        switch self {
+        case .checkPasskey: mode = .authenticate
+        case .registerPasskey: mode = .register
+        default: return nil
+        }
+        guard node.collector("passkey")?.passkeyMode == mode else {
+            return "\(rawValue) needs a PASSKEY passkey with mode \(mode.rawValue)"
+        }
+        guard self == .checkPasskey || position == actions.count - 1 else {
+            return "register_passkey ends the interaction: it comes last"
+        }
+        return nil
+    }
+}
+
 extension FlowNodeDefinition {
     /// The policy a new password must meet on this node: the server's baseline and the `PASSWORD` collector's own,
     /// when a button of the node creates an account or sets a password; `nil` when the node only checks one.

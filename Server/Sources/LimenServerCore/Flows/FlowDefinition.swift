@@ -64,6 +64,8 @@ package struct CollectorDefinition: Sendable, Equatable {
     package var policy: PasswordPolicy?
     /// What pressing a button does.
     package var behaviour: ButtonBehaviour?
+    /// What a `PASSKEY` does: register a passkey or sign in with one.
+    package var passkeyMode: PasskeyMode?
 
     /// Makes it of its parts.
     package init(
@@ -95,6 +97,14 @@ package struct CollectorDefinition: Sendable, Equatable {
         /// What the submission sends.
         package var value: String
     }
+}
+
+/// What a `PASSKEY` collector's ceremony is (its `mode`).
+package enum PasskeyMode: String, Sendable, Equatable, CaseIterable {
+    /// A new passkey for the signed-in user (`navigator.credentials.create()`).
+    case register
+    /// A sign-in with a passkey (`navigator.credentials.get()`).
+    case authenticate
 }
 
 /// What pressing a button does: run actions in order, then go to a node; or move to another flow.
@@ -144,6 +154,12 @@ package enum FlowAction: String, Sendable, CaseIterable, Codable {
     case requireConsent = "require_consent"
     /// Ends the interaction with an authorization code for the identified user.
     case complete
+    /// Checks the `passkey` collector's assertion (a sign-in with a passkey, ``PasskeyCeremonies``) and identifies the
+    /// user whose credential signed it.
+    case checkPasskey = "check_passkey"
+    /// Checks the `passkey` collector's registration and stores the new passkey for the signed-in user (the start's
+    /// bearer token), named by the optional `name`; the interaction then ends with `registered`, no code.
+    case registerPasskey = "register_passkey"
 
     /// The collectors it reads from its node when the same button ran `earlier` before it: `create_account` after
     /// `check_email_code` takes the address the code proved, not an `email` field.
@@ -159,6 +175,7 @@ package enum FlowAction: String, Sendable, CaseIterable, Codable {
         case .sendPhoneCode: ["phone"]
         case .checkEmailCode, .checkPhoneCode: ["code"]
         case .signInWithApple: ["identity_token", "nonce"]
+        case .checkPasskey, .registerPasskey: ["passkey"]
         case .setPassword: ["password"]
         case .createAnonymousAccount, .markEmailVerified, .resendPhoneCode, .requireConsent, .complete: []
         }

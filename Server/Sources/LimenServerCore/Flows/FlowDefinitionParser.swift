@@ -68,6 +68,9 @@ struct FlowDefinitionParser {
         {
             throw error(at: path + ".collectors", "a PASSWORD_VERIFY needs a PASSWORD in the same node")
         }
+        if collectors.filter({ $0.type == .passkey }).count > 1 {
+            throw error(at: path + ".collectors", "a node has at most one PASSKEY")
+        }
         return FlowNodeDefinition(
             id: try identifier(fields["id"], at: path + ".id"),
             name: try text(fields["name"], at: path + ".name"),
@@ -81,7 +84,7 @@ struct FlowDefinitionParser {
             node, at: path,
             keys: [
                 "type", "key", "label", "required", "validation", "options", "policy", "actions", "next", "flow",
-                "provider",
+                "provider", "mode",
             ])
         let typeName = try text(fields["type"], at: path + ".type")
         guard let type = CollectorType(rawValue: typeName) else {
@@ -101,6 +104,14 @@ struct FlowDefinitionParser {
         try refuse(fields, ["policy"], unless: type == .password, at: path)
         try refuse(fields, ["actions", "next", "flow"], unless: type.isButton && type != .idp, at: path)
         try refuse(fields, ["provider"], unless: type == .idp, at: path)
+        try refuse(fields, ["mode"], unless: type == .passkey, at: path)
+        if type == .passkey {
+            let mode = try text(fields["mode"], at: path + ".mode")
+            guard let passkeyMode = PasskeyMode(rawValue: mode) else {
+                throw error(at: path + ".mode", "expected register or authenticate, not \(mode)")
+            }
+            collector.passkeyMode = passkeyMode
+        }
         if let validation = fields["validation"] { collector.validation = try self.validation(validation, at: path) }
         if let options = fields["options"] { collector.options = try self.options(options, at: path + ".options") }
         if type.choosesAmongOptions, collector.options.isEmpty {

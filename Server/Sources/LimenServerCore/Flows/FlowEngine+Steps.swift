@@ -39,6 +39,7 @@ extension FlowEngine {
         nodeID: String,
         context: FlowContext
     ) async throws(StorageError) -> FlowAnswer {
+        let context = try await preparing(context, toShow: flow.node(nodeID), request: interaction.record)
         var next = interaction.record
         (next.flow, next.node, next.context, next.revision) =
             (flow.id, nodeID, FlowInteractionRecord.encode(context), next.revision + 1)
@@ -59,6 +60,7 @@ extension FlowEngine {
         _ refusal: FlowRefusal,
         attempt: Int? = nil
     ) async throws(StorageError) -> FlowAnswer {
+        let context = try await preparing(context, toShow: node, request: interaction.record)
         if !interaction.isHostedPage {
             var next = interaction.record
             if let attempt {
@@ -182,8 +184,11 @@ extension FlowEngine {
         return .continue(node, policy: node.passwordPolicy, prefill: Self.prefill(context))
     }
 
-    /// The values filled in for the person: the email address already entered or hinted, the phone number entered.
+    /// The values filled in for the person: the email address already entered or hinted, the phone number entered,
+    /// and a `PASSKEY`'s options (the JSON text of the ceremony the node shows).
     package static func prefill(_ context: FlowContext) -> [String: String] {
-        ["email": context.email, "phone": context.phone].compactMapValues { $0 }
+        var values = ["email": context.email, "phone": context.phone].compactMapValues { $0 }
+        if let passkey = context.passkey { values[passkey.collector] = passkey.options }
+        return values
     }
 }

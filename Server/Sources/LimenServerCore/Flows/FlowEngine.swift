@@ -106,7 +106,14 @@ package struct FlowEngine: Sendable {
             codeChallenge: challenge, loginHint: accepted.loginHint, uiLocales: accepted.uiLocales,
             acrValues: acrValues.map { String($0.prefix(256)) }, signedInSubject: signedIn?.subject,
             allowMigration: allowMigration)
-        let context = FlowContext(loginHint: accepted.loginHint)
+        if flow.node(flow.start)?.registersPasskey == true, signedIn == nil {
+            return .failure(
+                "invalid_token",
+                "Registering a passkey needs the signed-in user's access token (Authorization: Bearer).",
+                status: .unauthenticated)
+        }
+        let context = try await preparing(
+            FlowContext(loginHint: accepted.loginHint), toShow: flow.node(flow.start), request: request)
         let id = RandomIdentifier.make()
         let now = services.now()
         let record = FlowInteractionRecord(
@@ -275,6 +282,14 @@ package struct FlowEngine: Sendable {
             return .answer(.failure(code, message, status: status, interaction: interaction.id))
         case .completed(let context):
             return .completed(interaction, context)
+        case .registered(let context):
+            guard try await finish(interaction, status: .succeeded, context: context) else {
+                return .answer(
+                    .failure(
+                        "interaction_finished", "This interaction is over: start again.", status: .conflict,
+                        interaction: interaction.id))
+            }
+            return .answer(FlowAnswer(interaction: interaction.id, node: .registered, flow: flow.id))
         }
     }
 }

@@ -16,6 +16,9 @@ package enum FlowNode: Sendable, Equatable {
     /// The person signs in at upstream provider `provider` first: the app opens `url` in the platform's web session,
     /// which comes back to its redirect URI with a code that continues the interaction (``FlowFederationStep``).
     case redirect(url: String, provider: String)
+    /// The interaction is over, having registered a passkey for the signed-in user: `{"type": "success",
+    /// "registered": true}`, with no code (the app's session goes on as it was).
+    case registered
 
     /// The node's JSON.
     package var json: JSONValue {
@@ -40,6 +43,8 @@ package enum FlowNode: Sendable, Equatable {
                 ) { $1 })
         case .redirect(let url, let provider):
             .object(["type": .string("redirect"), "url": .string(url), "provider": .string(provider)])
+        case .registered:
+            .object(["type": .string("success"), "registered": .bool(true)])
         }
     }
 
@@ -67,7 +72,7 @@ extension CollectorDefinition {
     /// The collector's JSON: `type`, `key`, `label`, `required`, and where they apply `format` (`e164` for a `PHONE`),
     /// `validation`, `options`, the
     /// password `policy` (when the node sets a password), a `value` filled in (the email already entered) and an
-    /// `IDP`'s `provider`.
+    /// `IDP`'s `provider`, a `PASSKEY`'s `mode` and `options`.
     package func json(policy: PasswordPolicy?, value: String?) -> JSONValue {
         var members: [String: JSONValue] = [
             "type": .string(type.rawValue), "key": .string(key), "label": .string(label), "required": .bool(isRequired),
@@ -85,6 +90,11 @@ extension CollectorDefinition {
         if let value, type == .text || type == .phone { members["value"] = .string(value) }
         if type == .phone { members["format"] = .string("e164") }
         if case .federate(let provider) = behaviour { members["provider"] = .string(provider) }
+        if let passkeyMode {
+            members["mode"] = .string(passkeyMode.rawValue)
+            // A PASSKEY's value filled in is its ceremony's options (``FlowEngine/prefill(_:)``).
+            members["options"] = value.flatMap { try? JSONValue(parsing: Array($0.utf8)) } ?? .null
+        }
         return .object(members)
     }
 }

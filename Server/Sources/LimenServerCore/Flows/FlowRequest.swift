@@ -78,6 +78,8 @@ package struct FlowContext: Sendable, Equatable, Codable {
     package var replacedGuest: String?
     /// What an `IDP` collector's sign-in brought back, until the app continues the interaction with its code.
     package var federation: FlowFederationResult?
+    /// The passkey ceremony the current node's `PASSKEY` shows, until it is answered.
+    package var passkey: PasskeyChallenge?
 
     /// A new interaction's context: the `login_hint` filled in when it is an email address.
     package init(loginHint: String?) {

@@ -6,7 +6,7 @@ import LimenServerStorage
 package struct FlowServices: Sendable {
     /// The tables the flows read and write: interactions, users and identities, codes, consent, clients and profiles.
     package typealias Storage = FlowInteractionStore & UserStore & IdentityStore & GrantStore & ConsentStore
-        & ClientStore & ProfileStore
+        & ClientStore & ProfileStore & PasskeyStore
 
     /// The flows offered.
     package let flows: FlowCatalog
@@ -36,6 +36,8 @@ package struct FlowServices: Sendable {
     package let appleIdentities: AppleIdentityVerifier?
     /// What Limen keeps of its users' Sign in with Apple, when the `apple` setting is given.
     package let appleAccounts: AppleAccounts?
+    /// Passkey ceremonies: challenges, and the checks of what comes back.
+    package let passkeys: PasskeyCeremonies
     /// The issuer identifier (in codes' answers and email links).
     package let issuer: IssuerBox
     /// Whether flows may make accounts (``ServerConfiguration/signUpEnabled``).
@@ -61,6 +63,7 @@ package struct FlowServices: Sendable {
         upstreamProviders: UpstreamProviders,
         appleIdentities: AppleIdentityVerifier?,
         appleAccounts: AppleAccounts?,
+        passkeys: PasskeyCeremonies,
         issuer: IssuerBox,
         signUpEnabled: Bool,
         resources: [String],
@@ -80,6 +83,7 @@ package struct FlowServices: Sendable {
         self.upstreamProviders = upstreamProviders
         self.appleIdentities = appleIdentities
         self.appleAccounts = appleAccounts
+        self.passkeys = passkeys
         self.issuer = issuer
         self.signUpEnabled = signUpEnabled
         self.resources = resources

@@ -1,7 +1,7 @@
 import Foundation
 import LimenWire
 
-/// A submitted value: text, a list of choices, or a ticked box.
+/// A submitted value: text, a list of choices, a ticked box, or a passkey's credential.
 package enum FlowValue: Sendable, Equatable {
     /// A text, password or single choice.
     case text(String)
@@ -9,6 +9,8 @@ package enum FlowValue: Sendable, Equatable {
     case choices([String])
     /// A `CHECKBOX` without options.
     case flag(Bool)
+    /// A JSON object: a `PASSKEY`'s credential (`RegistrationResponseJSON` or `AuthenticationResponseJSON`).
+    case object([String: JSONValue])
 
     /// Whether nothing was given: empty text, no choice, an unticked box.
     package var isEmpty: Bool {
@@ -16,6 +18,7 @@ package enum FlowValue: Sendable, Equatable {
         case .text(let text): text.isEmpty
         case .choices(let choices): choices.isEmpty
         case .flag(let flag): !flag
+        case .object(let members): members.isEmpty
         }
     }
 }
@@ -43,8 +46,8 @@ package struct FlowSubmission: Sendable, Equatable {
     /// The most values a submission carries, and the longest text of one, in bytes.
     package static let limits = (values: 64, textBytes: 8192)
 
-    /// Reads a JSON body strictly: an object with exactly these members, each value text, a list of texts or a
-    /// boolean; the error says what is wrong.
+    /// Reads a JSON body strictly: an object with exactly these members, each value text, a list of texts, a boolean
+    /// or an object (a passkey's credential, whose size the body's limit bounds); the error says what is wrong.
     package static func parse(_ json: Data) -> Result<FlowSubmission, FlowRequestError> {
         guard case .object(let members)? = try? JSONValue(parsing: json) else {
             return .failure(.init("the body is not a JSON object (or names a member twice)"))
@@ -67,7 +70,8 @@ package struct FlowSubmission: Sendable, Equatable {
         case .object(let given)? where given.count <= limits.values:
             for (key, value) in given {
                 guard let parsed = Self.value(value) else {
-                    return .failure(.init("values.\(key) must be text, a list of texts or a boolean, not too long"))
+                    return .failure(
+                        .init("values.\(key) must be text, a list of texts, a boolean or an object, not too long"))
                 }
                 values[key] = parsed
             }
@@ -80,6 +84,7 @@ package struct FlowSubmission: Sendable, Equatable {
         switch json {
         case .string(let text) where text.utf8.count <= limits.textBytes: return .text(text)
         case .bool(let flag): return .flag(flag)
+        case .object(let members): return .object(members)
         case .array(let items) where items.count <= limits.values:
             let texts = items.compactMap { item -> String? in
                 guard case .string(let text) = item, text.utf8.count <= limits.textBytes else { return nil }
@@ -98,5 +103,16 @@ package struct FlowRequestError: Error, Sendable, Equatable {
 
     package init(_ description: String) {
         self.description = description
+    }
+}
+
+extension FlowValue {
+    /// The JSON object of a `PASSKEY`'s value: sent as an object, or as its JSON text (a hosted page's form field).
+    package static func credential(_ value: FlowValue?) -> [String: JSONValue]? {
+        switch value {
+        case .object(let members)?: members
+        case .text(let text)?: (try? JSONValue(parsing: Array(text.utf8)))?.objectValue
+        default: nil
+        }
     }
 }

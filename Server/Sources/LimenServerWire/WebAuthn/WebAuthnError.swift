@@ -54,6 +54,9 @@ public enum WebAuthnError: Error, Sendable, Equatable {
     case userNotVerified
     /// The assertion's signature is not the credential key's over the authenticator data and the client data's hash.
     case signatureInvalid
+    /// A registration or sign-in response that is not WebAuthn's JSON form: `type` not `public-key`, `id` and `rawId`
+    /// missing or different, no `response` object, or a member of it missing or not base64url.
+    case responseMalformed
     /// The signature counter did not grow past the stored one (and is not 0 on both sides): the authenticator may have
     /// been cloned (WebAuthn §6.1.1).
     case signCountNotIncreased
@@ -83,6 +86,7 @@ public enum WebAuthnError: Error, Sendable, Equatable {
         case .userNotPresent: "webauthn.user_not_present"
         case .userNotVerified: "webauthn.user_not_verified"
         case .signatureInvalid: "webauthn.signature_invalid"
+        case .responseMalformed: "webauthn.response_malformed"
         case .signCountNotIncreased: "webauthn.sign_count_not_increased"
         }
     }
@@ -114,6 +118,7 @@ extension WebAuthnError: LocalizedError {
         case .userNotPresent: "The authenticator did not see the user present."
         case .userNotVerified: "The authenticator did not verify the user."
         case .signatureInvalid: "The assertion signature does not verify."
+        case .responseMalformed: "The response is not WebAuthn's JSON form of a credential."
         case .signCountNotIncreased: "The signature counter did not increase: the authenticator may be cloned."
         }
     }

@@ -1,0 +1,58 @@
+import Foundation
+import LimenServerStorage
+import LimenWire
+
+extension FlowActionRunner {
+    /// The passkey actions: a sign-in checks the assertion against the node's ceremony and identifies the
+    /// credential's user; a registration stores the new passkey for the signed-in user and ends the interaction.
+    func runPasskeyAction(
+        _ action: FlowAction,
+        values: [String: FlowValue],
+        context: FlowContext,
+        request: FlowRequest
+    ) async throws(StorageError) -> FlowActionOutcome {
+        var context = context
+        guard let challenge = context.passkey else {
+            return .refused(Self.passkeyRefusal(.challengeExpired, "passkey"))
+        }
+        guard let response = FlowValue.credential(values[challenge.collector]) else {
+            return .refused(Self.passkeyRefusal(.invalidCredential, challenge.collector))
+        }
+        // Whatever the outcome, this ceremony's challenge is spent: the node is shown again with a new one.
+        context.passkey = nil
+        switch action {
+        case .registerPasskey:
+            guard let subject = request.signedInSubject, let user = try await services.store.user(id: subject) else {
+                return .failed(code: "no_user", message: "This account no longer exists.", status: .gone)
+            }
+            let name = Self.text(values["name"]).map { String($0.prefix(Self.maximumPasskeyNameLength)) } ?? "Passkey"
+            switch try await services.passkeys.register(response, challenge: challenge, user: user, name: name) {
+            case .success: return .registered(context)
+            case .failure(let refusal): return .refused(Self.passkeyRefusal(refusal, challenge.collector))
+            }
+        default:
+            switch try await services.passkeys.authenticate(response, challenge: challenge) {
+            case .success(let credential):
+                guard let user = try await services.store.user(id: credential.userID) else {
+                    return .refused(Self.passkeyRefusal(.unknownCredential, challenge.collector))
+                }
+                switch try await linking.identified(user, request: request, context: context) {
+                case .success(let identified): context = identified
+                case .failure(let refusal): return .refused(refusal)
+                }
+                return .proceeded(context)
+            case .failure(let refusal):
+                return .refused(Self.passkeyRefusal(refusal, challenge.collector))
+            }
+        }
+    }
+
+    /// The longest name of a passkey, in characters.
+    static let maximumPasskeyNameLength = 64
+
+    /// The refusal of a passkey answer, with its detail on collector `key`.
+    static func passkeyRefusal(_ refusal: PasskeyRefusal, _ key: String) -> FlowRefusal {
+        FlowRefusal(
+            message: refusal.message, details: [.init(key: key, code: refusal.rawValue, message: refusal.message)])
+    }
+}
