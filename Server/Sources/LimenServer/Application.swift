@@ -77,6 +77,8 @@ public enum LimenServerApplication {
         MeRoutes.add(
             to: router, service: tokens, gate: composition.accountChangeGate,
             unlinker: composition.identityUnlinker, removal: composition.accountRemoval)
+        PasskeyRoutes.add(
+            to: router, store: composition.store, service: tokens, gate: composition.accountChangeGate)
         if let apple = tokens.apple { AppleSignInKitRoutes.add(to: router, service: tokens, apple: apple) }
         AdminRoutes.add(
             to: router, store: composition.store, clients: composition.clientCache, accounts: composition.accounts,

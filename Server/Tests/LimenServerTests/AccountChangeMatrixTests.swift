@@ -27,6 +27,9 @@ struct AccountChangeMatrixTests {
         case unlinkIdentity = "DELETE /v1/me/identities/password"
         case linkingFlowStart = "POST /flows/email-code with a bearer token"
         case phoneLinkingFlowStart = "POST /flows/phone-code with a bearer token"
+        case passkeyRegistrationStart = "POST /flows/passkey-register with a bearer token"
+        case renamePasskey = "PATCH /v1/me/passkeys/{id}"
+        case removePasskey = "DELETE /v1/me/passkeys/{id}"
 
         var testDescription: String { rawValue }
     }
@@ -62,24 +65,29 @@ struct AccountChangeMatrixTests {
         try await FlowFixture.run(configure: Self.configure) { fixture in
             try await Self.addFirstPartyWeb(to: fixture)
             let grace = try #require(try await fixture.provider.store.user(email: FlowFixture.email))
+            try await Self.addPasskey(for: grace, in: fixture)
             let (token, secret) = try await Self.token(of: holder, for: grace, in: fixture)
             let outcome = try await Self.send(
                 path, bearer: token, clientSecret: secret, clientID: holder.clientID, in: fixture)
 
             let kinds = try await fixture.provider.store.identities(userID: grace.id).map(\.kind).sorted()
             let stored = try await fixture.provider.store.user(id: grace.id)
+            let passkeys = try await fixture.provider.store.passkeyCredentials(userID: grace.id).map(\.name)
             if holder == .firstPartyFresh {
                 #expect((200..<300).contains(outcome.status.code), "\(outcome)")
                 switch path {
                 case .deleteAccount: #expect(stored == nil)
                 case .unlinkIdentity: #expect(kinds == ["email"])
-                case .linkingFlowStart, .phoneLinkingFlowStart: #expect(stored != nil)
+                case .linkingFlowStart, .phoneLinkingFlowStart, .passkeyRegistrationStart: #expect(stored != nil)
+                case .renamePasskey: #expect(passkeys == ["Renamed"])
+                case .removePasskey: #expect(passkeys.isEmpty)
                 }
                 return
             }
             #expect(outcome == holder.expectedRefusal, "\(path) with \(holder)")
             #expect(stored != nil, "the account is kept")
             #expect(kinds == ["email", "password"], "the identities are kept")
+            #expect(passkeys == ["Laptop"], "the passkey is kept as it was")
         }
     }
 
@@ -88,7 +96,12 @@ struct AccountChangeMatrixTests {
         try await FlowFixture.run(configure: Self.configure) { fixture in
             try await Self.addFirstPartyWeb(to: fixture)
             let grace = try #require(try await fixture.provider.store.user(email: FlowFixture.email))
-            for path in [Path.linkingFlowStart, .phoneLinkingFlowStart, .unlinkIdentity, .deleteAccount] {
+            try await Self.addPasskey(for: grace, in: fixture)
+            let paths: [Path] = [
+                .linkingFlowStart, .phoneLinkingFlowStart, .passkeyRegistrationStart, .renamePasskey, .removePasskey,
+                .unlinkIdentity, .deleteAccount,
+            ]
+            for path in paths {
                 let (token, _) = try await Self.token(of: .confidentialWithoutSecret, for: grace, in: fixture)
                 let wrong = try await Self.send(
                     path, bearer: token, clientSecret: "not-the-secret", clientID: Self.firstPartyWeb, in: fixture)
@@ -115,6 +128,18 @@ struct AccountChangeMatrixTests {
     }
 
     // MARK: Tokens
+
+    /// The ID of the passkey ``addPasskey(for:in:)`` gives Grace.
+    static let passkeyID = Data([7, 7, 7, 7])
+
+    /// Gives `user` a passkey named "Laptop".
+    static func addPasskey(for user: UserRecord, in fixture: TokenFixture) async throws {
+        let stored = try await fixture.provider.store.insertPasskeyCredential(
+            PasskeyCredentialRecord(
+                credentialID: passkeyID, userID: user.id, userHandle: Data([1]), publicKey: Data([0xa0]), signCount: 0,
+                isBackupEligible: true, isBackedUp: true, name: "Laptop", createdAt: fixture.clock.now))
+        #expect(stored)
+    }
 
     /// The first-party confidential client `first-web`, with the native redirect so that codes can be made for it.
     static func addFirstPartyWeb(to fixture: TokenFixture) async throws {
@@ -169,8 +194,21 @@ struct AccountChangeMatrixTests {
             let body = clientSecret.map { FormEncoding.encode([("client_secret", $0)]) }
             if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
             response = try await fixture.send(.delete, target, headers: headers, body: body)
-        case .linkingFlowStart, .phoneLinkingFlowStart:
-            let flow = path == .linkingFlowStart ? "email-code" : "phone-code"
+        case .renamePasskey:
+            headers[.contentType] = "application/json"
+            var body: [String: JSONValue] = ["name": .string("Renamed")]
+            body["client_secret"] = clientSecret.map(JSONValue.string)
+            response = try await fixture.send(
+                .patch, "/v1/me/passkeys/\(Base64URL.encode(passkeyID))", headers: headers,
+                body: String(decoding: JSONValue.object(body).serialized(), as: UTF8.self))
+        case .removePasskey:
+            let body = clientSecret.map { FormEncoding.encode([("client_secret", $0)]) }
+            if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
+            response = try await fixture.send(
+                .delete, "/v1/me/passkeys/\(Base64URL.encode(passkeyID))", headers: headers, body: body)
+        case .linkingFlowStart, .phoneLinkingFlowStart, .passkeyRegistrationStart:
+            let flow =
+                [.linkingFlowStart: "email-code", .phoneLinkingFlowStart: "phone-code"][path] ?? "passkey-register"
             let fields: [(String, String?)] = [
                 ("client_id", clientID), ("redirect_uri", TokenFixture.nativeRedirect), ("scope", "openid email"),
                 ("state", "s-1"), ("code_challenge", PKCE.fixture.challenge), ("code_challenge_method", "S256"),

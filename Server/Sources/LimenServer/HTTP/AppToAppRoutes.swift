@@ -93,7 +93,7 @@ enum AppToAppRoutes {
         do {
             return try await JSONObjectBody.read(from: request, maximumSize: maximumBodySize)
         } catch {
-            throw .refused(response(for: error))
+            throw .refused(error.response)
         }
     }
 
@@ -103,18 +103,7 @@ enum AppToAppRoutes {
         do {
             return try body.string(name, maximumLength: maximumLength, required: true) ?? ""
         } catch {
-            throw .refused(response(for: error))
-        }
-    }
-
-    private static func response(for refusal: JSONObjectBody.Refusal) -> Response {
-        switch refusal {
-        case .unsupportedMediaType:
-            Responses.jsonError(
-                "invalid_request", description: "the body must be application/json", status: .unsupportedMediaType)
-        case .tooLarge:
-            Responses.jsonError("invalid_request", description: "the body is too large", status: .contentTooLarge)
-        case .invalid(let reason): Responses.jsonError("invalid_request", description: reason, status: .badRequest)
+            throw .refused(error.response)
         }
     }
 }

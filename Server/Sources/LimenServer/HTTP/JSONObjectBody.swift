@@ -45,3 +45,17 @@ struct JSONObjectBody {
         return text
     }
 }
+
+extension JSONObjectBody.Refusal {
+    /// The `invalid_request` answer: `415`, `413` or `400` with the reason.
+    var response: Response {
+        switch self {
+        case .unsupportedMediaType:
+            Responses.jsonError(
+                "invalid_request", description: "the body must be application/json", status: .unsupportedMediaType)
+        case .tooLarge:
+            Responses.jsonError("invalid_request", description: "the body is too large", status: .contentTooLarge)
+        case .invalid(let reason): Responses.jsonError("invalid_request", description: reason, status: .badRequest)
+        }
+    }
+}

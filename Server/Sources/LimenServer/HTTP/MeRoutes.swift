@@ -62,16 +62,22 @@ enum MeRoutes {
     }
 
     /// The answer of `change` once ``AccountChangeGate`` allowed the request's bearer token to change its account; the
-    /// gate's challenge otherwise.
-    private static func changing(
+    /// gate's challenge otherwise. A confidential client sends its secret as a form body (`client_secret`), as at
+    /// `/token`, unless the route read it from its own body (`clientSecret`).
+    static func changing(
         _ request: Request,
+        clientSecret: String?? = nil,
         gate: AccountChangeGate,
         change: (AccountChangePermit) async throws(StorageError) -> Response
     ) async throws -> Response {
-        // A confidential client sends its secret as a form body (`client_secret`), as at `/token`.
-        let clientSecret = try? await FormFields.read(from: request).get()["client_secret"]
+        let secret: String?
+        if let given = clientSecret {
+            secret = given
+        } else {
+            secret = try? await FormFields.read(from: request).get()["client_secret"]
+        }
         return try await storageErrors { () throws(StorageError) in
-            switch try await gate.authorize(bearer: BearerChallenge.token(in: request), clientSecret: clientSecret) {
+            switch try await gate.authorize(bearer: BearerChallenge.token(in: request), clientSecret: secret) {
             case .failure(let refusal): refusal.challenge.response
             case .success(let permit): try await change(permit)
             }
@@ -79,7 +85,7 @@ enum MeRoutes {
     }
 
     /// What `body` answers; a storage failure is a `500`.
-    private static func storageErrors(_ body: () async throws(StorageError) -> Response) async throws -> Response {
+    static func storageErrors(_ body: () async throws(StorageError) -> Response) async throws -> Response {
         do {
             return try await body()
         } catch {

@@ -34,7 +34,7 @@ enum BuiltInFlows {
             description: Next time, sign in with your face, fingerprint or device PIN instead of a password.
             collectors:
               - {type: PASSKEY, key: passkey, label: Passkey, mode: register, required: true}
-              - {type: TEXT, key: name, label: Name of this passkey, validation: {regex: '(?s).{0,\(FlowActionRunner.maximumPasskeyNameLength)}', message: Use at most \(FlowActionRunner.maximumPasskeyNameLength) characters.}}
+              - {type: TEXT, key: name, label: Name of this passkey, validation: {regex: '(?s).{0,\(PasskeyCeremonies.maximumNameLength)}', message: Use at most \(PasskeyCeremonies.maximumNameLength) characters.}}
               - {type: SUBMIT_BUTTON, key: submit, label: Save the passkey, actions: [register_passkey]}
         """
 

@@ -25,7 +25,8 @@ extension FlowActionRunner {
             guard let subject = request.signedInSubject, let user = try await services.store.user(id: subject) else {
                 return .failed(code: "no_user", message: "This account no longer exists.", status: .gone)
             }
-            let name = Self.text(values["name"]).map { String($0.prefix(Self.maximumPasskeyNameLength)) } ?? "Passkey"
+            let name =
+                Self.text(values["name"]).map { String($0.prefix(PasskeyCeremonies.maximumNameLength)) } ?? "Passkey"
             switch try await services.passkeys.register(response, challenge: challenge, user: user, name: name) {
             case .success: return .registered(context)
             case .failure(let refusal): return .refused(Self.passkeyRefusal(refusal, challenge.collector))
@@ -46,9 +47,6 @@ extension FlowActionRunner {
             }
         }
     }
-
-    /// The longest name of a passkey, in characters.
-    static let maximumPasskeyNameLength = 64
 
     /// The refusal of a passkey answer, with its detail on collector `key`.
     static func passkeyRefusal(_ refusal: PasskeyRefusal, _ key: String) -> FlowRefusal {

@@ -8,6 +8,8 @@ import LimenWire
 package struct PasskeyCeremonies: Sendable {
     /// How long a challenge is accepted.
     package static let challengeLifetime: TimeInterval = 5 * 60
+    /// The longest name of a passkey, in characters.
+    package static let maximumNameLength = 64
 
     /// The credentials and user handles.
     package let store: any PasskeyStore
