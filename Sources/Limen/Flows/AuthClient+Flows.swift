@@ -52,6 +52,15 @@ extension AuthClient {
 }
 
 extension AuthClient: FlowSession {
+    nonisolated func registeredPasskey() -> Node {
+        let state = state
+        guard state.phase == .signedIn else {
+            return .failure(
+                FailureNode(cause: .server(code: "no_user", message: "Nobody is signed in on this device.")))
+        }
+        return .success(SuccessNode(user: state.user, userType: .existing))
+    }
+
     /// Redeems a success node's code at `/token` on the browser sign-in's path (state, events, storage); `newUser`
     /// (the node's `new_user`) becomes the completion event's ``UserType``.
     func redeemFlowCode(

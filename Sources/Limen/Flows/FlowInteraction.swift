@@ -100,6 +100,8 @@ struct FlowInteraction: Sendable {
         case .redirect:
             // Only the press of an IDP collector, which reads the answer itself, is answered with a redirect.
             return .failure(FailureNode(cause: .invalidResponse("unexpected redirect node")))
+        case .registered:
+            return flows.session.registeredPasskey()
         case .success(let code, let state, let issuer, let newUser):
             return await flows.session.redeemFlowCode(
                 code, state: state, issuer: issuer, newUser: newUser, interaction: here)

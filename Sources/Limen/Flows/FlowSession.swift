@@ -13,4 +13,6 @@ protocol FlowSession: Sendable {
     /// Redeems a success node's code on the sign-in path (state, events, storage).
     func redeemFlowCode(_ code: String, state: String?, issuer: String?, newUser: Bool?, interaction: FlowInteraction)
         async -> Node
+    /// The end of a flow that registered a passkey for the signed-in user: a success with the session as it is.
+    func registeredPasskey() -> Node
 }

@@ -53,6 +53,7 @@ public final class ContinueNode: Sendable {
             case "CHECKBOX" where !document.options.isEmpty: return MultiSelectCollector(document)
             case "CHECKBOX": return CheckboxCollector(document)
             case "IDP": return IdpCollector(document, step: step, interaction: interaction)
+            case "PASSKEY": return PasskeyCollector(document)
             default: return UnknownCollector(document)
             }
         }
@@ -104,7 +105,8 @@ public final class ContinueNode: Sendable {
         return await interaction.submit(self, action: action)
     }
 
-    /// The values as the server takes them: text, a list of choices, or `true`; empty values are left out.
+    /// The values as the server takes them: text, a list of choices, `true`, or a passkey's credential; empty values
+    /// are left out.
     var values: [String: JSONValue] {
         collectors.reduce(into: [:]) { values, collector in
             switch collector {
@@ -114,6 +116,7 @@ public final class ContinueNode: Sendable {
             case let field as MultiSelectCollector where !field.value.isEmpty:
                 values[field.key] = .array(field.value.map(JSONValue.string))
             case let field as CheckboxCollector where field.value: values[field.key] = .bool(true)
+            case let field as PasskeyCollector: values[field.key] = field.value
             default: break
             }
         }

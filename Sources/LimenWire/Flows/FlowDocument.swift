@@ -54,6 +54,9 @@ public enum FlowNodeDocument: Sendable, Equatable {
     /// The interaction is over with an authorization code to redeem with the PKCE verifier; `newUser` is the
     /// server's `new_user` (whether the interaction created the account), `nil` from a server that does not say.
     case success(code: String, state: String?, issuer: String?, newUser: Bool?)
+    /// The interaction is over having registered a passkey for the signed-in user (`{"type": "success",
+    /// "registered": true}`): no code, the session goes on as it was.
+    case registered
     /// A node type this version does not know (from a newer server).
     case unknown(type: String)
 
@@ -73,6 +76,8 @@ public enum FlowNodeDocument: Sendable, Equatable {
             self = .redirect(url: try Self.webURL(reader.string("url")), provider: reader.optionalString("provider"))
         case "failure":
             self = .failure(code: try reader.string("code"), message: reader.optionalString("message") ?? "")
+        case "success" where members["registered"]?.boolValue == true && members["code"] == nil:
+            self = .registered
         case "success":
             self = .success(
                 code: try reader.string("code"), state: reader.optionalString("state"),
@@ -140,6 +145,11 @@ public struct FlowCollectorDocument: Sendable, Equatable {
     public var validation: (regex: String, message: String)?
     /// The choices, for `DROPDOWN`, `RADIO`, `COMBOBOX` and `CHECKBOX`.
     public var options: [(label: String, value: String)]
+    /// A `PASSKEY`'s ceremony: `register` or `authenticate` (its `mode`).
+    public var mode: String?
+    /// A `PASSKEY`'s WebAuthn options, as the server sent them (its `options` object:
+    /// `PublicKeyCredentialCreationOptionsJSON` or `PublicKeyCredentialRequestOptionsJSON`).
+    public var passkeyOptions: JSONValue?
     /// The password policy, on a `PASSWORD` of a node that sets a password.
     public var policy: FlowPasswordPolicy?
     /// A value filled in by the server (the email address already entered).
@@ -157,9 +167,14 @@ public struct FlowCollectorDocument: Sendable, Equatable {
         if let validation = try reader.optionalObject("validation") {
             self.validation = (try validation.string("regex"), validation.optionalString("message") ?? "")
         }
-        options = try reader.objects("options").map { option throws(FlowDocumentError) in
-            (label: option.optionalString("label") ?? "", value: try option.string("value"))
+        if case .object = reader.members["options"] {
+            (options, passkeyOptions) = ([], reader.members["options"])
+        } else {
+            options = try reader.objects("options").map { option throws(FlowDocumentError) in
+                (label: option.optionalString("label") ?? "", value: try option.string("value"))
+            }
         }
+        mode = reader.optionalString("mode")
         policy = try reader.optionalObject("policy").map { policy throws(FlowDocumentError) in
             try Self.policy(policy)
         }
@@ -191,6 +206,7 @@ public struct FlowCollectorDocument: Sendable, Equatable {
             && lhs.validation?.regex == rhs.validation?.regex && lhs.validation?.message == rhs.validation?.message
             && lhs.options.map(\.label) == rhs.options.map(\.label)
             && lhs.options.map(\.value) == rhs.options.map(\.value) && lhs.policy == rhs.policy
-            && lhs.value == rhs.value && lhs.provider == rhs.provider
+            && lhs.value == rhs.value && lhs.provider == rhs.provider && lhs.mode == rhs.mode
+            && lhs.passkeyOptions == rhs.passkeyOptions
     }
 }

@@ -58,6 +58,51 @@ struct FlowClientTests {
         #expect(fields["client_id"] == "app")
     }
 
+    @Test("a PASSKEY step gives a PasskeyCollector whose credential is sent as a JSON object; registered ends it")
+    func passkeyStep() async throws {
+        let transport = RecordingTransport()
+        await transport.respond(
+            to: Self.issuer.appendingPathComponent("flows/passkey-register"),
+            json: """
+                {"interaction": "i1", "node": {"type": "continue", "id": "register", "collectors": [
+                  {"type": "PASSKEY", "key": "passkey", "label": "Passkey", "required": true, "mode": "register",
+                   "options": {"challenge": "Y2g", "rp": {"id": "id.example", "name": "Limen"}}},
+                  {"type": "SUBMIT_BUTTON", "key": "submit", "label": "Save"}]}}
+                """)
+        await transport.respond(
+            to: Self.issuer.appendingPathComponent("flows/interactions/i1"),
+            json: #"{"interaction": "i1", "node": {"type": "success", "registered": true}}"#)
+        let configuration = Configuration(
+            issuer: Self.issuer, clientID: "app", redirectURI: URL(string: "com.example.app:/callback"),
+            store: MemoryStore(), transport: transport)
+        let flows = FlowClient(
+            configuration: configuration, emailCodeSteps: EmailCodeSteps(),
+            session: StubSession(accessToken: .success("at-1")))
+
+        guard
+            case .continue(let step) = await flows.start(
+                "passkey-register", options: SignInOptions(), carryingSession: true)
+        else {
+            Issue.record("the start did not go on")
+            return
+        }
+        let passkey = try #require(step.collectors.first as? PasskeyCollector)
+        #expect(passkey.mode == .register)
+        #expect(passkey.options.objectValue?["challenge"]?.stringValue == "Y2g")
+        #expect(passkey.validate() == [.required])
+        let credential = JSONValue.object(["id": .string("abc"), "type": .string("public-key")])
+        passkey.value = credential
+        #expect(passkey.validate().isEmpty)
+        guard case .failure(let failure) = await step.next() else {
+            Issue.record("registered did not reach the session")
+            return
+        }
+        #expect(failure.cause == .incomplete(step: "registered"))
+        let submitted = try #require(await transport.requests.last)
+        let body = try JSONValue(parsing: submitted.body ?? Data())
+        #expect(body.objectValue?["values"]?.objectValue?["passkey"] == credential)
+    }
+
     @Test("a token that cannot be refreshed now makes the start a failure with that cause, and nothing is sent")
     func unrefreshableToken() async throws {
         let (flows, transport) = await Self.flows(StubSession(accessToken: .failure(.network(.timeout))))
@@ -94,5 +139,9 @@ private struct StubSession: FlowSession {
         async -> Node
     {
         .failure(FailureNode(cause: .incomplete(step: "success")))
+    }
+
+    func registeredPasskey() -> Node {
+        .failure(FailureNode(cause: .incomplete(step: "registered")))
     }
 }

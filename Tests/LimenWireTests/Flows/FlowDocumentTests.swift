@@ -42,6 +42,31 @@ struct FlowDocumentTests {
         #expect(!step.collectors[3].isRequired)
     }
 
+    @Test("a PASSKEY collector keeps its mode and WebAuthn options object; a passkey registration's end has no code")
+    func passkeys() throws {
+        let document = try parse(
+            """
+            {"interaction": "i", "node": {"type": "continue", "id": "passkey", "collectors": [
+               {"type": "PASSKEY", "key": "passkey", "label": "Passkey", "required": true, "mode": "authenticate",
+                "options": {"challenge": "Y2hhbGxlbmdl", "rpId": "example.com", "allowCredentials": []}},
+               {"type": "DROPDOWN", "key": "plan", "label": "Plan", "options": [{"label": "Free", "value": "free"}]}
+             ]}}
+            """)
+        guard case .continue(let step) = document.node else {
+            Issue.record("not a continue node: \(document.node)")
+            return
+        }
+        #expect(step.collectors[0].mode == "authenticate")
+        #expect(step.collectors[0].passkeyOptions?.objectValue?["rpId"]?.stringValue == "example.com")
+        #expect(step.collectors[0].options.isEmpty)
+        #expect(step.collectors[1].passkeyOptions == nil)
+        #expect(step.collectors[1].options.map(\.value) == ["free"])
+        #expect(try parse(#"{"node": {"type": "success", "registered": true}}"#).node == .registered)
+        #expect(throws: FlowDocumentError.self) {
+            try parse(#"{"node": {"type": "success", "registered": false}}"#)
+        }
+    }
+
     @Test("error, failure and success nodes, and a node type from a newer server")
     func otherNodes() throws {
         let error = try parse(
