@@ -102,6 +102,9 @@ struct FlowTerminal {
             try ask(checkbox, insisting: insisting) { field in
                 field.value = ["y", "yes"].contains(try read("\(field.label) [y/N]: ").lowercased())
             }
+        case let passkey as PasskeyCollector:
+            StandardError.writeLine(
+                "(\(passkey.label): a passkey, which `limen` in a terminal cannot use: choose another way to sign in)")
         case let unknown as UnknownCollector:
             StandardError.writeLine("(\(unknown.label): a \(unknown.type) field this version of limen cannot show)")
         default:

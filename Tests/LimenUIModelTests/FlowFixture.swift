@@ -8,7 +8,7 @@ import TestSupport
 enum FlowFixture {
     /// The keys of the built-in `sign-in` flow's first step, in order.
     static let signInKeys = [
-        "email", "password", "submit", "forgot-password", "create-account", "email-code", "phone-code",
+        "email", "password", "submit", "forgot-password", "create-account", "email-code", "phone-code", "passkey",
     ]
 
     /// `AuthClient` for the seeded first-party native client `limen-cli` and its registered loopback redirect.

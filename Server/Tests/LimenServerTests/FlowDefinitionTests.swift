@@ -58,7 +58,7 @@ struct FlowDefinitionTests {
         #expect(
             catalog.flows["sign-in"]?.node("credentials")?.collectors.map(\.key) == [
                 "email", "password", "submit", "forgot-password", "create-account", "email-code",
-                "phone-code",
+                "phone-code", "passkey",
             ])
     }
 

@@ -200,6 +200,24 @@ struct PasskeyFlowTests {
         }
     }
 
+    @Test(
+        "sign-in's passkey button moves to the passkey flow with a ceremony of its own; an answer without rawId works")
+    func fromSignIn() async throws {
+        try await FlowFixture.run { fixture in
+            let authenticator = SoftwareAuthenticator(origin: TokenFixture.passkeyOrigin)
+            #expect(try await fixture.registerPasskey(with: authenticator).nodeType == "success")
+            let started = try await fixture.startFlow("sign-in")
+            let id = try #require(started["interaction"])
+            let moved = try await fixture.continueFlow(id, node: "credentials", action: "passkey")
+            #expect(moved.node["id"]?.stringValue == "passkey")
+            var answer = try authenticator.authenticate(try TokenFixture.passkeyOptions(moved)).objectValue ?? [:]
+            answer["rawId"] = nil
+            let success = try await fixture.answerPasskey(id, .object(answer))
+            #expect(success.nodeType == "success")
+            #expect(success.node["code"]?.stringValue != nil)
+        }
+    }
+
     @Test("a synced passkey (counter always 0) signs in again and again")
     func syncedPasskey() async throws {
         try await FlowFixture.run { fixture in

@@ -72,7 +72,8 @@ enum BuiltInFlows {
               - {type: SUBMIT_BUTTON, key: submit, label: Continue with Apple, actions: [sign_in_with_apple, require_consent, complete]}
         """
 
-    /// Email and password; links to password reset, sign-up and passwordless sign-in by email or phone.
+    /// Email and password; links to password reset, sign-up and passwordless sign-in by email or phone, and a button
+    /// to sign in with a passkey instead (native apps; the hosted pages leave it out until they run WebAuthn).
     package static let signIn = """
         id: sign-in
         start: credentials
@@ -88,6 +89,7 @@ enum BuiltInFlows {
               - {type: FLOW_LINK, key: create-account, label: Create an account, flow: sign-up}
               - {type: FLOW_LINK, key: email-code, label: Sign in with a code instead, flow: email-code}
               - {type: FLOW_LINK, key: phone-code, label: Sign in with a phone number, flow: phone-code}
+              - {type: FLOW_BUTTON, key: passkey, label: Sign in with a passkey, flow: passkey}
         """
 
     /// A new account: the email address, proved by a code sent to it, then a password and an optional name; links

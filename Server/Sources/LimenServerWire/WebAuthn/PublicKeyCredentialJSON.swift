@@ -46,8 +46,9 @@ public struct AuthenticationResponseJSON: Sendable {
     }
 }
 
-/// The members both responses share: `id` and `rawId` (the same base64url credential ID), `type` `public-key`, and
-/// the `response` object whose members each ceremony reads.
+/// The members both responses share: `id` and `rawId` (the same base64url credential ID; a missing `rawId` is taken
+/// to be `id`, as some clients leave it out), `type` `public-key`, and the `response` object whose members each
+/// ceremony reads.
 private struct PublicKeyCredentialJSON {
     /// The credential ID.
     let rawID: [UInt8]
@@ -56,7 +57,7 @@ private struct PublicKeyCredentialJSON {
 
     init(_ json: [String: JSONValue]) throws(WebAuthnError) {
         guard json["type"]?.stringValue == "public-key", let id = json["id"]?.stringValue,
-            json["rawId"]?.stringValue == id, let rawID = Base64URL.decode(id), !rawID.isEmpty,
+            (json["rawId"] ?? .string(id)).stringValue == id, let rawID = Base64URL.decode(id), !rawID.isEmpty,
             let response = json["response"]?.objectValue
         else { throw .responseMalformed }
         guard rawID.count <= AuthenticatorData.maximumCredentialIDLength else { throw .credentialIDTooLong }
