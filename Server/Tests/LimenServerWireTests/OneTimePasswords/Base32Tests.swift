@@ -4,12 +4,12 @@ import Testing
 @Suite("Base32: RFC 4648 encoding without padding, strict decoding")
 struct Base32Tests {
     /// RFC 4648 §10's test vectors, padding removed as otpauth URIs carry them.
-    static let vectors: [(String, String)] = [
+    static let rfcTable: [(String, String)] = [
         ("", ""), ("f", "MY"), ("fo", "MZXQ"), ("foo", "MZXW6"), ("foob", "MZXW6YQ"), ("fooba", "MZXW6YTB"),
         ("foobar", "MZXW6YTBOI"),
     ]
 
-    @Test("RFC 4648 §10's vectors encode, and decode padded, unpadded, lower case and spaced", arguments: vectors)
+    @Test("RFC 4648 §10's vectors encode, and decode padded, unpadded, lower case and spaced", arguments: rfcTable)
     func vectors(text: String, encoded: String) throws {
         let bytes = Array(text.utf8)
         #expect(Base32.encode(bytes) == encoded)

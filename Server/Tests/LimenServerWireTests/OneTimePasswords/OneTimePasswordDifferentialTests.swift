@@ -59,7 +59,7 @@ struct OneTimePasswordDifferentialTests {
 
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
-    static func ask(_ request: PeerRequest) async throws -> PeerAnswer {
+    private static func ask(_ request: PeerRequest) async throws -> PeerAnswer {
         try await PythonVectors.oneTimePasswords.run([], input: JSONEncoder().encode(request), as: PeerAnswer.self)
     }
 

@@ -8,7 +8,7 @@ struct TOTPTests {
     static let rfcSecret = Array("12345678901234567890".utf8)
 
     /// RFC 6238 Appendix B's SHA-1 rows: time (seconds since the epoch), step, and the 8-digit code.
-    static let rfcVectors: [(Int, Int64, String)] = [
+    static let rfcTable: [(Int, Int64, String)] = [
         (59, 0x1, "94287082"),
         (1_111_111_109, 0x23523EC, "07081804"),
         (1_111_111_111, 0x23523ED, "14050471"),
@@ -21,7 +21,7 @@ struct TOTPTests {
     /// A time in the middle of a step, whose neighbouring steps' codes are all different.
     static let now = Date(timeIntervalSince1970: 1_700_000_015)
 
-    @Test("RFC 6238 Appendix B's SHA-1 vectors: 8 digits as printed, 6 digits as their last six", arguments: rfcVectors)
+    @Test("RFC 6238 Appendix B's SHA-1 vectors: 8 digits as printed, 6 digits as their last six", arguments: rfcTable)
     func rfcVectors(time: Int, step: Int64, code: String) throws {
         let date = Date(timeIntervalSince1970: TimeInterval(time))
         let eight = try TOTP(secret: Self.rfcSecret, digits: 8)
