@@ -5,8 +5,9 @@ import LimenWire
 extension RecoveryCode {
     /// The form kept at rest: SHA-256 of the ``normalized`` code.
     ///
-    /// A plain hash is enough, without salt or a slow KDF: each code is ≈ 59 bits drawn at random by a secure generator,
-    /// so nothing shorter than a search of 2^59 candidates per code inverts it, and no two people share one.
+    /// A plain hash is enough, without salt or a slow KDF, because the codes are high-entropy random values, not chosen
+    /// by people: each is ≈ 59 bits from a secure generator, so the only way back from a stolen hash is a search of
+    /// 2^59 candidates, which salt or precomputed tables would not change.
     package var hash: Data {
         Data(SHA256.hash(data: Data(normalized.utf8)))
     }
@@ -25,9 +26,9 @@ extension RecoveryCode {
         guard let code = RecoveryCode(typed: typed) else { return nil }
         let presented = Base64URL.encode(code.hash)
         var found: Int?
-        for (index, stored) in storedHashes.enumerated() where ConstantTime.equals(presented, Base64URL.encode(stored))
-        {
-            if found == nil { found = index }
+        for (index, stored) in storedHashes.enumerated() {
+            let equal = ConstantTime.equals(presented, Base64URL.encode(stored))
+            if equal, found == nil { found = index }
         }
         return found
     }
