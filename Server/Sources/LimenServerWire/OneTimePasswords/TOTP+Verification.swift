@@ -10,9 +10,9 @@ extension TOTP {
     /// The time step whose code `submitted` is, within `window` steps either side of `date`'s step and later than
     /// `lastUsedStep`, so that the caller stores it and the same code (or an earlier one) is never accepted again.
     ///
-    /// Spaces are dropped (apps show `123 456`) and whitespace around the code is trimmed; what is left must be
-    /// exactly ``digits`` ASCII digits, or the code is refused before anything is computed. Each of the window's codes
-    /// is compared in constant time, all of them every time.
+    /// Spaces are dropped (apps show `123 456`) and tabs and line breaks around the code are trimmed; what is left
+    /// must be exactly ``digits`` ASCII digits, or the code is refused before anything is computed. Each of the
+    /// window's codes is compared in constant time, all of them every time.
     ///
     /// ```swift
     /// let step = try totp.verify("492039", at: now, lastUsedStep: account.lastTOTPStep)
@@ -43,10 +43,14 @@ extension TOTP {
         throw reused ? .codeReused : .codeMismatch
     }
 
-    /// `submitted` without spaces and surrounding whitespace when that leaves exactly ``digits`` ASCII digits.
+    /// `submitted` without ASCII spaces, and without tabs and line breaks at its ends, when that leaves exactly
+    /// ``digits`` ASCII digits. Only ASCII is dropped: Foundation's whitespace would also drop invisible characters
+    /// such as U+200B.
     private func normalized(_ submitted: String) -> String? {
         guard submitted.utf8.count <= Self.maximumSubmissionLength else { return nil }
-        let code = submitted.trimmingCharacters(in: .whitespacesAndNewlines).utf8.filter { $0 != UInt8(ascii: " ") }
+        let blank: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")]
+        let trimmed = submitted.utf8.drop { blank.contains($0) }.reversed().drop { blank.contains($0) }.reversed()
+        let code = trimmed.filter { $0 != UInt8(ascii: " ") }
         guard code.count == digits, code.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
             return nil
         }
