@@ -75,7 +75,7 @@ struct CBORCase: Decodable {
 
 @Suite(
     "CBOR reader against Python's cbor2",
-    .disabled(if: PythonVectors.unavailableReason != nil, "\(PythonVectors.unavailableReason ?? "")"))
+    .disabled(if: PythonVectors.webAuthn.unavailableReason != nil, "\(PythonVectors.webAuthn.unavailableReason ?? "")"))
 struct CBORDifferentialTests {
     /// Refusals of well-formed CBOR that cbor2 reads: what lies outside the subset, or beyond the reader's limits.
     static let subsetRefusals: Set<CBORError> = [
@@ -84,7 +84,7 @@ struct CBORDifferentialTests {
 
     @Test("random items, edge cases and damaged copies: the reader accepts only what cbor2 reads, and reads it alike")
     func differential() async throws {
-        let cases = try await PythonVectors.run(["cbor", "8949", "400"], as: [CBORCase].self)
+        let cases = try await PythonVectors.webAuthn.run(["cbor", "8949", "400"], as: [CBORCase].self)
         #expect(cases.count > 1000)
         var accepted = 0
         for item in cases {

@@ -35,10 +35,10 @@ struct WebAuthnVectors: Decodable {
 
 @Suite(
     "WebAuthn ceremonies made by Python's cryptography and cbor2: accepted as made, refused when tampered with",
-    .disabled(if: PythonVectors.unavailableReason != nil, "\(PythonVectors.unavailableReason ?? "")"))
+    .disabled(if: PythonVectors.webAuthn.unavailableReason != nil, "\(PythonVectors.webAuthn.unavailableReason ?? "")"))
 struct WebAuthnVectorTests {
     static func vectors() async throws -> WebAuthnVectors {
-        try await PythonVectors.run(["webauthn"], as: WebAuthnVectors.self)
+        try await PythonVectors.webAuthn.run(["webauthn"], as: WebAuthnVectors.self)
     }
 
     /// Registers `ceremony` as a server would; the credential.
