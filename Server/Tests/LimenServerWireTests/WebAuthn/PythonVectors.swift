@@ -9,16 +9,9 @@ enum PythonVectors {
     static let unavailableReason = Peers.missingPythonModules(
         "cbor2, cryptography", install: "python3 -m pip install cbor2 cryptography")
 
-    /// The script, found from this file.
-    static let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Tests/Peers/webauthn/vectors.py")
-
     /// Runs the script with `arguments` and decodes the JSON it prints.
     static func run<Output: Decodable>(_ arguments: [String], as type: Output.Type) async throws -> Output {
-        let output = try await Subprocess.run(
-            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", script.path] + arguments)
+        let output = try await PythonScript.run("Tests/Peers/webauthn/vectors.py", arguments: arguments)
         return try JSONDecoder().decode(Output.self, from: output)
     }
 }
