@@ -14,10 +14,10 @@ package enum DPoPTargetURICheck {
         guard let target = DPoPTargetURI(text) else { return }
         let form = target.description
         let finding = { (what: String) in FuzzFinding(description: "\(text.debugDescription) → \(form): \(what)") }
-        guard let schemeEnd = form.range(of: "://"), ["http", "https"].contains(form[..<schemeEnd.lowerBound]) else {
+        guard let scheme = ["http://", "https://"].first(where: form.hasPrefix) else {
             throw finding("not http or https")
         }
-        let afterScheme = form[schemeEnd.upperBound...]
+        let afterScheme = form.dropFirst(scheme.count)
         guard let pathStart = afterScheme.firstIndex(of: "/"), pathStart > afterScheme.startIndex else {
             throw finding("no host, or no path")
         }

@@ -34,7 +34,7 @@ public enum DPoPProofError: Error, Sendable, Equatable {
     case targetURIMismatch
     /// The server expects a nonce and the proof has none.
     case nonceMissing
-    /// The proof's `nonce` is not the one the server expects (a stale or made-up nonce).
+    /// The proof's `nonce` is not the one the server expects (a stale or made-up nonce, or not a string).
     case nonceMismatch
     /// The `iat` claim lies outside the verifier's window around now (too old, or too far ahead).
     case issuedAtOutsideWindow

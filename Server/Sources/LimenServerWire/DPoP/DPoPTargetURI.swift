@@ -11,14 +11,16 @@ public struct DPoPTargetURI: Sendable, Hashable, CustomStringConvertible {
     /// The normalised URI: `scheme://host[:port]/path`.
     public let description: String
 
-    /// The normalised form of `uri`, or `nil` unless it is an absolute `http` or `https` URI with a host and no user
-    /// information.
+    /// The normalised form of `uri`, or `nil` unless it is an absolute `http` or `https` URI (RFC 3986, with nothing
+    /// left unencoded that must be encoded) with a host and no user information.
     ///
     /// Normalisation (RFC 3986 §6.2.2–6.2.3): the scheme and host in lower case; the port left out when it is the
     /// scheme's default (80, 443) or empty; percent-encoded unreserved characters decoded and other percent-encodings
     /// in upper case; `.` and `..` segments removed; an empty path written `/`. The query and fragment are dropped.
     public init?(_ uri: String) {
-        guard let components = URLComponents(string: uri), let scheme = components.scheme?.lowercased(),
+        // Strictly: by default URLComponents percent-encodes what RFC 3986 does not allow (`%zz` would read as `%25zz`).
+        guard let components = URLComponents(string: uri, encodingInvalidCharacters: false),
+            let scheme = components.scheme?.lowercased(),
             let defaultPort = Self.defaultPorts[scheme], components.percentEncodedUser == nil,
             components.percentEncodedPassword == nil, let encodedHost = components.percentEncodedHost,
             !encodedHost.isEmpty, let host = PercentEncoding.normalized(encodedHost, lowercasingLetters: true),

@@ -107,8 +107,8 @@ public struct DPoPVerifier: Sendable {
             throw .targetURIMismatch
         }
         if let nonce {
-            guard case .string(let sent)? = jwt.claims["nonce"] else { throw .nonceMissing }
-            guard ConstantTime.equals(sent, nonce) else { throw .nonceMismatch }
+            guard let sent = jwt.claims["nonce"] else { throw .nonceMissing }
+            guard case .string(let sent) = sent, ConstantTime.equals(sent, nonce) else { throw .nonceMismatch }
         }
         guard window.contains(claims.issuedAt, now: now) else { throw .issuedAtOutsideWindow }
         if let accessToken {

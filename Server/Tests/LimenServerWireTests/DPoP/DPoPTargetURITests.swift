@@ -46,7 +46,9 @@ struct DPoPTargetURITests {
         "a URI that is not absolute http or https with a host and without user information has no target form",
         arguments: [
             "/token", "token", "ftp://example.com/token", "https:///token", "https://user@example.com/token",
-            "https://user:pass@example.com/token", "https://example.com/%zz", "https://example.com/%4", "",
+            "https://user:pass@example.com/token", "https://example.com/%zz", "https://example.com/%4",
+            "https://example.com/a b",
+            "https://exa mple.com/", "https://example.com/é", "",
             "mailto:a@example.com",
         ])
     func refused(uri: String) {
