@@ -131,15 +131,21 @@ struct DPoPVerifierTests {
         await expectRefusal(.keyUnusable, try es256.header(["jwk": .object(offCurve)]).signed())
     }
 
-    @Test("an RS256 jwk whose modulus is under 2,048 bits is refused before its signature is checked")
-    func smallRSAKey() async throws {
-        let modulus = [UInt8](repeating: 0xC5, count: 128)  // 1,024 bits
-        let jwk: [String: JSONValue] = [
-            "kty": .string("RSA"), "n": .string(Base64URL.encode(modulus)), "e": .string("AQAB"),
-        ]
-        let proof = ProofBuilder.es256().header(["alg": .string("RS256"), "jwk": .object(jwk)])
-            .unsigned(signature: [UInt8](repeating: 1, count: 128))
-        await expectRefusal(.keyUnusable, proof)
+    @Test("an RS256 jwk whose modulus is outside 2,048–4,096 bits is refused before its signature is checked")
+    func rsaKeySize() async throws {
+        // Moduli of 1,024, 2,048 and 4,160 bits (odd, so that a library would load them), and a signature of none.
+        func proof(modulusBytes: Int) -> String {
+            let modulus = [UInt8](repeating: 0xC5, count: modulusBytes)
+            let jwk: [String: JSONValue] = [
+                "kty": .string("RSA"), "n": .string(Base64URL.encode(modulus)), "e": .string("AQAB"),
+            ]
+            return ProofBuilder.es256().header(["alg": .string("RS256"), "jwk": .object(jwk)])
+                .unsigned(signature: [UInt8](repeating: 1, count: modulusBytes))
+        }
+        await expectRefusal(.keyUnusable, proof(modulusBytes: 128))
+        await expectRefusal(.keyUnusable, proof(modulusBytes: 520))
+        // A size in range reaches the signature check.
+        await expectRefusal(.signatureInvalid, proof(modulusBytes: 256))
     }
 
     @Test("a signature by another key than the jwk's, or over changed claims, is refused")
