@@ -18,7 +18,7 @@ struct CorpusTests {
         try Data(contentsOf: folder.appendingPathComponent(harness).appendingPathComponent(name))
     }
 
-    @Test("each harness has seeds", arguments: ["FormBody", "AdminJSON", "PhoneNumber", "CBOR"])
+    @Test("each harness has seeds", arguments: ["FormBody", "AdminJSON", "PhoneNumber", "CBOR", "DPoPTargetURI"])
     func corpusIsThere(_ harness: String) {
         #expect(Self.seeds(harness).count >= 5, "too few seeds for \(harness)")
     }
@@ -41,5 +41,10 @@ struct CorpusTests {
     @Test("every CBOR seed passes the CBOR check", arguments: seeds("CBOR"))
     func cbor(_ name: String) throws {
         try CBORCheck.check(Self.seed("CBOR", name))
+    }
+
+    @Test("every DPoPTargetURI seed passes the DPoPTargetURI check", arguments: seeds("DPoPTargetURI"))
+    func dpopTargetURI(_ name: String) throws {
+        try DPoPTargetURICheck.check(Self.seed("DPoPTargetURI", name))
     }
 }

@@ -11,26 +11,22 @@ struct PythonVectors: Sendable {
     /// `Tests/Peers/totp/vectors.py`: TOTP codes, provisioning URIs read back, and base32, made by pyotp and base64.
     static let oneTimePasswords = PythonVectors(peer: "totp", modules: "pyotp", install: "python3 -m pip install pyotp")
 
-    /// The script, found from this file.
-    let script: URL
+    /// The script's path from the repository's root.
+    let script: String
     /// Why the script cannot run here (a module missing); `nil` when it can, and always when peers are required (the
     /// tests then fail, saying what is missing).
     let unavailableReason: String?
 
     /// The script of `Tests/Peers/<peer>`, which imports `modules` (comma-separated), installed by `install`.
     init(peer: String, modules: String, install: String) {
-        script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("Tests/Peers/\(peer)/vectors.py")
+        script = "Tests/Peers/\(peer)/vectors.py"
         unavailableReason = Peers.missingPythonModules(modules, install: install)
     }
 
     /// Runs the script with `arguments` and `input` on its standard input, and decodes the JSON it prints.
     func run<Output: Decodable>(_ arguments: [String], input: Data? = nil, as type: Output.Type) async throws -> Output
     {
-        let output = try await Subprocess.run(
-            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", script.path] + arguments, input: input)
+        let output = try await PythonScript.run(script, arguments: arguments, input: input)
         return try JSONDecoder().decode(Output.self, from: output)
     }
 }

@@ -7,30 +7,17 @@ public enum FormEncoding {
     /// space is `%20`. Byte by byte rather than `addingPercentEncoding`, which on Linux went through `NSString` and
     /// cost a third of building a flow request.
     public static func escape(_ value: String) -> String {
-        guard !value.utf8.allSatisfy(isUnreserved) else { return value }
+        guard !value.utf8.allSatisfy(PercentEncoding.isUnreserved) else { return value }
         var escaped: [UInt8] = []
         escaped.reserveCapacity(value.utf8.count * 3)
         for byte in value.utf8 {
-            if isUnreserved(byte) {
+            if PercentEncoding.isUnreserved(byte) {
                 escaped.append(byte)
             } else {
-                escaped += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+                escaped += PercentEncoding.escape(byte)
             }
         }
         return String(decoding: escaped, as: UTF8.self)
-    }
-
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
-    /// RFC 3986 §2.3: `ALPHA / DIGIT / "-" / "." / "_" / "~"`.
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "~"):
-            true
-        default: false
-        }
     }
 
     /// Encodes name/value pairs in the order given.
@@ -70,22 +57,15 @@ public enum FormEncoding {
                 bytes.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+            guard let high = iterator.next().flatMap(PercentEncoding.hexValue),
+                let low = iterator.next().flatMap(PercentEncoding.hexValue)
+            else {
                 return nil
             }
             bytes.append(high << 4 | low)
         }
         let text = String(decoding: bytes, as: UTF8.self)
         return text.utf8.elementsEqual(bytes) ? text : nil
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

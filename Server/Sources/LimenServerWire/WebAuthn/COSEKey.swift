@@ -34,7 +34,7 @@ public struct COSEKey: Sendable {
 
     /// The RSA modulus sizes accepted, in bits: 2,048 at least (NIST SP 800-131A), 4,096 at most, so that checking a
     /// signature stays cheap.
-    public static let rsaModulusBits: ClosedRange<Int> = 2048...4096
+    public static let rsaModulusBits = RSAModulus.acceptedBits
 
     /// Reads a COSE_Key map: `kty`, `alg` and the members of its key type (EC2 P-256 `x` and `y` of 32 bytes; OKP
     /// Ed25519 `x` of 32 bytes; RSA `n` and `e`). Members the key type does not use are ignored, as RFC 9052 allows.
@@ -76,7 +76,7 @@ public struct COSEKey: Sendable {
             guard keyType == 3 else { throw .keyTypeMismatch }
             let modulus = try Self.bytes(value, Label.modulus)
             let exponent = try Self.bytes(value, Label.exponent)
-            guard Self.rsaModulusBits.contains(Self.bitLength(modulus)) else { throw .unsupportedKeySize }
+            guard RSAModulus.isAccepted(modulus) else { throw .unsupportedKeySize }
             do {
                 publicKey = .rsa(try _RSA.Signing.PublicKey(n: modulus, e: exponent))
             } catch {
@@ -114,11 +114,5 @@ public struct COSEKey: Sendable {
             throw .invalidMember(label: label)
         }
         return value
-    }
-
-    /// The number of significant bits of a big-endian unsigned integer.
-    private static func bitLength(_ bytes: [UInt8]) -> Int {
-        guard let first = bytes.firstIndex(where: { $0 != 0 }) else { return 0 }
-        return (bytes.count - first) * 8 - bytes[first].leadingZeroBitCount
     }
 }
