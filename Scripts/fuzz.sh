@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 sdk_harnesses=(JSON JWS JWE JWKS AuthorizationResponse FlowDocument BearerChallenge)
-server_harnesses=(FormBody AdminJSON PhoneNumber CBOR DPoPTargetURI)
+server_harnesses=(FormBody AdminJSON PhoneNumber CBOR DPoPTargetURI WebAuthnResponse)
 # Linked with all of LimenServer: run by name only, never by `all` or `server` (CI).
 server_by_name_harnesses=(ProfileData)
 

@@ -10,7 +10,7 @@ let strictSettings: [SwiftSetting] = [
 /// its command line). They link LimenServerWire, not LimenServer, so their sanitizer build leaves out SwiftNIO,
 /// Hummingbird and the database drivers. Fuzz/Support holds their checks and the SDK's driver (Fuzz/Support at the
 /// repository root, linked, not copied).
-let fuzzHarnesses = ["FormBody", "AdminJSON", "PhoneNumber", "CBOR", "DPoPTargetURI"]
+let fuzzHarnesses = ["FormBody", "AdminJSON", "PhoneNumber", "CBOR", "DPoPTargetURI", "WebAuthnResponse"]
 
 let package = Package(
     name: "LimenServer",
@@ -182,7 +182,10 @@ let package = Package(
         ),
         .target(
             name: "ServerFuzzSupport",
-            dependencies: ["LimenServerWire", .product(name: "LimenWire", package: "Limen")],
+            dependencies: [
+                "LimenServerWire", .product(name: "LimenWire", package: "Limen"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Fuzz/Support",
             swiftSettings: strictSettings
         ),

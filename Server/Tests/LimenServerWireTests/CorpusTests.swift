@@ -18,7 +18,9 @@ struct CorpusTests {
         try Data(contentsOf: folder.appendingPathComponent(harness).appendingPathComponent(name))
     }
 
-    @Test("each harness has seeds", arguments: ["FormBody", "AdminJSON", "PhoneNumber", "CBOR", "DPoPTargetURI"])
+    @Test(
+        "each harness has seeds",
+        arguments: ["FormBody", "AdminJSON", "PhoneNumber", "CBOR", "DPoPTargetURI", "WebAuthnResponse"])
     func corpusIsThere(_ harness: String) {
         #expect(Self.seeds(harness).count >= 5, "too few seeds for \(harness)")
     }
@@ -41,6 +43,11 @@ struct CorpusTests {
     @Test("every CBOR seed passes the CBOR check", arguments: seeds("CBOR"))
     func cbor(_ name: String) throws {
         try CBORCheck.check(Self.seed("CBOR", name))
+    }
+
+    @Test("every WebAuthnResponse seed passes the WebAuthnResponse check", arguments: seeds("WebAuthnResponse"))
+    func webAuthnResponseSeeds(_ name: String) throws {
+        try WebAuthnResponseCheck.check(Self.seed("WebAuthnResponse", name))
     }
 
     @Test("every DPoPTargetURI seed passes the DPoPTargetURI check", arguments: seeds("DPoPTargetURI"))
