@@ -50,7 +50,9 @@ struct FlowNodeTests {
         {"type": "COMBOBOX", "key": "topics", "label": "Topics", "options": [{"label": "A", "value": "a"}]},
         {"type": "CHECKBOX", "key": "news", "label": "News", "options": [{"label": "Weekly", "value": "weekly"}]},
         {"type": "CHECKBOX", "key": "terms", "label": "I accept the terms", "required": true},
-        {"type": "PASSKEY", "key": "passkey", "label": "Use a passkey"},
+        {"type": "PASSKEY", "key": "passkey", "label": "Use a passkey", "mode": "authenticate",
+         "options": {"challenge": "Y2g", "allowCredentials": []}},
+        {"type": "SLIDER", "key": "volume", "label": "Volume"},
         {"type": "SUBMIT_BUTTON", "key": "submit", "label": "Create"},
         {"type": "FLOW_BUTTON", "key": "other", "label": "Other"},
         {"type": "FLOW_LINK", "key": "sign-in", "label": "Sign in instead"}
@@ -66,7 +68,7 @@ struct FlowNodeTests {
             kinds == [
                 "LabelCollector", "TextCollector", "PasswordCollector", "PasswordCollector", "SingleSelectCollector",
                 "SingleSelectCollector", "MultiSelectCollector", "MultiSelectCollector", "CheckboxCollector",
-                "UnknownCollector", "ButtonCollector<SubmitAction>", "ButtonCollector<FlowAction>",
+                "PasskeyCollector", "UnknownCollector", "ButtonCollector<SubmitAction>", "ButtonCollector<FlowAction>",
                 "ButtonCollector<FlowAction>",
             ])
         #expect((node.collectors[0] as? LabelCollector)?.content == "Welcome")
@@ -74,9 +76,10 @@ struct FlowNodeTests {
         #expect((node.collectors[2] as? PasswordCollector)?.passwordPolicy()?.length == 8...64)
         #expect((node.collectors[3] as? PasswordCollector)?.isVerification == true)
         #expect((node.collectors[5] as? SingleSelectCollector)?.options.map(\.value) == ["free", "pro"])
-        #expect((node.collectors[9] as? UnknownCollector)?.type == "PASSKEY")
+        #expect((node.collectors[9] as? PasskeyCollector)?.mode == .authenticate)
+        #expect((node.collectors[10] as? UnknownCollector)?.type == "SLIDER")
         #expect(node.actions.map(\.key) == ["submit", "other", "sign-in"])
-        #expect(node.collectors[10] is SubmitCollector && !(node.collectors[11] is SubmitCollector))
+        #expect(node.collectors[11] is SubmitCollector && !(node.collectors[12] is SubmitCollector))
     }
 
     @Test("validate() checks required, regex, the policy, the repeated password, the options and the box")
@@ -137,7 +140,8 @@ struct FlowNodeTests {
         (node.collectors[2] as? PasswordCollector)?.value = "pw"
         (node.collectors[6] as? MultiSelectCollector)?.value = ["a"]
         (node.collectors[8] as? CheckboxCollector)?.value = true
-        (node.collectors[12] as? FlowCollector)?.value = "pressed"
+        (node.collectors[9] as? PasskeyCollector)?.value = .object(["id": .string("credential")])
+        (node.collectors[13] as? FlowCollector)?.value = "pressed"
         let next = try continued(await node.next())
         #expect(next.collectors.map(\.key) == ["done"])
 
@@ -158,7 +162,7 @@ struct FlowNodeTests {
                     "values": .object([
                         "email": .string("ada@example.com"), "password": .string("pw"),
                         "topics": .array([.string("a")]),
-                        "terms": .bool(true),
+                        "terms": .bool(true), "passkey": .object(["id": .string("credential")]),
                     ]),
                 ]))
     }
