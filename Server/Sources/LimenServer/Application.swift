@@ -79,6 +79,9 @@ public enum LimenServerApplication {
             unlinker: composition.identityUnlinker, removal: composition.accountRemoval)
         PasskeyRoutes.add(
             to: router, store: composition.store, service: tokens, gate: composition.accountChangeGate)
+        SecondFactorRoutes.add(
+            to: router, factors: composition.flowServices.secondFactors, notifier: composition.notifier,
+            service: tokens, gate: composition.accountChangeGate, proxies: composition.configuration.trustedProxies)
         if let apple = tokens.apple { AppleSignInKitRoutes.add(to: router, service: tokens, apple: apple) }
         AdminRoutes.add(
             to: router, store: composition.store, clients: composition.clientCache, accounts: composition.accounts,

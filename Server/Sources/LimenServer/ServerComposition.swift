@@ -166,6 +166,7 @@ public struct ServerComposition: Sendable {
         self.notifier = AccountNotifier(
             outbox: mailOutbox, issuer: issuer, identityProviders: configuration.identityProviders,
             trustedIssuers: configuration.trustedIssuers)
+        let passkeys = PasskeyCeremonies(store: store, settings: configuration.webAuthn, issuer: issuer, now: now)
         self.flowServices = FlowServices(
             flows: self.flows, store: store, accounts: accounts, passwordSignIn: passwordSignIn,
             emailCodes: EmailCodes(
@@ -178,7 +179,10 @@ public struct ServerComposition: Sendable {
                 countries: configuration.smsCountries),
             notifier: notifier, mailOutbox: mailOutbox, clientCache: clientCache, profileSchemas: profileSchemas,
             upstreamProviders: upstreamProviders, appleIdentities: appleIdentities, appleAccounts: appleAccounts,
-            passkeys: PasskeyCeremonies(store: store, settings: configuration.webAuthn, issuer: issuer, now: now),
+            passkeys: passkeys,
+            secondFactors: SecondFactors(
+                store: store, throttle: passwordSignIn.throttle, keys: derivedKeys,
+                serviceName: { passkeys.relyingParty.name }, now: now),
             issuer: issuer, signUpEnabled: configuration.signUpEnabled, resources: configuration.resources, now: now)
         self.flowEngine = FlowEngine(services: flowServices)
         self.accountRemoval = AccountRemoval(store: store, accounts: accounts, apple: appleAccounts, notifier: notifier)

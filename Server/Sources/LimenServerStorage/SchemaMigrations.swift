@@ -81,6 +81,7 @@ enum SchemaMigrations {
             ]
         ),
         PasskeyMigration.migration,
+        SecondFactorMigration.migration,
     ]
 
     /// Version 20: the mail outbox (``MailOutbox``), sealed messages waiting for a worker on any node; and the

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import LimenServerStorage
+import LimenServerWire
 import LimenTestSupport
 import LimenWire
 import NIOCore
@@ -30,8 +31,14 @@ struct AccountChangeMatrixTests {
         case passkeyRegistrationStart = "POST /flows/passkey-register with a bearer token"
         case renamePasskey = "PATCH /v1/me/passkeys/{id}"
         case removePasskey = "DELETE /v1/me/passkeys/{id}"
+        case twoStepSetupStart = "POST /flows/totp-enrol with a bearer token"
+        case newRecoveryCodes = "POST /v1/me/recovery-codes"
+        case disableTwoStep = "DELETE /v1/me/totp"
 
         var testDescription: String { rawValue }
+
+        /// Whether the path changes a two-step sign-in, which the user then has on.
+        var needsTwoStep: Bool { self == .newRecoveryCodes || self == .disableTwoStep }
     }
 
     /// The token a request carries, and how it was come by.
@@ -66,6 +73,7 @@ struct AccountChangeMatrixTests {
             try await Self.addFirstPartyWeb(to: fixture)
             let grace = try #require(try await fixture.provider.store.user(email: FlowFixture.email))
             try await Self.addPasskey(for: grace, in: fixture)
+            if path.needsTwoStep { try await Self.enableTwoStep(for: grace, in: fixture) }
             let (token, secret) = try await Self.token(of: holder, for: grace, in: fixture)
             let outcome = try await Self.send(
                 path, bearer: token, clientSecret: secret, clientID: holder.clientID, in: fixture)
@@ -73,16 +81,23 @@ struct AccountChangeMatrixTests {
             let kinds = try await fixture.provider.store.identities(userID: grace.id).map(\.kind).sorted()
             let stored = try await fixture.provider.store.user(id: grace.id)
             let passkeys = try await fixture.provider.store.passkeyCredentials(userID: grace.id).map(\.name)
+            let twoStep = try await fixture.provider.store.secondFactor(userID: grace.id)?.recoveryCodeHashes
             if holder == .firstPartyFresh {
                 #expect((200..<300).contains(outcome.status.code), "\(outcome)")
                 switch path {
                 case .deleteAccount: #expect(stored == nil)
                 case .unlinkIdentity: #expect(kinds == ["email"])
-                case .linkingFlowStart, .phoneLinkingFlowStart, .passkeyRegistrationStart: #expect(stored != nil)
+                case .linkingFlowStart, .phoneLinkingFlowStart, .passkeyRegistrationStart, .twoStepSetupStart:
+                    #expect(stored != nil)
                 case .renamePasskey: #expect(passkeys == ["Renamed"])
                 case .removePasskey: #expect(passkeys.isEmpty)
+                case .newRecoveryCodes: #expect(twoStep?.count == 10)
+                case .disableTwoStep: #expect(twoStep == nil)
                 }
                 return
+            }
+            if path.needsTwoStep {
+                #expect(twoStep == [try Self.recoveryCodeHash()], "two-step sign-in is kept as it was, its code unused")
             }
             #expect(outcome == holder.expectedRefusal, "\(path) with \(holder)")
             #expect(stored != nil, "the account is kept")
@@ -98,10 +113,11 @@ struct AccountChangeMatrixTests {
             let grace = try #require(try await fixture.provider.store.user(email: FlowFixture.email))
             try await Self.addPasskey(for: grace, in: fixture)
             let paths: [Path] = [
-                .linkingFlowStart, .phoneLinkingFlowStart, .passkeyRegistrationStart, .renamePasskey, .removePasskey,
-                .unlinkIdentity, .deleteAccount,
+                .linkingFlowStart, .phoneLinkingFlowStart, .passkeyRegistrationStart, .twoStepSetupStart,
+                .renamePasskey, .removePasskey, .newRecoveryCodes, .disableTwoStep, .unlinkIdentity, .deleteAccount,
             ]
             for path in paths {
+                if path.needsTwoStep { try await Self.enableTwoStep(for: grace, in: fixture) }
                 let (token, _) = try await Self.token(of: .confidentialWithoutSecret, for: grace, in: fixture)
                 let wrong = try await Self.send(
                     path, bearer: token, clientSecret: "not-the-secret", clientID: Self.firstPartyWeb, in: fixture)
@@ -139,6 +155,26 @@ struct AccountChangeMatrixTests {
                 credentialID: passkeyID, userID: user.id, userHandle: Data([1]), publicKey: Data([0xa0]), signCount: 0,
                 isBackupEligible: true, isBackedUp: true, name: "Laptop", createdAt: fixture.clock.now))
         #expect(stored)
+    }
+
+    /// The recovery code ``enableTwoStep(for:in:)`` gives Grace, which the two-step paths send as their fresh second
+    /// factor.
+    static let recoveryCode = "abcdef-ghjkmn"
+
+    /// The hash of ``recoveryCode``.
+    static func recoveryCodeHash() throws -> Data {
+        try #require(RecoveryCode(typed: recoveryCode)).hash
+    }
+
+    /// Turns two-step sign-in on for `user` afresh, with ``recoveryCode`` as their one recovery code.
+    static func enableTwoStep(for user: UserRecord, in fixture: TokenFixture) async throws {
+        _ = try await fixture.provider.store.deleteSecondFactor(userID: user.id)
+        let enrolment = try fixture.provider.flowServices.secondFactors.newEnrolment(for: user)
+        let enabled = try await fixture.provider.store.insertSecondFactor(
+            SecondFactorRecord(
+                userID: user.id, sealedTOTPSecret: enrolment.sealedSecret, recoveryCodeHashes: [try recoveryCodeHash()],
+                enabledAt: fixture.clock.now))
+        #expect(enabled)
     }
 
     /// The first-party confidential client `first-web`, with the native redirect so that codes can be made for it.
@@ -206,9 +242,19 @@ struct AccountChangeMatrixTests {
             if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
             response = try await fixture.send(
                 .delete, "/v1/me/passkeys/\(Base64URL.encode(passkeyID))", headers: headers, body: body)
-        case .linkingFlowStart, .phoneLinkingFlowStart, .passkeyRegistrationStart:
-            let flow =
-                [.linkingFlowStart: "email-code", .phoneLinkingFlowStart: "phone-code"][path] ?? "passkey-register"
+        case .newRecoveryCodes, .disableTwoStep:
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            let body = FormEncoding.encode(
+                FormEncoding.present([("code", recoveryCode), ("client_secret", clientSecret)]))
+            response =
+                path == .disableTwoStep
+                ? try await fixture.send(.delete, "/v1/me/totp", headers: headers, body: body)
+                : try await fixture.send(.post, "/v1/me/recovery-codes", headers: headers, body: body)
+        case .linkingFlowStart, .phoneLinkingFlowStart, .passkeyRegistrationStart, .twoStepSetupStart:
+            let flows: [Path: String] = [
+                .linkingFlowStart: "email-code", .phoneLinkingFlowStart: "phone-code", .twoStepSetupStart: "totp-enrol",
+            ]
+            let flow = flows[path] ?? "passkey-register"
             let fields: [(String, String?)] = [
                 ("client_id", clientID), ("redirect_uri", TokenFixture.nativeRedirect), ("scope", "openid email"),
                 ("state", "s-1"), ("code_challenge", PKCE.fixture.challenge), ("code_challenge_method", "S256"),

@@ -51,9 +51,14 @@ struct FlowDefinitionTests {
         #expect(
             Set(catalog.flows.keys) == [
                 "sign-in", "sign-up", "password-reset", "email-code", "phone-code", "anonymous", "apple", "passkey",
-                "passkey-register",
+                "passkey-register", "totp-enrol",
             ])
-        #expect(FlowCatalog.builtIn.flows.count == 9)
+        #expect(FlowCatalog.builtIn.flows.count == 10)
+        for flow in catalog.flows.values {
+            #expect(
+                (flow.node("mfa") != nil) == flow.completes,
+                "\(flow.id): every flow that completes has the second step")
+        }
         #expect(catalog.offered(under: ServerConfiguration()).flows["apple"] == nil, "only with the apple setting")
         #expect(
             catalog.flows["sign-in"]?.node("credentials")?.collectors.map(\.key) == [

@@ -5,7 +5,7 @@ enum BuiltInFlows {
     package static let definitions: [(name: String, yaml: String)] = [
         ("sign-in", signIn), ("sign-up", signUp), ("password-reset", passwordReset), ("email-code", emailCode),
         ("phone-code", phoneCode), ("anonymous", anonymous), ("apple", apple), ("passkey", passkey),
-        ("passkey-register", passkeyRegister),
+        ("passkey-register", passkeyRegister), ("totp-enrol", totpEnrol),
     ]
 
     /// Usernameless sign-in with a passkey: the device offers the passkeys it holds for the server's RP ID (any
@@ -36,6 +36,48 @@ enum BuiltInFlows {
               - {type: PASSKEY, key: passkey, label: Passkey, mode: register, required: true}
               - {type: TEXT, key: name, label: Name of this passkey, validation: {regex: '(?s).{0,\(PasskeyCeremonies.maximumNameLength)}', message: Use at most \(PasskeyCeremonies.maximumNameLength) characters.}}
               - {type: SUBMIT_BUTTON, key: submit, label: Save the passkey, actions: [register_passkey]}
+        """
+
+    /// The second step of a two-step sign-in (``SecondStep``), which every flow that completes gets unless it has a
+    /// node `mfa` of its own: the user answers with a code from their authenticator app, one of their passkeys, or a
+    /// recovery code (only the ways they have are shown).
+    static let secondStep = """
+        id: mfa
+        start: mfa
+        nodes:
+          - id: mfa
+            name: Two-step sign-in
+            description: Confirm it is you with your second step.
+            collectors:
+              - {type: TEXT, key: totp, label: Code from your authenticator app, validation: {regex: '\\s*[0-9]{3} ?[0-9]{3}\\s*', message: Enter the 6 digits your app shows.}}
+              - {type: SUBMIT_BUTTON, key: submit-totp, label: Verify, actions: [check_totp, require_consent, complete]}
+              - {type: PASSKEY, key: passkey, label: Passkey, mode: authenticate}
+              - {type: SUBMIT_BUTTON, key: submit-passkey, label: Use a passkey, actions: [check_passkey, require_consent, complete]}
+              - {type: TEXT, key: recovery_code, label: Recovery code}
+              - {type: SUBMIT_BUTTON, key: submit-recovery-code, label: Use a recovery code, actions: [check_recovery_code, require_consent, complete]}
+        """
+
+    /// Two-step sign-in for the user signed in on the device (the start carries their access token, which the account
+    /// change gate allows): the secret to add to an authenticator app, turned on by a current code of it; then the ten
+    /// recovery codes, shown once. It answers `{"type": "success", "registered": true}`, no code.
+    static let totpEnrol = """
+        id: totp-enrol
+        start: enrol
+        nodes:
+          - id: enrol
+            name: Set up your authenticator app
+            description: Scan the code or enter the key in your authenticator app, then type the 6-digit code it shows.
+            collectors:
+              - {type: LABEL, key: otpauth_uri, label: Add to your authenticator app}
+              - {type: LABEL, key: secret, label: Setup key}
+              - {type: TEXT, key: totp, label: Code from your authenticator app, required: true, validation: {regex: '\\s*[0-9]{3} ?[0-9]{3}\\s*', message: Enter the 6 digits your app shows.}}
+              - {type: SUBMIT_BUTTON, key: submit, label: Turn on two-step sign-in, actions: [enable_totp], next: recovery-codes}
+          - id: recovery-codes
+            name: Save your recovery codes
+            description: Each code signs you in once if you lose your authenticator app. They are shown only now.
+            collectors:
+              - {type: LABEL, key: recovery_codes, label: Recovery codes}
+              - {type: SUBMIT_BUTTON, key: submit, label: I have saved them, actions: [finish_enrolment]}
         """
 
     /// A guest: an anonymous user with no identity, made by one button, who can link an email address later and keep

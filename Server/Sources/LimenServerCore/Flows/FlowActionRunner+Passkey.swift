@@ -23,7 +23,7 @@ extension FlowActionRunner {
         switch action {
         case .registerPasskey:
             guard let subject = request.signedInSubject, let user = try await services.store.user(id: subject) else {
-                return .failed(code: "no_user", message: "This account no longer exists.", status: .gone)
+                return Self.userGone
             }
             let name =
                 Self.text(values["name"]).map { String($0.prefix(PasskeyCeremonies.maximumNameLength)) } ?? "Passkey"
@@ -32,7 +32,19 @@ extension FlowActionRunner {
             case .failure(let refusal): return .refused(Self.passkeyRefusal(refusal, challenge.collector))
             }
         default:
-            switch try await services.passkeys.authenticate(response, challenge: challenge) {
+            // A second step accepts only the passkeys of the user its first step identified.
+            let secondStepUser = context.secondStep == nil ? nil : context.subject
+            var allowed: Set<Data>?
+            if let subject = secondStepUser {
+                allowed = Set(try await services.store.passkeyCredentials(userID: subject).map(\.credentialID))
+            }
+            switch try await services.passkeys.authenticate(response, challenge: challenge, allowed: allowed) {
+            case .success(let credential) where secondStepUser != nil:
+                guard credential.userID == secondStepUser else {
+                    return .refused(Self.passkeyRefusal(.unknownCredential, challenge.collector))
+                }
+                context.secondStep?.answered = .passkey
+                return .proceeded(context)
             case .success(let credential):
                 guard let user = try await services.store.user(id: credential.userID) else {
                     return .refused(Self.passkeyRefusal(.unknownCredential, challenge.collector))
@@ -41,6 +53,7 @@ extension FlowActionRunner {
                 case .success(let identified): context = identified
                 case .failure(let refusal): return .refused(refusal)
                 }
+                context.signedInWithPasskey = true
                 return .proceeded(context)
             case .failure(let refusal):
                 return .refused(Self.passkeyRefusal(refusal, challenge.collector))

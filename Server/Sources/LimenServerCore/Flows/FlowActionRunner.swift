@@ -13,8 +13,11 @@ package enum FlowActionOutcome: Sendable, Equatable {
     case failed(code: String, message: String, status: FlowAnswerStatus)
     /// `complete` was reached for the user in this context.
     case completed(FlowContext)
-    /// The interaction is over, having registered a passkey for the signed-in user (no code).
+    /// The interaction is over, having registered a passkey or two-step sign-in for the signed-in user (no code).
     case registered(FlowContext)
+    /// `complete` was reached for a user whose two-step sign-in is on, before their second step: the interaction goes
+    /// to its flow's second-step node (``SecondStep``).
+    case secondStep(FlowContext)
 }
 
 /// A refusal the person can correct on the same node.
@@ -147,13 +150,24 @@ struct FlowActionRunner: Sendable {
                 case .proceeded(let next): context = next
                 case let other: return other
                 }
+            case .checkTOTP, .checkRecoveryCode, .enableTOTP, .finishEnrolment:
+                switch try await runSecondFactorAction(
+                    action, values: values, context: context, request: request, clientAddress: clientAddress)
+                {
+                case .proceeded(let next): context = next
+                case let other: return other
+                }
             case .requireConsent:
                 // A hosted page asks on the consent page once the browser session starts. A native flow's client is
                 // first-party, which is never asked (`ConsentStore.hasConsent`): only a first-party client starts one,
                 // a client's kind never changes, and removing a client removes its interactions.
                 guard context.subject != nil else { return Self.nobody }
             case .complete:
-                guard context.subject != nil else { return Self.nobody }
+                guard let subject = context.subject else { return Self.nobody }
+                if let step = try await secondStep(for: subject, context: context) {
+                    context.secondStep = step
+                    return .secondStep(context)
+                }
                 return .completed(context)
             }
         }
@@ -266,12 +280,11 @@ struct FlowActionRunner: Sendable {
             } catch {
                 return try Self.outcome(of: error)
             }
-            guard let updated else {
-                return .failed(code: "no_user", message: "This account no longer exists.", status: .gone)
-            }
+            guard let updated else { return Self.userGone }
             if action == .setPassword { try await services.notifier.notify(.passwordChanged, to: updated) }
         case .checkPassword, .createAccount, .createAnonymousAccount, .sendPhoneCode, .resendPhoneCode, .checkPhoneCode,
-            .signInWithApple, .requireConsent, .complete, .checkPasskey, .registerPasskey:
+            .signInWithApple, .requireConsent, .complete, .checkPasskey, .registerPasskey, .checkTOTP,
+            .checkRecoveryCode, .enableTOTP, .finishEnrolment:
             break
         }
         return .proceeded(context)
@@ -314,8 +327,12 @@ struct FlowActionRunner: Sendable {
     package static let signUpDisabled = (code: "sign_up_disabled", message: "New accounts are not taken here.")
 
     /// The failure of an action that needs a user before anyone is identified.
-    private static let nobody = FlowActionOutcome.failed(
+    static let nobody = FlowActionOutcome.failed(
         code: "no_user", message: "Nobody has signed in yet.", status: .invalid)
+
+    /// The failure of an action whose user was deleted meanwhile.
+    static let userGone = FlowActionOutcome.failed(
+        code: "no_user", message: "This account no longer exists.", status: .gone)
 
     /// The text of a submitted value, `nil` when empty or not text.
     package static func text(_ value: FlowValue?) -> String? {

@@ -26,9 +26,26 @@ package struct FlowCatalog: Sendable {
             }
             flows[flow.id] = flow
         }
-        let catalog = FlowCatalog(flows: flows)
+        let catalog = FlowCatalog(flows: try withSecondStep(flows))
         try catalog.checkReferences()
         return catalog
+    }
+
+    /// `flows` with the built-in second-step node (``SecondStep``) added to each that may complete and has no node of
+    /// that ID, so no flow signs in a user whose two-step sign-in is on with their first step alone.
+    private static func withSecondStep(_ flows: [String: FlowDefinition]) throws(FlowDefinitionError)
+        -> [String: FlowDefinition]
+    {
+        let secondStep = try FlowDefinitionParser(source: "built-in second step").parse(BuiltInFlows.secondStep)
+        guard let node = secondStep.node(SecondStep.nodeID) else {
+            throw FlowDefinitionError(source: "built-in second step", path: "nodes", reason: "no node mfa")
+        }
+        return flows.mapValues { flow in
+            guard flow.completes, flow.node(SecondStep.nodeID) == nil else { return flow }
+            var flow = flow
+            flow.nodes.append(node)
+            return flow
+        }
     }
 
     /// The flows a server with `configuration` offers: a flow some button of which signs in with Apple only with the
@@ -88,10 +105,11 @@ package struct FlowCatalog: Sendable {
 
     /// Flow `name` as the hosted pages offer it: `nil` for a flow only native apps run — one whose button signs in with
     /// Apple takes an identity token that only an app gets from Apple, and a page would fill a refused one back in;
-    /// and, until the pages carry the script WebAuthn needs, one with a `PASSKEY`.
+    /// and, until the pages carry the script WebAuthn needs, one with a `PASSKEY` (but for the second step's, which a
+    /// page does not offer).
     package func page(_ name: String) -> FlowDefinition? {
         guard let flow = flows[name], !flow.runs(.signInWithApple),
-            !flow.nodes.contains(where: { $0.passkeyCollector != nil })
+            !flow.nodes.contains(where: { $0.id != SecondStep.nodeID && $0.passkeyCollector != nil })
         else { return nil }
         return flow
     }

@@ -4,6 +4,15 @@ extension FlowDefinition {
         nodes.contains { $0.sets(password: action) }
     }
 
+    /// Whether the flow may end in a code: a button runs `complete`, or an `IDP` button signs in upstream (which then
+    /// completes).
+    package var completes: Bool {
+        runs(.complete)
+            || nodes.contains { node in
+                node.collectors.contains { if case .federate = $0.behaviour { true } else { false } }
+            }
+    }
+
     /// Whether some button of the flow creates an account (or sends a code to make one, or makes an anonymous one).
     package var createsAccounts: Bool {
         nodes.contains {

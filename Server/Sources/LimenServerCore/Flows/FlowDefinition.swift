@@ -160,6 +160,16 @@ package enum FlowAction: String, Sendable, CaseIterable, Codable {
     /// Checks the `passkey` collector's registration and stores the new passkey for the signed-in user (the start's
     /// bearer token), named by the optional `name`; the interaction then ends with `registered`, no code.
     case registerPasskey = "register_passkey"
+    /// Checks the `totp` code from the identified user's authenticator app: the second step of a two-step sign-in
+    /// (``SecondFactors``; wrong codes count toward the lockout).
+    case checkTOTP = "check_totp"
+    /// Checks and uses up one of the identified user's `recovery_code`s: the second step when the app is lost.
+    case checkRecoveryCode = "check_recovery_code"
+    /// Turns two-step sign-in on for the signed-in user (the start's bearer token) once `totp` is a current code of
+    /// the secret the node shows; the next node shows the ten new recovery codes, once.
+    case enableTOTP = "enable_totp"
+    /// Ends a two-step sign-in setup with `registered`, no code (after the recovery codes were shown).
+    case finishEnrolment = "finish_enrolment"
 
     /// The collectors it reads from its node when the same button ran `earlier` before it: `create_account` after
     /// `check_email_code` takes the address the code proved, not an `email` field.
@@ -177,7 +187,11 @@ package enum FlowAction: String, Sendable, CaseIterable, Codable {
         case .signInWithApple: ["identity_token", "nonce"]
         case .checkPasskey, .registerPasskey: ["passkey"]
         case .setPassword: ["password"]
-        case .createAnonymousAccount, .markEmailVerified, .resendPhoneCode, .requireConsent, .complete: []
+        case .checkTOTP, .enableTOTP: ["totp"]
+        case .checkRecoveryCode: ["recovery_code"]
+        case .createAnonymousAccount, .markEmailVerified, .resendPhoneCode, .requireConsent, .complete,
+            .finishEnrolment:
+            []
         }
     }
 

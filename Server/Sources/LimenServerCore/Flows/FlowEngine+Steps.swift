@@ -82,8 +82,8 @@ extension FlowEngine {
         return FlowAnswer(
             status: refusal.status, interaction: interaction.id,
             node: .error(
-                node, policy: node.passwordPolicy, prefill: Self.prefill(context), message: refusal.message,
-                details: refusal.details),
+                node.offering(context.secondStep), policy: node.passwordPolicy, prefill: Self.prefill(context),
+                message: refusal.message, details: refusal.details),
             retryAfter: refusal.retryAfter, flow: flow.id)
     }
 
@@ -181,13 +181,16 @@ extension FlowEngine {
         guard let node = flow.node(nodeID) else {
             return .failure(code: "unknown_node", message: "The flow has no node \(nodeID).")
         }
-        return .continue(node, policy: node.passwordPolicy, prefill: Self.prefill(context))
+        return .continue(node.offering(context.secondStep), policy: node.passwordPolicy, prefill: Self.prefill(context))
     }
 
     /// The values filled in for the person: the email address already entered or hinted, the phone number entered,
-    /// and a `PASSKEY`'s options (the JSON text of the ceremony the node shows).
+    /// a `PASSKEY`'s options (the JSON text of the ceremony the node shows), and what the `LABEL`s show
+    /// (``FlowContext/shown``).
     package static func prefill(_ context: FlowContext) -> [String: String] {
-        var values = ["email": context.email, "phone": context.phone].compactMapValues { $0 }
+        var values = context.shown.merging(["email": context.email, "phone": context.phone].compactMapValues { $0 }) {
+            $1
+        }
         if let passkey = context.passkey { values[passkey.collector] = passkey.options }
         return values
     }

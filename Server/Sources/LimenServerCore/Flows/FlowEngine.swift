@@ -106,12 +106,7 @@ package struct FlowEngine: Sendable {
             codeChallenge: challenge, loginHint: accepted.loginHint, uiLocales: accepted.uiLocales,
             acrValues: acrValues.map { String($0.prefix(256)) }, signedInSubject: signedIn?.subject,
             allowMigration: allowMigration)
-        if flow.node(flow.start)?.registersPasskey == true, signedIn == nil {
-            return .failure(
-                "invalid_token",
-                "Registering a passkey needs the signed-in user's access token (Authorization: Bearer).",
-                status: .unauthenticated)
-        }
+        if let refusal = try await setupRefusal(of: flow, signedIn: signedIn) { return refusal }
         let context = try await preparing(
             FlowContext(loginHint: accepted.loginHint), toShow: flow.node(flow.start), request: request)
         let id = RandomIdentifier.make()
@@ -290,6 +285,15 @@ package struct FlowEngine: Sendable {
                         interaction: interaction.id))
             }
             return .answer(FlowAnswer(interaction: interaction.id, node: .registered, flow: flow.id))
+        case .secondStep(let context):
+            guard flow.node(SecondStep.nodeID) != nil else {
+                try await finish(interaction, status: .failed, context: context)
+                return .answer(
+                    .failure(
+                        "second_step_unavailable", "This flow cannot ask for the second step of a two-step sign-in.",
+                        status: .forbidden, interaction: interaction.id))
+            }
+            return .answer(try await move(interaction, to: flow, nodeID: SecondStep.nodeID, context: context))
         }
     }
 }

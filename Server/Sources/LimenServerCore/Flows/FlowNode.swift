@@ -71,7 +71,8 @@ extension FlowErrorDetail {
 extension CollectorDefinition {
     /// The collector's JSON: `type`, `key`, `label`, `required`, and where they apply `format` (`e164` for a `PHONE`),
     /// `validation`, `options`, the
-    /// password `policy` (when the node sets a password), a `value` filled in (the email already entered) and an
+    /// password `policy` (when the node sets a password), a `value` filled in (the email already entered, or what a
+    /// `LABEL` shows) and an
     /// `IDP`'s `provider`, a `PASSKEY`'s `mode` and `options`.
     package func json(policy: PasswordPolicy?, value: String?) -> JSONValue {
         var members: [String: JSONValue] = [
@@ -87,7 +88,7 @@ extension CollectorDefinition {
                 options.map { .object(["label": .string($0.label), "value": .string($0.value)]) })
         }
         if type.isPassword, let policy { members["policy"] = policy.json }
-        if let value, type == .text || type == .phone { members["value"] = .string(value) }
+        if let value, type == .text || type == .phone || type == .label { members["value"] = .string(value) }
         if type == .phone { members["format"] = .string("e164") }
         if case .federate(let provider) = behaviour { members["provider"] = .string(provider) }
         if let passkeyMode {

@@ -80,6 +80,20 @@ package struct FlowContext: Sendable, Equatable, Codable {
     package var federation: FlowFederationResult?
     /// The passkey ceremony the current node's `PASSKEY` shows, until it is answered.
     package var passkey: PasskeyChallenge?
+    /// Whether the user signed in with a passkey (user-verified: two factors in one).
+    package var signedInWithPasskey: Bool?
+    /// The second step of a two-step sign-in, once the user's first step asked for one.
+    package var secondStep: SecondStep?
+    /// The authenticator-app secret a setup node shows, until a code of it turns two-step sign-in on.
+    package var totpEnrolment: TOTPEnrolment?
+    /// Text the current node's `LABEL`s show for this answer only, never stored: the setup's URI and secret (shown
+    /// again from ``totpEnrolment`` each time), and the new recovery codes (shown once).
+    package var shown: [String: String] = [:]
+
+    private enum CodingKeys: String, CodingKey {
+        case email, subject, createdUser, emailProven, phone, replacedGuest, federation, passkey
+        case signedInWithPasskey, secondStep, totpEnrolment
+    }
 
     /// A new interaction's context: the `login_hint` filled in when it is an email address.
     package init(loginHint: String?) {

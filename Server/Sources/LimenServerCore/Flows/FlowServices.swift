@@ -6,7 +6,7 @@ import LimenServerStorage
 package struct FlowServices: Sendable {
     /// The tables the flows read and write: interactions, users and identities, codes, consent, clients and profiles.
     package typealias Storage = FlowInteractionStore & UserStore & IdentityStore & GrantStore & ConsentStore
-        & ClientStore & ProfileStore & PasskeyStore
+        & ClientStore & ProfileStore & PasskeyStore & SecondFactorStore
 
     /// The flows offered.
     package let flows: FlowCatalog
@@ -38,6 +38,8 @@ package struct FlowServices: Sendable {
     package let appleAccounts: AppleAccounts?
     /// Passkey ceremonies: challenges, and the checks of what comes back.
     package let passkeys: PasskeyCeremonies
+    /// Two-step sign-in: its setup and its codes.
+    package let secondFactors: SecondFactors
     /// The issuer identifier (in codes' answers and email links).
     package let issuer: IssuerBox
     /// Whether flows may make accounts (``ServerConfiguration/signUpEnabled``).
@@ -64,6 +66,7 @@ package struct FlowServices: Sendable {
         appleIdentities: AppleIdentityVerifier?,
         appleAccounts: AppleAccounts?,
         passkeys: PasskeyCeremonies,
+        secondFactors: SecondFactors,
         issuer: IssuerBox,
         signUpEnabled: Bool,
         resources: [String],
@@ -84,6 +87,7 @@ package struct FlowServices: Sendable {
         self.appleIdentities = appleIdentities
         self.appleAccounts = appleAccounts
         self.passkeys = passkeys
+        self.secondFactors = secondFactors
         self.issuer = issuer
         self.signUpEnabled = signUpEnabled
         self.resources = resources

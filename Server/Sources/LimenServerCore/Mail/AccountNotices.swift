@@ -13,6 +13,10 @@ package enum AccountNotice: Sendable, Equatable {
     case emailChanged(newAddress: String)
     /// The account was deleted.
     case accountDeleted
+    /// Two-step sign-in was turned on (`true`) or off (`false`).
+    case twoStepSignIn(enabled: Bool)
+    /// New recovery codes replaced the old ones.
+    case recoveryCodesReplaced
 }
 
 /// The notices of ``AccountNotice``, in plain text and HTML from ``MailTemplates``. Enqueue one with
@@ -44,6 +48,12 @@ package enum AccountNotices {
             ("Your email address was changed", "The address of your account was changed to \(newAddress)")
         case .accountDeleted:
             ("Your account was deleted", "Your account was deleted, with everything it held")
+        case .twoStepSignIn(true):
+            ("Two-step sign-in was turned on", "Two-step sign-in was turned on: signing in now takes a second step")
+        case .twoStepSignIn(false):
+            ("Two-step sign-in was turned off", "Two-step sign-in was turned off: your password alone signs in again")
+        case .recoveryCodesReplaced:
+            ("New recovery codes", "New recovery codes were made; the old ones no longer work")
         }
     }
 
@@ -55,6 +65,8 @@ package enum AccountNotices {
         case .passwordChanged: "password-changed"
         case .emailChanged: "email-changed"
         case .accountDeleted: "account-deleted"
+        case .twoStepSignIn(let enabled): enabled ? "two-step-enabled" : "two-step-disabled"
+        case .recoveryCodesReplaced: "recovery-codes-replaced"
         }
     }
 }

@@ -1,0 +1,58 @@
+import Foundation
+import LimenServerStorage
+import LimenServerWire
+import LimenTestSupport
+import Testing
+
+@testable import LimenServer
+@testable import LimenServerCore
+
+@Suite("Two-step sign-in on the hosted pages: the sign-in page asks for the second step, without passkeys")
+struct SecondFactorPageTests {
+    /// Turns two-step sign-in on for the fixture's user, with a passkey too; returns the TOTP their app holds.
+    private static func enableTwoStep(in fixture: SignInFixture) async throws -> TOTP {
+        let factors = fixture.provider.flowServices.secondFactors
+        let enrolment = try factors.newEnrolment(for: fixture.user)
+        let setup = try #require(factors.setup(of: enrolment, for: fixture.user))
+        let enabled = try await fixture.provider.store.insertSecondFactor(
+            SecondFactorRecord(
+                userID: fixture.user.id, sealedTOTPSecret: enrolment.sealedSecret, recoveryCodeHashes: [],
+                enabledAt: fixture.clock.now))
+        #expect(enabled)
+        let passkey = try await fixture.provider.store.insertPasskeyCredential(
+            PasskeyCredentialRecord(
+                credentialID: Data([9, 9]), userID: fixture.user.id, userHandle: Data([1]), publicKey: Data([0xa0]),
+                signCount: 0, isBackupEligible: true, isBackedUp: true, name: "Phone", createdAt: fixture.clock.now))
+        #expect(passkey)
+        return try TOTP(secret: try Base32.decode(setup.secret))
+    }
+
+    @Test("the password leads to the second step's page; a wrong code is refused there; a right one signs in")
+    func signInPage() async throws {
+        try await withSignIn { fixture in
+            let totp = try await Self.enableTwoStep(in: fixture)
+            var browser = Browser()
+            let form = try await browser.send(fixture.client, SignInFixture.authorizeURI())
+            let second = try await browser.signIn(fixture.client, from: form)
+            #expect(second.body.contains("<h1>Two-step sign-in</h1>"))
+            #expect(second.body.contains("name=\"totp\""))
+            #expect(second.body.contains("value=\"submit-totp\""))
+            #expect(!second.body.contains("PASSKEY") && !second.body.contains("submit-passkey"), "no passkey here")
+            #expect(!second.body.contains("submit-recovery-code"), "no recovery codes left")
+            #expect(second.redirect == nil)
+
+            fixture.clock.advance(by: 30)
+            let right = totp.code(at: fixture.clock.now)
+            let wrong = try await browser.submit(
+                fixture.client, second, to: "/login",
+                [("totp", right == "000000" ? "111111" : "000000"), ("action", "submit-totp")])
+            #expect(wrong.body.contains("<h1>Two-step sign-in</h1>"))
+            #expect(wrong.alert?.contains("not correct") == true)
+            #expect(wrong.redirect == nil)
+            let done = try await browser.submit(
+                fixture.client, wrong, to: "/login", [("totp", right), ("action", "submit-totp")])
+            #expect(done.redirect?.base == SignInFixture.cliRedirect, "signed in: back to the client")
+            #expect(done.redirect?.query["code"] != nil)
+        }
+    }
+}
