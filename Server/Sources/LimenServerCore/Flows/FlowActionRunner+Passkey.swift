@@ -31,7 +31,7 @@ extension FlowActionRunner {
             case .success: return .registered(context)
             case .failure(let refusal): return .refused(Self.passkeyRefusal(refusal, challenge.collector))
             }
-        default:
+        case .checkPasskey:
             switch try await services.passkeys.authenticate(response, challenge: challenge) {
             case .success(let credential):
                 guard let user = try await services.store.user(id: credential.userID) else {
@@ -45,6 +45,11 @@ extension FlowActionRunner {
             case .failure(let refusal):
                 return .refused(Self.passkeyRefusal(refusal, challenge.collector))
             }
+        case .checkPassword, .createAccount, .createAnonymousAccount, .sendEmailCode, .sendSignUpCode, .checkEmailCode,
+            .setPassword, .markEmailVerified, .sendPhoneCode, .resendPhoneCode, .checkPhoneCode, .signInWithApple,
+            .requireConsent, .complete:
+            // Not a passkey action: the runner sends only the two above here.
+            return .proceeded(context)
         }
     }
 
