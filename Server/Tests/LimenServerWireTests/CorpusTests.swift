@@ -30,6 +30,7 @@ struct CorpusTests {
         Harness(name: "CBOR") { try CBORCheck.check($0) },
         Harness(name: "DPoPTargetURI") { try DPoPTargetURICheck.check($0) },
         Harness(name: "WebAuthnResponse") { try WebAuthnResponseCheck.check($0) },
+        Harness(name: "OneTimePasswords") { try OneTimePasswordsCheck.check($0) },
     ]
 
     /// The harnesses whose check needs more than Server/Fuzz/Support (`ProfileData` links `LimenServerCore`).
