@@ -3,8 +3,8 @@
 #
 #   Scripts/fuzz.sh [TARGET|sdk|server|all] [SECONDS] [libFuzzer options…]
 #
-# TARGET is one of the harnesses below, or sdk / server for those of one package, or all (the default); SECONDS is how long each runs (default 60; 0 = no limit, for
-# example with -runs=10000000). Each harness starts from its seed corpus in the repository (Fuzz/Corpus/TARGET or
+# TARGET is a harness (a folder of Fuzz or Server/Fuzz with a main.swift), or sdk / server for those of one package, or
+# all (the default); SECONDS is how long each runs (default 60; 0 = no limit, for example with -runs=10000000). Each harness starts from its seed corpus in the repository (Fuzz/Corpus/TARGET or
 # Server/Fuzz/Corpus/TARGET) and keeps what it finds in .build-fuzz-runs/corpus/TARGET; a crash is written to
 # .build-fuzz-runs/artifacts/TARGET/ and printed (outside the scratch folders, which SwiftPM manages).
 #
@@ -14,10 +14,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-sdk_harnesses=(JSON JWS JWE JWKS AuthorizationResponse FlowDocument BearerChallenge)
-server_harnesses=(FormBody AdminJSON PhoneNumber CBOR DPoPTargetURI WebAuthnResponse)
+# A harness is a folder with a main.swift in Fuzz (the SDK's) or Server/Fuzz (the server's); its package lists it too.
+harnesses_in() {
+    local folder
+    for folder in "$1"/Fuzz/*/; do
+        [ -f "$folder/main.swift" ] && basename "$folder"
+    done
+    return 0
+}
 # Linked with all of LimenServer: run by name only, never by `all` or `server` (CI).
 server_by_name_harnesses=(ProfileData)
+mapfile -t sdk_harnesses < <(harnesses_in .)
+mapfile -t server_harnesses < <(harnesses_in Server | grep -vxF "${server_by_name_harnesses[@]/#/-e}")
 
 usage() {
     echo "usage: Scripts/fuzz.sh [TARGET|sdk|server|all] [SECONDS] [libFuzzer options…]" >&2

@@ -10,7 +10,9 @@ let strictSettings: [SwiftSetting] = [
 /// its command line). They link LimenServerWire, not LimenServer, so their sanitizer build leaves out SwiftNIO,
 /// Hummingbird and the database drivers. Fuzz/Support holds their checks and the SDK's driver (Fuzz/Support at the
 /// repository root, linked, not copied).
-let fuzzHarnesses = ["FormBody", "AdminJSON", "PhoneNumber", "CBOR", "DPoPTargetURI", "WebAuthnResponse"]
+let fuzzHarnesses = [
+    "FormBody", "AdminJSON", "PhoneNumber", "CBOR", "DPoPTargetURI", "WebAuthnResponse", "OneTimePasswords",
+]
 
 let package = Package(
     name: "LimenServer",

@@ -52,8 +52,9 @@ public protocol PasskeyStore: Sendable {
     func recordPasskeyUse(
         id: Data, previousSignCount: UInt32, signCount: UInt32, isBackedUp: Bool, at date: Date
     ) async throws(StorageError) -> Bool
-    /// Renames user `userID`'s credential `id`; `false` when they have no such credential.
-    func renamePasskeyCredential(id: Data, userID: String, name: String) async throws(StorageError) -> Bool
+    /// Renames user `userID`'s credential `id` and answers it as renamed; `nil` when they have no such credential.
+    func renamePasskeyCredential(id: Data, userID: String, name: String) async throws(StorageError)
+        -> PasskeyCredentialRecord?
     /// Removes user `userID`'s credential `id`; `false` when they have no such credential.
     func deletePasskeyCredential(id: Data, userID: String) async throws(StorageError) -> Bool
     /// User `userID`'s WebAuthn user handle: the one stored, or else `candidate`, stored now (an opaque random value,

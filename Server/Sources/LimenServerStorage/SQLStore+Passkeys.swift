@@ -45,13 +45,17 @@ extension SQLStore {
         )).isEmpty
     }
 
-    public func renamePasskeyCredential(id: Data, userID: String, name: String) async throws(StorageError) -> Bool {
-        !(try await execute(
-            """
-            UPDATE passkey_credentials SET name = \(name) WHERE credential_id = \(id) AND user_id = \(userID)
-            RETURNING 1
-            """
-        )).isEmpty
+    public func renamePasskeyCredential(id: Data, userID: String, name: String) async throws(StorageError)
+        -> PasskeyCredentialRecord?
+    {
+        try Self.passkeyRecords(
+            try await execute(
+                """
+                UPDATE passkey_credentials SET name = \(name) WHERE credential_id = \(id) AND user_id = \(userID)
+                RETURNING \(Self.passkeyColumnList)
+                """
+            )
+        ).first
     }
 
     public func deletePasskeyCredential(id: Data, userID: String) async throws(StorageError) -> Bool {
@@ -74,12 +78,15 @@ extension SQLStore {
     }
 
     /// The columns a ``PasskeyCredentialRecord`` is read from.
-    private static var passkeyColumns: SQLQuery {
+    private static var passkeyColumnList: SQLQuery {
         """
-        SELECT credential_id, user_id, user_handle, public_key, sign_count, backup_eligible, backed_up, name, created_at,
+        credential_id, user_id, user_handle, public_key, sign_count, backup_eligible, backed_up, name, created_at,
             last_used_at
         """
     }
+
+    /// `SELECT` of ``passkeyColumnList``.
+    private static var passkeyColumns: SQLQuery { "SELECT \(passkeyColumnList)" }
 
     /// The records of `rows`.
     private static func passkeyRecords(_ rows: [Row]) throws(StorageError) -> [PasskeyCredentialRecord] {

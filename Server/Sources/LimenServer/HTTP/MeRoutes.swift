@@ -63,21 +63,26 @@ enum MeRoutes {
 
     /// The answer of `change` once ``AccountChangeGate`` allowed the request's bearer token to change its account; the
     /// gate's challenge otherwise. A confidential client sends its secret as a form body (`client_secret`), as at
-    /// `/token`, unless the route read it from its own body (`clientSecret`).
+    /// `/token`.
     static func changing(
         _ request: Request,
-        clientSecret: String?? = nil,
         gate: AccountChangeGate,
         change: (AccountChangePermit) async throws(StorageError) -> Response
     ) async throws -> Response {
-        let secret: String?
-        if let given = clientSecret {
-            secret = given
-        } else {
-            secret = try? await FormFields.read(from: request).get()["client_secret"]
-        }
-        return try await storageErrors { () throws(StorageError) in
-            switch try await gate.authorize(bearer: BearerChallenge.token(in: request), clientSecret: secret) {
+        let secret = try? await FormFields.read(from: request).get()["client_secret"]
+        return try await changing(request, clientSecret: secret, gate: gate, change: change)
+    }
+
+    /// ``changing(_:gate:change:)`` for a route that read the client's secret from its own body (`clientSecret`,
+    /// `nil` when it sent none).
+    static func changing(
+        _ request: Request,
+        clientSecret: String?,
+        gate: AccountChangeGate,
+        change: (AccountChangePermit) async throws(StorageError) -> Response
+    ) async throws -> Response {
+        try await storageErrors { () throws(StorageError) in
+            switch try await gate.authorize(bearer: BearerChallenge.token(in: request), clientSecret: clientSecret) {
             case .failure(let refusal): refusal.challenge.response
             case .success(let permit): try await change(permit)
             }

@@ -44,11 +44,11 @@ enum PasskeyRoutes {
                 return error.response
             }
             let secret = try? body.string("client_secret", maximumLength: 1024, required: false)
-            return try await MeRoutes.changing(request, clientSecret: .some(secret), gate: gate) {
+            return try await MeRoutes.changing(request, clientSecret: secret, gate: gate) {
                 permit throws(StorageError) in
                 guard let credential = id.credentialID,
-                    try await store.renamePasskeyCredential(id: credential, userID: permit.user.id, name: name),
-                    let renamed = try await store.passkeyCredential(id: credential)
+                    let renamed = try await store.renamePasskeyCredential(
+                        id: credential, userID: permit.user.id, name: name)
                 else { return notFound }
                 return Responses.json(renamed.json, noStore: true)
             }

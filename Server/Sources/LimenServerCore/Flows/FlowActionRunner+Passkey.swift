@@ -31,7 +31,7 @@ extension FlowActionRunner {
             case .success: return .registered(context)
             case .failure(let refusal): return .refused(Self.passkeyRefusal(refusal, challenge.collector))
             }
-        default:
+        case .checkPasskey:
             // A second step accepts only the passkeys of the user its first step identified.
             let secondStepUser = context.secondStep == nil ? nil : context.subject
             var allowed: Set<Data>?
@@ -58,6 +58,11 @@ extension FlowActionRunner {
             case .failure(let refusal):
                 return .refused(Self.passkeyRefusal(refusal, challenge.collector))
             }
+        case .checkPassword, .createAccount, .createAnonymousAccount, .sendEmailCode, .sendSignUpCode, .checkEmailCode,
+            .setPassword, .markEmailVerified, .sendPhoneCode, .resendPhoneCode, .checkPhoneCode, .signInWithApple,
+            .requireConsent, .complete, .checkTOTP, .checkRecoveryCode, .enableTOTP, .finishEnrolment:
+            // Not a passkey action: the runner sends only the two above here.
+            return .proceeded(context)
         }
     }
 

@@ -35,13 +35,14 @@ package struct PasskeyCeremonies: Sendable {
     /// A registration for `user`, shown by collector `collector`: their user handle (made now if they have none) and
     /// their passkeys excluded, so one authenticator is not registered twice.
     package func registration(for user: UserRecord, collector: String) async throws(StorageError) -> PasskeyChallenge {
-        let handle = try await store.passkeyUserHandle(userID: user.id, candidate: Data(RandomToken.bytes(count: 32)))
+        let handle = try await userHandle(of: user)
         let excluded = try await store.passkeyCredentials(userID: user.id)
         let challenge = Self.newChallenge()
         let options = PasskeyOptions.creation(
             relyingParty: relyingParty, user: user, handle: handle, challenge: challenge, excluded: excluded,
             timeout: Self.challengeLifetime)
-        return made(challenge, options: options, collector: collector, requiresUserVerification: true)
+        return made(
+            challenge, options: options, collector: collector, requiresUserVerification: true, userHandle: handle)
     }
 
     /// A sign-in shown by collector `collector`: with any discoverable credential when `allowed` is empty, else with
@@ -62,7 +63,8 @@ package struct PasskeyCeremonies: Sendable {
     package func register(
         _ response: [String: JSONValue], challenge: PasskeyChallenge, user: UserRecord, name: String
     ) async throws(StorageError) -> Result<PasskeyCredentialRecord, PasskeyRefusal> {
-        guard let issued = usable(challenge) else { return .failure(.challengeExpired) }
+        let moment = now()
+        guard let issued = usable(challenge, at: moment) else { return .failure(.challengeExpired) }
         let party = relyingParty
         let attestation: AttestationObject
         do throws(WebAuthnError) {
@@ -76,13 +78,18 @@ package struct PasskeyCeremonies: Sendable {
         } catch {
             return .failure(.invalidCredential)
         }
-        let handle = try await store.passkeyUserHandle(userID: user.id, candidate: Data(RandomToken.bytes(count: 32)))
+        let handle: Data
+        if let shown = challenge.userHandle {
+            handle = shown
+        } else {
+            handle = try await userHandle(of: user)
+        }
         let flags = attestation.authenticatorData.flags
         let record = PasskeyCredentialRecord(
             credentialID: Data(attestation.credential.credentialID), userID: user.id, userHandle: handle,
             publicKey: Data(attestation.credential.publicKeyBytes), signCount: attestation.authenticatorData.signCount,
             isBackupEligible: flags.contains(.backupEligible), isBackedUp: flags.contains(.backedUp), name: name,
-            createdAt: now())
+            createdAt: moment)
         // A credential ID registered before, to anyone, is refused (WebAuthn §7.1 step 26).
         return try await store.insertPasskeyCredential(record) ? .success(record) : .failure(.invalidCredential)
     }
@@ -92,7 +99,8 @@ package struct PasskeyCeremonies: Sendable {
     package func authenticate(
         _ response: [String: JSONValue], challenge: PasskeyChallenge, allowed: Set<Data>? = nil
     ) async throws(StorageError) -> Result<PasskeyCredentialRecord, PasskeyRefusal> {
-        guard let issued = usable(challenge) else { return .failure(.challengeExpired) }
+        let moment = now()
+        guard let issued = usable(challenge, at: moment) else { return .failure(.challengeExpired) }
         let parsed: AuthenticationResponseJSON
         do throws(WebAuthnError) {
             parsed = try AuthenticationResponseJSON(response)
@@ -122,28 +130,34 @@ package struct PasskeyCeremonies: Sendable {
         guard
             try await store.recordPasskeyUse(
                 id: id, previousSignCount: credential.signCount, signCount: data.signCount, isBackedUp: backedUp,
-                at: now())
+                at: moment)
         else { return .failure(.invalidCredential) }
-        (credential.signCount, credential.isBackedUp, credential.lastUsedAt) = (data.signCount, backedUp, now())
+        (credential.signCount, credential.isBackedUp, credential.lastUsedAt) = (data.signCount, backedUp, moment)
         return .success(credential)
     }
 
     // MARK: Parts
 
-    /// A challenge record for `options`.
+    /// A challenge record for `options` (a registration's with the user handle they show).
     private func made(
-        _ challenge: String, options: JSONValue, collector: String, requiresUserVerification: Bool
+        _ challenge: String, options: JSONValue, collector: String, requiresUserVerification: Bool,
+        userHandle: Data? = nil
     ) -> PasskeyChallenge {
         PasskeyChallenge(
             collector: collector, challenge: challenge, expiresAt: now().addingTimeInterval(Self.challengeLifetime),
             options: String(decoding: options.serialized(), as: UTF8.self),
-            requiresUserVerification: requiresUserVerification)
+            requiresUserVerification: requiresUserVerification, userHandle: userHandle)
     }
 
-    /// The challenge's bytes while it is accepted.
-    private func usable(_ challenge: PasskeyChallenge) -> [UInt8]? {
-        guard now() < challenge.expiresAt, let bytes = Base64URL.decode(challenge.challenge) else { return nil }
+    /// The challenge's bytes while it is accepted at `moment`.
+    private func usable(_ challenge: PasskeyChallenge, at moment: Date) -> [UInt8]? {
+        guard moment < challenge.expiresAt, let bytes = Base64URL.decode(challenge.challenge) else { return nil }
         return Array(bytes)
+    }
+
+    /// `user`'s WebAuthn user handle: the one stored, or else a new random one, stored now.
+    private func userHandle(of user: UserRecord) async throws(StorageError) -> Data {
+        try await store.passkeyUserHandle(userID: user.id, candidate: Data(RandomToken.bytes(count: 32)))
     }
 
     /// The stored COSE key `bytes`, read again.

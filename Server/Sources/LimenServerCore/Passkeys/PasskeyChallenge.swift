@@ -14,6 +14,9 @@ package struct PasskeyChallenge: Sendable, Equatable, Codable {
     package var options: String
     /// Whether the assertion or attestation must carry the UV flag.
     package var requiresUserVerification: Bool
+    /// A registration's WebAuthn user handle, made when its options were shown; `nil` for a sign-in, and in a
+    /// context stored before it was kept here (the registration then reads it from the store again).
+    package var userHandle: Data? = nil
 }
 
 /// Why a passkey response was refused, as a flow's error detail names it (`{key, code}`).

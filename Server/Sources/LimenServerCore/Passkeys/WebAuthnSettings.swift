@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerWire
 
 /// The passkey relying party as configured (`webauthn_rp_id`, `webauthn_rp_name`, `webauthn_origins`); what is not
 /// set follows the issuer.
@@ -57,15 +58,9 @@ public struct WebAuthnSettings: Sendable, Equatable {
             && text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == ".") }
     }
 
-    /// The origin of `url` as browsers write it in client data: scheme, host and a port other than the default.
+    /// The origin of `url` as browsers write it in client data (``WebOrigin``).
     private static func origin(of url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), let name = url.host?.lowercased(), !name.isEmpty else {
-            return nil
-        }
-        let host = name.contains(":") && !name.hasPrefix("[") ? "[\(name)]" : name
-        let defaultPort = scheme == "https" ? 443 : 80
-        return url.port.map { $0 == defaultPort ? "\(scheme)://\(host)" : "\(scheme)://\(host):\($0)" }
-            ?? "\(scheme)://\(host)"
+        URLComponents(url: url, resolvingAgainstBaseURL: false).flatMap(WebOrigin.init)?.description
     }
 
     /// What Android's origins start with.

@@ -14,24 +14,16 @@ public struct DPoPTargetURI: Sendable, Hashable, CustomStringConvertible {
     /// The normalised form of `uri`, or `nil` unless it is an absolute `http` or `https` URI (RFC 3986, with nothing
     /// left unencoded that must be encoded) with a host and no user information.
     ///
-    /// Normalisation (RFC 3986 §6.2.2–6.2.3): the scheme and host in lower case; the port left out when it is the
-    /// scheme's default (80, 443) or empty; percent-encoded unreserved characters decoded and other percent-encodings
-    /// in upper case; `.` and `..` segments removed; an empty path written `/`. The query and fragment are dropped.
+    /// Normalisation (RFC 3986 §6.2.2–6.2.3): the origin as ``WebOrigin`` writes it; in the path, percent-encoded
+    /// unreserved characters decoded and other percent-encodings in upper case, `.` and `..` segments removed, an
+    /// empty path written `/`. The query and fragment are dropped.
     public init?(_ uri: String) {
         // Strictly: by default URLComponents percent-encodes what RFC 3986 does not allow (`%zz` would read as `%25zz`).
         guard let components = URLComponents(string: uri, encodingInvalidCharacters: false),
-            let scheme = components.scheme?.lowercased(),
-            let defaultPort = Self.defaultPorts[scheme], components.percentEncodedUser == nil,
-            components.percentEncodedPassword == nil, let encodedHost = components.percentEncodedHost,
-            !encodedHost.isEmpty, let host = PercentEncoding.normalized(encodedHost, lowercasingLetters: true),
-            let path = PercentEncoding.normalized(components.percentEncodedPath)
+            let origin = WebOrigin(components), let path = PercentEncoding.normalized(components.percentEncodedPath)
         else { return nil }
-        let port = components.port.flatMap { $0 == defaultPort ? nil : ":\($0)" } ?? ""
-        description = scheme + "://" + host + port + Self.removingDotSegments(path.isEmpty ? "/" : path)
+        description = origin.description + Self.removingDotSegments(path.isEmpty ? "/" : path)
     }
-
-    /// The default port of each scheme a target URI may have.
-    private static let defaultPorts = ["http": 80, "https": 443]
 
     /// `path` (absolute) without `.` and `..` segments, as RFC 3986 §5.2.4's `remove_dot_segments` writes it.
     static func removingDotSegments(_ path: String) -> String {
