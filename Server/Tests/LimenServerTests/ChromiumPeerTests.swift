@@ -21,6 +21,8 @@ enum ChromiumPeer {
     static let guestUpgradeScript = PythonPeer.script("Tests/Peers/chromium/guest_upgrade.py")
     /// The script that signs in through glewlwyd, an upstream provider, with its own login page.
     static let upstreamScript = PythonPeer.script("Tests/Peers/chromium/upstream_glewlwyd.py")
+    /// The script that signs in with a passkey held by Chromium's virtual authenticator.
+    static let passkeyScript = PythonPeer.script("Tests/Peers/chromium/passkey.py")
     /// A native app's IDP collector through glewlwyd, Chromium as the web session.
     static let nativeUpstreamScript = PythonPeer.script("Tests/Peers/chromium/native_upstream_glewlwyd.py")
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import LimenServerStorage
 import LimenServerWire
 import LimenTestSupport
@@ -7,7 +8,7 @@ import Testing
 @testable import LimenServer
 @testable import LimenServerCore
 
-@Suite("Two-step sign-in on the hosted pages: the sign-in page asks for the second step, without passkeys")
+@Suite("Two-step sign-in on the hosted pages: the sign-in page asks for the second step, passkeys included")
 struct SecondFactorPageTests {
     /// Turns two-step sign-in on for the fixture's user, with a passkey too; returns the TOTP their app holds.
     private static func enableTwoStep(in fixture: SignInFixture) async throws -> TOTP {
@@ -37,7 +38,9 @@ struct SecondFactorPageTests {
             #expect(second.body.contains("<h1>Two-step sign-in</h1>"))
             #expect(second.body.contains("name=\"totp\""))
             #expect(second.body.contains("value=\"submit-totp\""))
-            #expect(!second.body.contains("PASSKEY") && !second.body.contains("submit-passkey"), "no passkey here")
+            #expect(second.body.contains("data-passkey=\"passkey\""), "her passkey's button, which the script answers")
+            #expect(second.body.contains("id=\"passkey\" name=\"passkey\" data-mode=\"authenticate\""))
+            #expect(second.headers[.contentSecurityPolicy]?.contains("script-src 'sha256-") == true)
             #expect(!second.body.contains("submit-recovery-code"), "no recovery codes left")
             #expect(second.redirect == nil)
 

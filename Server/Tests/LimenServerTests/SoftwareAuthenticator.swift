@@ -38,6 +38,15 @@ final class SoftwareAuthenticator: @unchecked Sendable {
         self.origin = origin
     }
 
+    /// `key` as a COSE key (EC2, ES256), as an authenticator's attested credential data carries it.
+    static func coseKey(_ key: P256.Signing.PublicKey) -> [UInt8] {
+        let point = key.rawRepresentation
+        return CBOR.map([
+            (.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
+            (.int(-2), .bytes(Array(point.prefix(32)))), (.int(-3), .bytes(Array(point.suffix(32)))),
+        ]).encoded
+    }
+
     // MARK: Ceremonies
 
     /// `navigator.credentials.create()` on a `PASSKEY` collector's creation `options`: a new credential and its
@@ -50,14 +59,9 @@ final class SoftwareAuthenticator: @unchecked Sendable {
             id: Array(RandomToken.bytes(count: 16)), key: P256.Signing.PrivateKey(), rpID: rpID,
             userHandle: userHandle, signCount: 0)
         credentials.append(credential)
-        let publicKey = credential.key.publicKey.rawRepresentation
-        let coseKey = CBOR.map([
-            (.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
-            (.int(-2), .bytes(Array(publicKey.prefix(32)))), (.int(-3), .bytes(Array(publicKey.suffix(32)))),
-        ])
         var attested = Array(repeating: UInt8(0), count: 16)
         attested += [UInt8(credential.id.count >> 8), UInt8(credential.id.count & 0xff)] + credential.id
-        attested += coseKey.encoded
+        attested += Self.coseKey(credential.key.publicKey)
         let authenticatorData =
             Self.authenticatorData(
                 rpID: rpID, flags: flags | 0x40, signCount: 0) + attested

@@ -126,9 +126,9 @@ enum FlowPageRoutes {
         }
     }
 
-    /// Whether the field `key` of `flow` holds a password (never shown again).
+    /// Whether the field `key` of `flow` holds a password or a passkey's answer (never shown again).
     private static func isSecret(_ key: String, in flow: FlowDefinition) -> Bool {
-        flow.nodes.contains { $0.collector(key)?.type.isPassword == true }
+        flow.nodes.contains { [.password, .passwordVerify, .passkey].contains($0.collector(key)?.type) }
     }
 }
 

@@ -70,7 +70,7 @@ enum SecondFactorRoutes {
     ) async throws -> Response {
         let form = try? await FormFields.read(from: request).get()
         let clientAddress = proxies.clientAddress(of: request, peer: context.remoteAddress)
-        return try await MeRoutes.changing(request, clientSecret: .some(form?["client_secret"]), gate: gate) {
+        return try await MeRoutes.changing(request, clientSecret: form?["client_secret"], gate: gate) {
             permit throws(StorageError) in
             guard let code = form?["code"], !code.isEmpty else {
                 return Responses.jsonError(

@@ -21,6 +21,8 @@ struct FlowPageControl {
     var button: Button?
     /// A `FLOW_LINK` to another flow's page.
     var link: Link?
+    /// `PASSKEY`: the hidden field its button fills (``PasskeyScript``).
+    var passkey: Passkey?
 
     /// A text or password field.
     struct Input {
@@ -80,12 +82,22 @@ struct FlowPageControl {
         var chosen: Bool
     }
 
-    /// A button posting the form with its key as `action`.
+    /// A button posting the form with its key as `action`; a button answering a `PASSKEY` names it (`passkey`), and
+    /// the script runs the ceremony first.
     struct Button {
         var key: String
         var label: String
         var style: String?
         var skipsValidation: Bool
+        var passkey: String? = nil
+    }
+
+    /// A `PASSKEY`'s hidden field: its ceremony's mode and options (WebAuthn's JSON), and the message shown when the
+    /// browser's ceremony fails.
+    struct Passkey {
+        var id: String
+        var mode: String
+        var options: String
     }
 
     /// A link to a page.
@@ -181,14 +193,21 @@ struct FlowPageControl {
         case .label:
             return FlowPageControl(text: collector.label)
         case .passkey:
-            // Flows with a passkey are not offered as pages yet (``FlowCatalog/page(_:)``).
-            return nil
+            guard case .text(let options)? = value, let mode = collector.passkeyMode else { return nil }
+            return FlowPageControl(passkey: Passkey(id: key, mode: mode.rawValue, options: options))
         case .submitButton:
-            // A button that acts on what the interaction holds ("Send another code") does not need the fields filled.
-            var ignoresFields = false
-            if case .run(let actions, _)? = collector.behaviour { ignoresFields = actions.allSatisfy(\.ignoresFields) }
+            // A button that acts on what the interaction holds ("Send another code") does not need the fields filled;
+            // one that checks a passkey needs none filled (the script fills the passkey's).
+            var (ignoresFields, passkey) = (false, String?.none)
+            if case .run(let actions, _)? = collector.behaviour {
+                ignoresFields = actions.allSatisfy(\.ignoresFields)
+                if actions.contains(where: { $0 == .checkPasskey || $0 == .registerPasskey }) {
+                    (ignoresFields, passkey) = (true, "passkey")
+                }
+            }
             return FlowPageControl(
-                button: Button(key: key, label: collector.label, style: nil, skipsValidation: ignoresFields))
+                button: Button(
+                    key: key, label: collector.label, style: nil, skipsValidation: ignoresFields, passkey: passkey))
         case .flowButton, .flowLink:
             if case .switchFlow(let target)? = collector.behaviour {
                 guard let href = link(target) else { return nil }

@@ -57,13 +57,16 @@ struct FlowPageRenderer {
             nodeID: node.id,
             error: message,
             controls: controls,
-            federation: FederationChoices(node)
+            federation: FederationChoices(node),
+            script: controls.contains { $0.passkey != nil } ? PasskeyScript.text : nil
         )
         let status: HTTPResponse.Status =
             message == nil ? .ok : (answer.status == .ok ? .badRequest : answer.status.http)
+        let securityPolicy = page.brand.contentSecurityPolicy
         var response = Pages.render(
             page, template: "flow", title: node.name, status: status,
-            contentSecurityPolicy: page.brand.contentSecurityPolicy)
+            contentSecurityPolicy: page.script == nil
+                ? securityPolicy : securityPolicy + "; script-src \(PasskeyScript.source)")
         if let seconds = answer.retryAfter { response.headers[.retryAfter] = "\(seconds)" }
         return response
     }
@@ -89,6 +92,8 @@ private struct FlowPage {
     var error: String?
     var controls: [FlowPageControl]
     var federation: FederationChoices?
+    /// The page's one script, when a control needs it (``PasskeyScript``).
+    var script: String?
 }
 
 /// The "Continue with …" buttons of a flow page.

@@ -79,8 +79,15 @@ enum PageTemplates {
         {{/multiple}}{{#choices}}<option value="{{value}}"{{#chosen}} selected{{/chosen}}>{{label}}</option>
         {{/choices}}</select>
         {{>field-error}}{{/select}}{{#text}}<p class="text">{{text}}</p>
-        {{/text}}{{#button}}<button type="submit" name="action" value="{{key}}"{{#style}} class="{{style}}"{{/style}}\
-        {{#skipsValidation}} formnovalidate{{/skipsValidation}}>{{label}}</button>
+        {{/text}}{{#passkey}}<input type="hidden" id="{{id}}" name="{{id}}" data-mode="{{mode}}" \
+        data-options="{{options}}">
+        <p class="error" id="{{id}}-status" role="alert" hidden>The passkey could not be used. Try again, or choose \
+        another way.</p>
+        <noscript><p class="hint">A passkey needs scripts, which are turned off in this browser: choose another way.\
+        </p></noscript>
+        {{/passkey}}{{#button}}<button type="submit" name="action" value="{{key}}"{{#style}} class="{{style}}"{{/style}}\
+        {{#skipsValidation}} formnovalidate{{/skipsValidation}}{{#passkey}} data-passkey="{{passkey}}"{{/passkey}}>\
+        {{label}}</button>
         {{/button}}{{#link}}<p class="switch"><a href="{{href}}">{{label}}</a></p>
         {{/link}}{{/controls}}</form>
         {{#federation}}<section class="federation" aria-label="Other ways to sign in">
@@ -90,7 +97,8 @@ enum PageTemplates {
         <button type="submit" class="secondary">{{label}}</button>
         </form>
         {{/providers}}</section>
-        {{/federation}}{{/content}}{{/layout}}
+        {{/federation}}{{#script}}<script>{{{script}}}</script>
+        {{/script}}{{/content}}{{/layout}}
         """
 
     /// A flow page control's ARIA attributes (in a control's context): `aria-invalid` when its field has an error, and

@@ -4,13 +4,12 @@ import LimenWire
 
 extension FlowActionRunner {
     /// The second step `complete` needs first for user `subject`: `nil` when their two-step sign-in is off, when this
-    /// interaction answered it, or when they signed in with a passkey (which is two factors in one). A hosted page
-    /// does not offer passkeys (it has no WebAuthn script yet).
+    /// interaction answered it, or when they signed in with a passkey (which is two factors in one).
     func secondStep(for subject: String, context: FlowContext) async throws(StorageError) -> SecondStep? {
         guard context.signedInWithPasskey != true, context.secondStep?.answered == nil,
             var methods = try await services.secondFactors.methods(userID: subject)
         else { return nil }
-        if !hostedPage, try await !services.store.passkeyCredentials(userID: subject).isEmpty {
+        if try await !services.store.passkeyCredentials(userID: subject).isEmpty {
             methods.insert(.passkey)
         }
         return SecondStep(offering: methods)

@@ -48,9 +48,6 @@ extension FlowRefusal {
 struct FlowActionRunner: Sendable {
     /// The accounts, store and mail the actions use.
     package let services: FlowServices
-    /// Whether a hosted page runs the actions (any client's, whose consent is the consent page's, after the browser
-    /// session starts), not a native flow (a first-party client's).
-    package var hostedPage = false
     /// Where the actions log (a redemption Apple refused).
     package var logger = Logger(label: "limen.flows")
 

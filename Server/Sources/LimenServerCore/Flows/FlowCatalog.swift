@@ -105,11 +105,10 @@ package struct FlowCatalog: Sendable {
 
     /// Flow `name` as the hosted pages offer it: `nil` for a flow only native apps run — one whose button signs in with
     /// Apple takes an identity token that only an app gets from Apple, and a page would fill a refused one back in;
-    /// and, until the pages carry the script WebAuthn needs, one with a `PASSKEY` (but for the second step's, which a
-    /// page does not offer).
+    /// and one that registers a passkey or sets up two-step sign-in, which needs the signed-in user's access token.
     package func page(_ name: String) -> FlowDefinition? {
         guard let flow = flows[name], !flow.runs(.signInWithApple),
-            !flow.nodes.contains(where: { $0.id != SecondStep.nodeID && $0.passkeyCollector != nil })
+            !flow.nodes.contains(where: { $0.registersPasskey || $0.setsUpSecondFactor })
         else { return nil }
         return flow
     }

@@ -227,9 +227,7 @@ package struct FlowEngine: Sendable {
                     idHash: record.idHash, maximum: Self.maximumAttempts)
                 guard attempt != nil else { return .answer(try await tooManyAttempts(interaction, context: context)) }
             }
-            let outcome = try await FlowActionRunner(
-                services: services, hostedPage: interaction.isHostedPage, logger: logger
-            ).run(
+            let outcome = try await FlowActionRunner(services: services, logger: logger).run(
                 actions, flow: flow.id, interaction: interaction.id, values: submission.values, context: context,
                 clientID: record.clientID,
                 request: try record.decodedRequest(), clientAddress: clientAddress)

@@ -1,0 +1,66 @@
+import Crypto
+import Foundation
+import LimenServerStorage
+import LimenTestSupport
+import LimenWire
+import Testing
+
+@testable import LimenServer
+@testable import LimenServerCore
+
+extension ChromiumPeerTests {
+    @Test(
+        "a passkey in Chromium's virtual authenticator signs in on the hosted passkey page, which passes axe-core")
+    func passkeySignIn() async throws {
+        // WebAuthn takes no IP address as an RP ID: the server answers on localhost, its default RP ID then.
+        let onLocalhost: (inout ServerConfiguration) -> Void = { $0.host = "localhost" }
+        try await withLiveServer(configure: onLocalhost) { provider, issuer in
+            let client = try await ChromiumPeer.registerClient(in: provider, firstParty: true)
+            let user = try await provider.accounts.signUp(
+                email: "radia@example.com", password: "a long enough password", name: "Radia")
+            let key = P256.Signing.PrivateKey()
+            let credentialID = Data(RandomToken.bytes(count: 16))
+            let handle = try await provider.store.passkeyUserHandle(
+                userID: user.id, candidate: Data(RandomToken.bytes(count: 32)))
+            let stored = try await provider.store.insertPasskeyCredential(
+                PasskeyCredentialRecord(
+                    credentialID: credentialID, userID: user.id, userHandle: handle,
+                    publicKey: Data(SoftwareAuthenticator.coseKey(key.publicKey)), signCount: 0,
+                    isBackupEligible: false, isBackedUp: false, name: "Chromium", createdAt: provider.now()))
+            #expect(stored)
+
+            let output = try await PythonPeer.run([
+                ChromiumPeer.passkeyScript.path, "--issuer", issuer, "--client-id", client.id, "--rp-id", "localhost",
+                "--credential-id", Base64URL.encode(credentialID), "--user-handle", Base64URL.encode(handle),
+                "--private-key", Base64URL.encode(key.derRepresentation),
+            ])
+            let summary = try JSONDecoder().decode(PasskeyBrowserSummary.self, from: output)
+            let code = try #require(summary.callback["code"])
+            let redeemed = try #require(
+                try await provider.store.redeemedCode(
+                    hash: RandomIdentifier.hash(code), now: provider.now(), clientID: client.id))
+            #expect(redeemed.subject == user.id)
+            #expect(summary.axe.passes > 10, "axe-core ran its rules")
+            #expect(summary.axe.violations.isEmpty, "\(summary.axe.violations)")
+            #expect(summary.signCount == 1, "the browser's authenticator signed once")
+            #expect(try await provider.store.passkeyCredential(id: credentialID)?.signCount == 1)
+        }
+    }
+}
+
+/// What `passkey.py` prints.
+private struct PasskeyBrowserSummary: Decodable {
+    struct Axe: Decodable {
+        let passes: Int
+        let violations: [String]
+    }
+
+    let callback: [String: String]
+    let axe: Axe
+    let signCount: Int
+
+    enum CodingKeys: String, CodingKey {
+        case callback, axe
+        case signCount = "sign_count"
+    }
+}
