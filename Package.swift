@@ -143,9 +143,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Generic test helpers (subprocesses with deadlines, free ports, locks, gates, test clocks): Foundation only.
+        // Generic test helpers (subprocesses with deadlines, free ports, locks, gates, test clocks), and a software
+        // passkey authenticator both packages' tests answer WebAuthn ceremonies with.
         .target(
             name: "LimenTestSupport",
+            dependencies: ["LimenWire", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .target(

@@ -20,6 +20,8 @@ public enum FlowError: Error, Sendable, Equatable {
     case refused(message: String, details: [FlowErrorDetail])
     /// The flow asks for a step a convenience cannot fill (an operator-defined one): run it with `startFlow`.
     case incomplete(step: String)
+    /// The passkey authenticator did not answer (the person cancelled, no passkey for this server).
+    case passkey(PasskeyError)
 
     /// A stable code: the server's own code, or the SDK's (`network.timeout`, `flow.invalid_response`, …).
     public var code: String {
@@ -31,6 +33,7 @@ public enum FlowError: Error, Sendable, Equatable {
         case .client(let error): error.code
         case .refused(_, let details): details.first.map { "flow.refused.\($0.code)" } ?? "flow.refused"
         case .incomplete: "flow.incomplete"
+        case .passkey(let error): error.code
         }
     }
 
@@ -48,7 +51,7 @@ public enum FlowError: Error, Sendable, Equatable {
         case .network(let error): error.isRetryable
         case .client(let error): error.isRetryable
         case .server(let code, _): ["interaction_expired", "too_many_attempts", "server_error"].contains(code)
-        case .invalidResponse, .unsupportedNode, .refused, .incomplete: false
+        case .invalidResponse, .unsupportedNode, .refused, .incomplete, .passkey: false
         }
     }
 }
@@ -66,6 +69,9 @@ extension FlowError: LocalizedError {
         case .refused(let message, let details):
             ([message] + details.map(\.message)).filter { !$0.isEmpty }.joined(separator: " ")
         case .incomplete(let step): "The flow needs a further step (\(step)) that this call cannot fill."
+        case .passkey(.cancelled): "The passkey request was cancelled."
+        case .passkey(.noCredential): "There is no passkey for this account on this device."
+        case .passkey(.failed(let reason)): "The passkey could not be used: \(reason)."
         }
     }
 }

@@ -1,45 +1,44 @@
 import Crypto
 import Foundation
 import LimenWire
-import Testing
 
 /// A passkey authenticator in software (swift-crypto's P-256), as a browser and platform would answer Limen's
 /// `PASSKEY` collectors: it makes discoverable credentials with `none` attestation and signs assertions, returning
 /// WebAuthn's JSON forms. Its knobs make the hostile answers the tests need (another origin, UP or UV missing, a
 /// counter going back).
-final class SoftwareAuthenticator: @unchecked Sendable {
+public final class SoftwareAuthenticator: @unchecked Sendable {
     /// One credential it holds.
-    struct Credential {
+    public struct Credential: Sendable {
         /// The credential ID.
-        var id: [UInt8]
+        public var id: [UInt8]
         /// The private key.
-        var key: P256.Signing.PrivateKey
+        public var key: P256.Signing.PrivateKey
         /// The RP ID it is for.
-        var rpID: String
+        public var rpID: String
         /// The user handle the RP gave at registration.
-        var userHandle: [UInt8]
+        public var userHandle: [UInt8]
         /// The signature counter of its next assertion, less one.
-        var signCount: UInt32
+        public var signCount: UInt32
     }
 
     /// The origin its client data names.
-    var origin: String
+    public var origin: String
     /// Whether its authenticator data says the user was present.
-    var userPresent = true
+    public var userPresent = true
     /// Whether it says the user was verified.
-    var userVerified = true
+    public var userVerified = true
     /// Whether its counters move (`false`: always 0, as synced passkeys).
-    var counts = true
+    public var counts = true
     /// The credentials it made, oldest first.
-    private(set) var credentials: [Credential] = []
+    public private(set) var credentials: [Credential] = []
 
     /// An authenticator answering for `origin`.
-    init(origin: String) {
+    public init(origin: String) {
         self.origin = origin
     }
 
     /// `key` as a COSE key (EC2, ES256), as an authenticator's attested credential data carries it.
-    static func coseKey(_ key: P256.Signing.PublicKey) -> [UInt8] {
+    public static func coseKey(_ key: P256.Signing.PublicKey) -> [UInt8] {
         let point = key.rawRepresentation
         return CBOR.map([
             (.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
@@ -51,9 +50,11 @@ final class SoftwareAuthenticator: @unchecked Sendable {
 
     /// `navigator.credentials.create()` on a `PASSKEY` collector's creation `options`: a new credential and its
     /// `RegistrationResponseJSON`.
-    func register(_ options: JSONValue) throws -> JSONValue {
+    public func register(_ options: JSONValue) throws -> JSONValue {
         let rpID = try Self.text(options, "rp", "id")
-        let userHandle = Array(try #require(Base64URL.decode(try Self.text(options, "user", "id"))))
+        guard let userHandle = Base64URL.decode(try Self.text(options, "user", "id")).map(Array.init) else {
+            throw OptionsError(path: "user.id")
+        }
         let challenge = try Self.text(options, "challenge")
         let credential = Credential(
             id: Array(RandomToken.bytes(count: 16)), key: P256.Signing.PrivateKey(), rpID: rpID,
@@ -79,7 +80,7 @@ final class SoftwareAuthenticator: @unchecked Sendable {
 
     /// `navigator.credentials.get()` on request `options` with credential `index` (the newest by default): its
     /// `AuthenticationResponseJSON`.
-    func authenticate(_ options: JSONValue, with index: Int? = nil) throws -> JSONValue {
+    public func authenticate(_ options: JSONValue, with index: Int? = nil) throws -> JSONValue {
         let challenge = try Self.text(options, "challenge")
         let position = index ?? credentials.count - 1
         if counts { credentials[position].signCount += 1 }
@@ -100,8 +101,15 @@ final class SoftwareAuthenticator: @unchecked Sendable {
     }
 
     /// Sets credential `index`'s counter (to make it go back).
-    func setSignCount(_ count: UInt32, of index: Int) {
+    public func setSignCount(_ count: UInt32, of index: Int) {
         credentials[index].signCount = count
+    }
+
+    /// Options without a member the ceremony needs, or with one of the wrong kind.
+    public struct OptionsError: Error, Equatable, CustomStringConvertible {
+        /// The member's path (`user.id`).
+        public var path: String
+        public var description: String { "the options have no \(path)" }
     }
 
     // MARK: Parts
@@ -132,7 +140,8 @@ final class SoftwareAuthenticator: @unchecked Sendable {
     private static func text(_ options: JSONValue, _ path: String...) throws -> String {
         var value: JSONValue? = options
         for key in path { value = value?.objectValue?[key] }
-        return try #require(value?.stringValue, "the options have no \(path.joined(separator: "."))")
+        guard let text = value?.stringValue else { throw OptionsError(path: path.joined(separator: ".")) }
+        return text
     }
 
     /// A `PublicKeyCredential`'s `toJSON()`.
@@ -142,34 +151,5 @@ final class SoftwareAuthenticator: @unchecked Sendable {
             "response": .object(response), "clientExtensionResults": .object([:]),
             "authenticatorAttachment": .string("platform"),
         ])
-    }
-}
-
-/// The CBOR the authenticator writes (RFC 8949, definite lengths): integers, byte and text strings, maps.
-indirect enum CBOR {
-    case int(Int)
-    case bytes([UInt8])
-    case text(String)
-    case map([(CBOR, CBOR)])
-
-    /// The encoding.
-    var encoded: [UInt8] {
-        switch self {
-        case .int(let value) where value >= 0: Self.head(0, UInt64(value))
-        case .int(let value): Self.head(1, UInt64(-1 - value))
-        case .bytes(let bytes): Self.head(2, UInt64(bytes.count)) + bytes
-        case .text(let text): Self.head(3, UInt64(text.utf8.count)) + Array(text.utf8)
-        case .map(let entries): Self.head(5, UInt64(entries.count)) + entries.flatMap { $0.0.encoded + $0.1.encoded }
-        }
-    }
-
-    private static func head(_ major: UInt8, _ argument: UInt64) -> [UInt8] {
-        let type = major << 5
-        switch argument {
-        case 0..<24: return [type | UInt8(argument)]
-        case 24..<256: return [type | 24, UInt8(argument)]
-        case 256..<65536: return [type | 25, UInt8(argument >> 8), UInt8(argument & 0xff)]
-        default: return [type | 26] + (0..<4).reversed().map { UInt8(argument >> (8 * UInt64($0)) & 0xff) }
-        }
     }
 }
