@@ -58,4 +58,40 @@ struct SecondFactorPageTests {
             #expect(done.redirect?.query["code"] != nil)
         }
     }
+
+    /// An operator's page with buttons to the setup of two-step sign-in, which only apps run, and to sign-in.
+    static let security = """
+        id: security
+        start: menu
+        nodes:
+          - id: menu
+            name: Security
+            collectors:
+              - {type: FLOW_BUTTON, key: totp, label: Set up an authenticator app, flow: totp-enrol}
+              - {type: FLOW_BUTTON, key: back, label: Sign in, flow: sign-in}
+        """
+
+    @Test("a page never moves to a flow only apps run, even when a crafted submission presses a button to it")
+    func switchToAppOnlyFlow() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("security-\(UUID().uuidString).yaml")
+        try Data(Self.security.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let withSecurity: (inout ServerConfiguration) -> Void = { $0.flowFiles = [file.path] }
+        try await withSignIn(configure: withSecurity) { fixture in
+            var browser = Browser()
+            let signIn = try await browser.send(fixture.client, SignInFixture.authorizeURI())
+            let requestID = try #require(signIn.hiddenField("request"))
+            let page = try await browser.send(fixture.client, "/login?flow=security&request=\(requestID)")
+            #expect(page.body.contains("<h1>Security</h1>"))
+            #expect(!page.body.contains("value=\"totp\""), "no button to a flow the page cannot run")
+            #expect(page.body.contains("value=\"back\""))
+            let crafted = try await browser.submit(
+                fixture.client, page, to: "/login", [("flow", "security"), ("action", "totp")])
+            #expect(crafted.status == .notFound)
+            #expect(!crafted.body.contains("otpauth://"))
+            let back = try await browser.submit(
+                fixture.client, page, to: "/login", [("flow", "security"), ("action", "back")])
+            #expect(back.body.contains("<h1>Sign in</h1>"))
+        }
+    }
 }

@@ -197,7 +197,8 @@ package struct FlowEngine: Sendable {
                 submission, provider: upstream, button: button, interaction: interaction, flow: flow, node: node,
                 context: context, clientAddress: clientAddress)
         case .switchFlow(let target):
-            guard let next = catalog.flows[target] else {
+            // A page moves only to a flow offered as a page, whatever a crafted submission names.
+            guard let next = interaction.isHostedPage ? catalog.page(target) : catalog.flows[target] else {
                 return .answer(
                     .failure(
                         "unknown_flow", "There is no flow \(target).", status: .notFound, interaction: interaction.id))
