@@ -21,6 +21,8 @@ package enum DerivedKeyPurpose: String, Sendable, CaseIterable {
     case emailCodeBudget = "limen/email-code-budget/v1"
     /// Encrypts the messages waiting in the mail outbox, which hold one-time codes and links (``MailOutbox``).
     case mailOutbox = "limen/mail-outbox/v1"
+    /// Makes the nonces DPoP proofs must carry when the server asks for them (``DPoPNonces``).
+    case dpopNonce = "limen/dpop-nonce/v1"
 }
 
 /// Keys derived from the master key (HKDF-SHA256, RFC 5869) for keyed hashes of low-entropy values.
