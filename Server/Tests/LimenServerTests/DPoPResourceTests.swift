@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import LimenServerStorage
 import LimenServerWire
 import LimenTestSupport
 import LimenWire
@@ -66,6 +67,26 @@ struct DPoPResourceTests {
             #expect(challenge.hasPrefix("DPoP "))
             #expect(challenge.contains("error=\"invalid_dpop_proof\""))
             #expect(refused.json["sub"] == nil)
+        }
+    }
+
+    @Test("an account change (DELETE /v1/me) answers a bound token as Bearer, or a proof by another key, with DPoP")
+    func accountChange() async throws {
+        try await TokenFixture.run { fixture in
+            let client = DPoPTestClient(fixture: fixture)
+            let accessToken = try #require(try await client.signIn()["access_token"])
+            let asBearer = try await client.get(
+                "/v1/me", method: .delete, accessToken: accessToken, scheme: "Bearer", proofs: [])
+            #expect(asBearer.status == .unauthorized)
+            #expect(asBearer.headers[.wwwAuthenticate]?.hasPrefix("DPoP ") == true)
+            #expect(asBearer.headers[.wwwAuthenticate]?.contains("error=\"invalid_token\"") == true)
+            let thief = DPoPTestClient(fixture: fixture)
+            let otherKey = try await client.get(
+                "/v1/me", method: .delete, accessToken: accessToken,
+                proofs: [try thief.proof("DELETE", "/v1/me", accessToken: accessToken)])
+            #expect(otherKey.status == .unauthorized)
+            #expect(otherKey.headers[.wwwAuthenticate]?.contains("error=\"invalid_dpop_proof\"") == true)
+            #expect(try await fixture.provider.store.user(id: TokenFixture.user.id) != nil)
         }
     }
 

@@ -1,9 +1,11 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import LimenServerWire
 import LimenTestSupport
 import LimenWire
+import NIOCore
 
 @testable import LimenServer
 @testable import LimenServerCore
@@ -51,13 +53,17 @@ struct DPoPTestClient {
             headers: Self.headers(proofs: proofs))
     }
 
-    /// `GET path` with `Authorization: DPoP accessToken` (or `scheme`) and `proofs`.
+    /// `GET path` (or `method`) with `Authorization: DPoP accessToken` (or `scheme`) and `proofs`.
     func get(
-        _ path: String, accessToken: String, scheme: String = "DPoP", proofs: [String]
+        _ path: String, method: HTTPRequest.Method = .get, accessToken: String, scheme: String = "DPoP",
+        proofs: [String]
     ) async throws -> RecordedResponse {
         var headers = Self.headers(proofs: proofs)
         headers[.authorization] = "\(scheme) \(accessToken)"
-        return try await fixture.get(path, headers: headers)
+        return try await fixture.client.execute(uri: path, method: method, headers: headers) { response in
+            RecordedResponse(
+                status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+        }
     }
 
     /// `GET path` with `accessToken` and a fresh proof for it.

@@ -50,6 +50,8 @@ package struct AccountChangeGate: Sendable {
         switch try await verifier.authorizeForIssuer(token, issuer: issuer.current) {
         case .failure(.challenge(.insufficientScope)): return .failure(.insufficientScope)
         case .failure(.notIssuedForLimen): return .failure(.notIssuedForLimen)
+        case .failure(.challenge(.wrongScheme)): return .failure(.wrongScheme)
+        case .failure(.challenge(.dpop(let refusal))): return .failure(.dpop(refusal))
         case .failure: return .failure(.invalidToken)
         case .success(let verified): claims = verified
         }
