@@ -121,6 +121,23 @@ struct DPoPTokenTests {
         }
     }
 
+    @Test("introspection describes a bound access token as token_type DPoP with its cnf.jkt (RFC 9449 §6.2)")
+    func introspection() async throws {
+        try await TokenFixture.run { fixture in
+            let client = DPoPTestClient(fixture: fixture)
+            let accessToken = try #require(try await client.signIn()["access_token"])
+            let described = try await fixture.post(
+                "/introspect", [("token", accessToken)], headers: TokenFixture.basic("web", TokenFixture.webSecret))
+            #expect(described.json["active"] == .bool(true))
+            #expect(described["token_type"] == "DPoP")
+            #expect(described.json["cnf"] == .object(["jkt": .string(client.thumbprint)]))
+            let bearer = try #require(try await fixture.signIn()["access_token"])
+            let plain = try await fixture.post(
+                "/introspect", [("token", bearer)], headers: TokenFixture.basic("web", TokenFixture.webSecret))
+            #expect(plain["token_type"] == "Bearer")
+        }
+    }
+
     @Test("discovery names the algorithms proofs may be signed with")
     func discovery() async throws {
         try await TokenFixture.run { fixture in
