@@ -12,6 +12,9 @@ public enum LimenServerApplication {
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: ServerErrorLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
+        if let nonces = composition.dpopProofs.nonces {
+            router.add(middleware: DPoPNonceMiddleware(nonces: nonces, now: composition.now))
+        }
         ServerMetrics.add(
             to: router, access: composition.configuration.metricsAccess,
             proxies: composition.configuration.trustedProxies)

@@ -77,6 +77,9 @@ public struct ServerComposition: Sendable {
     let accountRemoval: AccountRemoval
     /// Checks this server's access tokens, remembering the signatures it verified (one cache for every route).
     let accessTokenVerifier: AccessTokenVerifier
+    /// Checks DPoP proofs at `/token` and the resources, remembering the `jti`s this node accepted (one cache for every
+    /// route), asking for nonces when ``ServerConfiguration/dpopNonceRequired``.
+    let dpopProofs: DPoPProofChecker
     /// Unlinks identities, never the last that signs in as the configuration stands.
     let identityUnlinker: IdentityUnlinker
     /// The rule for who may change an account with an access token (``accessTokenVerifier`` checks the token).
@@ -186,8 +189,11 @@ public struct ServerComposition: Sendable {
             issuer: issuer, signUpEnabled: configuration.signUpEnabled, resources: configuration.resources, now: now)
         self.flowEngine = FlowEngine(services: flowServices)
         self.accountRemoval = AccountRemoval(store: store, accounts: accounts, apple: appleAccounts, notifier: notifier)
+        self.dpopProofs = DPoPProofChecker(
+            nonces: configuration.dpopNonceRequired ? DPoPNonces(key: derivedKeys.key(for: .dpopNonce)) : nil)
         self.accessTokenVerifier = AccessTokenVerifier(
-            keys: keyRing, issuer: issuer, store: store, now: now, signatures: VerifiedSignatureCache())
+            keys: keyRing, issuer: issuer, store: store, now: now, signatures: VerifiedSignatureCache(),
+            proofs: dpopProofs)
         self.accountChangeGate = AccountChangeGate(
             verifier: accessTokenVerifier, issuer: issuer, clients: clientCache, store: store,
             maxAge: configuration.tokenLifetimes.accountChangeMaxAge, now: now)

@@ -64,6 +64,9 @@ public struct ClientRecord: Sendable, Equatable {
     /// The provider's own app that may approve other apps' sign-ins for its signed-in user (app-to-app,
     /// `POST /authorize/app2app`); only a first-party native client is one.
     public var isAppToAppHost: Bool
+    /// Whether its tokens must be DPoP-bound (`dpop_bound_access_tokens`, RFC 9449 §5.2): a token request without a
+    /// DPoP proof is refused.
+    public var requiresDPoP: Bool
 
     /// Creates a client record.
     public init(
@@ -83,7 +86,8 @@ public struct ClientRecord: Sendable, Equatable {
         branding: ClientBranding? = nil,
         createdAt: Date,
         emailLinkURI: String? = nil,
-        isAppToAppHost: Bool = false
+        isAppToAppHost: Bool = false,
+        requiresDPoP: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -102,6 +106,7 @@ public struct ClientRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.emailLinkURI = emailLinkURI
         self.isAppToAppHost = isAppToAppHost
+        self.requiresDPoP = requiresDPoP
     }
 }
 

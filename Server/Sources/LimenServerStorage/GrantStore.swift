@@ -35,6 +35,9 @@ public struct GrantRecord: Sendable, Equatable {
     /// SHA-256 of the browser session it lives with (Keycloak's model): a grant made without `offline_access` from
     /// a browser sign-in is deleted with that session (sign-out, expiry, password change). `nil`: an offline grant.
     public var browserSessionHash: Data?
+    /// The thumbprint of the DPoP key its refresh tokens are bound to (RFC 9449 §5): a public client that sent a DPoP
+    /// proof when the grant was made must prove the same key at every refresh. `nil`: its refresh tokens are unbound.
+    public var proofKey: String?
 
     /// Creates a grant record.
     public init(
@@ -47,7 +50,8 @@ public struct GrantRecord: Sendable, Equatable {
         createdAt: Date,
         expiresAt: Date,
         revokedAt: Date? = nil,
-        browserSessionHash: Data? = nil
+        browserSessionHash: Data? = nil,
+        proofKey: String? = nil
     ) {
         self.id = id
         self.clientID = clientID
@@ -59,6 +63,7 @@ public struct GrantRecord: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.revokedAt = revokedAt
         self.browserSessionHash = browserSessionHash
+        self.proofKey = proofKey
     }
 
     /// Whether it may have refresh tokens: with `offline_access` (they outlive any browser session), or bound to the

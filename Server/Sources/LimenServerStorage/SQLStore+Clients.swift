@@ -23,13 +23,13 @@ extension SQLStore {
             """
             INSERT INTO clients (id, name, kind, secret_hash, is_native, redirect_uris, post_logout_redirect_uris,
                 grant_types, is_first_party, id_token_signed_response_alg, access_token_ttl, refresh_token_ttl,
-                allows_no_pkce, branding, created_at, email_link_uri, app2app_host)
+                allows_no_pkce, branding, created_at, email_link_uri, app2app_host, dpop_bound_access_tokens)
             VALUES (\(client.id), \(client.name), \(client.kind.rawValue), \(client.secretHash), \(client.isNative),
                 \(client.redirectURIs), \(client.postLogoutRedirectURIs), \(client.grantTypes.map(\.rawValue)), \(client.isFirstParty),
                 \(client.idTokenSignedResponseAlg.rawValue), \(SQLValue.seconds(client.accessTokenLifetime)),
                 \(SQLValue.seconds(client.refreshTokenLifetime)), \(client.allowsNoPKCE),
                 \(client.branding.map(ClientBranding.encoded)), \(client.createdAt), \(client.emailLinkURI),
-                \(client.isAppToAppHost))
+                \(client.isAppToAppHost), \(client.requiresDPoP))
             ON CONFLICT (id) DO NOTHING
             RETURNING id
             """
@@ -121,7 +121,8 @@ extension ClientRecord {
             },
             createdAt: try row.date("created_at"),
             emailLinkURI: try row.optionalText("email_link_uri"),
-            isAppToAppHost: try row.bool("app2app_host")
+            isAppToAppHost: try row.bool("app2app_host"),
+            requiresDPoP: try row.bool("dpop_bound_access_tokens")
         )
     }
 }

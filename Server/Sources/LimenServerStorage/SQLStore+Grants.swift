@@ -7,9 +7,10 @@ extension SQLStore {
     public func insertGrant(_ grant: GrantRecord) async throws(StorageError) {
         try await execute(
             """
-            INSERT INTO grants (id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at)
+            INSERT INTO grants (
+                id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at, dpop_jkt)
             VALUES (\(grant.id), \(grant.clientID), \(grant.subject), \(grant.scope), \(grant.authTime), \(grant.nonce),
-                \(grant.createdAt), \(grant.expiresAt), \(grant.revokedAt))
+                \(grant.createdAt), \(grant.expiresAt), \(grant.revokedAt), \(grant.proofKey))
             """
         )
     }
@@ -56,9 +57,10 @@ extension SQLStore {
             """
             INSERT INTO grants (
                 id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at,
-                browser_session_hash)
+                browser_session_hash, dpop_jkt)
             SELECT \(grant.id), \(grant.clientID), \(grant.subject), \(grant.scope), \(grant.authTime), \(grant.nonce),
-                \(grant.createdAt), \(grant.expiresAt), \(grant.revokedAt), \(grant.browserSessionHash)
+                \(grant.createdAt), \(grant.expiresAt), \(grant.revokedAt), \(grant.browserSessionHash),
+                \(grant.proofKey)
             WHERE EXISTS (
                 SELECT 1 FROM authorization_codes
                 WHERE code_hash = \(redeemedCodeHash) AND grant_id = \(grant.id) AND replayed_at IS NULL
@@ -140,7 +142,8 @@ extension GrantRecord {
             createdAt: try row.date(columnPrefix + "created_at"),
             expiresAt: try row.date(columnPrefix + "expires_at"),
             revokedAt: try row.optionalDate(columnPrefix + "revoked_at"),
-            browserSessionHash: try row.optionalData(columnPrefix + "browser_session_hash")
+            browserSessionHash: try row.optionalData(columnPrefix + "browser_session_hash"),
+            proofKey: try row.optionalText(columnPrefix + "dpop_jkt")
         )
     }
 }

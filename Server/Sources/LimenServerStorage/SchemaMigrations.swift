@@ -82,6 +82,16 @@ enum SchemaMigrations {
         ),
         PasskeyMigration.migration,
         SecondFactorMigration.migration,
+        SchemaMigration(
+            version: 26,
+            name: "DPoP: clients that require it, grants whose refresh tokens are bound to a key",
+            changes: [
+                .addColumn(
+                    table: "clients",
+                    ColumnDefinition(name: "dpop_bound_access_tokens", kind: .boolean, defaultValue: .bool(false))),
+                .addColumn(table: "grants", ColumnDefinition(name: "dpop_jkt", kind: .text, isNullable: true)),
+            ]
+        ),
     ]
 
     /// Version 20: the mail outbox (``MailOutbox``), sealed messages waiting for a worker on any node; and the

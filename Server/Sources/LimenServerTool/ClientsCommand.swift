@@ -68,6 +68,12 @@ struct ClientsCommand: AsyncParsableCommand {
         )
         var appToAppHost = false
 
+        @Flag(
+            name: .customLong("require-dpop"),
+            help: "Its tokens must be DPoP-bound: token requests without a DPoP proof are refused (RFC 9449)."
+        )
+        var requireDPoP = false
+
         @Option(help: "ID token signing algorithm: ES256 or RS256.")
         var idTokenAlg = "ES256"
 
@@ -110,7 +116,8 @@ struct ClientsCommand: AsyncParsableCommand {
                 refreshTokenLifetime: refreshTokenTTL?.seconds,
                 allowsNoPKCE: allowNoPKCE,
                 grantTypes: grantTypes.isEmpty ? nil : grantTypes,
-                isAppToAppHost: appToAppHost
+                isAppToAppHost: appToAppHost,
+                requiresDPoP: requireDPoP
             )
             let (client, secret): (ClientRecord, String?)
             do {
@@ -146,6 +153,7 @@ struct ClientsCommand: AsyncParsableCommand {
                 if client.isNative { traits.append("native") }
                 if client.isFirstParty { traits.append("first-party") }
                 if client.isAppToAppHost { traits.append("app2app-host") }
+                if client.requiresDPoP { traits.append("require-dpop") }
                 if client.allowsNoPKCE { traits.append("no-pkce") }
                 if let seconds = client.accessTokenLifetime {
                     traits.append("access-token-ttl=\(DurationSetting.text(for: seconds))")

@@ -251,22 +251,6 @@ struct AdminClientEmailLinkTests {
 
 @Suite("Admin API: an app-to-app host")
 struct AdminClientAppToAppTests {
-    @Test("a first-party native client may be an app2app_host; the resource shows it, and other clients say false")
-    func registered() async throws {
-        try await TokenFixture.runAdmin { fixture, token in
-            let body = """
-                {"client_id": "host", "native": true, "first_party": true, "app2app_host": true,
-                 "redirect_uris": ["com.example.host:/cb"]}
-                """
-            let created = try await fixture.admin(.post, "/admin/clients", token: token, json: body)
-            #expect(created.status == .created)
-            #expect(created.json["app2app_host"] == .bool(true))
-            #expect(try await fixture.provider.store.client(id: "host")?.isAppToAppHost == true)
-            let other = try await fixture.admin(.get, "/admin/clients/native", token: token)
-            #expect(other.json["app2app_host"] == .bool(false))
-        }
-    }
-
     @Test(
         "refused, naming app2app_host: a web client, a third-party native client",
         arguments: [
@@ -279,6 +263,31 @@ struct AdminClientAppToAppTests {
             #expect(refused.status == .badRequest)
             #expect(refused.text.contains("app2app_host"))
             #expect(try await fixture.provider.store.clients().allSatisfy { !$0.isAppToAppHost })
+        }
+    }
+}
+
+@Suite("Admin API: a client's boolean traits")
+struct AdminClientTraitTests {
+    @Test(
+        "a trait registered (a first-party native app2app_host, dpop_bound_access_tokens) is stored and shown; others say false",
+        arguments: [
+            (
+                "app2app_host",
+                #"{"client_id": "c", "native": true, "first_party": true, "app2app_host": true, "redirect_uris": ["com.example.c:/cb"]}"#
+            ),
+            (
+                "dpop_bound_access_tokens",
+                #"{"client_id": "c", "native": true, "dpop_bound_access_tokens": true, "redirect_uris": ["com.example.c:/cb"]}"#
+            ),
+        ])
+    func registered(member: String, body: String) async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let created = try await fixture.admin(.post, "/admin/clients", token: token, json: body)
+            #expect(created.status == .created)
+            #expect(created.json[member] == .bool(true))
+            #expect(try await fixture.admin(.get, "/admin/clients/c", token: token).json[member] == .bool(true))
+            #expect(try await fixture.admin(.get, "/admin/clients/native", token: token).json[member] == .bool(false))
         }
     }
 }

@@ -120,4 +120,21 @@ struct AdminCommandTests {
         #expect(try await store.client(id: "web") == nil)
         await store.close()
     }
+
+    @Test("clients add --require-dpop registers a client whose tokens must be DPoP-bound, and lists it so")
+    func requireDPoP() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let added = try await run(
+            [
+                "clients", "add", "--data-dir", directory.path, "--id", "app", "--native", "--require-dpop",
+                "--redirect-uri", "com.example.app:/cb",
+            ])
+        #expect(added.status == 0)
+        let listed = try await run(["clients", "list", "--data-dir", directory.path])
+        #expect(listed.output.contains("public,native,require-dpop"))
+        let store = try await openStore(directory)
+        #expect(try await store.client(id: "app")?.requiresDPoP == true)
+        await store.close()
+    }
 }

@@ -171,6 +171,8 @@ struct IdentityMigrationTests {
             #expect(try await store.identities(userID: "bob").map(\.kind) == ["email"])
             #expect(try await store.profile(userID: "ada")?.data == ["a": .number(1)])
             #expect(try await store.grant(id: "g1") != nil)
+            #expect(try await store.grant(id: "g1")?.proofKey == nil, "migration 26: its refresh tokens are unbound")
+            #expect(try await store.client(id: "limen-cli")?.requiresDPoP == false, "migration 26's default")
             #expect(try await store.browserSession(idHash: Data([1]), now: Self.now) != nil)
             #expect(try await store.execute("SELECT * FROM consents").count == 1)
             #expect(try await store.client(id: "limen-cli")?.isAppToAppHost == false, "migration 23's default")
@@ -203,10 +205,12 @@ struct IdentityMigrationTests {
                 ('bob', 'bob@example.com', \(false), NULL, NULL, \(now))
             """)
         _ = try await store.writeProfile(userID: "ada", data: ["a": .number(1)], expectedRevision: 0, now: now)
-        try await store.insertGrant(
-            GrantRecord(
-                id: "g1", clientID: "limen-cli", subject: "ada", scope: "openid", authTime: now, createdAt: now,
-                expiresAt: later))
+        // The grant as version 17 stored it (today's insert names later columns).
+        _ = try await store.execute(
+            """
+            INSERT INTO grants (id, client_id, subject, scope, auth_time, created_at, expires_at)
+            VALUES ('g1', 'limen-cli', 'ada', 'openid', \(now), \(now), \(later))
+            """)
         try await store.insertBrowserSession(
             BrowserSessionRecord(idHash: Data([1]), subject: "ada", authTime: now, expiresAt: later))
         _ = try await store.execute(

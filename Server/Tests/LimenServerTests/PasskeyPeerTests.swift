@@ -30,15 +30,8 @@ struct PasskeyPeerTests {
     @Test("ES256, EdDSA and RS256 passkeys (none and packed self attestation) register and sign their user in")
     func registerAndSignIn() async throws {
         try await withLiveServer { provider, issuer in
-            let password = "correct horse battery"
-            let user = try await provider.accounts.signUp(email: "ada@example.com", password: password, name: "Ada")
-            let output = try await PythonPeer.run([
-                PasskeyPeer.script.path, "--issuer", issuer, "--client-id", SeedClients.cliClientID,
-                "--redirect-uri", "http://127.0.0.1:9/callback", "--email", "ada@example.com", "--password=\(password)",
-            ])
-            let decoder = JSONDecoder()
-            decoder.keyDecodingStrategy = .convertFromSnakeCase
-            let summary = try decoder.decode(Summary.self, from: output)
+            let (user, summary) = try await PythonPeer.runSignedInApp(
+                PasskeyPeer.script, provider: provider, issuer: issuer, as: Summary.self)
             #expect(summary.registered == [true, true, true])
             #expect(summary.subjects == [user.id, user.id, user.id])
             #expect(summary.hostile.replayed == ["invalid_credential"])

@@ -1,5 +1,9 @@
 import Foundation
+import LimenServerStorage
 import LimenTestSupport
+
+@testable import LimenServer
+@testable import LimenServerCore
 
 /// Python scripts under `Tests/Peers` that play a peer (a relying party, a browser) against a live server.
 enum PythonPeer {
@@ -24,6 +28,26 @@ enum PythonPeer {
 }
 
 extension PythonPeer {
+    /// Signs Ada up on `provider` with `password` and runs the app `script` (relative to the repository's root) as the
+    /// CLI client against `issuer`, signing in as her; her user and the summary the script prints (JSON with snake_case
+    /// keys).
+    static func runSignedInApp<Summary: Decodable>(
+        _ script: URL,
+        provider: ServerComposition,
+        issuer: String,
+        password: String = "correct horse battery",
+        as summary: Summary.Type
+    ) async throws -> (user: UserRecord, summary: Summary) {
+        let user = try await provider.accounts.signUp(email: "ada@example.com", password: password, name: "Ada")
+        let output = try await run([
+            script.path, "--issuer", issuer, "--client-id", SeedClients.cliClientID,
+            "--redirect-uri", "http://127.0.0.1:9/callback", "--email", "ada@example.com", "--password=\(password)",
+        ])
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return (user, try decoder.decode(Summary.self, from: output))
+    }
+
     /// Runs the server `script` (relative to the repository's root) with a fresh directory and `arguments`, waits for
     /// its `READY` line, and runs `body` with the directory and the port it wrote to `DIR/port`; stops it in every path.
     static func serve(

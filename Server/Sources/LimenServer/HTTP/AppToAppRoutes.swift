@@ -26,7 +26,7 @@ enum AppToAppRoutes {
                 let body = try await readBody(request)
                 let query = try field(body, "request", maximumLength: 24 * 1024)
                 let begun = try await storage { () throws(StorageError) in
-                    try await authorization.begin(bearer: BearerChallenge.token(in: request), request: query)
+                    try await authorization.begin(token: PresentedAccessToken(in: request), request: query)
                 }
                 return Responses.json(try allowed(begun).json, noStore: true)
             }
@@ -42,7 +42,7 @@ enum AppToAppRoutes {
                 }
                 let decided = try await storage { () throws(StorageError) in
                     try await authorization.decide(
-                        bearer: BearerChallenge.token(in: request), approval: approval, decision: decision)
+                        token: PresentedAccessToken(in: request), approval: approval, decision: decision)
                 }
                 let redirect = try allowed(decided)
                 return Responses.json(.object(["redirect": .string(redirect)]), noStore: true)

@@ -87,7 +87,8 @@ enum AppleSignInKitRoutes {
             let oauth: JSONValue
             do {
                 let form = try FormFields.parse(FormEncoding.encode([("refresh_token", refreshToken)]))
-                oauth = try await service.refreshGrant.refresh(form, client: client, logger: context.logger)
+                oauth = try await service.refreshGrant.refresh(
+                    TokenRequest(form: form, client: client, logger: context.logger))
             } catch TokenEndpointError.serverError {
                 throw AppleSignInKitError.serverError
             } catch is TokenEndpointError {
@@ -165,7 +166,7 @@ enum AppleSignInKitRoutes {
     /// ``AppleSignIn/clientID``: these routes serve AppleSignInKit's app alone, never another client's tokens.
     private static func authorized(_ request: Request, service: TokenService) async throws -> AccessTokenClaims {
         let result = try await serverErrors {
-            try await service.verifier.authorize(BearerChallenge.token(in: request), scope: "openid")
+            try await service.verifier.authorize(PresentedAccessToken(in: request), scope: "openid")
         }
         guard case .success(let claims) = result, claims.clientID == AppleSignIn.clientID else {
             throw AppleSignInKitError.invalidAccessToken

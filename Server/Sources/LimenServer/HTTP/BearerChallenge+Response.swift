@@ -6,10 +6,13 @@ import LimenServerCore
 extension BearerChallenge {
     /// The token of an `Authorization: Bearer` header (RFC 6750 §2.1), `nil` when there is none.
     static func token(in request: Request) -> String? {
-        guard let header = request.headers[.authorization] else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return parts[1].trimmingCharacters(in: .whitespaces)
+        PresentedAccessToken(in: request).flatMap { $0.scheme == .bearer ? $0.token : nil }
+    }
+
+    /// A `DPoP` challenge (RFC 9449 §7.1) naming the algorithms proofs may use, with `error` and its description.
+    private static func dpopChallenge(error: String, description: String) -> String {
+        "DPoP algs=\"\(DPoPProofChecker.algorithmNames.joined(separator: " "))\", error=\"\(error)\", "
+            + "error_description=\"\(description)\""
     }
 
     /// The response carrying the challenge.
@@ -17,6 +20,14 @@ extension BearerChallenge {
         var challenge = "Bearer realm=\"limen\""
         let status: HTTPResponse.Status
         switch self {
+        case .wrongScheme:
+            status = .unauthorized
+            challenge = Self.dpopChallenge(
+                error: "invalid_token",
+                description: "send a DPoP-bound token with the DPoP scheme and a proof, and only such a token")
+        case .dpop(let refusal):
+            status = refusal == .replayCacheFull ? .serviceUnavailable : .unauthorized
+            challenge = Self.dpopChallenge(error: refusal.code, description: refusal.message)
         case .missingToken:
             status = .unauthorized
         case .invalidRequest(let description):
@@ -37,6 +48,8 @@ extension BearerChallenge {
             status = refusal.isForbidden ? .forbidden : .unauthorized
             challenge += ", error=\"\(refusal.code)\", error_description=\"\(refusal.message)\""
         }
-        return Response(status: status, headers: [.wwwAuthenticate: challenge, .cacheControl: "no-store"])
+        var response = Response(status: status, headers: [.wwwAuthenticate: challenge, .cacheControl: "no-store"])
+        if self == .dpop(.replayCacheFull) { response.headers[.retryAfter] = DPoPRefusal.retryAfter }
+        return response
     }
 }

@@ -60,6 +60,8 @@ enum DiscoveryRoutes {
             ["none", "client_secret_basic", "client_secret_post"].map(JSONValue.string))
         object["introspection_endpoint_auth_methods_supported"] = .array(
             ["client_secret_basic", "client_secret_post"].map(JSONValue.string))
+        // RFC 9449 §5.1: the algorithms DPoP proofs may be signed with.
+        object["dpop_signing_alg_values_supported"] = .array(DPoPProofChecker.algorithmNames.map(JSONValue.string))
         return .object(object)
     }
 

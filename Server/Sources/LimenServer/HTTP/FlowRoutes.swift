@@ -42,8 +42,8 @@ enum FlowRoutes {
                     // (AccountLinking), an account change the gate must allow first.
                     var signedIn: AccessTokenClaims?
                     if request.headers[.authorization] != nil {
-                        let token = BearerChallenge.token(in: request)
-                        switch try await gate.authorize(bearer: token, clientSecret: parameters["client_secret"]) {
+                        let token = PresentedAccessToken(in: request)
+                        switch try await gate.authorize(token, clientSecret: parameters["client_secret"]) {
                         case .success(let permit): signedIn = permit.claims
                         case .failure(.missingToken): return AccountChangeRefusal.invalidToken.flowAnswer
                         case .failure(let refusal): return refusal.flowAnswer

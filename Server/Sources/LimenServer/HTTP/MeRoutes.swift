@@ -24,7 +24,7 @@ enum MeRoutes {
     ) {
         router.get("/v1/me/identities") { request, _ in
             try await storageErrors { () throws(StorageError) in
-                switch try await service.verifier.authorize(BearerChallenge.token(in: request), scope: "openid") {
+                switch try await service.verifier.authorize(PresentedAccessToken(in: request), scope: "openid") {
                 case .failure(let challenge): return challenge.response
                 case .success(let claims):
                     let identities = try await service.store.identities(userID: claims.subject)
@@ -82,7 +82,7 @@ enum MeRoutes {
         change: (AccountChangePermit) async throws(StorageError) -> Response
     ) async throws -> Response {
         try await storageErrors { () throws(StorageError) in
-            switch try await gate.authorize(bearer: BearerChallenge.token(in: request), clientSecret: clientSecret) {
+            switch try await gate.authorize(PresentedAccessToken(in: request), clientSecret: clientSecret) {
             case .failure(let refusal): refusal.challenge.response
             case .success(let permit): try await change(permit)
             }

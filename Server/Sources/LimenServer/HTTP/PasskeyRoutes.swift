@@ -20,7 +20,7 @@ enum PasskeyRoutes {
     ) {
         router.get("/v1/me/passkeys") { request, _ in
             try await MeRoutes.storageErrors { () throws(StorageError) in
-                switch try await service.verifier.authorize(BearerChallenge.token(in: request), scope: "openid") {
+                switch try await service.verifier.authorize(PresentedAccessToken(in: request), scope: "openid") {
                 case .failure(let challenge): return challenge.response
                 case .success(let claims):
                     let passkeys = try await store.passkeyCredentials(userID: claims.subject)

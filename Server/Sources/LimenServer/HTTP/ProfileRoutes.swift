@@ -65,7 +65,7 @@ enum ProfileRoutes {
         let authorization: Result<(claims: AccessTokenClaims, extra: Extra), BearerChallenge>
         do {
             authorization = try await service.verifier.authorize(
-                BearerChallenge.token(in: request), scope: "profile", reading: read)
+                PresentedAccessToken(in: request), scope: "profile", reading: read)
         } catch {
             throw .serverError
         }

@@ -116,7 +116,8 @@ enum RevocationRoutes {
         guard let claims = try await service.verifier.verify(token) else { return nil }
         var members = claims.all
         members["active"] = .bool(true)
-        members["token_type"] = .string("Bearer")
+        // RFC 9449 §6.2: a bound token is a DPoP token, its `cnf.jkt` among the claims.
+        members["token_type"] = .string(claims.confirmationKey == nil ? "Bearer" : "DPoP")
         return members
     }
 }

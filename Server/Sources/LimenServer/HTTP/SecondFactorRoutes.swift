@@ -23,7 +23,7 @@ enum SecondFactorRoutes {
     ) {
         router.get("/v1/me/totp") { request, _ in
             try await MeRoutes.storageErrors { () throws(StorageError) in
-                switch try await service.verifier.authorize(BearerChallenge.token(in: request), scope: "openid") {
+                switch try await service.verifier.authorize(PresentedAccessToken(in: request), scope: "openid") {
                 case .failure(let challenge): return challenge.response
                 case .success(let claims):
                     guard let factor = try await factors.store.secondFactor(userID: claims.subject) else {

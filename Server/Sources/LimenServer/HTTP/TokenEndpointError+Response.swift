@@ -10,6 +10,7 @@ extension TokenEndpointError {
         case .unsupportedMediaType: .unsupportedMediaType
         case .bodyTooLarge: .contentTooLarge
         case .serverError: .internalServerError
+        case .dpop(.replayCacheFull): .serviceUnavailable
         default: .badRequest
         }
     }
@@ -23,6 +24,7 @@ extension TokenEndpointError {
         if case .invalidClient(basicChallenge: true) = self {
             response.headers[.wwwAuthenticate] = "Basic realm=\"limen\", charset=\"UTF-8\""
         }
+        if case .dpop(.replayCacheFull) = self { response.headers[.retryAfter] = DPoPRefusal.retryAfter }
         return response
     }
 }

@@ -31,6 +31,8 @@ struct TokenService: Sendable {
     let deviceFlow: DeviceFlow
     /// Access-token checks for `/userinfo`, `/revoke` and `/introspect`.
     let verifier: AccessTokenVerifier
+    /// DPoP proof checks for `/token` (the resources check them through ``verifier``).
+    let proofs: DPoPProofChecker
     /// Makes the tokens of every grant.
     let tokenIssuer: TokenIssuer
     /// Finds or makes the users of external identities (token exchange, Sign in with Apple).
@@ -67,6 +69,7 @@ struct TokenService: Sendable {
             accounts: accounts, store: composition.store, signUpEnabled: composition.configuration.signUpEnabled)
         deviceFlow = DeviceFlow(store: composition.store, keys: composition.derivedKeys, now: composition.now)
         verifier = composition.accessTokenVerifier
+        proofs = composition.dpopProofs
         apple = composition.appleIdentities
         appleAccounts = composition.appleAccounts
         profileSchemas = composition.profileSchemas

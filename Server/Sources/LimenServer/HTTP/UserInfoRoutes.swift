@@ -6,14 +6,15 @@ import LimenServerWire
 import LimenWire
 
 /// `GET` and `POST /userinfo` (OpenID Connect Core §5.3) with RFC 6750 bearer tokens: from the `Authorization`
-/// header, or the `access_token` form parameter of a POST (§2.2); never from the query string (RFC 9700 §4.3.2).
+/// header, or the `access_token` form parameter of a POST (§2.2); never from the query string (RFC 9700 §4.3.2). A
+/// DPoP-bound token comes in the `Authorization: DPoP` header with a proof (RFC 9449 §7.1).
 enum UserInfoRoutes {
     static func add(to router: Router<some RequestContext>, service: TokenService) {
         router.get("/userinfo") { request, _ in
-            await respond(token: BearerChallenge.token(in: request), service: service)
+            await respond(token: PresentedAccessToken(in: request), service: service)
         }
         router.post("/userinfo") { request, _ in
-            let headerToken = BearerChallenge.token(in: request)
+            let headerToken = PresentedAccessToken(in: request)
             // Only a form body can carry the token (RFC 6750 §2.2); any other body is ignored.
             guard FormFields.isForm(contentType: request.headers[.contentType]) else {
                 return await respond(token: headerToken, service: service)
@@ -26,13 +27,15 @@ enum UserInfoRoutes {
             switch (headerToken, form["access_token"]) {
             case (.some, .some):
                 return BearerChallenge.invalidRequest("send the access token one way only").response
-            case (let token, nil), (nil, let token):
+            case (let token, nil):
                 return await respond(token: token, service: service)
+            case (nil, .some(let token)):
+                return await respond(token: PresentedAccessToken(bearer: token, of: request), service: service)
             }
         }
     }
 
-    private static func respond(token: String?, service: TokenService) async -> Response {
+    private static func respond(token: PresentedAccessToken?, service: TokenService) async -> Response {
         do {
             let claims: AccessTokenClaims
             switch try await service.verifier.authorize(token, scope: "openid") {

@@ -4,7 +4,7 @@ import LimenWire
 
 /// The one rule for who may change an account with an access token: link an identity (a flow started with a bearer
 /// token), unlink one, delete the account, change its password or address. Every such path asks
-/// ``authorize(bearer:clientSecret:)`` and changes nothing unless it answers a ``AccountChangePermit``.
+/// ``authorize(_:clientSecret:)`` and changes nothing unless it answers a ``AccountChangePermit``.
 ///
 /// A change is allowed only when all of these hold, checked in this order (each refusal is an
 /// ``AccountChangeRefusal``):
@@ -39,10 +39,10 @@ package struct AccountChangeGate: Sendable {
         (self.maxAge, self.now) = (maxAge, now)
     }
 
-    /// Whether the bearer `token`, sent with `clientSecret` (a confidential client's proof), may change its user's
+    /// Whether the access `token`, sent with `clientSecret` (a confidential client's proof), may change its user's
     /// account.
     package func authorize(
-        bearer token: String?,
+        _ token: PresentedAccessToken?,
         clientSecret: String?
     ) async throws(StorageError) -> Result<AccountChangePermit, AccountChangeRefusal> {
         guard let token else { return .failure(.missingToken) }
@@ -50,6 +50,8 @@ package struct AccountChangeGate: Sendable {
         switch try await verifier.authorizeForIssuer(token, issuer: issuer.current) {
         case .failure(.challenge(.insufficientScope)): return .failure(.insufficientScope)
         case .failure(.notIssuedForLimen): return .failure(.notIssuedForLimen)
+        case .failure(.challenge(.wrongScheme)): return .failure(.wrongScheme)
+        case .failure(.challenge(.dpop(let refusal))): return .failure(.dpop(refusal))
         case .failure: return .failure(.invalidToken)
         case .success(let verified): claims = verified
         }

@@ -8,6 +8,8 @@ extension AccountChangeRefusal {
         case .invalidToken: .invalidToken
         case .insufficientScope: .insufficientScope("openid")
         case .staleAuthentication(let maxAge): .insufficientUserAuthentication(maxAge: maxAge)
+        case .wrongScheme: .wrongScheme
+        case .dpop(let refusal): .dpop(refusal)
         case .notIssuedForLimen, .thirdPartyClient, .clientNotAuthenticated: .accountChangeRefused(self)
         }
     }

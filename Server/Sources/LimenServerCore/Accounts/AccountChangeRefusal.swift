@@ -15,14 +15,19 @@ package enum AccountChangeRefusal: Error, Sendable, Equatable {
     case clientNotAuthenticated
     /// The sign-in behind the token is older than `maxAge` seconds: sign in again (RFC 9470).
     case staleAuthentication(maxAge: Int)
+    /// A DPoP-bound token sent as a bearer token, or an unbound one with the `DPoP` scheme (RFC 9449 §7.1).
+    case wrongScheme
+    /// The request's DPoP proof was refused, or the server asks for its nonce (RFC 9449 §7.1, §9).
+    case dpop(DPoPRefusal)
 
     /// The stable error code.
     package var code: String {
         switch self {
-        case .missingToken, .invalidToken, .notIssuedForLimen: "invalid_token"
+        case .missingToken, .invalidToken, .notIssuedForLimen, .wrongScheme: "invalid_token"
         case .insufficientScope, .thirdPartyClient: "insufficient_scope"
         case .clientNotAuthenticated: "invalid_client"
         case .staleAuthentication: "insufficient_user_authentication"
+        case .dpop(let refusal): refusal.code
         }
     }
 
@@ -40,6 +45,8 @@ package enum AccountChangeRefusal: Error, Sendable, Equatable {
             "A confidential client must send its client_secret with the access token to change an account."
         case .staleAuthentication(let maxAge):
             "Sign in again: changing an account needs a sign-in at most \(maxAge) seconds old."
+        case .wrongScheme: "Send a DPoP-bound access token with the DPoP scheme and a proof, and only such a token."
+        case .dpop(let refusal): refusal.message
         }
     }
 

@@ -43,7 +43,8 @@ extension AdminClientRequest {
             allowsNoPKCE: allowNoPKCE ?? false,
             emailLinkURI: emailLinkURI,
             grantTypes: grantTypes,
-            isAppToAppHost: appToAppHost ?? false
+            isAppToAppHost: appToAppHost ?? false,
+            requiresDPoP: dpopBoundAccessTokens ?? false
         )
     }
 
@@ -103,6 +104,7 @@ package struct AdminClientResource: Encodable, Sendable {
     package var branding: ClientBranding?
     package var emailLinkURI: String?
     package var appToAppHost: Bool
+    package var dpopBoundAccessTokens: Bool
     package var createdAt: Int
     /// Only in the answer to the registration of a confidential client: the secret, shown this once.
     package var clientSecret: String?
@@ -122,6 +124,7 @@ package struct AdminClientResource: Encodable, Sendable {
         case branding
         case emailLinkURI = "email_link_uri"
         case appToAppHost = "app2app_host"
+        case dpopBoundAccessTokens = "dpop_bound_access_tokens"
         case createdAt = "created_at"
         case clientSecret = "client_secret"
     }
@@ -143,6 +146,7 @@ package struct AdminClientResource: Encodable, Sendable {
         branding = client.branding
         emailLinkURI = client.emailLinkURI
         appToAppHost = client.isAppToAppHost
+        dpopBoundAccessTokens = client.requiresDPoP
         createdAt = Int(client.createdAt.timeIntervalSince1970)
         clientSecret = secret
     }

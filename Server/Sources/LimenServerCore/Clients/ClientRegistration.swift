@@ -42,6 +42,8 @@ public struct ClientRegistration: Sendable, Equatable {
     /// The provider's own app, approving other apps' sign-ins for its user (app-to-app); only for a first-party
     /// native client.
     public var isAppToAppHost: Bool
+    /// Whether its tokens must be DPoP-bound (`dpop_bound_access_tokens`, RFC 9449 §5.2).
+    public var requiresDPoP: Bool
 
     /// The grant types a client may be registered with: the authorization code, refresh token, device code (RFC 8628)
     /// and token exchange (RFC 8693) grants.
@@ -67,7 +69,8 @@ public struct ClientRegistration: Sendable, Equatable {
         allowsNoPKCE: Bool = false,
         emailLinkURI: String? = nil,
         grantTypes: [String]? = nil,
-        isAppToAppHost: Bool = false
+        isAppToAppHost: Bool = false,
+        requiresDPoP: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -83,6 +86,7 @@ public struct ClientRegistration: Sendable, Equatable {
         self.emailLinkURI = emailLinkURI
         self.grantTypes = grantTypes
         self.isAppToAppHost = isAppToAppHost
+        self.requiresDPoP = requiresDPoP
     }
 
     /// The record to store and, for a confidential client, its secret (returned once, stored only as a hash).
@@ -136,7 +140,8 @@ public struct ClientRegistration: Sendable, Equatable {
             allowsNoPKCE: allowsNoPKCE,
             createdAt: now,
             emailLinkURI: emailLinkURI,
-            isAppToAppHost: isAppToAppHost
+            isAppToAppHost: isAppToAppHost,
+            requiresDPoP: requiresDPoP
         )
         return (client, secret)
     }

@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     public var signInSlowdown: SignInSlowdown
     /// Whether people may create their own accounts on the sign-up page (administrators always can).
     public var signUpEnabled: Bool
+    /// Whether DPoP proofs must carry a nonce this server handed out (`DPoP-Nonce`, RFC 9449 §8, §9); off by default.
+    public var dpopNonceRequired = false
     /// Flow definition files (YAML or JSON, one flow each) that add flows or replace built-in ones.
     public var flowFiles: [String] = []
     /// Where the server's emails (one-time codes) go; the server log by default.

@@ -7,6 +7,7 @@ extension ServerSetting {
         mailCAFile, mailWebhookSecret, emailCodeLength, emailCodeMailBudget, emailCodeTryBudget, smsURL,
         smsWebhookSecret, smsCountries, smsCodeLength, accessTokenLifetime, idTokenLifetime, refreshTokenLifetime,
         refreshReuseGrace, grantMaxLifetime, anonymousUserLifetime, accountDeletionMaxAge, accountChangeMaxAge,
+        dpopNonceRequired,
         passwordHashLogN, passwordHashParallelism, headerReadTimeout, idleTimeout, webAuthnRelyingPartyID,
         webAuthnRelyingPartyName, webAuthnOrigins,
     ]

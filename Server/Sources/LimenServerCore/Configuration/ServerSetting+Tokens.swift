@@ -49,6 +49,18 @@ extension ServerSetting {
         in: TokenLifetimes.accountChangeMaxAgeRange, like: lifetimeExamples,
         setting: \.tokenLifetimes.accountChangeMaxAge)
 
+    /// `dpop_nonce_required`: whether DPoP proofs must carry a nonce the server handed out.
+    static let dpopNonceRequired = ServerSetting(
+        "dpop_nonce_required",
+        help: "Whether DPoP proofs must carry a nonce the server handed out (DPoP-Nonce): on or off.", default: "off"
+    ) { value, configuration throws(ConfigurationError) in
+        switch value.text.lowercased() {
+        case "on", "true", "yes": configuration.dpopNonceRequired = true
+        case "off", "false", "no": configuration.dpopNonceRequired = false
+        default: throw value.refused("expected on or off")
+        }
+    }
+
     /// `password_hash_log_n`: log2 of scrypt's N for new password hashes.
     static let passwordHashLogN = ServerSetting(
         "password_hash_log_n",

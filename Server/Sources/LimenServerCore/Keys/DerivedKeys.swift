@@ -23,6 +23,8 @@ package enum DerivedKeyPurpose: String, Sendable, CaseIterable {
     case mailOutbox = "limen/mail-outbox/v1"
     /// Encrypts the TOTP secrets of two-step sign-in (``SecondFactors``), which must be read back to check a code.
     case totpSecret = "limen/totp-secret/v1"
+    /// Makes the nonces DPoP proofs must carry when the server asks for them (``DPoPNonces``).
+    case dpopNonce = "limen/dpop-nonce/v1"
 }
 
 /// Keys derived from the master key (HKDF-SHA256, RFC 5869) for keyed hashes of low-entropy values.

@@ -5,8 +5,8 @@ import LimenServerWire
 
 /// Sign-in through the provider's own installed app (app-to-app, after OpenID's FAPI 2.0 app-to-app guidance): the
 /// requesting app's authorization request opens the host app as a universal link; the host app, signed in, asks
-/// ``begin(bearer:request:)`` who asks and for what, shows it, and sends the person's decision to
-/// ``decide(bearer:approval:decision:)``, which answers the redirect back to the requesting app with an ordinary
+/// ``begin(token:request:)`` who asks and for what, shows it, and sends the person's decision to
+/// ``decide(token:approval:decision:)``, which answers the redirect back to the requesting app with an ordinary
 /// authorization code for the requesting client and the host's user.
 ///
 /// The request is checked exactly as `/authorize` checks it (``AuthorizationValidator``); the host is a bearer token of
@@ -25,7 +25,7 @@ package struct AppToAppAuthorization: Sendable {
         package var scopes: [String]
         /// Whether the person must allow the client these scopes (a third-party client not allowed them before).
         package var consentRequired: Bool
-        /// The opaque value that names this request to ``AppToAppAuthorization/decide(bearer:approval:decision:)``.
+        /// The opaque value that names this request to ``AppToAppAuthorization/decide(token:approval:decision:)``.
         package var approval: String
     }
 
@@ -62,11 +62,11 @@ package struct AppToAppAuthorization: Sendable {
     /// Checks the host and the requesting app's authorization request (`query`, the query of the `/authorize` URL the
     /// host app was opened with) and keeps it for the decision.
     package func begin(
-        bearer: String?,
+        token: PresentedAccessToken?,
         request query: String
     ) async throws(StorageError) -> Result<Request, AppToAppRefusal> {
         let host: Host
-        switch try await signedInHost(bearer: bearer) {
+        switch try await signedInHost(token: token) {
         case .failure(let refusal): return .failure(refusal)
         case .success(let found): host = found
         }
@@ -121,12 +121,12 @@ package struct AppToAppAuthorization: Sendable {
     /// Completes the request kept under `approval` with the host user's `decision`: the redirect to the requesting
     /// app, with a code (approve) or `access_denied` (deny). Approving records the consent.
     package func decide(
-        bearer: String?,
+        token: PresentedAccessToken?,
         approval: String,
         decision: Decision
     ) async throws(StorageError) -> Result<String, AppToAppRefusal> {
         let host: Host
-        switch try await signedInHost(bearer: bearer) {
+        switch try await signedInHost(token: token) {
         case .failure(let refusal): return .failure(refusal)
         case .success(let found): host = found
         }
@@ -160,7 +160,9 @@ package struct AppToAppAuthorization: Sendable {
     }
 
     /// The user of a bearer token that may approve: see the type's documentation.
-    private func signedInHost(bearer token: String?) async throws(StorageError) -> Result<Host, AppToAppRefusal> {
+    private func signedInHost(
+        token: PresentedAccessToken?
+    ) async throws(StorageError) -> Result<Host, AppToAppRefusal> {
         let claims: AccessTokenClaims
         switch try await verifier.authorizeForIssuer(token, issuer: flow.issuer.current) {
         case .failure(.challenge(.missingToken)): return .failure(.missingToken)

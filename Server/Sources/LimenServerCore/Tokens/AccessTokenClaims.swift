@@ -46,6 +46,13 @@ extension AccessTokenClaims {
         }
     }
 
+    /// The thumbprint of the key it is bound to (`cnf.jkt`, RFC 9449 §6.1): it is honoured only with a DPoP proof by
+    /// that key. `nil` for a bearer token.
+    package var confirmationKey: String? {
+        guard case .object(let confirmation)? = all["cnf"] else { return nil }
+        return confirmation["jkt"]?.stringValue
+    }
+
     /// When its user signed in (`auth_time`), if it says.
     package var authTime: Date? {
         all["auth_time"]?.numberValue.map(Date.init(timeIntervalSince1970:))

@@ -13,7 +13,7 @@ extension AccessTokenVerifier {
     /// person's own account must be: it grants `openid`, and its audience is `issuer` alone, so a token minted for an
     /// API, which that API holds a copy of, acts on nothing.
     package func authorizeForIssuer(
-        _ token: String?,
+        _ token: PresentedAccessToken?,
         issuer: String
     ) async throws(StorageError) -> Result<AccessTokenClaims, IssuerTokenRefusal> {
         switch try await authorize(token, scope: "openid") {

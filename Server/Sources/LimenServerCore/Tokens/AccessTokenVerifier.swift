@@ -13,6 +13,9 @@ import LimenWire
 /// without one the only ES256 key, picks exactly one published key), without rebuilding keys on the hot path. A token
 /// with a `kid` that passed before is not verified again while it is unexpired (``VerifiedSignatureCache``): its
 /// `kid` is the RFC 7638 thumbprint of the key it was verified with, which must still be published.
+///
+/// A token bound to a DPoP key (`cnf.jkt`, RFC 9449 §6.1) is honoured by ``authorize(_:scope:)`` only with the `DPoP`
+/// scheme and a proof by that key for the request (``DPoPProofChecker``).
 package struct AccessTokenVerifier: Sendable {
     /// The signing keys, of which the published ones verify.
     package let keys: KeyRingBox
@@ -24,14 +27,17 @@ package struct AccessTokenVerifier: Sendable {
     package let now: @Sendable () -> Date
     /// Tokens whose signature was verified before.
     package let signatures: VerifiedSignatureCache
+    /// Checks the DPoP proofs that come with bound tokens.
+    package let proofs: DPoPProofChecker
 
     /// A verifier of tokens signed with `keys` for `issuer`, checked against `store`, remembering verified signatures
-    /// in `signatures`.
+    /// in `signatures`, checking the DPoP proofs of bound tokens with `proofs`.
     package init(
         keys: KeyRingBox, issuer: IssuerBox, store: any AccessTokenStateStore, now: @escaping @Sendable () -> Date,
-        signatures: VerifiedSignatureCache = VerifiedSignatureCache()
+        signatures: VerifiedSignatureCache = VerifiedSignatureCache(), proofs: DPoPProofChecker = DPoPProofChecker()
     ) {
         (self.keys, self.issuer, self.store, self.now, self.signatures) = (keys, issuer, store, now, signatures)
+        self.proofs = proofs
     }
 
     /// The token's claims, or `nil` when it is not one this provider honours now.
@@ -105,10 +111,11 @@ package struct AccessTokenVerifier: Sendable {
 }
 
 extension AccessTokenVerifier {
-    /// The claims of the bearer `token` when this provider honours it and it grants `scope`; otherwise the RFC 6750
-    /// challenge that refuses it (no token, an invalid one, or one without the scope).
+    /// The claims of the presented token when this provider honours it, it came as its binding requires (a bound token
+    /// with the `DPoP` scheme and a proof by its key, RFC 9449 §7.1), and it grants `scope`; otherwise the challenge
+    /// that refuses it (no token, an invalid one, a refused proof, or one without the scope).
     package func authorize(
-        _ token: String?,
+        _ token: PresentedAccessToken?,
         scope: String
     ) async throws(StorageError) -> Result<AccessTokenClaims, BearerChallenge> {
         try await authorize(token, scope: scope, reading: grantState).map(\.claims)
@@ -116,13 +123,30 @@ extension AccessTokenVerifier {
 
     /// ``authorize(_:scope:)``, with what `read` read alongside the grant's state.
     package func authorize<Extra>(
-        _ token: String?,
+        _ token: PresentedAccessToken?,
         scope: String,
         reading read: (AccessTokenClaims) async throws(StorageError) -> (state: AccessTokenState, extra: Extra)?
     ) async throws(StorageError) -> Result<(claims: AccessTokenClaims, extra: Extra), BearerChallenge> {
         guard let token else { return .failure(.missingToken) }
-        guard let verified = try await verify(token, reading: read) else { return .failure(.invalidToken) }
+        guard let verified = try await verify(token.token, reading: read) else { return .failure(.invalidToken) }
+        if let refusal = await bindingRefusal(of: token, claims: verified.claims) { return .failure(refusal) }
         guard Scope(verified.claims.scope).contains(scope) else { return .failure(.insufficientScope(scope)) }
         return .success(verified)
+    }
+
+    /// Why `token`, whose claims are `claims`, is refused as presented: a bound token without the `DPoP` scheme, an
+    /// unbound one with it, or a proof that fails (RFC 9449 §7.1); `nil` when it came as it must.
+    private func bindingRefusal(of token: PresentedAccessToken, claims: AccessTokenClaims) async -> BearerChallenge? {
+        guard let key = claims.confirmationKey, token.scheme == .dpop else {
+            return claims.confirmationKey == nil && token.scheme == .bearer ? nil : .wrongScheme
+        }
+        do {
+            let proof = try await proofs.check(
+                token.proofs, method: token.method, url: issuer.current + token.path, accessToken: token.token,
+                boundTo: key, now: now())
+            return proof == nil ? .dpop(.invalidProof("A DPoP proof is required with a DPoP-bound token.")) : nil
+        } catch {
+            return .dpop(error)
+        }
     }
 }

@@ -25,9 +25,10 @@ package struct AuthorizationCodeGrant: Sendable {
         self.now = now
     }
 
-    /// Exchanges the code in `form` for tokens of `client`; a replay is logged through `logger` (the request's, with
-    /// its request id).
-    package func exchange(_ form: FormFields, client: ClientRecord, logger: Logger) async throws -> JSONValue {
+    /// Exchanges the code in the request's form for tokens of its client, bound to its DPoP proof's key if it has one;
+    /// a replay is logged through the request's logger.
+    package func exchange(_ request: TokenRequest) async throws -> JSONValue {
+        let (form, client, logger) = (request.form, request.client, request.logger)
         let code = try form.required("code")
         let redirectURI = try form.required("redirect_uri")
         let resource = try issuer.resource(in: form)
@@ -51,8 +52,10 @@ package struct AuthorizationCodeGrant: Sendable {
             browserSessionHash: Scope(record.scope).contains(Scope.offlineAccess) ? nil : record.browserSessionHash
         )
         let tokens = try await issuer.issue(
-            grant: grant, client: client, scope: record.scope, nonce: record.nonce, resource: resource)
+            grant: grant, client: client, scope: record.scope, nonce: record.nonce, resource: resource,
+            proofKey: request.proofKey)
         grant.expiresAt = tokens.lastExpiry
+        grant.proofKey = tokens.refreshTokenKey
         // Refused when a replay of the code came in meanwhile: the tokens just signed are never handed out.
         guard try await store.insertGrant(grant, redeemedCodeHash: codeHash) else {
             throw TokenEndpointError.invalidGrant

@@ -12,6 +12,12 @@ package enum BearerChallenge: Error, Sendable, Equatable {
     /// The token's sign-in is older than the resource allows (401, RFC 9470 §3): sign in again, at most `maxAge`
     /// seconds before the request.
     case insufficientUserAuthentication(maxAge: Int)
+    /// The token is bound to a DPoP key (`cnf.jkt`) but came with the `Bearer` scheme, or is unbound and came with the
+    /// `DPoP` scheme (401 with a `DPoP` challenge, error `invalid_token`; RFC 9449 §7.1, §7.2).
+    case wrongScheme
+    /// The request's DPoP proof was refused (RFC 9449 §7.1, §9): 401 with a `DPoP` challenge, `use_dpop_nonce` with a
+    /// fresh `DPoP-Nonce`, or 503 when this node's replay cache is full.
+    case dpop(DPoPRefusal)
     /// The token is one this provider honours, but ``AccountChangeGate`` refused to let it change the account: a token
     /// minted for an API (401 `invalid_token`), or a third-party app's (403 `insufficient_scope`).
     case accountChangeRefused(AccountChangeRefusal)

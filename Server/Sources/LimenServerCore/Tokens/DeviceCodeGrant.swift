@@ -26,8 +26,10 @@ package struct DeviceCodeGrant: Sendable {
         self.now = now
     }
 
-    /// Answers a poll by `client` with the device code in `form`.
-    package func exchange(_ form: FormFields, client: ClientRecord) async throws -> JSONValue {
+    /// Answers a poll by the request's client with the device code in its form; the tokens are bound to its DPoP
+    /// proof's key if it has one.
+    package func exchange(_ request: TokenRequest) async throws -> JSONValue {
+        let (form, client) = (request.form, request.client)
         let deviceCode = try form.required("device_code")
         let resource = try issuer.resource(in: form)
         let now = self.now()
@@ -46,7 +48,8 @@ package struct DeviceCodeGrant: Sendable {
         case .pending: throw TokenEndpointError.authorizationPending
         case .denied: throw TokenEndpointError.accessDenied
         case .consumed: throw TokenEndpointError.invalidGrant
-        case .approved: return try await issue(previous, client: client, now: now, resource: resource)
+        case .approved:
+            return try await issue(previous, client: client, now: now, resource: resource, proofKey: request.proofKey)
         }
     }
 
@@ -72,7 +75,8 @@ package struct DeviceCodeGrant: Sendable {
         _ approved: DeviceAuthorizationRecord,
         client: ClientRecord,
         now: Date,
-        resource: String?
+        resource: String?,
+        proofKey: String?
     ) async throws -> JSONValue {
         guard let subject = approved.subject, let authTime = approved.authTime else {
             throw TokenEndpointError.invalidGrant
@@ -82,8 +86,9 @@ package struct DeviceCodeGrant: Sendable {
             authTime: authTime, nonce: nil, createdAt: now, expiresAt: now
         )
         let tokens = try await issuer.issue(
-            grant: grant, client: client, scope: approved.scope, nonce: nil, resource: resource)
+            grant: grant, client: client, scope: approved.scope, nonce: nil, resource: resource, proofKey: proofKey)
         grant.expiresAt = tokens.lastExpiry
+        grant.proofKey = tokens.refreshTokenKey
         try await store.insertGrant(grant)
         if let refreshToken = tokens.refreshToken { try await store.insertRefreshToken(refreshToken) }
         return tokens.body

@@ -33,18 +33,24 @@ package struct RefreshTokenGrant: Sendable {
         var tokenHash: Data
         var form: FormFields
         var client: ClientRecord
+        /// The thumbprint of the key of the request's DPoP proof, if it has one.
+        var proofKey: String?
         var now: Date
         /// The request's logger, carrying its request id.
         var logger: Logger
     }
 
-    /// Exchanges the refresh token in `form` for new tokens of `client`; a reuse that revokes the grant is logged
-    /// through `logger` (the request's, with its request id).
-    package func refresh(_ form: FormFields, client: ClientRecord, logger: Logger) async throws -> JSONValue {
-        let token = try form.required("refresh_token")
+    /// Exchanges the refresh token in the request's form for new tokens of its client; a reuse that revokes the grant
+    /// is logged through the request's logger. The new access token is bound to the key of the request's DPoP proof if
+    /// it has one, and a refresh token bound to a key (``GrantRecord/proofKey``) is refused without a proof by that
+    /// very key (RFC 9449 §5).
+    package func refresh(_ tokenRequest: TokenRequest) async throws -> JSONValue {
+        let token = try tokenRequest.form.required("refresh_token")
         let request = Presentation(
-            token: token, tokenHash: RandomIdentifier.hash(token), form: form, client: client,
-            now: Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down)), logger: logger)
+            token: token, tokenHash: RandomIdentifier.hash(token), form: tokenRequest.form,
+            client: tokenRequest.client, proofKey: tokenRequest.proofKey,
+            now: Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down)),
+            logger: tokenRequest.logger)
         let found = try await usableToken(of: request)
         if found.token.rotatedAt != nil || found.token.retiredAt != nil {
             return try await retry(of: found, request, mayRotate: true)
@@ -52,14 +58,23 @@ package struct RefreshTokenGrant: Sendable {
         return try await rotate(found, request, retiring: nil)
     }
 
-    /// The presented token with its grant, when the token, its grant and the grant's client all allow a refresh now.
+    /// The presented token with its grant, when the token, its grant and the grant's client all allow a refresh now,
+    /// and the request proves the key the grant's refresh tokens are bound to, if they are.
     private func usableToken(of request: Presentation) async throws -> RefreshTokenWithGrant {
         guard let found = try await store.refreshTokenWithGrant(hash: request.tokenHash),
             request.now < found.token.expiresAt, found.grant.isActive(at: request.now),
             found.sessionLasts(at: request.now),
-            found.grant.clientID == request.client.id, request.now < issuer.lifetimes.deadline(of: found.grant)
+            found.grant.clientID == request.client.id, request.now < issuer.lifetimes.deadline(of: found.grant),
+            Self.provesKey(of: found.grant, with: request.proofKey)
         else { throw TokenEndpointError.invalidGrant }
         return found
+    }
+
+    /// Whether a request whose DPoP proof is by `proofKey` may refresh `grant`: its refresh tokens are unbound, or bound
+    /// to that key.
+    private static func provesKey(of grant: GrantRecord, with proofKey: String?) -> Bool {
+        guard let bound = grant.proofKey else { return true }
+        return proofKey.map { ConstantTime.equals($0, bound) } ?? false
     }
 
     /// Issues new tokens and rotates the presented one to them, retiring `retiring` (its unused successor) if given.
@@ -72,7 +87,7 @@ package struct RefreshTokenGrant: Sendable {
         let scope = try Self.scope(requested: request.form["scope"], granted: grant.scope)
         let tokens = try await issuer.issue(
             grant: grant, client: request.client, scope: scope, nonce: nil, user: found.user,
-            resource: issuer.resource(in: request.form))
+            resource: issuer.resource(in: request.form), proofKey: request.proofKey)
         guard let successor = tokens.refreshToken else { throw TokenEndpointError.serverError }
         let rotation = RefreshTokenRotation(
             tokenHash: request.tokenHash, rotatedAt: request.now,

@@ -36,6 +36,8 @@ public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
     case invalidTarget(String)
     /// The server could not complete the request.
     case serverError
+    /// The request's DPoP proof was refused, or it has none and the client must send one (RFC 9449 §5, §8).
+    case dpop(DPoPRefusal)
 
     /// The RFC 6749 §5.2 `error` value.
     public var code: String {
@@ -52,6 +54,7 @@ public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
         case .expiredToken: "expired_token"
         case .invalidTarget: "invalid_target"
         case .serverError: "server_error"
+        case .dpop(let refusal): refusal.code
         }
     }
 
@@ -73,6 +76,7 @@ public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
         case .expiredToken: "the device code has expired"
         case .invalidTarget(let reason): reason
         case .serverError: "the server could not complete the request"
+        case .dpop(let refusal): refusal.message
         }
     }
 }

@@ -38,8 +38,10 @@ package struct TokenExchangeGrant: Sendable {
         (self.store, self.signUpEnabled) = (store, signUpEnabled)
     }
 
-    /// Exchanges the `subject_token` in `form` for tokens of `client`.
-    package func exchange(_ form: FormFields, client: ClientRecord, logger: Logger) async throws -> JSONValue {
+    /// Exchanges the `subject_token` in the request's form for tokens of its client, bound to its DPoP proof's key if
+    /// it has one.
+    package func exchange(_ request: TokenRequest) async throws -> JSONValue {
+        let (form, client, logger) = (request.form, request.client, request.logger)
         let subjectToken = try form.required("subject_token")
         let subjectTokenType = try form.required("subject_token_type")
         if form["actor_token"] != nil || form["actor_token_type"] != nil {
@@ -78,7 +80,8 @@ package struct TokenExchangeGrant: Sendable {
             throw TokenEndpointError.invalidGrant
         }
         var tokens = try await issuer.issueNewGrant(
-            user: user, client: client, scope: scope, authTime: identity.authTime, resource: resource)
+            user: user, client: client, scope: scope, authTime: identity.authTime, resource: resource,
+            proofKey: request.proofKey)
         if case .object(var body) = tokens.body {
             body["issued_token_type"] = .string(TokenExchangeRequest.TokenType.accessToken)
             tokens.body = .object(body)

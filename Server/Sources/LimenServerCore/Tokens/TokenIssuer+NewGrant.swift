@@ -6,13 +6,15 @@ import LimenWire
 extension TokenIssuer {
     /// Tokens of a new grant of `client` for `user` that began outside a browser (token exchange, Sign in with Apple):
     /// the grant is stored, lasting as long as its last token, with its refresh token if one was issued. `authTime` is
-    /// when the user authenticated at the other issuer (never later than now).
+    /// when the user authenticated at the other issuer (never later than now). `proofKey` binds the tokens to the key of
+    /// the request's DPoP proof (``issue(grant:client:scope:nonce:user:resource:proofKey:)``).
     package func issueNewGrant(
         user: UserRecord,
         client: ClientRecord,
         scope: String,
         authTime: Date,
-        resource: String? = nil
+        resource: String? = nil,
+        proofKey: String? = nil
     ) async throws -> IssuedTokens {
         let now = self.now()
         var grant = GrantRecord(
@@ -20,8 +22,9 @@ extension TokenIssuer {
             authTime: min(authTime, now), nonce: nil, createdAt: now, expiresAt: now
         )
         let tokens = try await issue(
-            grant: grant, client: client, scope: scope, nonce: nil, user: user, resource: resource)
+            grant: grant, client: client, scope: scope, nonce: nil, user: user, resource: resource, proofKey: proofKey)
         grant.expiresAt = tokens.lastExpiry
+        grant.proofKey = tokens.refreshTokenKey
         try await store.insertGrant(grant)
         if let refreshToken = tokens.refreshToken { try await store.insertRefreshToken(refreshToken) }
         return tokens

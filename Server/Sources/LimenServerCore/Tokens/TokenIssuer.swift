@@ -12,6 +12,9 @@ package struct IssuedTokens: Sendable {
     package var refreshToken: RefreshTokenRecord?
     /// When the last issued token expires; the grant lives at least as long.
     var lastExpiry: Date
+    /// The thumbprint of the DPoP key the refresh token is bound to: a public client's, when it sent a proof (RFC 9449
+    /// §5; a confidential client authenticates at every refresh instead). A new grant stores it (``GrantRecord/proofKey``).
+    var refreshTokenKey: String?
 }
 
 /// Makes the tokens a grant entitles a client to: an RFC 9068 access token, an ID token when the scope has `openid`,
@@ -62,14 +65,17 @@ package struct TokenIssuer: Sendable {
     /// Tokens for `grant`, narrowed to `scope`; `nonce` goes into the ID token (first issue only, OIDC Core §12.2).
     /// `user` is the grant's user when the caller has read it already; otherwise it is read from the store (its
     /// ``AuthLevel`` goes into both tokens, so that a level raised since the grant began shows on the next refresh).
-    /// With a `resource` (RFC 8707) the access token's `aud` names it before the issuer.
+    /// With a `resource` (RFC 8707) the access token's `aud` names it before the issuer. With a `proofKey`, the
+    /// thumbprint of the key of the request's DPoP proof, the access token is bound to it (`cnf.jkt`, RFC 9449 §6.1) and
+    /// its `token_type` is `DPoP` (§5).
     package func issue(
         grant: GrantRecord,
         client: ClientRecord,
         scope: String,
         nonce: String?,
         user knownUser: UserRecord? = nil,
-        resource: String? = nil
+        resource: String? = nil,
+        proofKey: String? = nil
     ) async throws(TokenEndpointError) -> IssuedTokens {
         let now = Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down))
         let lifetimes = self.lifetimes.overridden(by: client).bounded(by: grant, at: now)
@@ -90,22 +96,24 @@ package struct TokenIssuer: Sendable {
         }
         guard let user else { throw .invalidGrant }
         let accessExpiry = now.addingTimeInterval(lifetimes.accessToken)
+        var accessClaims: [String: JSONValue] = [
+            "iss": .string(issuer), "sub": .string(grant.subject),
+            AuthLevel.claimName: .string(user.authLevel.rawValue),
+            "aud": resource.map { .array([.string($0), .string(issuer)]) } ?? .string(issuer),
+            "client_id": .string(client.id), "scope": .string(scope), "iat": Self.seconds(now),
+            "exp": Self.seconds(accessExpiry), "jti": .string(RandomToken.make(byteCount: 16)),
+            "auth_time": Self.seconds(grant.authTime), Self.grantClaim: .string(grant.id),
+        ]
+        if let proofKey { accessClaims["cnf"] = .object(["jkt": .string(proofKey)]) }
         let accessToken = try await sign(
-            [
-                "iss": .string(issuer), "sub": .string(grant.subject),
-                AuthLevel.claimName: .string(user.authLevel.rawValue),
-                "aud": resource.map { .array([.string($0), .string(issuer)]) } ?? .string(issuer),
-                "client_id": .string(client.id), "scope": .string(scope), "iat": Self.seconds(now),
-                "exp": Self.seconds(accessExpiry), "jti": .string(RandomToken.make(byteCount: 16)),
-                "auth_time": Self.seconds(grant.authTime), Self.grantClaim: .string(grant.id),
-            ],
+            accessClaims,
             algorithm: .es256,
             type: Self.accessTokenType,
             signer: signer,
             now: now
         )
         var body: [String: JSONValue] = [
-            "access_token": .string(accessToken), "token_type": .string("Bearer"),
+            "access_token": .string(accessToken), "token_type": .string(proofKey == nil ? "Bearer" : "DPoP"),
             "expires_in": .number(lifetimes.accessToken), "scope": .string(scope),
         ]
         if Scope(scope).contains("openid") {
@@ -129,6 +137,7 @@ package struct TokenIssuer: Sendable {
         }
         var lastExpiry = accessExpiry
         var record: RefreshTokenRecord?
+        var refreshTokenKey: String?
         if client.grantTypes.contains(.refreshToken) && grant.mayRefresh {
             let refreshToken = RandomIdentifier.make()
             let refreshExpiry = now.addingTimeInterval(lifetimes.refreshToken)
@@ -137,8 +146,10 @@ package struct TokenIssuer: Sendable {
                 tokenHash: RandomIdentifier.hash(refreshToken), grantID: grant.id, issuedAt: now,
                 expiresAt: refreshExpiry)
             lastExpiry = max(lastExpiry, refreshExpiry)
+            if client.kind == .public { refreshTokenKey = proofKey }
         }
-        return IssuedTokens(body: .object(body), refreshToken: record, lastExpiry: lastExpiry)
+        return IssuedTokens(
+            body: .object(body), refreshToken: record, lastExpiry: lastExpiry, refreshTokenKey: refreshTokenKey)
     }
 
     /// `at_hash` (OpenID Connect Core §3.1.3.6): the left half of SHA-256 of the token, base64url — SHA-256 being

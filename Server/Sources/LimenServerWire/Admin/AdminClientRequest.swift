@@ -44,6 +44,8 @@ package struct AdminClientRequest: AdminRequestBody, Sendable {
     /// `app2app_host`: the provider's own native app, which may approve other apps' sign-ins for its user
     /// (`POST /authorize/app2app`); only with `native` and `first_party`.
     package var appToAppHost: Bool?
+    /// `dpop_bound_access_tokens` (RFC 9449 §5.2): the client must send a DPoP proof with every token request.
+    package var dpopBoundAccessTokens: Bool?
     /// `branding`: how the hosted pages present the client, as `PUT /admin/clients/{id}/branding` sets it.
     package var branding: AdminClientBrandingRequest?
 
@@ -62,6 +64,7 @@ package struct AdminClientRequest: AdminRequestBody, Sendable {
         case emailLinkURI = "email_link_uri"
         case grantTypes = "grant_types"
         case appToAppHost = "app2app_host"
+        case dpopBoundAccessTokens = "dpop_bound_access_tokens"
         case branding
     }
 }
