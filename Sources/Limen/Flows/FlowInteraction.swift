@@ -101,7 +101,7 @@ struct FlowInteraction: Sendable {
             // Only the press of an IDP collector, which reads the answer itself, is answered with a redirect.
             return .failure(FailureNode(cause: .invalidResponse("unexpected redirect node")))
         case .registered:
-            return flows.session.registeredPasskey()
+            return flows.session.registeredForSignedInUser()
         case .success(let code, let state, let issuer, let newUser):
             return await flows.session.redeemFlowCode(
                 code, state: state, issuer: issuer, newUser: newUser, interaction: here)
