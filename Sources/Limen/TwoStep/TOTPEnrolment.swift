@@ -40,15 +40,19 @@ public struct TOTPEnrolment: Sendable {
     /// on from the moment the code is accepted.
     ///
     /// - Throws: ``LimenError/account(_:)`` with ``AccountError/invalidCode`` for a wrong code (call again with
-    ///   another: nothing changed), ``AccountError/twoStepAlreadyEnabled`` when it was turned on meanwhile;
-    ///   ``LimenError/flow(_:)`` when the flow ended or refused otherwise (``FlowError/refused(message:details:)``
-    ///   after too many wrong codes, ``FlowError/server(code:message:)`` with `interaction_expired`); the network's
-    ///   ``LimenError``s.
+    ///   another: nothing changed), ``AccountError/tooManyAttempts(retryAfter:)`` once wrong codes locked the account
+    ///   for a while, ``AccountError/twoStepAlreadyEnabled`` when it was turned on meanwhile; ``LimenError/flow(_:)``
+    ///   when the flow ended or refused otherwise (``FlowError/server(code:message:)`` with `interaction_expired`);
+    ///   the network's ``LimenError``s.
     public func confirm(code: String) async throws(LimenError) -> [String] {
         let interaction = step.interaction
         let submission = interaction.submission(step: step.id, action: "submit", values: ["totp": .string(code)])
+        let answer = await interaction.send(submission, submitted: nil)
+        if case .error(let refusal) = answer, let wait = refusal.retryAfter {
+            throw .account(.tooManyAttempts(retryAfter: wait))
+        }
         do throws(FlowError) {
-            let shown = try FlowClient.step(of: await interaction.send(submission, submitted: nil))
+            let shown = try FlowClient.step(of: answer)
             guard let codes = shown.labelValue("recovery_codes") else {
                 throw .invalidResponse("the two-step setup showed no recovery codes")
             }

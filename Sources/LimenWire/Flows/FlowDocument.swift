@@ -9,11 +9,15 @@ public struct FlowDocument: Sendable, Equatable {
     public var interaction: String?
     /// The node.
     public var node: FlowNodeDocument
+    /// Seconds to wait before trying again (`retry_after`), on an error node the server answered because waiting helps
+    /// (too many wrong codes, a spent budget of messages); `nil` otherwise.
+    public var retryAfter: Int?
 
     /// Creates a document.
-    public init(interaction: String?, node: FlowNodeDocument) {
+    public init(interaction: String?, node: FlowNodeDocument, retryAfter: Int? = nil) {
         self.interaction = interaction
         self.node = node
+        self.retryAfter = retryAfter
     }
 
     /// Reads a response body.
@@ -28,7 +32,9 @@ public struct FlowDocument: Sendable, Equatable {
         guard case .object(let members) = document, case .object(let node)? = members["node"] else {
             throw .invalid("missing node")
         }
-        self.init(interaction: members["interaction"]?.stringValue, node: try FlowNodeDocument(node))
+        self.init(
+            interaction: members["interaction"]?.stringValue, node: try FlowNodeDocument(node),
+            retryAfter: try MemberReader(members: members, path: "document").integer("retry_after"))
     }
 }
 

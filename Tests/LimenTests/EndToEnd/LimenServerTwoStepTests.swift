@@ -79,6 +79,28 @@ struct LimenServerTwoStepTests {
         }
     }
 
+    @Test("five wrong codes lock the account: the enrolment then refuses even the right code, saying how long to wait")
+    func enrolmentLockout() async throws {
+        try await LimenServerPeer.with(settings: Self.settings) { server in
+            let client = try client(server)
+            try await client.signIn(email: server.user.email, password: server.user.password)
+            let enrolment = try await client.enrolTOTP()
+            let app = try #require(TestAuthenticatorApp(base32: enrolment.secret))
+            for _ in 0..<5 {
+                await #expect(throws: LimenError.account(.invalidCode)) {
+                    _ = try await enrolment.confirm(code: app.code(steps: 10))
+                }
+            }
+            let locked = await #expect(throws: LimenError.self) { _ = try await enrolment.confirm(code: app.code()) }
+            guard case .account(.tooManyAttempts(let retryAfter))? = locked else {
+                Issue.record("the right code while locked: \(String(describing: locked))")
+                return
+            }
+            #expect((retryAfter ?? 0) > 0)
+            #expect(try await client.twoStepStatus() == .disabled)
+        }
+    }
+
     @Test("after the password a flow sign-in asks for the second step, which a TOTP code or a recovery code answers")
     func secondStep() async throws {
         try await LimenServerPeer.with(settings: Self.settings) { server in

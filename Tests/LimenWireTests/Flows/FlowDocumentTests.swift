@@ -44,6 +44,16 @@ struct FlowDocumentTests {
         #expect(step.collectors[4].value == "JBSWY3DPEHPK3PXP", "a LABEL's value is what the server filled in to show")
     }
 
+    @Test("an error node answered because waiting helps carries retry_after; one that is no whole number is refused")
+    func retryAfter() throws {
+        let node = #"{"type": "error", "id": "mfa", "name": "N", "message": "Too many attempts.", "collectors": []}"#
+        #expect(try parse(#"{"interaction": "i", "retry_after": 300, "node": \#(node)}"#).retryAfter == 300)
+        #expect(try parse(#"{"interaction": "i", "node": \#(node)}"#).retryAfter == nil)
+        #expect(throws: FlowDocumentError.invalid("document.retry_after is not a whole number")) {
+            try parse(#"{"interaction": "i", "retry_after": -1, "node": \#(node)}"#)
+        }
+    }
+
     @Test("a PASSKEY collector keeps its mode and WebAuthn options object; a passkey registration's end has no code")
     func passkeys() throws {
         let document = try parse(
