@@ -3,13 +3,13 @@ import Foundation
 import Limen
 import LimenLoopback
 
-/// `limen account`: the signed-in user's account at a Limen Server — the identities they sign in with, and deleting
-/// it.
+/// `limen account`: the signed-in user's account at a Limen Server — the identities they sign in with, two-step
+/// sign-in, and deleting it.
 struct AccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account",
-        abstract: "Show the identities of the signed-in account, or delete it.",
-        subcommands: [AccountIdentitiesCommand.self, AccountDeleteCommand.self]
+        abstract: "Show the identities of the signed-in account, set up two-step sign-in, or delete the account.",
+        subcommands: [AccountIdentitiesCommand.self, AccountTOTPCommand.self, AccountDeleteCommand.self]
     )
 }
 

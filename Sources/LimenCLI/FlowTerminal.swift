@@ -1,8 +1,9 @@
 import Foundation
 import Limen
 
-/// Renders any flow's nodes in the terminal — prompts, hidden passwords, numbered choices, the device's validation
-/// messages before anything is sent — and walks it to its end. It knows no flow by name, so an operator's own flows
+/// Renders any flow's nodes in the terminal — texts with what the server filled in (a setup key, recovery codes),
+/// prompts, hidden passwords, numbered choices, the device's validation messages before anything is sent — and walks
+/// it to its end. It knows no flow by name, so an operator's own flows
 /// work unseen.
 struct FlowTerminal {
     /// Where the answers come from.
@@ -81,7 +82,8 @@ struct FlowTerminal {
     private func fill(_ collector: any Collector, insisting: Bool) throws {
         switch collector {
         case let label as LabelCollector:
-            StandardError.writeLine(label.content)
+            StandardError.writeLine(label.label)
+            for line in label.value?.split(separator: "\n") ?? [] { StandardError.writeLine("  \(line)") }
         case let text as TextCollector:
             try ask(text, insisting: insisting) { field in
                 let answer = try read("\(field.label)\(field.value.isEmpty ? "" : " [\(field.value)]"): ")

@@ -139,10 +139,12 @@ struct Profile {
         return AuthClient(configuration: configuration)
     }
 
-    /// The client for the saved settings; fails with `not_signed_in` when the profile has none.
-    func savedClient() async throws -> AuthClient {
+    /// The client for the saved settings (with `redirectURI`, for the flows it starts); fails with `not_signed_in` when
+    /// the profile has none.
+    func savedClient(redirectURI: URL? = nil) async throws -> AuthClient {
         guard let settings = try loadSettings() else { throw CLIFailure.notSignedIn }
-        let client = try client(settings: settings, clientSecret: try await loadClientSecret())
+        let client = try client(
+            settings: settings, clientSecret: try await loadClientSecret(), redirectURI: redirectURI)
         if let error = await client.restore() { throw CLIFailure(error) }
         return client
     }

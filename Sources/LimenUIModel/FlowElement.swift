@@ -40,7 +40,8 @@ public struct FlowElement: Sendable, Equatable, Identifiable {
     public let key: String
     /// The control.
     public let kind: Kind
-    /// The label the server sent.
+    /// The label the server sent; for a `LABEL`, its `LabelCollector.content` (the caption, then what the server
+    /// filled in: a setup key, recovery codes).
     public let label: String
     /// Whether a value is required.
     public let isRequired: Bool
@@ -100,7 +101,7 @@ public struct FlowElement: Sendable, Equatable, Identifiable {
     init(_ collector: any Collector, index: Int) {
         key = collector.key
         id = collector.key.isEmpty ? "#\(index)" : collector.key
-        label = collector.label
+        label = (collector as? LabelCollector)?.content ?? collector.label
         kind = Self.kind(of: collector)
         isPhoneNumber = (collector as? TextCollector)?.isPhoneNumber ?? false
         isRequired = (collector as? any FieldCollector)?.isRequired ?? false

@@ -2,7 +2,8 @@ import Foundation
 import LimenOIDC
 
 /// Why a call about the account itself failed (as ``LimenError/account(_:)``): RxFireAuth's linking cases as Limen
-/// Server answers them, and the refusals of the account routes (`/v1/me/identities`, `DELETE /v1/me`).
+/// Server answers them, and the refusals of the account routes (`/v1/me/identities`, `DELETE /v1/me`, two-step
+/// sign-in's `/v1/me/totp` and `/v1/me/recovery-codes`).
 ///
 /// ```swift
 /// do {
@@ -42,6 +43,17 @@ public enum AccountError: Error, Sendable, Equatable {
     case changeNotAllowed(code: String)
     /// Asked to sign in again before an account change, someone else signed in: nothing was changed.
     case reauthenticatedAsAnotherUser
+    /// A two-step sign-in code (from the authenticator app, or a recovery code) is wrong, or was used already
+    /// (`invalid_code`): nothing changed. Ask the person for another code and make the same call again (a
+    /// ``TOTPEnrolment`` can be confirmed again). Wrong codes count toward the account's sign-in lockout.
+    case invalidCode
+    /// Two-step sign-in is on already (`409 second_factor_enabled`): turn it off first to set it up again.
+    case twoStepAlreadyEnabled
+    /// Two-step sign-in is off (`404 not_enabled`), so there is nothing to turn off or replace.
+    case twoStepNotEnabled
+    /// Too many wrong codes (`429 too_many_attempts`): the account is locked for a while; try again after
+    /// `retryAfter` seconds (`nil` when the provider did not say).
+    case tooManyAttempts(retryAfter: TimeInterval?)
     /// The account route answered with an unexpected status; `code` is its `error`, if it sent one.
     case server(status: Int, code: String?)
     /// The account route's answer is not of the documented shape.
@@ -59,15 +71,23 @@ public enum AccountError: Error, Sendable, Equatable {
         case .reauthenticationRequired: "account.reauthentication_required"
         case .changeNotAllowed: "account.change_not_allowed"
         case .reauthenticatedAsAnotherUser: "account.reauthenticated_as_another_user"
+        case .invalidCode: "account.invalid_code"
+        case .twoStepAlreadyEnabled: "account.two_step_already_enabled"
+        case .twoStepNotEnabled: "account.two_step_not_enabled"
+        case .tooManyAttempts: "account.too_many_attempts"
         case .server: "account.server_error"
         case .malformedResponse: "account.malformed_response"
         }
     }
 
-    /// Whether repeating the call later may succeed without any change: a server error (5xx).
+    /// Whether repeating the call later may succeed without any change: a server error (5xx), or the lockout after
+    /// too many wrong codes once it is over.
     public var isRetryable: Bool {
-        if case .server(let status, _) = self { return status >= 500 }
-        return false
+        switch self {
+        case .server(let status, _): status >= 500
+        case .tooManyAttempts: true
+        default: false
+        }
     }
 
     /// Whether the person has to sign in again before the call can succeed.
@@ -112,6 +132,12 @@ extension AccountError: LocalizedError {
         case .changeNotAllowed(let code): "This app may not change the account (\(code)); use the provider's own app."
         case .reauthenticatedAsAnotherUser:
             "Another account signed in when this one was asked to sign in again; nothing was changed."
+        case .invalidCode: "The code is not correct, or was used already."
+        case .twoStepAlreadyEnabled: "Two-step sign-in is on already: turn it off first."
+        case .twoStepNotEnabled: "Two-step sign-in is off."
+        case .tooManyAttempts(let retryAfter):
+            "Too many wrong codes: try again"
+                + (retryAfter.map { " in \(Self.duration(Int($0.rounded(.up))))." } ?? " later.")
         case .server(let status, let code): "The account server answered \(status)\(code.map { " (\($0))" } ?? "")."
         case .malformedResponse(let reason): "The account server's answer is malformed: \(reason)"
         }
@@ -133,6 +159,9 @@ extension AccountError {
             self = .changeNotAllowed(code: challenge?.error ?? code ?? "")
         case (409, "last_identity"): self = .lastIdentity
         case (404, "not_linked"): self = .notLinked
+        case (403, "invalid_code"): self = .invalidCode
+        case (404, "not_enabled"): self = .twoStepNotEnabled
+        case (429, "too_many_attempts"): self = .tooManyAttempts(retryAfter: response.retryAfter())
         default: self = .server(status: response.status, code: challenge?.error ?? code)
         }
     }

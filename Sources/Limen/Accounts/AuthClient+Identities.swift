@@ -68,21 +68,4 @@ extension AuthClient {
         logger.notice("account deleted at the provider; signing out")
         _ = await signOutSession(revoke: false)
     }
-
-    /// Sends `method` to the account route `url` with the access token; a `2xx` answer is returned, anything else
-    /// thrown in the account domain (`401 invalid_token` twice: ``LimenError/sessionExpired``).
-    /// A confidential client sends its secret with a change (a form body), as Limen Server's account-change rule asks.
-    private func accountRequest(_ method: String, _ url: URL) async throws(LimenError) -> HTTPResponse {
-        let accept = ["Accept": "application/json"]
-        var request = HTTPRequest(method: method, url: url, headers: accept)
-        if method != "GET", let secret = configuration.clientSecret {
-            request = .form(url: url, [("client_secret", secret)], headers: accept)
-            request.method = method
-        }
-        let response = try await authorizedRequest(request)
-        if (200..<300).contains(response.status) { return response }
-        let challenge = BearerChallenge(response.header("WWW-Authenticate"))
-        if response.status == 401, challenge?.error == "invalid_token" { throw .sessionExpired }
-        throw .account(AccountError(response: response, challenge: challenge))
-    }
 }

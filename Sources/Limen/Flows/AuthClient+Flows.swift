@@ -52,7 +52,7 @@ extension AuthClient {
 }
 
 extension AuthClient: FlowSession {
-    nonisolated func registeredPasskey() -> Node {
+    nonisolated func registeredForSignedInUser() -> Node {
         let state = state
         guard state.phase == .signedIn else {
             return .failure(

@@ -148,17 +148,28 @@ public final class ButtonCollector<Action: ButtonAction>: Collector {
     }
 }
 
-/// `LABEL`: text to show; collects nothing.
+/// `LABEL`: text to show; collects nothing. Its ``label`` is the caption; a ``value`` is what the server filled in
+/// for this person, such as `totp-enrol`'s `otpauth://` URI, its setup key, or the recovery codes (one per line).
+///
+/// ```swift
+/// for case let label as LabelCollector in step.collectors {
+///     print(label.label)
+///     if let value = label.value { print(value) }  // e.g. the setup key to type into an authenticator app
+/// }
+/// ```
 public final class LabelCollector: Collector {
     public let type: String
     public let key: String
     public let label: String
+    /// What the server filled in to show under the caption (a setup's URI or key, recovery codes one per line);
+    /// `nil` for a plain text.
+    public let value: String?
 
-    /// The text to show (the same as ``label``).
-    public var content: String { label }
+    /// The text to show: the caption, then the ``value`` on the next line when there is one.
+    public var content: String { [label, value].compactMap { $0 }.joined(separator: "\n") }
 
     init(_ document: FlowCollectorDocument) {
-        (type, key, label) = (document.type, document.key, document.label)
+        (type, key, label, value) = (document.type, document.key, document.label, document.value)
     }
 }
 

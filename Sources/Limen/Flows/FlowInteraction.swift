@@ -74,7 +74,7 @@ struct FlowInteraction: Sendable {
     /// as sent) lends its values to an error node's fields.
     func node(of document: FlowDocument, submitted: ContinueNode?) async -> Node {
         let here = named(by: document)
-        let node = await node(of: document.node, in: here, submitted: submitted)
+        let node = await node(of: document.node, in: here, submitted: submitted, retryAfter: document.retryAfter)
         await flows.emailCodeSteps.note(node, interaction: here.id)
         return node
     }
@@ -84,15 +84,22 @@ struct FlowInteraction: Sendable {
         FlowInteraction(flows: flows, id: document.interaction ?? id, request: request, maxAge: maxAge, method: method)
     }
 
-    /// The node `document` describes in interaction `here`; a success is redeemed.
-    private func node(of document: FlowNodeDocument, in here: FlowInteraction, submitted: ContinueNode?) async -> Node {
+    /// The node `document` describes in interaction `here`, with the answer's `retryAfter`; a success is redeemed.
+    private func node(
+        of document: FlowNodeDocument,
+        in here: FlowInteraction,
+        submitted: ContinueNode?,
+        retryAfter: Int?
+    ) async -> Node {
         switch document {
         case .continue(let step):
             return .continue(ContinueNode(step, interaction: here))
         case .error(let step, let message, let details):
             let node = ContinueNode(step, interaction: here)
             if let submitted { node.keepValues(of: submitted) }
-            return .error(ErrorNode(message: message, details: details, node: node))
+            return .error(
+                ErrorNode(message: message, details: details, node: node, retryAfter: retryAfter.map(TimeInterval.init))
+            )
         case .failure(let code, let message):
             return .failure(FailureNode(cause: .server(code: code, message: message)))
         case .unknown(let type):
@@ -101,7 +108,7 @@ struct FlowInteraction: Sendable {
             // Only the press of an IDP collector, which reads the answer itself, is answered with a redirect.
             return .failure(FailureNode(cause: .invalidResponse("unexpected redirect node")))
         case .registered:
-            return flows.session.registeredPasskey()
+            return flows.session.registeredForSignedInUser()
         case .success(let code, let state, let issuer, let newUser):
             return await flows.session.redeemFlowCode(
                 code, state: state, issuer: issuer, newUser: newUser, interaction: here)

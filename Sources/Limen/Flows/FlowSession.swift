@@ -13,6 +13,7 @@ protocol FlowSession: Sendable {
     /// Redeems a success node's code on the sign-in path (state, events, storage).
     func redeemFlowCode(_ code: String, state: String?, issuer: String?, newUser: Bool?, interaction: FlowInteraction)
         async -> Node
-    /// The end of a flow that registered a passkey for the signed-in user: a success with the session as it is.
-    func registeredPasskey() -> Node
+    /// The end of a flow that registered something for the signed-in user (a passkey, two-step sign-in): a success
+    /// with the session as it is.
+    func registeredForSignedInUser() -> Node
 }

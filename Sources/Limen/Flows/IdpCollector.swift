@@ -79,7 +79,9 @@ public final class IdpCollector: Collector {
         let fresh = ContinueNode(step, interaction: interaction)
         if let entered = owner.withLock(\.node) { fresh.keepValues(of: entered) }
         return .error(
-            ErrorNode(message: message, details: [FlowErrorDetail(key: key, code: code, message: message)], node: fresh)
+            ErrorNode(
+                message: message, details: [FlowErrorDetail(key: key, code: code, message: message)], node: fresh,
+                retryAfter: nil)
         )
     }
 

@@ -147,6 +147,9 @@ public struct ErrorNode: Sendable {
     public let details: [FlowErrorDetail]
     /// The step to correct and submit again.
     public let node: ContinueNode
+    /// Seconds to wait before submitting again, when the server refused because waiting helps (too many wrong codes,
+    /// a spent budget of messages: its `retry_after`); `nil` otherwise.
+    public let retryAfter: TimeInterval?
 
     /// The step's ID.
     public var id: String { node.id }

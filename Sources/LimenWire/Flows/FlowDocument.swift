@@ -9,11 +9,15 @@ public struct FlowDocument: Sendable, Equatable {
     public var interaction: String?
     /// The node.
     public var node: FlowNodeDocument
+    /// Seconds to wait before trying again (`retry_after`), on an error node the server answered because waiting helps
+    /// (too many wrong codes, a spent budget of messages); `nil` otherwise.
+    public var retryAfter: Int?
 
     /// Creates a document.
-    public init(interaction: String?, node: FlowNodeDocument) {
+    public init(interaction: String?, node: FlowNodeDocument, retryAfter: Int? = nil) {
         self.interaction = interaction
         self.node = node
+        self.retryAfter = retryAfter
     }
 
     /// Reads a response body.
@@ -28,7 +32,9 @@ public struct FlowDocument: Sendable, Equatable {
         guard case .object(let members) = document, case .object(let node)? = members["node"] else {
             throw .invalid("missing node")
         }
-        self.init(interaction: members["interaction"]?.stringValue, node: try FlowNodeDocument(node))
+        self.init(
+            interaction: members["interaction"]?.stringValue, node: try FlowNodeDocument(node),
+            retryAfter: try MemberReader(members: members, path: "document").integer("retry_after"))
     }
 }
 
@@ -54,8 +60,8 @@ public enum FlowNodeDocument: Sendable, Equatable {
     /// The interaction is over with an authorization code to redeem with the PKCE verifier; `newUser` is the
     /// server's `new_user` (whether the interaction created the account), `nil` from a server that does not say.
     case success(code: String, state: String?, issuer: String?, newUser: Bool?)
-    /// The interaction is over having registered a passkey for the signed-in user (`{"type": "success",
-    /// "registered": true}`): no code, the session goes on as it was.
+    /// The interaction is over having registered a passkey or two-step sign-in for the signed-in user (`{"type":
+    /// "success", "registered": true}`): no code, the session goes on as it was.
     case registered
     /// A node type this version does not know (from a newer server).
     case unknown(type: String)
@@ -152,7 +158,8 @@ public struct FlowCollectorDocument: Sendable, Equatable {
     public var passkeyOptions: JSONValue?
     /// The password policy, on a `PASSWORD` of a node that sets a password.
     public var policy: FlowPasswordPolicy?
-    /// A value filled in by the server (the email address already entered).
+    /// A value filled in by the server (the email address already entered), or what a `LABEL` shows (`totp-enrol`'s
+    /// URI, setup key and recovery codes).
     public var value: String?
     /// The upstream provider's ID, on an `IDP` collector.
     public var provider: String?

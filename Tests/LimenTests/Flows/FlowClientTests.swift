@@ -141,7 +141,7 @@ private struct StubSession: FlowSession {
         .failure(FailureNode(cause: .incomplete(step: "success")))
     }
 
-    func registeredPasskey() -> Node {
+    func registeredForSignedInUser() -> Node {
         .failure(FailureNode(cause: .incomplete(step: "registered")))
     }
 }

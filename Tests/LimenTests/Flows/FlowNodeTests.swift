@@ -82,6 +82,21 @@ struct FlowNodeTests {
         #expect(node.collectors[11] is SubmitCollector && !(node.collectors[12] is SubmitCollector))
     }
 
+    @Test("a LABEL keeps the server's value (a setup key, recovery codes) and shows it under its caption")
+    func labelValues() async throws {
+        let (client, _) = await client(
+            answering: step(
+                #"""
+                {"type": "LABEL", "key": "intro", "label": "Welcome"},
+                {"type": "LABEL", "key": "secret", "label": "Setup key", "value": "JBSWY3DPEHPK3PXP"},
+                {"type": "LABEL", "key": "recovery_codes", "label": "Recovery codes", "value": "aaaa-bbbb\ncccc-dddd"}
+                """#))
+        let labels = try continued(await client.startFlow("test")).collectors.compactMap { $0 as? LabelCollector }
+        #expect(labels.map(\.value) == [nil, "JBSWY3DPEHPK3PXP", "aaaa-bbbb\ncccc-dddd"])
+        #expect(
+            labels.map(\.content) == ["Welcome", "Setup key\nJBSWY3DPEHPK3PXP", "Recovery codes\naaaa-bbbb\ncccc-dddd"])
+    }
+
     @Test("validate() checks required, regex, the policy, the repeated password, the options and the box")
     func validation() async throws {
         let (client, _) = await client(answering: step(Self.everyType))

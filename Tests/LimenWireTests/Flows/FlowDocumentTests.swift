@@ -8,7 +8,7 @@ struct FlowDocumentTests {
         try FlowDocument(parsing: Data(json.utf8))
     }
 
-    @Test("a continue node with every collector member: validation, options, policy and a filled-in value")
+    @Test("a continue node with every collector member: validation, options, policy, filled-in values")
     func continueNode() throws {
         let document = try parse(
             """
@@ -20,7 +20,8 @@ struct FlowDocumentTests {
                 "policy": {"length": {"min": 8, "max": 64}, "min_unique_characters": 3, "max_repeated_characters": 2,
                            "min_characters": {"lowercase": 1, "uppercase": 1, "digits": 1, "special": 0}}},
                {"type": "RADIO", "key": "plan", "label": "Plan", "options": [{"label": "Free", "value": "free"}]},
-               {"type": "SUBMIT_BUTTON", "key": "submit", "label": "Go", "future_member": [1, 2]}
+               {"type": "SUBMIT_BUTTON", "key": "submit", "label": "Go", "future_member": [1, 2]},
+               {"type": "LABEL", "key": "secret", "label": "Setup key", "value": "JBSWY3DPEHPK3PXP"}
              ]}}
             """)
         #expect(document.interaction == "abc")
@@ -29,7 +30,7 @@ struct FlowDocumentTests {
             return
         }
         #expect((step.id, step.name, step.description) == ("details", "Create", "D"))
-        #expect(step.collectors.map(\.type) == ["TEXT", "PASSWORD", "RADIO", "SUBMIT_BUTTON"])
+        #expect(step.collectors.map(\.type) == ["TEXT", "PASSWORD", "RADIO", "SUBMIT_BUTTON", "LABEL"])
         #expect(step.collectors[0].validation?.regex == "[^@]+@[^@]+")
         #expect(step.collectors[0].value == "ada@example.com")
         #expect(step.collectors[0].isRequired)
@@ -40,6 +41,17 @@ struct FlowDocumentTests {
                     minimumCharacters: .init(lowercase: 1, uppercase: 1, digits: 1)))
         #expect(step.collectors[2].options.map(\.value) == ["free"])
         #expect(!step.collectors[3].isRequired)
+        #expect(step.collectors[4].value == "JBSWY3DPEHPK3PXP", "a LABEL's value is what the server filled in to show")
+    }
+
+    @Test("an error node answered because waiting helps carries retry_after; one that is no whole number is refused")
+    func retryAfter() throws {
+        let node = #"{"type": "error", "id": "mfa", "name": "N", "message": "Too many attempts.", "collectors": []}"#
+        #expect(try parse(#"{"interaction": "i", "retry_after": 300, "node": \#(node)}"#).retryAfter == 300)
+        #expect(try parse(#"{"interaction": "i", "node": \#(node)}"#).retryAfter == nil)
+        #expect(throws: FlowDocumentError.invalid("document.retry_after is not a whole number")) {
+            try parse(#"{"interaction": "i", "retry_after": -1, "node": \#(node)}"#)
+        }
     }
 
     @Test("a PASSKEY collector keeps its mode and WebAuthn options object; a passkey registration's end has no code")
