@@ -13,15 +13,6 @@ import Testing
         if: LimenServerPeer.unavailableReason == nil, "limen-server is not built (swift build --package-path Server)")
 )
 struct LimenServerPasskeyTests {
-    /// `AuthClient` for the seeded first-party native client `limen-cli`.
-    func client(_ server: LimenServerPeer) throws -> AuthClient {
-        AuthClient(
-            configuration: Configuration(
-                issuer: server.issuer, clientID: "limen-cli",
-                redirectURI: try #require(URL(string: "http://127.0.0.1/callback")),
-                scopes: ["profile", "email", "offline_access"], store: MemoryStore()))
-    }
-
     /// A software authenticator answering for `server`'s origin.
     func authenticator(_ server: LimenServerPeer) throws -> SoftwareAuthenticator {
         let issuer = server.issuer
@@ -32,7 +23,7 @@ struct LimenServerPasskeyTests {
     @Test("a passkey registered by the signed-in user signs them in again without a username")
     func registerThenSignIn() async throws {
         try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s"]) { server in
-            let client = try client(server)
+            let client = try server.cliClient()
             let passkeys = SoftwarePasskeys(try authenticator(server))
             try await client.signIn(email: server.user.email, password: server.user.password)
             try await client.registerPasskey(name: "Test key", using: passkeys)
@@ -49,7 +40,7 @@ struct LimenServerPasskeyTests {
     @Test("nobody signed in cannot register; a cancelled sheet and an unknown passkey are typed errors")
     func refusals() async throws {
         try await LimenServerPeer.with(settings: ["--sign-in-rate-limit", "100/s"]) { server in
-            let client = try client(server)
+            let client = try server.cliClient()
             let passkeys = SoftwarePasskeys(try authenticator(server))
             await #expect(throws: FlowError.self) { try await client.registerPasskey(using: passkeys) }
             do throws(FlowError) {

@@ -16,19 +16,10 @@ struct LimenServerTwoStepTests {
     /// A sign-in rate limit above what one test sends in a second (the default allows bursts of 3).
     static let settings = ["--sign-in-rate-limit", "100/s"]
 
-    /// A client of the seeded first-party native client `limen-cli`, with a session of its own.
-    func client(_ server: LimenServerPeer) throws -> AuthClient {
-        AuthClient(
-            configuration: Configuration(
-                issuer: server.issuer, clientID: "limen-cli",
-                redirectURI: try #require(URL(string: "http://127.0.0.1/callback")),
-                scopes: ["profile", "email", "offline_access"], store: MemoryStore()))
-    }
-
     /// Signs the server's user in with their password and turns two-step sign-in on: the app holding the secret and
     /// the recovery codes.
     func enabledTwoStep(_ server: LimenServerPeer) async throws -> (AuthClient, TestAuthenticatorApp, [String]) {
-        let client = try client(server)
+        let client = try server.cliClient()
         try await client.signIn(email: server.user.email, password: server.user.password)
         let enrolment = try await client.enrolTOTP()
         let app = try #require(TestAuthenticatorApp(base32: enrolment.secret))
@@ -37,7 +28,7 @@ struct LimenServerTwoStepTests {
 
     /// A flow sign-in with the user's password on a client of its own, stopped at the step after the password.
     func passwordStep(_ server: LimenServerPeer) async throws -> ContinueNode {
-        guard case .continue(let next) = try await client(server).startFlow("sign-in").signingIn(server) else {
+        guard case .continue(let next) = try await server.cliClient().startFlow("sign-in").signingIn(server) else {
             throw TwoStepTestFailure("the password did not lead to another step")
         }
         return next
@@ -52,7 +43,7 @@ struct LimenServerTwoStepTests {
     @Test("enrolTOTP: a wrong code changes nothing and the same enrolment takes the right one; ten codes; then on")
     func enrolment() async throws {
         try await LimenServerPeer.with(settings: Self.settings) { server in
-            let client = try client(server)
+            let client = try server.cliClient()
             await #expect(throws: LimenError.notSignedIn) { _ = try await client.enrolTOTP() }
             try await client.signIn(email: server.user.email, password: server.user.password)
             #expect(try await client.twoStepStatus() == .disabled)
@@ -82,7 +73,7 @@ struct LimenServerTwoStepTests {
     @Test("five wrong codes lock the account: the enrolment then refuses even the right code, saying how long to wait")
     func enrolmentLockout() async throws {
         try await LimenServerPeer.with(settings: Self.settings) { server in
-            let client = try client(server)
+            let client = try server.cliClient()
             try await client.signIn(email: server.user.email, password: server.user.password)
             let enrolment = try await client.enrolTOTP()
             let app = try #require(TestAuthenticatorApp(base32: enrolment.secret))
@@ -129,7 +120,7 @@ struct LimenServerTwoStepTests {
             #expect(reused.details.map(\.code) == ["invalid_code"])
             #expect(try await recoveryCodesLeft(client) == 9)
 
-            let convenience = try self.client(server)
+            let convenience = try server.cliClient()
             await #expect(throws: FlowError.incomplete(step: "mfa")) {
                 try await convenience.signIn(email: server.user.email, password: server.user.password)
             }
@@ -152,7 +143,7 @@ struct LimenServerTwoStepTests {
             await #expect(throws: LimenError.account(.twoStepNotEnabled)) {
                 try await client.disableTOTP(code: fresh[1])
             }
-            guard case .success = try await self.client(server).startFlow("sign-in").signingIn(server) else {
+            guard case .success = try await server.cliClient().startFlow("sign-in").signingIn(server) else {
                 Issue.record("the password alone does not sign in once two-step sign-in is off")
                 return
             }
