@@ -30,9 +30,10 @@ extension ChromiumPeerTests {
             #expect(stored)
 
             let output = try await PythonPeer.run([
+                // `--name=value`: a base64url value may start with "-", which argparse would take for an option.
                 ChromiumPeer.passkeyScript.path, "--issuer", issuer, "--client-id", client.id, "--rp-id", "localhost",
-                "--credential-id", Base64URL.encode(credentialID), "--user-handle", Base64URL.encode(handle),
-                "--private-key", Base64URL.encode(key.derRepresentation),
+                "--credential-id=\(Base64URL.encode(credentialID))", "--user-handle=\(Base64URL.encode(handle))",
+                "--private-key=\(Base64URL.encode(key.derRepresentation))",
             ])
             let summary = try JSONDecoder().decode(PasskeyBrowserSummary.self, from: output)
             let code = try #require(summary.callback["code"])
