@@ -29,12 +29,17 @@ public struct BrowserSessionRecord: Sendable, Equatable {
     public var authTime: Date
     /// When the session ends, whatever happens.
     public var expiresAt: Date
+    /// How the user authenticated then (the ID token's `amr`).
+    public var methods: AuthenticationMethods
 
     /// Creates a browser session record.
-    public init(idHash: Data, subject: String, authTime: Date, expiresAt: Date) {
+    public init(
+        idHash: Data, subject: String, authTime: Date, expiresAt: Date, methods: AuthenticationMethods = .init()
+    ) {
         self.idHash = idHash
         self.subject = subject
         self.authTime = authTime
         self.expiresAt = expiresAt
+        self.methods = methods
     }
 }

@@ -67,6 +67,8 @@ public struct ClientRecord: Sendable, Equatable {
     /// Whether its tokens must be DPoP-bound (`dpop_bound_access_tokens`, RFC 9449 §5.2): a token request without a
     /// DPoP proof is refused.
     public var requiresDPoP: Bool
+    /// The `acr` every sign-in for it must reach (`phr` or `mfa`), whatever its requests ask; `nil`: what they ask.
+    public var requiredACR: String?
 
     /// Creates a client record.
     public init(
@@ -87,7 +89,8 @@ public struct ClientRecord: Sendable, Equatable {
         createdAt: Date,
         emailLinkURI: String? = nil,
         isAppToAppHost: Bool = false,
-        requiresDPoP: Bool = false
+        requiresDPoP: Bool = false,
+        requiredACR: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -107,6 +110,7 @@ public struct ClientRecord: Sendable, Equatable {
         self.emailLinkURI = emailLinkURI
         self.isAppToAppHost = isAppToAppHost
         self.requiresDPoP = requiresDPoP
+        self.requiredACR = requiredACR
     }
 }
 

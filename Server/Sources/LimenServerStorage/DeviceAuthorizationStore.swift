@@ -45,8 +45,8 @@ public enum DeviceAuthorizationStatus: String, Sendable, Equatable {
 
 /// The user's answer on the confirmation page.
 public enum DeviceAuthorizationDecision: Sendable, Equatable {
-    /// Allowed by `subject`, who authenticated at `authTime`.
-    case approve(subject: String, authTime: Date)
+    /// Allowed by `subject`, who authenticated at `authTime` by `methods`.
+    case approve(subject: String, authTime: Date, methods: AuthenticationMethods = .init())
     /// Denied.
     case deny
 }
@@ -67,6 +67,8 @@ public struct DeviceAuthorizationRecord: Sendable, Equatable {
     public var subject: String?
     /// When that user authenticated.
     public var authTime: Date?
+    /// How that user authenticated.
+    public var methods: AuthenticationMethods
     /// The minimum seconds between two polls; grows by 5 with each `slow_down`.
     public var interval: Int
     /// When the client last polled.
@@ -88,7 +90,8 @@ public struct DeviceAuthorizationRecord: Sendable, Equatable {
         interval: Int,
         lastPolledAt: Date? = nil,
         createdAt: Date,
-        expiresAt: Date
+        expiresAt: Date,
+        methods: AuthenticationMethods = .init()
     ) {
         self.deviceCodeHash = deviceCodeHash
         self.userCodeHash = userCodeHash
@@ -101,5 +104,6 @@ public struct DeviceAuthorizationRecord: Sendable, Equatable {
         self.lastPolledAt = lastPolledAt
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.methods = methods
     }
 }

@@ -38,6 +38,8 @@ public struct GrantRecord: Sendable, Equatable {
     /// The thumbprint of the DPoP key its refresh tokens are bound to (RFC 9449 §5): a public client that sent a DPoP
     /// proof when the grant was made must prove the same key at every refresh. `nil`: its refresh tokens are unbound.
     public var proofKey: String?
+    /// How the user authenticated (the ID token's `amr`).
+    public var methods: AuthenticationMethods
 
     /// Creates a grant record.
     public init(
@@ -51,7 +53,8 @@ public struct GrantRecord: Sendable, Equatable {
         expiresAt: Date,
         revokedAt: Date? = nil,
         browserSessionHash: Data? = nil,
-        proofKey: String? = nil
+        proofKey: String? = nil,
+        methods: AuthenticationMethods = .init()
     ) {
         self.id = id
         self.clientID = clientID
@@ -64,6 +67,7 @@ public struct GrantRecord: Sendable, Equatable {
         self.revokedAt = revokedAt
         self.browserSessionHash = browserSessionHash
         self.proofKey = proofKey
+        self.methods = methods
     }
 
     /// Whether it may have refresh tokens: with `offline_access` (they outlive any browser session), or bound to the
@@ -152,6 +156,8 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
     public var expiresAt: Date
     /// SHA-256 of the browser session that signed in for it: a grant without `offline_access` ends with that session.
     public var browserSessionHash: Data?
+    /// How the user authenticated (the ID token's `amr`).
+    public var methods: AuthenticationMethods
 
     /// Creates an authorization code record.
     public init(
@@ -164,7 +170,8 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
         codeChallenge: String? = nil,
         authTime: Date,
         expiresAt: Date,
-        browserSessionHash: Data? = nil
+        browserSessionHash: Data? = nil,
+        methods: AuthenticationMethods = .init()
     ) {
         self.codeHash = codeHash
         self.clientID = clientID
@@ -176,5 +183,6 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
         self.authTime = authTime
         self.expiresAt = expiresAt
         self.browserSessionHash = browserSessionHash
+        self.methods = methods
     }
 }

@@ -60,6 +60,8 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
     public var createdAt: Date
     /// When the request is no longer honoured.
     public var expiresAt: Date
+    /// The `acr_values` this server knows, space-separated: the sign-in must reach one of them.
+    public var acrValues: String?
 
     /// Creates a pending request record.
     public init(
@@ -79,7 +81,8 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
         browserBinding: Data? = nil,
         signInSessionHash: Data? = nil,
         createdAt: Date,
-        expiresAt: Date
+        expiresAt: Date,
+        acrValues: String? = nil
     ) {
         self.idHash = idHash
         self.clientID = clientID
@@ -98,5 +101,6 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
         self.signInSessionHash = signInSessionHash
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.acrValues = acrValues
     }
 }

@@ -23,13 +23,14 @@ extension SQLStore {
             """
             INSERT INTO clients (id, name, kind, secret_hash, is_native, redirect_uris, post_logout_redirect_uris,
                 grant_types, is_first_party, id_token_signed_response_alg, access_token_ttl, refresh_token_ttl,
-                allows_no_pkce, branding, created_at, email_link_uri, app2app_host, dpop_bound_access_tokens)
+                allows_no_pkce, branding, created_at, email_link_uri, app2app_host, dpop_bound_access_tokens,
+                required_acr)
             VALUES (\(client.id), \(client.name), \(client.kind.rawValue), \(client.secretHash), \(client.isNative),
                 \(client.redirectURIs), \(client.postLogoutRedirectURIs), \(client.grantTypes.map(\.rawValue)), \(client.isFirstParty),
                 \(client.idTokenSignedResponseAlg.rawValue), \(SQLValue.seconds(client.accessTokenLifetime)),
                 \(SQLValue.seconds(client.refreshTokenLifetime)), \(client.allowsNoPKCE),
                 \(client.branding.map(ClientBranding.encoded)), \(client.createdAt), \(client.emailLinkURI),
-                \(client.isAppToAppHost), \(client.requiresDPoP))
+                \(client.isAppToAppHost), \(client.requiresDPoP), \(client.requiredACR))
             ON CONFLICT (id) DO NOTHING
             RETURNING id
             """
@@ -83,9 +84,10 @@ extension SQLStore {
         try await execute(
             """
             INSERT INTO authorization_codes (code_hash, client_id, redirect_uri, subject, scope, nonce,
-                code_challenge, auth_time, expires_at, browser_session_hash)
+                code_challenge, auth_time, expires_at, browser_session_hash, amr)
             VALUES (\(code.codeHash), \(code.clientID), \(code.redirectURI), \(code.subject), \(code.scope),
-                \(code.nonce), \(code.codeChallenge), \(code.authTime), \(code.expiresAt), \(code.browserSessionHash))
+                \(code.nonce), \(code.codeChallenge), \(code.authTime), \(code.expiresAt), \(code.browserSessionHash),
+                \(code.methods.stored))
             """
         )
     }
@@ -122,7 +124,8 @@ extension ClientRecord {
             createdAt: try row.date("created_at"),
             emailLinkURI: try row.optionalText("email_link_uri"),
             isAppToAppHost: try row.bool("app2app_host"),
-            requiresDPoP: try row.bool("dpop_bound_access_tokens")
+            requiresDPoP: try row.bool("dpop_bound_access_tokens"),
+            requiredACR: try row.optionalText("required_acr")
         )
     }
 }
@@ -140,7 +143,8 @@ extension AuthorizationCodeRecord {
             codeChallenge: try row.optionalText("code_challenge"),
             authTime: try row.date("auth_time"),
             expiresAt: try row.date("expires_at"),
-            browserSessionHash: try row.optionalData("browser_session_hash")
+            browserSessionHash: try row.optionalData("browser_session_hash"),
+            methods: AuthenticationMethods(stored: try row.optionalText("amr"))
         )
     }
 }

@@ -41,15 +41,16 @@ extension SQLStore {
         decision: DeviceAuthorizationDecision,
         now: Date
     ) async throws(StorageError) -> Bool {
-        let (status, subject, authTime): (DeviceAuthorizationStatus, String?, Date?) =
+        let (status, subject, authTime, methods): (DeviceAuthorizationStatus, String?, Date?, String?) =
             switch decision {
-            case .approve(let subject, let authTime): (.approved, subject, authTime)
-            case .deny: (.denied, nil, nil)
+            case .approve(let subject, let authTime, let methods): (.approved, subject, authTime, methods.stored)
+            case .deny: (.denied, nil, nil, nil)
             }
         return
             !(try await execute(
                 """
-                UPDATE device_authorizations SET status = \(status.rawValue), subject = \(subject), auth_time = \(authTime)
+                UPDATE device_authorizations SET status = \(status.rawValue), subject = \(subject), auth_time = \(authTime),
+                    amr = \(methods)
                 WHERE device_code_hash = \(deviceCodeHash) AND status = 'pending' AND expires_at > \(now)
                 RETURNING 1
                 """
@@ -95,7 +96,8 @@ extension DeviceAuthorizationRecord {
             interval: try row.integer("poll_interval"),
             lastPolledAt: try row.optionalDate("last_polled_at"),
             createdAt: try row.date("created_at"),
-            expiresAt: try row.date("expires_at")
+            expiresAt: try row.date("expires_at"),
+            methods: AuthenticationMethods(stored: try row.optionalText("amr"))
         )
     }
 }

@@ -8,9 +8,9 @@ extension SQLStore {
         try await execute(
             """
             INSERT INTO grants (
-                id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at, dpop_jkt)
+                id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at, dpop_jkt, amr)
             VALUES (\(grant.id), \(grant.clientID), \(grant.subject), \(grant.scope), \(grant.authTime), \(grant.nonce),
-                \(grant.createdAt), \(grant.expiresAt), \(grant.revokedAt), \(grant.proofKey))
+                \(grant.createdAt), \(grant.expiresAt), \(grant.revokedAt), \(grant.proofKey), \(grant.methods.stored))
             """
         )
     }
@@ -57,10 +57,10 @@ extension SQLStore {
             """
             INSERT INTO grants (
                 id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at,
-                browser_session_hash, dpop_jkt)
+                browser_session_hash, dpop_jkt, amr)
             SELECT \(grant.id), \(grant.clientID), \(grant.subject), \(grant.scope), \(grant.authTime), \(grant.nonce),
                 \(grant.createdAt), \(grant.expiresAt), \(grant.revokedAt), \(grant.browserSessionHash),
-                \(grant.proofKey)
+                \(grant.proofKey), \(grant.methods.stored)
             WHERE EXISTS (
                 SELECT 1 FROM authorization_codes
                 WHERE code_hash = \(redeemedCodeHash) AND grant_id = \(grant.id) AND replayed_at IS NULL
@@ -143,7 +143,8 @@ extension GrantRecord {
             expiresAt: try row.date(columnPrefix + "expires_at"),
             revokedAt: try row.optionalDate(columnPrefix + "revoked_at"),
             browserSessionHash: try row.optionalData(columnPrefix + "browser_session_hash"),
-            proofKey: try row.optionalText(columnPrefix + "dpop_jkt")
+            proofKey: try row.optionalText(columnPrefix + "dpop_jkt"),
+            methods: AuthenticationMethods(stored: try row.optionalText(columnPrefix + "amr"))
         )
     }
 }

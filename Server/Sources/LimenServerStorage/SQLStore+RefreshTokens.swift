@@ -28,7 +28,7 @@ extension SQLStore {
             SELECT t.*, g.client_id AS grant_client_id, g.subject AS grant_subject, g.scope AS grant_scope,
                 g.auth_time AS grant_auth_time, g.nonce AS grant_nonce, g.created_at AS grant_created_at,
                 g.expires_at AS grant_expires_at, g.revoked_at AS grant_revoked_at,
-                g.browser_session_hash AS grant_browser_session_hash, g.dpop_jkt AS grant_dpop_jkt,
+                g.browser_session_hash AS grant_browser_session_hash, g.dpop_jkt AS grant_dpop_jkt, g.amr AS grant_amr,
                 s.expires_at AS session_expires_at,
                 u.id AS user_id, u.email AS user_email, u.email_verified AS user_email_verified, u.name AS user_name,
                 u.password_hash AS user_password_hash, u.created_at AS user_created_at,

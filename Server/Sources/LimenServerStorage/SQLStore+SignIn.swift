@@ -9,11 +9,11 @@ extension SQLStore {
             """
             INSERT INTO pending_authorizations (id_hash, client_id, redirect_uri, scope, state, nonce, code_challenge,
                 prompt, max_age, login_hint, hinted_subject, ui_locales, device_code_hash, browser_binding,
-                sign_in_session_hash, created_at, expires_at)
+                sign_in_session_hash, created_at, expires_at, acr_values)
             VALUES (\(request.idHash), \(request.clientID), \(request.redirectURI), \(request.scope), \(request.state),
                 \(request.nonce), \(request.codeChallenge), \(request.prompt), \(request.maxAge), \(request.loginHint),
                 \(request.hintedSubject), \(request.uiLocales), \(request.deviceCodeHash), \(request.browserBinding),
-                \(request.signInSessionHash), \(request.createdAt), \(request.expiresAt))
+                \(request.signInSessionHash), \(request.createdAt), \(request.expiresAt), \(request.acrValues))
             """
         )
     }
@@ -59,8 +59,9 @@ extension SQLStore {
     public func insertBrowserSession(_ session: BrowserSessionRecord) async throws(StorageError) {
         try await execute(
             """
-            INSERT INTO browser_sessions (id_hash, subject, auth_time, expires_at)
-            VALUES (\(session.idHash), \(session.subject), \(session.authTime), \(session.expiresAt))
+            INSERT INTO browser_sessions (id_hash, subject, auth_time, expires_at, amr)
+            VALUES (\(session.idHash), \(session.subject), \(session.authTime), \(session.expiresAt),
+                \(session.methods.stored))
             """
         )
     }
@@ -73,7 +74,8 @@ extension SQLStore {
                 idHash: try row.data("id_hash"),
                 subject: try row.text("subject"),
                 authTime: try row.date("auth_time"),
-                expiresAt: try row.date("expires_at")
+                expiresAt: try row.date("expires_at"),
+                methods: AuthenticationMethods(stored: try row.optionalText("amr"))
             )
         }
     }
@@ -144,7 +146,8 @@ extension PendingAuthorizationRecord {
             browserBinding: try row.optionalData("browser_binding"),
             signInSessionHash: try row.optionalData("sign_in_session_hash"),
             createdAt: try row.date("created_at"),
-            expiresAt: try row.date("expires_at")
+            expiresAt: try row.date("expires_at"),
+            acrValues: try row.optionalText("acr_values")
         )
     }
 }

@@ -92,7 +92,22 @@ enum SchemaMigrations {
                 .addColumn(table: "grants", ColumnDefinition(name: "dpop_jkt", kind: .text, isNullable: true)),
             ]
         ),
+        authenticationMethods,
     ]
+
+    /// Version 27: how each sign-in authenticated (`amr`), kept with what it made, the `acr_values` a pending request
+    /// asks for, and the `acr` a client requires.
+    static let authenticationMethods = SchemaMigration(
+        version: 27,
+        name: "authentication methods and levels",
+        changes: ["browser_sessions", "authorization_codes", "grants", "device_authorizations"].map {
+            .addColumn(table: $0, ColumnDefinition(name: "amr", kind: .text, isNullable: true))
+        } + [
+            .addColumn(
+                table: "pending_authorizations", ColumnDefinition(name: "acr_values", kind: .text, isNullable: true)),
+            .addColumn(table: "clients", ColumnDefinition(name: "required_acr", kind: .text, isNullable: true)),
+        ]
+    )
 
     /// Version 20: the mail outbox (``MailOutbox``), sealed messages waiting for a worker on any node; and the
     /// email-code budgets per address and purpose (``EmailCodeBudgets``).

@@ -74,6 +74,13 @@ struct ClientsCommand: AsyncParsableCommand {
         )
         var requireDPoP = false
 
+        @Option(
+            name: .customLong("require-acr"),
+            help:
+                "The acr every sign-in for it must reach, whatever its requests ask: mfa (two factors) or phr (a passkey)."
+        )
+        var requireACR: String?
+
         @Option(help: "ID token signing algorithm: ES256 or RS256.")
         var idTokenAlg = "ES256"
 
@@ -117,7 +124,8 @@ struct ClientsCommand: AsyncParsableCommand {
                 allowsNoPKCE: allowNoPKCE,
                 grantTypes: grantTypes.isEmpty ? nil : grantTypes,
                 isAppToAppHost: appToAppHost,
-                requiresDPoP: requireDPoP
+                requiresDPoP: requireDPoP,
+                requiredACR: requireACR
             )
             let (client, secret): (ClientRecord, String?)
             do {
@@ -154,6 +162,7 @@ struct ClientsCommand: AsyncParsableCommand {
                 if client.isFirstParty { traits.append("first-party") }
                 if client.isAppToAppHost { traits.append("app2app-host") }
                 if client.requiresDPoP { traits.append("require-dpop") }
+                if let acr = client.requiredACR { traits.append("require-acr=\(acr)") }
                 if client.allowsNoPKCE { traits.append("no-pkce") }
                 if let seconds = client.accessTokenLifetime {
                     traits.append("access-token-ttl=\(DurationSetting.text(for: seconds))")

@@ -147,6 +147,10 @@ struct AdminClientTests {
                 #"{"client_id": "x", "redirect_uris": ["https://a.example/cb"], "grant_types": []}"#,
                 "invalid_client_metadata", "grant_types"
             ),
+            (
+                #"{"client_id": "x", "redirect_uris": ["https://a.example/cb"], "require_acr": "1"}"#,
+                "invalid_client_metadata", "require_acr"
+            ),
         ])
     func invalidClient(_ body: String, _ error: String, _ field: String) async throws {
         try await TokenFixture.runAdmin { fixture, token in
@@ -288,6 +292,19 @@ struct AdminClientTraitTests {
             #expect(created.json[member] == .bool(true))
             #expect(try await fixture.admin(.get, "/admin/clients/c", token: token).json[member] == .bool(true))
             #expect(try await fixture.admin(.get, "/admin/clients/native", token: token).json[member] == .bool(false))
+        }
+    }
+
+    @Test("require_acr is stored and shown; a client without says nothing")
+    func requiredACR() async throws {
+        try await TokenFixture.runAdmin { fixture, token in
+            let body =
+                #"{"client_id": "c", "native": true, "require_acr": "mfa", "redirect_uris": ["com.example.c:/cb"]}"#
+            let created = try await fixture.admin(.post, "/admin/clients", token: token, json: body)
+            #expect(created.status == .created)
+            #expect(
+                try await fixture.admin(.get, "/admin/clients/c", token: token).json["require_acr"] == .string("mfa"))
+            #expect(try await fixture.admin(.get, "/admin/clients/native", token: token).json["require_acr"] == nil)
         }
     }
 }

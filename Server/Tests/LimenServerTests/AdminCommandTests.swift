@@ -137,4 +137,28 @@ struct AdminCommandTests {
         #expect(try await store.client(id: "app")?.requiresDPoP == true)
         await store.close()
     }
+
+    @Test("clients add --require-acr registers a client every sign-in of which must reach the level; others refused")
+    func requireACR() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let refused = try await run(
+            [
+                "clients", "add", "--data-dir", directory.path, "--id", "app", "--native", "--require-acr", "gold",
+                "--redirect-uri", "com.example.app:/cb",
+            ])
+        #expect(refused.status != 0)
+        // Nothing was stored: the same ID registers next.
+        let added = try await run(
+            [
+                "clients", "add", "--data-dir", directory.path, "--id", "app", "--native", "--require-acr", "phr",
+                "--redirect-uri", "com.example.app:/cb",
+            ])
+        #expect(added.status == 0)
+        let listed = try await run(["clients", "list", "--data-dir", directory.path])
+        #expect(listed.output.contains("public,native,require-acr=phr"))
+        let store = try await openStore(directory)
+        #expect(try await store.client(id: "app")?.requiredACR == "phr")
+        await store.close()
+    }
 }

@@ -12,20 +12,13 @@ import Testing
 struct SecondFactorPageTests {
     /// Turns two-step sign-in on for the fixture's user, with a passkey too; returns the TOTP their app holds.
     private static func enableTwoStep(in fixture: SignInFixture) async throws -> TOTP {
-        let factors = fixture.provider.flowServices.secondFactors
-        let enrolment = try factors.newEnrolment(for: fixture.user)
-        let setup = try #require(factors.setup(of: enrolment, for: fixture.user))
-        let enabled = try await fixture.provider.store.insertSecondFactor(
-            SecondFactorRecord(
-                userID: fixture.user.id, sealedTOTPSecret: enrolment.sealedSecret, recoveryCodeHashes: [],
-                enabledAt: fixture.clock.now))
-        #expect(enabled)
+        let totp = try await fixture.provider.enableTOTP(for: fixture.user, at: fixture.clock.now)
         let passkey = try await fixture.provider.store.insertPasskeyCredential(
             PasskeyCredentialRecord(
                 credentialID: Data([9, 9]), userID: fixture.user.id, userHandle: Data([1]), publicKey: Data([0xa0]),
                 signCount: 0, isBackupEligible: true, isBackedUp: true, name: "Phone", createdAt: fixture.clock.now))
         #expect(passkey)
-        return try TOTP(secret: try Base32.decode(setup.secret))
+        return totp
     }
 
     @Test("the password leads to the second step's page; a wrong code is refused there; a right one signs in")

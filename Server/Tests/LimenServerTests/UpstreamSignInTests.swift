@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import LimenOIDC
 import LimenServerStorage
+import LimenServerWire
 import LimenTestSupport
 import LimenWire
 import Testing
@@ -122,6 +123,34 @@ struct UpstreamSignInTests {
                 #expect(
                     try await upstream.fixture.provider.store.user(id: subject)?.email == nil, "the address is taken")
             }
+        }
+    }
+
+    @Test("a user with two-step sign-in on goes on from the provider to the second step; the code says fed otp mfa")
+    func secondStepAfterUpstream() async throws {
+        try await UpstreamFixture.with(linkByVerifiedEmail: true) { upstream in
+            let fixture = upstream.fixture
+            let owner = try await fixture.provider.accounts.signUp(
+                email: "owner@example.com", password: "a long passphrase", name: nil, emailVerified: true)
+            let totp = try await fixture.provider.enableTOTP(for: owner, at: fixture.clock.now)
+            upstream.standIn.upstream.next { ($0.email, $0.emailVerified) = ("owner@example.com", true) }
+            var browser = Browser()
+            let (subject, page) = try await upstream.signIn(&browser)
+            #expect(subject == nil, "no code before the second step")
+            let location = try #require(page.headers[.location])
+            #expect(location.hasPrefix("../../login?request="), "\(location)")
+            let step = try await browser.send(fixture.client, "/" + location.dropFirst("../../".count))
+            #expect(step.body.contains("<h1>Two-step sign-in</h1>"))
+            fixture.clock.advance(by: 30)
+            let done = try await browser.submit(
+                fixture.client, step, to: "/login",
+                [("totp", totp.code(at: fixture.clock.now)), ("action", "submit-totp")])
+            let code = try #require(done.redirect?.query["code"])
+            let redeemed = try #require(
+                try await fixture.provider.store.redeemedCode(hash: RandomIdentifier.hash(code), now: fixture.clock.now)
+            )
+            #expect(redeemed.subject == owner.id)
+            #expect(redeemed.methods == AuthenticationMethods([.federated, .oneTimePassword, .multipleFactors]))
         }
     }
 

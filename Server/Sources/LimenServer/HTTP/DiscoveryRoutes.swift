@@ -62,6 +62,8 @@ enum DiscoveryRoutes {
             ["client_secret_basic", "client_secret_post"].map(JSONValue.string))
         // RFC 9449 §5.1: the algorithms DPoP proofs may be signed with.
         object["dpop_signing_alg_values_supported"] = .array(DPoPProofChecker.algorithmNames.map(JSONValue.string))
+        // OpenID Connect Discovery §3: the `acr` values a request may ask for (``AuthenticationLevel``).
+        object["acr_values_supported"] = .array(AuthenticationLevel.supportedValues.map(JSONValue.string))
         return .object(object)
     }
 
@@ -87,8 +89,8 @@ enum DiscoveryRoutes {
             codeChallengeMethodsSupported: ["S256"],
             tokenEndpointAuthMethodsSupported: ["none", "client_secret_basic", "client_secret_post"],
             claimsSupported: [
-                "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "email", "email_verified", "name",
-                "phone_number", "phone_number_verified",
+                "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "acr", "amr", "email",
+                "email_verified", "name", "phone_number", "phone_number_verified",
             ],
             authorizationResponseIssParameterSupported: true
         )

@@ -113,6 +113,8 @@ enum FederationRoutes {
             user = existing
         }
         // The page answering is two levels below the issuer's root.
-        return try await responder.signedIn(subject: user.id, pending: pending, browser: browser, root: "../../")
+        return try await responder.signIn(
+            subject: user.id, methods: AuthenticationMethods([.federated]), pending: pending, browser: browser,
+            root: "../../")
     }
 }

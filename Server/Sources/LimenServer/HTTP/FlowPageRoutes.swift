@@ -122,7 +122,8 @@ enum FlowPageRoutes {
             guard let subject = context.subject, try await engine.finishPage(interaction, context: context) else {
                 return Pages.requestGone(uiLocales: pending.record.uiLocales)
             }
-            return try await responder.signedIn(subject: subject, pending: pending, browser: browser)
+            return try await responder.signedIn(
+                subject: subject, methods: context.signInMethods, pending: pending, browser: browser)
         }
     }
 

@@ -100,16 +100,18 @@ struct SignInResponder: Sendable {
         return user.id
     }
 
-    /// After a flow of the pages (or an upstream provider) identified `subject`: a new browser session (whatever the
-    /// browser had) and the request's next step, the consent page or the redirect; `root` leads back to the issuer's
-    /// root from the page answering (see ``Pages/consent(_:csrf:account:root:)``).
+    /// After a flow of the pages (or an upstream provider) identified `subject` by `methods`: a new browser session
+    /// (whatever the browser had) and the request's next step, the consent page or the redirect; `root` leads back to
+    /// the issuer's root from the page answering (see ``Pages/consent(_:csrf:account:root:)``).
     func signedIn(
         subject: String,
+        methods: AuthenticationMethods,
         pending: PendingAuthorization,
         browser: BrowserState,
         root: String = ""
     ) async throws(StorageError) -> Response {
-        let (cookieValue, session) = try await sessions.restart(replacing: browser.sessionCookie, subject: subject)
+        let (cookieValue, session) = try await sessions.restart(
+            replacing: browser.sessionCookie, subject: subject, methods: methods)
         let step = try await flow.step(for: pending, session: session, freshSignIn: true)
         if case .consent = step {
             // The consent page comes next: remember that this session's sign-in was made for this request, so
@@ -120,6 +122,34 @@ struct SignInResponder: Sendable {
         var response = try await respond(to: step, pending: pending, browser: browser, stored: true, root: root)
         response.setCookie(cookies.session(cookieValue))
         return response
+    }
+
+    /// The sign-in of `subject`, whom `methods` authenticated outside the pages' flows (an upstream provider, or the
+    /// browser session a request asks more of): signed in at once when nothing more is needed, else the sign-in page
+    /// at the second step the user's two-step sign-in or the request's level needs, else the error back to the client.
+    func signIn(
+        subject: String,
+        methods: AuthenticationMethods,
+        pending: PendingAuthorization,
+        browser: BrowserState,
+        root: String
+    ) async throws(StorageError) -> Response {
+        // `complete` checks no code, so no client address is counted.
+        switch try await engine.pageSignIn(for: pending, subject: subject, methods: methods, clientAddress: "") {
+        case .completed(let interaction, let context):
+            guard try await engine.finishPage(interaction, context: context) else {
+                return Pages.requestGone(uiLocales: pending.record.uiLocales)
+            }
+            return try await signedIn(
+                subject: subject, methods: context.signInMethods, pending: pending, browser: browser, root: root)
+        case .answer(let answer):
+            guard case .failure(let code, let message) = answer.node else {
+                return Responses.redirect(
+                    to: root + FlowPageRoutes.link(to: FlowCatalog.signInFlow, requestID: pending.id))
+            }
+            return try await respond(
+                to: .complete(.error(code, description: message)), pending: pending, browser: browser, stored: true)
+        }
     }
 
     /// Answers an accepted `/authorize` request: at once when no page is needed (single sign-on, `prompt=none`),
@@ -176,6 +206,10 @@ struct SignInResponder: Sendable {
         case .signIn:
             if !stored { try await store.insertPendingAuthorization(pending.record) }
             return try await flowPage(FlowCatalog.signInFlow, pending: pending, browser: browser)
+        case .stepUp(let session):
+            if !stored { try await store.insertPendingAuthorization(pending.record) }
+            return try await signIn(
+                subject: session.subject, methods: session.methods, pending: pending, browser: browser, root: root)
         case .consent(let subject):
             if !stored { try await store.insertPendingAuthorization(pending.record) }
             let csrf = browser.csrfToken(for: CSRFToken.consentPurpose(requestID: pending.id, subject: subject))

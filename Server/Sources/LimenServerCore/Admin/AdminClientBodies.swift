@@ -44,7 +44,8 @@ extension AdminClientRequest {
             emailLinkURI: emailLinkURI,
             grantTypes: grantTypes,
             isAppToAppHost: appToAppHost ?? false,
-            requiresDPoP: dpopBoundAccessTokens ?? false
+            requiresDPoP: dpopBoundAccessTokens ?? false,
+            requiredACR: requireACR
         )
     }
 
@@ -63,6 +64,7 @@ extension AdminClientRequest {
         case .invalidEmailLinkURI: "email_link_uri"
         case .unsupportedGrantType: "grant_types"
         case .appToAppHostNotFirstPartyNative: "app2app_host"
+        case .unsupportedACR: "require_acr"
         }
     }
 }
@@ -105,6 +107,7 @@ package struct AdminClientResource: Encodable, Sendable {
     package var emailLinkURI: String?
     package var appToAppHost: Bool
     package var dpopBoundAccessTokens: Bool
+    package var requireACR: String?
     package var createdAt: Int
     /// Only in the answer to the registration of a confidential client: the secret, shown this once.
     package var clientSecret: String?
@@ -125,6 +128,7 @@ package struct AdminClientResource: Encodable, Sendable {
         case emailLinkURI = "email_link_uri"
         case appToAppHost = "app2app_host"
         case dpopBoundAccessTokens = "dpop_bound_access_tokens"
+        case requireACR = "require_acr"
         case createdAt = "created_at"
         case clientSecret = "client_secret"
     }
@@ -147,6 +151,7 @@ package struct AdminClientResource: Encodable, Sendable {
         emailLinkURI = client.emailLinkURI
         appToAppHost = client.isAppToAppHost
         dpopBoundAccessTokens = client.requiresDPoP
+        requireACR = client.requiredACR
         createdAt = Int(client.createdAt.timeIntervalSince1970)
         clientSecret = secret
     }

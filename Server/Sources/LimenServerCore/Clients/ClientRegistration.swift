@@ -44,6 +44,11 @@ public struct ClientRegistration: Sendable, Equatable {
     public var isAppToAppHost: Bool
     /// Whether its tokens must be DPoP-bound (`dpop_bound_access_tokens`, RFC 9449 §5.2).
     public var requiresDPoP: Bool
+    /// The `acr` every sign-in for it must reach, whatever its requests ask (``requirableACRValues``); `nil`: none.
+    public var requiredACR: String?
+
+    /// The values ``requiredACR`` may take: `mfa` (two factors) and `phr` (a passkey).
+    public static let requirableACRValues = ["mfa", "phr"]
 
     /// The grant types a client may be registered with: the authorization code, refresh token, device code (RFC 8628)
     /// and token exchange (RFC 8693) grants.
@@ -70,7 +75,8 @@ public struct ClientRegistration: Sendable, Equatable {
         emailLinkURI: String? = nil,
         grantTypes: [String]? = nil,
         isAppToAppHost: Bool = false,
-        requiresDPoP: Bool = false
+        requiresDPoP: Bool = false,
+        requiredACR: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -87,6 +93,7 @@ public struct ClientRegistration: Sendable, Equatable {
         self.grantTypes = grantTypes
         self.isAppToAppHost = isAppToAppHost
         self.requiresDPoP = requiresDPoP
+        self.requiredACR = requiredACR
     }
 
     /// The record to store and, for a confidential client, its secret (returned once, stored only as a hash).
@@ -105,6 +112,7 @@ public struct ClientRegistration: Sendable, Equatable {
         guard let algorithm = SigningAlgorithm(rawValue: idTokenSignedResponseAlg) else {
             throw .unsupportedAlgorithm(idTokenSignedResponseAlg)
         }
+        if let requiredACR, !Self.requirableACRValues.contains(requiredACR) { throw .unsupportedACR(requiredACR) }
         if isNative && kind == .confidential { throw .nativeClientWithSecret }
         if allowsNoPKCE && kind == .public { throw .publicClientWithoutPKCE }
         if isAppToAppHost && !(isNative && isFirstParty) { throw .appToAppHostNotFirstPartyNative }
@@ -141,7 +149,8 @@ public struct ClientRegistration: Sendable, Equatable {
             createdAt: now,
             emailLinkURI: emailLinkURI,
             isAppToAppHost: isAppToAppHost,
-            requiresDPoP: requiresDPoP
+            requiresDPoP: requiresDPoP,
+            requiredACR: requiredACR
         )
         return (client, secret)
     }
@@ -213,6 +222,8 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
     case unsupportedGrantType(String)
     /// Only the provider's own native app (first party) may approve other apps' sign-ins.
     case appToAppHostNotFirstPartyNative
+    /// An `acr` a client cannot require (``ClientRegistration/requirableACRValues``).
+    case unsupportedACR(String)
 
     /// A stable code for logs and tests.
     public var code: String {
@@ -228,6 +239,7 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
         case .invalidEmailLinkURI: "clients.invalid_email_link_uri"
         case .unsupportedGrantType: "clients.unsupported_grant_type"
         case .appToAppHostNotFirstPartyNative: "clients.invalid_app2app_host"
+        case .unsupportedACR: "clients.unsupported_acr"
         }
     }
 
@@ -247,6 +259,8 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
         case .unsupportedGrantType(let grantType):
             "Unsupported grant type \"\(grantType)\": use \(ClientRegistration.supportedGrantTypes.joined(separator: ", "))"
         case .appToAppHostNotFirstPartyNative: "An app-to-app host must be a first-party native client"
+        case .unsupportedACR(let acr):
+            "A client cannot require acr \"\(acr)\": use \(ClientRegistration.requirableACRValues.joined(separator: " or "))"
         }
     }
 }

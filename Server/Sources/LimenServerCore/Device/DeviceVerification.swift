@@ -38,8 +38,10 @@ package struct DeviceVerification: Sendable {
         else { return .requestGone }
         let decision: DeviceAuthorizationDecision =
             switch completion {
-            case .code(let session): .approve(subject: session.subject, authTime: session.authTime)
-            case .appCode(let subject, let authTime): .approve(subject: subject, authTime: authTime)
+            case .code(let session):
+                .approve(subject: session.subject, authTime: session.authTime, methods: session.methods)
+            case .appCode(let subject, let authTime, let methods):
+                .approve(subject: subject, authTime: authTime, methods: methods)
             case .error: .deny
             }
         guard try await store.decideDeviceAuthorization(deviceCodeHash: deviceCodeHash, decision: decision, now: now)

@@ -67,7 +67,7 @@ extension FlowActionRunner {
             if let subject = identified.subject {
                 try await services.appleAccounts?.signedIn(identity, user: subject, redemption: redemption)
             }
-            return .proceeded(identified)
+            return .proceeded(identified.authenticated(by: [.federated]))
         case .failure(let refusal): return .refused(refusal)
         }
     }

@@ -44,17 +44,15 @@ extension FlowActionRunner {
                     return .refused(Self.passkeyRefusal(.unknownCredential, challenge.collector))
                 }
                 context.secondStep?.answered = .passkey
-                return .proceeded(context)
+                return .proceeded(context.alsoAuthenticated(by: credential.methods))
             case .success(let credential):
                 guard let user = try await services.store.user(id: credential.userID) else {
                     return .refused(Self.passkeyRefusal(.unknownCredential, challenge.collector))
                 }
                 switch try await linking.identified(user, request: request, context: context) {
-                case .success(let identified): context = identified
+                case .success(let identified): return .proceeded(identified.authenticated(by: credential.methods))
                 case .failure(let refusal): return .refused(refusal)
                 }
-                context.signedInWithPasskey = true
-                return .proceeded(context)
             case .failure(let refusal):
                 return .refused(Self.passkeyRefusal(refusal, challenge.collector))
             }

@@ -47,7 +47,7 @@ extension FlowActionRunner {
                 return .failed(code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
             }
             switch try await linking.identified(identity, as: .phone, request: request, context: context) {
-            case .success(let identified): return .proceeded(identified)
+            case .success(let identified): return .proceeded(identified.authenticated(by: [.sms]))
             case .failure(let refusal): return .refused(refusal)
             }
         default:
@@ -57,7 +57,7 @@ extension FlowActionRunner {
                     Self.phoneRefusal(
                         Self.invalidPhoneNumber, "Enter the number with + and the country code, like +1 555 123 4567."))
             }
-            (context.phone, context.subject) = (number.e164, nil)
+            (context.phone, context.subject, context.methods) = (number.e164, nil, nil)
             if let countries = phoneCodes.countries, !number.isIn(countries: countries) {
                 return .refused(
                     Self.phoneRefusal(Self.unsupportedCountry, "Codes cannot be sent to numbers of this country."))

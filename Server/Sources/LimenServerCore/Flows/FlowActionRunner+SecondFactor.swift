@@ -3,16 +3,36 @@ import LimenServerStorage
 import LimenWire
 
 extension FlowActionRunner {
-    /// The second step `complete` needs first for user `subject`: `nil` when their two-step sign-in is off, when this
-    /// interaction answered it, or when they signed in with a passkey (which is two factors in one).
-    func secondStep(for subject: String, context: FlowContext) async throws(StorageError) -> SecondStep? {
-        guard context.signedInWithPasskey != true, context.secondStep?.answered == nil,
-            var methods = try await services.secondFactors.methods(userID: subject)
-        else { return nil }
+    /// The second step `complete` needs first for user `subject`, so that the sign-in reaches two factors when their
+    /// two-step sign-in is on, and `required` (step-up): `nil` when the first step reached both already (a passkey is
+    /// two factors in one), when this interaction answered a second step, or when no way the user has would reach
+    /// them (a guest; nobody with neither an authenticator app nor a passkey; `phr` without a passkey).
+    func secondStep(for subject: String, context: FlowContext, required: AuthenticationLevel?)
+        async throws(StorageError) -> SecondStep?
+    {
+        let reached = AuthenticationLevel(context.signInMethods)
+        guard context.secondStep?.answered == nil, reached >= .singleFactor, reached < .phishingResistant else {
+            return nil
+        }
+        let twoStep = try await services.secondFactors.methods(userID: subject)
+        let needed = max(required ?? .none, twoStep == nil ? .none : .multipleFactors)
+        guard reached < needed else { return nil }
+        var methods = needed == .phishingResistant ? [] : twoStep ?? []
         if try await !services.store.passkeyCredentials(userID: subject).isEmpty {
             methods.insert(.passkey)
         }
-        return SecondStep(offering: methods)
+        return methods.isEmpty ? nil : SecondStep(offering: methods)
+    }
+
+    /// The failure of a sign-in that cannot reach the level `required` (OpenID's EAP ACR values:
+    /// `unmet_authentication_requirements`).
+    static func unmetLevel(_ required: AuthenticationLevel) -> FlowActionOutcome {
+        .failed(
+            code: "unmet_authentication_requirements",
+            message: required == .phishingResistant
+                ? "This app needs a sign-in with a passkey: add one to your account first."
+                : "This app needs two-step sign-in: add a passkey or an authenticator app to your account first.",
+            status: .forbidden)
     }
 
     /// The actions of two-step sign-in: the second step's codes, and the setup for the signed-in user.
@@ -37,6 +57,7 @@ extension FlowActionRunner {
                 : try await factors.useRecoveryCode(typed, for: user, from: clientAddress)
             if case .failure(let refusal) = checked { return .refused(Self.secondFactorRefusal(refusal, key)) }
             context.secondStep?.answered = action.secondFactorMethod
+            context = context.alsoAuthenticated(by: [.oneTimePassword, .multipleFactors])
         case .enableTOTP:
             guard let subject = request.signedInSubject, let user = try await services.store.user(id: subject) else {
                 return Self.userGone

@@ -90,7 +90,7 @@ struct FlowActionRunner: Sendable {
                     return try Self.outcome(of: error)
                 }
                 switch try await linking.identified(user, request: request, context: context) {
-                case .success(let identified): context = identified
+                case .success(let identified): context = identified.authenticated(by: [.password])
                 case .failure(let refusal): return .refused(refusal)
                 }
             case .createAccount:
@@ -115,6 +115,8 @@ struct FlowActionRunner: Sendable {
                             email: email, password: password, name: name, emailVerified: proven, from: clientAddress)
                         (context.subject, context.createdUser) = (user.id, true)
                     }
+                    // The code that proved the address authenticated the person; otherwise the password they chose.
+                    if !proven { context = context.authenticated(by: [.password]) }
                 } catch {
                     return try Self.outcome(of: error)
                 }
@@ -126,6 +128,7 @@ struct FlowActionRunner: Sendable {
                 do throws(AccountError) {
                     context.subject = try await services.accounts.createAnonymous().id
                     context.createdUser = true
+                    context.methods = nil
                 } catch {
                     return try Self.outcome(of: error)
                 }
@@ -161,9 +164,12 @@ struct FlowActionRunner: Sendable {
                 guard context.subject != nil else { return Self.nobody }
             case .complete:
                 guard let subject = context.subject else { return Self.nobody }
-                if let step = try await secondStep(for: subject, context: context) {
+                if let step = try await secondStep(for: subject, context: context, required: request.requiredLevel) {
                     context.secondStep = step
                     return .secondStep(context)
+                }
+                if let required = request.requiredLevel, AuthenticationLevel(context.signInMethods) < required {
+                    return Self.unmetLevel(required)
                 }
                 return .completed(context)
             }
@@ -200,7 +206,7 @@ struct FlowActionRunner: Sendable {
         switch action {
         case .sendEmailCode, .sendSignUpCode:
             let email = Accounts.normalise(Self.text(values["email"]) ?? context.email ?? "")
-            (context.email, context.subject, context.emailProven) = (email, nil, nil)
+            (context.email, context.subject, context.emailProven, context.methods) = (email, nil, nil, nil)
             // The same answer whether or not the address has an account: only an owner gets a code.
             guard Accounts.isPlausibleEmail(email) else {
                 let message = AccountError.invalidEmail.errorDescription ?? ""
@@ -243,6 +249,7 @@ struct FlowActionRunner: Sendable {
             }
             // No user yet when the code proves an address for sign-up; `complete` then needs create_account first.
             (context.subject, context.emailProven, context.createdUser) = (nil, true, false)
+            context = context.authenticated(by: [.oneTimePassword])
             if let user = try await services.store.user(email: email) {
                 switch try await linking.identified(user, request: step.request, context: context) {
                 case .success(let identified): context = identified

@@ -42,6 +42,28 @@ extension FlowEngine {
         return FlowInteraction(id: id, record: fresh, isStored: stored != nil, isHostedPage: true)
     }
 
+    /// The hosted pages' sign-in of `subject`, whom `methods` authenticated outside their flows (an upstream provider
+    /// the request named, or the browser session a request asks more of): the request's interaction of the sign-in
+    /// page runs `complete` for them, so that it ends at once, or moves to the second step the user's two-step sign-in
+    /// or the request's level needs (step-up), or fails when no way the user has reaches that level.
+    package func pageSignIn(
+        for pending: PendingAuthorization,
+        subject: String,
+        methods: AuthenticationMethods,
+        clientAddress: String
+    ) async throws(StorageError) -> FlowProgress {
+        guard let flow = catalog.flows[FlowCatalog.signInFlow], let start = flow.node(flow.start) else {
+            return .answer(.failure("unknown_flow", "This page is no longer offered.", status: .notFound))
+        }
+        let interaction = try await pageInteraction(for: pending, flow: flow)
+        var context = try interaction.record.decodedContext()
+        (context.subject, context.methods, context.secondStep) = (subject, methods, nil)
+        let outcome = try await FlowActionRunner(services: services, logger: logger).run(
+            [.complete], flow: flow.id, interaction: interaction.id, values: [:], context: context,
+            clientID: pending.client.id, request: try interaction.record.decodedRequest(), clientAddress: clientAddress)
+        return try await follow(outcome, interaction: interaction, flow: flow, node: start, next: nil, context: context)
+    }
+
     /// The node a hosted page shows for `interaction` before anything is submitted.
     package func pageAnswer(_ interaction: FlowInteraction) throws(StorageError) -> FlowAnswer {
         guard let flow = catalog.flows[interaction.record.flow] else {

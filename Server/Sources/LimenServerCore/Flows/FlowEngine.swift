@@ -100,12 +100,12 @@ package struct FlowEngine: Sendable {
             return .failure(
                 FlowActionRunner.signUpDisabled.code, FlowActionRunner.signUpDisabled.message, status: .forbidden)
         }
-        let acrValues = parameters["acr_values"]
         let request = FlowRequest(
             redirectURI: accepted.redirectURI, scope: accepted.scope, state: accepted.state, nonce: accepted.nonce,
             codeChallenge: challenge, loginHint: accepted.loginHint, uiLocales: accepted.uiLocales,
-            acrValues: acrValues.map { String($0.prefix(256)) }, signedInSubject: signedIn?.subject,
-            allowMigration: allowMigration)
+            acrValues: accepted.acrValues,
+            requiredLevel: AuthenticationLevel.required(acrValues: accepted.acrValues, client: accepted.client),
+            signedInSubject: signedIn?.subject, allowMigration: allowMigration)
         if let refusal = try await setupRefusal(of: flow, signedIn: signedIn) { return refusal }
         let context = try await preparing(
             FlowContext(loginHint: accepted.loginHint), toShow: flow.node(flow.start), request: request)

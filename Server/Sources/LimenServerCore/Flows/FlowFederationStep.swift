@@ -209,6 +209,7 @@ package struct FlowFederationStep: Sendable {
         case .failure(let refusal):
             return try await step.refuse(with: engine, refusal)
         case .success(let identified):
+            let identified = identified.authenticated(by: [.federated])
             let outcome = try await FlowActionRunner(services: services, logger: engine.logger).run(
                 [.requireConsent, .complete], flow: step.flow.id, interaction: step.interaction.id, values: [:],
                 context: identified, clientID: spent.clientID, request: request, clientAddress: clientAddress)

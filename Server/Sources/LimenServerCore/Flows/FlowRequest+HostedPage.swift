@@ -8,6 +8,7 @@ extension FlowRequest {
         self.init(
             redirectURI: record.redirectURI, scope: record.scope, state: record.state, nonce: record.nonce,
             codeChallenge: record.codeChallenge ?? "", loginHint: record.loginHint, uiLocales: record.uiLocales,
-            hostedPage: true, signedInSubject: guest, allowMigration: guest == nil ? nil : true)
+            acrValues: record.acrValues, requiredLevel: pending.requiredLevel, hostedPage: true, signedInSubject: guest,
+            allowMigration: guest == nil ? nil : true)
     }
 }

@@ -18,8 +18,11 @@ package struct FlowRequest: Sendable, Equatable, Codable {
     package var loginHint: String?
     /// The `ui_locales`.
     package var uiLocales: String?
-    /// The `acr_values`, kept for the flows that will ask for more.
+    /// The `acr_values` this server knows, as the start carried them.
     package var acrValues: String?
+    /// The level `complete` must reach (``AuthenticationLevel/required(acrValues:client:)``), asking for the missing
+    /// step when the first falls short.
+    package var requiredLevel: AuthenticationLevel?
     /// Whether the hosted pages run this interaction for a pending browser request (``FlowPageRoutes``); such an
     /// interaction is never continued through `/flows/interactions`.
     package var hostedPage: Bool?
@@ -33,8 +36,9 @@ package struct FlowRequest: Sendable, Equatable, Codable {
     /// Makes it of its parts.
     package init(
         redirectURI: String, scope: String, state: String? = nil, nonce: String? = nil, codeChallenge: String,
-        loginHint: String? = nil, uiLocales: String? = nil, acrValues: String? = nil, hostedPage: Bool? = nil,
-        signedInSubject: String? = nil, allowMigration: Bool? = nil
+        loginHint: String? = nil, uiLocales: String? = nil, acrValues: String? = nil,
+        requiredLevel: AuthenticationLevel? = nil, hostedPage: Bool? = nil, signedInSubject: String? = nil,
+        allowMigration: Bool? = nil
     ) {
         self.redirectURI = redirectURI
         self.scope = scope
@@ -44,6 +48,7 @@ package struct FlowRequest: Sendable, Equatable, Codable {
         self.loginHint = loginHint
         self.uiLocales = uiLocales
         self.acrValues = acrValues
+        self.requiredLevel = requiredLevel
         self.hostedPage = hostedPage
         self.signedInSubject = signedInSubject
         self.allowMigration = allowMigration
@@ -58,6 +63,7 @@ package struct FlowRequest: Sendable, Equatable, Codable {
         case loginHint = "login_hint"
         case uiLocales = "ui_locales"
         case acrValues = "acr_values"
+        case requiredLevel = "required_acr"
         case hostedPage = "hosted_page"
     }
 }
@@ -80,8 +86,8 @@ package struct FlowContext: Sendable, Equatable, Codable {
     package var federation: FlowFederationResult?
     /// The passkey ceremony the current node's `PASSKEY` shows, until it is answered.
     package var passkey: PasskeyChallenge?
-    /// Whether the user signed in with a passkey (user-verified: two factors in one).
-    package var signedInWithPasskey: Bool?
+    /// How the user has authenticated in this interaction so far (the ID token's `amr`).
+    package var methods: AuthenticationMethods?
     /// The second step of a two-step sign-in, once the user's first step asked for one.
     package var secondStep: SecondStep?
     /// The authenticator-app secret a setup node shows, until a code of it turns two-step sign-in on.
@@ -92,7 +98,28 @@ package struct FlowContext: Sendable, Equatable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case email, subject, createdUser, emailProven, phone, replacedGuest, federation, passkey
-        case signedInWithPasskey, secondStep, totpEnrolment
+        case secondStep, totpEnrolment
+        case methods = "amr"
+    }
+
+    /// The context once a first step identified the user by `methods`: what an earlier step proved (perhaps of
+    /// someone else) counts no more.
+    package func authenticated(by methods: some Sequence<AuthenticationMethod>) -> FlowContext {
+        var context = self
+        context.methods = AuthenticationMethods(methods)
+        return context
+    }
+
+    /// The context once the identified user has also authenticated by `methods` (a second step).
+    package func alsoAuthenticated(by methods: some Sequence<AuthenticationMethod>) -> FlowContext {
+        var context = self
+        context.methods = signInMethods.adding(methods)
+        return context
+    }
+
+    /// The methods of this interaction's sign-in, none when nothing authenticated the user.
+    package var signInMethods: AuthenticationMethods {
+        methods ?? AuthenticationMethods()
     }
 
     /// A new interaction's context: the `login_hint` filled in when it is an email address.

@@ -139,13 +139,15 @@ package struct AppToAppAuthorization: Sendable {
         case .deny:
             completion = .error("access_denied", description: "the user denied the request")
         case .approve:
-            if flow.needsSignIn(pending, subject: host.subject, authTime: host.authTime) {
+            if flow.needsSignIn(pending, subject: host.subject, authTime: host.authTime)
+                || AuthenticationLevel(host.methods) < pending.requiredLevel ?? .none
+            {
                 return .failure(.loginRequired)
             }
             if try await flow.needsConsent(pending, subject: host.subject) {
                 try await flow.recordConsent(for: pending, subject: host.subject)
             }
-            completion = .appCode(subject: host.subject, authTime: host.authTime)
+            completion = .appCode(subject: host.subject, authTime: host.authTime, methods: host.methods)
         }
         guard let redirect = try await flow.complete(pending, with: completion, stored: true) else {
             return .failure(.unknownApproval)
@@ -157,6 +159,7 @@ package struct AppToAppAuthorization: Sendable {
     private struct Host {
         var subject: String
         var authTime: Date
+        var methods: AuthenticationMethods
     }
 
     /// The user of a bearer token that may approve: see the type's documentation.
@@ -175,7 +178,7 @@ package struct AppToAppAuthorization: Sendable {
         }
         guard let user = try await store.user(id: claims.subject) else { return .failure(.invalidToken) }
         guard !user.isAnonymous, let authTime = claims.authTime else { return .failure(.loginRequired) }
-        return .success(Host(subject: user.id, authTime: authTime))
+        return .success(Host(subject: user.id, authTime: authTime, methods: claims.methods))
     }
 
     /// A refusal that the requesting app also gets at its redirect URI.

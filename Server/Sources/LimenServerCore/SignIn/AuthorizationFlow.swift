@@ -11,6 +11,8 @@ package struct AuthorizationFlow: Sendable {
     package enum Step: Sendable, Equatable {
         /// The user must sign in (or sign up).
         case signIn
+        /// The user signed in with this browser session must add the step the request's level needs (step-up).
+        case stepUp(session: BrowserSessionRecord)
         /// The signed-in user must allow or deny the client.
         case consent(subject: String)
         /// Nothing more to ask: the request completes.
@@ -22,9 +24,9 @@ package struct AuthorizationFlow: Sendable {
         /// A code for the user signed in with this browser session (its subject and `auth_time`; a grant without
         /// `offline_access` ends with it).
         case code(session: BrowserSessionRecord)
-        /// A code for `subject`, signed in at `authTime`, approved in the provider's own app rather than a browser
-        /// (app-to-app): no browser session, so ending one never reaches the grant.
-        case appCode(subject: String, authTime: Date)
+        /// A code for `subject`, signed in at `authTime` by `methods`, approved in the provider's own app rather than
+        /// a browser (app-to-app): no browser session, so ending one never reaches the grant.
+        case appCode(subject: String, authTime: Date, methods: AuthenticationMethods)
         /// An error response (RFC 6749 §4.1.2.1, OpenID Connect Core §3.1.2.6).
         case error(String, description: String)
     }
@@ -45,7 +47,8 @@ package struct AuthorizationFlow: Sendable {
     }
 
     /// Decides the next step for `pending` given the browser's session. `freshSignIn` says the session was started by
-    /// this very request, so `prompt=login`, `max_age` and `id_token_hint` are satisfied by it.
+    /// this very request, so `prompt=login`, `max_age` and `id_token_hint` are satisfied by it. A session below the
+    /// request's level (``PendingAuthorization/requiredLevel``) steps up; never is a lower `acr` issued.
     package func step(
         for pending: PendingAuthorization,
         session: BrowserSessionRecord?,
@@ -58,6 +61,16 @@ package struct AuthorizationFlow: Sendable {
         else {
             return interactive
                 ? .signIn : .complete(.error("login_required", description: "the user is not signed in"))
+        }
+        if let required = pending.requiredLevel, AuthenticationLevel(session.methods) < required {
+            guard interactive, !freshSignIn else {
+                let description = "the sign-in does not reach acr \(required.rawValue)"
+                return .complete(
+                    .error(
+                        interactive ? "unmet_authentication_requirements" : "interaction_required",
+                        description: description))
+            }
+            return .stepUp(session: session)
         }
         if try await needsConsent(pending, subject: session.subject) {
             return interactive
@@ -94,12 +107,12 @@ package struct AuthorizationFlow: Sendable {
         switch completion {
         case .code(let session):
             let code = try await issueCode(
-                for: record, subject: session.subject, authTime: session.authTime, browserSessionHash: session.idHash,
-                now: now)
+                for: record, subject: session.subject, authTime: session.authTime, methods: session.methods,
+                browserSessionHash: session.idHash, now: now)
             fields = [("code", code)]
-        case .appCode(let subject, let authTime):
+        case .appCode(let subject, let authTime, let methods):
             let code = try await issueCode(
-                for: record, subject: subject, authTime: authTime, browserSessionHash: nil, now: now)
+                for: record, subject: subject, authTime: authTime, methods: methods, browserSessionHash: nil, now: now)
             fields = [("code", code)]
         case .error(let error, let description):
             fields = [("error", error), ("error_description", description)]
@@ -115,7 +128,8 @@ package struct AuthorizationFlow: Sendable {
     /// Stores a new code of `record` for `subject` (its SHA-256, redeemable once within ``codeLifetime``) and
     /// returns it.
     private func issueCode(
-        for record: PendingAuthorizationRecord, subject: String, authTime: Date, browserSessionHash: Data?, now: Date
+        for record: PendingAuthorizationRecord, subject: String, authTime: Date, methods: AuthenticationMethods,
+        browserSessionHash: Data?, now: Date
     ) async throws(StorageError) -> String {
         let code = RandomIdentifier.make()
         try await store.insertAuthorizationCode(
@@ -129,7 +143,8 @@ package struct AuthorizationFlow: Sendable {
                 codeChallenge: record.codeChallenge,
                 authTime: authTime,
                 expiresAt: now.addingTimeInterval(Self.codeLifetime),
-                browserSessionHash: browserSessionHash
+                browserSessionHash: browserSessionHash,
+                methods: methods
             )
         )
         return code

@@ -15,7 +15,7 @@ package struct AuthorizationValidator: Sendable {
     /// parsed): the request is kept before anyone signs in, so an unauthenticated one must not fill the database.
     static let fieldLimits: [(name: String, bytes: Int)] = [
         ("state", maximumStateLength), ("nonce", 2048), ("login_hint", 1024), ("ui_locales", 256),
-        ("id_token_hint", 8192),
+        ("id_token_hint", 8192), ("acr_values", 256),
     ]
 
     /// The scopes this server knows (OpenID Connect Core §5.4, §11); anything else is `invalid_scope`.
@@ -57,6 +57,8 @@ package struct AuthorizationValidator: Sendable {
         package var idTokenHint: String?
         /// The `ui_locales`: language tags, preferred first, space-separated.
         package var uiLocales: String?
+        /// The `acr_values` this server knows (``AuthenticationLevel``), space-separated, as requested.
+        package var acrValues: String?
     }
 
     /// What to do with a request.
@@ -113,7 +115,7 @@ package struct AuthorizationValidator: Sendable {
         }
         let singleValued = [
             "response_type", "scope", "state", "nonce", "code_challenge", "code_challenge_method", "prompt",
-            "max_age", "login_hint", "id_token_hint", "ui_locales", "response_mode",
+            "max_age", "login_hint", "id_token_hint", "ui_locales", "response_mode", "acr_values",
         ]
         if let name = singleValued.first(where: parameters.isRepeated) {
             return refuse("invalid_request", "\(name) is repeated")
@@ -182,6 +184,12 @@ package struct AuthorizationValidator: Sendable {
             }
             maxAge = seconds
         }
+        // A request for levels this server cannot tell apart is refused, never answered with a lower `acr`.
+        let levels = AuthenticationLevel.known(in: parameters["acr_values"])
+        if parameters["acr_values"] != nil, levels.isEmpty {
+            let supported = AuthenticationLevel.supportedValues.joined(separator: ", ")
+            return refuse("invalid_request", "acr_values names none of the supported values (\(supported))")
+        }
 
         return .accepted(
             Accepted(
@@ -195,7 +203,8 @@ package struct AuthorizationValidator: Sendable {
                 maxAge: maxAge,
                 loginHint: parameters["login_hint"],
                 idTokenHint: parameters["id_token_hint"],
-                uiLocales: parameters["ui_locales"]
+                uiLocales: parameters["ui_locales"],
+                acrValues: levels.isEmpty ? nil : levels.map(\.rawValue).joined(separator: " ")
             )
         )
     }

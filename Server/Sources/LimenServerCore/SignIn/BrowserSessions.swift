@@ -20,8 +20,8 @@ package struct BrowserSessions: Sendable {
         self.now = now
     }
 
-    /// Starts a session for `subject`, authenticated now; returns the cookie value and the stored record.
-    private func start(subject: String) async throws(StorageError) -> (
+    /// Starts a session for `subject`, authenticated now by `methods`; returns the cookie value and the stored record.
+    private func start(subject: String, methods: AuthenticationMethods) async throws(StorageError) -> (
         cookieValue: String, record: BrowserSessionRecord
     ) {
         let value = RandomIdentifier.make()
@@ -30,20 +30,22 @@ package struct BrowserSessions: Sendable {
             idHash: RandomIdentifier.hash(value),
             subject: subject,
             authTime: authTime,
-            expiresAt: authTime.addingTimeInterval(Self.lifetime)
+            expiresAt: authTime.addingTimeInterval(Self.lifetime),
+            methods: methods
         )
         try await store.insertBrowserSession(record)
         return (value, record)
     }
 
-    /// Starts a session for `subject` in place of the one named by `cookieValue` (a fresh cookie on every sign-in),
-    /// which ends: grants bound to it move to the new session when the same user signed in again, and end with it
-    /// when someone else did.
+    /// Starts a session for `subject`, who authenticated by `methods`, in place of the one named by `cookieValue` (a
+    /// fresh cookie on every sign-in), which ends: grants bound to it move to the new session when the same user
+    /// signed in again, and end with it when someone else did.
     package func restart(
         replacing cookieValue: String?,
-        subject: String
+        subject: String,
+        methods: AuthenticationMethods
     ) async throws(StorageError) -> (cookieValue: String, record: BrowserSessionRecord) {
-        let started = try await start(subject: subject)
+        let started = try await start(subject: subject, methods: methods)
         if let cookieValue, !cookieValue.isEmpty {
             try await store.moveSessionGrants(
                 subject: subject, from: RandomIdentifier.hash(cookieValue), to: started.record.idHash)

@@ -40,7 +40,8 @@ package struct PendingAuthorization: Sendable {
             uiLocales: accepted.uiLocales,
             browserBinding: browserBinding,
             createdAt: now,
-            expiresAt: now.addingTimeInterval(lifetime)
+            expiresAt: now.addingTimeInterval(lifetime),
+            acrValues: accepted.acrValues
         )
     }
 
@@ -70,6 +71,11 @@ package struct PendingAuthorization: Sendable {
     package func isBound(to browserBinding: Data) -> Bool {
         guard let stored = record.browserBinding, stored.count == browserBinding.count else { return false }
         return zip(stored, browserBinding).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// The level the sign-in must reach: the `acr_values`' or the client's (``AuthenticationLevel/required(acrValues:client:)``).
+    package var requiredLevel: AuthenticationLevel? {
+        AuthenticationLevel.required(acrValues: record.acrValues, client: client)
     }
 
     /// The requested scopes.

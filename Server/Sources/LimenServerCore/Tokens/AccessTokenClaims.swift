@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenWire
 
 /// The claims of an access token this provider issued and still honours.
@@ -51,6 +52,12 @@ extension AccessTokenClaims {
     package var confirmationKey: String? {
         guard case .object(let confirmation)? = all["cnf"] else { return nil }
         return confirmation["jkt"]?.stringValue
+    }
+
+    /// How its user signed in (`amr`): none when it does not say.
+    package var methods: AuthenticationMethods {
+        guard case .array(let values)? = all["amr"] else { return AuthenticationMethods() }
+        return AuthenticationMethods(values.compactMap { $0.stringValue.flatMap(AuthenticationMethod.init(rawValue:)) })
     }
 
     /// When its user signed in (`auth_time`), if it says.

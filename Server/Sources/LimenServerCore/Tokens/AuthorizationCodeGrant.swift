@@ -49,7 +49,8 @@ package struct AuthorizationCodeGrant: Sendable {
         var grant = GrantRecord(
             id: grantID, clientID: client.id, subject: record.subject, scope: record.scope, authTime: record.authTime,
             nonce: record.nonce, createdAt: now, expiresAt: now,
-            browserSessionHash: Scope(record.scope).contains(Scope.offlineAccess) ? nil : record.browserSessionHash
+            browserSessionHash: Scope(record.scope).contains(Scope.offlineAccess) ? nil : record.browserSessionHash,
+            methods: record.methods
         )
         let tokens = try await issuer.issue(
             grant: grant, client: client, scope: record.scope, nonce: record.nonce, resource: resource,

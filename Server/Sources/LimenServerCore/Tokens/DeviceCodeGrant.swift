@@ -83,7 +83,7 @@ package struct DeviceCodeGrant: Sendable {
         }
         var grant = GrantRecord(
             id: RandomToken.make(byteCount: 16), clientID: client.id, subject: subject, scope: approved.scope,
-            authTime: authTime, nonce: nil, createdAt: now, expiresAt: now
+            authTime: authTime, nonce: nil, createdAt: now, expiresAt: now, methods: approved.methods
         )
         let tokens = try await issuer.issue(
             grant: grant, client: client, scope: approved.scope, nonce: nil, resource: resource, proofKey: proofKey)

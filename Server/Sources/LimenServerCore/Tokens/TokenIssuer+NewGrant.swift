@@ -6,7 +6,7 @@ import LimenWire
 extension TokenIssuer {
     /// Tokens of a new grant of `client` for `user` that began outside a browser (token exchange, Sign in with Apple):
     /// the grant is stored, lasting as long as its last token, with its refresh token if one was issued. `authTime` is
-    /// when the user authenticated at the other issuer (never later than now). `proofKey` binds the tokens to the key of
+    /// when the user authenticated at the other issuer (never later than now); its `amr` is `fed`. `proofKey` binds the tokens to the key of
     /// the request's DPoP proof (``issue(grant:client:scope:nonce:user:resource:proofKey:)``).
     package func issueNewGrant(
         user: UserRecord,
@@ -19,7 +19,8 @@ extension TokenIssuer {
         let now = self.now()
         var grant = GrantRecord(
             id: RandomToken.make(byteCount: 16), clientID: client.id, subject: user.id, scope: scope,
-            authTime: min(authTime, now), nonce: nil, createdAt: now, expiresAt: now
+            authTime: min(authTime, now), nonce: nil, createdAt: now, expiresAt: now,
+            methods: AuthenticationMethods([.federated])
         )
         let tokens = try await issue(
             grant: grant, client: client, scope: scope, nonce: nil, user: user, resource: resource, proofKey: proofKey)

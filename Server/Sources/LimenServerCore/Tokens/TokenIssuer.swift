@@ -104,6 +104,8 @@ package struct TokenIssuer: Sendable {
             "exp": Self.seconds(accessExpiry), "jti": .string(RandomToken.make(byteCount: 16)),
             "auth_time": Self.seconds(grant.authTime), Self.grantClaim: .string(grant.id),
         ]
+        let authentication = Self.authenticationClaims(grant.methods)
+        accessClaims.merge(authentication) { registered, _ in registered }
         if let proofKey { accessClaims["cnf"] = .object(["jkt": .string(proofKey)]) }
         let accessToken = try await sign(
             accessClaims,
@@ -124,11 +126,13 @@ package struct TokenIssuer: Sendable {
             } catch {
                 throw .serverError
             }
-            claims.merge([
-                "iss": .string(issuer), "sub": .string(grant.subject), "aud": .string(client.id),
-                "iat": Self.seconds(now), "exp": Self.seconds(now.addingTimeInterval(lifetimes.idToken)),
-                "auth_time": Self.seconds(grant.authTime), "at_hash": .string(Self.accessTokenHash(accessToken)),
-            ]) { _, registered in registered }
+            claims.merge(
+                [
+                    "iss": .string(issuer), "sub": .string(grant.subject), "aud": .string(client.id),
+                    "iat": Self.seconds(now), "exp": Self.seconds(now.addingTimeInterval(lifetimes.idToken)),
+                    "auth_time": Self.seconds(grant.authTime), "at_hash": .string(Self.accessTokenHash(accessToken)),
+                ].merging(authentication) { registered, _ in registered }
+            ) { _, registered in registered }
             if let nonce { claims["nonce"] = .string(nonce) }
             body["id_token"] = .string(
                 try await sign(
@@ -156,6 +160,14 @@ package struct TokenIssuer: Sendable {
     /// the hash of both ES256 and RS256.
     static func accessTokenHash(_ accessToken: String) -> String {
         Base64URL.encode(Array(SHA256.hash(data: Data(accessToken.utf8))).prefix(16))
+    }
+
+    /// `acr` and `amr` of a sign-in by `methods` (OpenID Connect Core §2, RFC 8176; RFC 9068 §2.2.1 for access
+    /// tokens): `amr` only when something authenticated the user.
+    static func authenticationClaims(_ methods: AuthenticationMethods) -> [String: JSONValue] {
+        var claims: [String: JSONValue] = ["acr": .string(AuthenticationLevel(methods).rawValue)]
+        if !methods.values.isEmpty { claims["amr"] = .array(methods.values.map(JSONValue.string)) }
+        return claims
     }
 
     private static func seconds(_ date: Date) -> JSONValue {

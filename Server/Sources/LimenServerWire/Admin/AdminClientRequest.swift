@@ -46,6 +46,8 @@ package struct AdminClientRequest: AdminRequestBody, Sendable {
     package var appToAppHost: Bool?
     /// `dpop_bound_access_tokens` (RFC 9449 §5.2): the client must send a DPoP proof with every token request.
     package var dpopBoundAccessTokens: Bool?
+    /// `require_acr`: the `acr` every sign-in for the client must reach, `mfa` or `phr`, whatever its requests ask.
+    package var requireACR: String?
     /// `branding`: how the hosted pages present the client, as `PUT /admin/clients/{id}/branding` sets it.
     package var branding: AdminClientBrandingRequest?
 
@@ -65,6 +67,7 @@ package struct AdminClientRequest: AdminRequestBody, Sendable {
         case grantTypes = "grant_types"
         case appToAppHost = "app2app_host"
         case dpopBoundAccessTokens = "dpop_bound_access_tokens"
+        case requireACR = "require_acr"
         case branding
     }
 }
