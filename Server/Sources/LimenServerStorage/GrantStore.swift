@@ -158,6 +158,8 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
     public var browserSessionHash: Data?
     /// How the user authenticated (the ID token's `amr`).
     public var methods: AuthenticationMethods
+    /// The request's `dpop_jkt` (RFC 9449 §10): the code is redeemed only with a DPoP proof by this key.
+    public var proofKey: String?
 
     /// Creates an authorization code record.
     public init(
@@ -171,7 +173,8 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
         authTime: Date,
         expiresAt: Date,
         browserSessionHash: Data? = nil,
-        methods: AuthenticationMethods = .init()
+        methods: AuthenticationMethods = .init(),
+        proofKey: String? = nil
     ) {
         self.codeHash = codeHash
         self.clientID = clientID
@@ -184,5 +187,6 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.browserSessionHash = browserSessionHash
         self.methods = methods
+        self.proofKey = proofKey
     }
 }

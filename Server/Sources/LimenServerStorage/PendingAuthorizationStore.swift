@@ -62,6 +62,8 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
     public var expiresAt: Date
     /// The `acr_values` this server knows, space-separated: the sign-in must reach one of them.
     public var acrValues: String?
+    /// The `dpop_jkt` (RFC 9449 §10): its code is redeemed only with a DPoP proof by the key of this thumbprint.
+    public var proofKey: String?
 
     /// Creates a pending request record.
     public init(
@@ -82,7 +84,8 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
         signInSessionHash: Data? = nil,
         createdAt: Date,
         expiresAt: Date,
-        acrValues: String? = nil
+        acrValues: String? = nil,
+        proofKey: String? = nil
     ) {
         self.idHash = idHash
         self.clientID = clientID
@@ -102,5 +105,6 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.acrValues = acrValues
+        self.proofKey = proofKey
     }
 }

@@ -84,10 +84,10 @@ extension SQLStore {
         try await execute(
             """
             INSERT INTO authorization_codes (code_hash, client_id, redirect_uri, subject, scope, nonce,
-                code_challenge, auth_time, expires_at, browser_session_hash, amr)
+                code_challenge, auth_time, expires_at, browser_session_hash, amr, dpop_jkt)
             VALUES (\(code.codeHash), \(code.clientID), \(code.redirectURI), \(code.subject), \(code.scope),
                 \(code.nonce), \(code.codeChallenge), \(code.authTime), \(code.expiresAt), \(code.browserSessionHash),
-                \(code.methods.stored))
+                \(code.methods.stored), \(code.proofKey))
             """
         )
     }
@@ -144,7 +144,8 @@ extension AuthorizationCodeRecord {
             authTime: try row.date("auth_time"),
             expiresAt: try row.date("expires_at"),
             browserSessionHash: try row.optionalData("browser_session_hash"),
-            methods: AuthenticationMethods(stored: try row.optionalText("amr"))
+            methods: AuthenticationMethods(stored: try row.optionalText("amr")),
+            proofKey: try row.optionalText("dpop_jkt")
         )
     }
 }

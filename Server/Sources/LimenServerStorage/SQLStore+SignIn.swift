@@ -9,11 +9,12 @@ extension SQLStore {
             """
             INSERT INTO pending_authorizations (id_hash, client_id, redirect_uri, scope, state, nonce, code_challenge,
                 prompt, max_age, login_hint, hinted_subject, ui_locales, device_code_hash, browser_binding,
-                sign_in_session_hash, created_at, expires_at, acr_values)
+                sign_in_session_hash, created_at, expires_at, acr_values, dpop_jkt)
             VALUES (\(request.idHash), \(request.clientID), \(request.redirectURI), \(request.scope), \(request.state),
                 \(request.nonce), \(request.codeChallenge), \(request.prompt), \(request.maxAge), \(request.loginHint),
                 \(request.hintedSubject), \(request.uiLocales), \(request.deviceCodeHash), \(request.browserBinding),
-                \(request.signInSessionHash), \(request.createdAt), \(request.expiresAt), \(request.acrValues))
+                \(request.signInSessionHash), \(request.createdAt), \(request.expiresAt), \(request.acrValues),
+                \(request.proofKey))
             """
         )
     }
@@ -147,7 +148,8 @@ extension PendingAuthorizationRecord {
             signInSessionHash: try row.optionalData("sign_in_session_hash"),
             createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"),
-            acrValues: try row.optionalText("acr_values")
+            acrValues: try row.optionalText("acr_values"),
+            proofKey: try row.optionalText("dpop_jkt")
         )
     }
 }

@@ -96,17 +96,19 @@ enum SchemaMigrations {
     ]
 
     /// Version 27: how each sign-in authenticated (`amr`), kept with what it made, the `acr_values` a pending request
-    /// asks for, and the `acr` a client requires.
+    /// asks for, the `acr` a client requires, and the DPoP key (`dpop_jkt`) a request binds its code to.
     static let authenticationMethods = SchemaMigration(
         version: 27,
-        name: "authentication methods and levels",
+        name: "authentication methods and levels, codes bound to a DPoP key",
         changes: ["browser_sessions", "authorization_codes", "grants", "device_authorizations"].map {
             .addColumn(table: $0, ColumnDefinition(name: "amr", kind: .text, isNullable: true))
         } + [
             .addColumn(
                 table: "pending_authorizations", ColumnDefinition(name: "acr_values", kind: .text, isNullable: true)),
             .addColumn(table: "clients", ColumnDefinition(name: "required_acr", kind: .text, isNullable: true)),
-        ]
+        ] + ["pending_authorizations", "authorization_codes"].map {
+            .addColumn(table: $0, ColumnDefinition(name: "dpop_jkt", kind: .text, isNullable: true))
+        }
     )
 
     /// Version 20: the mail outbox (``MailOutbox``), sealed messages waiting for a worker on any node; and the

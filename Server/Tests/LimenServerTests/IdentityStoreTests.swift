@@ -173,7 +173,8 @@ struct IdentityMigrationTests {
             #expect(try await store.grant(id: "g1") != nil)
             #expect(try await store.grant(id: "g1")?.proofKey == nil, "migration 26: its refresh tokens are unbound")
             #expect(try await store.client(id: "limen-cli")?.requiresDPoP == false, "migration 26's default")
-            #expect(try await store.browserSession(idHash: Data([1]), now: Self.now) != nil)
+            let session = try #require(try await store.browserSession(idHash: Data([1]), now: Self.now))
+            #expect(session.methods.values.isEmpty, "migration 27: how it signed in is not known, so acr 0")
             #expect(try await store.execute("SELECT * FROM consents").count == 1)
             #expect(try await store.client(id: "limen-cli")?.isAppToAppHost == false, "migration 23's default")
             // The rebuilt table's triggers: deleting a user still takes their grants, a new password their sessions.
@@ -211,8 +212,12 @@ struct IdentityMigrationTests {
             INSERT INTO grants (id, client_id, subject, scope, auth_time, created_at, expires_at)
             VALUES ('g1', 'limen-cli', 'ada', 'openid', \(now), \(now), \(later))
             """)
-        try await store.insertBrowserSession(
-            BrowserSessionRecord(idHash: Data([1]), subject: "ada", authTime: now, expiresAt: later))
+        // The browser session as version 17 stored it (today's insert names later columns).
+        _ = try await store.execute(
+            """
+            INSERT INTO browser_sessions (id_hash, subject, auth_time, expires_at)
+            VALUES (\(Data([1])), 'ada', \(now), \(later))
+            """)
         _ = try await store.execute(
             "INSERT INTO consents (subject, client_id, scope, granted_at) VALUES ('ada', 'limen-cli', 'openid', \(now))"
         )

@@ -17,7 +17,7 @@ package struct FlowEngine: Sendable {
     /// `client_secret`, with which a confidential client authenticates (``AccountChangeGate``).
     package static let startParameters: Set<String> = [
         "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method",
-        "login_hint", "ui_locales", "acr_values", "resource", "allow_migration", "action", "client_secret",
+        "login_hint", "ui_locales", "acr_values", "resource", "allow_migration", "action", "client_secret", "dpop_jkt",
     ]
 
     /// The flows it runs, and the store, accounts, keys and clock their steps use.
@@ -105,7 +105,7 @@ package struct FlowEngine: Sendable {
             codeChallenge: challenge, loginHint: accepted.loginHint, uiLocales: accepted.uiLocales,
             acrValues: accepted.acrValues,
             requiredLevel: AuthenticationLevel.required(acrValues: accepted.acrValues, client: accepted.client),
-            signedInSubject: signedIn?.subject, allowMigration: allowMigration)
+            signedInSubject: signedIn?.subject, allowMigration: allowMigration, proofKey: accepted.dpopJKT)
         if let refusal = try await setupRefusal(of: flow, signedIn: signedIn) { return refusal }
         let context = try await preparing(
             FlowContext(loginHint: accepted.loginHint), toShow: flow.node(flow.start), request: request)

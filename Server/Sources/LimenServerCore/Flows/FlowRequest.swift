@@ -32,13 +32,15 @@ package struct FlowRequest: Sendable, Equatable, Codable {
     /// The start's `allow_migration`: whether a guest signed in on the device may be replaced by the account the
     /// credentials belong to, its data merged in (`true`) or not (`false`); `nil` asks first (`migration_required`).
     package var allowMigration: Bool?
+    /// The start's `dpop_jkt` (RFC 9449 §10): the code is redeemed only with a DPoP proof by this key.
+    package var proofKey: String?
 
     /// Makes it of its parts.
     package init(
         redirectURI: String, scope: String, state: String? = nil, nonce: String? = nil, codeChallenge: String,
         loginHint: String? = nil, uiLocales: String? = nil, acrValues: String? = nil,
         requiredLevel: AuthenticationLevel? = nil, hostedPage: Bool? = nil, signedInSubject: String? = nil,
-        allowMigration: Bool? = nil
+        allowMigration: Bool? = nil, proofKey: String? = nil
     ) {
         self.redirectURI = redirectURI
         self.scope = scope
@@ -52,6 +54,7 @@ package struct FlowRequest: Sendable, Equatable, Codable {
         self.hostedPage = hostedPage
         self.signedInSubject = signedInSubject
         self.allowMigration = allowMigration
+        self.proofKey = proofKey
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -65,6 +68,7 @@ package struct FlowRequest: Sendable, Equatable, Codable {
         case acrValues = "acr_values"
         case requiredLevel = "required_acr"
         case hostedPage = "hosted_page"
+        case proofKey = "dpop_jkt"
     }
 }
 

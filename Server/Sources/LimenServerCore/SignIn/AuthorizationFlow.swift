@@ -144,7 +144,8 @@ package struct AuthorizationFlow: Sendable {
                 authTime: authTime,
                 expiresAt: now.addingTimeInterval(Self.codeLifetime),
                 browserSessionHash: browserSessionHash,
-                methods: methods
+                methods: methods,
+                proofKey: record.proofKey
             )
         )
         return code

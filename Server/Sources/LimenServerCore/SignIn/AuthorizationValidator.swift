@@ -59,6 +59,8 @@ package struct AuthorizationValidator: Sendable {
         package var uiLocales: String?
         /// The `acr_values` this server knows (``AuthenticationLevel``), space-separated, as requested.
         package var acrValues: String?
+        /// The `dpop_jkt` (RFC 9449 §10): the thumbprint of the DPoP key the code must be redeemed with.
+        package var dpopJKT: String?
     }
 
     /// What to do with a request.
@@ -115,7 +117,7 @@ package struct AuthorizationValidator: Sendable {
         }
         let singleValued = [
             "response_type", "scope", "state", "nonce", "code_challenge", "code_challenge_method", "prompt",
-            "max_age", "login_hint", "id_token_hint", "ui_locales", "response_mode", "acr_values",
+            "max_age", "login_hint", "id_token_hint", "ui_locales", "response_mode", "acr_values", "dpop_jkt",
         ]
         if let name = singleValued.first(where: parameters.isRepeated) {
             return refuse("invalid_request", "\(name) is repeated")
@@ -151,7 +153,7 @@ package struct AuthorizationValidator: Sendable {
             guard method == "S256" else {
                 return refuse("invalid_request", "code_challenge_method must be S256")
             }
-            guard let challenge, Self.isS256Challenge(challenge) else {
+            guard let challenge, Self.isBase64URLSHA256(challenge) else {
                 return refuse("invalid_request", "code_challenge is not a base64url SHA-256 value (43 characters)")
             }
         }
@@ -184,6 +186,9 @@ package struct AuthorizationValidator: Sendable {
             }
             maxAge = seconds
         }
+        if let thumbprint = parameters["dpop_jkt"], !Self.isBase64URLSHA256(thumbprint) {
+            return refuse("invalid_request", "dpop_jkt is not a base64url SHA-256 JWK thumbprint (43 characters)")
+        }
         // A request for levels this server cannot tell apart is refused, never answered with a lower `acr`.
         let levels = AuthenticationLevel.known(in: parameters["acr_values"])
         if parameters["acr_values"] != nil, levels.isEmpty {
@@ -204,7 +209,8 @@ package struct AuthorizationValidator: Sendable {
                 loginHint: parameters["login_hint"],
                 idTokenHint: parameters["id_token_hint"],
                 uiLocales: parameters["ui_locales"],
-                acrValues: levels.isEmpty ? nil : levels.map(\.rawValue).joined(separator: " ")
+                acrValues: levels.isEmpty ? nil : levels.map(\.rawValue).joined(separator: " "),
+                dpopJKT: parameters["dpop_jkt"]
             )
         )
     }
@@ -255,10 +261,11 @@ package struct AuthorizationValidator: Sendable {
     /// The ports a redirect URI may name: 0 is no port one can listen on for a redirect, and TCP ends at 65535.
     static let tcpPorts = 1...65_535
 
-    /// An S256 challenge is a base64url SHA-256 digest without padding: 43 characters.
-    static func isS256Challenge(_ challenge: String) -> Bool {
-        challenge.utf8.count == 43
-            && challenge.unicodeScalars.allSatisfy {
+    /// Whether `value` is a base64url SHA-256 digest without padding (43 characters): an S256 challenge, a JWK
+    /// thumbprint.
+    static func isBase64URLSHA256(_ value: String) -> Bool {
+        value.utf8.count == 43
+            && value.unicodeScalars.allSatisfy {
                 CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_"
             }
     }

@@ -41,7 +41,8 @@ package struct PendingAuthorization: Sendable {
             browserBinding: browserBinding,
             createdAt: now,
             expiresAt: now.addingTimeInterval(lifetime),
-            acrValues: accepted.acrValues
+            acrValues: accepted.acrValues,
+            proofKey: accepted.dpopJKT
         )
     }
 

@@ -45,6 +45,10 @@ package struct AuthorizationCodeGrant: Sendable {
             throw TokenEndpointError.invalidGrant
         }
         try Self.checkProofKey(challenge: record.codeChallenge, verifier: form["code_verifier"], client: client)
+        // RFC 9449 §10: a code bound to a DPoP key by `dpop_jkt` is redeemed only with a proof by that key.
+        if let bound = record.proofKey, bound != request.proofKey {
+            throw TokenEndpointError.dpop(.invalidProof("the code is bound to another DPoP key (dpop_jkt)"))
+        }
 
         var grant = GrantRecord(
             id: grantID, clientID: client.id, subject: record.subject, scope: record.scope, authTime: record.authTime,
