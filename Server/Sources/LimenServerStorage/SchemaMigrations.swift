@@ -106,9 +106,10 @@ enum SchemaMigrations {
             .addColumn(
                 table: "pending_authorizations", ColumnDefinition(name: "acr_values", kind: .text, isNullable: true)),
             .addColumn(table: "clients", ColumnDefinition(name: "required_acr", kind: .text, isNullable: true)),
-        ] + ["pending_authorizations", "authorization_codes"].map {
-            .addColumn(table: $0, ColumnDefinition(name: "dpop_jkt", kind: .text, isNullable: true))
-        }
+        ]
+            + ["pending_authorizations", "authorization_codes"].map {
+                .addColumn(table: $0, ColumnDefinition(name: "dpop_jkt", kind: .text, isNullable: true))
+            }
     )
 
     /// Version 20: the mail outbox (``MailOutbox``), sealed messages waiting for a worker on any node; and the
