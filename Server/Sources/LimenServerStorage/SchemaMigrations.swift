@@ -100,16 +100,13 @@ enum SchemaMigrations {
     static let authenticationMethods = SchemaMigration(
         version: 27,
         name: "authentication methods and levels, codes bound to a DPoP key",
-        changes: ["browser_sessions", "authorization_codes", "grants", "device_authorizations"].map {
-            .addColumn(table: $0, ColumnDefinition(name: "amr", kind: .text, isNullable: true))
-        } + [
-            .addColumn(
-                table: "pending_authorizations", ColumnDefinition(name: "acr_values", kind: .text, isNullable: true)),
-            .addColumn(table: "clients", ColumnDefinition(name: "required_acr", kind: .text, isNullable: true)),
-        ]
-            + ["pending_authorizations", "authorization_codes"].map {
-                .addColumn(table: $0, ColumnDefinition(name: "dpop_jkt", kind: .text, isNullable: true))
-            }
+        changes: [
+            ("browser_sessions", "amr"), ("authorization_codes", "amr"), ("grants", "amr"),
+            ("device_authorizations", "amr"), ("pending_authorizations", "acr_values"), ("clients", "required_acr"),
+            ("pending_authorizations", "dpop_jkt"), ("authorization_codes", "dpop_jkt"),
+        ].map { table, column in
+            .addColumn(table: table, ColumnDefinition(name: column, kind: .text, isNullable: true))
+        }
     )
 
     /// Version 20: the mail outbox (``MailOutbox``), sealed messages waiting for a worker on any node; and the
