@@ -98,7 +98,30 @@ struct AppToAppTests {
         }
     }
 
-    @Test("prompt=login or an exceeded max_age ask the host to sign the person in again first")
+    @Test("a DPoP-bound host token is taken with its proof; sent as Bearer, or with a proof for another URL, refused")
+    func dpopBoundHost() async throws {
+        try await AppToAppFixture.run { app in
+            let device = DPoPTestClient(fixture: app.fixture)
+            let code = try await app.fixture.issueCode(for: app.user, clientID: "host", scope: "openid email")
+            let tokens = try await device.redeem(code, clientID: "host", proofs: [try device.proof()])
+            let token = try TokenFixture.accessToken(tokens)
+            #expect(tokens["token_type"] == "DPoP")
+
+            let asBearer = try await app.begin(bearer: token)
+            #expect(asBearer.status == .unauthorized && asBearer.error == "invalid_token")
+            #expect(asBearer.headers[.wwwAuthenticate]?.hasPrefix("DPoP ") == true, "the resources' DPoP challenge")
+
+            let wrongURL = try await app.begin(
+                dpop: token, proof: try device.proof("POST", "/userinfo", accessToken: token))
+            #expect(wrongURL.status == .unauthorized && wrongURL.error == "invalid_dpop_proof")
+            let proved = try await app.begin(
+                dpop: token, proof: try device.proof("POST", "/authorize/app2app", accessToken: token))
+            #expect(proved.status == .ok, "\(proved.text)")
+            #expect(proved["approval"] != nil)
+        }
+    }
+
+    @Test("prompt=login, an exceeded max_age or acr_values above the host token's ask for a new sign-in first")
     func loginRequired() async throws {
         try await AppToAppFixture.run { app in
             app.fixture.clock.advance(by: 30)
@@ -108,6 +131,9 @@ struct AppToAppTests {
             }
             let young = try await app.begin(request: AppToAppFixture.request([("max_age", "60")]))
             #expect(young.status == .ok, "the host's sign-in, 30 s old, is within max_age=60")
+            // The host's token is from a sign-in that recorded no method (acr 0): mfa is more than it has.
+            let weak = try await app.begin(request: AppToAppFixture.request([("acr_values", "mfa")]))
+            #expect(weak.status == .conflict && weak.error == "login_required", "acr_values above the host's acr")
         }
     }
 
@@ -224,6 +250,17 @@ struct AppToAppFixture {
     /// `POST /authorize/app2app` with `bearer` (none when `nil`) and `request`.
     func begin(bearer: String?, request: String = request()) async throws -> RecordedResponse {
         try await post("/authorize/app2app", bearer: bearer, ["request": .string(request)])
+    }
+
+    /// `POST /authorize/app2app` with `Authorization: DPoP token` and the `DPoP` proof `proof`.
+    func begin(dpop token: String, proof: String) async throws -> RecordedResponse {
+        let body = JSONValue.object(["request": .string(Self.request())]).serialized()
+        return try await fixture.send(
+            .post, "/authorize/app2app",
+            headers: [
+                .contentType: "application/json", .authorization: "DPoP \(token)", DPoPTestClient.proofField: proof,
+            ],
+            body: String(decoding: body, as: UTF8.self))
     }
 
     /// `POST /authorize/app2app/approve` with `bearer` (the host's token unless told).

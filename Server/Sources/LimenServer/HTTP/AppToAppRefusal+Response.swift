@@ -6,10 +6,16 @@ import LimenWire
 
 extension AppToAppRefusal {
     /// The answer: the OAuth error object (with `redirect` when the error also goes to the requesting app), never
-    /// cached; a bearer challenge on a `401` or `403` (RFC 6750 §3).
+    /// cached; a bearer challenge on a `401` or `403` (RFC 6750 §3), the resources' `DPoP` challenge for a proof.
     var response: Response {
         var body: [String: JSONValue] = ["error": .string(code), "error_description": .string(message)]
         if case .invalidRequest(_, _, let redirect?) = self { body["redirect"] = .string(redirect) }
+        if case .proof(let challenge) = self {
+            let answer = challenge.response
+            var response = Responses.json(.object(body), status: answer.status, noStore: true)
+            for field in answer.headers where field.name != .cacheControl { response.headers.append(field) }
+            return response
+        }
         var response = Responses.json(.object(body), status: status, noStore: true)
         switch self {
         case .missingToken:
@@ -18,7 +24,7 @@ extension AppToAppRefusal {
             response.headers[.wwwAuthenticate] = #"Bearer realm="limen", error="\#(code)""#
         case .insufficientScope:
             response.headers[.wwwAuthenticate] = #"Bearer realm="limen", error="insufficient_scope", scope="openid""#
-        case .loginRequired, .invalidRequest, .unknownApproval:
+        case .loginRequired, .invalidRequest, .unknownApproval, .proof:
             break
         }
         return response
@@ -32,6 +38,7 @@ extension AppToAppRefusal {
         case .insufficientScope, .notAppToAppHost: .forbidden
         case .loginRequired: .conflict
         case .invalidRequest, .unknownApproval: .badRequest
+        case .proof(let challenge): challenge.response.status
         }
     }
 }

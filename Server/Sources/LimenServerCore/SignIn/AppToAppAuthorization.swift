@@ -106,7 +106,7 @@ package struct AppToAppAuthorization: Sendable {
         let pending = PendingAuthorization(
             accepted: accepted, hintedSubject: hintedSubject, browserBinding: Self.binding(of: host.subject),
             now: flow.now(), lifetime: Self.approvalLifetime)
-        if flow.needsSignIn(pending, subject: host.subject, authTime: host.authTime) { return .failure(.loginRequired) }
+        if needsSignIn(pending, host: host) { return .failure(.loginRequired) }
         let consentRequired = try await flow.needsConsent(pending, subject: host.subject)
         if consentRequired, pending.prompt.contains(.none) {
             return .failure(refusal(accepted, "consent_required", "the user has not allowed this client"))
@@ -139,11 +139,7 @@ package struct AppToAppAuthorization: Sendable {
         case .deny:
             completion = .error("access_denied", description: "the user denied the request")
         case .approve:
-            if flow.needsSignIn(pending, subject: host.subject, authTime: host.authTime)
-                || AuthenticationLevel(host.methods) < pending.requiredLevel ?? .none
-            {
-                return .failure(.loginRequired)
-            }
+            if needsSignIn(pending, host: host) { return .failure(.loginRequired) }
             if try await flow.needsConsent(pending, subject: host.subject) {
                 try await flow.recordConsent(for: pending, subject: host.subject)
             }
@@ -153,6 +149,13 @@ package struct AppToAppAuthorization: Sendable {
             return .failure(.unknownApproval)
         }
         return .success(redirect)
+    }
+
+    /// Whether the host's sign-in does not do for `pending` (``AuthorizationFlow/needsSignIn(_:subject:authTime:)``),
+    /// or falls below its level (``PendingAuthorization/requiredLevel``).
+    private func needsSignIn(_ pending: PendingAuthorization, host: Host) -> Bool {
+        flow.needsSignIn(pending, subject: host.subject, authTime: host.authTime)
+            || AuthenticationLevel(host.methods) < pending.requiredLevel ?? .none
     }
 
     /// The host's user, as its bearer token shows it.
@@ -170,6 +173,7 @@ package struct AppToAppAuthorization: Sendable {
         switch try await verifier.authorizeForIssuer(token, issuer: flow.issuer.current) {
         case .failure(.challenge(.missingToken)): return .failure(.missingToken)
         case .failure(.challenge(.insufficientScope)): return .failure(.insufficientScope)
+        case .failure(.challenge(let challenge)) where challenge.isAboutProof: return .failure(.proof(challenge))
         case .failure: return .failure(.invalidToken)
         case .success(let verified): claims = verified
         }
@@ -216,6 +220,9 @@ package enum AppToAppRefusal: Error, Sendable, Equatable {
     case invalidRequest(String, String, redirect: String?)
     /// The approval is unknown, expired, used, or another user's.
     case unknownApproval
+    /// The token's DPoP binding was not honoured (RFC 9449 §7): a bound token as `Bearer`, an unbound one as `DPoP`,
+    /// or a proof that fails (``DPoPRefusal``); answered with the resources' `DPoP` challenge.
+    case proof(BearerChallenge)
 
     /// The OAuth error code.
     package var code: String {
@@ -226,6 +233,8 @@ package enum AppToAppRefusal: Error, Sendable, Equatable {
         case .loginRequired: "login_required"
         case .invalidRequest(let error, _, _): error
         case .unknownApproval: "invalid_grant"
+        case .proof(.dpop(let refusal)): refusal.code
+        case .proof: "invalid_token"
         }
     }
 
@@ -239,6 +248,8 @@ package enum AppToAppRefusal: Error, Sendable, Equatable {
         case .loginRequired: "The request needs a fresh sign-in: sign in in the host app, then try again."
         case .invalidRequest(_, let description, _): description
         case .unknownApproval: "The approval is unknown, expired, already used, or another user's."
+        case .proof(.dpop(let refusal)): refusal.message
+        case .proof: "The access token is DPoP-bound: send it with the DPoP scheme and a proof, and only such a token."
         }
     }
 }

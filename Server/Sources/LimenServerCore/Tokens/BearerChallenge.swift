@@ -22,3 +22,13 @@ package enum BearerChallenge: Error, Sendable, Equatable {
     /// minted for an API (401 `invalid_token`), or a third-party app's (403 `insufficient_scope`).
     case accountChangeRefused(AccountChangeRefusal)
 }
+
+extension BearerChallenge {
+    /// Whether it is about the token's DPoP binding or proof (answered with a `DPoP` challenge), not the token itself.
+    package var isAboutProof: Bool {
+        switch self {
+        case .wrongScheme, .dpop: true
+        default: false
+        }
+    }
+}
