@@ -105,6 +105,36 @@ struct SecondFactorFlowTests {
         }
     }
 
+    @Test("a re-read of the setup node shows the same secret again; the recovery codes are never shown again")
+    func reread() async throws {
+        try await FlowFixture.run { fixture in
+            let started = try await fixture.startFlow("totp-enrol", bearer: try await fixture.graceAccessToken())
+            let id = try #require(started["interaction"])
+            let (uri, secret) = (started.labelValue("otpauth_uri"), started.labelValue("secret"))
+            #expect(uri != nil && secret != nil)
+            let engine = fixture.provider.flowEngine
+            guard case .continue(let node, _, let prefill) = try await engine.current(id: id).node else {
+                Issue.record("the setup node is not shown again")
+                return
+            }
+            #expect(node.id == "enrol")
+            #expect(prefill["otpauth_uri"] == uri)
+            #expect(prefill["secret"] == secret)
+
+            let totp = try TOTP(secret: try Base32.decode(try #require(secret)))
+            let enabled = try await fixture.continueFlow(
+                id, node: "enrol", action: "submit", values: ["totp": .string(totp.code(at: fixture.clock.now))])
+            #expect(enabled.labelValue("recovery_codes") != nil)
+            guard case .continue(let shown, _, let values) = try await engine.current(id: id).node else {
+                Issue.record("the recovery codes node is not shown again")
+                return
+            }
+            #expect(shown.id == "recovery-codes")
+            #expect(values["recovery_codes"] == nil, "shown once")
+            #expect(values["secret"] == nil && values["otpauth_uri"] == nil)
+        }
+    }
+
     @Test("after the password the sign-in asks for the second step; a TOTP code completes it and works once")
     func totpSecondStep() async throws {
         try await FlowFixture.run { fixture in

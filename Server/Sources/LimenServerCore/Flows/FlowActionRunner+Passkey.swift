@@ -6,7 +6,7 @@ extension FlowActionRunner {
     /// The passkey actions: a sign-in checks the assertion against the node's ceremony and identifies the
     /// credential's user; a registration stores the new passkey for the signed-in user and ends the interaction.
     func runPasskeyAction(
-        _ action: FlowAction,
+        _ action: FlowActionFamily.Passkey,
         values: [String: FlowValue],
         context: FlowContext,
         request: FlowRequest
@@ -56,11 +56,6 @@ extension FlowActionRunner {
             case .failure(let refusal):
                 return .refused(Self.passkeyRefusal(refusal, challenge.collector))
             }
-        case .checkPassword, .createAccount, .createAnonymousAccount, .sendEmailCode, .sendSignUpCode, .checkEmailCode,
-            .setPassword, .markEmailVerified, .sendPhoneCode, .resendPhoneCode, .checkPhoneCode, .signInWithApple,
-            .requireConsent, .complete, .checkTOTP, .checkRecoveryCode, .enableTOTP, .finishEnrolment:
-            // Not a passkey action: the runner sends only the two above here.
-            return .proceeded(context)
         }
     }
 

@@ -22,7 +22,7 @@ extension FlowActionRunner {
     ///   user gets the number linked (`credential_in_use` when another account has it), nobody signed in gets the
     ///   number's account, made now for a new number.
     func runPhoneAction(
-        _ action: FlowAction,
+        _ action: FlowActionFamily.Phone,
         flow: String,
         values: [String: FlowValue],
         context: FlowContext,
@@ -50,7 +50,7 @@ extension FlowActionRunner {
             case .success(let identified): return .proceeded(identified.authenticated(by: [.sms]))
             case .failure(let refusal): return .refused(refusal)
             }
-        default:
+        case .sendPhoneCode, .resendPhoneCode:
             let entered = action == .sendPhoneCode ? Self.text(values["phone"]) : context.phone
             guard let number = entered.flatMap(PhoneNumber.init) else {
                 return .refused(

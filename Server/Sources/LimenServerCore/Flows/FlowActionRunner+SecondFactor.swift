@@ -37,7 +37,7 @@ extension FlowActionRunner {
 
     /// The actions of two-step sign-in: the second step's codes, and the setup for the signed-in user.
     func runSecondFactorAction(
-        _ action: FlowAction,
+        _ action: FlowActionFamily.SecondFactor,
         values: [String: FlowValue],
         context: FlowContext,
         request: FlowRequest,
@@ -80,8 +80,6 @@ extension FlowActionRunner {
             }
         case .finishEnrolment:
             return .registered(context)
-        default:
-            break
         }
         return .proceeded(context)
     }

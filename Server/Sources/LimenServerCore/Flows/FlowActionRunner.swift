@@ -65,8 +65,8 @@ struct FlowActionRunner: Sendable {
     ) async throws(StorageError) -> FlowActionOutcome {
         var context = context
         for (index, action) in actions.enumerated() {
-            switch action {
-            case .sendEmailCode, .sendSignUpCode, .checkEmailCode, .setPassword, .markEmailVerified:
+            switch action.family {
+            case .email(let action):
                 if action == .checkEmailCode,
                     let refusal = Self.refusalBeforeCode(actions[(index + 1)...], values, context)
                 {
@@ -132,7 +132,7 @@ struct FlowActionRunner: Sendable {
                 } catch {
                     return try Self.outcome(of: error)
                 }
-            case .sendPhoneCode, .resendPhoneCode, .checkPhoneCode:
+            case .phone(let action):
                 switch try await runPhoneAction(
                     action, flow: flow, values: values, context: context, request: request,
                     clientAddress: clientAddress)
@@ -140,17 +140,17 @@ struct FlowActionRunner: Sendable {
                 case .proceeded(let next): context = next
                 case let other: return other
                 }
-            case .signInWithApple:
+            case .apple:
                 switch try await signInWithApple(values: values, context: context, request: request) {
                 case .proceeded(let next): context = next
                 case let other: return other
                 }
-            case .checkPasskey, .registerPasskey:
+            case .passkey(let action):
                 switch try await runPasskeyAction(action, values: values, context: context, request: request) {
                 case .proceeded(let next): context = next
                 case let other: return other
                 }
-            case .checkTOTP, .checkRecoveryCode, .enableTOTP, .finishEnrolment:
+            case .secondFactor(let action):
                 switch try await runSecondFactorAction(
                     action, values: values, context: context, request: request, clientAddress: clientAddress)
                 {
@@ -195,7 +195,7 @@ struct FlowActionRunner: Sendable {
 
     /// The actions around a code sent by email.
     private func runEmailAction(
-        _ action: FlowAction,
+        _ action: FlowActionFamily.Email,
         step: EmailStep,
         values: [String: FlowValue],
         context: FlowContext
@@ -286,10 +286,6 @@ struct FlowActionRunner: Sendable {
             }
             guard let updated else { return Self.userGone }
             if action == .setPassword { try await services.notifier.notify(.passwordChanged, to: updated) }
-        case .checkPassword, .createAccount, .createAnonymousAccount, .sendPhoneCode, .resendPhoneCode, .checkPhoneCode,
-            .signInWithApple, .requireConsent, .complete, .checkPasskey, .registerPasskey, .checkTOTP,
-            .checkRecoveryCode, .enableTOTP, .finishEnrolment:
-            break
         }
         return .proceeded(context)
     }

@@ -20,6 +20,15 @@ extension FlowEngine {
         return context
     }
 
+    /// `context` read back from the store, ready to show `node` again: a setup node's labels show the secret it
+    /// offered (never a new one); nothing else is shown again.
+    func reshowingSetup(
+        _ context: FlowContext, toShow node: FlowNodeDefinition?, request record: FlowInteractionRecord
+    ) async throws(StorageError) -> FlowContext {
+        guard context.totpEnrolment != nil, node?.setsUpSecondFactor == true else { return context }
+        return try await preparingSetup(context, toShow: node, request: try record.decodedRequest())
+    }
+
     /// The failure of a start of `flow` for `signedIn`, when its start node needs the signed-in user (a passkey or
     /// two-step sign-in to set up) and there is none, or sets up two-step sign-in that is on already.
     func setupRefusal(of flow: FlowDefinition, signedIn: AccessTokenClaims?) async throws(StorageError) -> FlowAnswer? {

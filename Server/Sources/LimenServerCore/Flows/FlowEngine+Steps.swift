@@ -164,17 +164,18 @@ extension FlowEngine {
         return try await services.store.updateFlowInteraction(next)
     }
 
-    /// The interaction as another request just left it (this one lost the race to change it).
-    private func current(id: String) async throws(StorageError) -> FlowAnswer {
+    /// The interaction's current node as it stands in the store (as another request just left it, when this one lost
+    /// the race to change it): a setup node shows its secret again, the new recovery codes are never shown again.
+    func current(id: String) async throws(StorageError) -> FlowAnswer {
         guard let record = try await services.store.flowInteraction(idHash: RandomIdentifier.hash(id)),
             record.status == .active, let flow = catalog.flows[record.flow]
         else {
             return .failure("interaction_finished", "This interaction is over: start again.", status: .conflict)
         }
+        let context = try await reshowingSetup(
+            try record.decodedContext(), toShow: flow.node(record.node), request: record)
         return FlowAnswer(
-            interaction: id,
-            node: continueNode(flow: flow, nodeID: record.node, context: try record.decodedContext()),
-            flow: flow.id)
+            interaction: id, node: continueNode(flow: flow, nodeID: record.node, context: context), flow: flow.id)
     }
 
     /// The node `nodeID` of `flow` as the person sees it next.

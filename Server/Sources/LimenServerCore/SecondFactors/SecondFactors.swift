@@ -60,12 +60,8 @@ package struct SecondFactors: Sendable {
     {
         guard let totp = totp(enrolment.sealedSecret, userID: user.id) else { return .failure(.invalidCode) }
         let step: Int64
-        switch try await counted(
-            user, from: clientAddress,
-            { () throws(OneTimePasswordError) in
-                try totp.verify(code, at: now(), lastUsedStep: nil)
-            })
-        {
+        let check = { () throws(OneTimePasswordError) in try totp.verify(code, at: now(), lastUsedStep: nil) }
+        switch try await counted(user, from: clientAddress, check, recorded: { _ async throws(StorageError) in true }) {
         case .success(let accepted): step = accepted
         case .failure(let refusal): return .failure(refusal)
         }
@@ -110,12 +106,14 @@ package struct SecondFactors: Sendable {
         guard let factor = try await store.secondFactor(userID: user.id),
             let totp = totp(factor.sealedTOTPSecret, userID: user.id)
         else { return .failure(.wrongState) }
-        let verified = try await counted(user, from: clientAddress) { () throws(OneTimePasswordError) in
+        let check = { () throws(OneTimePasswordError) in
             try totp.verify(code, at: now(), lastUsedStep: factor.lastTOTPStep)
         }
-        guard case .success(let step) = verified else { return verified.map { _ in } }
-        // Of two requests with the same code, the store lets one record its step.
-        return try await store.recordTOTPStep(userID: user.id, step: step) ? .success(()) : .failure(.invalidCode)
+        // Of two requests with the same code, the store lets one record its step: the other's try is a failure.
+        let recorded = try await counted(user, from: clientAddress, check) { step async throws(StorageError) in
+            try await store.recordTOTPStep(userID: user.id, step: step)
+        }
+        return recorded.map { _ in }
     }
 
     /// Checks recovery code `typed` of `user`, counted toward the lockout; a code that matches is used up.
@@ -123,16 +121,17 @@ package struct SecondFactors: Sendable {
         async throws(StorageError) -> Result<Void, SecondFactorRefusal>
     {
         guard let factor = try await store.secondFactor(userID: user.id) else { return .failure(.wrongState) }
-        let matched = try await counted(user, from: clientAddress) { () throws(OneTimePasswordError) in
+        let match = { () throws(OneTimePasswordError) in
             guard let index = RecoveryCode.match(typed, in: factor.recoveryCodeHashes) else { throw .codeMismatch }
             return index
         }
-        guard case .success(let index) = matched else { return matched.map { _ in } }
-        var left = factor.recoveryCodeHashes
-        left.remove(at: index)
-        // Only if no other request used a code meanwhile: of two with the same code, one uses it.
-        return try await store.replaceRecoveryCodes(userID: user.id, old: factor.recoveryCodeHashes, new: left)
-            ? .success(()) : .failure(.invalidCode)
+        // Only if no other request used a code meanwhile: of two with the same code, one uses it, the other fails.
+        let used = try await counted(user, from: clientAddress, match) { index async throws(StorageError) in
+            var left = factor.recoveryCodeHashes
+            left.remove(at: index)
+            return try await store.replaceRecoveryCodes(userID: user.id, old: factor.recoveryCodeHashes, new: left)
+        }
+        return used.map { _ in }
     }
 
     /// Checks a fresh second factor of `user` before a change of their two-step sign-in: `code` is a current code of
@@ -148,9 +147,13 @@ package struct SecondFactors: Sendable {
     // MARK: Parts
 
     /// Runs `check` as an attempt of the sign-in throttle: counted first (refused while the account is locked for the
-    /// address), forgotten when it succeeds.
+    /// address), then what it accepted is `recorded` (a code used up, its time step stored), and the attempts are
+    /// forgotten only once it was: a try that loses the race to record the same code stays counted as a failure.
     private func counted<Value>(
-        _ user: UserRecord, from clientAddress: String, _ check: () throws(OneTimePasswordError) -> Value
+        _ user: UserRecord,
+        from clientAddress: String,
+        _ check: () throws(OneTimePasswordError) -> Value,
+        recorded record: (Value) async throws(StorageError) -> Bool
     ) async throws(StorageError) -> Result<Value, SecondFactorRefusal> {
         let attempt: SignInThrottle.Attempt
         do throws(AccountError) {
@@ -166,6 +169,7 @@ package struct SecondFactors: Sendable {
         } catch {
             return .failure(.invalidCode)
         }
+        guard try await record(value) else { return .failure(.invalidCode) }
         do throws(AccountError) {
             try await throttle.succeeded(attempt)
         } catch {
