@@ -125,7 +125,9 @@ struct DPoPBindingTests {
     @Test("a Bearer challenge naming use_dpop_nonce, or another DPoP error, is answered as it is: no retry")
     func otherChallenges() async throws {
         for challenge in [#"Bearer error="use_dpop_nonce""#, #"DPoP error="invalid_token""#] {
-            let transport = ScriptedTransport([HTTPResponse(status: 401, headers: ["WWW-Authenticate": challenge, "DPoP-Nonce": "r-1"])])
+            let transport = ScriptedTransport([
+                HTTPResponse(status: 401, headers: ["WWW-Authenticate": challenge, "DPoP-Nonce": "r-1"])
+            ])
             let response = try await binding().send(HTTPRequest(url: Self.api), accessToken: "at-1", through: transport)
             #expect(response.status == 401)
             #expect(await transport.requests.count == 1)

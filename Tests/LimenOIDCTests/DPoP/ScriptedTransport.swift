@@ -39,7 +39,7 @@ extension HTTPResponse {
 
     /// A resource server's refusal asking for a nonce (RFC 9449 §9), carrying `nonce`.
     static func resourceUseNonce(_ nonce: String?) -> HTTPResponse {
-        var headers = ["WWW-Authenticate": #"DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""#]
+        var headers = ["WWW-Authenticate": #"DPoP error="use_dpop_nonce", error_description="use the nonce""#]
         if let nonce { headers["DPoP-Nonce"] = nonce }
         return HTTPResponse(status: 401, headers: headers)
     }

@@ -22,7 +22,8 @@ struct ServerClockTests {
     @Test("an issuer's answer ten minutes ahead moves the clock ten minutes ahead; a later answer replaces it")
     func measures() {
         let clock = ServerClock(issuer: Self.issuer, deviceNow: { Self.device.now })
-        clock.observe(answer(at: Self.device.now.addingTimeInterval(600)), from: Self.issuer.appendingPathComponent("token"))
+        clock.observe(
+            answer(at: Self.device.now.addingTimeInterval(600)), from: Self.issuer.appendingPathComponent("token"))
         #expect(clock.offset == 600)
         #expect(clock.now() == Self.device.now.addingTimeInterval(600))
         clock.observe(answer(at: Self.device.now.addingTimeInterval(-600)), from: Self.issuer)
