@@ -2,7 +2,7 @@ import Foundation
 import LimenWire
 
 /// Where an ``AuthClient``'s DPoP key comes from (``Configuration/dpop``): it makes a new key, and finds a stored one
-/// again from the bytes the key gave to be stored (``DPoPKey/persistentRepresentation``).
+/// again from the bytes the key gave to be stored (`DPoPKey.persistentRepresentation`).
 ///
 /// The client keeps those bytes in its ``Configuration/store`` (the Keychain on Apple platforms), next to the session.
 /// ``SoftwareDPoPKeys`` makes swift-crypto keys on every platform; LimenApple's `SecureEnclaveDPoPKeys` makes keys
@@ -10,7 +10,7 @@ import LimenWire
 public protocol DPoPKeySource: Sendable {
     /// A new key.
     func makeKey() throws -> any DPoPKey
-    /// The key whose ``DPoPKey/persistentRepresentation`` is `data`.
+    /// The key whose `DPoPKey.persistentRepresentation` is `data`.
     func restoreKey(from data: Data) throws -> any DPoPKey
 }
 
