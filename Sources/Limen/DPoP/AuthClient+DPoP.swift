@@ -16,3 +16,20 @@ extension AuthClient {
         return binding
     }
 }
+
+extension AuthClient {
+    /// `request` carrying the session's access token `token`: as a bearer token, or, for a DPoP-bound session, under
+    /// the `DPoP` scheme with a proof (a flow start carrying the session, which its interaction sends itself).
+    func authorizing(_ request: HTTPRequest, with token: String) async throws(LimenError) -> HTTPRequest {
+        guard let dpop = try await dpopBinding(presenting: tokens) else {
+            var authorized = request
+            authorized.headers["Authorization"] = "Bearer \(token)"
+            return authorized
+        }
+        do {
+            return try await dpop.proving(request, accessToken: token)
+        } catch {
+            throw LimenError(error)
+        }
+    }
+}

@@ -51,11 +51,32 @@ public struct DPoPBinding: Sendable {
         throw Self.nonceRefused(second.response)
     }
 
+    /// `request` with a fresh proof carrying its server's last nonce (and, with `accessToken`, as
+    /// `Authorization: DPoP <token>` with the proof's `ath`), for a caller that sends it itself: a nonce refusal of
+    /// its answer is the caller's to handle.
+    /// - Throws: ``OIDCError/dpop(_:)`` when no proof could be made.
+    public func proving(_ request: HTTPRequest, accessToken: String? = nil) async throws(OIDCError) -> HTTPRequest {
+        try proven(request, accessToken: accessToken, nonce: await nonces.nonce(for: request.url))
+    }
+
     /// `request` sent once with a fresh proof carrying the last nonce, and that nonce.
     private func attempt(_ request: HTTPRequest, accessToken: String?, through transport: any HTTPTransport)
         async throws(OIDCError) -> (response: HTTPResponse, nonce: String?)
     {
         let nonce = await nonces.nonce(for: request.url)
+        let proven = try proven(request, accessToken: accessToken, nonce: nonce)
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(proven)
+        } catch {
+            throw .network(error)
+        }
+        await nonces.remember(response, from: request.url)
+        return (response, nonce)
+    }
+
+    /// `request` with a fresh proof carrying `nonce`, and `accessToken` under the `DPoP` scheme.
+    private func proven(_ request: HTTPRequest, accessToken: String?, nonce: String?) throws(OIDCError) -> HTTPRequest {
         var proven = request
         do {
             proven.headers[DPoP.headerName] = try maker.proof(
@@ -65,14 +86,7 @@ public struct DPoPBinding: Sendable {
             throw .dpop(error)
         }
         if let accessToken { proven.headers["Authorization"] = "\(DPoP.headerName) \(accessToken)" }
-        let response: HTTPResponse
-        do {
-            response = try await transport.send(proven)
-        } catch {
-            throw .network(error)
-        }
-        await nonces.remember(response, from: request.url)
-        return (response, nonce)
+        return proven
     }
 
     /// Whether `response` asks for a proof with the server's nonce: `400` with `use_dpop_nonce` (a token endpoint,

@@ -92,6 +92,17 @@ struct LimenServerDPoPTests {
         }
     }
 
+    @Test("a flow that carries the session (two-step enrolment) starts with the DPoP-bound token and its proof")
+    func flowCarryingSession() async throws {
+        try await withClient(nonceRequired: true) { server, client, transport in
+            try await client.signIn(email: server.user.email, password: server.user.password)
+            let enrolment = try await client.enrolTOTP()
+            #expect(enrolment.uri.scheme == "otpauth")
+            let start = try #require(await transport.requests.last { $0.url.path.hasSuffix("/flows/totp-enrol") })
+            #expect(start.headers["Authorization"]?.hasPrefix("DPoP ") == true && start.headers["DPoP"] != nil)
+        }
+    }
+
     @Test(
         "a device clock ten minutes off: sign-in, a refresh when the token is about to expire, not before, API calls",
         arguments: [600.0, -600.0])
