@@ -5,17 +5,11 @@
     import LimenApple
 
     /// The DPoP article's configuration with a Secure Enclave key.
-    func senderConstrainedOnApple() -> AuthClient {
+    func senderConstrainedOnApple(_ configuration: Configuration) -> AuthClient {
+        var configuration = configuration
         // snippet: dpop-secure-enclave
-        var configuration = Configuration(
-            issuer: URL(string: "https://id.example.com")!,
-            clientID: "ios-app",
-            redirectURI: URL(string: "com.example.app:/callback")!
-        )
         configuration.dpop = SecureEnclaveDPoPKeys()
-        let client = AuthClient(configuration: configuration)
-        // snippet.hide
-        return client
         // end snippet
+        return AuthClient(configuration: configuration)
     }
 #endif
