@@ -14,6 +14,9 @@ actor DPoPKeyStore {
     private let storageKey: String
     private let logger: Logger
     private var cached: (any DPoPKey)?
+    /// Concurrent first uses share one read (and one new key): two keys made at once would bind tokens to a key that
+    /// the store then replaces.
+    private let loading = SingleFlight<any DPoPKey, LimenError>()
 
     /// The store of the keys `source` makes, in `store` under `namespace`.
     init(source: any DPoPKeySource, store: any SecureStore, namespace: String, logger: Logger) {
@@ -26,6 +29,13 @@ actor DPoPKeyStore {
     /// The session's key: the one in memory, else the stored one, else a new one, stored before it is used.
     func key() async throws(LimenError) -> any DPoPKey {
         if let cached { return cached }
+        let key = try await loading.run { () async throws(LimenError) in try await self.load() }
+        cached = key
+        return key
+    }
+
+    /// The stored key, or a new one once it is stored.
+    private func load() async throws(LimenError) -> any DPoPKey {
         let stored: Data?
         do {
             stored = try await store.read(storageKey)
@@ -34,9 +44,7 @@ actor DPoPKeyStore {
         }
         if let stored {
             do {
-                let key = try source.restoreKey(from: stored)
-                cached = key
-                return key
+                return try source.restoreKey(from: stored)
             } catch {
                 logger.warning("stored DPoP key unusable; making a new one")
             }
@@ -52,7 +60,6 @@ actor DPoPKeyStore {
         } catch {
             throw .storage(error)
         }
-        cached = key
         return key
     }
 

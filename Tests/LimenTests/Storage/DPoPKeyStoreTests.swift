@@ -40,3 +40,18 @@ struct DPoPKeyStoreTests {
         #expect(try await store.read("app.dpop_key") == key.persistentRepresentation)
     }
 }
+
+extension DPoPKeyStoreTests {
+    @Test("concurrent first uses share one key: none binds tokens to a key the store then replaces")
+    func concurrentFirstUse() async throws {
+        let store = MemoryStore()
+        let keys = keys(store)
+        let made = try await withThrowingTaskGroup(of: Data.self) { group in
+            for _ in 0..<8 { group.addTask { try await keys.key().publicKey.rawRepresentation } }
+            return try await group.reduce(into: Set<Data>()) { $0.insert($1) }
+        }
+        #expect(made.count == 1)
+        let stored = try #require(try await store.read("app.dpop_key"))
+        #expect(try SoftwareDPoPKey(persistentRepresentation: stored).publicKey.rawRepresentation == made.first)
+    }
+}
