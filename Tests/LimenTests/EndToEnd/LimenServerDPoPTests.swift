@@ -7,11 +7,7 @@ import Testing
 /// DPoP-bound tokens (RFC 9449) from Limen Server (the `limen-server` binary on a random loopback port) to a client it
 /// registered `--require-dpop`: the SDK signs in, refreshes and calls APIs with proofs, answers the server's nonce
 /// demands, and keeps doing so on a device whose clock is ten minutes off.
-@Suite(
-    "DPoP-bound tokens against Limen Server",
-    .enabled(
-        if: LimenServerPeer.unavailableReason == nil, "limen-server is not built (swift build --package-path Server)")
-)
+@Suite("DPoP against Limen Server", .enabled(if: LimenServerPeer.unavailableReason == nil, "limen-server is not built"))
 struct LimenServerDPoPTests {
     static let clientID = "dpop-app"
     /// The access token lifetime of the client, in seconds.
