@@ -13,7 +13,7 @@ let fuzzHarnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("JWKS", ["LimenOIDC"]),
     ("AuthorizationResponse", ["Limen", "LimenOIDC"]),
     ("FlowDocument", []),
-    ("BearerChallenge", ["Limen"]),
+    ("BearerChallenge", ["LimenOIDC"]),
 ]
 
 let package = Package(

@@ -57,7 +57,8 @@ standins() {
         progress=0; next=()
         for folder in "${pending[@]}"; do
             name=$(basename "$folder")
-            if swiftc -emit-module -module-name "$name" -swift-version 5 -parse-as-library -I "$out" "$@" \
+            # The search paths too: CryptoKit's stand-in re-exports swift-crypto, as Crypto re-exports CryptoKit on Apple's.
+            if swiftc -emit-module -module-name "$name" -swift-version 5 -parse-as-library -I "$out" "${search[@]}" "$@" \
                 -emit-module-path "$out/$name.swiftmodule" "$folder"*.swift 2>"$work/standin-$name.log"; then
                 progress=1
             else

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import Limen
+import LimenOIDC
 
 // A `WWW-Authenticate` header as the SDK reads it from a resource server (`BearerChallenge`: RFC 6750 auth-params,
 // RFC 9470's `max_age`). A challenge that is read has lowercased, non-empty parameter names without spaces, a

@@ -2,15 +2,21 @@ import Foundation
 import LimenOIDC
 
 extension AuthClient {
-    /// Sends a request to a resource server with the bearer token; on `401` with `error="invalid_token"` it
+    /// Sends a request to a resource server with the access token; on `401` with `error="invalid_token"` it
     /// refreshes once and retries once.
-    /// - Throws: ``LimenError/notSignedIn`` without a session; network errors as ``LimenError/network(_:)``.
+    ///
+    /// A bearer token goes as `Authorization: Bearer`. A DPoP-bound token (``TokenSet/isDPoPBound``, issued when
+    /// ``Configuration/dpop`` is set) goes as `Authorization: DPoP` with a fresh proof carrying its hash (`ath`) and
+    /// the resource server's last nonce; a `401` asking for a new nonce (`DPoP error="use_dpop_nonce"`) is answered
+    /// with one retry.
+    /// - Throws: ``LimenError/notSignedIn`` without a session; network errors as ``LimenError/network(_:)``;
+    ///   ``LimenError/oauth(_:)`` with `use_dpop_nonce` when the server refuses the nonce it asked for too.
     public func authorizedRequest(_ request: HTTPRequest) async throws(LimenError) -> HTTPResponse {
         guard let token = try await validAccessToken() else { throw .notSignedIn }
-        let first = try await send(request, bearer: token)
+        let first = try await send(request, token: token)
         guard first.status == 401, Self.isInvalidTokenChallenge(first.header("WWW-Authenticate")) else { return first }
         guard let renewed = try await refresh() else { throw .sessionExpired }
-        return try await send(request, bearer: renewed)
+        return try await send(request, token: renewed)
     }
 
     /// The signed-in user's claims from the UserInfo endpoint; also merged into the state's user claims, and kept in
@@ -22,13 +28,15 @@ extension AuthClient {
         guard let endpoint = metadata.userinfoEndpoint else {
             throw .protocolViolation(.unsupported("the UserInfo endpoint"))
         }
+        let dpop = try await dpopBinding(presenting: current)
         let info: UserInfo
         do {
             info = try await UserInfo.fetch(
                 from: endpoint,
                 accessToken: token,
                 expectedSubject: current.subject,
-                transport: configuration.transport
+                transport: configuration.transport,
+                dpop: dpop
             )
         } catch {
             throw LimenError(error)
@@ -55,7 +63,13 @@ extension AuthClient {
         return tokens
     }
 
-    private func send(_ request: HTTPRequest, bearer token: String) async throws(LimenError) -> HTTPResponse {
+    /// Sends `request` with the access token `token` of the current session, as a bearer or DPoP-bound token.
+    private func send(_ request: HTTPRequest, token: String) async throws(LimenError) -> HTTPResponse {
+        if let dpop = try await dpopBinding(presenting: tokens) {
+            return try await LimenError.mapping { () async throws(OIDCError) in
+                try await dpop.send(request, accessToken: token, through: self.configuration.transport)
+            }
+        }
         var authorized = request
         authorized.headers["Authorization"] = "Bearer \(token)"
         do {
@@ -65,7 +79,8 @@ extension AuthClient {
         }
     }
 
-    /// Whether a `WWW-Authenticate` value is a Bearer challenge with `error="invalid_token"` (RFC 6750 §3.1).
+    /// Whether a `WWW-Authenticate` value is a Bearer or DPoP challenge with `error="invalid_token"` (RFC 6750 §3.1,
+    /// RFC 9449 §7.1).
     static func isInvalidTokenChallenge(_ value: String?) -> Bool {
         BearerChallenge(value)?.error == "invalid_token"
     }

@@ -153,7 +153,8 @@ extension AuthClient {
             expiresAt: response.expiresAt(receivedAt: configuration.now()),
             scope: response.scope,
             subject: claims.subject,
-            claims: claims.all
+            claims: claims.all,
+            tokenType: response.tokenType
         )
     }
 }

@@ -55,8 +55,17 @@ public actor AuthClient {
     var lastUserInfo: UserInfo?
     private var restoreTask: Task<LimenError?, Never>?
     private var jwksCache: JWKSCache?
+    /// The provider's clock, learnt from its answers: ``configuration``'s `now`.
+    nonisolated let serverClock: ServerClock
+    /// The DPoP key of the sessions, when ``Configuration/dpop`` is set.
+    let dpopKeys: DPoPKeyStore?
+    /// The `DPoP-Nonce` each server last sent.
+    let dpopNonces = DPoPNonceCache()
 
     /// Creates a client. Call ``restore()`` (or any token call, which restores first) to read the stored session.
+    ///
+    /// The client's ``configuration`` tells the provider's time, not the device's: its `now` adds the offset between
+    /// the two, measured from the `Date` of the issuer's answers (see ``Configuration/now``).
     ///
     /// When ``Configuration/pinning`` pins a host, every request goes through the transport's pinned form, each
     /// mismatch emitting ``AuthEvent/pinningFailed(_:)``; a transport that cannot pin fails the requests to pinned hosts
@@ -64,7 +73,16 @@ public actor AuthClient {
     public init(configuration: Configuration) {
         let events = EventBus()
         var configuration = configuration
-        configuration.transport = configuration.transportEnforcingPinning { events.emit(.pinningFailed($0)) }
+        let serverClock = ServerClock(issuer: configuration.issuer, deviceNow: configuration.now)
+        configuration.transport = ServerClockTransport(
+            base: configuration.transportEnforcingPinning { events.emit(.pinningFailed($0)) }, clock: serverClock)
+        configuration.now = { serverClock.now() }
+        self.serverClock = serverClock
+        self.dpopKeys = configuration.dpop.map {
+            DPoPKeyStore(
+                source: $0, store: configuration.store, namespace: configuration.namespace,
+                logger: configuration.logger)
+        }
         self.events = events
         self.configuration = configuration
         (configuration.store as? any FieldKeyRetaining)?.retainFieldKeys(configuration.encryptionKeyOnSignOut)
@@ -187,7 +205,8 @@ public actor AuthClient {
         TokenClient(
             metadata: try await metadata(),
             authentication: configuration.clientAuthentication,
-            transport: configuration.transport
+            transport: configuration.transport,
+            dpop: try await dpopBinding()
         )
     }
 
@@ -292,6 +311,7 @@ public actor AuthClient {
         hasUnsavedSession = true
         restoreTask = Task { nil }
         await writeUnsavedSession()
+        await dpopKeys?.discard()
         stateStore.update { $0 = .ended(phase, hadSignedIn: hadSignedIn) }
     }
 

@@ -41,7 +41,9 @@ public struct Configuration: Sendable {
     public var pinning: CertificatePinning
     /// Where diagnostics go. Tokens, codes and secrets are never logged.
     public var logger: Logger
-    /// The current time; injected by tests.
+    /// The device's current time; injected by tests. An ``AuthClient`` corrects it by the provider's clock (from the
+    /// `Date` of the provider's answers) for every time decision: its own ``AuthClient/configuration`` has the
+    /// corrected clock.
     public var now: @Sendable () -> Date
     /// What every wait uses: the default transport's retry back-off and device-grant polling; injected by tests.
     public var clock: any Clock<Duration>
@@ -53,6 +55,15 @@ public struct Configuration: Sendable {
     /// configuration.encryptionKeyOnSignOut = .delete
     /// ```
     public var encryptionKeyOnSignOut: EncryptionKeyRetention = .keep
+    /// Where the DPoP key comes from (RFC 9449, see <doc:SenderConstrainedTokens>); `nil` (the default) sends bearer
+    /// requests as before. With a source, every token request carries a DPoP proof of the key, and
+    /// ``AuthClient/authorizedRequest(_:)`` presents DPoP-bound access tokens with a proof. Set it on the value:
+    ///
+    /// ```swift
+    /// var configuration = Configuration(issuer: issuer, clientID: "ios-app")
+    /// configuration.dpop = SoftwareDPoPKeys()  // or LimenApple's SecureEnclaveDPoPKeys()
+    /// ```
+    public var dpop: (any DPoPKeySource)?
     /// What ``AuthClient/signInWithApple(allowMigration:)`` asks for Apple's credential (`LimenApple`'s
     /// `AppleIDAuthorizationSheet` on Apple platforms); `nil` by default. Set it on the value after creating it.
     public var appleAuthorization: (any AppleIDAuthorizing)?

@@ -35,6 +35,8 @@ public enum LimenErrorCode: Int, Sendable, CaseIterable {
     case pinningFailed = 15
     /// ``LimenError/appToApp(_:)``.
     case appToApp = 16
+    /// ``LimenError/dpop(_:)``.
+    case dpop = 17
 }
 
 extension LimenError: CustomNSError {
@@ -76,6 +78,7 @@ extension LimenError: CustomNSError {
         case .notSignedIn: .notSignedIn
         case .pinningFailed: .pinningFailed
         case .appToApp: .appToApp
+        case .dpop: .dpop
         }
     }
 

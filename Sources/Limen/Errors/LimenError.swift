@@ -50,6 +50,8 @@ public enum LimenError: Error, Sendable, Equatable {
     /// The certificate chain `host` presented matched none of the keys pinned for it (``Configuration/pinning``,
     /// enforced): the connection was refused before the request was sent. The session is kept.
     case pinningFailed(host: String)
+    /// No DPoP proof could be made (``Configuration/dpop``): the key could not be made or could not sign.
+    case dpop(DPoPError)
 
     /// Wraps a transport's error: a refused pin as ``pinningFailed(host:)``, a transport that cannot pin as
     /// ``configuration(_:)`` with ``ConfigurationError/pinningUnavailable(host:)``, anything else as ``network(_:)``.
@@ -67,6 +69,7 @@ public enum LimenError: Error, Sendable, Equatable {
         case .network(let network): self = LimenError(network)
         case .oauth(let oauth): self = .oauth(oauth)
         case .idToken(let idToken): self = .idToken(idToken)
+        case .dpop(let dpop): self = .dpop(dpop)
         default: self = .protocolViolation(error)
         }
     }
@@ -105,6 +108,7 @@ public enum LimenError: Error, Sendable, Equatable {
         case .sessionExpired: "session_expired"
         case .notSignedIn: "not_signed_in"
         case .pinningFailed: "pinning_failed"
+        case .dpop(let error): error.code
         }
     }
 
@@ -156,6 +160,7 @@ extension LimenError: LocalizedError {
         case .notSignedIn: "Nobody is signed in."
         case .pinningFailed(let host):
             "The certificates of \(host) match none of the keys pinned for it; the connection was refused."
+        case .dpop(let error): error.errorDescription
         }
     }
 }

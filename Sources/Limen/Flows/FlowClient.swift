@@ -42,16 +42,16 @@ struct FlowClient: Sendable {
             flows: self, id: "", request: request, maxAge: options.maxAge.map(TimeInterval.init),
             method: SignInMethod(flow: name))
         let url = configuration.issuer.appendingPathComponent("flows").appendingPathComponent(name)
-        let token: String?
+        // A start for a signed-in user is an account change: a confidential client proves itself, as at /token.
+        let secret = configuration.clientSecret.map { [("client_secret", $0)] } ?? []
+        let start: HTTPRequest
         do throws(LimenError) {
-            token = carryingSession ? try await session.validAccessToken(minimumTimeToLive: nil) : nil
+            let token = carryingSession ? try await session.validAccessToken(minimumTimeToLive: nil) : nil
+            guard let token else { return await interaction.send(.form(url: url, fields), submitted: nil) }
+            start = try await session.authorizing(.form(url: url, fields + secret), with: token)
         } catch {
             return .failure(FailureNode(cause: FlowError(error)))
         }
-        guard let token else { return await interaction.send(.form(url: url, fields), submitted: nil) }
-        // A start for a signed-in user is an account change: a confidential client proves itself, as at /token.
-        let secret = configuration.clientSecret.map { [("client_secret", $0)] } ?? []
-        let start = HTTPRequest.form(url: url, fields + secret, headers: ["Authorization": "Bearer \(token)"])
         return await interaction.send(start, submitted: nil)
     }
 

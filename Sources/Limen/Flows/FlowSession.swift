@@ -5,6 +5,9 @@ import LimenOIDC
 protocol FlowSession: Sendable {
     /// The signed-in user's access token, refreshed if needed; `nil` when nobody is signed in.
     func validAccessToken(minimumTimeToLive: TimeInterval?) async throws(LimenError) -> String?
+    /// `request` carrying the access token `token`: as a bearer token, or, for a DPoP-bound session, under the `DPoP`
+    /// scheme with a proof (its `ath`, and the server's last nonce).
+    func authorizing(_ request: HTTPRequest, with token: String) async throws(LimenError) -> HTTPRequest
     /// The authorization request for a sign-in (its PKCE verifier, `state` and `nonce` redeem a flow's code).
     func authorizationRequest(redirectURI: URL, options: SignInOptions) -> AuthorizationRequest
     /// The authorization code a web session's `callback` carries, once it is checked against `request`.
@@ -16,4 +19,13 @@ protocol FlowSession: Sendable {
     /// The end of a flow that registered something for the signed-in user (a passkey, two-step sign-in): a success
     /// with the session as it is.
     func registeredForSignedInUser() -> Node
+}
+
+extension FlowSession {
+    /// `request` carrying `token` as a bearer token.
+    func authorizing(_ request: HTTPRequest, with token: String) async throws(LimenError) -> HTTPRequest {
+        var authorized = request
+        authorized.headers["Authorization"] = "Bearer \(token)"
+        return authorized
+    }
 }

@@ -17,6 +17,9 @@ public struct TokenSet: Sendable, Codable, Equatable {
     public var subject: String
     /// The validated ID token's claims (and later UserInfo claims).
     public var claims: [String: JSONValue]
+    /// The `token_type` the provider issued the access token as: `Bearer`, or `DPoP` for a token bound to the
+    /// client's DPoP key (RFC 9449 §5); `nil` in sessions stored before Limen kept it (bearer tokens).
+    public var tokenType: String?
 
     /// Creates a token set.
     public init(
@@ -26,7 +29,8 @@ public struct TokenSet: Sendable, Codable, Equatable {
         expiresAt: Date?,
         scope: String?,
         subject: String,
-        claims: [String: JSONValue]
+        claims: [String: JSONValue],
+        tokenType: String? = nil
     ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -35,6 +39,12 @@ public struct TokenSet: Sendable, Codable, Equatable {
         self.scope = scope
         self.subject = subject
         self.claims = claims
+        self.tokenType = tokenType
+    }
+
+    /// Whether the access token is DPoP-bound: presented with `Authorization: DPoP` and a proof of the key.
+    public var isDPoPBound: Bool {
+        tokenType?.caseInsensitiveCompare(DPoP.headerName) == .orderedSame
     }
 
     /// Whether the access token still has more than `leeway` seconds to live at `now`.
@@ -52,6 +62,7 @@ public struct TokenSet: Sendable, Codable, Equatable {
         next.idToken = response.idToken ?? idToken
         next.expiresAt = response.expiresAt(receivedAt: receivedAt)
         next.scope = response.scope ?? scope
+        next.tokenType = response.tokenType
         if let newClaims { next.claims = newClaims }
         return next
     }

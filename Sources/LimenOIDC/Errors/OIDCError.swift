@@ -19,6 +19,8 @@ public enum OIDCError: Error, Sendable, Equatable {
     case userInfoSubjectMismatch(expected: String, actual: String)
     /// The provider does not offer what was asked (for example no device authorization endpoint).
     case unsupported(String)
+    /// No DPoP proof could be made for the request (RFC 9449).
+    case dpop(DPoPError)
 
     /// A stable, machine-readable identifier such as `network.timeout` or `oauth.invalid_grant`.
     public var code: String {
@@ -31,6 +33,7 @@ public enum OIDCError: Error, Sendable, Equatable {
         case .invalidResponse: "protocol.invalid_response"
         case .userInfoSubjectMismatch: "userinfo.subject_mismatch"
         case .unsupported: "provider.unsupported"
+        case .dpop(let error): error.code
         }
     }
 
@@ -39,7 +42,8 @@ public enum OIDCError: Error, Sendable, Equatable {
         switch self {
         case .network(let error): error.isRetryable
         case .oauth(let error): error.isRetryable
-        case .discovery, .idToken, .authorizationResponse, .invalidResponse, .userInfoSubjectMismatch, .unsupported:
+        case .discovery, .idToken, .authorizationResponse, .invalidResponse, .userInfoSubjectMismatch, .unsupported,
+            .dpop:
             false
         }
     }
@@ -57,6 +61,7 @@ extension OIDCError: LocalizedError {
         case .invalidResponse(let endpoint, let reason): "The \(endpoint) endpoint's answer is invalid: \(reason)."
         case .userInfoSubjectMismatch: "The UserInfo response belongs to another user than the ID token."
         case .unsupported(let what): "The provider does not support \(what)."
+        case .dpop(let error): error.errorDescription ?? error.code
         }
     }
 }

@@ -22,6 +22,25 @@ enum EndpointResponse {
         return response
     }
 
+    /// Sends `request` with `accessToken`, if any, and, with `dpop`, a DPoP proof (the token then under the `DPoP`
+    /// scheme, otherwise `Bearer`); classifies the outcome as ``send(_:through:endpoint:)`` does.
+    static func send(
+        _ request: HTTPRequest,
+        accessToken: String?,
+        dpop: DPoPBinding?,
+        through transport: any HTTPTransport,
+        endpoint: String
+    ) async throws(OIDCError) -> HTTPResponse {
+        guard let dpop else {
+            var authorized = request
+            if let accessToken { authorized.headers["Authorization"] = "Bearer \(accessToken)" }
+            return try await send(authorized, through: transport, endpoint: endpoint)
+        }
+        let response = try await dpop.send(request, accessToken: accessToken, through: transport)
+        guard response.isSuccess else { throw classifyFailure(response, endpoint: endpoint) }
+        return response
+    }
+
     /// Sends `request` and decodes a 2xx JSON body as `Value`.
     static func decode<Value: Decodable>(
         _ type: Value.Type,

@@ -30,11 +30,21 @@ public struct HTTPResponse: Sendable, Equatable {
     public func retryAfter(now: Date = Date()) -> TimeInterval? {
         guard let value = header("Retry-After")?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = TimeInterval(value), seconds >= 0 { return seconds }
+        guard let date = Self.httpDate(value) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+
+    /// When the server says it sent the response: its `Date` header (RFC 9110 §6.6.1), if present and valid.
+    public var date: Date? {
+        header("Date").flatMap { Self.httpDate($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// An IMF-fixdate such as `Sun, 06 Nov 1994 08:49:37 GMT` (RFC 9110 §5.6.7).
+    private static func httpDate(_ value: String) -> Date? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
-        return max(0, date.timeIntervalSince(now))
+        return formatter.date(from: value)
     }
 }

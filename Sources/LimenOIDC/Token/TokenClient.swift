@@ -4,7 +4,8 @@ import LimenWire
 /// Talks to a provider's token endpoint and its neighbours (device authorization, revocation) for one client.
 ///
 /// Stateless: each call sends one request (or, for device polling, a bounded series) and returns a value or a typed
-/// ``OIDCError``. Secrets pass through unlogged.
+/// ``OIDCError``. Secrets pass through unlogged. With a ``DPoPBinding`` every token request carries a fresh DPoP proof
+/// (RFC 9449 §5), answering one `use_dpop_nonce` with one retry.
 ///
 /// ```swift
 /// let tokens = TokenClient(metadata: metadata, authentication: .none(clientID: "app"), transport: transport)
@@ -15,13 +16,21 @@ public struct TokenClient: Sendable {
     public let metadata: ProviderMetadata
     /// How this client authenticates.
     public let authentication: ClientAuthentication
+    /// The DPoP key, nonces and clock of token requests; `nil` for bearer tokens.
+    public let dpop: DPoPBinding?
     let transport: any HTTPTransport
 
-    /// Creates a client.
-    public init(metadata: ProviderMetadata, authentication: ClientAuthentication, transport: any HTTPTransport) {
+    /// Creates a client; with `dpop`, every token request carries a DPoP proof.
+    public init(
+        metadata: ProviderMetadata,
+        authentication: ClientAuthentication,
+        transport: any HTTPTransport,
+        dpop: DPoPBinding? = nil
+    ) {
         self.metadata = metadata
         self.authentication = authentication
         self.transport = transport
+        self.dpop = dpop
     }
 
     /// Exchanges an authorization code with its PKCE verifier (RFC 6749 §4.1.3, RFC 7636 §4.5).
@@ -54,12 +63,9 @@ public struct TokenClient: Sendable {
     /// Posts a grant to the token endpoint and checks the answer's shape.
     func requestToken(_ fields: [(String, String)]) async throws(OIDCError) -> TokenResponse {
         let request = authentication.formRequest(url: metadata.tokenEndpoint, fields: fields)
-        let response = try await EndpointResponse.decode(
-            TokenResponse.self,
-            sending: request,
-            through: transport,
-            endpoint: "token"
-        )
+        let answer = try await EndpointResponse.send(
+            request, accessToken: nil, dpop: dpop, through: transport, endpoint: "token")
+        let response = try EndpointResponse.decode(TokenResponse.self, from: answer.body, endpoint: "token")
         guard !response.accessToken.isEmpty else {
             throw .invalidResponse(endpoint: "token", reason: "empty access_token")
         }

@@ -8,12 +8,15 @@ public enum DPoPError: Error, Sendable, Equatable {
     case invalidTargetURL
     /// The key did not sign the proof; the associated value is the signing library's description.
     case signingFailed(String)
+    /// No key could be made or found (a Secure Enclave refusing to make one); the associated value says why.
+    case keyUnavailable(String)
 
     /// A stable, machine-readable identifier: `dpop.` followed by the failure.
     public var code: String {
         switch self {
         case .invalidTargetURL: "dpop.invalid_target_url"
         case .signingFailed: "dpop.signing_failed"
+        case .keyUnavailable: "dpop.key_unavailable"
         }
     }
 }
@@ -24,6 +27,7 @@ extension DPoPError: LocalizedError {
         switch self {
         case .invalidTargetURL: "A DPoP proof needs an absolute http or https URL."
         case .signingFailed(let reason): "The DPoP key could not sign the proof: \(reason)"
+        case .keyUnavailable(let reason): "No DPoP key could be made: \(reason)"
         }
     }
 }

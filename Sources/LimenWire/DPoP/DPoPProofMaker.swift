@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 
-/// Makes DPoP proofs (RFC 9449 §4): compact JWS signed with ES256 by a client's own P-256 key, whose public half rides
-/// in the header, binding each request (and the access token it carries) to that key.
+/// Makes DPoP proofs (RFC 9449 §4): compact JWS signed with ES256 by a client's own P-256 key (any ``DPoPKey``), whose
+/// public half rides in the header, binding each request (and the access token it carries) to that key.
 ///
 /// One maker per key; keep the key for as long as the tokens bound to it live. Every proof has a fresh `jti`.
 ///
@@ -25,14 +25,20 @@ public struct DPoPProofMaker: Sendable {
     /// authorization request (RFC 9449 §10).
     public let thumbprint: String
 
-    private let privateKey: P256.Signing.PrivateKey
+    /// The key that signs the proofs.
+    public let key: any DPoPKey
     /// The base64url of the protected header, the same for every proof of this key.
     private let encodedHeader: String
 
-    /// A maker signing with `privateKey`.
+    /// A maker signing with a swift-crypto `privateKey`.
     public init(privateKey: P256.Signing.PrivateKey) {
-        self.privateKey = privateKey
-        let point = privateKey.publicKey.rawRepresentation  // x ‖ y, 32 bytes each
+        self.init(key: SoftwareDPoPKey(privateKey: privateKey))
+    }
+
+    /// A maker signing with `key`.
+    public init(key: any DPoPKey) {
+        self.key = key
+        let point = key.publicKey.rawRepresentation  // x ‖ y, 32 bytes each
         let jwk: [String: JSONValue] = [
             "kty": .string("EC"), "crv": .string("P-256"),
             "x": .string(Base64URL.encode(point.prefix(32))), "y": .string(Base64URL.encode(point.suffix(32))),
@@ -75,7 +81,7 @@ public struct DPoPProofMaker: Sendable {
         let signingInput = encodedHeader + "." + Base64URL.encode(JSONValue.object(claims).serialized())
         let signature: P256.Signing.ECDSASignature
         do {
-            signature = try privateKey.signature(for: Data(signingInput.utf8))
+            signature = try key.signature(for: Data(signingInput.utf8))
         } catch {
             throw .signingFailed(String(describing: error))
         }

@@ -78,6 +78,10 @@ public struct OAuthError: Error, Sendable, Equatable {
         public static let expiredToken: ErrorCode = "expired_token"
         /// Bearer token rejected by a resource server (RFC 6750 §3.1).
         public static let invalidToken: ErrorCode = "invalid_token"
+        /// DPoP: the proof must carry the nonce the server sent in `DPoP-Nonce` (RFC 9449 §8, §9).
+        public static let useDPoPNonce: ErrorCode = "use_dpop_nonce"
+        /// DPoP: the proof was refused (RFC 9449 §5, §7.1).
+        public static let invalidDPoPProof: ErrorCode = "invalid_dpop_proof"
     }
 }
 

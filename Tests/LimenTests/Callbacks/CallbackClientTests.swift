@@ -43,6 +43,7 @@ struct CallbackClientTests {
             (.notSignedIn, 14),
             (.pinningFailed(host: "id.example.com"), 15),
             (.appToApp(.loginRequired), 16),
+            (.dpop(.keyUnavailable("no Secure Enclave")), 17),
         ])
     func nsErrors(error: LimenError, number: Int) {
         let bridged = error as NSError
@@ -57,7 +58,7 @@ struct CallbackClientTests {
     @Test("the numbers are one per case and never reused")
     func numbersAreStable() {
         let numbers = LimenErrorCode.allCases.map(\.rawValue)
-        #expect(numbers == Array(1...16))
+        #expect(numbers == Array(1...17))
     }
 
     /// On Apple platforms the main actor is the main thread; Linux's test runner keeps it on another thread, so the

@@ -1,18 +1,21 @@
-/// A `WWW-Authenticate: Bearer` challenge (RFC 6750 §3) read into its auth-params: `error`, `error_description`,
-/// `scope`, and RFC 9470's `max_age` and `acr_values`. Values are tokens or quoted strings (RFC 9110 §11.2), so a comma
+/// A `WWW-Authenticate: Bearer` challenge (RFC 6750 §3), or the `DPoP` challenge of a resource server that takes
+/// DPoP-bound tokens (RFC 9449 §7.1), read into its auth-params: `error`, `error_description`, `scope`, RFC 9449's
+/// `algs`, and RFC 9470's `max_age` and `acr_values`. Values are tokens or quoted strings (RFC 9110 §11.2), so a comma
 /// or an `=` inside quotes stays in its value. Fuzzed by `Fuzz/BearerChallenge`.
 package struct BearerChallenge: Sendable, Equatable {
     /// The auth-params by lowercased name, quoted strings unquoted.
     package let parameters: [String: String]
+    /// The scheme, lowercased: `bearer` or `dpop`.
+    package let scheme: String
 
-    /// The challenge in `header`, or `nil` when it is not a Bearer challenge.
+    /// The challenge in `header`, or `nil` when it is neither a Bearer nor a DPoP challenge.
     package init?(_ header: String?) {
         guard let header, header.count <= 8 * 1024 else { return nil }
         var rest = Substring(header).drop { $0 == " " }
-        guard rest.prefix(6).lowercased() == "bearer", rest.dropFirst(6).first.map({ $0 == " " }) ?? true else {
-            return nil
-        }
-        rest = rest.dropFirst(6)
+        let scheme = rest.prefix { $0 != " " }.lowercased()
+        guard scheme == "bearer" || scheme == "dpop" else { return nil }
+        rest = rest.dropFirst(scheme.count)
+        self.scheme = scheme
         var parameters: [String: String] = [:]
         while let (name, value, remainder) = Self.parameter(in: rest) {
             if parameters[name] == nil { parameters[name] = value }

@@ -1,0 +1,80 @@
+import Foundation
+import Limen
+import LimenOIDC
+import TestSupport
+import Testing
+
+/// A DPoP session (``Configuration/dpop``) against a provider on a loopback server: what ``AuthClient`` sends with a
+/// DPoP-bound token, and with a bearer token the provider chose to issue instead (RFC 9449 §5).
+@Suite("DPoP sessions: the token type decides the scheme")
+struct DPoPSessionTests {
+    static let bearerTokens =
+        #"{"access_token":"at-new","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-2"}"#
+
+    /// A client with DPoP on and a stored DPoP-bound session, of a provider whose token endpoint answers `tokens`.
+    func withClient(tokens: String, _ body: (AuthClient, TestHTTPServer) async throws -> Void) async throws {
+        let issuer = IssuerBox()
+        let routes: [String: TestHTTPServer.Handler] = [
+            "GET /.well-known/openid-configuration": { _ in
+                let base = await issuer.value
+                return .json(
+                    #"{"issuer":"\#(base)","authorization_endpoint":"\#(base)/authorize","token_endpoint":"\#(base)/token"}"#
+                )
+            },
+            "POST /token": { _ in .json(tokens) },
+            "GET /api": { _ in .json("{}") },
+        ]
+        try await TestHTTPServer.withServer(routes) { server in
+            await issuer.set(server.baseURL.absoluteString)
+            let store = MemoryStore()
+            let session = TokenSet(
+                accessToken: "at-old", refreshToken: "rt-1", idToken: nil, expiresAt: Date().addingTimeInterval(3600),
+                scope: "openid", subject: "alice", claims: [:], tokenType: "DPoP")
+            try await store.write(try JSONEncoder().encode(session), for: "default.session")
+            var configuration = Configuration(
+                issuer: server.baseURL, clientID: "app", store: store, transport: URLSessionTransport())
+            configuration.dpop = SoftwareDPoPKeys()
+            try await body(AuthClient(configuration: configuration), server)
+        }
+    }
+
+    @Test("a DPoP-bound token goes as Authorization: DPoP with a proof carrying its ath")
+    func dpopBound() async throws {
+        try await withClient(tokens: Self.bearerTokens) { client, server in
+            let response = try await client.authorizedRequest(HTTPRequest(url: server.url("api")))
+            #expect(response.status == 200)
+            let sent = try #require(await server.log.requests.last { $0.path == "/api" })
+            #expect(sent.header("Authorization") == "DPoP at-old")
+            let proof = try #require(sent.header("DPoP"))
+            let claims = try UnverifiedJWT(proof).claims
+            #expect(claims["ath"] == .string(DPoP.accessTokenHash(of: "at-old")))
+            #expect(claims["htm"] == "GET")
+        }
+    }
+
+    @Test(
+        "a provider that answers a DPoP refresh with a Bearer token: kept as Bearer, and sent as one, without a proof")
+    func bearerAnswer() async throws {
+        try await withClient(tokens: Self.bearerTokens) { client, server in
+            #expect(try await client.refresh() == "at-new")
+            let refresh = try #require(await server.log.requests.last { $0.path == "/token" })
+            #expect(refresh.header("DPoP") != nil, "the token request carried a proof")
+            let tokens = try #require(await client.currentTokens())
+            #expect(tokens.tokenType == "Bearer" && !tokens.isDPoPBound)
+            _ = try await client.authorizedRequest(HTTPRequest(url: server.url("api")))
+            let sent = try #require(await server.log.requests.last { $0.path == "/api" })
+            #expect(sent.header("Authorization") == "Bearer at-new")
+            #expect(sent.header("DPoP") == nil)
+        }
+    }
+
+    @Test("signing out deletes the DPoP key from the store")
+    func signOutDeletesKey() async throws {
+        try await withClient(tokens: Self.bearerTokens) { client, server in
+            _ = try await client.authorizedRequest(HTTPRequest(url: server.url("api")))
+            #expect(try await client.configuration.store.read("default.dpop_key") != nil)
+            _ = await client.signOut(revoke: false)
+            #expect(try await client.configuration.store.read("default.dpop_key") == nil)
+        }
+    }
+}
