@@ -22,7 +22,7 @@ extension AuthClient {
                 throw .configuration(.missingKey("redirectURI"))
             }
             let metadata = try await metadata()
-            let request = authorizationRequest(redirectURI: redirect, options: options)
+            let request = try await authorizationRequest(redirectURI: redirect, options: options)
             let callback: URL
             do throws(UserAgentError) {
                 callback = try await userAgent.authorize(
@@ -120,8 +120,11 @@ extension AuthClient {
         }
     }
 
-    /// The authorization request for a sign-in.
-    nonisolated func authorizationRequest(redirectURI: URL, options: SignInOptions) -> AuthorizationRequest {
+    /// The authorization request for a sign-in; with ``Configuration/dpop``, its code bound to the DPoP key that will
+    /// redeem it (`dpop_jkt`).
+    func authorizationRequest(redirectURI: URL, options: SignInOptions) async throws(LimenError)
+        -> AuthorizationRequest
+    {
         var request = AuthorizationRequest(
             clientID: configuration.clientID,
             redirectURI: redirectURI,
@@ -135,6 +138,7 @@ extension AuthClient {
         request.uiLocales = options.uiLocales
         request.additionalParameters = options.additionalParameters
         if let provider = options.identityProvider { request.additionalParameters["idp_hint"] = provider }
+        request.dpopJKT = try await dpopBinding()?.maker.thumbprint
         return request
     }
 

@@ -24,7 +24,12 @@ struct FlowClient: Sendable {
         guard let redirectURI = configuration.redirectURI else {
             return .failure(FailureNode(cause: .client(.configuration(.missingKey("redirectURI")))))
         }
-        let request = session.authorizationRequest(redirectURI: redirectURI, options: options)
+        let request: AuthorizationRequest
+        do throws(LimenError) {
+            request = try await session.authorizationRequest(redirectURI: redirectURI, options: options)
+        } catch {
+            return .failure(FailureNode(cause: FlowError(error)))
+        }
         let fields =
             [
                 ("client_id", request.clientID), ("redirect_uri", redirectURI.absoluteString),
@@ -36,6 +41,7 @@ struct FlowClient: Sendable {
                 ("ui_locales", options.uiLocales.isEmpty ? nil : options.uiLocales.joined(separator: " ")),
                 ("acr_values", options.acrValues.isEmpty ? nil : options.acrValues.joined(separator: " ")),
                 ("allow_migration", options.allowMigration.map { $0 ? "true" : "false" }),
+                ("dpop_jkt", request.dpopJKT),
                 ("action", action),
             ])
         let interaction = FlowInteraction(

@@ -8,8 +8,10 @@ protocol FlowSession: Sendable {
     /// `request` carrying the access token `token`: as a bearer token, or, for a DPoP-bound session, under the `DPoP`
     /// scheme with a proof (its `ath`, and the server's last nonce).
     func authorizing(_ request: HTTPRequest, with token: String) async throws(LimenError) -> HTTPRequest
-    /// The authorization request for a sign-in (its PKCE verifier, `state` and `nonce` redeem a flow's code).
-    func authorizationRequest(redirectURI: URL, options: SignInOptions) -> AuthorizationRequest
+    /// The authorization request for a sign-in (its PKCE verifier, `state` and `nonce` redeem a flow's code; its
+    /// `dpop_jkt` binds the code to the session's DPoP key).
+    func authorizationRequest(redirectURI: URL, options: SignInOptions) async throws(LimenError)
+        -> AuthorizationRequest
     /// The authorization code a web session's `callback` carries, once it is checked against `request`.
     func authorizationCode(of callback: URL, answering request: AuthorizationRequest) async throws(LimenError)
         -> String

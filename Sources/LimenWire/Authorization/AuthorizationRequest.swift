@@ -38,6 +38,9 @@ public struct AuthorizationRequest: Sendable, Equatable {
     public var uiLocales: [String]
     /// A request object JWT (`request`, OpenID Connect Core §6.1).
     public var requestObject: String?
+    /// The thumbprint of the DPoP key the code will be redeemed with (`dpop_jkt`, RFC 9449 §10): the provider binds the
+    /// code to it, so a code intercepted on the way back is worthless without the key.
+    public var dpopJKT: String?
     /// Further parameters, sent after the standard ones; they never replace a standard parameter.
     public var additionalParameters: [String: String]
 
@@ -88,6 +91,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
             ("acr_values", acrValues.isEmpty ? nil : acrValues.joined(separator: " ")),
             ("ui_locales", uiLocales.isEmpty ? nil : uiLocales.joined(separator: " ")),
             ("request", requestObject),
+            ("dpop_jkt", dpopJKT),
         ]
         fields += FormEncoding.present(optional)
         let standard = Set(fields.map(\.0))

@@ -8,6 +8,7 @@ import Testing
 /// DPoP-bound token, and with a bearer token the provider chose to issue instead (RFC 9449 §5).
 @Suite("DPoP sessions: the token type decides the scheme")
 struct DPoPSessionTests {
+    static let flowFailure = #"{"interaction":"i-1","node":{"type":"failure","code":"x","message":"x"}}"#
     static let bearerTokens =
         #"{"access_token":"at-new","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-2"}"#
 
@@ -23,6 +24,7 @@ struct DPoPSessionTests {
             },
             "POST /token": { _ in .json(tokens) },
             "GET /api": { _ in .json("{}") },
+            "POST /flows/sign-in": { _ in .json(Self.flowFailure) },
         ]
         try await TestHTTPServer.withServer(routes) { server in
             await issuer.set(server.baseURL.absoluteString)
@@ -34,6 +36,7 @@ struct DPoPSessionTests {
             var configuration = Configuration(
                 issuer: server.baseURL, clientID: "app", store: store, transport: URLSessionTransport())
             configuration.dpop = SoftwareDPoPKeys()
+            configuration.redirectURI = URL(string: "com.example.app:/cb")
             try await body(AuthClient(configuration: configuration), server)
         }
     }
@@ -65,6 +68,20 @@ struct DPoPSessionTests {
             let sent = try #require(await server.log.requests.last { $0.path == "/api" })
             #expect(sent.header("Authorization") == "Bearer at-new")
             #expect(sent.header("DPoP") == nil)
+        }
+    }
+
+    @Test("a flow start binds its code to the session's DPoP key: dpop_jkt is the thumbprint of the proofs' key")
+    func codeBoundToKey() async throws {
+        try await withClient(tokens: Self.bearerTokens) { client, server in
+            _ = await client.startFlow("sign-in")
+            let start = try #require(await server.log.requests.last { $0.path == "/flows/sign-in" })
+            let bound = try #require(start.form["dpop_jkt"])
+            _ = try await client.authorizedRequest(HTTPRequest(url: server.url("api")))
+            let sent = try #require(await server.log.requests.last { $0.path == "/api" })
+            let proof = try UnverifiedJWT(try #require(sent.header("DPoP")))
+            let key = JSONWebKey(parameters: try #require(proof.header["jwk"]?.objectValue))
+            #expect(bound == key.thumbprint)
         }
     }
 
