@@ -49,6 +49,67 @@ extension ChromiumPeerTests {
     }
 }
 
+extension ChromiumPeerTests {
+    @Test(
+        "the account page adds a passkey from Chromium's authenticator and sets up two-step sign-in; both then sign in, and both pages pass axe-core"
+    )
+    func accountPasskeyAndTwoStep() async throws {
+        let onLocalhost: (inout ServerConfiguration) -> Void = { $0.host = "localhost" }
+        try await withLiveServer(configure: onLocalhost) { provider, issuer in
+            let client = try await ChromiumPeer.registerClient(in: provider, firstParty: true)
+            try await provider.installProfileSchema()
+            let user = try await provider.accounts.signUp(
+                email: "mary@example.com", password: "a long enough password", name: "Mary")
+            let output = try await PythonPeer.run([
+                ChromiumPeer.accountPasskeysScript.path, "--issuer", issuer, "--client-id", client.id, "--email",
+                "mary@example.com", "--password", "a long enough password",
+            ])
+            let summary = try JSONDecoder().decode(AccountPasskeysSummary.self, from: output)
+            #expect(summary.added == ["The passkey is saved: next time, sign in with it."])
+            #expect(summary.listed.count == 1)
+            #expect(summary.listed.first?.hasPrefix("Chromium: created ") == true)
+            #expect(try await provider.store.passkeyCredentials(userID: user.id).map(\.name) == ["Chromium"])
+            #expect(summary.credentials == 1, "the browser's authenticator holds the passkey")
+            for code in [summary.passwordCode, summary.passkeyCode, summary.secondStepCode] {
+                let redeemed = try await provider.store.redeemedCode(
+                    hash: RandomIdentifier.hash(try #require(code)), now: provider.now(), clientID: client.id)
+                #expect(redeemed?.subject == user.id)
+            }
+            #expect(summary.twoStep == ["Two-step sign-in is on; 10 recovery codes left."])
+            #expect(summary.recoveryCodes == 10)
+            for axe in [summary.axePasskeys, summary.axeSetup] {
+                #expect(axe.passes > 10, "axe-core ran its rules")
+                #expect(axe.violations.isEmpty, "\(axe.violations)")
+            }
+        }
+    }
+}
+
+/// What `account_passkeys.py` prints.
+private struct AccountPasskeysSummary: Decodable {
+    let passwordCode: String?
+    let added: [String]
+    let listed: [String]
+    let axePasskeys: PasskeyBrowserSummary.Axe
+    let passkeyCode: String?
+    let axeSetup: PasskeyBrowserSummary.Axe
+    let twoStep: [String]
+    let recoveryCodes: Int
+    let secondStepCode: String?
+    let credentials: Int
+
+    enum CodingKeys: String, CodingKey {
+        case added, listed, credentials
+        case passwordCode = "password_code"
+        case axePasskeys = "axe_passkeys"
+        case passkeyCode = "passkey_code"
+        case axeSetup = "axe_setup"
+        case twoStep = "two_step"
+        case recoveryCodes = "recovery_codes"
+        case secondStepCode = "second_step_code"
+    }
+}
+
 /// What `passkey.py` prints.
 private struct PasskeyBrowserSummary: Decodable {
     struct Axe: Decodable {

@@ -12,6 +12,7 @@ enum PageTemplates {
         "logout": logout,
         "device": device,
         "account": account,
+        "account-security": accountSecurity,
         "email-link": emailLink,
         "email-link-elsewhere": emailLinkElsewhere,
         "field-aria": fieldAria,

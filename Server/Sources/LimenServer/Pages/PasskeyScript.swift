@@ -36,4 +36,7 @@ enum PasskeyScript {
 
     /// The SHA-256 source expression that allows ``text``.
     static let source = "'sha256-\(Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString())'"
+
+    /// ``Pages/contentSecurityPolicy`` with `script-src` allowing ``text`` only.
+    static let contentSecurityPolicy = Pages.contentSecurityPolicy + "; script-src \(source)"
 }
