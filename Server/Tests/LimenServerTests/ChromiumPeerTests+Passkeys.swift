@@ -51,7 +51,7 @@ extension ChromiumPeerTests {
 
 extension ChromiumPeerTests {
     @Test(
-        "the account page adds a passkey from Chromium's authenticator and sets up two-step sign-in; both then sign in, and both pages pass axe-core"
+        "the account page adds a passkey from Chromium's authenticator, which signs in by the button and by autofill; two-step sign-in set up there completes a password sign-in; both pages pass axe-core"
     )
     func accountPasskeyAndTwoStep() async throws {
         let onLocalhost: (inout ServerConfiguration) -> Void = { $0.host = "localhost" }
@@ -71,7 +71,9 @@ extension ChromiumPeerTests {
             #expect(try await provider.store.passkeyCredentials(userID: user.id).map(\.name) == ["Chromium"])
             #expect(summary.credentials == 1, "the browser's authenticator holds the passkey")
             // Signing out everywhere ends the earlier codes too: the last one, after the second step, is redeemed.
-            #expect(summary.passwordCode != nil && summary.passkeyCode != nil, "both sign-ins reached the client")
+            #expect(
+                summary.passwordCode != nil && summary.passkeyCode != nil && summary.autofillCode != nil,
+                "the sign-ins with the password, the passkey button and the passkey from autofill reached the client")
             let passkey = try #require(try await provider.store.passkeyCredentials(userID: user.id).first)
             #expect(passkey.lastUsedAt != nil, "the passkey signed in")
             let redeemed = try await provider.store.redeemedCode(
@@ -95,6 +97,7 @@ private struct AccountPasskeysSummary: Decodable {
     let listed: [String]
     let axePasskeys: PasskeyBrowserSummary.Axe
     let passkeyCode: String?
+    let autofillCode: String?
     let axeSetup: PasskeyBrowserSummary.Axe
     let twoStep: [String]
     let recoveryCodes: Int
@@ -106,6 +109,7 @@ private struct AccountPasskeysSummary: Decodable {
         case passwordCode = "password_code"
         case axePasskeys = "axe_passkeys"
         case passkeyCode = "passkey_code"
+        case autofillCode = "autofill_code"
         case axeSetup = "axe_setup"
         case twoStep = "two_step"
         case recoveryCodes = "recovery_codes"

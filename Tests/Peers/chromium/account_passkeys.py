@@ -5,7 +5,8 @@ verification, presence simulated) creates and holds the passkey.
 
 As a user would: signs in with the email and password through a client's authorization request, opens /account, names
 and adds a passkey (the page's script runs the WebAuthn ceremony; the page with the passkey listed is checked with
-axe-core), signs out everywhere, and signs in again with "Sign in with a passkey". Then on /account sets up an
+axe-core), signs out everywhere, and signs in again with "Sign in with a passkey", then again by picking the passkey
+from the email field's autofill (conditional mediation). Then on /account sets up an
 authenticator app (the set-up page checked with axe-core) with a pyotp code, reads the recovery codes, signs out
 everywhere, and signs in with the password: the second step asks for a code, and a pyotp code of a later time step
 than the one used completes it.
@@ -24,8 +25,8 @@ from axe_core_python.selenium import Axe
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticatorOptions
 
-from sign_in import (CALLBACK_PATH, Callback, authorization_url, click_for_new_page, fail, start_browser,
-                     start_callback_server, wait_for_heading, wait_until)
+from sign_in import (CALLBACK_PATH, Callback, authorization_url, click_for_new_page, fail, simulate_presence,
+                     start_browser, start_callback_server, wait_for_heading, wait_until)
 
 
 def axe_summary(driver):
@@ -73,7 +74,9 @@ def main():
             wait_for_heading(driver, "Your account")
 
     def sign_out_everywhere():
-        account("sign_out_everywhere")
+        account(None)
+        driver.find_element(By.CSS_SELECTOR, "button[value=sign_out_everywhere]").click()
+        wait_for_heading(driver, "Signed out everywhere")
 
     try:
         options = VirtualAuthenticatorOptions()
@@ -97,13 +100,21 @@ def main():
         listed = texts(driver, ".passkey-details")
         axe_passkeys = axe_summary(driver)
 
-        driver.find_element(By.CSS_SELECTOR, "button[value=sign_out_everywhere]").click()
-        wait_for_heading(driver, "Signed out everywhere")
+        sign_out_everywhere()
+        # Presence off on the sign-in page, whose autofill request would otherwise sign in before the button.
+        simulate_presence(driver, False)
         sign_in_page()
         click_for_new_page(driver, "button[value=passkey]")
         wait_for_heading(driver, "Sign in with a passkey")
+        simulate_presence(driver, True)
         driver.find_element(By.CSS_SELECTOR, "button[data-passkey]").click()
         passkey_code = called_back()
+
+        # Autofill: the sign-in page's script starts a conditional request, which the virtual authenticator (presence
+        # simulated) answers at once with the passkey.
+        sign_out_everywhere()
+        driver.get(authorization_url(args.issuer, args.client_id, redirect_uri, secrets.token_urlsafe(8)))
+        autofill_code = called_back()
 
         account("set_up_totp")
         axe_setup = axe_summary(driver)
@@ -115,8 +126,8 @@ def main():
         two_step = texts(driver, "#two-step-status")
         recovery_codes = texts(driver, "#recovery-codes li")
 
-        driver.find_element(By.CSS_SELECTOR, "button[value=sign_out_everywhere]").click()
-        wait_for_heading(driver, "Signed out everywhere")
+        sign_out_everywhere()
+        simulate_presence(driver, False)
         sign_in_page()
         password()
         wait_for_heading(driver, "Two-step sign-in")
@@ -136,6 +147,7 @@ def main():
         "listed": listed,
         "axe_passkeys": axe_passkeys,
         "passkey_code": passkey_code,
+        "autofill_code": autofill_code,
         "axe_setup": axe_setup,
         "two_step": two_step,
         "recovery_codes": len(recovery_codes),

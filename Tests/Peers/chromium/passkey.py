@@ -22,8 +22,8 @@ from axe_core_python.selenium import Axe
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.virtual_authenticator import Credential, VirtualAuthenticatorOptions
 
-from sign_in import (CALLBACK_PATH, Callback, authorization_url, click_for_new_page, fail, start_browser,
-                     start_callback_server, wait_for_heading, wait_until)
+from sign_in import (CALLBACK_PATH, Callback, authorization_url, click_for_new_page, fail, simulate_presence,
+                     start_browser, start_callback_server, wait_for_heading, wait_until)
 
 
 def decode(text):
@@ -50,11 +50,14 @@ def main():
             decode(args.private_key), 0))
 
         redirect_uri = f"http://127.0.0.1:{server.server_port}{CALLBACK_PATH}"
+        # Off on the sign-in page, whose autofill request would otherwise sign in before the button is pressed.
+        simulate_presence(driver, False)
         driver.get(authorization_url(args.issuer, args.client_id, redirect_uri, secrets.token_urlsafe(8)))
         wait_for_heading(driver, "Sign in")
         click_for_new_page(driver, "button[value=passkey]")
         wait_for_heading(driver, "Sign in with a passkey")
         results = Axe().run(driver)
+        simulate_presence(driver, True)
         driver.find_element(By.CSS_SELECTOR, "button[data-passkey]").click()
         wait_until(driver, lambda d: d.current_url.startswith(redirect_uri))
         if not Callback.received:

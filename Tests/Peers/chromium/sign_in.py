@@ -154,6 +154,13 @@ def last_link(mail_dir, count_before):
     return match.group(0)
 
 
+def simulate_presence(driver, enabled):
+    """Turns the virtual authenticator's automatic presence simulation on or off (CDP's WebAuthn domain). While it is
+    off, a sign-in page's conditional (autofill) passkey request stays pending instead of signing in at once."""
+    driver.execute_cdp_cmd("WebAuthn.setAutomaticPresenceSimulation",
+                           {"authenticatorId": driver.virtual_authenticator_id, "enabled": enabled})
+
+
 def click_for_new_page(driver, selector):
     """Clicks `selector` and waits for the document it loads: the current one is marked first, so an answer that looks
     the same (the page again, with an error) is told from it."""
