@@ -64,7 +64,9 @@ extension ChromiumPeerTests {
                 ChromiumPeer.accountPasskeysScript.path, "--issuer", issuer, "--client-id", client.id, "--email",
                 "mary@example.com", "--password", "a long enough password",
             ])
-            let summary = try JSONDecoder().decode(AccountPasskeysSummary.self, from: output)
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            let summary = try decoder.decode(AccountPasskeysSummary.self, from: output)
             #expect(summary.added == ["The passkey is saved: next time, sign in with it."])
             #expect(summary.listed.count == 1)
             #expect(summary.listed.first?.hasPrefix("Chromium: created ") == true)
@@ -90,7 +92,7 @@ extension ChromiumPeerTests {
     }
 }
 
-/// What `account_passkeys.py` prints.
+/// What `account_passkeys.py` prints (its keys in snake case).
 private struct AccountPasskeysSummary: Decodable {
     let passwordCode: String?
     let added: [String]
@@ -103,18 +105,6 @@ private struct AccountPasskeysSummary: Decodable {
     let recoveryCodes: Int
     let secondStepCode: String?
     let credentials: Int
-
-    enum CodingKeys: String, CodingKey {
-        case added, listed, credentials
-        case passwordCode = "password_code"
-        case axePasskeys = "axe_passkeys"
-        case passkeyCode = "passkey_code"
-        case autofillCode = "autofill_code"
-        case axeSetup = "axe_setup"
-        case twoStep = "two_step"
-        case recoveryCodes = "recovery_codes"
-        case secondStepCode = "second_step_code"
-    }
 }
 
 /// What `passkey.py` prints.

@@ -21,17 +21,16 @@ import secrets
 import time
 
 import pyotp
-from axe_core_python.selenium import Axe
 from selenium.webdriver.common.by import By
-from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticatorOptions
 
-from sign_in import (CALLBACK_PATH, Callback, authorization_url, click_for_new_page, fail, simulate_presence,
-                     start_browser, start_callback_server, wait_for_heading, wait_until)
+from sign_in import (CALLBACK_PATH, PageAxe, Callback, add_platform_authenticator, authorization_url,
+                     click_for_new_page, fail, simulate_presence, start_browser, start_callback_server,
+                     wait_for_heading, wait_until)
 
 
 def axe_summary(driver):
     """axe-core's results for the current page: how many rules passed, and the IDs of those violated."""
-    results = Axe().run(driver)
+    results = PageAxe().run(driver)
     return {
         "passes": len(results.get("passes", [])),
         "violations": [violation["id"] for violation in results.get("violations", [])],
@@ -79,14 +78,7 @@ def main():
         wait_for_heading(driver, "Signed out everywhere")
 
     try:
-        options = VirtualAuthenticatorOptions()
-        options.protocol = VirtualAuthenticatorOptions.Protocol.CTAP2
-        options.transport = VirtualAuthenticatorOptions.Transport.INTERNAL
-        options.has_resident_key = True
-        options.has_user_verification = True
-        options.is_user_verified = True
-        options.is_user_consenting = True
-        driver.add_virtual_authenticator(options)
+        add_platform_authenticator(driver)
 
         sign_in_page()
         password()
