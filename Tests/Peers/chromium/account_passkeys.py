@@ -53,6 +53,9 @@ def main():
     def sign_in_page():
         driver.get(authorization_url(args.issuer, args.client_id, redirect_uri, secrets.token_urlsafe(8)))
         wait_for_heading(driver, "Sign in")
+        # The autofill's request has fetched the passkey page (which moves the sign-in request there) and waits.
+        wait_until(driver, lambda d: d.execute_script(
+            "return document.documentElement.getAttribute('data-passkey-autofill') === 'pending'"))
 
     def called_back():
         wait_until(driver, lambda d: d.current_url.startswith(redirect_uri))

@@ -54,6 +54,8 @@ enum PasskeyScript {
             var button = page.querySelector("button[data-passkey]");
             if (!field || !button) { return; }
             var options = JSON.parse(field.getAttribute("data-options"));
+            // The passkey page's interaction is the request's now: a test waits for this before pressing a button.
+            document.documentElement.setAttribute("data-passkey-autofill", "pending");
             return navigator.credentials.get({
               mediation: "conditional", publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options)
             }).then(function (credential) {
