@@ -208,7 +208,8 @@ struct ClientBrandingTests {
             let page = try await browser.send(fixture.client, SignInFixture.authorizeURI(client: "web"))
             #expect(page.status == .ok)
             #expect(
-                page.headers[.contentSecurityPolicy] == Pages.contentSecurityPolicy + PasskeyScript.directives, "\(member)")
+                page.headers[.contentSecurityPolicy] == Pages.contentSecurityPolicy + PasskeyScript.directives,
+                "\(member)")
             #expect(!page.body.contains("<img") && !page.body.contains("<style>"))
         }
     }
