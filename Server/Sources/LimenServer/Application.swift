@@ -60,7 +60,11 @@ public enum LimenServerApplication {
             to: router, engine: composition.flowEngine, gate: composition.accountChangeGate,
             proxies: composition.configuration.trustedProxies, signInLimiter: limiters.signIn, now: composition.now)
         EmailLinkRoutes.add(to: router, responder: signIn)
-        AccountRoutes.add(to: router, responder: signIn, profiles: profiles)
+        AccountRoutes.add(
+            to: router, responder: signIn, profiles: profiles,
+            security: AccountSecurityForms(
+                services: composition.flowServices, keys: composition.derivedKeys,
+                maxAge: composition.accountChangeGate.maxAge))
         FederationRoutes.add(to: router, responder: signIn)
         AppToAppRoutes.add(
             to: router,

@@ -13,7 +13,7 @@ import Testing
 @Suite("The hosted account page: /account")
 struct AccountPageTests {
     /// A browser signed in as the fixture's user, with the profile schema stored, on its account page.
-    private static func signedIn(_ fixture: SignInFixture) async throws -> (Browser, Page) {
+    static func signedIn(_ fixture: SignInFixture) async throws -> (Browser, Page) {
         try await fixture.provider.installProfileSchema()
         var browser = Browser()
         _ = try await browser.signIn(

@@ -115,7 +115,11 @@ struct BrowserSessionTests {
             #expect(csp.contains("frame-ancestors 'none'"))
             #expect(csp.contains("style-src 'self'"))
             #expect(!csp.contains("form-action"), "Chromium would block the redirect after the POST")
-            #expect(!csp.contains("script-src") && csp.contains("default-src 'none'"))
+            #expect(csp.contains("default-src 'none'"))
+            #expect(csp.hasSuffix(PasskeyScript.directives), "the passkey script alone, by its hash (for its autofill)")
+            #expect(
+                page.body.contains(#"autocomplete="username webauthn""#), "passkeys offered as the username's autofill")
+            #expect(page.body.contains(#"value="passkey" class="secondary" formnovalidate data-conditional-passkey>"#))
             #expect(page.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
             #expect(page.headers[.cacheControl] == "no-store")
             #expect(page.body.contains("<link rel=\"stylesheet\" href=\"static/limen.css\">"))

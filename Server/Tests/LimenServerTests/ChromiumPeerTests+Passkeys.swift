@@ -49,6 +49,64 @@ extension ChromiumPeerTests {
     }
 }
 
+extension ChromiumPeerTests {
+    @Test(
+        "the account page adds a passkey from Chromium's authenticator, which signs in by the button and by autofill; two-step sign-in set up there completes a password sign-in; both pages pass axe-core"
+    )
+    func accountPasskeyAndTwoStep() async throws {
+        let onLocalhost: (inout ServerConfiguration) -> Void = { $0.host = "localhost" }
+        try await withLiveServer(configure: onLocalhost) { provider, issuer in
+            let client = try await ChromiumPeer.registerClient(in: provider, firstParty: true)
+            try await provider.installProfileSchema()
+            let user = try await provider.accounts.signUp(
+                email: "mary@example.com", password: "a long enough password", name: "Mary")
+            let output = try await PythonPeer.run([
+                ChromiumPeer.accountPasskeysScript.path, "--issuer", issuer, "--client-id", client.id, "--email",
+                "mary@example.com", "--password", "a long enough password",
+            ])
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            let summary = try decoder.decode(AccountPasskeysSummary.self, from: output)
+            #expect(summary.added == ["The passkey is saved: next time, sign in with it."])
+            #expect(summary.listed.count == 1)
+            #expect(summary.listed.first?.hasPrefix("Chromium: created ") == true)
+            #expect(try await provider.store.passkeyCredentials(userID: user.id).map(\.name) == ["Chromium"])
+            #expect(summary.credentials == 1, "the browser's authenticator holds the passkey")
+            // Signing out everywhere ends the earlier codes too: the last one, after the second step, is redeemed.
+            #expect(
+                summary.passwordCode != nil && summary.passkeyCode != nil && summary.autofillCode != nil,
+                "the sign-ins with the password, the passkey button and the passkey from autofill reached the client")
+            let passkey = try #require(try await provider.store.passkeyCredentials(userID: user.id).first)
+            #expect(passkey.lastUsedAt != nil, "the passkey signed in")
+            let redeemed = try await provider.store.redeemedCode(
+                hash: RandomIdentifier.hash(try #require(summary.secondStepCode)), now: provider.now(),
+                clientID: client.id)
+            #expect(redeemed?.subject == user.id)
+            #expect(summary.twoStep == ["Two-step sign-in is on; 10 recovery codes left."])
+            #expect(summary.recoveryCodes == 10)
+            for axe in [summary.axePasskeys, summary.axeSetup] {
+                #expect(axe.passes > 10, "axe-core ran its rules")
+                #expect(axe.violations.isEmpty, "\(axe.violations)")
+            }
+        }
+    }
+}
+
+/// What `account_passkeys.py` prints (its keys in snake case).
+private struct AccountPasskeysSummary: Decodable {
+    let passwordCode: String?
+    let added: [String]
+    let listed: [String]
+    let axePasskeys: PasskeyBrowserSummary.Axe
+    let passkeyCode: String?
+    let autofillCode: String?
+    let axeSetup: PasskeyBrowserSummary.Axe
+    let twoStep: [String]
+    let recoveryCodes: Int
+    let secondStepCode: String?
+    let credentials: Int
+}
+
 /// What `passkey.py` prints.
 private struct PasskeyBrowserSummary: Decodable {
     struct Axe: Decodable {

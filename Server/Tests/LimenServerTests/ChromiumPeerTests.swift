@@ -23,6 +23,8 @@ enum ChromiumPeer {
     static let upstreamScript = PythonPeer.script("Tests/Peers/chromium/upstream_glewlwyd.py")
     /// The script that signs in with a passkey held by Chromium's virtual authenticator.
     static let passkeyScript = PythonPeer.script("Tests/Peers/chromium/passkey.py")
+    /// The script that adds a passkey and turns on two-step sign-in on the account page, then signs in with each.
+    static let accountPasskeysScript = PythonPeer.script("Tests/Peers/chromium/account_passkeys.py")
     /// A native app's IDP collector through glewlwyd, Chromium as the web session.
     static let nativeUpstreamScript = PythonPeer.script("Tests/Peers/chromium/native_upstream_glewlwyd.py")
 

@@ -120,7 +120,7 @@ struct SignInFormTests {
             #expect(french.body.contains("<html lang=\"en\">"))
             let escaped = try await browser.send(
                 fixture.client, SignInFixture.authorizeURI([("login_hint", "\"><script>alert(1)</script>")]))
-            #expect(!escaped.body.contains("<script>"), "the hint is HTML-escaped")
+            #expect(!escaped.body.contains("<script>alert(1)"), "the hint is HTML-escaped")
         }
     }
 

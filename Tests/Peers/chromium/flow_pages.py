@@ -17,13 +17,12 @@ Usage: flow_pages.py --issuer URL --client-id ID --email E --password P --mail-d
 import json
 import secrets
 
-from axe_core_python.selenium import Axe
 from selenium.webdriver.common.by import By
 
-from sign_in import (CALLBACK_PATH, Callback, account_arguments, authorization_url, click_for_new_page, last_code,
-                     mail_count, start_browser, start_callback_server, wait_for_heading, wait_until)
+from sign_in import (CALLBACK_PATH, PageAxe, Callback, account_arguments, authorization_url, click_for_new_page,
+                     last_code, mail_count, start_browser, start_callback_server, wait_for_heading, wait_until)
 
-AXE = Axe()
+AXE = PageAxe()
 CHECKED = []
 
 

@@ -18,12 +18,12 @@ import base64
 import json
 import secrets
 
-from axe_core_python.selenium import Axe
 from selenium.webdriver.common.by import By
-from selenium.webdriver.common.virtual_authenticator import Credential, VirtualAuthenticatorOptions
+from selenium.webdriver.common.virtual_authenticator import Credential
 
-from sign_in import (CALLBACK_PATH, Callback, authorization_url, click_for_new_page, fail, start_browser,
-                     start_callback_server, wait_for_heading, wait_until)
+from sign_in import (CALLBACK_PATH, PageAxe, Callback, add_platform_authenticator, authorization_url,
+                     click_for_new_page, fail, simulate_presence, start_browser, start_callback_server,
+                     wait_for_heading, wait_until)
 
 
 def decode(text):
@@ -38,23 +38,23 @@ def main():
     server = start_callback_server()
     driver = start_browser()
     try:
-        options = VirtualAuthenticatorOptions()
-        options.protocol = VirtualAuthenticatorOptions.Protocol.CTAP2
-        options.transport = VirtualAuthenticatorOptions.Transport.INTERNAL
-        options.has_resident_key = True
-        options.has_user_verification = True
-        options.is_user_verified = True
-        driver.add_virtual_authenticator(options)
+        add_platform_authenticator(driver)
         driver.add_credential(Credential.create_resident_credential(
             bytearray(decode(args.credential_id)), args.rp_id, bytearray(decode(args.user_handle)),
             decode(args.private_key), 0))
 
         redirect_uri = f"http://127.0.0.1:{server.server_port}{CALLBACK_PATH}"
+        # Off on the sign-in page, whose autofill request would otherwise sign in before the button is pressed.
+        simulate_presence(driver, False)
         driver.get(authorization_url(args.issuer, args.client_id, redirect_uri, secrets.token_urlsafe(8)))
         wait_for_heading(driver, "Sign in")
+        # The autofill's request has fetched the passkey page (which moves the sign-in request there) and waits.
+        wait_until(driver, lambda d: d.execute_script(
+            "return document.documentElement.getAttribute('data-passkey-autofill') === 'pending'"))
         click_for_new_page(driver, "button[value=passkey]")
         wait_for_heading(driver, "Sign in with a passkey")
-        results = Axe().run(driver)
+        results = PageAxe().run(driver)
+        simulate_presence(driver, True)
         driver.find_element(By.CSS_SELECTOR, "button[data-passkey]").click()
         wait_until(driver, lambda d: d.current_url.startswith(redirect_uri))
         if not Callback.received:

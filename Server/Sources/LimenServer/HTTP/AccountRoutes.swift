@@ -10,30 +10,44 @@ import Logging
 /// in a form, encrypted fields as "encrypted on your device"); `POST /account` (CSRF-checked, bound to the session)
 /// saves the form as the API's `PATCH /v1/me/data` would, on the revision the page showed (`If-Match`); with
 /// `intent=sign_out_everywhere` ends every session of the account, and with `intent=delete_account` and the current
-/// `password` deletes the account and everything of it (``AccountDeletion``).
+/// `password` deletes the account and everything of it (``AccountDeletion``); the intents of
+/// ``AccountSecurityForms`` change the user's passkeys and two-step sign-in.
 enum AccountRoutes {
     static func add(
-        to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder, profiles: ProfileService
+        to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder, profiles: ProfileService,
+        security: AccountSecurityForms
     ) {
         router.get("/account") { request, _ in
             await responder.page(for: request) { browser throws(StorageError) in
-                guard let (user, csrf) = try await signedIn(browser, responder: responder) else {
+                guard let (user, session, csrf) = try await signedIn(browser, responder: responder) else {
                     return Pages.accountSignedOut()
                 }
-                return await page(for: user, csrf: csrf, profiles: profiles)
+                let section = try await security.section(for: user, session: session)
+                return await page(for: user, csrf: csrf, security: section, profiles: profiles)
             }
         }
         router.post("/account") { request, context in
             let clientAddress = responder.trustedProxies.clientAddress(
                 of: request, peer: context.remoteAddress)
             return await responder.form(for: request) { browser, form throws(StorageError) in
-                guard let (user, csrf) = try await signedIn(browser, responder: responder) else {
+                guard let (user, session, csrf) = try await signedIn(browser, responder: responder) else {
                     return Pages.accountSignedOut()
                 }
                 let purpose = CSRFToken.accountPurpose(sessionCookie: browser.sessionCookie)
                 guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: purpose) else {
                     return Pages.forbidden()
                 }
+                if let intent = form["intent"], AccountSecurityForms.intents.contains(intent) {
+                    let outcome = try await security.answer(
+                        intent, form: form, user: user, session: session, clientAddress: clientAddress)
+                    let section = try await security.section(for: user, session: session, outcome: outcome)
+                    var answer = await page(
+                        for: user, csrf: csrf, security: section, profiles: profiles, notice: outcome.notice,
+                        error: outcome.error, status: outcome.status)
+                    if let retryAfter = outcome.retryAfter { answer.headers[.retryAfter] = String(retryAfter) }
+                    return answer
+                }
+                let section = try await security.section(for: user, session: session)
                 if form["intent"] == "sign_out_everywhere" {
                     try await responder.store.deleteEverySession(subject: user.id)
                     return try await responder.signOut(browser, answering: Pages.signedOutEverywhere())
@@ -44,7 +58,8 @@ enum AccountRoutes {
                         signIn: responder.passwordSignIn)
                     if case .refused(let message, let status, let retryAfter) = decision {
                         var refused = await page(
-                            for: user, csrf: csrf, profiles: profiles, error: message, status: status)
+                            for: user, csrf: csrf, security: section, profiles: profiles, error: message,
+                            status: status)
                         if let retryAfter { refused.headers[.retryAfter] = String(retryAfter) }
                         return refused
                     }
@@ -65,29 +80,31 @@ enum AccountRoutes {
                     }
                 } catch {
                     return await page(
-                        for: user, csrf: csrf, profiles: profiles, error: message(for: error), status: error.status)
+                        for: user, csrf: csrf, security: section, profiles: profiles, error: message(for: error),
+                        status: error.status)
                 }
-                return await page(for: user, csrf: csrf, profiles: profiles, notice: "Saved.")
+                return await page(for: user, csrf: csrf, security: section, profiles: profiles, notice: "Saved.")
             }
         }
     }
 
-    /// The user signed in in `browser` and the CSRF token of the account forms; `nil` without a live session (or
-    /// when its user is gone).
+    /// The user signed in in `browser`, their session and the CSRF token of the account forms; `nil` without a live
+    /// session (or when its user is gone).
     private static func signedIn(
         _ browser: BrowserState,
         responder: SignInResponder
-    ) async throws(StorageError) -> (UserRecord, String)? {
+    ) async throws(StorageError) -> (UserRecord, BrowserSessionRecord, String)? {
         guard let session = try await responder.sessions.current(cookieValue: browser.sessionCookie),
             let user = try await responder.store.user(id: session.subject)
         else { return nil }
-        return (user, browser.csrfToken(for: CSRFToken.accountPurpose(sessionCookie: browser.sessionCookie)))
+        return (user, session, browser.csrfToken(for: CSRFToken.accountPurpose(sessionCookie: browser.sessionCookie)))
     }
 
-    /// The account page of `user` as stored now.
+    /// The account page of `user` as stored now, with `security`.
     private static func page(
         for user: UserRecord,
         csrf: String,
+        security: AccountSecuritySection,
         profiles: ProfileService,
         notice: String? = nil,
         error: String? = nil,
@@ -97,7 +114,9 @@ enum AccountRoutes {
             let schema = try await profiles.schema()
             let profile = try await profiles.profile(userID: user.id)
             return Pages.account(
-                email: user.email ?? "a guest account", profile: profile, schema: schema, csrf: csrf, notice: notice,
+                email: user.email ?? "a guest account", profile: profile, schema: schema, csrf: csrf,
+                security: security,
+                notice: notice,
                 error: error,
                 status: status)
         } catch {

@@ -90,6 +90,8 @@ struct FlowPageControl {
         var style: String?
         var skipsValidation: Bool
         var passkey: String? = nil
+        /// A button to the usernameless passkey flow, which the script also offers as autofill (``PasskeyScript``).
+        var conditionalPasskey = false
     }
 
     /// A `PASSKEY`'s hidden field: its ceremony's mode and options (WebAuthn's JSON), and the message shown when the
@@ -128,7 +130,9 @@ struct FlowPageControl {
             details.first { node.collector($0.key)?.type.collectsValue == true }?.key
             ?? node.collectors.first { $0.type.collectsValue && values[$0.key]?.isEmpty != false }?.key
         let signsIn = node.collectors.contains { $0.type == .password } && policy == nil
-        return node.collectors.compactMap { collector in
+        // A node offering the passkey flow lets the browser offer passkeys as the username's autofill.
+        let offersPasskeys = node.collectors.contains(where: \.switchesToPasskeyFlow)
+        let controls = node.collectors.compactMap { collector -> FlowPageControl? in
             let messages = details.filter { $0.key == collector.key }.map(\.message)
             var hintID: String?
             if collector.type == .password, policy != nil { hintID = "\(collector.key)-hint" }
@@ -143,6 +147,12 @@ struct FlowPageControl {
             return control(
                 collector, policy: policy, value: values[collector.key], field: field,
                 autofocus: collector.key == focusKey, signsIn: signsIn, link: link)
+        }
+        guard offersPasskeys else { return controls }
+        return controls.map { control in
+            var control = control
+            if control.input?.autocomplete == "username" { control.input?.autocomplete = "username webauthn" }
+            return control
         }
     }
 
@@ -218,7 +228,7 @@ struct FlowPageControl {
             return FlowPageControl(
                 button: Button(
                     key: key, label: collector.label, style: collector.type == .flowLink ? "link" : "secondary",
-                    skipsValidation: true))
+                    skipsValidation: true, conditionalPasskey: collector.switchesToPasskeyFlow))
         case .idp:
             // Outside the form: a "Continue with …" form of its own (``FlowPageRenderer``).
             return nil
@@ -292,4 +302,12 @@ extension PasswordPolicy {
 extension String {
     /// `nil` for the empty string.
     fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+}
+
+extension CollectorDefinition {
+    /// Whether it is a `FLOW_BUTTON` to the usernameless passkey flow (``FlowCatalog/passkeyFlow``).
+    var switchesToPasskeyFlow: Bool {
+        guard type == .flowButton, case .switchFlow(let target)? = behaviour else { return false }
+        return target == FlowCatalog.passkeyFlow
+    }
 }

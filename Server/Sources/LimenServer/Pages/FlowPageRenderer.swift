@@ -58,7 +58,8 @@ struct FlowPageRenderer {
             error: message,
             controls: controls,
             federation: FederationChoices(node),
-            script: controls.contains { $0.passkey != nil } ? PasskeyScript.text : nil
+            script: controls.contains { $0.passkey != nil || $0.button?.conditionalPasskey == true }
+                ? PasskeyScript.text : nil
         )
         let status: HTTPResponse.Status =
             message == nil ? .ok : (answer.status == .ok ? .badRequest : answer.status.http)
@@ -66,7 +67,7 @@ struct FlowPageRenderer {
         var response = Pages.render(
             page, template: "flow", title: node.name, status: status,
             contentSecurityPolicy: page.script == nil
-                ? securityPolicy : securityPolicy + "; script-src \(PasskeyScript.source)")
+                ? securityPolicy : securityPolicy + PasskeyScript.directives)
         if let seconds = answer.retryAfter { response.headers[.retryAfter] = "\(seconds)" }
         return response
     }

@@ -12,6 +12,7 @@ enum PageTemplates {
         "logout": logout,
         "device": device,
         "account": account,
+        "account-security": accountSecurity,
         "email-link": emailLink,
         "email-link-elsewhere": emailLinkElsewhere,
         "field-aria": fieldAria,
@@ -86,7 +87,8 @@ enum PageTemplates {
         <noscript><p class="hint">A passkey needs scripts, which are turned off in this browser: choose another way.\
         </p></noscript>
         {{/passkey}}{{#button}}<button type="submit" name="action" value="{{key}}"{{#style}} class="{{style}}"{{/style}}\
-        {{#skipsValidation}} formnovalidate{{/skipsValidation}}{{#passkey}} data-passkey="{{passkey}}"{{/passkey}}>\
+        {{#skipsValidation}} formnovalidate{{/skipsValidation}}{{#passkey}} data-passkey="{{passkey}}"{{/passkey}}\
+        {{#conditionalPasskey}} data-conditional-passkey{{/conditionalPasskey}}>\
         {{label}}</button>
         {{/button}}{{#link}}<p class="switch"><a href="{{href}}">{{label}}</a></p>
         {{/link}}{{/controls}}</form>

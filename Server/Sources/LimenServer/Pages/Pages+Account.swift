@@ -6,12 +6,14 @@ import LimenWire
 
 extension Pages {
     /// The account page: who is signed in, the profile fields (those the user may edit in a form, the others as text),
-    /// the encrypted fields ("encrypted on your device", and whether they hold a value), and signing out everywhere.
+    /// the encrypted fields ("encrypted on your device", and whether they hold a value), the passkeys and two-step sign-in
+    /// (``AccountSecuritySection``), and signing out everywhere.
     static func account(
         email: String,
         profile: ProfileRecord,
         schema: ProfileSchema,
         csrf: String,
+        security: AccountSecuritySection,
         notice: String? = nil,
         error: String? = nil,
         status: HTTPResponse.Status = .ok
@@ -28,8 +30,10 @@ extension Pages {
         let page = AccountPage(
             lang: PageLanguage.tag(uiLocales: nil), title: "Your account", email: email, csrf: csrf,
             revision: profile.revision, fields: fields, hasEditable: fields.contains(where: \.editable),
-            encrypted: encrypted, notice: notice, error: error)
-        return render(page, template: "account", title: page.title, status: status)
+            encrypted: encrypted, security: security, script: PasskeyScript.text, notice: notice, error: error)
+        return render(
+            page, template: "account", title: page.title, status: status,
+            contentSecurityPolicy: PasskeyScript.contentSecurityPolicy)
     }
 
     /// `/account` without a browser session.
@@ -81,7 +85,9 @@ extension PageTemplates {
         </form>
         {{#encrypted}}<p class="encrypted"><strong>{{label}}</strong>: encrypted on your device\
         {{^isSet}} (no value yet){{/isSet}}</p>
-        {{/encrypted}}<form method="post" action="account">
+        {{/encrypted}}{{#security}}{{>account-security}}{{/security}}
+        <h2 id="sessions-heading">Sessions</h2>
+        <form method="post" action="account" aria-labelledby="sessions-heading">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <button type="submit" name="intent" value="sign_out_everywhere" class="secondary">Sign out everywhere</button>
         </form>
@@ -94,6 +100,7 @@ extension PageTemplates {
         aria-describedby="delete-warning">
         <button type="submit" name="intent" value="delete_account" class="danger">Delete my account</button>
         </form>
+        <script>{{{script}}}</script>
         {{/content}}{{/layout}}
         """
 }
@@ -108,6 +115,8 @@ private struct AccountPage {
     var fields: [AccountField]
     var hasEditable: Bool
     var encrypted: [EncryptedField]
+    var security: AccountSecuritySection
+    var script: String
     var notice: String?
     var error: String?
 }

@@ -62,6 +62,9 @@ package struct FlowCatalog: Sendable {
     /// upstream providers.
     package static let signInFlow = "sign-in"
 
+    /// The built-in usernameless passkey sign-in, which the sign-in page also offers as the username's autofill.
+    package static let passkeyFlow = "passkey"
+
     /// The key of the `IDP` collector the sign-in flow gets for provider `id`.
     static func upstreamKey(providerID id: String) -> String { "idp-\(id)" }
 

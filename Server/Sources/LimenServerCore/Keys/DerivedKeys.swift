@@ -25,6 +25,8 @@ package enum DerivedKeyPurpose: String, Sendable, CaseIterable {
     case totpSecret = "limen/totp-secret/v1"
     /// Makes the nonces DPoP proofs must carry when the server asks for them (``DPoPNonces``).
     case dpopNonce = "limen/dpop-nonce/v1"
+    /// Seals the passkey registration challenge the account page carries, bound to its browser session.
+    case accountPasskeyChallenge = "limen/account-passkey-challenge/v1"
 }
 
 /// Keys derived from the master key (HKDF-SHA256, RFC 5869) for keyed hashes of low-entropy values.

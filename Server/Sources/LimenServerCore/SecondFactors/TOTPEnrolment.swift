@@ -5,6 +5,11 @@ import Foundation
 package struct TOTPEnrolment: Sendable, Equatable, Codable {
     /// The secret, sealed for the user (``SecondFactors``).
     package var sealedSecret: Data
+
+    /// The enrolment of a secret sealed for the user (a page carries it back from its set-up form).
+    package init(sealedSecret: Data) {
+        self.sealedSecret = sealedSecret
+    }
 }
 
 /// What the setup node shows of an enrolment.
