@@ -19,8 +19,7 @@ struct AccountTOTPStatusCommand: AsyncParsableCommand {
     @OptionGroup var options: ProfileOptions
 
     func run() async throws {
-        try await reportingFailures {
-            let client = try await Profile(name: options.profile).savedClient()
+        try await options.withSavedClient { client in
             switch try await client.twoStepStatus() {
             case .disabled: writeOutput("off")
             case .enabled(let since, let left):
@@ -47,8 +46,7 @@ struct AccountTOTPEnableCommand: AsyncParsableCommand {
     var redirectURI: String = FlowRun.defaultRedirectURI
 
     func run() async throws {
-        try await reportingFailures {
-            let client = try await Profile(name: options.profile).savedClient(redirectURI: URL(string: redirectURI))
+        try await options.withSavedClient(redirectURI: URL(string: redirectURI)) { client in
             let enrolment = try await client.enrolTOTP()
             StandardError.writeLine("Add to your authenticator app:\n  \(enrolment.uri.absoluteString)")
             StandardError.writeLine("Setup key:\n  \(enrolment.secret)")
@@ -83,8 +81,7 @@ struct AccountTOTPDisableCommand: AsyncParsableCommand {
     @OptionGroup var options: ProfileOptions
 
     func run() async throws {
-        try await reportingFailures {
-            let client = try await Profile(name: options.profile).savedClient()
+        try await options.withSavedClient { client in
             try await client.disableTOTP(code: try readCode("Code from your authenticator app, or a recovery code: "))
             writeOutput("off")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Limen
 
 /// `limen`: sign in to an OpenID Connect provider from the terminal and hand out its tokens.
 @main
@@ -33,4 +34,14 @@ struct LimenCommand: AsyncParsableCommand {
 struct ProfileOptions: ParsableArguments {
     @Option(name: .long, help: "The profile that holds the session (letters, digits, '-', '_').")
     var profile: String = Profile.defaultName
+}
+
+extension ProfileOptions {
+    /// Runs `body` with the client of the profile's saved session (with `redirectURI`, for the flows it starts),
+    /// reporting any failure as the CLI does (``reportingFailures(_:)``).
+    func withSavedClient(redirectURI: URL? = nil, _ body: (AuthClient) async throws -> Void) async throws {
+        try await reportingFailures {
+            try await body(try await Profile(name: profile).savedClient(redirectURI: redirectURI))
+        }
+    }
 }

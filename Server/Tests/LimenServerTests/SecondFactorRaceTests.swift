@@ -95,23 +95,30 @@ struct SecondFactorRaceTests {
         return refusal
     }
 
+    /// Answers `code` with `check` (accepted), replays it up to the lockout's threshold (each refused as a wrong
+    /// code, having lost the race to record it), then answers `next`, which the lockout refuses.
+    private static func expectReplaysLock(
+        _ code: String, then next: String, _ check: (String) async throws -> SecondFactorRefusal?
+    ) async throws {
+        #expect(try await check(code) == nil)
+        for _ in 1...SignInLockout().threshold {
+            #expect(try await check(code) == .invalidCode, "the replay loses the race to record the code")
+        }
+        let locked = try await check(next)
+        guard case .locked? = locked else {
+            Issue.record("an unused code after the replays: \(String(describing: locked))")
+            return
+        }
+    }
+
     @Test("a TOTP code replayed by requests that read the factor before it was used counts toward the lockout")
     func replayedTOTP() async throws {
         try await withFixture { fixture in
             let code = fixture.totp.code(at: fixture.clock.now)
             try await fixture.stale.freeze(userID: Self.user.id)
-            let check = { (code: String) async throws in
-                Self.refusal(try await fixture.factors.checkTOTP(code, for: Self.user, from: Self.address))
-            }
-            #expect(try await check(code) == nil)
-            for _ in 1...SignInLockout().threshold {
-                #expect(try await check(code) == .invalidCode, "the replay loses the race to record the step")
-            }
             let next = fixture.totp.code(at: fixture.clock.now.addingTimeInterval(30))
-            let locked = try await check(next)
-            guard case .locked? = locked else {
-                Issue.record("the next code after five replays: \(String(describing: locked))")
-                return
+            try await Self.expectReplaysLock(code, then: next) { code in
+                Self.refusal(try await fixture.factors.checkTOTP(code, for: Self.user, from: Self.address))
             }
         }
     }
@@ -121,17 +128,9 @@ struct SecondFactorRaceTests {
         try await withFixture { fixture in
             let code = try #require(fixture.recoveryCodes.first).formatted
             try await fixture.stale.freeze(userID: Self.user.id)
-            let use = { (code: String) async throws in
+            let other = try #require(fixture.recoveryCodes.last).formatted
+            try await Self.expectReplaysLock(code, then: other) { code in
                 Self.refusal(try await fixture.factors.useRecoveryCode(code, for: Self.user, from: Self.address))
-            }
-            #expect(try await use(code) == nil)
-            for _ in 1...SignInLockout().threshold {
-                #expect(try await use(code) == .invalidCode, "the replay loses the race to use the code")
-            }
-            let locked = try await use(try #require(fixture.recoveryCodes.last).formatted)
-            guard case .locked? = locked else {
-                Issue.record("an unused code after five replays: \(String(describing: locked))")
-                return
             }
         }
     }

@@ -42,7 +42,8 @@ extension AuthClient {
 
     /// Signs in with the code ``requestEmailCode(email:allowMigration:)`` sent to `email`.
     /// - Throws: ``FlowError/refused(message:details:)`` for a wrong or spent code (ask for a new one after five),
-    ///   ``FlowError/incomplete(step:)`` when no code was asked for `email` by this client.
+    ///   ``FlowError/secondStepRequired(_:)`` when the account has two-step sign-in on (answer its ``SecondStep`` to
+    ///   finish), ``FlowError/incomplete(step:)`` when no code was asked for `email` by this client.
     @discardableResult
     public func signIn(email: String, code: String) async throws(FlowError) -> AuthState.User {
         try await flows.completeCode(flow: "email-code", email: email, values: ["code": code])

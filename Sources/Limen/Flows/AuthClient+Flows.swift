@@ -36,10 +36,13 @@ extension AuthClient {
     ///     let user = try await client.signIn(email: "ada@example.com", password: password)
     /// } catch .refused(let message, _) {
     ///     show(message)  // "The email address or password is wrong."
+    /// } catch .secondStepRequired(let step) {
+    ///     try await step.answer(totp: await askForCode())  // two-step sign-in is on: see SecondStep
     /// }
     /// ```
     /// - Throws: ``FlowError/refused(message:details:)`` for a wrong email or password (the server does not say
-    ///   which), the failure node's ``FlowError`` otherwise.
+    ///   which), ``FlowError/secondStepRequired(_:)`` when the account has two-step sign-in on (answer its
+    ///   ``SecondStep`` to finish), the failure node's ``FlowError`` otherwise.
     @discardableResult
     public func signIn(email: String, password: String) async throws(FlowError) -> AuthState.User {
         try await flows.complete("sign-in", values: ["email": email, "password": password])

@@ -22,7 +22,8 @@ extension AuthClient {
     /// number); ``AuthEvent/signInCompleted(method:userType:)`` says ``SignInMethod/phone``.
     /// - Throws: ``FlowError/refused(message:details:)`` for a wrong or spent code (ask for a new one after five),
     ///   `credential_in_use` when the signed-in user's account cannot take a number another account has,
-    ///   ``FlowError/incomplete(step:)`` when no code was asked for `phone` by this client.
+    ///   ``FlowError/secondStepRequired(_:)`` when the account has two-step sign-in on (answer its ``SecondStep`` to
+    ///   finish), ``FlowError/incomplete(step:)`` when no code was asked for `phone` by this client.
     @discardableResult
     public func signIn(phone: String, code: String) async throws(FlowError) -> AuthState.User {
         try await flows.completeCode(flow: "phone-code", email: Self.phoneKey(phone), values: ["code": code])

@@ -87,9 +87,11 @@ struct FlowClient: Sendable {
         }
     }
 
-    /// The user `node` signed in, which must be the end of the flow.
+    /// The user `node` signed in, which must be the end of the flow; a second step (the node `mfa`) is thrown for the
+    /// caller to answer.
     static func user(of node: Node) throws(FlowError) -> AuthState.User {
         switch node {
+        case .continue(let next) where next.id == SecondStep.nodeID: throw .secondStepRequired(SecondStep(next))
         case .continue(let next): throw .incomplete(step: next.id)
         case .error(let error): throw .refused(message: error.message, details: error.details)
         case .failure(let failure): throw failure.cause

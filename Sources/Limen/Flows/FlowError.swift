@@ -22,6 +22,9 @@ public enum FlowError: Error, Sendable, Equatable {
     case incomplete(step: String)
     /// The passkey authenticator did not answer (the person cancelled, no passkey for this server).
     case passkey(PasskeyError)
+    /// The first step was right and the account has two-step sign-in on: answer `step` (a code of the authenticator
+    /// app, a recovery code or a passkey) to finish the sign-in.
+    case secondStepRequired(SecondStep)
 
     /// A stable code: the server's own code, or the SDK's (`network.timeout`, `flow.invalid_response`, …).
     public var code: String {
@@ -34,6 +37,7 @@ public enum FlowError: Error, Sendable, Equatable {
         case .refused(_, let details): details.first.map { "flow.refused.\($0.code)" } ?? "flow.refused"
         case .incomplete: "flow.incomplete"
         case .passkey(let error): error.code
+        case .secondStepRequired: "flow.second_step_required"
         }
     }
 
@@ -51,7 +55,7 @@ public enum FlowError: Error, Sendable, Equatable {
         case .network(let error): error.isRetryable
         case .client(let error): error.isRetryable
         case .server(let code, _): ["interaction_expired", "too_many_attempts", "server_error"].contains(code)
-        case .invalidResponse, .unsupportedNode, .refused, .incomplete, .passkey: false
+        case .invalidResponse, .unsupportedNode, .refused, .incomplete, .passkey, .secondStepRequired: false
         }
     }
 }
@@ -72,6 +76,7 @@ extension FlowError: LocalizedError {
         case .passkey(.cancelled): "The passkey request was cancelled."
         case .passkey(.noCredential): "There is no passkey for this account on this device."
         case .passkey(.failed(let reason)): "The passkey could not be used: \(reason)."
+        case .secondStepRequired: "Confirm it is you with your second step."
         }
     }
 }

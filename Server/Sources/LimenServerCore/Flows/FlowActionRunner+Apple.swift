@@ -23,9 +23,8 @@ extension FlowActionRunner {
     /// Apple ID that would make a new account ends the interaction with `sign_up_disabled` (`403`), as `create_account`
     /// does.
     func signInWithApple(
-        values: [String: FlowValue],
-        context: FlowContext,
-        request: FlowRequest
+        _ input: ActionInput,
+        context: FlowContext
     ) async throws(StorageError) -> FlowActionOutcome {
         guard let apple = services.appleIdentities else {
             return .failed(
@@ -33,14 +32,14 @@ extension FlowActionRunner {
         }
         let name: String?
         do throws(AccountError) {
-            name = try Accounts.displayName(Self.text(values["name"]))
+            name = try Accounts.displayName(Self.text(input.values["name"]))
         } catch {
             return try Self.outcome(of: error)
         }
         let identity: AppleIdentity
         do throws(AppleIdentityRefusal) {
             identity = try await apple.verify(
-                Self.text(values["identity_token"]) ?? "", rawNonce: Self.text(values["nonce"]) ?? "",
+                Self.text(input.values["identity_token"]) ?? "", rawNonce: Self.text(input.values["nonce"]) ?? "",
                 fullName: name)
         } catch .keysUnavailable {
             return .refused(
@@ -53,16 +52,16 @@ extension FlowActionRunner {
         let redemption: AppleTeamClient.Redemption?
         do throws(AppleTeamError) {
             redemption = try await services.appleAccounts?.redeem(
-                Self.text(values["authorization_code"]), for: identity, logger: logger)
+                Self.text(input.values["authorization_code"]), for: identity, logger: logger)
         } catch {
             return .refused(Self.appleRefusal(Self.invalidIdentityToken, Self.appleFailed))
         }
         if !services.signUpEnabled,
-            try await linking.makesAccount(for: identity.external, request: request)
+            try await linking.makesAccount(for: identity.external, request: input.request)
         {
             return .failed(code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
         }
-        switch try await linking.identified(identity.external, as: .apple, request: request, context: context) {
+        switch try await linking.identified(identity.external, as: .apple, request: input.request, context: context) {
         case .success(let identified):
             if let subject = identified.subject {
                 try await services.appleAccounts?.signedIn(identity, user: subject, redemption: redemption)

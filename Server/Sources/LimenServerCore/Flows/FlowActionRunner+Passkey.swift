@@ -7,26 +7,27 @@ extension FlowActionRunner {
     /// credential's user; a registration stores the new passkey for the signed-in user and ends the interaction.
     func runPasskeyAction(
         _ action: FlowActionFamily.Passkey,
-        values: [String: FlowValue],
-        context: FlowContext,
-        request: FlowRequest
+        _ input: ActionInput,
+        context: FlowContext
     ) async throws(StorageError) -> FlowActionOutcome {
         var context = context
         guard let challenge = context.passkey else {
             return .refused(Self.passkeyRefusal(.challengeExpired, "passkey"))
         }
-        guard let response = FlowValue.credential(values[challenge.collector]) else {
+        guard let response = FlowValue.credential(input.values[challenge.collector]) else {
             return .refused(Self.passkeyRefusal(.invalidCredential, challenge.collector))
         }
         // Whatever the outcome, this ceremony's challenge is spent: the node is shown again with a new one.
         context.passkey = nil
         switch action {
         case .registerPasskey:
-            guard let subject = request.signedInSubject, let user = try await services.store.user(id: subject) else {
+            guard let subject = input.request.signedInSubject, let user = try await services.store.user(id: subject)
+            else {
                 return Self.userGone
             }
             let name =
-                Self.text(values["name"]).map { String($0.prefix(PasskeyCeremonies.maximumNameLength)) } ?? "Passkey"
+                Self.text(input.values["name"]).map { String($0.prefix(PasskeyCeremonies.maximumNameLength)) }
+                ?? "Passkey"
             switch try await services.passkeys.register(response, challenge: challenge, user: user, name: name) {
             case .success: return .registered(context)
             case .failure(let refusal): return .refused(Self.passkeyRefusal(refusal, challenge.collector))
@@ -49,7 +50,7 @@ extension FlowActionRunner {
                 guard let user = try await services.store.user(id: credential.userID) else {
                     return .refused(Self.passkeyRefusal(.unknownCredential, challenge.collector))
                 }
-                switch try await linking.identified(user, request: request, context: context) {
+                switch try await linking.identified(user, request: input.request, context: context) {
                 case .success(let identified): return .proceeded(identified.authenticated(by: credential.methods))
                 case .failure(let refusal): return .refused(refusal)
                 }

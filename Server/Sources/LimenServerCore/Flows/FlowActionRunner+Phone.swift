@@ -23,19 +23,16 @@ extension FlowActionRunner {
     ///   number's account, made now for a new number.
     func runPhoneAction(
         _ action: FlowActionFamily.Phone,
-        flow: String,
-        values: [String: FlowValue],
-        context: FlowContext,
-        request: FlowRequest,
-        clientAddress: String
+        _ input: ActionInput,
+        context: FlowContext
     ) async throws(StorageError) -> FlowActionOutcome {
         var context = context
-        let phoneCodes = services.phoneCodes
+        let (flow, phoneCodes) = (input.flow, services.phoneCodes)
         switch action {
         case .checkPhoneCode:
             guard let phone = context.phone else { return .refused(Self.invalidCode) }
             if let refusal = try await Self.redeem(
-                Self.text(values["code"]) ?? "", sentTo: phone, purpose: flow, codes: phoneCodes.codes,
+                Self.text(input.values["code"]) ?? "", sentTo: phone, purpose: flow, codes: phoneCodes.codes,
                 budgets: services.emailCodeBudgets)
             {
                 return .refused(refusal)
@@ -43,15 +40,15 @@ extension FlowActionRunner {
             let identity = ExternalIdentity(
                 identityKind: IdentityRecord.phoneKind, linkByVerifiedEmail: false, subject: phone, email: nil,
                 emailVerified: false, name: nil, authTime: services.now())
-            if !services.signUpEnabled, try await linking.makesAccount(for: identity, request: request) {
+            if !services.signUpEnabled, try await linking.makesAccount(for: identity, request: input.request) {
                 return .failed(code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
             }
-            switch try await linking.identified(identity, as: .phone, request: request, context: context) {
+            switch try await linking.identified(identity, as: .phone, request: input.request, context: context) {
             case .success(let identified): return .proceeded(identified.authenticated(by: [.sms]))
             case .failure(let refusal): return .refused(refusal)
             }
         case .sendPhoneCode, .resendPhoneCode:
-            let entered = action == .sendPhoneCode ? Self.text(values["phone"]) : context.phone
+            let entered = action == .sendPhoneCode ? Self.text(input.values["phone"]) : context.phone
             guard let number = entered.flatMap(PhoneNumber.init) else {
                 return .refused(
                     Self.phoneRefusal(
@@ -62,7 +59,7 @@ extension FlowActionRunner {
                 return .refused(
                     Self.phoneRefusal(Self.unsupportedCountry, "Codes cannot be sent to numbers of this country."))
             }
-            if let wait = try await phoneCodes.spendMessage(to: number, from: clientAddress, purpose: flow) {
+            if let wait = try await phoneCodes.spendMessage(to: number, from: input.clientAddress, purpose: flow) {
                 var refusal = Self.phoneRefusal(
                     Self.tooManyMessages, "Too many codes for this number just now. Try again later.")
                 (refusal.status, refusal.retryAfter) = (.tooManyRequests, wait)
@@ -73,7 +70,7 @@ extension FlowActionRunner {
                 mayReceive =
                     try await services.store.user(identityKind: IdentityRecord.phoneKind, subject: number.e164) != nil
             }
-            if !mayReceive { mayReceive = try await linking.signedIn(request) != nil }
+            if !mayReceive { mayReceive = try await linking.signedIn(input.request) != nil }
             guard mayReceive else { return .proceeded(context) }
             let codes = phoneCodes.codes
             let code = codes.newCode()

@@ -38,10 +38,8 @@ extension FlowActionRunner {
     /// The actions of two-step sign-in: the second step's codes, and the setup for the signed-in user.
     func runSecondFactorAction(
         _ action: FlowActionFamily.SecondFactor,
-        values: [String: FlowValue],
-        context: FlowContext,
-        request: FlowRequest,
-        clientAddress: String
+        _ input: ActionInput,
+        context: FlowContext
     ) async throws(StorageError) -> FlowActionOutcome {
         var context = context
         let factors = services.secondFactors
@@ -50,23 +48,24 @@ extension FlowActionRunner {
             guard let subject = context.subject, context.secondStep != nil else { return Self.nobody }
             guard let user = try await services.store.user(id: subject) else { return Self.userGone }
             let key = action == .checkTOTP ? "totp" : "recovery_code"
-            let typed = Self.text(values[key]) ?? ""
+            let typed = Self.text(input.values[key]) ?? ""
             let checked =
                 action == .checkTOTP
-                ? try await factors.checkTOTP(typed, for: user, from: clientAddress)
-                : try await factors.useRecoveryCode(typed, for: user, from: clientAddress)
+                ? try await factors.checkTOTP(typed, for: user, from: input.clientAddress)
+                : try await factors.useRecoveryCode(typed, for: user, from: input.clientAddress)
             if case .failure(let refusal) = checked { return .refused(Self.secondFactorRefusal(refusal, key)) }
             context.secondStep?.answered = action.secondFactorMethod
             context = context.alsoAuthenticated(by: [.oneTimePassword, .multipleFactors])
         case .enableTOTP:
-            guard let subject = request.signedInSubject, let user = try await services.store.user(id: subject) else {
+            guard let subject = input.request.signedInSubject, let user = try await services.store.user(id: subject)
+            else {
                 return Self.userGone
             }
             guard let enrolment = context.totpEnrolment else {
                 return .refused(Self.secondFactorRefusal(.invalidCode, "totp"))
             }
             switch try await factors.enable(
-                enrolment, for: user, code: Self.text(values["totp"]) ?? "", from: clientAddress)
+                enrolment, for: user, code: Self.text(input.values["totp"]) ?? "", from: input.clientAddress)
             {
             case .success(let codes):
                 context.totpEnrolment = nil

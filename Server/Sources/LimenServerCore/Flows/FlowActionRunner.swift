@@ -64,6 +64,9 @@ struct FlowActionRunner: Sendable {
         clientAddress: String
     ) async throws(StorageError) -> FlowActionOutcome {
         var context = context
+        let input = ActionInput(
+            flow: flow, interaction: interaction, clientID: clientID, values: values, request: request,
+            clientAddress: clientAddress)
         for (index, action) in actions.enumerated() {
             switch action.family {
             case .email(let action):
@@ -72,10 +75,8 @@ struct FlowActionRunner: Sendable {
                 {
                     return refusal
                 }
-                let step = EmailStep(
-                    flow: flow, interaction: interaction, clientID: clientID, request: request,
-                    clientAddress: clientAddress, accountMadeLater: actions[(index + 1)...].contains(.createAccount))
-                switch try await runEmailAction(action, step: step, values: values, context: context) {
+                let accountMadeLater = actions[(index + 1)...].contains(.createAccount)
+                switch try await runEmailAction(action, input, context: context, accountMadeLater: accountMadeLater) {
                 case .proceeded(let next): context = next
                 case let other: return other
                 }
@@ -133,27 +134,22 @@ struct FlowActionRunner: Sendable {
                     return try Self.outcome(of: error)
                 }
             case .phone(let action):
-                switch try await runPhoneAction(
-                    action, flow: flow, values: values, context: context, request: request,
-                    clientAddress: clientAddress)
-                {
+                switch try await runPhoneAction(action, input, context: context) {
                 case .proceeded(let next): context = next
                 case let other: return other
                 }
             case .apple:
-                switch try await signInWithApple(values: values, context: context, request: request) {
+                switch try await signInWithApple(input, context: context) {
                 case .proceeded(let next): context = next
                 case let other: return other
                 }
             case .passkey(let action):
-                switch try await runPasskeyAction(action, values: values, context: context, request: request) {
+                switch try await runPasskeyAction(action, input, context: context) {
                 case .proceeded(let next): context = next
                 case let other: return other
                 }
             case .secondFactor(let action):
-                switch try await runSecondFactorAction(
-                    action, values: values, context: context, request: request, clientAddress: clientAddress)
-                {
+                switch try await runSecondFactorAction(action, input, context: context) {
                 case .proceeded(let next): context = next
                 case let other: return other
                 }
@@ -180,32 +176,20 @@ struct FlowActionRunner: Sendable {
     /// The case table of the credentials the actions find (``AccountLinking``).
     var linking: AccountLinking { AccountLinking(services: services) }
 
-    /// Where an email action runs: the flow (the code's purpose), the interaction and its client (the link's parts),
-    /// and the request (who is signed in on the device).
-    private struct EmailStep {
-        var flow: String
-        var interaction: String
-        var clientID: String
-        var request: FlowRequest
-        /// The address the submission came from, whose password hashing holds at most its share of the queue.
-        var clientAddress: String
-        /// Whether `create_account` runs later on the same button (which then makes or links the account).
-        var accountMadeLater: Bool
-    }
-
-    /// The actions around a code sent by email.
+    /// The actions around a code sent by email; `accountMadeLater` says whether `create_account` runs later on the
+    /// same button (which then makes or links the account).
     private func runEmailAction(
         _ action: FlowActionFamily.Email,
-        step: EmailStep,
-        values: [String: FlowValue],
-        context: FlowContext
+        _ input: ActionInput,
+        context: FlowContext,
+        accountMadeLater: Bool
     ) async throws(StorageError) -> FlowActionOutcome {
         var context = context
-        let flow = step.flow
+        let flow = input.flow
         let (codes, budgets) = (services.emailCodes, services.emailCodeBudgets)
         switch action {
         case .sendEmailCode, .sendSignUpCode:
-            let email = Accounts.normalise(Self.text(values["email"]) ?? context.email ?? "")
+            let email = Accounts.normalise(Self.text(input.values["email"]) ?? context.email ?? "")
             (context.email, context.subject, context.emailProven, context.methods) = (email, nil, nil, nil)
             // The same answer whether or not the address has an account: only an owner gets a code.
             guard Accounts.isPlausibleEmail(email) else {
@@ -220,7 +204,7 @@ struct FlowActionRunner: Sendable {
             }
             let hasAccount = try await services.store.user(email: email) != nil
             // A guest signed in on the device may prove an address nobody has, to link it (case 1 of AccountLinking).
-            let guestLinks = try await linking.signedIn(step.request)?.isAnonymous == true
+            let guestLinks = try await linking.signedIn(input.request)?.isAnonymous == true
             let outbox = services.mailOutbox
             // Only written to the outbox: the answer never waits for delivery, so it takes the same time either way.
             switch (action, hasAccount) {
@@ -231,8 +215,8 @@ struct FlowActionRunner: Sendable {
             default:
                 let code = codes.newCode()
                 let link = EmailLink.make(
-                    interaction: step.interaction, code: code,
-                    clientBase: try await services.store.client(id: step.clientID)?.emailLinkURI,
+                    interaction: input.interaction, code: code,
+                    clientBase: try await services.store.client(id: input.clientID)?.emailLinkURI,
                     issuer: services.issuer.current)
                 let message = CodeMessages.message(
                     code: code, link: link, to: email, purpose: flow, issuer: services.issuer.current)
@@ -243,7 +227,7 @@ struct FlowActionRunner: Sendable {
         case .checkEmailCode:
             guard let email = context.email else { return .refused(Self.invalidCode) }
             if let refusal = try await Self.redeem(
-                Self.text(values["code"]) ?? "", sentTo: email, purpose: flow, codes: codes, budgets: budgets)
+                Self.text(input.values["code"]) ?? "", sentTo: email, purpose: flow, codes: codes, budgets: budgets)
             {
                 return .refused(refusal)
             }
@@ -251,16 +235,16 @@ struct FlowActionRunner: Sendable {
             (context.subject, context.emailProven, context.createdUser) = (nil, true, false)
             context = context.authenticated(by: [.oneTimePassword])
             if let user = try await services.store.user(email: email) {
-                switch try await linking.identified(user, request: step.request, context: context) {
+                switch try await linking.identified(user, request: input.request, context: context) {
                 case .success(let identified): context = identified
                 case .failure(let refusal): return .refused(refusal)
                 }
-            } else if !step.accountMadeLater {
+            } else if !accountMadeLater {
                 // A passwordless sign-in for an address nobody has: linked to the guest signed in on the device.
                 do throws(AccountError) {
                     switch try await linking.link(
-                        email: email, password: nil, name: nil, emailVerified: true, request: step.request,
-                        from: step.clientAddress)
+                        email: email, password: nil, name: nil, emailVerified: true, request: input.request,
+                        from: input.clientAddress)
                     {
                     case .success(let linked)?: context.subject = linked.id
                     case .failure(let refusal)?: return .refused(refusal)
@@ -276,11 +260,11 @@ struct FlowActionRunner: Sendable {
             }
             let changes =
                 action == .setPassword
-                ? AccountChanges(password: Self.text(values["password"]) ?? "")
+                ? AccountChanges(password: Self.text(input.values["password"]) ?? "")
                 : AccountChanges(emailVerified: true)
             let updated: UserRecord?
             do throws(AccountError) {
-                updated = try await services.accounts.update(id: subject, changes, from: step.clientAddress)
+                updated = try await services.accounts.update(id: subject, changes, from: input.clientAddress)
             } catch {
                 return try Self.outcome(of: error)
             }
