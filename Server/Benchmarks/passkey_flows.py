@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Passkey sign-ins under load for the Limen Server benchmarks (Server/Benchmarks/run.sh BENCH_ONLY=passkey, issue 23
+§7). Not a test.
+
+Registers one ES256 passkey for --email with Tests/Peers/webauthn/passkey_client.py's App and Authenticator (a
+password sign-in through `sign-in` for the bearer, then `passkey-register` with it), then runs usernameless sign-ins
+with that passkey from --processes processes for --duration seconds, each process one flow after another on a
+keep-alive connection of its own: POST /flows/passkey (PKCE S256, state, nonce) -> the assertion signed with Python's
+cryptography -> POST /flows/interactions/ID -> the success node's code -> POST /token (an ID token must come back).
+wrk's Lua cannot sign ECDSA, hence Python. The signature counter stays 0, as a synced passkey's does, so the
+processes never race on it.
+
+Prints one JSON object: flows, failed, seconds, flows_per_s, p50_ms, p90_ms, p99_ms, max_ms (per flow), and the CPU
+the driver's processes and the server (--server-pid) used over the run, in cores (2.0 = both cores of a 2-core
+machine): when the driver's share is near the machine's cores less the server's, the driver is the limit.
+
+Usage: passkey_flows.py --issuer URL --client-id ID --redirect-uri URI --email E --password P --processes N
+                        --duration SECONDS --server-pid PID
+"""
+import argparse
+import hashlib
+import json
+import multiprocessing
+import os
+import resource
+import secrets
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+from flows import TIMEOUT, fail, pkce_pair
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests/Peers/webauthn"))
+from passkey_client import App, Authenticator, passkey_options  # noqa: E402
+from vectors import b64url  # noqa: E402
+
+USER_PRESENT_AND_VERIFIED = 0x01 | 0x04
+# The registered passkey, set before the processes fork (its signing function cannot be pickled).
+PASSKEY = None
+
+
+def register(args):
+    """Registers an ES256 passkey for the user, as passkey_client.py does; returns it."""
+    app = App(args)
+    started = app.start("sign-in")
+    signed_in = app.submit(started["interaction"], "credentials", {"email": args.email, "password": args.password})
+    if signed_in["node"]["type"] != "success":
+        fail(f"sign-in: {signed_in}")
+    bearer = app.redeem(signed_in["node"]["code"])["access_token"]
+    passkey = Authenticator(-7, "none")
+    started = app.start("passkey-register", bearer=bearer)
+    _, options = passkey_options(started)
+    done = app.submit(started["interaction"], "register",
+                      {"passkey": passkey.register(options, app.origin), "name": "benchmark"})
+    if done["node"] != {"type": "success", "registered": True}:
+        fail(f"passkey-register: {done}")
+    return passkey, app.origin
+
+
+def assertion(passkey, challenge, origin):
+    """An AuthenticationResponseJSON for `challenge`, counter 0, without py_webauthn's checks (the driver's time)."""
+    data = passkey.authenticator_data(USER_PRESENT_AND_VERIFIED)
+    client_data = Authenticator.client_data("webauthn.get", challenge, origin)
+    credential_id = b64url(passkey.credential_id)
+    return {"id": credential_id, "rawId": credential_id, "type": "public-key", "response": {
+        "clientDataJSON": b64url(client_data), "authenticatorData": b64url(data),
+        "signature": b64url(passkey.sign(data + hashlib.sha256(client_data).digest())),
+        "userHandle": b64url(passkey.user_handle)}}
+
+
+def sign_in(session, args, origin):
+    """One passkey sign-in; answers why it failed, or None."""
+    verifier, challenge = pkce_pair()
+    started = session.post(f"{args.issuer}/flows/passkey", timeout=TIMEOUT, data={
+        "client_id": args.client_id, "redirect_uri": args.redirect_uri, "scope": "openid email offline_access",
+        "state": secrets.token_urlsafe(16), "nonce": secrets.token_urlsafe(16), "code_challenge": challenge,
+        "code_challenge_method": "S256"})
+    if started.status_code != 200:
+        return f"/flows/passkey answered {started.status_code}: {started.text[:200]}"
+    answer = started.json()
+    _, options = passkey_options(answer)
+    submitted = session.post(f"{args.issuer}/flows/interactions/{answer['interaction']}", timeout=TIMEOUT, json={
+        "node": "passkey", "action": "submit",
+        "values": {"passkey": assertion(PASSKEY, options["challenge"], origin)}})
+    node = submitted.json().get("node", {})
+    if node.get("type") != "success":
+        return f"the assertion answered {submitted.status_code}: {submitted.text[:200]}"
+    redeemed = session.post(f"{args.issuer}/token", timeout=TIMEOUT, data={
+        "grant_type": "authorization_code", "code": node["code"], "redirect_uri": args.redirect_uri,
+        "client_id": args.client_id, "code_verifier": verifier})
+    if redeemed.status_code != 200 or "id_token" not in redeemed.json():
+        return f"/token answered {redeemed.status_code}: {redeemed.text[:200]}"
+    return None
+
+
+def worker(job):
+    """One process's flows until `deadline`: (milliseconds of each completed flow, failures, the first failure)."""
+    args, origin, deadline = job
+    session = requests.Session()
+    timings, failures, first_failure = [], 0, None
+    while time.time() < deadline:
+        start = time.perf_counter()
+        failure = sign_in(session, args, origin)
+        if failure:
+            failures += 1
+            first_failure = first_failure or failure
+        else:
+            timings.append((time.perf_counter() - start) * 1000)
+    return timings, failures, first_failure
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of process `pid` so far (/proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(ordered, fraction):
+    return ordered[int(fraction * (len(ordered) - 1))] if ordered else 0.0
+
+
+def main():
+    global PASSKEY
+    parser = argparse.ArgumentParser()
+    for name in ("issuer", "client-id", "redirect-uri", "email", "password"):
+        parser.add_argument(f"--{name}", required=True)
+    parser.add_argument("--processes", type=int, required=True)
+    parser.add_argument("--duration", type=float, required=True)
+    parser.add_argument("--server-pid", type=int, required=True)
+    args = parser.parse_args()
+    PASSKEY, origin = register(args)
+    failure = sign_in(requests.Session(), args, origin)  # warm-up, and a check that the flow works at all
+    if failure:
+        fail(failure)
+
+    pool = multiprocessing.get_context("fork").Pool(args.processes)
+    server_before, started = cpu_seconds(args.server_pid), time.perf_counter()
+    results = pool.map(worker, [(args, origin, time.time() + args.duration)] * args.processes, chunksize=1)
+    seconds, server_cpu = time.perf_counter() - started, cpu_seconds(args.server_pid) - server_before
+    pool.close()
+    pool.join()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+
+    timings = sorted(timing for result in results for timing in result[0])
+    failed = sum(result[1] for result in results)
+    first_failure = next((result[2] for result in results if result[2]), None)
+    if first_failure:
+        print(f"passkey_flows.py: {failed} flows failed, the first: {first_failure}", file=sys.stderr)
+    print(json.dumps({
+        "flows": len(timings), "failed": failed, "seconds": seconds, "flows_per_s": len(timings) / seconds,
+        "p50_ms": percentile(timings, 0.5), "p90_ms": percentile(timings, 0.9), "p99_ms": percentile(timings, 0.99),
+        "max_ms": timings[-1] if timings else 0.0, "processes": args.processes,
+        "driver_cpu_cores": (children.ru_utime + children.ru_stime) / seconds, "server_cpu_cores": server_cpu / seconds,
+        "machine_cores": os.cpu_count()}))
+
+
+if __name__ == "__main__":
+    main()
