@@ -12,7 +12,9 @@ processes never race on it.
 
 Prints one JSON object: flows, failed, seconds, flows_per_s, p50_ms, p90_ms, p99_ms, max_ms (per flow), and the CPU
 the driver's processes and the server (--server-pid) used over the run, in cores (2.0 = both cores of a 2-core
-machine): when the driver's share is near the machine's cores less the server's, the driver is the limit.
+machine) and per flow, in milliseconds: when the driver's share is near the machine's cores less the server's, the
+driver is the limit; 1,000 flows/s needs the driver's and the server's milliseconds per flow to add up to at most the
+machine's cores (2 ms a flow on 2 cores).
 
 Usage: passkey_flows.py --issuer URL --client-id ID --redirect-uri URI --email E --password P --processes N
                         --duration SECONDS --server-pid PID
@@ -148,11 +150,14 @@ def main():
     first_failure = next((result[2] for result in results if result[2]), None)
     if first_failure:
         print(f"passkey_flows.py: {failed} flows failed, the first: {first_failure}", file=sys.stderr)
+    driver_cpu = children.ru_utime + children.ru_stime
+    per_flow = 1000 / max(1, len(timings) + failed)
     print(json.dumps({
         "flows": len(timings), "failed": failed, "seconds": seconds, "flows_per_s": len(timings) / seconds,
         "p50_ms": percentile(timings, 0.5), "p90_ms": percentile(timings, 0.9), "p99_ms": percentile(timings, 0.99),
         "max_ms": timings[-1] if timings else 0.0, "processes": args.processes,
-        "driver_cpu_cores": (children.ru_utime + children.ru_stime) / seconds, "server_cpu_cores": server_cpu / seconds,
+        "driver_cpu_cores": driver_cpu / seconds, "server_cpu_cores": server_cpu / seconds,
+        "driver_cpu_ms_per_flow": driver_cpu * per_flow, "server_cpu_ms_per_flow": server_cpu * per_flow,
         "machine_cores": os.cpu_count()}))
 
 

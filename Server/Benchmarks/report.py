@@ -127,7 +127,7 @@ def passkey_load_row(target, data, label):
     result = (f"{data['flows_per_s']:,.0f} flows/s ({data['flows']:,} completed, {data['failed']:,} failed; a flow's "
               f"p50 {data['p50_ms']:.1f} ms, p90 {data['p90_ms']:.1f} ms, p99 {data['p99_ms']:.1f} ms; CPU: driver "
               f"{data['driver_cpu_cores']:.2f}, server {data['server_cpu_cores']:.2f} of {data['machine_cores']} "
-              "cores)")
+              f"cores, {data['driver_cpu_ms_per_flow']:.1f} and {data['server_cpu_ms_per_flow']:.1f} ms a flow)")
     ok = data["flows_per_s"] >= 1000 and not data["failed"] and data["p99_ms"] <= 20
     return row(label, target, result, *on_sqlite(target, "≥ 1,000/s, p99 ≤ 20 ms", ok))
 
