@@ -46,13 +46,8 @@ PASSKEY = None
 def register(args):
     """Registers an ES256 passkey for the user, as passkey_client.py does; returns it."""
     app = App(args)
-    started = app.start("sign-in")
-    signed_in = app.submit(started["interaction"], "credentials", {"email": args.email, "password": args.password})
-    if signed_in["node"]["type"] != "success":
-        fail(f"sign-in: {signed_in}")
-    bearer = app.redeem(signed_in["node"]["code"])["access_token"]
     passkey = Authenticator(-7, "none")
-    started = app.start("passkey-register", bearer=bearer)
+    started = app.start("passkey-register", bearer=app.bearer())
     _, options = passkey_options(started)
     done = app.submit(started["interaction"], "register",
                       {"passkey": passkey.register(options, app.origin), "name": "benchmark"})
