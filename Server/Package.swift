@@ -147,6 +147,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Micro-benchmarks (`swift run -c release LimenServerBenchmarks`): not run by tests or CI.
+        .executableTarget(
+            name: "LimenServerBenchmarks",
+            dependencies: [
+                "LimenServerWire",
+                .product(name: "LimenWire", package: "Limen"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "LimenServerTests",
             dependencies: [

@@ -41,8 +41,9 @@ def cheap_hash(args):
     print(f"$scrypt$ln=1,r=8,p=1${unpadded_base64(salt)}${unpadded_base64(derived)}")
 
 
-def native_sign_in(session, args, keys):
-    """One native sign-in flow (email and password, or anonymous), its ID token validated."""
+def signed_in_node(session, args):
+    """The start and answer of one native sign-in flow (email and password, or anonymous): its success node, the PKCE
+    verifier and the nonce sent."""
     verifier, challenge = pkce_pair()
     state, nonce = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
     start = {"client_id": args.client_id, "redirect_uri": args.redirect_uri, "scope": "openid email offline_access",
@@ -62,6 +63,12 @@ def native_sign_in(session, args, keys):
     node = submitted.json().get("node", {})
     if node.get("type") != "success" or node.get("state") != state:
         fail(f"the submit answered {submitted.status_code}: {submitted.text[:200]}")
+    return node, verifier, nonce
+
+
+def native_sign_in(session, args, keys):
+    """One native sign-in flow (email and password, or anonymous), its ID token validated."""
+    node, verifier, nonce = signed_in_node(session, args)
     exchange = session.post(f"{args.issuer}/token", timeout=TIMEOUT, data={
         "grant_type": "authorization_code", "code": node["code"], "redirect_uri": args.redirect_uri,
         "client_id": args.client_id, "code_verifier": verifier})

@@ -3,7 +3,7 @@
 
 Usage: report.py --duration SECONDS --threads N RESULTS.jsonl
 Each line: {"run": 1, "target": "SQLite", "measure": "refresh" | "introspect" | "signin" | "native" | "native_load" |
-"anonymous" | "anonymous_load" | "exchange" | "phone_load"
+"anonymous" | "anonymous_load" | "exchange" | "phone_load" | "refresh_bearer" | "refresh_dpop" | "passkey_load"
 | "profile_read" | "profile_write" | "rss", "data": ...}.
 """
 import argparse
@@ -109,6 +109,29 @@ def exchange_row(target, data, label):
     return row(label, target, throughput(data), *on_sqlite(target, "≥ 1,000/s, p99 ≤ 20 ms", ok))
 
 
+def bearer_refresh_row(target, data, label):
+    return row(label, target, throughput(data), "— (the DPoP row's reference)", "n/a")
+
+
+def dpop_refresh_row(target, data, label):
+    """The DPoP-bound refresh against the bearer refresh of the same run (`bearer_rps`, added by main)."""
+    if "bearer_rps" not in data:
+        return row(label, target, throughput(data), "≤ 1.5× a bearer refresh's cost", "n/a (no bearer run)")
+    cost = data["bearer_rps"] / data["rps"] if data["rps"] else float("inf")
+    ok = cost <= 1.5 and not data["non2xx"] and not data["socket_errors"]
+    return row(label, target, f"{throughput(data)}; cost {cost:.2f}× the bearer refresh's",
+               "≤ 1.5× a bearer refresh's cost", met(ok))
+
+
+def passkey_load_row(target, data, label):
+    result = (f"{data['flows_per_s']:,.0f} flows/s ({data['flows']:,} completed, {data['failed']:,} failed; a flow's "
+              f"p50 {data['p50_ms']:.1f} ms, p90 {data['p90_ms']:.1f} ms, p99 {data['p99_ms']:.1f} ms; CPU: driver "
+              f"{data['driver_cpu_cores']:.2f}, server {data['server_cpu_cores']:.2f} of {data['machine_cores']} "
+              f"cores, {data['driver_cpu_ms_per_flow']:.1f} and {data['server_cpu_ms_per_flow']:.1f} ms a flow)")
+    ok = data["flows_per_s"] >= 1000 and not data["failed"] and data["p99_ms"] <= 20
+    return row(label, target, result, *on_sqlite(target, "≥ 1,000/s, p99 ≤ 20 ms", ok))
+
+
 def rss_row(target, samples, label):
     if not samples:
         return row(label, target, "no samples", "≤ 150 MB, flat", "n/a")
@@ -132,6 +155,10 @@ def main():
         for line in file:
             entry = json.loads(line)
             runs[entry["run"]][(entry["target"], entry["measure"])] = entry["data"]
+    for results in runs.values():
+        for (target, measure), data in results.items():
+            if measure == "refresh_dpop" and (target, "refresh_bearer") in results:
+                data["bearer_rps"] = results[(target, "refresh_bearer")]["rps"]
 
     wrk = f"wrk, {args.threads} threads × 1 connection, {args.duration} s"
     measures = [
@@ -151,6 +178,11 @@ def main():
         ("phone_load", f"Phone-code sign-ins: start → number → code → token, a new number each time ({wrk}, each "
          "connection one after another, codes read from the log)", phone_load_row),
         ("exchange", f"Token exchange of an external ES256 ID token, keys cached ({wrk})", exchange_row),
+        ("refresh_bearer", f"Refresh grant of a public client, bearer (rotating; {wrk})", bearer_refresh_row),
+        ("refresh_dpop", f"Refresh grant of a public client, DPoP-bound: an ES256 proof per request (rotating; {wrk})",
+         dpop_refresh_row),
+        ("passkey_load", "Passkey sign-ins: start → assertion → code → token, usernameless (Python, "
+         f"{args.threads} processes, each one flow after another, {args.duration} s)", passkey_load_row),
         ("rss", "Resident memory (VmRSS, 1/s) during the refresh load", rss_row),
     ]
     for number in sorted(runs):

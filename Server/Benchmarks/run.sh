@@ -25,6 +25,21 @@
 #     flow from an X-Forwarded-For address of its own, 127.0.0.1 trusted as a proxy), as many as wrk completes
 #     (phone_flows.lua), the codes read from the server's log (sms_url log:; this mode alone runs the server at
 #     --log-level notice so that the SMS lines are written).
+#   - DPoP-bound refresh (issue 23 §7, BENCH_ONLY=dpop only): the refresh grant of the public client bench-dpop
+#     (registered --require-dpop) with wrk (refresh.lua with BENCH_PROOFS), each request with a DPoP proof of its own
+#     (ES256, a jti each, iat at minting) minted just before the run by dpop_tokens.py, right after the same refresh
+#     grant of the public client bench-public without proofs (the bearer refresh), both chains started by password
+#     sign-ins (dpop_tokens.py tokens); reported side by side with the ratio. The server remembers each proof's jti
+#     for 360 s, at most 100,000 of them (then it refuses proofs), so this mode restarts the server before each run
+#     and mints 1.5 × as many proofs as the bearer run answered, at most 95,000 (more than ~4,700/s over 20 s would
+#     run out: the threads then resend proofs and the replays count as non-2xx); BENCH_DURATION must be ≤ 240 s (a
+#     proof's iat must be under 300 s old).
+#   - passkey sign-ins (issue 23 §7, BENCH_ONLY=passkey only): start -> assertion -> code -> token, usernameless, from
+#     Python (passkey_flows.py, BENCH_THREADS processes, each one flow after another, for BENCH_DURATION seconds;
+#     wrk's Lua cannot sign ECDSA): one ES256 passkey registered per run through passkey-register with a bearer from a
+#     password sign-in, every flow asserting with it, counter 0 (a synced passkey). Reports flows/s, p50/p90/p99 of a
+#     flow, and the CPU of the driver's processes and of the server in cores, to tell whether the driver is the limit.
+# The assertion check against a bare P-256 verify is not here: `swift run -c release LimenServerBenchmarks` in Server/.
 # glewlwyd (Tests/Peers/glewlwyd) is measured side by side for refresh and introspection.
 # Environment: BENCH_DURATION (seconds per wrk run, default 20), BENCH_RUNS (default 2), BENCH_THREADS (wrk threads =
 # connections, default 4; 16 for the phone-code sign-ins: a flow's two dozen writes each wait for their commit, one
@@ -33,7 +48,10 @@
 # ("introspect": only the introspection measure, no refresh load, RSS samples or timed sign-ins; "refresh": the
 # refresh load, its RSS samples and the sign-ins, no introspection, e.g. to compare two builds; "flows": only the
 # native flows; "anonymous": only the anonymous sign-ins; "exchange": only the token exchange; "phone": only the
-# phone-code sign-ins; default: all but the phone-code sign-ins, which need their own server settings).
+# phone-code sign-ins; "dpop": only the DPoP-bound refresh beside the bearer refresh; "passkey": only the passkey
+# sign-ins; default: all but the phone-code sign-ins, the DPoP-bound refresh and the passkey sign-ins, which need
+# their own server restarts or drivers). BENCH_TARGETS defaults to "sqlite" for dpop and passkey (glewlwyd has
+# neither).
 # Diagnostics go to stderr; the work folder is removed at the end.
 set -euo pipefail
 
@@ -46,10 +64,16 @@ SIGNINS=${BENCH_SIGNINS:-300}
 TARGETS=${BENCH_TARGETS:-sqlite postgres glewlwyd}
 ONLY=${BENCH_ONLY:-}
 case "$ONLY" in
-    "" | introspect | refresh | flows | anonymous | exchange | phone) ;;
-    *) echo "bench: BENCH_ONLY must be empty, introspect, refresh, flows, anonymous, exchange or phone" >&2; exit 1 ;;
+    "" | introspect | refresh | flows | anonymous | exchange | phone | dpop | passkey) ;;
+    *) echo "bench: BENCH_ONLY must be empty, introspect, refresh, flows, anonymous, exchange, phone, dpop or passkey" >&2
+       exit 1 ;;
 esac
-case "$ONLY" in introspect | flows | anonymous | exchange | phone) SIGNINS=0 ;; esac
+case "$ONLY" in introspect | flows | anonymous | exchange | phone | dpop | passkey) SIGNINS=0 ;; esac
+case "$ONLY" in dpop | passkey) TARGETS=${BENCH_TARGETS:-sqlite} ;; esac
+if [ "$ONLY" = dpop ] && [ "$DURATION" -gt 240 ]; then
+    echo "bench: BENCH_DURATION must be at most 240 s for dpop (a proof's iat must be under 300 s old)" >&2
+    exit 1
+fi
 [ "$ONLY" != phone ] || THREADS=${BENCH_THREADS:-16}
 WORK=$(mktemp -d)
 RESULTS="$WORK/results.jsonl"
@@ -248,8 +272,53 @@ exchange_run() {
     rm -f "$tokens"
 }
 
+# Refresh tokens of COUNT password sign-ins of public client CLIENT_ID, bound to KEY_FILE's key when given:
+# sign_in_tokens ISSUER CLIENT_ID COUNT [KEY_FILE]
+sign_in_tokens() {
+    (cd "$HERE" && python3 dpop_tokens.py tokens --issuer "$1" --client-id "$2" --redirect-uri http://127.0.0.1/callback \
+        --email "$EMAIL" --password "$PASSWORD" --count "$3" ${4:+--key-file "$4"})
+}
+
+# The bearer refresh of public client bench-public, then the DPoP-bound refresh of bench-dpop, each request with a
+# proof of its own minted just before the run: dpop_run RUN TARGET ISSUER
+dpop_run() {
+    local bearer_json proofs_count proofs="$WORK/proofs" key="$WORK/dpop-key.pem"
+    log "$2 run $1: bearer refresh of a public client"
+    sign_in_tokens "$3" bench-public "$THREADS" > "$WORK/bearer-tokens"
+    sign_in_tokens "$3" bench-dpop "$THREADS" "$key" > "$WORK/dpop-tokens"
+    bearer_json=$(BENCH_TOKENS="$WORK/bearer-tokens" BENCH_CLIENT_ID=bench-public wrk_json refresh.lua "$3/token")
+    record "$1" "$2" refresh_bearer "$bearer_json"
+    proofs_count=$(echo "$bearer_json" | field "min(95000, int(1.5 * d['rps'] * $DURATION) + 1000)")
+    log "$2 run $1: DPoP-bound refresh (minting $proofs_count proofs first)"
+    (cd "$HERE" && python3 dpop_tokens.py mint --issuer "$3" --key-file "$key" --count "$proofs_count") > "$proofs"
+    record "$1" "$2" refresh_dpop "$(BENCH_TOKENS="$WORK/dpop-tokens" BENCH_CLIENT_ID=bench-dpop \
+        BENCH_PROOFS="$proofs" BENCH_THREADS="$THREADS" wrk_json refresh.lua "$3/token")"
+    rm -f "$proofs"
+}
+
+# Passkey sign-ins from Python processes, one passkey registered first: passkey_run RUN TARGET ISSUER
+passkey_run() {
+    log "$2 run $1: passkey sign-ins ($THREADS processes)"
+    record "$1" "$2" passkey_load "$(cd "$HERE" && python3 passkey_flows.py --issuer "$3" --client-id limen-cli \
+        --redirect-uri http://127.0.0.1/callback --email "$EMAIL" --password "$PASSWORD" --processes "$THREADS" \
+        --duration "$DURATION" --server-pid "$SERVER_PID")"
+}
+
 # Prints a Python expression of the JSON object `d` read from stdin: field EXPRESSION
 field() { python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
+
+# Starts limen-server with bench_limen's settings (its locals store, port, issuer, target, logging) and waits for it
+start_server() {
+    "$BIN" "${store[@]}" --config "$WORK/config.yaml" --port "$port" --post-rate-limit off --authorize-rate-limit off \
+        --sign-in-rate-limit off "${logging[@]}" >>"$WORK/server-$target.log" 2>&1 &
+    SERVER_PID=$!
+    for _ in $(seq 1 100); do
+        curl -fs -o /dev/null "$issuer/.well-known/openid-configuration" && break
+        kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server-$target.log" >&2; die "$target: server exited"; }
+        sleep 0.1
+    done
+    log "$target: limen-server pid $SERVER_PID on $issuer"
+}
 
 bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     local target=$1 data="$WORK/data-$1" port issuer secret basic flows run tokens="$WORK/tokens"
@@ -262,6 +331,9 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
     done
     "$BIN" clients add "${store[@]}" --id bench-exchange --native --redirect-uri http://127.0.0.1/callback \
         --grant-type urn:ietf:params:oauth:grant-type:token-exchange --grant-type refresh_token >&2
+    "$BIN" clients add "${store[@]}" --id bench-public --native --first-party --redirect-uri http://127.0.0.1/callback >&2
+    "$BIN" clients add "${store[@]}" --id bench-dpop --native --first-party --require-dpop \
+        --redirect-uri http://127.0.0.1/callback >&2
     secret=$("$BIN" clients add "${store[@]}" --id bench --redirect-uri "$REDIRECT_URI" --first-party |
         sed -n 's/^client_secret: //p')
     [ -n "$secret" ] || die "$target: no client secret printed"
@@ -275,16 +347,17 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
         "$EXCHANGE_ISSUER" "$EXCHANGE_AUDIENCE" >> "$WORK/config.yaml"
     local -a logging=(--log-level error)
     [ "$ONLY" != phone ] || logging=(--log-level notice --trusted-proxy 127.0.0.1)
-    "$BIN" "${store[@]}" --config "$WORK/config.yaml" --port "$port" --post-rate-limit off --authorize-rate-limit off \
-        --sign-in-rate-limit off "${logging[@]}" >"$WORK/server-$target.log" 2>&1 &
-    SERVER_PID=$!
-    for _ in $(seq 1 100); do
-        curl -fs -o /dev/null "$issuer/.well-known/openid-configuration" && break
-        kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server-$target.log" >&2; die "$target: server exited"; }
-        sleep 0.1
-    done
-    log "$target: limen-server pid $SERVER_PID on $issuer"
+    start_server
     for run in $(seq 1 "$RUNS"); do
+        if [ "$ONLY" = dpop ]; then # a server of its own per run: an empty DPoP replay cache
+            [ "$run" -eq 1 ] || { stop_server; start_server; }
+            dpop_run "$run" "$target" "$issuer"
+            continue
+        fi
+        if [ "$ONLY" = passkey ]; then
+            passkey_run "$run" "$target" "$issuer"
+            continue
+        fi
         if [ "$ONLY" = anonymous ]; then
             anonymous_run "$run" "$target" "$issuer"
             continue

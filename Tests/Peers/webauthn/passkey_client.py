@@ -74,6 +74,15 @@ class App:
         return requests.post(
             f"{self.args.issuer}/flows/interactions/{interaction}", json=body, timeout=30).json()
 
+    def bearer(self):
+        """An access token of the user, from a password sign-in through `sign-in`."""
+        started = self.start("sign-in")
+        signed_in = self.submit(
+            started["interaction"], "credentials", {"email": self.args.email, "password": self.args.password})
+        if signed_in["node"]["type"] != "success":
+            fail(f"sign-in: {signed_in}")
+        return self.redeem(signed_in["node"]["code"])["access_token"]
+
     def redeem(self, code):
         answer = requests.post(f"{self.args.issuer}/token", data={
             "grant_type": "authorization_code", "code": code, "redirect_uri": self.args.redirect_uri,
@@ -169,11 +178,7 @@ def main():
     args = parser.parse_args()
     app = App(args)
 
-    started = app.start("sign-in")
-    signed_in = app.submit(started["interaction"], "credentials", {"email": args.email, "password": args.password})
-    if signed_in["node"]["type"] != "success":
-        fail(f"sign-in: {signed_in}")
-    bearer = app.redeem(signed_in["node"]["code"])["access_token"]
+    bearer = app.bearer()
 
     summary = {"registered": [], "subjects": [], "hostile": {}}
     keys = [Authenticator(-7, "none"), Authenticator(-8, "packed"), Authenticator(-257, "packed")]
