@@ -123,7 +123,7 @@ enum FlowPageRoutes {
                 return Pages.requestGone(uiLocales: pending.record.uiLocales)
             }
             return try await responder.signedIn(
-                subject: subject, methods: context.signInMethods, pending: pending, browser: browser)
+                subject: subject, methods: context.methods, pending: pending, browser: browser)
         }
     }
 

@@ -134,14 +134,13 @@ struct SignInResponder: Sendable {
         browser: BrowserState,
         root: String
     ) async throws(StorageError) -> Response {
-        // `complete` checks no code, so no client address is counted.
-        switch try await engine.pageSignIn(for: pending, subject: subject, methods: methods, clientAddress: "") {
+        switch try await engine.pageSignIn(for: pending, subject: subject, methods: methods) {
         case .completed(let interaction, let context):
             guard try await engine.finishPage(interaction, context: context) else {
                 return Pages.requestGone(uiLocales: pending.record.uiLocales)
             }
             return try await signedIn(
-                subject: subject, methods: context.signInMethods, pending: pending, browser: browser, root: root)
+                subject: subject, methods: context.methods, pending: pending, browser: browser, root: root)
         case .answer(let answer):
             guard case .failure(let code, let message) = answer.node else {
                 return Responses.redirect(

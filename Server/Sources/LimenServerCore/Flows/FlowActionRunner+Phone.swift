@@ -54,7 +54,7 @@ extension FlowActionRunner {
                     Self.phoneRefusal(
                         Self.invalidPhoneNumber, "Enter the number with + and the country code, like +1 555 123 4567."))
             }
-            (context.phone, context.subject, context.methods) = (number.e164, nil, nil)
+            (context.phone, context.subject, context.methods) = (number.e164, nil, AuthenticationMethods())
             if let countries = phoneCodes.countries, !number.isIn(countries: countries) {
                 return .refused(
                     Self.phoneRefusal(Self.unsupportedCountry, "Codes cannot be sent to numbers of this country."))

@@ -10,7 +10,7 @@ extension FlowActionRunner {
     func secondStep(for subject: String, context: FlowContext, required: AuthenticationLevel?)
         async throws(StorageError) -> SecondStep?
     {
-        let reached = AuthenticationLevel(context.signInMethods)
+        let reached = AuthenticationLevel(context.methods)
         guard context.secondStep?.answered == nil, reached >= .singleFactor, reached < .phishingResistant else {
             return nil
         }

@@ -129,7 +129,7 @@ struct FlowActionRunner: Sendable {
                 do throws(AccountError) {
                     context.subject = try await services.accounts.createAnonymous().id
                     context.createdUser = true
-                    context.methods = nil
+                    context.methods = AuthenticationMethods()
                 } catch {
                     return try Self.outcome(of: error)
                 }
@@ -159,18 +159,28 @@ struct FlowActionRunner: Sendable {
                 // a client's kind never changes, and removing a client removes its interactions.
                 guard context.subject != nil else { return Self.nobody }
             case .complete:
-                guard let subject = context.subject else { return Self.nobody }
-                if let step = try await secondStep(for: subject, context: context, required: request.requiredLevel) {
-                    context.secondStep = step
-                    return .secondStep(context)
-                }
-                if let required = request.requiredLevel, AuthenticationLevel(context.signInMethods) < required {
-                    return Self.unmetLevel(required)
-                }
-                return .completed(context)
+                return try await complete(context, request: request)
             }
         }
         return .proceeded(context)
+    }
+
+    /// The `complete` action on `context`, whose user an earlier step (or something outside the flow) identified:
+    /// the second step when the user's two-step sign-in or `request`'s level asks for one, the failure when no way
+    /// reaches that level, else completed. It checks no code, so it counts nothing against any address.
+    package func complete(_ context: FlowContext, request: FlowRequest) async throws(StorageError)
+        -> FlowActionOutcome
+    {
+        guard let subject = context.subject else { return Self.nobody }
+        if let step = try await secondStep(for: subject, context: context, required: request.requiredLevel) {
+            var context = context
+            context.secondStep = step
+            return .secondStep(context)
+        }
+        if let required = request.requiredLevel, AuthenticationLevel(context.methods) < required {
+            return Self.unmetLevel(required)
+        }
+        return .completed(context)
     }
 
     /// The case table of the credentials the actions find (``AccountLinking``).
@@ -190,7 +200,7 @@ struct FlowActionRunner: Sendable {
         switch action {
         case .sendEmailCode, .sendSignUpCode:
             let email = Accounts.normalise(Self.text(input.values["email"]) ?? context.email ?? "")
-            (context.email, context.subject, context.emailProven, context.methods) = (email, nil, nil, nil)
+            (context.email, context.subject, context.emailProven, context.methods) = (email, nil, nil, AuthenticationMethods())
             // The same answer whether or not the address has an account: only an owner gets a code.
             guard Accounts.isPlausibleEmail(email) else {
                 let message = AccountError.invalidEmail.errorDescription ?? ""

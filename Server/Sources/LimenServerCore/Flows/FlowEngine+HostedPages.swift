@@ -49,18 +49,18 @@ extension FlowEngine {
     package func pageSignIn(
         for pending: PendingAuthorization,
         subject: String,
-        methods: AuthenticationMethods,
-        clientAddress: String
+        methods: AuthenticationMethods
     ) async throws(StorageError) -> FlowProgress {
         guard let flow = catalog.flows[FlowCatalog.signInFlow], let start = flow.node(flow.start) else {
             return .answer(.failure("unknown_flow", "This page is no longer offered.", status: .notFound))
         }
         let interaction = try await pageInteraction(for: pending, flow: flow)
-        var context = try interaction.record.decodedContext()
-        (context.subject, context.methods, context.secondStep) = (subject, methods, nil)
-        let outcome = try await FlowActionRunner(services: services, logger: logger).run(
-            [.complete], flow: flow.id, interaction: interaction.id, values: [:], context: context,
-            clientID: pending.client.id, request: try interaction.record.decodedRequest(), clientAddress: clientAddress)
+        // A fresh context: what an abandoned first step on the page learnt (perhaps of someone else) must not carry
+        // over to this sign-in.
+        var context = FlowContext(subject: subject)
+        context.methods = methods
+        let outcome = try await FlowActionRunner(services: services, logger: logger).complete(
+            context, request: try interaction.record.decodedRequest())
         return try await follow(outcome, interaction: interaction, flow: flow, node: start, next: nil, context: context)
     }
 

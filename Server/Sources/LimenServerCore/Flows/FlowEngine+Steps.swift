@@ -131,7 +131,7 @@ extension FlowEngine {
                 codeHash: RandomIdentifier.hash(code), clientID: interaction.record.clientID,
                 redirectURI: request.redirectURI, subject: subject, scope: request.scope, nonce: request.nonce,
                 codeChallenge: request.codeChallenge, authTime: now,
-                expiresAt: now.addingTimeInterval(AuthorizationFlow.codeLifetime), methods: context.signInMethods,
+                expiresAt: now.addingTimeInterval(AuthorizationFlow.codeLifetime), methods: context.methods,
                 proofKey: request.proofKey))
         return FlowAnswer(
             interaction: interaction.id,

@@ -90,8 +90,9 @@ package struct FlowContext: Sendable, Equatable, Codable {
     package var federation: FlowFederationResult?
     /// The passkey ceremony the current node's `PASSKEY` shows, until it is answered.
     package var passkey: PasskeyChallenge?
-    /// How the user has authenticated in this interaction so far (the ID token's `amr`).
-    package var methods: AuthenticationMethods?
+    /// How the user has authenticated in this interaction so far (the ID token's `amr`), none when nothing
+    /// authenticated them.
+    package var methods = AuthenticationMethods()
     /// The second step of a two-step sign-in, once the user's first step asked for one.
     package var secondStep: SecondStep?
     /// The authenticator-app secret a setup node shows, until a code of it turns two-step sign-in on.
@@ -117,13 +118,8 @@ package struct FlowContext: Sendable, Equatable, Codable {
     /// The context once the identified user has also authenticated by `methods` (a second step).
     package func alsoAuthenticated(by methods: some Sequence<AuthenticationMethod>) -> FlowContext {
         var context = self
-        context.methods = signInMethods.adding(methods)
+        context.methods = self.methods.adding(methods)
         return context
-    }
-
-    /// The methods of this interaction's sign-in, none when nothing authenticated the user.
-    package var signInMethods: AuthenticationMethods {
-        methods ?? AuthenticationMethods()
     }
 
     /// A new interaction's context: the `login_hint` filled in when it is an email address.
@@ -134,6 +130,22 @@ package struct FlowContext: Sendable, Equatable, Codable {
     /// A context with these facts.
     package init(email: String? = nil, subject: String? = nil, createdUser: Bool? = nil, emailProven: Bool? = nil) {
         (self.email, self.subject, self.createdUser, self.emailProven) = (email, subject, createdUser, emailProven)
+    }
+
+    /// Decodes a stored context; one stored before methods were kept has none.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        email = try container.decodeIfPresent(String.self, forKey: .email)
+        subject = try container.decodeIfPresent(String.self, forKey: .subject)
+        createdUser = try container.decodeIfPresent(Bool.self, forKey: .createdUser)
+        emailProven = try container.decodeIfPresent(Bool.self, forKey: .emailProven)
+        phone = try container.decodeIfPresent(String.self, forKey: .phone)
+        replacedGuest = try container.decodeIfPresent(String.self, forKey: .replacedGuest)
+        federation = try container.decodeIfPresent(FlowFederationResult.self, forKey: .federation)
+        passkey = try container.decodeIfPresent(PasskeyChallenge.self, forKey: .passkey)
+        methods = try container.decodeIfPresent(AuthenticationMethods.self, forKey: .methods) ?? AuthenticationMethods()
+        secondStep = try container.decodeIfPresent(SecondStep.self, forKey: .secondStep)
+        totpEnrolment = try container.decodeIfPresent(TOTPEnrolment.self, forKey: .totpEnrolment)
     }
 }
 
