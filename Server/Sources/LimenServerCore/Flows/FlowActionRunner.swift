@@ -200,7 +200,9 @@ struct FlowActionRunner: Sendable {
         switch action {
         case .sendEmailCode, .sendSignUpCode:
             let email = Accounts.normalise(Self.text(input.values["email"]) ?? context.email ?? "")
-            (context.email, context.subject, context.emailProven, context.methods) = (email, nil, nil, AuthenticationMethods())
+            (context.email, context.subject, context.emailProven, context.methods) = (
+                email, nil, nil, AuthenticationMethods()
+            )
             // The same answer whether or not the address has an account: only an owner gets a code.
             guard Accounts.isPlausibleEmail(email) else {
                 let message = AccountError.invalidEmail.errorDescription ?? ""
