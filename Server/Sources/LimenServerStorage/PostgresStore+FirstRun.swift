@@ -9,16 +9,12 @@ extension PostgresStore {
     /// A transaction that first takes ``firstRunLock``: under READ COMMITTED the insert, a statement after the lock,
     /// sees a key another node committed while this one waited.
     public func insertSigningKeyIfAlgorithmAbsent(_ key: SigningKeyRecord) async throws(StorageError) -> Bool {
-        do {
-            return try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.firstRunLock))", logger: logger)
-                let inserted = try await connection.query(
-                    Self.postgresQuery(SigningKeyRecord.insertIfAlgorithmAbsent(key)), logger: logger
-                ).collect()
-                return !inserted.isEmpty
-            }
-        } catch {
-            throw .queryFailed(String(reflecting: error))
+        try await client.withTransaction { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.firstRunLock))", logger: logger)
+            let inserted = try await connection.query(
+                Self.postgresQuery(SigningKeyRecord.insertIfAlgorithmAbsent(key)), logger: logger
+            ).collect()
+            return !inserted.isEmpty
         }
     }
 }

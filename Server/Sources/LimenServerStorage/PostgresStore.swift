@@ -3,7 +3,8 @@ import Logging
 import NIOSSL
 import PostgresNIO
 
-/// The store for many stateless nodes: PostgreSQL through postgres-nio's connection pool.
+/// The store for many stateless nodes: PostgreSQL through postgres-nio's connections, kept in a
+/// ``PostgresConnectionPool``.
 ///
 /// ```swift
 /// let store = try PostgresStore.connect(url: "postgres://limen:secret@127.0.0.1:5432/limen")
@@ -12,17 +13,13 @@ import PostgresNIO
 /// }
 /// ```
 public final class PostgresStore: Store {
-    /// The connection pool (internal so that extensions can run transactions); ``run()`` runs it.
-    let client: PostgresClient
+    /// The connections (internal so that extensions can run transactions).
+    let client: PostgresConnectionPool
     let logger: Logger
-    /// Ends when ``close()`` is called, which ends ``run()``.
-    private let closing: AsyncStream<Void>
-    private let closed: AsyncStream<Void>.Continuation
 
-    private init(client: PostgresClient, logger: Logger) {
+    private init(client: PostgresConnectionPool, logger: Logger) {
         self.client = client
         self.logger = logger
-        (closing, closed) = AsyncStream.makeStream()
     }
 
     /// The connections a store keeps open unless told otherwise (postgres-nio's own default maximum).
@@ -31,9 +28,7 @@ public final class PostgresStore: Store {
     public static let maximumConnectionsRange = 1...1000
 
     /// Connects to the database a `postgres://user:password@host:port/database?sslmode=…` URL names (`sslmode`:
-    /// `disable`, `prefer` (default) or `require`), keeping `maximumConnections` connections open (never more; see
-    /// ``parkWithoutTimers(_:)``).
-
+    /// `disable`, `prefer` (default) or `require`), with at most `maximumConnections` connections open.
     public static func connect(
         url: String,
         maximumConnections: Int = defaultMaximumConnections,
@@ -42,20 +37,29 @@ public final class PostgresStore: Store {
         guard maximumConnectionsRange.contains(maximumConnections) else {
             throw .openFailed("a pool of \(maximumConnections) connections is outside \(maximumConnectionsRange)")
         }
+        return try connect(url: url, pool: PostgresConnectionPool.Settings(size: maximumConnections), logger: logger)
+    }
+
+    /// ``connect(url:maximumConnections:logger:)`` with the pool's every setting (tests shorten its retry delay).
+    static func connect(
+        url: String,
+        pool settings: PostgresConnectionPool.Settings,
+        logger: Logger
+    ) throws(StorageError) -> PostgresStore {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
             let host = components.host, !host.isEmpty, let username = components.user
         else {
             throw .openFailed("expected postgres://user:password@host:port/database, got a malformed URL")
         }
         let database = String(components.path.drop { $0 == "/" })
-        let tls: PostgresClient.Configuration.TLS
+        let tls: PostgresConnection.Configuration.TLS
         switch components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "prefer" {
         case "disable": tls = .disable
-        case "prefer": tls = .prefer(.makeClientConfiguration())
-        case "require": tls = .require(.makeClientConfiguration())
+        case "prefer": tls = .prefer(try tlsContext())
+        case "require": tls = .require(try tlsContext())
         case let mode: throw .openFailed("sslmode \(mode) is not one of disable, prefer, require")
         }
-        var configuration = PostgresClient.Configuration(
+        let configuration = PostgresConnection.Configuration(
             host: host,
             port: components.port ?? 5432,
             username: username,
@@ -63,38 +67,25 @@ public final class PostgresStore: Store {
             database: database.isEmpty ? username : database,
             tls: tls
         )
-        configuration.options.maximumConnections = maximumConnections
-        Self.parkWithoutTimers(&configuration.options)
-        return PostgresStore(
-            client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+        let pool = PostgresConnectionPool(configuration: configuration, settings: settings, logger: logger)
+        return PostgresStore(client: pool, logger: logger)
     }
 
-    /// Keeps every connection open and unpinged while idle, so that handing a connection back to the pool starts no
-    /// timer. postgres-nio 1.33 otherwise starts a keep-alive timer (30 s) and, above `minimumConnections`, an
-    /// idle-timeout timer (60 s) each time a query hands its connection back, and cancels them at the next lease; but a
-    /// cancelled `Task.sleep` stays allocated until the deadline it was set for (Swift 6.3; swiftlang/swift#89075).
-    /// Under refresh load that held ≈ 10 KB per refresh (≈ 7 queries) for 30–60 s: the server grew from 50 MB to
-    /// 440 MB. The price: the pool opens its `maximumConnections` at start and does not probe idle ones; a connection
-    /// the network dropped fails one query and is replaced.
-    static func parkWithoutTimers(_ options: inout PostgresClient.Configuration.Options) {
-        options.minimumConnections = options.maximumConnections
-        options.keepAliveBehavior = nil
-    }
-
-    /// Runs the connection pool until the task is cancelled or shut down gracefully, or the store is closed; call it
-    /// once.
-    public func run() async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.client.run() }
-            group.addTask { for await _ in self.closing {} }
-            await group.next()
-            group.cancelAll()
+    /// The TLS context of a connection that verifies the server's certificate against the system's roots.
+    private static func tlsContext() throws(StorageError) -> NIOSSLContext {
+        do {
+            return try NIOSSLContext(configuration: .makeClientConfiguration())
+        } catch {
+            throw .openFailed("cannot set up TLS: \(error)")
         }
     }
 
-    /// Ends ``run()``, which closes the pool's connections.
+    /// Returns at once: connections open when a query needs one, until ``close()``.
+    public func run() async {}
+
+    /// Closes the connections; a query after it fails as ``StorageError/unavailable(_:)``.
     public func close() async {
-        closed.finish()
+        await client.close()
     }
 
     /// Nothing to change: PostgreSQL's starts take turns on an advisory lock, with no timeout of their own.
@@ -115,7 +106,7 @@ public final class PostgresStore: Store {
     func migrate(_ migrations: [Migration]) async throws(StorageError) {
         for migration in migrations.sorted(by: { $0.version < $1.version }) {
             do {
-                let applied = try await client.withTransaction(logger: logger) { connection in
+                let applied = try await client.withTransaction { connection in
                     try await connection.query("SELECT pg_advisory_xact_lock(7470356)", logger: logger)
                     try await connection.query(
                         """
@@ -159,21 +150,17 @@ public final class PostgresStore: Store {
     /// Runs `query` and returns every row.
     @discardableResult
     func rows(_ query: PostgresQuery) async throws(StorageError) -> [PostgresRandomAccessRow] {
-        do {
-            return try await client.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
-        } catch {
-            throw .queryFailed(String(reflecting: error))
+        try await client.withConnection { connection in
+            try await connection.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
         }
     }
 
     /// Runs a prepared `statement` and returns every row.
     func rows(_ statement: some PostgresHotStatement) async throws(StorageError) -> [PostgresRandomAccessRow] {
-        do {
+        try await client.withConnection { connection in
             var rows: [PostgresRandomAccessRow] = []
-            for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
+            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
             return rows
-        } catch {
-            throw .queryFailed(String(reflecting: error))
         }
     }
 }

@@ -10,6 +10,8 @@ public enum StorageError: Error, Sendable, Equatable, LocalizedError {
     case migrationFailed(version: Int, reason: String)
     /// A row did not hold what the schema promises.
     case corruptRow(String)
+    /// The database cannot be reached for now (it restarted, the network dropped): worth trying again shortly.
+    case unavailable(String)
 
     /// A stable code for logs and tests.
     public var code: String {
@@ -18,6 +20,7 @@ public enum StorageError: Error, Sendable, Equatable, LocalizedError {
         case .queryFailed: "storage.query_failed"
         case .migrationFailed: "storage.migration_failed"
         case .corruptRow: "storage.corrupt_row"
+        case .unavailable: "storage.unavailable"
         }
     }
 
@@ -28,6 +31,7 @@ public enum StorageError: Error, Sendable, Equatable, LocalizedError {
         case .queryFailed(let reason): "A database query failed: \(reason)"
         case .migrationFailed(let version, let reason): "Schema migration \(version) failed: \(reason)"
         case .corruptRow(let reason): "A database row is not valid: \(reason)"
+        case .unavailable(let reason): "The database is unavailable: \(reason)"
         }
     }
 }

@@ -20,9 +20,9 @@ public typealias Store = StoreLifecycle & ClientStore & SigningKeyStore & UserSt
 /// Whoever opens a store runs it for as long as anything uses it: the server's `ServiceGroup` does, and
 /// ``running(_:)`` does for a scope.
 public protocol StoreLifecycle: Sendable {
-    /// Keeps the store's connections until the task is cancelled or shut down gracefully, or ``close()`` is called
-    /// (PostgreSQL's pool leases no connection unless this runs; a query made before waits for it). A store with
-    /// nothing to keep (SQLite, whose connection is open from the start) returns at once.
+    /// Runs what the store keeps running until the task is cancelled or shut down gracefully, or ``close()`` is
+    /// called. Both stores have nothing to run and return at once: SQLite's connection is open from the start, and
+    /// PostgreSQL's connections open as queries need them.
     func run() async
     /// Applies every schema migration not yet applied; running it again changes nothing.
     func migrate() async throws(StorageError)

@@ -4,8 +4,9 @@ import LimenServerStorage
 import Logging
 
 /// For the token endpoint and its kin (`/token`, `/revoke`, `/introspect`, `/device_authorization`): a failure that is
-/// not already an HTTP error (a store that cannot be reached, say) is answered as RFC 6749 §5.2's `server_error`, and
-/// logged by its code through the request's logger, never with a token.
+/// not already an HTTP error (a query that failed, say) is answered as RFC 6749 §5.2's `server_error`, and logged by
+/// its code through the request's logger, never with a token; a database that cannot be reached for now is left to
+/// ``StorageUnavailableMiddleware``'s `503`.
 struct OAuthServerErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request,
@@ -16,6 +17,9 @@ struct OAuthServerErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as any HTTPResponseError {
             throw error
+        } catch StorageError.unavailable(let reason) {
+            // `503 temporarily_unavailable`, from StorageUnavailableMiddleware.
+            throw StorageError.unavailable(reason)
         } catch {
             let code = (error as? StorageError)?.code ?? String(describing: type(of: error))
             context.logger.error("Token endpoint failure", metadata: ["error": "\(code)"])

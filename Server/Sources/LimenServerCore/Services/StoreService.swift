@@ -1,7 +1,7 @@
 import LimenServerStorage
 import ServiceLifecycle
 
-/// Runs the store (PostgreSQL's connection pool) and closes it when the server stops, so that nothing runs or closes
+/// Runs the store and closes it when the server stops, so that nothing runs or closes
 /// it by hand. The server lists it first among its services, which makes it the last to stop (a `ServiceGroup` stops
 /// its services in reverse order): no start-up step, request, sweep or mail delivery uses the store after it.
 package struct StoreService: Service {
@@ -14,7 +14,7 @@ package struct StoreService: Service {
     }
 
     package func run() async {
-        // PostgreSQL's pool returns at the graceful shutdown; SQLite has nothing to run and waits for it here.
+        // Neither store has anything to run: both wait for the graceful shutdown here.
         await store.run()
         // Returns at the graceful shutdown, or throws at a cancellation: either way the store is closed.
         try? await gracefulShutdown()
