@@ -31,6 +31,18 @@ struct FlowFormModelPasskeyTests {
         }
     }
 
+    /// The `passkey` flow started in a form whose passkeys `passkeys` answers, on a client of `server` sending through
+    /// the transport returned with it.
+    func passkeyForm(_ server: LimenServerPeer, passkeys: (any PasskeyAuthenticator)?) async throws
+        -> (FlowFormModel, PassThroughTransport)
+    {
+        let transport = PassThroughTransport()
+        let client = try FlowFixture.client(server, transport: transport)
+        let form = FlowFormModel(client: client, flow: "passkey", passkeys: passkeys)
+        await form.start()
+        return (form, transport)
+    }
+
     /// How many flow submissions `transport` has sent.
     func submissions(_ transport: PassThroughTransport) async -> Int {
         await transport.requests.filter { $0.url.path.contains("/flows/interactions/") }.count
@@ -93,9 +105,7 @@ struct FlowFormModelPasskeyTests {
     @Test("a device without a passkey for the server: the element says so, and the step stays")
     func noCredential() async throws {
         try await LimenServerPeer.with(settings: FlowFormModelServerTests.settings) { server in
-            let form = FlowFormModel(
-                client: try FlowFixture.client(server), flow: "passkey", passkeys: try FlowFixture.passkeys(server))
-            await form.start()
+            let (form, _) = try await passkeyForm(server, passkeys: try FlowFixture.passkeys(server))
             await form.press("passkey")
             #expect(form.passkeyError(for: "passkey") == .noCredential)
             #expect(form.phase == .step)
@@ -105,9 +115,7 @@ struct FlowFormModelPasskeyTests {
     @Test("without an authenticator the PASSKEY button is disabled and says why; pressing it sends nothing")
     func noAuthenticator() async throws {
         try await LimenServerPeer.with(settings: FlowFormModelServerTests.settings) { server in
-            let transport = PassThroughTransport()
-            let form = FlowFormModel(client: try FlowFixture.client(server, transport: transport), flow: "passkey")
-            await form.start()
+            let (form, transport) = try await passkeyForm(server, passkeys: nil)
             let element = try #require(form.elements.first { $0.key == "passkey" })
             #expect(!element.isEnabled)
             #expect(element.accessibilityHint == "Passkeys are not available in this app.")

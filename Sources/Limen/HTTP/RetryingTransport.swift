@@ -50,7 +50,7 @@ public struct RetryingTransport: HTTPTransport {
     }
 
     /// Sends the request, repeating it as the policy allows; each repeated attempt is the request made again by its
-    /// ``HTTPRequest/renewal`` (a fresh DPoP proof), and one that cannot be made again is not repeated.
+    /// `HTTPRequest.renewal` (a fresh DPoP proof), and one that cannot be made again is not repeated.
     public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPResponse {
         var (attempt, retry) = (request, 0)
         while true {
