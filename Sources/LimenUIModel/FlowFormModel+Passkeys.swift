@@ -10,9 +10,10 @@ extension FlowFormModel {
 
     /// Runs `passkey`'s ceremony through ``passkeys`` and sends `node` with the credential and the submit button that
     /// sends it (as `AuthClient.signInWithPasskey(using:options:)` and `SecondStep.answerPasskey(using:)` do); the
-    /// step's other fields are checked first. Without ``passkeys`` nothing happens (the button is disabled).
+    /// step's other fields are checked first. Without ``passkeys`` (the button is disabled), or for a ceremony this
+    /// version does not know, nothing happens.
     func answer(_ passkey: PasskeyCollector, of node: ContinueNode) async {
-        guard let passkeys, !isLoading else { return }
+        guard let passkeys, passkey.mode != nil, !isLoading else { return }
         let problems = node.validate().filter { $0.key != passkey.key }
         guard problems.isEmpty else {
             showsProblems = true

@@ -159,7 +159,7 @@ public final class FlowFormModel {
     }
 
     /// Runs one request with the loading state on and shows the node it answers.
-    func run(_ request: @Sendable () async -> Node) async {
+    private func run(_ request: @Sendable () async -> Node) async {
         guard !isLoading else { return }
         isLoading = true
         defer { isLoading = false }
