@@ -55,6 +55,9 @@
                 Text(element.label)
             case .submit, .flow, .identityProvider:
                 Button(element.label) { press(element.key) }.disabled(model.isLoading).labelled(element, value: nil)
+            case .passkey:
+                Button(element.label) { press(element.key) }.disabled(model.isLoading || !element.isEnabled)
+                    .labelled(element, value: model.accessibilityValue(for: element.key))
             }
         }
 

@@ -6,12 +6,15 @@
 
     /// A Limen Server flow rendered natively, step by step (Rownd's `requestSignIn()` sheet, PingDavinci's rendering,
     /// no web view): every collector type, the password policy as live hints, the server's messages by field, identity
-    /// providers through the environment's web authentication session, and an email's link opened in the app.
-    /// Present it in a `.sheet`; what it shows and does is its ``FlowFormModel``.
+    /// providers through the environment's web authentication session, passkeys (`PASSKEY` buttons) through the
+    /// model's `PasskeyAuthenticator`, and an email's link opened in the app. Present it in a `.sheet`; what it shows
+    /// and does is its ``FlowFormModel``.
     ///
     /// ```swift
+    /// let passkeys = PlatformPasskeyAuthenticator { window }  // LimenApple
+    /// // …
     /// .sheet(isPresented: $signingIn) {
-    ///     FlowSheet(model: FlowFormModel(client: client, flow: "sign-in")) { user in
+    ///     FlowSheet(model: FlowFormModel(client: client, flow: "sign-in", passkeys: passkeys)) { user in
     ///         signingIn = false
     ///     }
     /// }

@@ -30,6 +30,9 @@ public struct FlowElement: Sendable, Equatable, Identifiable {
         case flow(isLink: Bool)
         /// `IDP`: signs in with the upstream provider `provider` in a web session.
         case identityProvider(provider: String)
+        /// `PASSKEY`: a button that runs the passkey ceremony `mode` through the form's ``PasskeyAuthenticator`` and
+        /// sends the step with the credential (``FlowFormModel/press(_:using:)``).
+        case passkey(PasskeyCollector.Mode)
         /// A type this version does not know: shown as text, sends nothing.
         case unknown(type: String)
     }
@@ -49,6 +52,9 @@ public struct FlowElement: Sendable, Equatable, Identifiable {
     public let accessibilityLabel: String
     /// What VoiceOver reads after a pause, saying what the control does when that is not plain from its label.
     public let accessibilityHint: String?
+    /// Whether the control can be used: `false` for a ``Kind-swift.enum/passkey(_:)`` button of a form given no
+    /// ``PasskeyAuthenticator`` (its ``accessibilityHint`` then says passkeys are not available), `true` otherwise.
+    public let isEnabled: Bool
 
     /// Whether the control takes the keyboard (text and password fields): those are the form's focus order.
     public var isFocusable: Bool {
@@ -61,7 +67,7 @@ public struct FlowElement: Sendable, Equatable, Identifiable {
     /// Whether the control is a button or link.
     public var isAction: Bool {
         switch kind {
-        case .submit, .flow, .identityProvider: true
+        case .submit, .flow, .identityProvider, .passkey: true
         default: false
         }
     }
@@ -97,8 +103,9 @@ public struct FlowElement: Sendable, Equatable, Identifiable {
     /// Whether the collector is a `PHONE`.
     private let isPhoneNumber: Bool
 
-    /// The element for `collector`, the `index`th of its step.
-    init(_ collector: any Collector, index: Int) {
+    /// The element for `collector`, the `index`th of its step, in a form that can (`offersPasskeys`) or cannot run
+    /// passkey ceremonies.
+    init(_ collector: any Collector, index: Int, offersPasskeys: Bool) {
         key = collector.key
         id = collector.key.isEmpty ? "#\(index)" : collector.key
         label = (collector as? LabelCollector)?.content ?? collector.label
@@ -106,7 +113,8 @@ public struct FlowElement: Sendable, Equatable, Identifiable {
         isPhoneNumber = (collector as? TextCollector)?.isPhoneNumber ?? false
         isRequired = (collector as? any FieldCollector)?.isRequired ?? false
         accessibilityLabel = isRequired ? "\(collector.label), required" : collector.label
-        accessibilityHint = Self.hint(for: kind)
+        isEnabled = if case .passkey = kind { offersPasskeys } else { true }
+        accessibilityHint = isEnabled ? Self.hint(for: kind) : "Passkeys are not available in this app."
     }
 
     private static func kind(of collector: any Collector) -> Kind {
@@ -120,6 +128,7 @@ public struct FlowElement: Sendable, Equatable, Identifiable {
         case is SubmitCollector: .submit
         case let flow as FlowCollector: .flow(isLink: flow.type == "FLOW_LINK")
         case let idp as IdpCollector: .identityProvider(provider: idp.provider)
+        case let passkey as PasskeyCollector: passkey.mode.map(Kind.passkey) ?? .unknown(type: collector.type)
         default: .unknown(type: collector.type)
         }
     }
@@ -130,6 +139,8 @@ public struct FlowElement: Sendable, Equatable, Identifiable {
         case .submit: "Sends this step."
         case .flow: "Goes to another step without sending this one."
         case .identityProvider: "Opens the provider's sign-in page."
+        case .passkey(.authenticate): "Uses a passkey saved on this device, a security key or a password manager."
+        case .passkey(.register): "Creates a passkey on this device and sends this step."
         case .multipleChoice: "Choose any number of options."
         default: nil
         }

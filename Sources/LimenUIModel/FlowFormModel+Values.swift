@@ -53,9 +53,11 @@ extension FlowFormModel {
     }
 
     /// The messages to show under field `key`: the server's about the last submission, then (once a submission was
-    /// refused on the device) the device's own checks, live.
+    /// refused on the device) the device's own checks, live; under a `PASSKEY` button, why its ceremony did not answer
+    /// (``passkeyError(for:)``).
     public func errors(for key: String) -> [String] {
-        let server = serverErrors[key] ?? []
+        let ceremony = passkeyErrors[key].flatMap { FlowError.passkey($0).errorDescription }.map { [$0] } ?? []
+        let server = (serverErrors[key] ?? []) + ceremony
         // Reading `entered` makes an observer of these messages depend on the values the checks read from collectors.
         guard showsProblems, entered[key] != nil, let field = collector(key) as? any FieldCollector else {
             return server

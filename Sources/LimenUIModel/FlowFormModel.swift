@@ -35,11 +35,14 @@ public final class FlowFormModel {
     public let flow: String
     /// The hints and scopes the flow starts with.
     public let options: SignInOptions
+    /// What answers the flow's `PASSKEY` steps (LimenApple's `PlatformPasskeyAuthenticator` on Apple platforms); `nil`:
+    /// their buttons are disabled (``FlowElement/isEnabled``).
+    public let passkeys: (any PasskeyAuthenticator)?
 
     /// Where the form stands.
     public private(set) var phase: Phase = .idle
     /// Whether a request is in flight: show the loading view, and nothing is sent twice meanwhile.
-    public private(set) var isLoading = false
+    public internal(set) var isLoading = false
     /// The step's title.
     public private(set) var title = ""
     /// The sentence under the title.
@@ -59,10 +62,17 @@ public final class FlowFormModel {
     var serverErrors: [String: [String]] = [:]
     /// Whether the device's own checks are shown: after a submission they refused, and from then on live.
     var showsProblems = false
+    /// Why the last press of a `PASSKEY` button got no credential, by its key; dropped when a step is shown.
+    var passkeyErrors: [String: PasskeyError] = [:]
 
-    /// A form for `flow` of `client`, not yet started.
-    public init(client: AuthClient, flow: String = "sign-in", options: SignInOptions = SignInOptions()) {
-        (self.client, self.flow, self.options) = (client, flow, options)
+    /// A form for `flow` of `client`, not yet started, whose `PASSKEY` steps `passkeys` answers (none by default).
+    public init(
+        client: AuthClient,
+        flow: String = "sign-in",
+        options: SignInOptions = SignInOptions(),
+        passkeys: (any PasskeyAuthenticator)? = nil
+    ) {
+        (self.client, self.flow, self.options, self.passkeys) = (client, flow, options, passkeys)
     }
 
     /// The keys of the fields that take the keyboard, in order.
@@ -77,9 +87,15 @@ public final class FlowFormModel {
     }
 
     /// Checks the fields with the server's rules and, when they pass, sends the step with its main button; otherwise
-    /// shows what is wrong and moves the focus to the first field at fault.
+    /// shows what is wrong and moves the focus to the first field at fault. A main button that sends the step's
+    /// `PASSKEY` runs its ceremony first, as pressing the `PASSKEY` does.
     public func submit() async {
         guard let node, !isLoading else { return }
+        if let main = node.collectors.first(where: { $0 is SubmitCollector }),
+            let passkey = Self.unansweredPasskey(sentBy: main.key, in: node)
+        {
+            return await answer(passkey, of: node)
+        }
         let problems = node.validate()
         guard problems.isEmpty else {
             showsProblems = true
@@ -91,11 +107,17 @@ public final class FlowFormModel {
 
     /// Presses the button or link with key `key`: a submit button as ``submit()`` does (its checks included), a flow
     /// button or link without the values, an identity provider's button through `userAgent` (the web session; without
-    /// one the step comes back saying it needs one).
+    /// one the step comes back saying it needs one), a `PASSKEY` button through ``passkeys`` (the ceremony, then the
+    /// step sent with the credential and its submit button; a ceremony that did not answer is
+    /// ``passkeyError(for:)``).
     public func press(_ key: String, using userAgent: (any UserAgent)? = nil) async {
         guard let node, !isLoading, let collector = node.collectors.first(where: { $0.key == key }) else { return }
         switch collector {
+        case let passkey as PasskeyCollector:
+            await answer(passkey, of: node)
         case is SubmitCollector:
+            // The button that sends the passkey (the step's own, or the second step's "use a passkey") runs it first.
+            if let passkey = Self.unansweredPasskey(sentBy: key, in: node) { return await answer(passkey, of: node) }
             let problems = node.validate()
             guard problems.isEmpty else { return await submit() }
             await run { await node.next(action: key) }
@@ -166,7 +188,8 @@ public final class FlowFormModel {
     private func load(_ step: ContinueNode, errors details: [FlowErrorDetail], message text: String?) {
         node = step
         (title, subtitle) = (step.name, step.description)
-        elements = step.collectors.enumerated().map { FlowElement($1, index: $0) }
+        elements = step.collectors.enumerated().map { FlowElement($1, index: $0, offersPasskeys: passkeys != nil) }
+        passkeyErrors = [:]
         entered = FlowValue.values(of: step.collectors)
         let keys = Set(elements.map(\.key))
         let fieldDetails = details.filter { !$0.key.isEmpty && keys.contains($0.key) && !$0.message.isEmpty }

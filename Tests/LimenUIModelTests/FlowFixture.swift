@@ -20,6 +20,15 @@ enum FlowFixture {
                 scopes: ["profile", "email", "offline_access"], store: MemoryStore(), transport: transport))
     }
 
+    /// A software authenticator answering passkey ceremonies for `server`'s origin.
+    static func passkeys(_ server: LimenServerPeer) throws -> SoftwarePasskeys {
+        let issuer = server.issuer
+        guard let scheme = issuer.scheme, let host = issuer.host(), let port = issuer.port else {
+            throw FixtureError.badURL
+        }
+        return SoftwarePasskeys(SoftwareAuthenticator(origin: "\(scheme)://\(host):\(port)"))
+    }
+
     /// The user `form` signed in, when its flow finished.
     @MainActor
     static func user(of form: FlowFormModel) -> AuthState.User? {

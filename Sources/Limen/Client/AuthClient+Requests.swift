@@ -13,10 +13,10 @@ extension AuthClient {
     ///   ``LimenError/oauth(_:)`` with `use_dpop_nonce` when the server refuses the nonce it asked for too.
     public func authorizedRequest(_ request: HTTPRequest) async throws(LimenError) -> HTTPResponse {
         guard let token = try await validAccessToken() else { throw .notSignedIn }
-        let first = try await send(request, token: token)
+        let first = try await send(request, presenting: token, through: configuration.transport)
         guard first.status == 401, Self.isInvalidTokenChallenge(first.header("WWW-Authenticate")) else { return first }
         guard let renewed = try await refresh() else { throw .sessionExpired }
-        return try await send(request, token: renewed)
+        return try await send(request, presenting: renewed, through: configuration.transport)
     }
 
     /// The signed-in user's claims from the UserInfo endpoint; also merged into the state's user claims, and kept in
@@ -63,19 +63,16 @@ extension AuthClient {
         return tokens
     }
 
-    /// Sends `request` with the access token `token` of the current session, as a bearer or DPoP-bound token.
-    private func send(_ request: HTTPRequest, token: String) async throws(LimenError) -> HTTPResponse {
-        if let dpop = try await dpopBinding(presenting: tokens) {
-            return try await LimenError.mapping { () async throws(OIDCError) in
-                try await dpop.send(request, accessToken: token, through: self.configuration.transport)
-            }
+    /// Sends `request` through `transport` with the access token `token` of the current session, as a bearer or
+    /// DPoP-bound token (a fresh proof; a refusal asking for a new nonce answered with one retry).
+    func send(_ request: HTTPRequest, presenting token: String, through transport: any HTTPTransport)
+        async throws(LimenError) -> HTTPResponse
+    {
+        guard let dpop = try await dpopBinding(presenting: tokens) else {
+            return try await transport.send(request, bearer: token)
         }
-        var authorized = request
-        authorized.headers["Authorization"] = "Bearer \(token)"
-        do {
-            return try await configuration.transport.send(authorized)
-        } catch {
-            throw LimenError(error)
+        return try await LimenError.mapping { () async throws(OIDCError) in
+            try await dpop.send(request, accessToken: token, through: transport)
         }
     }
 

@@ -2,10 +2,13 @@ import Foundation
 import LimenOIDC
 
 extension AuthClient {
-    /// The DPoP key, nonces and clock of this client's requests; `nil` without ``Configuration/dpop``.
+    /// The DPoP key, nonces and clock of this client's requests; `nil` without ``Configuration/dpop``. The key is the
+    /// stored one of the session held (its refresh token, or its access token without one, tells it from the next), so
+    /// that a session another process signed in with, and this one reloaded, is presented with its own key.
     func dpopBinding() async throws(LimenError) -> DPoPBinding? {
         guard let dpopKeys else { return nil }
-        return DPoPBinding(key: try await dpopKeys.key(), nonces: dpopNonces, now: configuration.now)
+        let session = tokens.map { $0.refreshToken ?? $0.accessToken }
+        return DPoPBinding(key: try await dpopKeys.key(session: session), nonces: dpopNonces, now: configuration.now)
     }
 
     /// The binding that presents `tokens`' access token: `nil` for a bearer token (the provider may answer a DPoP
@@ -14,22 +17,5 @@ extension AuthClient {
         guard tokens?.isDPoPBound == true else { return nil }
         guard let binding = try await dpopBinding() else { throw .dpop(.keyUnavailable("DPoP is not configured")) }
         return binding
-    }
-}
-
-extension AuthClient {
-    /// `request` carrying the session's access token `token`: as a bearer token, or, for a DPoP-bound session, under
-    /// the `DPoP` scheme with a proof (a flow start carrying the session, which its interaction sends itself).
-    func authorizing(_ request: HTTPRequest, with token: String) async throws(LimenError) -> HTTPRequest {
-        guard let dpop = try await dpopBinding(presenting: tokens) else {
-            var authorized = request
-            authorized.headers["Authorization"] = "Bearer \(token)"
-            return authorized
-        }
-        do {
-            return try await dpop.proving(request, accessToken: token)
-        } catch {
-            throw LimenError(error)
-        }
     }
 }

@@ -8,12 +8,17 @@ import Logging
 /// session ends, so that each sign-in gets a new key and two sessions cannot be linked by their key. A stored key that
 /// can no longer be restored (a Secure Enclave key after the app moved to another device) is replaced by a new one:
 /// the tokens bound to it are then refused, and the user signs in again.
+///
+/// Processes sharing the store (an app and its extensions) each keep the key in memory for the session they hold, and
+/// read it from the store again when that session changes: after another process signed out and in again, its new
+/// session comes with its new key.
 actor DPoPKeyStore {
     private let source: any DPoPKeySource
     private let store: any SecureStore
     private let storageKey: String
     private let logger: Logger
-    private var cached: (any DPoPKey)?
+    /// The key in memory, and the session it was read for.
+    private var cached: (key: any DPoPKey, session: String?)?
     /// Concurrent first uses share one read (and one new key): two keys made at once would bind tokens to a key that
     /// the store then replaces.
     private let loading = SingleFlight<any DPoPKey, LimenError>()
@@ -26,11 +31,13 @@ actor DPoPKeyStore {
         self.logger = logger
     }
 
-    /// The session's key: the one in memory, else the stored one, else a new one, stored before it is used.
-    func key() async throws(LimenError) -> any DPoPKey {
-        if let cached { return cached }
+    /// The key of `session` (what tells the session held apart from another: its refresh token, say; `nil` before a
+    /// sign-in): the one in memory when it was read for the same session, else the stored one, else a new one, stored
+    /// before it is used.
+    func key(session: String?) async throws(LimenError) -> any DPoPKey {
+        if let cached, cached.session == session { return cached.key }
         let key = try await loading.run { () async throws(LimenError) in try await self.load() }
-        cached = key
+        cached = (key, session)
         return key
     }
 

@@ -50,15 +50,16 @@ struct FlowClient: Sendable {
         let url = configuration.issuer.appendingPathComponent("flows").appendingPathComponent(name)
         // A start for a signed-in user is an account change: a confidential client proves itself, as at /token.
         let secret = configuration.clientSecret.map { [("client_secret", $0)] } ?? []
-        let start: HTTPRequest
+        let answer: HTTPResponse
         do throws(LimenError) {
             let token = carryingSession ? try await session.validAccessToken(minimumTimeToLive: nil) : nil
             guard let token else { return await interaction.send(.form(url: url, fields), submitted: nil) }
-            start = try await session.authorizing(.form(url: url, fields + secret), with: token)
+            answer = try await session.send(
+                .form(url: url, fields + secret), presenting: token, through: configuration.transport)
         } catch {
             return .failure(FailureNode(cause: FlowError(error)))
         }
-        return await interaction.send(start, submitted: nil)
+        return await interaction.node(answering: answer, submitted: nil)
     }
 
     /// Starts `flow` (with `options`, carrying the signed-in user's token when `carryingSession` is set), fills its

@@ -34,7 +34,17 @@ struct FlowInteraction: Sendable {
 
     /// Sends a start or a submission and turns the answer into a node; a success is redeemed.
     func send(_ request: HTTPRequest, submitted: ContinueNode?) async -> Node {
-        switch await answer(to: request) {
+        await node(reading: await answer(to: request), submitted: submitted)
+    }
+
+    /// The node `response` (to a start or a submission) describes; a success is redeemed.
+    func node(answering response: HTTPResponse, submitted: ContinueNode?) async -> Node {
+        await node(reading: Self.document(of: response), submitted: submitted)
+    }
+
+    /// The node of an answer read as `document`, or the failure why none could be read.
+    private func node(reading document: Result<FlowDocument, FlowError>, submitted: ContinueNode?) async -> Node {
+        switch document {
         case .success(let document): await node(of: document, submitted: submitted)
         case .failure(let cause): .failure(FailureNode(cause: cause))
         }
@@ -49,6 +59,11 @@ struct FlowInteraction: Sendable {
             // A refused pin is the SDK's `pinningFailed`, as on every other path.
             return .failure(FlowError(LimenError(error)))
         }
+        return Self.document(of: response)
+    }
+
+    /// The flow document of `response`, or says why it has none.
+    static func document(of response: HTTPResponse) -> Result<FlowDocument, FlowError> {
         if let refusal = Self.accountChangeRefusal(of: response) { return .failure(.client(.account(refusal))) }
         do {
             return .success(try FlowDocument(parsing: response.body))

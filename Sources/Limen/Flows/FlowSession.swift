@@ -5,9 +5,11 @@ import LimenOIDC
 protocol FlowSession: Sendable {
     /// The signed-in user's access token, refreshed if needed; `nil` when nobody is signed in.
     func validAccessToken(minimumTimeToLive: TimeInterval?) async throws(LimenError) -> String?
-    /// `request` carrying the access token `token`: as a bearer token, or, for a DPoP-bound session, under the `DPoP`
-    /// scheme with a proof (its `ath`, and the server's last nonce).
-    func authorizing(_ request: HTTPRequest, with token: String) async throws(LimenError) -> HTTPRequest
+    /// Sends `request` carrying the access token `token` through `transport`: as a bearer token, or, for a DPoP-bound
+    /// session, under the `DPoP` scheme with a fresh proof (its `ath`, and the server's last nonce), a refusal asking
+    /// for a new nonce answered with one retry.
+    func send(_ request: HTTPRequest, presenting token: String, through transport: any HTTPTransport)
+        async throws(LimenError) -> HTTPResponse
     /// The authorization request for a sign-in (its PKCE verifier, `state` and `nonce` redeem a flow's code; its
     /// `dpop_jkt` binds the code to the session's DPoP key).
     func authorizationRequest(redirectURI: URL, options: SignInOptions) async throws(LimenError)
@@ -24,10 +26,10 @@ protocol FlowSession: Sendable {
 }
 
 extension FlowSession {
-    /// `request` carrying `token` as a bearer token.
-    func authorizing(_ request: HTTPRequest, with token: String) async throws(LimenError) -> HTTPRequest {
-        var authorized = request
-        authorized.headers["Authorization"] = "Bearer \(token)"
-        return authorized
+    /// Sends `request` carrying `token` as a bearer token.
+    func send(_ request: HTTPRequest, presenting token: String, through transport: any HTTPTransport)
+        async throws(LimenError) -> HTTPResponse
+    {
+        try await transport.send(request, bearer: token)
     }
 }

@@ -12,6 +12,8 @@ import LimenOIDC
 ///   for longer, its response is returned at once.
 /// - When the retries run out, the last response is returned or the last error thrown. Cancelling the calling
 ///   task during a wait ends the call with `NetworkError.cancelled`.
+/// - Each repeated attempt is made anew by the request's `renewal`: a DPoP-proven request carries a fresh proof (a
+///   new `jti`, the current `iat`), which a server that refuses replayed proofs accepts.
 ///
 /// ```swift
 /// let transport = RetryingTransport(base: URLSessionTransport())
@@ -47,17 +49,18 @@ public struct RetryingTransport: HTTPTransport {
         self.now = now
     }
 
-    /// Sends the request, repeating it as the policy allows.
+    /// Sends the request, repeating it as the policy allows; each repeated attempt is the request made again by its
+    /// `HTTPRequest.renewal` (a fresh DPoP proof), and one that cannot be made again is not repeated.
     public func send(_ request: HTTPRequest) async throws(NetworkError) -> HTTPResponse {
-        var retry = 0
+        var (attempt, retry) = (request, 0)
         while true {
             let outcome: Result<HTTPResponse, NetworkError>
             do {
-                outcome = .success(try await base.send(request))
+                outcome = .success(try await base.send(attempt))
             } catch {
                 outcome = .failure(error)
             }
-            guard retry < policy.maxRetries, let delay = delay(after: outcome, of: request, retry: retry) else {
+            guard retry < policy.maxRetries, let delay = delay(after: outcome, of: attempt, retry: retry) else {
                 return try outcome.get()
             }
             do {
@@ -66,7 +69,8 @@ public struct RetryingTransport: HTTPTransport {
                 throw .cancelled
             }
             if Task.isCancelled { throw .cancelled }
-            retry += 1
+            guard let next = await attempt.renewed(after: try? outcome.get()) else { return try outcome.get() }
+            (attempt, retry) = (next, retry + 1)
         }
     }
 

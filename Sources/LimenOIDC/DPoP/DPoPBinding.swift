@@ -5,7 +5,8 @@ import LimenWire
 /// clock of the proofs' `iat`.
 ///
 /// Works with any RFC 9449 server: every request gets a fresh proof (a new `jti`; `htm` and `htu` of the request; `ath`
-/// when it carries an access token; the server's last nonce); a refusal asking for a nonce (`400` with
+/// when it carries an access token; the server's last nonce), and so does every attempt of a transport that repeats it
+/// (``HTTPRequest/renewal``); a refusal asking for a nonce (`400` with
 /// `use_dpop_nonce` from a token endpoint, `401` with a `DPoP error="use_dpop_nonce"` challenge from a resource) that
 /// brought a new one is answered with exactly one retry.
 ///
@@ -75,18 +76,26 @@ public struct DPoPBinding: Sendable {
         return (response, nonce)
     }
 
-    /// `request` with a fresh proof carrying `nonce`, and `accessToken` under the `DPoP` scheme.
+    /// `request` with a fresh proof carrying `nonce`, and `accessToken` under the `DPoP` scheme; a transport that
+    /// repeats it gets another fresh proof for each attempt (``HTTPRequest/renewal``), carrying the nonce of the answer
+    /// to the last one if it brought one.
     private func proven(_ request: HTTPRequest, accessToken: String?, nonce: String?) throws(OIDCError) -> HTTPRequest {
-        var proven = request
+        var bound = request
         do {
-            proven.headers[DPoP.headerName] = try maker.proof(
+            bound.headers[DPoP.headerName] = try maker.proof(
                 method: request.method.uppercased(), url: request.url, accessToken: accessToken, nonce: nonce,
                 now: now())
         } catch {
             throw .dpop(error)
         }
-        if let accessToken { proven.headers["Authorization"] = "\(DPoP.headerName) \(accessToken)" }
-        return proven
+        if let accessToken { bound.headers["Authorization"] = "\(DPoP.headerName) \(accessToken)" }
+        bound.renewal = HTTPRequestRenewal { _, answer in
+            if let answer { await nonces.remember(answer, from: request.url) }
+            // A key that no longer signs leaves nothing to send again: the last attempt's outcome stands.
+            let latest = await nonces.nonce(for: request.url)
+            return try? proven(request, accessToken: accessToken, nonce: latest)
+        }
+        return bound
     }
 
     /// Whether `response` asks for a proof with the server's nonce: `400` with `use_dpop_nonce` (a token endpoint,

@@ -18,6 +18,9 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Retry policies repeat idempotent requests after any transient failure, and other requests only when they
     /// provably never reached the server.
     public var isIdempotent: Bool
+    /// How the request is made again for a repeated attempt (a DPoP proof is minted anew); `nil`: it is sent again as
+    /// it is. See ``HTTPRequestRenewal``.
+    public var renewal: HTTPRequestRenewal?
 
     /// Creates a request.
     public init(

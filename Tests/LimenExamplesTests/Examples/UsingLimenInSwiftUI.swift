@@ -22,3 +22,18 @@ func usingLimenInSwiftUIFlowForm(client: AuthClient, password: String) async {
     }
     // end snippet
 }
+
+/// The SwiftUI article's passkey example: a `PASSKEY` button of the flow sheet's model pressed by hand.
+@MainActor
+func usingLimenInSwiftUIPasskeyButton(client: AuthClient, passkeys: some PasskeyAuthenticator) async {
+    // snippet: swiftui-flow-passkey
+    let form = FlowFormModel(client: client, flow: "passkey", passkeys: passkeys)
+    await form.start()
+    if let passkey = form.elements.first(where: { $0.kind == .passkey(.authenticate) }) {
+        await form.press(passkey.key)  // the ceremony, then the step sent with the credential
+        if let failure = form.passkeyError(for: passkey.key) {
+            print(failure.code)  // "passkey.cancelled": the step stays, press again
+        }
+    }
+    // end snippet
+}

@@ -12,8 +12,13 @@ struct DPoPSessionTests {
     static let bearerTokens =
         #"{"access_token":"at-new","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-2"}"#
 
-    /// A client with DPoP on and a stored DPoP-bound session, of a provider whose token endpoint answers `tokens`.
-    func withClient(tokens: String, _ body: (AuthClient, TestHTTPServer) async throws -> Void) async throws {
+    /// A client with DPoP on and a stored DPoP-bound session, of a provider whose token endpoint answers `tokens` and
+    /// whose `sign-in` flow starts with `flowStart`.
+    func withClient(
+        tokens: String,
+        flowStart: @escaping TestHTTPServer.Handler = { _ in .json(Self.flowFailure) },
+        _ body: (AuthClient, TestHTTPServer) async throws -> Void
+    ) async throws {
         let issuer = IssuerBox()
         let routes: [String: TestHTTPServer.Handler] = [
             "GET /.well-known/openid-configuration": { _ in
@@ -24,7 +29,7 @@ struct DPoPSessionTests {
             },
             "POST /token": { _ in .json(tokens) },
             "GET /api": { _ in .json("{}") },
-            "POST /flows/sign-in": { _ in .json(Self.flowFailure) },
+            "POST /flows/sign-in": flowStart,
         ]
         try await TestHTTPServer.withServer(routes) { server in
             await issuer.set(server.baseURL.absoluteString)
@@ -82,6 +87,53 @@ struct DPoPSessionTests {
             let proof = try UnverifiedJWT(try #require(sent.header("DPoP")))
             let key = JSONWebKey(parameters: try #require(proof.header["jwk"]?.objectValue))
             #expect(bound == key.thumbprint)
+        }
+    }
+
+    /// A flow start of a server that asks for its nonce (RFC 9449 §9): refused with `use_dpop_nonce` and
+    /// `DPoP-Nonce: n-1` unless the proof carries `accepted`.
+    static func nonceDemandingStart(accepting accepted: String?) -> TestHTTPServer.Handler {
+        { request in
+            let proof = request.header("DPoP").flatMap { try? UnverifiedJWT($0) }
+            if let accepted, proof?.claims["nonce"] == .string(accepted) { return .json(Self.flowFailure) }
+            return .json(
+                #"{"node":{"type":"failure","code":"use_dpop_nonce","message":"use the nonce"}}"#, status: 401,
+                headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": "n-1"])
+        }
+    }
+
+    @Test("a flow start refused with use_dpop_nonce is sent once more with the nonce and a fresh proof")
+    func flowStartNonceRetry() async throws {
+        try await withClient(tokens: Self.bearerTokens, flowStart: Self.nonceDemandingStart(accepting: "n-1")) {
+            client, server in
+            guard case .failure(let failure) = await client.startFlow("sign-in") else {
+                Issue.record("the stub's flow does not go on")
+                return
+            }
+            #expect(failure.cause == .server(code: "x", message: "x"), "the retry reached the flow")
+            let starts = await server.log.requests.filter { $0.path == "/flows/sign-in" }
+            try #require(starts.count == 2)
+            let proofs = try starts.map { try UnverifiedJWT(try #require($0.header("DPoP"))).claims }
+            #expect(proofs[0]["nonce"] == nil && proofs[1]["nonce"] == "n-1")
+            #expect(proofs[0]["jti"] != proofs[1]["jti"])
+            #expect(starts.allSatisfy { $0.header("Authorization") == "DPoP at-old" })
+        }
+    }
+
+    @Test("a flow start refused with use_dpop_nonce twice fails with that error after exactly one retry")
+    func flowStartNonceRefusedTwice() async throws {
+        try await withClient(tokens: Self.bearerTokens, flowStart: Self.nonceDemandingStart(accepting: nil)) {
+            client, server in
+            guard case .failure(let failure) = await client.startFlow("sign-in") else {
+                Issue.record("a refused start went on")
+                return
+            }
+            guard case .client(.oauth(let refusal)) = failure.cause else {
+                Issue.record("the cause is \(failure.cause), not the OAuth refusal")
+                return
+            }
+            #expect(refusal.error == .useDPoPNonce && failure.cause.code == "oauth.use_dpop_nonce")
+            #expect(await server.log.count(path: "/flows/sign-in") == 2)
         }
     }
 

@@ -99,6 +99,21 @@ struct LimenServerDPoPTests {
         }
     }
 
+    @Test("a flow start carrying the session, refused for want of the server's nonce, is retried once with it")
+    func flowStartLearnsNonce() async throws {
+        try await withClient(nonceRequired: true) { server, client, transport in
+            try await client.signIn(email: server.user.email, password: server.user.password)
+            // Another client on the same store (an app extension, say): the same session and key, but no nonce yet.
+            let other = AuthClient(configuration: client.configuration)
+            let enrolment = try await other.enrolTOTP()
+            #expect(enrolment.uri.scheme == "otpauth")
+            let starts = await transport.requests.filter { $0.url.path.hasSuffix("/flows/totp-enrol") }
+            try #require(starts.count == 2, "refused once for the nonce, then accepted")
+            let proofs = try starts.map { try UnverifiedJWT(try #require($0.headers["DPoP"])).claims }
+            #expect(proofs[0]["nonce"] == nil && proofs[1]["nonce"] != nil)
+        }
+    }
+
     @Test(
         "a device clock ten minutes off: sign-in, a refresh when the token is about to expire, not before, API calls",
         arguments: [600.0, -600.0])
