@@ -99,10 +99,4 @@ public enum SignInFailureReason: String, Sendable, CaseIterable {
     case wrongPassword = "wrong_password"
     /// No account has that email address.
     case unknownUser = "unknown_user"
-    /// The account is locked out for a while.
-    case lockedOut = "locked_out"
-    /// The code did not match.
-    case wrongCode = "wrong_code"
-    /// The second factor did not match.
-    case wrongSecondFactor = "wrong_second_factor"
 }
