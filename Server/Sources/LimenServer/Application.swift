@@ -93,7 +93,8 @@ public enum LimenServerApplication {
         if let apple = tokens.apple { AppleSignInKitRoutes.add(to: router, service: tokens, apple: apple) }
         AdminRoutes.add(
             to: router, store: composition.store, clients: composition.clientCache, accounts: composition.accounts,
-            removal: composition.accountRemoval, profiles: profiles, now: composition.now)
+            removal: composition.accountRemoval, profiles: profiles, events: composition.securityEvents,
+            proxies: composition.configuration.trustedProxies, now: composition.now)
         return router
     }
 
@@ -117,6 +118,7 @@ public enum LimenServerApplication {
                     store: composition.store,
                     forgetFailuresAfter: composition.configuration.signInLockout.memory,
                     keepAnonymousUsersFor: composition.configuration.tokenLifetimes.anonymousUser,
+                    keepSecurityEventsFor: composition.configuration.auditRetention,
                     now: composition.now
                 ),
                 KeyRingRefresher(

@@ -68,6 +68,8 @@ public struct ServerComposition: Sendable {
 
     /// Accounts: sign-up and changes over the store.
     public let accounts: Accounts
+    /// Stamps the security events each change writes with it.
+    let securityEvents: SecurityEventRecorder
     /// Password checks, throttled per email and client address.
     let passwordSignIn: PasswordSignIn
     /// Where this node computes password hashes, bounded (``ServerConfiguration/passwordHashingLimits``).
@@ -156,14 +158,16 @@ public struct ServerComposition: Sendable {
         // Hashes passwords at the configured cost, in this node's bounded queue.
         self.passwordHashingQueue = PasswordHashingQueue(limits: configuration.passwordHashingLimits)
         let hasher = PasswordHasher(parameters: configuration.passwordHashing, queue: passwordHashingQueue)
-        self.accounts = Accounts(store: store, hasher: hasher, now: now)
+        self.securityEvents = SecurityEventRecorder(now: now)
+        self.accounts = Accounts(store: store, hasher: hasher, now: now, events: securityEvents)
         self.passwordSignIn = PasswordSignIn(
             store: store,
             hasher: hasher,
             throttle: SignInThrottle(
                 store: store, keys: derivedKeys, lockout: configuration.signInLockout,
                 slowdown: configuration.signInSlowdown,
-                inFlight: InFlightLimit(maximum: SignInThrottle.maximumInFlight), clock: ContinuousClock(), now: now)
+                inFlight: InFlightLimit(maximum: SignInThrottle.maximumInFlight), clock: ContinuousClock(), now: now),
+            events: securityEvents
         )
         self.issuer = IssuerBox(configuration.issuer(boundPort: configuration.port))
         self.notifier = AccountNotifier(

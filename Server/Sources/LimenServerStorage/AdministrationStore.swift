@@ -11,7 +11,16 @@ public protocol AdministrationStore: Sendable {
     /// between two pages shifts nothing).
     func users(after: String?, limit: Int) async throws(StorageError) -> [UserRecord]
     /// Removes the user and, in the same statement, their grants (so their refresh tokens and access tokens stop
-    /// working), their unredeemed authorization codes, browser sessions and consents; returns whether they existed.
+    /// working), their unredeemed authorization codes, browser sessions and consents, with `events` when they existed
+    /// (one unit); returns whether they existed.
     @discardableResult
-    func deleteUser(id: String) async throws(StorageError) -> Bool
+    func deleteUser(id: String, recording events: [SecurityEventRecord]) async throws(StorageError) -> Bool
+}
+
+extension AdministrationStore {
+    /// Removes the user as ``deleteUser(id:recording:)`` does, recording no event.
+    @discardableResult
+    public func deleteUser(id: String) async throws(StorageError) -> Bool {
+        try await deleteUser(id: id, recording: [])
+    }
 }

@@ -7,15 +7,42 @@ public protocol ClientStore: Sendable {
     func client(id: String) async throws(StorageError) -> ClientRecord?
     /// Every registered client, ordered by identifier.
     func clients() async throws(StorageError) -> [ClientRecord]
-    /// Registers `client` unless a client with its identifier exists; returns whether it was inserted.
+    /// Registers `client` unless a client with its identifier exists, with `events` when it was inserted (one unit);
+    /// returns whether it was inserted.
     @discardableResult
-    func insertClientIfAbsent(_ client: ClientRecord) async throws(StorageError) -> Bool
-    /// Removes the client (and its codes, grants and their tokens); returns whether it existed.
+    func insertClientIfAbsent(_ client: ClientRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
+    /// Removes the client (and its codes, grants and their tokens), with `events` when it existed (one unit); returns
+    /// whether it existed.
     @discardableResult
-    func deleteClient(id: String) async throws(StorageError) -> Bool
-    /// Replaces the client's branding (`nil` removes it); returns whether the client exists.
+    func deleteClient(id: String, recording events: [SecurityEventRecord]) async throws(StorageError) -> Bool
+    /// Replaces the client's branding (`nil` removes it), with `events` when the client exists (one unit); returns
+    /// whether it exists.
     @discardableResult
-    func updateClientBranding(id: String, branding: ClientBranding?) async throws(StorageError) -> Bool
+    func updateClientBranding(id: String, branding: ClientBranding?, recording events: [SecurityEventRecord])
+        async throws(StorageError)
+        -> Bool
+}
+
+extension ClientStore {
+    /// Registers `client` unless a client with its identifier exists, recording no event; returns whether it was
+    /// inserted.
+    @discardableResult
+    public func insertClientIfAbsent(_ client: ClientRecord) async throws(StorageError) -> Bool {
+        try await insertClientIfAbsent(client, recording: [])
+    }
+
+    /// Removes the client, recording no event; returns whether it existed.
+    @discardableResult
+    public func deleteClient(id: String) async throws(StorageError) -> Bool {
+        try await deleteClient(id: id, recording: [])
+    }
+
+    /// Replaces the client's branding, recording no event; returns whether the client exists.
+    @discardableResult
+    public func updateClientBranding(id: String, branding: ClientBranding?) async throws(StorageError) -> Bool {
+        try await updateClientBranding(id: id, branding: branding, recording: [])
+    }
 }
 
 /// A registered OAuth client.

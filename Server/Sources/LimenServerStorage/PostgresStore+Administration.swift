@@ -1,17 +1,22 @@
 import Foundation
 
 extension PostgresStore {
-    /// One statement: the data-modifying CTEs and the user's deletion commit together (sessions and consents go
-    /// through their foreign keys).
+    /// One statement: the data-modifying CTEs, the user's deletion and the events' insert commit together (sessions and
+    /// consents go through their foreign keys).
     @discardableResult
-    public func deleteUser(id: String) async throws(StorageError) -> Bool {
-        !(try await execute(
-            """
-            WITH grants_removed AS (DELETE FROM grants WHERE subject = \(id)),
-                codes_removed AS (DELETE FROM authorization_codes WHERE subject = \(id))
-            DELETE FROM users WHERE id = \(id) RETURNING id
-            """
-        )).isEmpty
+    public func deleteUser(id: String, recording events: [SecurityEventRecord]) async throws(StorageError) -> Bool {
+        let recorded = SecurityEventRecord.insert(events, when: Self.changeHappened).map { insert -> SQLQuery in
+            ", recorded AS (\(insert))"
+        }
+        return
+            !(try await execute(
+                """
+                WITH grants_removed AS (DELETE FROM grants WHERE subject = \(id)),
+                    codes_removed AS (DELETE FROM authorization_codes WHERE subject = \(id)),
+                    change AS (DELETE FROM users WHERE id = \(id) RETURNING id)\(recorded ?? "")
+                SELECT * FROM change
+                """
+            )).isEmpty
     }
 }
 

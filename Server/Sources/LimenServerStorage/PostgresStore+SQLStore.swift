@@ -11,6 +11,22 @@ extension PostgresStore: SQLStore {
         try await rows(Self.postgresQuery(query))
     }
 
+    /// One statement: the change as a `WITH` clause, the events' insert another, conditioned on the change's rows; a
+    /// failure of either fails both. (A change that has `WITH` clauses of its own writes them beside `change`: PostgreSQL
+    /// allows data-modifying `WITH` clauses only at the top.)
+    @discardableResult
+    func execute(_ query: SQLQuery, recording events: [SecurityEventRecord]) async throws(StorageError)
+        -> [PostgresRandomAccessRow]
+    {
+        guard let insert = SecurityEventRecord.insert(events, when: Self.changeHappened) else {
+            return try await execute(query)
+        }
+        return try await execute("WITH change AS (\(query)), recorded AS (\(insert)) SELECT * FROM change")
+    }
+
+    /// The condition of an events' insert beside a `WITH change AS (…)` clause.
+    static let changeHappened: SQLQuery = "EXISTS (SELECT 1 FROM change)"
+
     /// `query` as postgres-nio runs it, with its values bound.
     static func postgresQuery(_ query: SQLQuery) -> PostgresQuery {
         let (sql, values) = query.rendered(in: .postgres)

@@ -18,7 +18,9 @@ extension SQLStore {
     }
 
     @discardableResult
-    public func insertClientIfAbsent(_ client: ClientRecord) async throws(StorageError) -> Bool {
+    public func insertClientIfAbsent(_ client: ClientRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
+    {
         !(try await execute(
             """
             INSERT INTO clients (id, name, kind, secret_hash, is_native, redirect_uris, post_logout_redirect_uris,
@@ -33,19 +35,23 @@ extension SQLStore {
                 \(client.isAppToAppHost), \(client.requiresDPoP), \(client.requiredACR))
             ON CONFLICT (id) DO NOTHING
             RETURNING id
-            """
+            """,
+            recording: events
         )).isEmpty
     }
 
     @discardableResult
-    public func deleteClient(id: String) async throws(StorageError) -> Bool {
-        !(try await execute("DELETE FROM clients WHERE id = \(id) RETURNING id")).isEmpty
+    public func deleteClient(id: String, recording events: [SecurityEventRecord]) async throws(StorageError) -> Bool {
+        !(try await execute("DELETE FROM clients WHERE id = \(id) RETURNING id", recording: events)).isEmpty
     }
 
     @discardableResult
-    public func updateClientBranding(id: String, branding: ClientBranding?) async throws(StorageError) -> Bool {
+    public func updateClientBranding(id: String, branding: ClientBranding?, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
+    {
         !(try await execute(
-            "UPDATE clients SET branding = \(branding.map(ClientBranding.encoded)) WHERE id = \(id) RETURNING id"
+            "UPDATE clients SET branding = \(branding.map(ClientBranding.encoded)) WHERE id = \(id) RETURNING id",
+            recording: events
         )).isEmpty
     }
 
@@ -64,13 +70,17 @@ extension SQLStore {
         }
     }
 
-    public func insertSigningKey(_ key: SigningKeyRecord) async throws(StorageError) {
+    public func insertSigningKey(_ key: SigningKeyRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError)
+    {
         try await execute(
             """
             INSERT INTO signing_keys (kid, algorithm, encrypted_private_key, created_at, activates_at, retired_at)
             VALUES (\(key.kid), \(key.algorithm), \(key.encryptedPrivateKey), \(key.createdAt), \(key.activatesAt),
                 \(key.retiredAt))
-            """
+            RETURNING kid
+            """,
+            recording: events
         )
     }
 

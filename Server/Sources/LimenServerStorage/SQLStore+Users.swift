@@ -3,7 +3,9 @@ import Foundation
 /// Users, written once for both dialects.
 extension SQLStore {
     @discardableResult
-    public func insertUserIfAbsent(_ user: UserRecord) async throws(StorageError) -> Bool {
+    public func insertUserIfAbsent(_ user: UserRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
+    {
         !(try await execute(
             """
             INSERT INTO users (id, email, email_verified, name, password_hash, created_at)
@@ -11,7 +13,8 @@ extension SQLStore {
                 \(user.createdAt))
             ON CONFLICT DO NOTHING
             RETURNING id
-            """
+            """,
+            recording: events
         )).isEmpty
     }
 
@@ -36,14 +39,17 @@ extension SQLStore {
     }
 
     @discardableResult
-    public func updateUser(_ user: UserRecord) async throws(StorageError) -> Bool {
+    public func updateUser(_ user: UserRecord, recording events: [SecurityEventRecord]) async throws(StorageError)
+        -> Bool
+    {
         // A changed password_hash fires the users_password_changed trigger (migration 8), in this statement.
         !(try await execute(
             """
             UPDATE users SET email_verified = \(user.emailVerified), name = \(user.name),
                 password_hash = \(user.passwordHash)
             WHERE id = \(user.id) RETURNING id
-            """
+            """,
+            recording: events
         )).isEmpty
     }
 }

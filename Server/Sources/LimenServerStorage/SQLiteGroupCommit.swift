@@ -15,10 +15,19 @@ import SQLiteNIO
 /// took the whole transaction with it (a full disk, an I/O error), the statements before it fail too, none of them
 /// having taken effect, and those after it go back to the front of the queue. A failed `BEGIN` or `COMMIT` fails every
 /// statement of its batch, none of which took effect.
+///
+/// A statement may carry a follow-up (``query(_:_:followedBy:)``): the security events that record its change, written
+/// only when the statement returned rows. The two are one unit: they run inside a `SAVEPOINT` of the batch's
+/// transaction, so a failure of either undoes both, and only them; the rest of the batch commits as usual.
 final class SQLiteGroupCommit: Sendable {
+    /// A statement and its values.
+    typealias Statement = (sql: String, binds: [SQLiteData])
+
     private struct Pending: Sendable {
         let sql: String
         let binds: [SQLiteData]
+        /// Runs after the statement, in its unit, when the statement returned rows.
+        let followUpStatement: Statement?
         let continuation: CheckedContinuation<Result<[SQLiteResultRow], StorageError>, Never>
 
         func finish(_ result: Result<[SQLiteResultRow], StorageError>) {
@@ -52,9 +61,18 @@ final class SQLiteGroupCommit: Sendable {
 
     /// The rows of `sql` with `binds`, once the transaction that ran it has committed.
     func query(_ sql: String, _ binds: [SQLiteData]) async throws(StorageError) -> [SQLiteResultRow] {
+        try await query(sql, binds, followedBy: nil)
+    }
+
+    /// The rows of `sql` with `binds`, once committed; `followUp` runs after it when it returned rows, and the two take
+    /// effect together or not at all (a savepoint in the batch's transaction).
+    func query(_ sql: String, _ binds: [SQLiteData], followedBy followUp: Statement?) async throws(StorageError)
+        -> [SQLiteResultRow]
+    {
         let result = await withCheckedContinuation { continuation in
             let startsDraining = state.withLockedValue { state in
-                state.queue.append(Pending(sql: sql, binds: binds, continuation: continuation))
+                state.queue.append(
+                    Pending(sql: sql, binds: binds, followUpStatement: followUp, continuation: continuation))
                 defer { state.isDraining = true }
                 return !state.isDraining
             }
@@ -84,7 +102,7 @@ final class SQLiteGroupCommit: Sendable {
 
     /// Runs `batch` and answers its statements; returns those left for the next batch.
     private func run(_ batch: [Pending], with statements: SQLitePreparedStatements) -> ArraySlice<Pending> {
-        guard batch.count > 1 else {
+        guard batch.count > 1 || batch[0].followUpStatement != nil else {
             batch[0].finish(statements.rows(batch[0].sql, batch[0].binds).mapError(\.storageError))
             return []
         }
@@ -94,7 +112,7 @@ final class SQLiteGroupCommit: Sendable {
         }
         var ran: [(Pending, [SQLiteResultRow])] = []
         for (index, pending) in batch.enumerated() {
-            switch statements.rows(pending.sql, pending.binds) {
+            switch Self.runUnit(pending, with: statements) {
             case .success(let rows):
                 ran.append((pending, rows))
             case .failure(let failure):
@@ -108,7 +126,22 @@ final class SQLiteGroupCommit: Sendable {
         let committed = statements.execute("COMMIT").mapError(\.storageError)
         if case .failure = committed, statements.isInTransaction { _ = statements.execute("ROLLBACK") }
         for (pending, rows) in ran { pending.finish(committed.map { rows }) }
-        if case .success = committed { groupCommits.withLockedValue { $0 += 1 } }
+        if case .success = committed, batch.count > 1 { groupCommits.withLockedValue { $0 += 1 } }
         return []
+    }
+
+    /// Runs `pending`'s statement and, when it returned rows, its follow-up, inside a savepoint that a failure of
+    /// either rolls back; in a transaction.
+    private static func runUnit(_ pending: Pending, with statements: SQLitePreparedStatements) -> Result<
+        [SQLiteResultRow], SQLitePreparedStatements.Failure
+    > {
+        guard let followUp = pending.followUpStatement else { return statements.rows(pending.sql, pending.binds) }
+        if case .failure(let failure) = statements.execute("SAVEPOINT unit") { return .failure(failure) }
+        let outcome = statements.rows(pending.sql, pending.binds).flatMap { rows in
+            rows.isEmpty ? .success(rows) : statements.rows(followUp.sql, followUp.binds).map { _ in rows }
+        }
+        if case .failure = outcome, statements.isInTransaction { _ = statements.execute("ROLLBACK TO unit") }
+        if statements.isInTransaction { _ = statements.execute("RELEASE unit") }
+        return outcome
     }
 }

@@ -4,8 +4,8 @@ extension SQLiteStore {
     /// Grants and codes go with the user through the `users_delete_issued` trigger (migration 7); sessions and
     /// consents through their foreign keys.
     @discardableResult
-    public func deleteUser(id: String) async throws(StorageError) -> Bool {
-        !(try await execute("DELETE FROM users WHERE id = \(id) RETURNING id")).isEmpty
+    public func deleteUser(id: String, recording events: [SecurityEventRecord]) async throws(StorageError) -> Bool {
+        !(try await execute("DELETE FROM users WHERE id = \(id) RETURNING id", recording: events)).isEmpty
     }
 }
 

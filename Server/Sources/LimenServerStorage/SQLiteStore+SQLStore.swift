@@ -12,6 +12,18 @@ extension SQLiteStore: SQLStore {
         return try await self.query(sql, values.map(Self.sqliteData))
     }
 
+    /// The change and the events' insert as one unit of ``SQLiteGroupCommit``.
+    @discardableResult
+    func execute(_ query: SQLQuery, recording events: [SecurityEventRecord]) async throws(StorageError)
+        -> [SQLiteResultRow]
+    {
+        guard let insert = SecurityEventRecord.insert(events, when: nil) else { return try await execute(query) }
+        let (sql, values) = query.rendered(in: .sqlite)
+        let (insertSQL, insertValues) = insert.rendered(in: .sqlite)
+        return try await self.query(
+            sql, values.map(Self.sqliteData), followedBy: (insertSQL, insertValues.map(Self.sqliteData)))
+    }
+
     /// On a read connection when one can answer at once (see ``SQLiteReadConnection``), else on the writing connection.
     func read(_ query: SQLQuery) async throws(StorageError) -> [SQLiteResultRow] {
         let (sql, values) = query.rendered(in: .sqlite)

@@ -189,6 +189,13 @@ public final class SQLiteStore: Store {
         try await writer.query(sql, binds)
     }
 
+    /// The rows of `sql`, with `followUp` run after it when it returned rows, the two as one unit (``SQLiteGroupCommit``).
+    func query(_ sql: String, _ binds: [SQLiteData], followedBy followUp: SQLiteGroupCommit.Statement)
+        async throws(StorageError) -> [SQLiteResultRow]
+    {
+        try await writer.query(sql, binds, followedBy: followUp)
+    }
+
     /// The rows of a read-only `sql`: on an idle read connection when one can answer at once, else on the writing
     /// connection.
     func readRows(_ sql: String, _ binds: [SQLiteData]) async throws(StorageError) -> [SQLiteResultRow] {

@@ -93,6 +93,7 @@ enum SchemaMigrations {
             ]
         ),
         authenticationMethods,
+        securityEvents,
     ]
 
     /// Version 27: how each sign-in authenticated (`amr`), kept with what it made, the `acr_values` a pending request

@@ -4,8 +4,8 @@ import Foundation
 public protocol SigningKeyStore: Sendable {
     /// Every signing key, oldest first.
     func signingKeys() async throws(StorageError) -> [SigningKeyRecord]
-    /// Stores a new signing key.
-    func insertSigningKey(_ key: SigningKeyRecord) async throws(StorageError)
+    /// Stores a new signing key, with `events` (one unit).
+    func insertSigningKey(_ key: SigningKeyRecord, recording events: [SecurityEventRecord]) async throws(StorageError)
     /// Marks a key as no longer signing from `date` on (it stays published for a while).
     func retireSigningKey(kid: String, at date: Date) async throws(StorageError)
 }
@@ -40,5 +40,12 @@ public struct SigningKeyRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.activatesAt = activatesAt ?? createdAt
         self.retiredAt = retiredAt
+    }
+}
+
+extension SigningKeyStore {
+    /// Stores a new signing key, recording no event.
+    public func insertSigningKey(_ key: SigningKeyRecord) async throws(StorageError) {
+        try await insertSigningKey(key, recording: [])
     }
 }

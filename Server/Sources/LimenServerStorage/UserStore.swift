@@ -64,10 +64,12 @@ public struct UserRecord: Sendable, Equatable {
 
 /// The users part of the ``Store``.
 public protocol UserStore: Sendable {
-    /// Stores `user` unless a user with its email (or ID) exists; returns whether it was inserted. Its password and
-    /// email identities follow from its columns (``IdentityStore``).
+    /// Stores `user` unless a user with its email (or ID) exists, with `events` when it was inserted (one unit: see
+    /// ``SecurityEventStore``); returns whether it was inserted. Its password and email identities follow from its
+    /// columns (``IdentityStore``).
     @discardableResult
-    func insertUserIfAbsent(_ user: UserRecord) async throws(StorageError) -> Bool
+    func insertUserIfAbsent(_ user: UserRecord, recording events: [SecurityEventRecord]) async throws(StorageError)
+        -> Bool
     /// The user with this subject, if any.
     func user(id: String) async throws(StorageError) -> UserRecord?
     /// The user with this normalised email, if any.
@@ -78,7 +80,21 @@ public protocol UserStore: Sendable {
     /// creation time stay); returns whether there was such a user. A changed password hash also ends everything the
     /// old password let in, in the same step: the user's browser sessions, grants (so their refresh and access
     /// tokens), authorization codes and device authorizations. A first password (a user who had none), or none where
-    /// there was one, ends nothing.
+    /// there was one, ends nothing. `events` are written with the change when there was such a user (one unit).
     @discardableResult
-    func updateUser(_ user: UserRecord) async throws(StorageError) -> Bool
+    func updateUser(_ user: UserRecord, recording events: [SecurityEventRecord]) async throws(StorageError) -> Bool
+}
+
+extension UserStore {
+    /// Stores `user` unless a user with its email (or ID) exists, recording no event; returns whether it was inserted.
+    @discardableResult
+    public func insertUserIfAbsent(_ user: UserRecord) async throws(StorageError) -> Bool {
+        try await insertUserIfAbsent(user, recording: [])
+    }
+
+    /// Replaces the user's stored columns as ``updateUser(_:recording:)`` does, recording no event.
+    @discardableResult
+    public func updateUser(_ user: UserRecord) async throws(StorageError) -> Bool {
+        try await updateUser(user, recording: [])
+    }
 }

@@ -24,6 +24,7 @@ struct LimenServerCommand: AsyncParsableCommand {
         abstract: "Limen Server: an OpenID provider with an embedded SQLite database.",
         subcommands: [
             ServeCommand.self, ClientsCommand.self, UsersCommand.self, KeysCommand.self, AdminTokenCommand.self,
+            EventsCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

@@ -46,7 +46,8 @@ struct UsersCommand: AsyncParsableCommand {
                 do throws(AccountError) {
                     return Result<UserRecord, AccountError>.success(
                         try await accounts.signUp(
-                            email: email, password: password, name: name, emailVerified: verified))
+                            email: email, password: password, name: name, emailVerified: verified,
+                            origin: .commandLine))
                 } catch {
                     return .failure(error)
                 }

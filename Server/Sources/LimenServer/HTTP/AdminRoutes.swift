@@ -9,7 +9,7 @@ import Logging
 /// The admin API under `/admin` (JSON in and out, behind ``AdminAuthenticationMiddleware``): clients and users,
 /// listed, created, read and deleted; users and a client's branding also changed. Secrets and hashes never leave it, except a new client's secret, once.
 /// Every change is logged through the request's logger, so with its request id (identifiers only, never a secret or an
-/// email).
+/// email), and recorded as security events (`admin.*`, actor `admin_token`) in the same unit as the change.
 enum AdminRoutes {
     /// Users per page when `limit` is absent.
     static let defaultPageSize = 50
@@ -17,20 +17,33 @@ enum AdminRoutes {
     static let maximumPageSize = 500
 
     /// The tables the admin API reads and writes: clients, users, and the administrators' tokens.
-    typealias Storage = ClientStore & UserStore & AdministrationStore
+    typealias Storage = ClientStore & UserStore & AdministrationStore & SecurityEventStore
 
     /// Adds the routes, each behind the admin token: over `store`, forgetting a changed client in `clients`, making
     /// and changing users through `accounts`, deleting them through `removal`, and profiles through `profiles`.
     static func add(
-        to router: Router<some RequestContext>,
+        to router: Router<some RemoteAddressRequestContext>,
         store: any Storage,
         clients: ClientCache,
         accounts: Accounts,
         removal: AccountRemoval,
         profiles: ProfileService,
+        events: SecurityEventRecorder,
+        proxies: TrustedProxies,
         now: @escaping @Sendable () -> Date
     ) {
         let admin = router.group("admin").add(middleware: AdminAuthenticationMiddleware(store: store))
+        /// The request's origin, acted by the admin token.
+        @Sendable func origin(_ request: Request, _ context: some RemoteAddressRequestContext) -> RequestOrigin {
+            RequestOrigin(request, context: context, peer: context.remoteAddress, proxies: proxies, actor: .adminToken)
+        }
+        /// The records of the admin event `type` about `client`, from `request`.
+        @Sendable func clientEvent(
+            _ type: SecurityEventType, client: String, details: SecurityEventDetails = .none, _ request: Request,
+            _ context: some RemoteAddressRequestContext
+        ) -> [SecurityEventRecord] {
+            events.records([SecurityEvent(type, client: client, details: details)], from: origin(request, context))
+        }
 
         admin.get("clients") { _, _ in
             let clients = try await storage { () throws(StorageError) in try await store.clients() }
@@ -39,7 +52,11 @@ enum AdminRoutes {
         admin.post("clients") { request, context in
             let body = try await AdminJSON.decode(AdminClientRequest.self, from: request)
             let (client, secret) = try body.record(now: now())
-            guard try await storage({ () throws(StorageError) in try await store.insertClientIfAbsent(client) })
+            let records = clientEvent(.adminClientCreated, client: client.id, request, context)
+            guard
+                try await storage({ () throws(StorageError) in
+                    try await store.insertClientIfAbsent(client, recording: records)
+                })
             else {
                 throw AdminError.client(.alreadyExists(client.id), field: "client_id")
             }
@@ -59,8 +76,12 @@ enum AdminRoutes {
         admin.put("clients/:id/branding") { request, context in
             let id = try context.parameters.path(ClientID.self).rawValue
             let branding = try await AdminJSON.decode(AdminClientBrandingRequest.self, from: request).branding()
+            let records = clientEvent(
+                .adminClientUpdated, client: id, details: .changed([.branding]), request, context)
             let client = try await storage { () throws(StorageError) -> ClientRecord? in
-                guard try await store.updateClientBranding(id: id, branding: branding) else { return nil }
+                guard try await store.updateClientBranding(id: id, branding: branding, recording: records) else {
+                    return nil
+                }
                 return try await store.client(id: id)
             }
             guard let client else { throw AdminError.notFound("client") }
@@ -68,20 +89,27 @@ enum AdminRoutes {
             context.logger.notice("Admin API changed a client's branding", metadata: ["client_id": "\(id)"])
             return Responses.json(encoding: AdminClientResource(client), noStore: true)
         }
-        admin.delete("clients/:id") { _, context in
+        admin.delete("clients/:id") { request, context in
             let id = try context.parameters.path(ClientID.self).rawValue
-            guard try await storage({ () throws(StorageError) in try await clients.remove(id: id, from: store) }) else {
+            let records = clientEvent(.adminClientDeleted, client: id, request, context)
+            guard
+                try await storage({ () throws(StorageError) in
+                    try await clients.remove(id: id, from: store, recording: records)
+                })
+            else {
                 throw AdminError.notFound("client")
             }
             context.logger.notice("Admin API removed a client", metadata: ["client_id": "\(id)"])
             return Response(status: .noContent)
         }
-        addUserRoutes(to: admin, store: store, accounts: accounts, removal: removal)
+        addUserRoutes(to: admin, store: store, accounts: accounts, removal: removal, origin: origin)
         AdminProfileRoutes.add(to: admin, profiles: profiles)
+        AdminEventRoutes.add(to: admin, store: store)
     }
 
-    private static func addUserRoutes(
-        to admin: RouterGroup<some RequestContext>, store: any Storage, accounts: Accounts, removal: AccountRemoval
+    private static func addUserRoutes<Context: RemoteAddressRequestContext>(
+        to admin: RouterGroup<Context>, store: any Storage, accounts: Accounts, removal: AccountRemoval,
+        origin: @escaping @Sendable (Request, Context) -> RequestOrigin
     ) {
         admin.get("users") { request, _ in
             let query = try FormFields.query(of: request).mapError { AdminError.invalidRequest($0.description) }.get()
@@ -103,7 +131,7 @@ enum AdminRoutes {
             do throws(AccountError) {
                 user = try await accounts.signUp(
                     email: body.email, password: body.password, name: body.name,
-                    emailVerified: body.emailVerified ?? false)
+                    emailVerified: body.emailVerified ?? false, origin: origin(request, context))
             } catch {
                 throw AdminError.account(error)
             }
@@ -122,7 +150,7 @@ enum AdminRoutes {
             let patch = try await AdminJSON.decode(AdminUserPatch.self, from: request)
             let updated: UserRecord?
             do throws(AccountError) {
-                updated = try await accounts.update(id: id, patch.changes)
+                updated = try await accounts.update(id: id, patch.changes, origin: origin(request, context))
             } catch {
                 throw AdminError.account(error)
             }
@@ -132,11 +160,12 @@ enum AdminRoutes {
                 metadata: ["sub": "\(user.id)", "password_replaced": "\(patch.changes.password != nil)"])
             return Responses.json(encoding: AdminUserResource(user), noStore: true)
         }
-        admin.delete("users/:id") { _, context in
+        admin.delete("users/:id") { request, context in
             let id = try context.parameters.path(UserID.self).rawValue
+            let requestOrigin = origin(request, context)
             guard
                 try await storage({ () throws(StorageError) in
-                    try await removal.deleteAccount(userID: id, logger: context.logger)
+                    try await removal.deleteAccount(userID: id, logger: context.logger, origin: requestOrigin)
                 })
             else {
                 throw AdminError.notFound("user")

@@ -20,12 +20,14 @@ package struct AccountRemoval: Sendable {
 
     /// Deletes the account `userID` as ``Accounts/delete(userID:)`` does, after revoking at Apple the refresh token
     /// kept for it (``AppleAccounts/accountDeleting(userID:logger:)``, best effort); returns whether there was such a
-    /// user. Its address is told (``AccountNotifier/notify(_:to:)``).
+    /// user. Its address is told (``AccountNotifier/notify(_:to:)``). Recorded from `origin`.
     @discardableResult
-    package func deleteAccount(userID: String, logger: Logger) async throws(StorageError) -> Bool {
+    package func deleteAccount(userID: String, logger: Logger, origin: RequestOrigin = RequestOrigin())
+        async throws(StorageError) -> Bool
+    {
         let user = try await store.user(id: userID)
         await apple?.accountDeleting(userID: userID, logger: logger)
-        guard try await accounts.delete(userID: userID) else { return false }
+        guard try await accounts.delete(userID: userID, origin: origin) else { return false }
         if let user { try await notifier.notify(.accountDeleted, to: user) }
         return true
     }

@@ -21,24 +21,29 @@ public struct Accounts: Sendable {
     private let store: any UserStore & AdministrationStore
     private let hasher: PasswordHasher
     private let now: @Sendable () -> Date
+    private let events: SecurityEventRecorder
 
-    /// Creates the service over a store.
+    /// Creates the service over a store; each change is recorded by `events` (by default, on and stamped by `now`).
     public init(
-        store: any UserStore & AdministrationStore, hasher: PasswordHasher, now: @escaping @Sendable () -> Date
+        store: any UserStore & AdministrationStore, hasher: PasswordHasher, now: @escaping @Sendable () -> Date,
+        events: SecurityEventRecorder? = nil
     ) {
         self.store = store
         self.hasher = hasher
         self.now = now
+        self.events = events ?? SecurityEventRecorder(now: now)
     }
 
     /// Creates an account with a password; the email is normalised and must be free. Asked for from `clientAddress`
-    /// (`nil`: the admin API, the command line), whose hashing holds at most its share of the queue.
+    /// (`nil`: the admin API, the command line), whose hashing holds at most its share of the queue. Recorded as
+    /// `user.created` from `origin` (and `admin.user_created` when an actor made it).
     public func signUp(
         email: String,
         password: String,
         name: String?,
         emailVerified: Bool = false,
-        from clientAddress: String? = nil
+        from clientAddress: String? = nil,
+        origin: RequestOrigin = RequestOrigin()
     ) async throws(AccountError) -> UserRecord {
         let (email, name) = try Self.checked(email: email, password: password, name: name)
         let user = UserRecord(
@@ -49,7 +54,12 @@ public struct Accounts: Sendable {
             passwordHash: try await hasher.hash(password, for: clientAddress),
             createdAt: now()
         )
-        guard try await storage({ () throws(StorageError) in try await store.insertUserIfAbsent(user) }) else {
+        let created = SecurityEvent(.userCreated, user: user.id, details: .signIn(method: .password))
+        let records = events.records(origin.events(created, admin: .adminUserCreated), from: origin)
+        let inserted = try await storage { () throws(StorageError) in
+            try await store.insertUserIfAbsent(user, recording: records)
+        }
+        guard inserted else {
             throw .emailTaken
         }
         return user
@@ -72,10 +82,16 @@ public struct Accounts: Sendable {
         return (email, name, try await hasher.hash(password, for: clientAddress))
     }
 
-    /// Creates an anonymous user: a new subject with no email, password or identity (``AuthLevel/guest``).
-    public func createAnonymous() async throws(AccountError) -> UserRecord {
+    /// Creates an anonymous user: a new subject with no email, password or identity (``AuthLevel/guest``); recorded as
+    /// `user.created` from `origin`.
+    public func createAnonymous(origin: RequestOrigin = RequestOrigin()) async throws(AccountError) -> UserRecord {
         let user = UserRecord(id: RandomToken.make(byteCount: 16), email: nil, createdAt: now())
-        guard try await storage({ () throws(StorageError) in try await store.insertUserIfAbsent(user) }) else {
+        let records = events.records(
+            [SecurityEvent(.userCreated, user: user.id, details: .signIn(method: .anonymous))], from: origin)
+        let inserted = try await storage { () throws(StorageError) in
+            try await store.insertUserIfAbsent(user, recording: records)
+        }
+        guard inserted else {
             throw .storage(.queryFailed("a new user ID was taken"))
         }
         return user
@@ -84,23 +100,30 @@ public struct Accounts: Sendable {
     /// Deletes the account `userID` with everything it owns: grants (so every refresh and access token), browser
     /// sessions, codes, consents, profile, identities and Apple account. Every deletion goes this way (the account
     /// page, the admin API and `DELETE /v1/me` through ``AccountRemoval/deleteAccount(userID:logger:)``, which revokes Apple's
-    /// token first); returns whether there was such a user.
+    /// token first); returns whether there was such a user. Recorded as `user.deleted` from `origin` (and
+    /// `admin.user_deleted` when an actor made it).
     @discardableResult
-    public func delete(userID: String) async throws(StorageError) -> Bool {
-        try await store.deleteUser(id: userID)
+    public func delete(userID: String, origin: RequestOrigin = RequestOrigin()) async throws(StorageError) -> Bool {
+        let deleted = SecurityEvent(.userDeleted, user: userID)
+        return try await store.deleteUser(
+            id: userID, recording: events.records(origin.events(deleted, admin: .adminUserDeleted), from: origin))
     }
 
     /// Applies `changes` to the account with subject `id` and returns it as stored, or `nil` when there is none. A new
     /// password is checked like a sign-up's; setting it ends the user's sessions, grants and codes (``UserStore``). Asked
     /// for from `clientAddress` (`nil`: the admin API, the command line), whose hashing holds at most its share.
+    /// Recorded from `origin`: `user.password_changed`, `user.verified`, and `admin.user_updated` (the fields' names)
+    /// when an actor made it.
     public func update(
         id: String,
         _ changes: AccountChanges,
-        from clientAddress: String? = nil
+        from clientAddress: String? = nil,
+        origin: RequestOrigin = RequestOrigin()
     ) async throws(AccountError) -> UserRecord? {
         guard var user = try await storage({ () throws(StorageError) in try await store.user(id: id) }) else {
             return nil
         }
+        let wasVerified = user.emailVerified
         if let name = changes.name { user.name = try Self.displayName(name) }
         if let emailVerified = changes.emailVerified { user.emailVerified = emailVerified }
         if let password = changes.password {
@@ -108,8 +131,33 @@ public struct Accounts: Sendable {
             user.passwordHash = try await hasher.hash(password, for: clientAddress)
         }
         let stored = user
-        guard try await storage({ () throws(StorageError) in try await store.updateUser(stored) }) else { return nil }
+        let records = events.records(
+            Self.events(of: changes, to: stored, wasVerified: wasVerified, origin: origin), from: origin)
+        guard
+            try await storage({ () throws(StorageError) in try await store.updateUser(stored, recording: records) })
+        else { return nil }
         return stored
+    }
+
+    /// The events of `changes` made to `user`, whose email was verified before when `wasVerified`.
+    private static func events(
+        of changes: AccountChanges, to user: UserRecord, wasVerified: Bool, origin: RequestOrigin
+    ) -> [SecurityEvent] {
+        var events: [SecurityEvent] = []
+        var fields: Set<SecurityEventDetails.ChangedField> = []
+        if changes.password != nil {
+            events.append(SecurityEvent(.userPasswordChanged, user: user.id))
+            fields.insert(.password)
+        }
+        if changes.emailVerified != nil {
+            if user.emailVerified, !wasVerified { events.append(SecurityEvent(.userVerified, user: user.id)) }
+            fields.insert(.emailVerified)
+        }
+        if changes.name != nil { fields.insert(.name) }
+        if origin.actor != nil {
+            events.append(SecurityEvent(.adminUserUpdated, user: user.id, details: .changed(fields)))
+        }
+        return events
     }
 
     /// Runs a store call, reporting its failure as an account error.

@@ -12,18 +12,24 @@ import LimenServerStorage
 /// let user = try await provider.passwordSignIn.signIn(email: "ADA@example.com ", password: "…", from: "203.0.113.7")
 /// ```
 package struct PasswordSignIn: Sendable {
-    /// Where users are found.
-    package let store: any UserStore
+    /// Where users are found, and failed attempts recorded (`user.sign_in_failed`).
+    package let store: any UserStore & SecurityEventStore
     /// Checks passwords.
     package let hasher: PasswordHasher
     /// Counts and limits attempts.
     package let throttle: SignInThrottle
+    /// Stamps the failed attempts' events; `nil` records none.
+    package let events: SecurityEventRecorder?
 
     /// Makes it of its parts.
-    package init(store: any UserStore, hasher: PasswordHasher, throttle: SignInThrottle) {
+    package init(
+        store: any UserStore & SecurityEventStore, hasher: PasswordHasher, throttle: SignInThrottle,
+        events: SecurityEventRecorder? = nil
+    ) {
         self.store = store
         self.hasher = hasher
         self.throttle = throttle
+        self.events = events
     }
 
     /// The user with this email and password, tried from `clientAddress`.
@@ -43,10 +49,31 @@ package struct PasswordSignIn: Sendable {
         }
         guard let user = found, let stored = user.passwordHash else {
             try await hasher.verifyNothing(password, for: clientAddress)
+            try await recordFailure(
+                user: found?.id, reason: found == nil ? .unknownUser : .wrongPassword, from: clientAddress)
             throw .invalidCredentials
         }
-        guard try await hasher.verify(password, against: stored, for: clientAddress) else { throw .invalidCredentials }
+        guard try await hasher.verify(password, against: stored, for: clientAddress) else {
+            try await recordFailure(user: user.id, reason: .wrongPassword, from: clientAddress)
+            throw .invalidCredentials
+        }
         try await throttle.succeeded(attempt)
         return user
+    }
+
+    /// Records `user.sign_in_failed` for `user` (`nil`: no account, or one without a password) with `reason`: an
+    /// attempt that changed nothing else, so its event is written alone.
+    private func recordFailure(user: String?, reason: SignInFailureReason, from clientAddress: String)
+        async throws(AccountError)
+    {
+        guard let events else { return }
+        let records = events.records(
+            [SecurityEvent(.userSignInFailed, user: user, details: .signInFailed(reason: reason))],
+            from: RequestOrigin(ip: clientAddress))
+        do {
+            try await store.insertSecurityEvents(records)
+        } catch {
+            throw .storage(error)
+        }
     }
 }

@@ -49,9 +49,11 @@ public final class ClientCache: Sendable {
 
     /// Removes client `id` from `store` (with its codes, grants and their tokens) and forgets its cached record, so this
     /// node refuses it at once; returns whether it existed.
-    package func remove(id: String, from store: any ClientStore) async throws(StorageError) -> Bool {
+    package func remove(id: String, from store: any ClientStore, recording events: [SecurityEventRecord] = [])
+        async throws(StorageError) -> Bool
+    {
         defer { forget(id: id) }
-        return try await store.deleteClient(id: id)
+        return try await store.deleteClient(id: id, recording: events)
     }
 
     /// The client `id`: the cached record while it is fresh, else the store's (which is then cached).

@@ -91,6 +91,8 @@ public struct ServerConfiguration: Sendable {
     /// How long a request to another server may take: a trusted issuer's or Apple's keys, Apple's token endpoint, an
     /// upstream provider's discovery and token endpoints (10 seconds).
     public var outboundTimeout: TimeInterval = 10
+    /// How long security events are kept (`audit_retention`) before the expiry sweep deletes them.
+    public var auditRetention: TimeInterval = ServerSetting.defaultAuditRetention
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(

@@ -9,6 +9,6 @@ extension ServerSetting {
         refreshReuseGrace, grantMaxLifetime, anonymousUserLifetime, accountDeletionMaxAge, accountChangeMaxAge,
         dpopNonceRequired,
         passwordHashLogN, passwordHashParallelism, headerReadTimeout, idleTimeout, webAuthnRelyingPartyID,
-        webAuthnRelyingPartyName, webAuthnOrigins,
+        webAuthnRelyingPartyName, webAuthnOrigins, auditRetention,
     ]
 }

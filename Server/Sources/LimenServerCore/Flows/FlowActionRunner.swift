@@ -113,7 +113,8 @@ struct FlowActionRunner: Sendable {
                     case .failure(let refusal)?: return .refused(refusal)
                     case nil:
                         let user = try await services.accounts.signUp(
-                            email: email, password: password, name: name, emailVerified: proven, from: clientAddress)
+                            email: email, password: password, name: name, emailVerified: proven, from: clientAddress,
+                            origin: RequestOrigin(ip: clientAddress))
                         (context.subject, context.createdUser) = (user.id, true)
                     }
                     // The code that proved the address authenticated the person; otherwise the password they chose.
@@ -127,7 +128,9 @@ struct FlowActionRunner: Sendable {
                         code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
                 }
                 do throws(AccountError) {
-                    context.subject = try await services.accounts.createAnonymous().id
+                    context.subject = try await services.accounts.createAnonymous(
+                        origin: RequestOrigin(ip: clientAddress)
+                    ).id
                     context.createdUser = true
                     context.methods = AuthenticationMethods()
                 } catch {

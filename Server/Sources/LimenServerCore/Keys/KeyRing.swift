@@ -44,12 +44,13 @@ public struct KeyRing: Sendable {
     }
 
     /// Adds a new ES256 and RS256 key that sign from `now + publishAhead`, and retires the keys they replace at that
-    /// moment. Returns the ring as stored afterwards.
+    /// moment, each new key recorded as `key.rotated` from `origin`. Returns the ring as stored afterwards.
     public static func rotate(
         store: any SigningKeyStore & FirstRunStore,
         masterKey: MasterKey,
         now: Date,
         publishAhead: TimeInterval = 3600,
+        origin: RequestOrigin = .commandLine,
         logger: Logger = Logger(label: "limen.keys")
     ) async throws -> KeyRing {
         let now = wholeSeconds(now)
@@ -57,7 +58,10 @@ public struct KeyRing: Sendable {
         let switchover = now.addingTimeInterval(publishAhead.rounded(.down))
         for algorithm in SigningAlgorithm.allCases {
             let key = try SigningKey.generate(algorithm: algorithm, now: now, activatesAt: switchover)
-            try await store.insertSigningKey(key.record(sealedWith: masterKey))
+            let rotated = SecurityEvent(.keyRotated, details: .rotatedKey(kid: key.kid, algorithm: algorithm))
+            try await store.insertSigningKey(
+                key.record(sealedWith: masterKey),
+                recording: SecurityEventRecorder(now: { now }).records([rotated], from: origin))
             for old in current.keys where old.algorithm == algorithm && old.retiredAt == nil {
                 try await store.retireSigningKey(kid: old.kid, at: switchover)
             }

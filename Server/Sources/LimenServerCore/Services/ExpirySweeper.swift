@@ -5,19 +5,20 @@ import ServiceLifecycle
 
 /// Deletes expired rows (authorization codes, grants, refresh tokens, access-token revocations, forgotten sign-in
 /// failures, pending authorization requests, browser sessions, device authorizations, undelivered mail, spent email-code
-/// budgets, exchanged subject tokens) and anonymous users unused for ``TokenLifetimes/anonymousUser`` at start and then
-/// every ``interval``, until the service group shuts down.
+/// budgets, exchanged subject tokens, security events older than the `audit_retention`) and anonymous users unused for
+/// ``TokenLifetimes/anonymousUser`` at start and then every ``interval``, until the service group shuts down.
 public struct ExpirySweeper: Service {
     /// The tables it sweeps.
     public typealias SweptStore = GrantStore & RefreshTokenStore & SignInThrottleStore & PendingAuthorizationStore
         & BrowserSessionStore & DeviceAuthorizationStore & MailOutboxStore & EmailCodeStore & EmailCodeBudgetStore
-        & ExchangedTokenStore & FlowInteractionStore & IdentityStore
+        & ExchangedTokenStore & FlowInteractionStore & IdentityStore & SecurityEventStore
 
     /// The time between two sweeps.
     public let interval: Duration
     private let store: any SweptStore
     private let forgetFailuresAfter: TimeInterval
     private let keepAnonymousUsersFor: TimeInterval
+    private let keepSecurityEventsFor: TimeInterval
     private let clock: any Clock<Duration>
     private let now: @Sendable () -> Date
     private let logger: Logger
@@ -28,6 +29,7 @@ public struct ExpirySweeper: Service {
         interval: Duration = .seconds(60),
         forgetFailuresAfter: TimeInterval = SignInLockout().memory,
         keepAnonymousUsersFor: TimeInterval = TokenLifetimes().anonymousUser,
+        keepSecurityEventsFor: TimeInterval = ServerSetting.defaultAuditRetention,
         clock: any Clock<Duration> = ContinuousClock(),
         now: @escaping @Sendable () -> Date = Date.init,
         logger: Logger = Logger(label: "limen.sweeper")
@@ -36,6 +38,7 @@ public struct ExpirySweeper: Service {
         self.interval = interval
         self.forgetFailuresAfter = forgetFailuresAfter
         self.keepAnonymousUsersFor = keepAnonymousUsersFor
+        self.keepSecurityEventsFor = keepSecurityEventsFor
         self.clock = clock
         self.now = now
         self.logger = logger
@@ -119,6 +122,12 @@ public struct ExpirySweeper: Service {
                 "anonymous users",
                 { [store, keepAnonymousUsersFor] () throws(StorageError) in
                     try await store.deleteAnonymousUsers(inactiveSince: now.addingTimeInterval(-keepAnonymousUsersFor))
+                }
+            ),
+            (
+                "security events",
+                { [store, keepSecurityEventsFor] () throws(StorageError) in
+                    try await store.deleteSecurityEvents(before: now.addingTimeInterval(-keepSecurityEventsFor))
                 }
             ),
             (

@@ -12,6 +12,12 @@ protocol SQLStore: Store {
     @discardableResult
     func execute(_ query: SQLQuery) async throws(StorageError) -> [Row]
 
+    /// Runs the change `query` (a statement with `RETURNING`) and, when it returned rows, inserts `events` with it, as one
+    /// unit: both take effect or neither (SQLite: a savepoint in the group commit's transaction; PostgreSQL: one
+    /// statement). Without events, the same as ``execute(_:)``.
+    @discardableResult
+    func execute(_ query: SQLQuery, recording events: [SecurityEventRecord]) async throws(StorageError) -> [Row]
+
     /// Runs the read-only `query` on the store's fastest path for reads (SQLite's read connection).
     func read(_ query: SQLQuery) async throws(StorageError) -> [Row]
 }

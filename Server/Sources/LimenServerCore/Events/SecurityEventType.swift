@@ -1,0 +1,73 @@
+/// The type of a security event: a stable string such as `user.signed_in`, one of the constants here (an unknown string
+/// is no type: ``init(rawValue:)`` refuses it).
+public struct SecurityEventType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The stable string.
+    public let rawValue: String
+
+    /// The known type spelled `rawValue`, or `nil`.
+    public init?(rawValue: String) {
+        guard Self.all.contains(where: { $0.rawValue == rawValue }) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public var description: String { rawValue }
+
+    /// An account was created.
+    public static let userCreated = Self("user.created")
+    /// A user signed in (details: `method`).
+    public static let userSignedIn = Self("user.signed_in")
+    /// A sign-in was refused (details: `reason`).
+    public static let userSignInFailed = Self("user.sign_in_failed")
+    /// Too many failed sign-ins locked an account for a while.
+    public static let userLockedOut = Self("user.locked_out")
+    /// A user's password was set or replaced.
+    public static let userPasswordChanged = Self("user.password_changed")
+    /// An account was deleted.
+    public static let userDeleted = Self("user.deleted")
+    /// A user's email address was shown to be theirs.
+    public static let userVerified = Self("user.verified")
+    /// An identity was linked to an account (details: `identity`).
+    public static let identityLinked = Self("identity.linked")
+    /// An identity was unlinked from an account (details: `identity`).
+    public static let identityUnlinked = Self("identity.unlinked")
+    /// A second factor was enrolled.
+    public static let mfaEnrolled = Self("mfa.enrolled")
+    /// A second factor was removed.
+    public static let mfaRemoved = Self("mfa.removed")
+    /// A passkey was registered.
+    public static let passkeyRegistered = Self("passkey.registered")
+    /// A passkey was removed.
+    public static let passkeyRemoved = Self("passkey.removed")
+    /// A spent refresh token was presented again: its grant is revoked.
+    public static let tokenReuseDetected = Self("token.reuse_detected")
+    /// A grant (and its tokens) was revoked.
+    public static let grantRevoked = Self("grant.revoked")
+    /// A browser session ended.
+    public static let sessionEnded = Self("session.ended")
+    /// A signing key was created or retired.
+    public static let keyRotated = Self("key.rotated")
+    /// The admin API registered a client.
+    public static let adminClientCreated = Self("admin.client_created")
+    /// The admin API changed a client (details: `fields`).
+    public static let adminClientUpdated = Self("admin.client_updated")
+    /// The admin API removed a client.
+    public static let adminClientDeleted = Self("admin.client_deleted")
+    /// The admin API created a user.
+    public static let adminUserCreated = Self("admin.user_created")
+    /// The admin API changed a user (details: `fields`).
+    public static let adminUserUpdated = Self("admin.user_updated")
+    /// The admin API removed a user.
+    public static let adminUserDeleted = Self("admin.user_deleted")
+
+    /// Every type, in the order of the issue.
+    public static let all: [SecurityEventType] = [
+        userCreated, userSignedIn, userSignInFailed, userLockedOut, userPasswordChanged, userDeleted, userVerified,
+        identityLinked, identityUnlinked, mfaEnrolled, mfaRemoved, passkeyRegistered, passkeyRemoved,
+        tokenReuseDetected, grantRevoked, sessionEnded, keyRotated, adminClientCreated, adminClientUpdated,
+        adminClientDeleted, adminUserCreated, adminUserUpdated, adminUserDeleted,
+    ]
+}
