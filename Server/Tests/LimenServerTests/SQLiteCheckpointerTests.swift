@@ -32,6 +32,18 @@ struct SQLiteCheckpointerTests {
         await store.close()
     }
 
+    /// The WAL limit of ``withSmallWAL(_:)``: 1 MiB.
+    private static let smallWAL = 1 << 20
+
+    /// Runs `body` on a store whose WAL is emptied past ``smallWAL`` bytes, with its folder and its checkpointer.
+    private static func withSmallWAL(
+        _ body: (SQLiteStore, TemporaryDirectory, SQLiteCheckpointer) async throws -> Void
+    ) async throws {
+        try await withStore(walLimit: smallWAL) { store, directory in
+            try await body(store, directory, try checkpointer(of: store))
+        }
+    }
+
     /// Adds `count` rows of ``rowBytes`` random bytes in one statement (one commit).
     private static func write(_ count: Int, to store: SQLiteStore) async throws {
         _ = try await store.query(
@@ -103,13 +115,11 @@ struct SQLiteCheckpointerTests {
 
     @Test("past its limit the WAL file is emptied, so it stays bounded however much is written")
     func walStaysBounded() async throws {
-        let limit = 1 << 20
-        try await Self.withStore(walLimit: limit) { store, directory in
+        try await Self.withSmallWAL { store, directory, checkpointer in
             let wal = directory.path + "/limen.sqlite-wal"
-            let checkpointer = try Self.checkpointer(of: store)
             for _ in 0..<10 {
                 try await Self.write(400, to: store)
-                #expect(Self.size(wal) > limit)
+                #expect(Self.size(wal) > Self.smallWAL)
                 let outcome = try await checkpointer.checkpoint()
                 #expect(outcome.truncated)
                 #expect(Self.size(wal) == 0)
@@ -120,10 +130,8 @@ struct SQLiteCheckpointerTests {
 
     @Test("a reader holding an older snapshot keeps the WAL from being emptied until it ends, and waits for nothing")
     func readerHoldsTheWAL() async throws {
-        let limit = 1 << 20
-        try await Self.withStore(walLimit: limit) { store, directory in
+        try await Self.withSmallWAL { store, directory, checkpointer in
             let wal = directory.path + "/limen.sqlite-wal"
-            let checkpointer = try Self.checkpointer(of: store)
             try await Self.write(10, to: store)
             let reader = try await SQLiteConnection.open(storage: .file(path: directory.path + "/limen.sqlite"))
             do {
@@ -134,7 +142,7 @@ struct SQLiteCheckpointerTests {
                 let held = try await checkpointer.checkpoint()
                 #expect(!held.truncated)
                 #expect(held.checkpointed < held.frames)  // the reader's snapshot still needs the frames after it
-                #expect(Self.size(wal) > limit)
+                #expect(Self.size(wal) > Self.smallWAL)
 
                 _ = try await reader.query("COMMIT")
                 let freed = try await checkpointer.checkpoint()

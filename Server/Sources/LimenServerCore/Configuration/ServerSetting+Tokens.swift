@@ -75,7 +75,7 @@ extension ServerSetting {
     static let dpopReplayCacheSize = ServerSetting(
         "dpop_replay_cache_size",
         help:
-            "How many DPoP proofs a node remembers to refuse replays, \(bounds(dpopReplayCacheSizes)) (about 42 bytes "
+            "How many DPoP proofs a node remembers to refuse replays, \(bounds(dpopReplayCacheSizes)) (about 46 bytes "
             + "each); when full, proofs get 503 until some expire.",
         default: "\(DPoPReplayCache.defaultCapacity)"
     ) { value, configuration throws(ConfigurationError) in
@@ -83,7 +83,7 @@ extension ServerSetting {
             in: dpopReplayCacheSizes, expected: "a number of remembered proofs")
     }
 
-    /// The values `dpop_replay_cache_size` may take: from a test's thousand to about 840 MB.
+    /// The values `dpop_replay_cache_size` may take: from a test's thousand to about 1 GB.
     static let dpopReplayCacheSizes = 1_000...20_000_000
 
     /// `password_hash_log_n`: log2 of scrypt's N for new password hashes.

@@ -15,11 +15,12 @@ import Synchronization
 /// so that anonymous proofs cannot fill it.
 ///
 /// An entry is 36 bytes of state: the first 16 bytes of SHA-256(thumbprint ‖ 0 ‖ jti) in a hash set, the same digest
-/// and a 4-byte expiry (whole seconds, rounded up) in a ring of admission order. Measured in a release build, a cache
-/// holding 1,000,000 entries adds 42 bytes an entry to the process's resident memory (the set's buckets are a power of
-/// two at most ¾ full); the default ``defaultCapacity`` of 700,000 takes about 30 MB when full. Each node's cap is
-/// `capacity / retention` proofs a second: 700,000 / 70 s (the default window, 60 s past and 10 s future) is 10,000
-/// proofs a second.
+/// and a 4-byte expiry (whole seconds, rounded up) in a ring of admission order. Both are reserved for `capacity` at
+/// once and become resident as entries arrive. Measured in a release build (`BENCH_ONLY=dpop-memory
+/// LimenServerBenchmarks`), admitting 700,000 entries adds 31 MiB to the process's resident memory (46 bytes an
+/// entry: the set's buckets are a power of two at most ¾ full), and 1,000,000 adds 53 MiB (55 bytes). Each node's cap
+/// is `capacity / retention` proofs a second: the default 700,000 over the default window's 70 s (60 s past, 10 s
+/// future) is 10,000 proofs a second, in about 32 MB when full.
 ///
 /// The cache is one node's memory: behind several nodes, each remembers its own proofs (RFC 9449 §11.1 lets servers
 /// bind proofs to a nonce instead, which a shared store can serve).
@@ -43,7 +44,7 @@ public final class DPoPReplayCache: Sendable {
         case full
     }
 
-    /// How many entries are kept by default: 10,000 proofs a second over the default window's 70 s, about 30 MB.
+    /// How many entries are kept by default: 10,000 proofs a second over the default window's 70 s, about 32 MB.
     public static let defaultCapacity = 700_000
 
     /// How many entries are kept at most.
@@ -56,7 +57,7 @@ public final class DPoPReplayCache: Sendable {
     /// The entries, and the order they expire in.
     private struct State {
         /// The digests of the entries held.
-        var digests: Set<DPoPReplayDigest> = []
+        var digests: Set<DPoPReplayDigest>
         /// The entries in the order they were admitted, with their expiries.
         var order: DPoPReplayEntries
 
@@ -75,7 +76,10 @@ public final class DPoPReplayCache: Sendable {
     public init(retention: TimeInterval, capacity: Int = defaultCapacity) {
         self.retention = retention
         self.capacity = max(1, capacity)
-        state = Mutex(State(order: DPoPReplayEntries(limit: self.capacity)))
+        // Reserved at once, resident only as entries arrive: growing by copies would leave the old copies' memory with
+        // the allocator (a measured 60 bytes an entry instead of 46).
+        state = Mutex(
+            State(digests: Set(minimumCapacity: self.capacity), order: DPoPReplayEntries(limit: self.capacity)))
     }
 
     /// An empty cache keeping each `jti` for the span of a ``DPoPVerifier``'s window, at most `capacity` of them.

@@ -24,13 +24,14 @@ struct DPoPReplayDigest: Hashable {
 }
 
 /// ``DPoPReplayCache``'s entries in the order they were admitted, each with its expiry in whole seconds since 1970: a
-/// ring of at most `limit` slots, grown as needed and never beyond, so the order costs 20 bytes an entry.
+/// ring of at most `limit` slots, 20 bytes an entry. Its storage is reserved for `limit` at once and filled in place
+/// (pages become resident only as they are written), so it is never copied to grow.
 struct DPoPReplayEntries {
     /// The most entries held.
     let limit: Int
     private var digests: [DPoPReplayDigest] = []
     private var expiries: [UInt32] = []
-    /// The slot of the oldest entry.
+    /// The slot of the oldest entry. Until every slot has been used, the entries are the slots from `head` to the end.
     private var head = 0
     /// How many entries are held.
     private(set) var count = 0
@@ -38,6 +39,8 @@ struct DPoPReplayEntries {
     /// An empty ring of at most `limit` entries.
     init(limit: Int) {
         self.limit = limit
+        digests.reserveCapacity(limit)
+        expiries.reserveCapacity(limit)
     }
 
     /// The oldest entry, `nil` when there is none.
@@ -48,41 +51,29 @@ struct DPoPReplayEntries {
     /// Forgets the oldest entry.
     mutating func removeOldest() {
         guard count > 0 else { return }
-        head = (head + 1) % digests.count
         count -= 1
+        guard count > 0 else {
+            // Empty: start again from the first slot, keeping the storage.
+            digests.removeAll(keepingCapacity: true)
+            expiries.removeAll(keepingCapacity: true)
+            head = 0
+            return
+        }
+        head = (head + 1) % digests.count
     }
 
     /// Appends an entry as the newest; `false` (nothing appended) when `limit` are held.
     mutating func append(_ digest: DPoPReplayDigest, expiry: UInt32) -> Bool {
         guard count < limit else { return false }
-        if count == digests.count { grow() }
-        let slot = (head + count) % digests.count
-        digests[slot] = digest
-        expiries[slot] = expiry
+        if digests.count < limit {
+            digests.append(digest)
+            expiries.append(expiry)
+        } else {
+            let slot = (head + count) % limit
+            digests[slot] = digest
+            expiries[slot] = expiry
+        }
         count += 1
         return true
-    }
-
-    /// Doubles the slots (up to `limit`), the entries moved to the front in order.
-    private mutating func grow() {
-        let size = min(limit, max(16, digests.count * 2))
-        let order = (0..<count).map { (head + $0) % max(1, digests.count) }
-        var newDigests = [DPoPReplayDigest](repeating: DPoPReplayDigest(high: 0, low: 0), count: size)
-        var newExpiries = [UInt32](repeating: 0, count: size)
-        for (index, slot) in order.enumerated() {
-            newDigests[index] = digests[slot]
-            newExpiries[index] = expiries[slot]
-        }
-        digests = newDigests
-        expiries = newExpiries
-        head = 0
-    }
-}
-
-extension DPoPReplayDigest {
-    /// A digest of the given halves (the ring's empty slots).
-    fileprivate init(high: UInt64, low: UInt64) {
-        self.high = high
-        self.low = low
     }
 }
