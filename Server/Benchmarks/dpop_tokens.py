@@ -7,8 +7,8 @@ tokens: runs --count native email + password sign-ins of the public client --cli
         ES256 key (made first when the file does not exist), so the tokens are bound to it and the answer must say
         token_type DPoP.
 mint:   prints --count DPoP proofs of --key-file for POST {issuer}/token, one a line, each with a jti of its own and
-        iat now: signed with Python's cryptography before the run, since wrk's Lua cannot sign. The server accepts a
-        proof from 300 s after its iat and remembers each jti meanwhile, so a run must use them within that time.
+        iat now: signed with Python's cryptography before the run, since wrk's Lua cannot sign. The server (started with
+        --dpop-proof-max-age 5m by run.sh) accepts a proof until 300 s after its iat, so a run must use them by then.
 
 Usage: dpop_tokens.py tokens --issuer URL --client-id ID --redirect-uri URI --email E --password P --count N
                              [--key-file PEM]

@@ -29,10 +29,12 @@
 #     (registered --require-dpop) with wrk (refresh.lua with BENCH_PROOFS), each request with a DPoP proof of its own
 #     (ES256, a jti each, iat at minting) minted just before the run by dpop_tokens.py, right after the same refresh
 #     grant of the public client bench-public without proofs (the bearer refresh), both chains started by password
-#     sign-ins (dpop_tokens.py tokens); reported side by side with the ratio. The server remembers each proof's jti
-#     for 360 s, at most 100,000 of them (then it refuses proofs), so this mode restarts the server before each run
-#     and mints 1.5 × as many proofs as the bearer run answered, at most 95,000 (more than ~4,700/s over 20 s would
-#     run out: the threads then resend proofs and the replays count as non-2xx); BENCH_DURATION must be ≤ 240 s (a
+#     sign-ins (dpop_tokens.py tokens); reported side by side with the ratio. The proofs are minted with one iat
+#     before the run, so this mode starts the server with --dpop-proof-max-age 5m (the default is 60 s); it then
+#     remembers each proof's jti for 310 s, at most 700,000 of them (dpop_replay_cache_size), restarts the server
+#     before each run and mints 1.5 × as many proofs as the bearer run answered, at most 95,000 (more than ~4,700/s
+#     over 20 s would run out: the threads then resend proofs and the replays count as non-2xx); BENCH_DURATION must
+#     be ≤ 240 s (a
 #     proof's iat must be under 300 s old).
 #   - passkey sign-ins (issue 23 §7, BENCH_ONLY=passkey only): start -> assertion -> code -> token, usernameless, from
 #     Python (passkey_flows.py, BENCH_THREADS processes, each one flow after another, for BENCH_DURATION seconds;
@@ -310,7 +312,7 @@ field() { python3 -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
 # Starts limen-server with bench_limen's settings (its locals store, port, issuer, target, logging) and waits for it
 start_server() {
     "$BIN" "${store[@]}" --config "$WORK/config.yaml" --port "$port" --post-rate-limit off --authorize-rate-limit off \
-        --sign-in-rate-limit off "${logging[@]}" >>"$WORK/server-$target.log" 2>&1 &
+        --sign-in-rate-limit off "${logging[@]}" "${proof_age[@]}" >>"$WORK/server-$target.log" 2>&1 &
     SERVER_PID=$!
     for _ in $(seq 1 100); do
         curl -fs -o /dev/null "$issuer/.well-known/openid-configuration" && break
@@ -347,6 +349,8 @@ bench_limen() { # TARGET (SQLite|PostgreSQL) [DATABASE_URL]
         "$EXCHANGE_ISSUER" "$EXCHANGE_AUDIENCE" >> "$WORK/config.yaml"
     local -a logging=(--log-level error)
     [ "$ONLY" != phone ] || logging=(--log-level notice --trusted-proxy 127.0.0.1)
+    local -a proof_age=()
+    [ "$ONLY" != dpop ] || proof_age=(--dpop-proof-max-age 5m) # the proofs are minted before the run
     start_server
     for run in $(seq 1 "$RUNS"); do
         if [ "$ONLY" = dpop ]; then # a server of its own per run: an empty DPoP replay cache

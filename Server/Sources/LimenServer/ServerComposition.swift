@@ -2,6 +2,7 @@ import Foundation
 import LimenOIDC
 import LimenServerCore
 import LimenServerStorage
+import LimenServerWire
 import Logging
 
 /// The composition root: a bootstrapped server's configuration, store and keys, and each of its services, built once.
@@ -193,7 +194,10 @@ public struct ServerComposition: Sendable {
             issuer: issuer, signUpEnabled: configuration.signUpEnabled, resources: configuration.resources, now: now)
         self.flowEngine = FlowEngine(services: flowServices)
         self.accountRemoval = AccountRemoval(store: store, accounts: accounts, apple: appleAccounts, notifier: notifier)
+        let dpopVerifier = DPoPVerifier(window: .init(past: configuration.dpopProofMaxAge))
         self.dpopProofs = DPoPProofChecker(
+            verifier: dpopVerifier,
+            replays: DPoPReplayCache(window: dpopVerifier.window, capacity: configuration.dpopReplayCacheSize),
             nonces: configuration.dpopNonceRequired ? DPoPNonces(key: derivedKeys.key(for: .dpopNonce)) : nil)
         self.accessTokenVerifier = AccessTokenVerifier(
             keys: keyRing, issuer: issuer, store: store, now: now, signatures: VerifiedSignatureCache(),

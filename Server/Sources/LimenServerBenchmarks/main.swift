@@ -4,6 +4,13 @@ import Foundation
 // target, so neither `swift test` nor CI runs it. BENCH_DURATION (seconds, default 10) is how long the two checks
 // alternate. Prints a Markdown table for BENCHMARKS.md on standard output.
 
+// BENCH_ONLY=dpop-memory measures the DPoP replay cache's memory instead (BENCH_ENTRIES entries, default 1,000,000).
+if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "dpop-memory" {
+    ReplayCacheMemory.measure(
+        entries: ProcessInfo.processInfo.environment["BENCH_ENTRIES"].flatMap(Int.init) ?? 1_000_000)
+    exit(0)
+}
+
 let seconds = ProcessInfo.processInfo.environment["BENCH_DURATION"].flatMap(Int.init) ?? 10
 let fixture = try AssertionFixture()
 FileHandle.standardError.write(Data("… passkey assertion check vs bare P-256 verify, \(seconds) s\n".utf8))

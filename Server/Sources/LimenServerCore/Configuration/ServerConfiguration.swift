@@ -30,6 +30,12 @@ public struct ServerConfiguration: Sendable {
     public var signUpEnabled: Bool
     /// Whether DPoP proofs must carry a nonce this server handed out (`DPoP-Nonce`, RFC 9449 §8, §9); off by default.
     public var dpopNonceRequired = false
+    /// How long ago a DPoP proof's `iat` may be, in seconds (``DPoPVerifier/IssuedAtWindow/past``): with the window's
+    /// 10 s ahead, how long each proof's `jti` is remembered.
+    public var dpopProofMaxAge = DPoPVerifier.IssuedAtWindow.defaultPast
+    /// How many DPoP proofs' `jti`s this node remembers at most (``DPoPReplayCache/capacity``); when that many are
+    /// live, proofs are refused with 503 until some expire.
+    public var dpopReplayCacheSize = DPoPReplayCache.defaultCapacity
     /// Flow definition files (YAML or JSON, one flow each) that add flows or replace built-in ones.
     public var flowFiles: [String] = []
     /// Where the server's emails (one-time codes) go; the server log by default.

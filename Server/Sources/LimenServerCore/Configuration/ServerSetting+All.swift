@@ -7,7 +7,7 @@ extension ServerSetting {
         mailCAFile, mailWebhookSecret, emailCodeLength, emailCodeMailBudget, emailCodeTryBudget, smsURL,
         smsWebhookSecret, smsCountries, smsCodeLength, accessTokenLifetime, idTokenLifetime, refreshTokenLifetime,
         refreshReuseGrace, grantMaxLifetime, anonymousUserLifetime, accountDeletionMaxAge, accountChangeMaxAge,
-        dpopNonceRequired,
+        dpopNonceRequired, dpopProofMaxAge, dpopReplayCacheSize,
         passwordHashLogN, passwordHashParallelism, headerReadTimeout, idleTimeout, webAuthnRelyingPartyID,
         webAuthnRelyingPartyName, webAuthnOrigins, auditRetention,
     ]

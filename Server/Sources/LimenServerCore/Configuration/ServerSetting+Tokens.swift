@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerWire
 
 extension ServerSetting {
     /// The examples of a lifetime's error.
@@ -60,6 +61,30 @@ extension ServerSetting {
         default: throw value.refused("expected on or off")
         }
     }
+
+    /// `dpop_proof_max_age`: how long ago a DPoP proof's `iat` may be.
+    static let dpopProofMaxAge = duration(
+        "dpop_proof_max_age", help: "How long ago a DPoP proof may have been made (its iat)",
+        default: DurationSetting.text(for: DPoPVerifier.IssuedAtWindow.defaultPast),
+        in: dpopProofMaxAgeRange, like: "60, 30s or 2m", setting: \.dpopProofMaxAge)
+
+    /// The values `dpop_proof_max_age` may take: at least a slow request's time, at most RFC 9449's few minutes.
+    static let dpopProofMaxAgeRange: ClosedRange<TimeInterval> = 10...300
+
+    /// `dpop_replay_cache_size`: how many DPoP proofs' `jti`s a node remembers at most.
+    static let dpopReplayCacheSize = ServerSetting(
+        "dpop_replay_cache_size",
+        help:
+            "How many DPoP proofs a node remembers to refuse replays, \(bounds(dpopReplayCacheSizes)) (about 46 bytes "
+            + "each); when full, proofs get 503 until some expire.",
+        default: "\(DPoPReplayCache.defaultCapacity)"
+    ) { value, configuration throws(ConfigurationError) in
+        configuration.dpopReplayCacheSize = try value.integer(
+            in: dpopReplayCacheSizes, expected: "a number of remembered proofs")
+    }
+
+    /// The values `dpop_replay_cache_size` may take: from a test's thousand to about 1 GB.
+    static let dpopReplayCacheSizes = 1_000...20_000_000
 
     /// `password_hash_log_n`: log2 of scrypt's N for new password hashes.
     static let passwordHashLogN = ServerSetting(

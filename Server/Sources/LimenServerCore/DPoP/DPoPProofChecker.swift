@@ -22,13 +22,19 @@ package struct DPoPProofChecker: Sendable {
     package let replays: DPoPReplayCache
     /// The nonces proofs must carry, when the server asks for one (``ServerConfiguration/dpopNonceRequired``).
     package let nonces: DPoPNonces?
+    /// Says in the log when ``replays`` is full.
+    private let fullWarning: DPoPReplayCacheWarning
 
     /// A checker with `verifier`'s window and algorithms, remembering `jti`s in `replays` (by default a cache spanning
-    /// the window), asking for `nonces` when given.
-    package init(verifier: DPoPVerifier = DPoPVerifier(), replays: DPoPReplayCache? = nil, nonces: DPoPNonces? = nil) {
+    /// the window), asking for `nonces` when given; `fullWarning` logs when `replays` is full.
+    package init(
+        verifier: DPoPVerifier = DPoPVerifier(), replays: DPoPReplayCache? = nil, nonces: DPoPNonces? = nil,
+        fullWarning: DPoPReplayCacheWarning = DPoPReplayCacheWarning()
+    ) {
         self.verifier = verifier
         self.replays = replays ?? DPoPReplayCache(window: verifier.window)
         self.nonces = nonces
+        self.fullWarning = fullWarning
     }
 
     /// The proof among a request's `DPoP` header values `proofs`, checked for that request; `nil` when there is none.
@@ -65,7 +71,9 @@ package struct DPoPProofChecker: Sendable {
         switch replays.admit(verified, now: now) {
         case .fresh: return verified
         case .replayed: throw .invalidProof("The DPoP proof was used before.")
-        case .full: throw .replayCacheFull
+        case .full:
+            fullWarning.cacheIsFull(replays, now: now)
+            throw .replayCacheFull
         }
     }
 

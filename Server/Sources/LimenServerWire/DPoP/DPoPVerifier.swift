@@ -23,13 +23,21 @@ public struct DPoPVerifier: Sendable {
 
     /// How far from now a proof's `iat` may lie (RFC 9449 §11.1).
     public struct IssuedAtWindow: Sendable, Equatable {
+        /// How far ahead of now `iat` may be by default, in seconds.
+        public static let defaultFuture: TimeInterval = 10
+        /// How long ago `iat` may be by default, in seconds.
+        public static let defaultPast: TimeInterval = 60
+
         /// How far ahead of now `iat` may be, in seconds (clients' clocks run fast).
         public var future: TimeInterval
         /// How long ago `iat` may be, in seconds.
         public var past: TimeInterval
 
-        /// A window from `past` seconds ago to `future` seconds ahead (by default 300 s and 60 s).
-        public init(future: TimeInterval = 60, past: TimeInterval = 300) {
+        /// A window from `past` seconds ago to `future` seconds ahead, by default 60 s and 10 s: RFC 9449 §11.1 leaves
+        /// the window to the server, clients mint a proof just before each request, and Limen's SDK corrects its
+        /// clock by the server's (`ServerClock`), so a short window costs honest clients nothing and keeps the replay
+        /// cache small (``DPoPReplayCache``).
+        public init(future: TimeInterval = defaultFuture, past: TimeInterval = defaultPast) {
             self.future = future
             self.past = past
         }

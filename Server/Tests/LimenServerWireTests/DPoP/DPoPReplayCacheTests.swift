@@ -20,7 +20,7 @@ struct DPoPReplayCacheTests {
     @Test("a verified proof is admitted by its key's thumbprint and jti")
     func verifiedProof() {
         let cache = DPoPReplayCache(window: DPoPVerifier.IssuedAtWindow())
-        #expect(cache.retention == 360)
+        #expect(cache.retention == 70)
         let proof = VerifiedDPoPProof(
             thumbprint: "key-a", jti: "jti-1", issuedAt: start, algorithm: .es256, publicKey: .init(parameters: [:]))
         #expect(cache.admit(proof, now: start) == .fresh)
@@ -54,6 +54,62 @@ struct DPoPReplayCacheTests {
         #expect(cache.admit(jti: "flood", thumbprint: "key", now: start.addingTimeInterval(60)) == .fresh)
         #expect(cache.admit(jti: "flood-2", thumbprint: "key", now: start.addingTimeInterval(60)) == .full)
         #expect(cache.count == 3)
+    }
+
+    @Test("a jti is remembered up to its window's edge, fractions of a second included, and forgotten at it")
+    func windowEdge() {
+        let window = DPoPVerifier.IssuedAtWindow()
+        let cache = DPoPReplayCache(window: window)
+        let admitted = start.addingTimeInterval(0.25)
+        #expect(cache.admit(jti: "jti-1", thumbprint: "key-a", now: admitted) == .fresh)
+        // The proof could still be accepted until admitted + span: its replay is refused until then.
+        for elapsed in [1.0, window.span - 1, window.span - 0.001, window.span] {
+            #expect(
+                cache.admit(jti: "jti-1", thumbprint: "key-a", now: admitted.addingTimeInterval(elapsed)) == .replayed)
+        }
+        // Expiries are whole seconds rounded up: forgotten at the next whole second after the window, not before.
+        #expect(
+            cache.admit(jti: "jti-1", thumbprint: "key-a", now: start.addingTimeInterval(window.span + 1)) == .fresh)
+    }
+
+    @Test("a full cache answers full, then admits again once its entries expire")
+    func fullThenFreshAgain() {
+        let cache = DPoPReplayCache(retention: 70, capacity: 1_000)
+        for index in 0..<1_000 {
+            #expect(cache.admit(jti: "jti-\(index)", thumbprint: "key", now: start) == .fresh)
+        }
+        #expect(cache.admit(jti: "late", thumbprint: "key", now: start.addingTimeInterval(69)) == .full)
+        #expect(cache.admit(jti: "jti-999", thumbprint: "key", now: start.addingTimeInterval(69)) == .replayed)
+        #expect(cache.admit(jti: "late", thumbprint: "key", now: start.addingTimeInterval(70)) == .fresh)
+        #expect(cache.count == 1)
+        // The ring that holds the order wraps around its slots as entries come and go.
+        for index in 0..<999 {
+            #expect(cache.admit(jti: "again-\(index)", thumbprint: "key", now: start.addingTimeInterval(71)) == .fresh)
+        }
+        #expect(cache.admit(jti: "one-too-many", thumbprint: "key", now: start.addingTimeInterval(71)) == .full)
+        #expect(cache.admit(jti: "late", thumbprint: "key", now: start.addingTimeInterval(139)) == .replayed)
+        #expect(cache.admit(jti: "again-0", thumbprint: "key", now: start.addingTimeInterval(140)) == .replayed)
+        #expect(cache.admit(jti: "late", thumbprint: "key", now: start.addingTimeInterval(140)) == .fresh)
+    }
+
+    @Test(
+        "entries are digests of the key and the jti apart: one jti under two keys, or split differently, stays distinct",
+        arguments: [("key-a", "jti", "key-b", "jti"), ("ab", "c", "a", "bc"), ("key", "jti", "key", "jti\u{0}")]
+            as [(String, String, String, String)]
+    )
+    func digestsKeepPairsApart(firstKey: String, firstJTI: String, secondKey: String, secondJTI: String) {
+        let cache = DPoPReplayCache(retention: 70)
+        #expect(cache.admit(jti: firstJTI, thumbprint: firstKey, now: start) == .fresh)
+        #expect(cache.admit(jti: secondJTI, thumbprint: secondKey, now: start) == .fresh)
+        #expect(cache.admit(jti: firstJTI, thumbprint: firstKey, now: start) == .replayed)
+        #expect(cache.admit(jti: secondJTI, thumbprint: secondKey, now: start) == .replayed)
+    }
+
+    @Test("the default window and capacity let a node take at least 8,000 proofs a second")
+    func defaultCap() {
+        let window = DPoPVerifier.IssuedAtWindow()
+        #expect(window.past == 60 && window.future == 10)
+        #expect(Double(DPoPReplayCache.defaultCapacity) / window.span >= 8_000)
     }
 
     @Test("many admissions over many windows keep the cache within its capacity")

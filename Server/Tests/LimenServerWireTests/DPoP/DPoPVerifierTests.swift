@@ -217,14 +217,14 @@ struct DPoPVerifierTests {
         #expect(!DPoPProofError.issuedAtOutsideWindow.requiresNonce)
     }
 
-    @Test("iat more than 300 s ago or 60 s ahead is refused; the window's edges are accepted")
+    @Test("iat more than 60 s ago or 10 s ahead is refused; the window's edges are accepted")
     func issuedAtWindow() async throws {
         let now = ProofBuilder.now.timeIntervalSince1970
         let builder = ProofBuilder.es256()
-        for offset in [-301.0, 61, -100_000, 100_000] {
+        for offset in [-61.0, 11, -300, -100_000, 100_000] {
             await expectRefusal(.issuedAtOutsideWindow, try builder.claims(["iat": .number(now + offset)]).signed())
         }
-        for offset in [-300.0, 60, 0] {
+        for offset in [-60.0, 10, 0] {
             _ = try await verify(try builder.claims(["iat": .number(now + offset)]).signed())
         }
         let narrow = DPoPVerifier(window: .init(future: 5, past: 10))
