@@ -197,10 +197,9 @@ struct AccountSecurityForms: Sendable {
     /// A wrong or used code, or too many of them.
     private static func refused(_ refusal: SecondFactorRefusal) -> AccountSecurityOutcome {
         guard case .locked(let seconds) = refusal else {
-            return .refused("The code is not correct, or was used already.", status: .forbidden)
+            return .refused(refusal.message, status: .forbidden)
         }
-        var locked = AccountSecurityOutcome.refused(
-            "Too many wrong codes: try again later.", status: .tooManyRequests)
+        var locked = AccountSecurityOutcome.refused(refusal.message, status: .tooManyRequests)
         locked.retryAfter = seconds
         return locked
     }
