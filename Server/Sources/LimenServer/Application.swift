@@ -64,7 +64,7 @@ public enum LimenServerApplication {
             to: router, responder: signIn, profiles: profiles,
             security: AccountSecurityForms(
                 services: composition.flowServices, keys: composition.derivedKeys,
-                maxAge: composition.accountChangeGate.maxAge))
+                gate: composition.accountChangeGate))
         FederationRoutes.add(to: router, responder: signIn)
         AppToAppRoutes.add(
             to: router,

@@ -10,10 +10,11 @@ import LimenWire
 /// the recovery codes. Each does what the bearer API does (``PasskeyRoutes``, ``SecondFactorRoutes``) through the same
 /// core services, so wrong codes count toward the sign-in throttle and the same account notices are sent.
 ///
-/// The browser session is the authority, under ``AccountChangeGate``'s freshness rule: a change is refused when the
-/// session's sign-in is older than the gate's `maxAge`. A passkey's registration challenge is sealed into the page,
-/// bound to the session (``AccountPasskeyChallenge``); a second registration with it cannot store the same
-/// credential twice, since a credential ID is stored once.
+/// The browser session is the authority, under ``AccountChangeGate``'s rule for it
+/// (``AccountChangeGate/authorize(session:user:)``): a change is refused when the session's sign-in is older than the
+/// gate's `maxAge`. A passkey's registration challenge is sealed into the page, bound to the session
+/// (``AccountPasskeyChallenge``); a second registration with it cannot store the same credential twice, since a
+/// credential ID is stored once.
 struct AccountSecurityForms: Sendable {
     /// The intents of its forms.
     static let intents: Set<String> = [
@@ -35,19 +36,16 @@ struct AccountSecurityForms: Sendable {
     let notifier: AccountNotifier
     /// Seals the page's registration challenges.
     let challenges: AccountPasskeyChallenge
-    /// How long after signing in a person may change their account (``AccountChangeGate/maxAge``).
-    let maxAge: TimeInterval
-    /// The clock.
-    let now: @Sendable () -> Date
+    /// Decides whether the session's sign-in is recent enough for a change.
+    let gate: AccountChangeGate
 
-    /// The forms over the flows' services, sealing with `keys`, allowing changes `maxAge` after a sign-in.
-    init(services: FlowServices, keys: DerivedKeys, maxAge: TimeInterval) {
+    /// The forms over the flows' services, sealing with `keys`, allowing the changes `gate` allows.
+    init(services: FlowServices, keys: DerivedKeys, gate: AccountChangeGate) {
         passkeys = services.passkeys
         factors = services.secondFactors
         notifier = services.notifier
         challenges = AccountPasskeyChallenge(keys: keys)
-        self.maxAge = maxAge
-        now = services.now
+        self.gate = gate
     }
 
     /// What the account page shows of `user`'s passkeys and two-step sign-in now, with `outcome` (a form's answer);
@@ -69,10 +67,10 @@ struct AccountSecurityForms: Sendable {
     func answer(
         _ intent: String, form: FormFields, user: UserRecord, session: BrowserSessionRecord, clientAddress: String
     ) async throws(StorageError) -> AccountSecurityOutcome {
-        guard now().timeIntervalSince(session.authTime) <= maxAge || user.isAnonymous else {
+        guard case .success = gate.authorize(session: session, user: user) else {
             return .refused(
                 "For your safety, sign in again before changing your passkeys or two-step sign-in: your sign-in is "
-                    + "older than \(Int(maxAge / 60)) minutes.", status: .unauthorized)
+                    + "older than \(Int(gate.maxAge / 60)) minutes.", status: .unauthorized)
         }
         switch intent {
         case Self.renamePasskey, Self.deletePasskey: return try await changePasskey(intent, form: form, user: user)
