@@ -64,7 +64,7 @@ public enum LimenServerApplication {
             to: router, responder: signIn, profiles: profiles,
             security: AccountSecurityForms(
                 services: composition.flowServices, keys: composition.derivedKeys,
-                gate: composition.accountChangeGate))
+                usedChallenges: composition.store, gate: composition.accountChangeGate))
         FederationRoutes.add(to: router, responder: signIn)
         AppToAppRoutes.add(
             to: router,

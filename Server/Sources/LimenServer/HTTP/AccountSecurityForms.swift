@@ -12,9 +12,8 @@ import LimenWire
 ///
 /// The browser session is the authority, under ``AccountChangeGate``'s rule for it
 /// (``AccountChangeGate/authorize(session:user:)``): a change is refused when the session's sign-in is older than the
-/// gate's `maxAge`. A passkey's registration challenge is sealed into the page, bound to the session
-/// (``AccountPasskeyChallenge``); a second registration with it cannot store the same credential twice, since a
-/// credential ID is stored once.
+/// gate's `maxAge`. A passkey's registration challenge is sealed into the page,
+/// bound to the session and used once (``AccountPasskeyChallenge``).
 struct AccountSecurityForms: Sendable {
     /// The intents of its forms.
     static let intents: Set<String> = [
@@ -39,12 +38,13 @@ struct AccountSecurityForms: Sendable {
     /// Decides whether the session's sign-in is recent enough for a change.
     let gate: AccountChangeGate
 
-    /// The forms over the flows' services, sealing with `keys`, allowing the changes `gate` allows.
-    init(services: FlowServices, keys: DerivedKeys, gate: AccountChangeGate) {
+    /// The forms over the flows' services, sealing with `keys` and recording used challenges in `usedChallenges`,
+    /// allowing the changes `gate` allows.
+    init(services: FlowServices, keys: DerivedKeys, usedChallenges: any UsedChallengeStore, gate: AccountChangeGate) {
         passkeys = services.passkeys
         factors = services.secondFactors
         notifier = services.notifier
-        challenges = AccountPasskeyChallenge(keys: keys)
+        challenges = AccountPasskeyChallenge(keys: keys, used: usedChallenges, now: services.now)
         self.gate = gate
     }
 
@@ -110,13 +110,19 @@ struct AccountSecurityForms: Sendable {
     private func addPasskey(
         _ form: FormFields, user: UserRecord, session: BrowserSessionRecord
     ) async throws(StorageError) -> AccountSecurityOutcome {
-        guard let challenge = challenges.open(form["challenge"], session: session) else {
-            return .refused(PasskeyRefusal.challengeExpired.message, status: .badRequest)
-        }
         guard let text = form["passkey"], let response = (try? JSONValue(parsing: Array(text.utf8)))?.objectValue
         else {
             return .refused(
                 "Creating a passkey needs a browser with passkeys and scripts turned on.", status: .badRequest)
+        }
+        let challenge: PasskeyChallenge
+        switch try await challenges.redeem(form["challenge"], session: session) {
+        case .success(let redeemed): challenge = redeemed
+        case .failure(.unusable): return .refused(PasskeyRefusal.challengeExpired.message, status: .badRequest)
+        case .failure(.usedAlready):
+            return .refused(
+                "This passkey request was used already: add the passkey again from the page as it is now.",
+                status: .conflict)
         }
         let name = form["name"].map { String($0.prefix(PasskeyCeremonies.maximumNameLength)) } ?? ""
         switch try await passkeys.register(

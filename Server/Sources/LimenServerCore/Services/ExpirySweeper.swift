@@ -5,13 +5,13 @@ import ServiceLifecycle
 
 /// Deletes expired rows (authorization codes, grants, refresh tokens, access-token revocations, forgotten sign-in
 /// failures, pending authorization requests, browser sessions, device authorizations, undelivered mail, spent email-code
-/// budgets, exchanged subject tokens) and anonymous users unused for ``TokenLifetimes/anonymousUser`` at start and then
+/// budgets, exchanged subject tokens, used challenges) and anonymous users unused for ``TokenLifetimes/anonymousUser`` at start and then
 /// every ``interval``, until the service group shuts down.
 public struct ExpirySweeper: Service {
     /// The tables it sweeps.
     public typealias SweptStore = GrantStore & RefreshTokenStore & SignInThrottleStore & PendingAuthorizationStore
         & BrowserSessionStore & DeviceAuthorizationStore & MailOutboxStore & EmailCodeStore & EmailCodeBudgetStore
-        & ExchangedTokenStore & FlowInteractionStore & IdentityStore
+        & ExchangedTokenStore & FlowInteractionStore & IdentityStore & UsedChallengeStore
 
     /// The time between two sweeps.
     public let interval: Duration
@@ -113,6 +113,12 @@ public struct ExpirySweeper: Service {
                 "exchanged subject tokens",
                 { [store] () throws(StorageError) in
                     try await store.deleteExpiredExchangedTokens(before: now)
+                }
+            ),
+            (
+                "used challenges",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredUsedChallenges(before: now)
                 }
             ),
             (
