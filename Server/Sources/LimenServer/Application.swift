@@ -65,6 +65,7 @@ public enum LimenServerApplication {
             security: AccountSecurityForms(
                 services: composition.flowServices, keys: composition.derivedKeys,
                 usedChallenges: composition.store, gate: composition.accountChangeGate))
+        AccountReauthentication.add(to: router, responder: signIn)
         FederationRoutes.add(to: router, responder: signIn)
         AppToAppRoutes.add(
             to: router,

@@ -11,8 +11,8 @@ import LimenWire
 /// core services, so wrong codes count toward the sign-in throttle and the same account notices are sent.
 ///
 /// The browser session is the authority, under ``AccountChangeGate``'s rule for it
-/// (``AccountChangeGate/authorize(session:user:)``): a change is refused when the session's sign-in is older than the
-/// gate's `maxAge`. A passkey's registration challenge is sealed into the page,
+/// (``AccountChangeGate/authorize(session:user:)``): when the session's sign-in is older than the gate's `maxAge`,
+/// nothing changes and the person is sent to sign in again (``AccountReauthentication``), then back to the page. A passkey's registration challenge is sealed into the page,
 /// bound to the session and used once (``AccountPasskeyChallenge``).
 struct AccountSecurityForms: Sendable {
     /// The intents of its forms.
@@ -67,11 +67,7 @@ struct AccountSecurityForms: Sendable {
     func answer(
         _ intent: String, form: FormFields, user: UserRecord, session: BrowserSessionRecord, clientAddress: String
     ) async throws(StorageError) -> AccountSecurityOutcome {
-        guard case .success = gate.authorize(session: session, user: user) else {
-            return .refused(
-                "For your safety, sign in again before changing your passkeys or two-step sign-in: your sign-in is "
-                    + "older than \(Int(gate.maxAge / 60)) minutes.", status: .unauthorized)
-        }
+        guard case .success = gate.authorize(session: session, user: user) else { return .signInAgain }
         switch intent {
         case Self.renamePasskey, Self.deletePasskey: return try await changePasskey(intent, form: form, user: user)
         case Self.addPasskey: return try await addPasskey(form, user: user, session: session)
@@ -228,6 +224,8 @@ struct AccountSecurityOutcome: Sendable {
     var setup: Setup?
     /// New recovery codes, shown only now.
     var recoveryCodes: [String]?
+    /// Whether nothing was done because the session's sign-in is too old: the person signs in again first.
+    var needsSignIn = false
 
     /// An authenticator app's set-up: its `otpauth://` URI, its secret in base32, and the sealed secret the form posts
     /// back.
@@ -242,4 +240,7 @@ struct AccountSecurityOutcome: Sendable {
 
     /// Something refused, with `status`.
     static func refused(_ error: String, status: HTTPResponse.Status) -> Self { Self(error: error, status: status) }
+
+    /// Nothing done: the session's sign-in is too old for a change.
+    static let signInAgain = Self(needsSignIn: true)
 }
