@@ -65,7 +65,8 @@ public enum LimenServerApplication {
             to: router, responder: signIn, profiles: profiles,
             security: AccountSecurityForms(
                 services: composition.flowServices, keys: composition.derivedKeys,
-                maxAge: composition.accountChangeGate.maxAge))
+                usedChallenges: composition.store, gate: composition.accountChangeGate))
+        AccountReauthentication.add(to: router, responder: signIn)
         FederationRoutes.add(to: router, responder: signIn)
         AppToAppRoutes.add(
             to: router,

@@ -15,20 +15,6 @@ public protocol ExchangedTokenStore: Sendable {
 /// Version 21: the subject tokens token exchange accepted, until they expire (``ExchangedTokenStore``).
 enum ExchangedTokenMigration {
     /// The migration.
-    static let migration = SchemaMigration(
-        version: 21,
-        name: "exchanged subject tokens",
-        changes: [
-            .createTable(
-                TableDefinition(
-                    name: "exchanged_tokens",
-                    columns: [
-                        ColumnDefinition(name: "token_hash", kind: .bytes),
-                        ColumnDefinition(name: "expires_at", kind: .time),
-                    ],
-                    primaryKey: ["token_hash"]
-                )),
-            .createIndex(name: "exchanged_tokens_expires_at", table: "exchanged_tokens", columns: ["expires_at"]),
-        ]
-    )
+    static let migration = SchemaMigration.singleUse(
+        version: 21, name: "exchanged subject tokens", table: "exchanged_tokens", key: "token_hash")
 }

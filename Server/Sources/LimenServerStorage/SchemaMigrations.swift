@@ -93,6 +93,7 @@ enum SchemaMigrations {
             ]
         ),
         authenticationMethods,
+        .singleUse(version: 28, name: "used challenges", table: "used_challenges", key: "challenge_hash"),
         securityEvents,
     ]
 

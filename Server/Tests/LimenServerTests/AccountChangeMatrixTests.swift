@@ -143,6 +143,28 @@ struct AccountChangeMatrixTests {
         }
     }
 
+    @Test("a browser session may change its account within account_change_max_age of its sign-in; a guest's always")
+    func browserSessions() async throws {
+        try await withSignIn { fixture in
+            let gate = fixture.provider.accountChangeGate
+            let user = try #require(try await fixture.provider.store.user(id: fixture.user.id))
+            let guest = UserRecord(id: "guest", email: nil, createdAt: fixture.clock.now)
+            let signedIn = fixture.clock.now
+            func refusal(_ user: UserRecord) -> AccountChangeRefusal? {
+                let session = BrowserSessionRecord(
+                    idHash: Data([1]), subject: user.id, authTime: signedIn, expiresAt: signedIn + 86_400)
+                guard case .failure(let refusal) = gate.authorize(session: session, user: user) else { return nil }
+                return refusal
+            }
+            #expect(refusal(user) == nil && refusal(guest) == nil)
+            fixture.clock.advance(by: gate.maxAge)
+            #expect(refusal(user) == nil, "at maxAge exactly the sign-in is recent enough")
+            fixture.clock.advance(by: 1)
+            #expect(refusal(user) == .staleAuthentication(maxAge: Int(gate.maxAge)))
+            #expect(refusal(guest) == nil, "a guest has no sign-in to renew")
+        }
+    }
+
     // MARK: Tokens
 
     /// The ID of the passkey ``addPasskey(for:in:)`` gives Grace.

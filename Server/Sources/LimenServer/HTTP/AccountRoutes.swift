@@ -11,7 +11,8 @@ import Logging
 /// saves the form as the API's `PATCH /v1/me/data` would, on the revision the page showed (`If-Match`); with
 /// `intent=sign_out_everywhere` ends every session of the account, and with `intent=delete_account` and the current
 /// `password` deletes the account and everything of it (``AccountDeletion``); the intents of
-/// ``AccountSecurityForms`` change the user's passkeys and two-step sign-in.
+/// ``AccountSecurityForms`` change the user's passkeys and two-step sign-in (after signing in again when the session's
+/// sign-in is too old: ``AccountReauthentication``).
 enum AccountRoutes {
     static func add(
         to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder, profiles: ProfileService,
@@ -40,6 +41,8 @@ enum AccountRoutes {
                 if let intent = form["intent"], AccountSecurityForms.intents.contains(intent) {
                     let outcome = try await security.answer(
                         intent, form: form, user: user, session: session, clientAddress: clientAddress)
+                    // A sign-in too old for a change: sign in again, then back here to make it again.
+                    if outcome.needsSignIn { return Responses.redirect(to: AccountReauthentication.fromAccountPage) }
                     let section = try await security.section(for: user, session: session, outcome: outcome)
                     var answer = await page(
                         for: user, csrf: csrf, security: section, profiles: profiles, notice: outcome.notice,

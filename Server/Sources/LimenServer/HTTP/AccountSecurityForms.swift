@@ -10,10 +10,10 @@ import LimenWire
 /// the recovery codes. Each does what the bearer API does (``PasskeyRoutes``, ``SecondFactorRoutes``) through the same
 /// core services, so wrong codes count toward the sign-in throttle and the same account notices are sent.
 ///
-/// The browser session is the authority, under ``AccountChangeGate``'s freshness rule: a change is refused when the
-/// session's sign-in is older than the gate's `maxAge`. A passkey's registration challenge is sealed into the page,
-/// bound to the session (``AccountPasskeyChallenge``); a second registration with it cannot store the same
-/// credential twice, since a credential ID is stored once.
+/// The browser session is the authority, under ``AccountChangeGate``'s rule for it
+/// (``AccountChangeGate/authorize(session:user:)``): when the session's sign-in is older than the gate's `maxAge`,
+/// nothing changes and the person is sent to sign in again (``AccountReauthentication``), then back to the page. A passkey's registration challenge is sealed into the page,
+/// bound to the session and used once (``AccountPasskeyChallenge``).
 struct AccountSecurityForms: Sendable {
     /// The intents of its forms.
     static let intents: Set<String> = [
@@ -35,19 +35,17 @@ struct AccountSecurityForms: Sendable {
     let notifier: AccountNotifier
     /// Seals the page's registration challenges.
     let challenges: AccountPasskeyChallenge
-    /// How long after signing in a person may change their account (``AccountChangeGate/maxAge``).
-    let maxAge: TimeInterval
-    /// The clock.
-    let now: @Sendable () -> Date
+    /// Decides whether the session's sign-in is recent enough for a change.
+    let gate: AccountChangeGate
 
-    /// The forms over the flows' services, sealing with `keys`, allowing changes `maxAge` after a sign-in.
-    init(services: FlowServices, keys: DerivedKeys, maxAge: TimeInterval) {
+    /// The forms over the flows' services, sealing with `keys` and recording used challenges in `usedChallenges`,
+    /// allowing the changes `gate` allows.
+    init(services: FlowServices, keys: DerivedKeys, usedChallenges: any UsedChallengeStore, gate: AccountChangeGate) {
         passkeys = services.passkeys
         factors = services.secondFactors
         notifier = services.notifier
-        challenges = AccountPasskeyChallenge(keys: keys)
-        self.maxAge = maxAge
-        now = services.now
+        challenges = AccountPasskeyChallenge(keys: keys, used: usedChallenges, now: services.now)
+        self.gate = gate
     }
 
     /// What the account page shows of `user`'s passkeys and two-step sign-in now, with `outcome` (a form's answer);
@@ -69,11 +67,7 @@ struct AccountSecurityForms: Sendable {
     func answer(
         _ intent: String, form: FormFields, user: UserRecord, session: BrowserSessionRecord, clientAddress: String
     ) async throws(StorageError) -> AccountSecurityOutcome {
-        guard now().timeIntervalSince(session.authTime) <= maxAge || user.isAnonymous else {
-            return .refused(
-                "For your safety, sign in again before changing your passkeys or two-step sign-in: your sign-in is "
-                    + "older than \(Int(maxAge / 60)) minutes.", status: .unauthorized)
-        }
+        guard case .success = gate.authorize(session: session, user: user) else { return .signInAgain }
         switch intent {
         case Self.renamePasskey, Self.deletePasskey: return try await changePasskey(intent, form: form, user: user)
         case Self.addPasskey: return try await addPasskey(form, user: user, session: session)
@@ -112,13 +106,19 @@ struct AccountSecurityForms: Sendable {
     private func addPasskey(
         _ form: FormFields, user: UserRecord, session: BrowserSessionRecord
     ) async throws(StorageError) -> AccountSecurityOutcome {
-        guard let challenge = challenges.open(form["challenge"], session: session) else {
-            return .refused(PasskeyRefusal.challengeExpired.message, status: .badRequest)
-        }
         guard let text = form["passkey"], let response = (try? JSONValue(parsing: Array(text.utf8)))?.objectValue
         else {
             return .refused(
                 "Creating a passkey needs a browser with passkeys and scripts turned on.", status: .badRequest)
+        }
+        let challenge: PasskeyChallenge
+        switch try await challenges.redeem(form["challenge"], session: session) {
+        case .success(let redeemed): challenge = redeemed
+        case .failure(.unusable): return .refused(PasskeyRefusal.challengeExpired.message, status: .badRequest)
+        case .failure(.usedAlready):
+            return .refused(
+                "This passkey request was used already: add the passkey again from the page as it is now.",
+                status: .conflict)
         }
         let name = form["name"].map { String($0.prefix(PasskeyCeremonies.maximumNameLength)) } ?? ""
         switch try await passkeys.register(
@@ -197,10 +197,9 @@ struct AccountSecurityForms: Sendable {
     /// A wrong or used code, or too many of them.
     private static func refused(_ refusal: SecondFactorRefusal) -> AccountSecurityOutcome {
         guard case .locked(let seconds) = refusal else {
-            return .refused("The code is not correct, or was used already.", status: .forbidden)
+            return .refused(refusal.message, status: .forbidden)
         }
-        var locked = AccountSecurityOutcome.refused(
-            "Too many wrong codes: try again later.", status: .tooManyRequests)
+        var locked = AccountSecurityOutcome.refused(refusal.message, status: .tooManyRequests)
         locked.retryAfter = seconds
         return locked
     }
@@ -225,6 +224,8 @@ struct AccountSecurityOutcome: Sendable {
     var setup: Setup?
     /// New recovery codes, shown only now.
     var recoveryCodes: [String]?
+    /// Whether nothing was done because the session's sign-in is too old: the person signs in again first.
+    var needsSignIn = false
 
     /// An authenticator app's set-up: its `otpauth://` URI, its secret in base32, and the sealed secret the form posts
     /// back.
@@ -239,4 +240,7 @@ struct AccountSecurityOutcome: Sendable {
 
     /// Something refused, with `status`.
     static func refused(_ error: String, status: HTTPResponse.Status) -> Self { Self(error: error, status: status) }
+
+    /// Nothing done: the session's sign-in is too old for a change.
+    static let signInAgain = Self(needsSignIn: true)
 }

@@ -85,6 +85,7 @@ enum FederationRoutes {
         case .found(let found): pending = found
         case .refused(let page): return page
         }
+        guard !pending.isReauthentication else { return AccountReauthentication.federated }
         let identity: ExternalIdentity
         do {
             identity = try await responder.upstream.finish(

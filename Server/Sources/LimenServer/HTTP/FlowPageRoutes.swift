@@ -122,6 +122,11 @@ enum FlowPageRoutes {
             guard let subject = context.subject, try await engine.finishPage(interaction, context: context) else {
                 return Pages.requestGone(uiLocales: pending.record.uiLocales)
             }
+            if pending.isReauthentication {
+                return try await AccountReauthentication.finish(
+                    subject: subject, methods: context.signInMethods, pending: pending, browser: browser,
+                    responder: responder)
+            }
             return try await responder.signedIn(
                 subject: subject, methods: context.methods, pending: pending, browser: browser)
         }

@@ -83,10 +83,10 @@ enum SecondFactorRoutes {
             case .failure(.wrongState): return notEnabled
             case .failure(.invalidCode):
                 return Responses.jsonError(
-                    "invalid_code", description: "The code is not correct, or was used already.", status: .forbidden)
+                    "invalid_code", description: SecondFactorRefusal.invalidCode.message, status: .forbidden)
             case .failure(.locked(let seconds)):
                 var locked = Responses.jsonError(
-                    "too_many_attempts", description: "Too many wrong codes: try again later.",
+                    "too_many_attempts", description: SecondFactorRefusal.locked(retryAfter: seconds).message,
                     status: .tooManyRequests)
                 locked.headers[.retryAfter] = String(seconds)
                 return locked

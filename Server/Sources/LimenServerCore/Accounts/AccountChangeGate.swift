@@ -16,6 +16,9 @@ import LimenWire
 ///    in whoever's hands, changes nothing (a public client has no secret to prove);
 /// 5. the person signed in recently: `auth_time` within ``TokenLifetimes/accountChangeMaxAge``, otherwise RFC 9470's
 ///    step-up challenge. A guest (no identity) is exempt: the token is the only credential a guest has.
+///
+/// The hosted account page asks ``authorize(session:user:)`` instead: its browser session is the authority (the page
+/// checks its CSRF token), so only the last rule applies, to the session's sign-in.
 package struct AccountChangeGate: Sendable {
     /// Checks the bearer token.
     package let verifier: AccessTokenVerifier
@@ -62,12 +65,26 @@ package struct AccountChangeGate: Sendable {
             return .failure(.clientNotAuthenticated)
         }
         guard let user = try await store.user(id: claims.subject) else { return .failure(.invalidToken) }
-        if !user.isAnonymous {
-            guard let authTime = claims.authTime, now().timeIntervalSince(authTime) <= maxAge else {
-                return .failure(.staleAuthentication(maxAge: Int(maxAge)))
-            }
-        }
+        if let stale = freshness(of: claims.authTime, for: user) { return .failure(stale) }
         return .success(AccountChangePermit(claims: claims, user: user, client: client))
+    }
+
+    /// Whether `user`, signed in with the browser `session`, may change their account now: refused with
+    /// ``AccountChangeRefusal/staleAuthentication(maxAge:)`` when the session's sign-in is older than ``maxAge``,
+    /// unless `user` is a guest.
+    package func authorize(session: BrowserSessionRecord, user: UserRecord) -> Result<Void, AccountChangeRefusal> {
+        if let stale = freshness(of: session.authTime, for: user) { return .failure(stale) }
+        return .success(())
+    }
+
+    /// The refusal of a change by `user` whose sign-in was at `authTime`, when it is not recent enough; `nil` when it
+    /// is, or when `user` is a guest.
+    private func freshness(of authTime: Date?, for user: UserRecord) -> AccountChangeRefusal? {
+        guard !user.isAnonymous else { return nil }
+        guard let authTime, now().timeIntervalSince(authTime) <= maxAge else {
+            return .staleAuthentication(maxAge: Int(maxAge))
+        }
+        return nil
     }
 }
 

@@ -162,6 +162,18 @@ public struct ServerConfiguration: Sendable {
 public enum SeedClients {
     /// The client ID of the CLI.
     public static let cliClientID = "limen-cli"
+    /// The client ID of the hosted account page (``account(now:)``).
+    public static let accountClientID = "limen-account"
+
+    /// `limen-account`: the hosted account page, on whose behalf a person signs in again before changing their
+    /// account (``PendingAuthorization/init(reauthenticating:email:returnTo:client:browserBinding:now:)``). It has no
+    /// redirect URI and no grant, so no authorization request names it and it never gets a code or a token; stored the
+    /// first time it is used.
+    public static func account(now: Date) -> ClientRecord {
+        ClientRecord(
+            id: accountClientID, name: "Your account", kind: .public, redirectURIs: [], grantTypes: [],
+            isFirstParty: true, createdAt: now)
+    }
 
     /// `limen-cli`: public, native, redirects to `http://127.0.0.1/callback` or `http://[::1]/callback` on any port.
     public static func cli(now: Date) -> ClientRecord {

@@ -93,7 +93,7 @@ extension FlowActionRunner {
     static func secondFactorRefusal(_ refusal: SecondFactorRefusal, _ key: String) -> FlowRefusal {
         switch refusal {
         case .invalidCode, .wrongState:
-            let message = "The code is not correct, or was used already."
+            let message = refusal.message
             return FlowRefusal(message: message, details: [.init(key: key, code: "invalid_code", message: message)])
         case .locked(let seconds):
             return FlowRefusal(

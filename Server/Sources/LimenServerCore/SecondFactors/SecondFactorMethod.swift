@@ -16,4 +16,12 @@ package enum SecondFactorRefusal: Error, Sendable, Equatable {
     case locked(retryAfter: Int)
     /// Two-step sign-in is on already (turn it off first) or, for a check, off.
     case wrongState
+
+    /// What a person is told: a check in the wrong state reads as a wrong code, so it tells nothing of the account.
+    package var message: String {
+        switch self {
+        case .invalidCode, .wrongState: "The code is not correct, or was used already."
+        case .locked: "Too many wrong codes: try again later."
+        }
+    }
 }

@@ -5,13 +5,14 @@ import ServiceLifecycle
 
 /// Deletes expired rows (authorization codes, grants, refresh tokens, access-token revocations, forgotten sign-in
 /// failures, pending authorization requests, browser sessions, device authorizations, undelivered mail, spent email-code
-/// budgets, exchanged subject tokens, security events older than the `audit_retention`) and anonymous users unused for
-/// ``TokenLifetimes/anonymousUser`` at start and then every ``interval``, until the service group shuts down.
+/// budgets, exchanged subject tokens, used challenges, security events older than the `audit_retention`) and
+/// anonymous users unused for ``TokenLifetimes/anonymousUser`` at start and then every ``interval``, until the service
+/// group shuts down.
 public struct ExpirySweeper: Service {
     /// The tables it sweeps.
     public typealias SweptStore = GrantStore & RefreshTokenStore & SignInThrottleStore & PendingAuthorizationStore
         & BrowserSessionStore & DeviceAuthorizationStore & MailOutboxStore & EmailCodeStore & EmailCodeBudgetStore
-        & ExchangedTokenStore & FlowInteractionStore & IdentityStore & SecurityEventStore
+        & ExchangedTokenStore & FlowInteractionStore & IdentityStore & SecurityEventStore & UsedChallengeStore
 
     /// The time between two sweeps.
     public let interval: Duration
@@ -116,6 +117,12 @@ public struct ExpirySweeper: Service {
                 "exchanged subject tokens",
                 { [store] () throws(StorageError) in
                     try await store.deleteExpiredExchangedTokens(before: now)
+                }
+            ),
+            (
+                "used challenges",
+                { [store] () throws(StorageError) in
+                    try await store.deleteExpiredUsedChallenges(before: now)
                 }
             ),
             (

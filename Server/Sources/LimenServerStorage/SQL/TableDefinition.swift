@@ -148,3 +148,24 @@ struct SchemaMigration: Sendable {
             needsForeignKeysOff: needsForeignKeysOff)
     }
 }
+
+extension SchemaMigration {
+    /// Version `version` (`name`): creates `table`, the SHA-256 hashes of values accepted once (`key`, its primary
+    /// key) each remembered until `expires_at`, indexed for the expiry sweep.
+    static func singleUse(version: Int, name: String, table: String, key: String) -> SchemaMigration {
+        SchemaMigration(
+            version: version,
+            name: name,
+            changes: [
+                .createTable(
+                    TableDefinition(
+                        name: table,
+                        columns: [
+                            ColumnDefinition(name: key, kind: .bytes),
+                            ColumnDefinition(name: "expires_at", kind: .time),
+                        ],
+                        primaryKey: [key])),
+                .createIndex(name: table + "_expires_at", table: table, columns: ["expires_at"]),
+            ])
+    }
+}
