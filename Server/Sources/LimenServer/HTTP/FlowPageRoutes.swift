@@ -124,7 +124,7 @@ enum FlowPageRoutes {
             }
             if pending.isReauthentication {
                 return try await AccountReauthentication.finish(
-                    subject: subject, methods: context.signInMethods, pending: pending, browser: browser,
+                    subject: subject, methods: context.methods, pending: pending, browser: browser,
                     responder: responder)
             }
             return try await responder.signedIn(
