@@ -19,32 +19,32 @@ struct DatabaseOutageTests {
 
     @Test("the store fails at once as unavailable while the database is away, then serves many requests at once")
     func storeOutage() async throws {
-        let made = try await PostgresTestDatabase.make()
-        await made.store.close()
-        let proxy = try await Self.proxy(to: made.url)
-        do {
-            try await Self.outage(url: try Self.url(made.url, through: proxy), proxy: proxy)
-        } catch {
-            await proxy.close()
-            await made.cleanup()
-            throw error
+        try await Self.withProxiedDatabase { _, proxied, proxy in
+            try await Self.outage(url: proxied, proxy: proxy)
         }
-        await proxy.close()
-        await made.cleanup()
     }
 
     @Test("limen-server answers 503 while the database is away, then refreshes every session, still running")
     func serverOutage() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
+        try await Self.withProxiedDatabase { direct, proxied, proxy in
+            let tokens = try await StoredSessions.signIn(
+                count: 8, clientID: Self.clientID, in: directory, databaseURL: direct)
+            try await Self.serverOutage(tokens, directory: directory, url: proxied, proxy: proxy)
+        }
+    }
+
+    /// Runs `body` with a fresh database's URL, the same database's URL through a proxy, and the proxy; drops both
+    /// however `body` ends.
+    private static func withProxiedDatabase(
+        _ body: (_ direct: String, _ proxied: String, OutageProxy) async throws -> Void
+    ) async throws {
         let made = try await PostgresTestDatabase.make()
         await made.store.close()
         let proxy = try await Self.proxy(to: made.url)
         do {
-            let tokens = try await StoredSessions.signIn(
-                count: 8, clientID: Self.clientID, in: directory, databaseURL: made.url)
-            try await Self.serverOutage(
-                tokens, directory: directory, url: try Self.url(made.url, through: proxy), proxy: proxy)
+            try await body(made.url, try Self.url(made.url, through: proxy), proxy)
         } catch {
             await proxy.close()
             await made.cleanup()
