@@ -13,7 +13,9 @@ import Testing
 /// (every connection closed, new ones refused), as a restart does, without restarting the PostgreSQL other tests share.
 @Suite(
     "The database goes away and comes back: unavailable, never a crash or a hang, and served again",
-    .enabled(if: PostgresTestDatabase.unavailableReason == nil), .timeLimit(.minutes(2)))
+    .enabled(if: PostgresTestDatabase.unavailableReason == nil),
+    // Against a hang only: beside the whole suite, a PostgreSQL test waits minutes for its turn to make a database.
+    .timeLimit(.minutes(10)))
 struct DatabaseOutageTests {
     private static let clientID = "outage-app"
 
