@@ -11,9 +11,6 @@ import SQLiteNIO
 /// previous one, so a batch holds at most one statement of each request, and a request's statements keep their order
 /// and each its own durability.
 ///
-/// A commit never checkpoints the WAL (`wal_autocheckpoint = 0`): ``SQLiteCheckpointer`` does, on a connection and a
-/// thread of its own, so no commit waits while SQLite copies pages into the database file.
-///
 /// A failed statement fails only its caller: SQLite undoes that statement alone and the batch goes on. When the failure
 /// took the whole transaction with it (a full disk, an I/O error), the statements before it fail too, none of them
 /// having taken effect, and those after it go back to the front of the queue. A failed `BEGIN` or `COMMIT` fails every

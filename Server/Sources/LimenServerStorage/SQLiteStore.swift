@@ -17,18 +17,12 @@ public final class SQLiteStore: Store {
     /// Run the hottest reads without the connection's thread; `nil` for an in-memory database, which no second
     /// connection can open.
     private let readers: SQLiteReadConnections?
-    /// Checkpoints the WAL off the commit path; `nil` for an in-memory database, which has no WAL.
-    let checkpointer: SQLiteCheckpointer?
     private let logger: Logger
 
-    init(
-        connection: SQLiteWriteConnection, readers: SQLiteReadConnections? = nil,
-        checkpointer: SQLiteCheckpointer? = nil, logger: Logger
-    ) {
+    init(connection: SQLiteWriteConnection, readers: SQLiteReadConnections? = nil, logger: Logger) {
         self.connection = connection
         writer = SQLiteGroupCommit(connection: connection)
         self.readers = readers
-        self.checkpointer = checkpointer
         self.logger = logger
     }
 
@@ -37,33 +31,15 @@ public final class SQLiteStore: Store {
         path: String,
         logger: Logger = Logger(label: "limen.storage")
     ) async throws(StorageError) -> SQLiteStore {
-        let store = try await open(path: path, logger: logger, walLimit: SQLiteCheckpointer.defaultWALLimit)
-        store.checkpointer?.start()
-        return store
-    }
-
-    /// Opens the database file at `path` with its checkpointer (``SQLiteCheckpointer``, emptying the WAL past `walLimit`
-    /// bytes) not yet started: the writing connection never checkpoints (`wal_autocheckpoint = 0`), so committed pages
-    /// reach the file only by ``SQLiteCheckpointer/checkpoint()``.
-    static func open(
-        path: String,
-        logger: Logger,
-        walLimit: Int
-    ) async throws(StorageError) -> SQLiteStore {
         let connection = try await SQLiteWriteConnection.open(path: path)
-        var checkpointer: SQLiteCheckpointer?
         do {
             // The busy timeout first: switching to WAL waits for a process that has the new file locked.
             try await connection.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
             try await connection.execute("PRAGMA journal_mode = WAL")
-            try await connection.execute("PRAGMA wal_autocheckpoint = 0")
             try await connection.execute("PRAGMA foreign_keys = ON")
-            checkpointer = try await SQLiteCheckpointer.open(
-                path: path, walLimit: walLimit, logger: logger)
             let readers = try SQLiteReadConnections.open(path: path)
-            return SQLiteStore(connection: connection, readers: readers, checkpointer: checkpointer, logger: logger)
+            return SQLiteStore(connection: connection, readers: readers, logger: logger)
         } catch {
-            await checkpointer?.close()
             await connection.close()
             throw error
         }
@@ -87,7 +63,6 @@ public final class SQLiteStore: Store {
     public func run() async {}
 
     public func close() async {
-        await checkpointer?.close()
         readers?.close()
         await connection.close()
     }

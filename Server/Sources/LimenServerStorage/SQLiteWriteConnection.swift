@@ -4,8 +4,7 @@ import VaporCSQLite
 
 /// The store's one connection that writes, with a thread of its own: every SQLite call on it runs on that thread,
 /// never on `NIOThreadPool.singleton`, so a statement waiting for another process's lock (up to the busy timeout)
-/// holds up only this connection, never password hashing or another store. (``SQLiteCheckpointer`` has one too, so
-/// that its checkpoints hold up no commit.)
+/// holds up only this connection, never password hashing or another store.
 ///
 /// Work reaches the thread as closures given the connection's ``SQLitePreparedStatements``: ``run(_:)`` for one
 /// piece of work awaited (opening, a migration), ``execute(_:)`` for a statement that needs no rows (a pragma),
