@@ -4,7 +4,7 @@ import LimenServerStorage
 import Logging
 import ServiceLifecycle
 
-/// Limen Server from its configuration to its stop, as one service: it opens the store, runs it (``StoreService``),
+/// Limen Server from its configuration to its stop, as one service: it opens the store, closes it at the end (``StoreService``),
 /// bootstraps on it and serves, all in one `ServiceGroup`. At the graceful shutdown the HTTP server stops first and
 /// the store last.
 ///
@@ -47,7 +47,7 @@ public struct LimenServerService: Service {
     }
 }
 
-/// Bootstraps on the running store, then serves until the graceful shutdown. A stop asked for during the start (a
+/// Bootstraps on the open store, then serves until the graceful shutdown. A stop asked for during the start (a
 /// database that does not answer yet, Ctrl-C) ends the start at once, quietly.
 private struct ServingService: Service {
     let configuration: ServerConfiguration

@@ -13,10 +13,8 @@ import Logging
 /// ```swift
 /// let configuration = ServerConfiguration()
 /// let store = try await ServerComposition.openStore(configuration: configuration)
-/// try await store.running {
-///     let composition = try await ServerComposition.bootstrap(configuration: configuration, store: store)
-///     try await LimenServerApplication.make(composition: composition).runService()
-/// }
+/// let composition = try await ServerComposition.bootstrap(configuration: configuration, store: store)
+/// try await LimenServerApplication.make(composition: composition).runService()
 /// await store.close()
 /// ```
 public struct ServerComposition: Sendable {
@@ -225,8 +223,7 @@ public struct ServerComposition: Sendable {
         try await keyRing.reload(from: store, masterKey: masterKey, now: now())
     }
 
-    /// Prepares everything a start needs on a store that is running (``LimenServerService`` runs it as a service;
-    /// ``StoreLifecycle/running(_:)`` for a scope): the data folder (0700), the master key (0600, created on first
+    /// Prepares everything a start needs on an open store: the data folder (0700), the master key (0600, created on first
     /// run), the store's migrations, the signing keys, and the seeded `limen-cli` client. `now` is the server's clock
     /// from then on. The store stays open for its opener to close.
     public static func bootstrap(
@@ -263,7 +260,7 @@ public struct ServerComposition: Sendable {
 
 extension ServerComposition {
     /// The configured store (PostgreSQL when a database URL is set, else the SQLite file), not yet migrated and not
-    /// yet running: its opener runs it (``StoreLifecycle/run()``) and closes it.
+    /// yet migrated: its opener closes it (``StoreLifecycle/close()``).
     public static func openStore(configuration: ServerConfiguration) async throws -> any Store {
         try createDataDirectory(configuration)
         if let url = configuration.databaseURL {
@@ -272,7 +269,7 @@ extension ServerComposition {
         return try await SQLiteStore.open(path: configuration.databasePath)
     }
 
-    /// Runs `body` with the configured store open, running and migrated, and closes it on every path, when `body`
+    /// Runs `body` with the configured store open and migrated, and closes it on every path, when `body`
     /// returns or throws: how an administration command uses the store.
     public static func withStore<Value: Sendable>(
         configuration: ServerConfiguration,
@@ -280,10 +277,8 @@ extension ServerComposition {
     ) async throws -> Value {
         let store = try await openStore(configuration: configuration)
         do {
-            let value = try await store.running {
-                try await store.migrate()
-                return try await body(store)
-            }
+            try await store.migrate()
+            let value = try await body(store)
             await store.close()
             return value
         } catch {

@@ -148,9 +148,11 @@ final class PostgresConnectionPool: Sendable {
         }
     }
 
-    /// A grant at once, or once a connection or a place is handed over, or the lease timed out.
+    /// A grant at once, or once a connection or a place is handed over, or the lease timed out. An idle connection
+    /// is taken without suspending (every query's path while the pool is warm).
     private func grant() async -> Grant {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Grant, Never>) in
+        if let immediate = state.withLock({ $0.grant(size: settings.size, now: .now()) }) { return immediate }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Grant, Never>) in
             let now = NIODeadline.now()
             let immediate: Grant? = state.withLock { state in
                 if let grant = state.grant(size: settings.size, now: now) { return grant }

@@ -8,9 +8,8 @@ import PostgresNIO
 ///
 /// ```swift
 /// let store = try PostgresStore.connect(url: "postgres://limen:secret@127.0.0.1:5432/limen")
-/// try await store.running {   // or the store's run() as a service in a ServiceGroup
-///     try await store.migrate()
-/// }
+/// try await store.migrate()
+/// await store.close()
 /// ```
 public final class PostgresStore: Store {
     /// The connections (internal so that extensions can run transactions).
@@ -79,9 +78,6 @@ public final class PostgresStore: Store {
             throw .openFailed("cannot set up TLS: \(error)")
         }
     }
-
-    /// Returns at once: connections open when a query needs one, until ``close()``.
-    public func run() async {}
 
     /// Closes the connections; a query after it fails as ``StorageError/unavailable(_:)``.
     public func close() async {

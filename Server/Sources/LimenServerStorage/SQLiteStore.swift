@@ -59,9 +59,6 @@ public final class SQLiteStore: Store {
         return SQLiteStore(connection: connection, logger: logger)
     }
 
-    /// Returns at once: the connection is open from ``open(path:)`` to ``close()``.
-    public func run() async {}
-
     public func close() async {
         readers?.close()
         await connection.close()

@@ -14,16 +14,12 @@ public typealias Store = StoreLifecycle & ClientStore & SigningKeyStore & UserSt
     & FlowInteractionStore & EmailCodeStore & IdentityStore & AppleAccountStore & MailOutboxStore & EmailCodeBudgetStore
     & ExchangedTokenStore & RateCountStore & PasskeyStore & SecondFactorStore & SecurityEventStore & UsedChallengeStore
 
-/// A store's life: its connections kept while it runs, the schema brought up to date, the start declared over, a
-/// liveness check, the connection closed.
+/// A store's life: the schema brought up to date, the start declared over, a liveness check, the connections closed.
 ///
-/// Whoever opens a store runs it for as long as anything uses it: the server's `ServiceGroup` does, and
-/// ``running(_:)`` does for a scope.
+/// A store needs nothing running beside it (SQLite's connection is open from the start, PostgreSQL's connections open
+/// as queries need them): whoever opens one closes it once nothing uses it, as the server's `StoreService` does when
+/// the server stops.
 public protocol StoreLifecycle: Sendable {
-    /// Runs what the store keeps running until the task is cancelled or shut down gracefully, or ``close()`` is
-    /// called. Both stores have nothing to run and return at once: SQLite's connection is open from the start, and
-    /// PostgreSQL's connections open as queries need them.
-    func run() async
     /// Applies every schema migration not yet applied; running it again changes nothing.
     func migrate() async throws(StorageError)
     /// Says that the provider's start — migrations, the key set, the seeded clients — is over: until then SQLite waits
@@ -31,18 +27,6 @@ public protocol StoreLifecycle: Sendable {
     func startupCompleted() async throws(StorageError)
     /// Checks that the store answers (used by `/healthz`).
     func ping() async throws(StorageError)
-    /// Releases the connection (and ends ``run()``); the store is not used afterwards.
+    /// Releases the connections; the store is not used afterwards.
     func close() async
-}
-
-extension StoreLifecycle {
-    /// Runs `body` while ``run()`` keeps the store's connections, and stops them when `body` returns or throws: how a
-    /// scope (an administration command, a test) uses a store.
-    public func running<Value: Sendable>(_ body: () async throws -> Value) async throws -> Value {
-        try await withThrowingTaskGroup(of: Void.self, returning: Value.self) { group in
-            group.addTask { await self.run() }
-            defer { group.cancelAll() }
-            return try await body()
-        }
-    }
 }

@@ -56,12 +56,9 @@ enum PostgresTestDatabase {
 }
 
 extension PostgresTestDatabase {
-    /// A store on the database at `url` whose pool runs in a task of the test's until the store is closed (the server
-    /// runs it as a service instead).
+    /// A store on the database at `url`, with the tests' pool size unless told otherwise.
     static func connect(url: String, maximumConnections: Int = poolSize) throws -> PostgresStore {
-        let store = try PostgresStore.connect(url: url, maximumConnections: maximumConnections)
-        Task { await store.run() }
-        return store
+        try PostgresStore.connect(url: url, maximumConnections: maximumConnections)
     }
 }
 

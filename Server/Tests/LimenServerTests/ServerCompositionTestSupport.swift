@@ -14,7 +14,6 @@ extension ServerComposition {
         logger: Logger = Logger(label: "limen.server")
     ) async throws -> ServerComposition {
         let store = try await openStore(configuration: configuration)
-        Task { await store.run() }
         do {
             return try await bootstrap(configuration: configuration, store: store, now: now, logger: logger)
         } catch {

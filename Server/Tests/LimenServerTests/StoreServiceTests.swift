@@ -11,7 +11,7 @@ import Testing
 @testable import LimenServer
 @testable import LimenServerCore
 
-@Suite("The server runs its store, and closes it when it stops")
+@Suite("The server closes its store when it stops")
 struct StoreServiceTests {
     @Test("the store serves until the graceful shutdown, and is closed once the service group has stopped")
     func closesAtShutdown() async throws {
@@ -21,11 +21,11 @@ struct StoreServiceTests {
     }
 
     @Test(
-        "PostgreSQL's pool runs as the service: queries answer while it runs and are refused once it has stopped",
+        "PostgreSQL's pool answers while the service runs and refuses once it has stopped",
         .enabled(if: PostgresTestDatabase.unavailableReason == nil, "PostgreSQL is not configured"))
-    func runsThePool() async throws {
+    func closesThePool() async throws {
         let (_, url, cleanup) = try await PostgresTestDatabase.make()
-        // Nothing else runs this store's pool: its queries are answered only while the service runs.
+        // Nothing else closes this store: its queries are refused only once the service has stopped.
         let store = try PostgresStore.connect(url: url, maximumConnections: 1)
         do {
             try await Self.expectServedUntilShutdown(store)

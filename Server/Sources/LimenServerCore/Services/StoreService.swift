@@ -1,11 +1,10 @@
 import LimenServerStorage
 import ServiceLifecycle
 
-/// Runs the store and closes it when the server stops, so that nothing runs or closes
-/// it by hand. The server lists it first among its services, which makes it the last to stop (a `ServiceGroup` stops
+/// Closes the store when the server stops, so that nothing closes it by hand. The server lists it first among its services, which makes it the last to stop (a `ServiceGroup` stops
 /// its services in reverse order): no start-up step, request, sweep or mail delivery uses the store after it.
 package struct StoreService: Service {
-    /// The store to run and close.
+    /// The store to close.
     package let store: any StoreLifecycle
 
     /// Makes it of its parts.
@@ -14,8 +13,6 @@ package struct StoreService: Service {
     }
 
     package func run() async {
-        // Neither store has anything to run: both wait for the graceful shutdown here.
-        await store.run()
         // Returns at the graceful shutdown, or throws at a cancellation: either way the store is closed.
         try? await gracefulShutdown()
         await store.close()
