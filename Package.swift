@@ -181,10 +181,19 @@ let package = Package(
             dependencies: ["LimenTestSupport", "LimenOIDC", "TestSupport"],
             swiftSettings: strictSettings
         ),
+        // The app of LimenServerKilledRefreshTests: restores a shared file-store session and refreshes it in a loop
+        // until the test kills it (issue 25 §1.4).
+        .executableTarget(
+            name: "RefreshLoop",
+            dependencies: ["Limen", "LimenOIDC"],
+            path: "Tests/RefreshLoop",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "LimenTests",
             dependencies: [
-                "LimenTestSupport", "Limen", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "LimenTestSupport", "Limen", "TestSupport", "RefreshLoop",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -82,6 +82,11 @@ public final class LimenServerPeer: Sendable {
         self.running = running
     }
 
+    /// What the server has logged so far (standard error, then standard output).
+    public var log: String {
+        running.standardError + String(decoding: running.standardOutput, as: UTF8.self)
+    }
+
     /// Stops the server gracefully and removes its data; returns its exit status.
     @discardableResult
     public func stop() async -> Int32 {

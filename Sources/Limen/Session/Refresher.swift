@@ -94,7 +94,9 @@ struct Refresher: Sendable {
         }
         let now = configuration.now()
         if let claim = await sessions.claim(), claim.blocks(instanceID, at: now) { return .wait }
-        let claim = RefreshClaim(owner: instanceID, expiresAt: now.addingTimeInterval(RefreshClaim.lifetime))
+        let claim = RefreshClaim(
+            owner: instanceID, expiresAt: now.addingTimeInterval(RefreshClaim.lifetime),
+            process: ProcessInfo.processInfo.processIdentifier)
         if !(await sessions.record(claim)) {
             configuration.logger.notice("refresh claim not recorded; refreshing unannounced")
         }

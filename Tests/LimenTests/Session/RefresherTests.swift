@@ -50,6 +50,65 @@ struct RefresherTests {
         #expect(await session.tokens?.refreshToken == "rt-widget")
     }
 
+    @Test("a claim left by a process that is gone (killed mid-refresh) holds nobody back: the refresh runs at once")
+    func claimOfAGoneProcessLapses() async throws {
+        let fixture = try await Fixture(storing: Self.old)
+        let claim = RefreshClaim(
+            owner: "killed-app", expiresAt: Self.start.addingTimeInterval(60), process: try Self.endedProcess())
+        #expect(await fixture.sessions.record(claim))
+        let endpoint = TokenEndpoint { _ in Self.refreshedAnswer }
+        let session = FakeSession(tokens: Self.old, endpoint: endpoint)
+
+        #expect(try await fixture.refresher.refresh(session, margin: 60) == "at-new")
+        #expect(fixture.clock.recorded.isEmpty)
+        #expect(endpoint.requests == 1)
+        #expect(await fixture.sessions.claim() == nil)
+    }
+
+    @Test("a claim of another client in a live process, or in this one, still makes the refresher wait")
+    func claimOfALiveProcessHolds() {
+        let now = Self.start
+        let live = [ProcessInfo.processInfo.processIdentifier, 1]
+        for process in live {
+            let claim = RefreshClaim(owner: "widget", expiresAt: now.addingTimeInterval(60), process: process)
+            #expect(claim.blocks("this-client", at: now), "process \(process)")
+            #expect(!claim.blocks("widget", at: now), "its own claim never blocks a client")
+            #expect(!claim.blocks("this-client", at: now.addingTimeInterval(61)), "an expired claim lapses")
+        }
+    }
+
+    @Test("the claim a refresh records names this process")
+    func claimNamesThisProcess() async throws {
+        let recorded = Locked<RefreshClaim?>(nil)
+        let fixture = try await Fixture(storing: Self.old)
+        let endpoint = TokenEndpoint { [sessions = fixture.sessions] _ in
+            let claim = await sessions.claim()
+            recorded.withLock { $0 = claim }
+            return Self.refreshedAnswer
+        }
+        let session = FakeSession(tokens: Self.old, endpoint: endpoint)
+
+        #expect(try await fixture.refresher.refresh(session, margin: 60) == "at-new")
+        let claim = try #require(recorded.withLock { $0 })
+        #expect(claim.owner == "this-client")
+        #expect(claim.process == ProcessInfo.processInfo.processIdentifier)
+    }
+
+    /// A token endpoint's answer to a refresh: a new access token for an hour.
+    static let refreshedAnswer = HTTPResponse(
+        status: 200, headers: ["Content-Type": "application/json"],
+        body: Data(#"{"access_token":"at-new","token_type":"Bearer","expires_in":3600}"#.utf8))
+
+    /// The identifier of a process that ran and has been reaped, so none has it (until the system gives it again).
+    static func endedProcess() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exit 0"]
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
     @Test("a refreshed ID token naming another subject is refused; the session is kept and the claim released")
     func refusesAnotherSubject() async throws {
         let fixture = try await Fixture(storing: Self.old)
