@@ -87,6 +87,8 @@ struct SecurityEventRouteTests {
             #expect(signedIn.first?.details == #"{"method":"password"}"#)
             Self.expectOrigin(signedIn.first, "req-sign-in")
 
+            // A second apart, so that newest first is this one (events of one instant order by their random ids).
+            fixture.clock.advance(by: 1)
             fixture.headers = Self.origin("req-wrong-code")
             let id = try #require(try await fixture.startFlow("email-code")["interaction"])
             _ = try await fixture.continueFlow(
@@ -100,6 +102,7 @@ struct SecurityEventRouteTests {
             #expect(failed.first?.user == grace.id && failed.first?.client == "app")
             Self.expectOrigin(failed.first, "req-wrong-code")
 
+            fixture.clock.advance(by: 1)
             fixture.headers = Self.origin("req-guest")
             let guest = try #require(try await fixture.startFlow("anonymous")["interaction"])
             let success = try await fixture.continueFlow(guest, node: "guest", action: "submit")
@@ -168,6 +171,7 @@ struct SecurityEventRouteTests {
 
             let other = try await fixture.signIn()
             let live = try #require(other["refresh_token"])
+            fixture.clock.advance(by: 1)
             fixture.headers = Self.origin("req-revoke")
             let revoked = try await fixture.post(
                 "/revoke", [("token", live), ("token_type_hint", "refresh_token"), ("client_id", "native")])
