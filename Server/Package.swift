@@ -12,6 +12,7 @@ let strictSettings: [SwiftSetting] = [
 /// repository root, linked, not copied).
 let fuzzHarnesses = [
     "FormBody", "AdminJSON", "PhoneNumber", "CBOR", "DPoPTargetURI", "WebAuthnResponse", "OneTimePasswords",
+    "EventCursor",
 ]
 
 let package = Package(

@@ -85,7 +85,8 @@ public enum LimenServerApplication {
         ProfileRoutes.add(to: router, service: tokens, profiles: profiles)
         MeRoutes.add(
             to: router, service: tokens, gate: composition.accountChangeGate,
-            unlinker: composition.identityUnlinker, removal: composition.accountRemoval)
+            unlinker: composition.identityUnlinker, removal: composition.accountRemoval,
+            proxies: composition.configuration.trustedProxies)
         PasskeyRoutes.add(
             to: router, store: composition.store, service: tokens, gate: composition.accountChangeGate)
         SecondFactorRoutes.add(

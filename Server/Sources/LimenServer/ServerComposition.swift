@@ -172,7 +172,8 @@ public struct ServerComposition: Sendable {
         self.notifier = AccountNotifier(
             outbox: mailOutbox, issuer: issuer, identityProviders: configuration.identityProviders,
             trustedIssuers: configuration.trustedIssuers)
-        let passkeys = PasskeyCeremonies(store: store, settings: configuration.webAuthn, issuer: issuer, now: now)
+        let passkeys = PasskeyCeremonies(
+            store: store, settings: configuration.webAuthn, issuer: issuer, now: now, events: securityEvents)
         self.flowServices = FlowServices(
             flows: self.flows, store: store, accounts: accounts, passwordSignIn: passwordSignIn,
             emailCodes: EmailCodes(
@@ -188,7 +189,7 @@ public struct ServerComposition: Sendable {
             passkeys: passkeys,
             secondFactors: SecondFactors(
                 store: store, throttle: passwordSignIn.throttle, keys: derivedKeys,
-                serviceName: { passkeys.relyingParty.name }, now: now),
+                serviceName: { passkeys.relyingParty.name }, now: now, events: securityEvents),
             issuer: issuer, signUpEnabled: configuration.signUpEnabled, resources: configuration.resources, now: now)
         self.flowEngine = FlowEngine(services: flowServices)
         self.accountRemoval = AccountRemoval(store: store, accounts: accounts, apple: appleAccounts, notifier: notifier)
@@ -205,7 +206,8 @@ public struct ServerComposition: Sendable {
             maxAge: configuration.tokenLifetimes.accountChangeMaxAge, now: now)
         self.identityUnlinker = IdentityUnlinker(
             store: store, notifier: notifier,
-            signsIn: { [configuration] kind in configuration.signsIn(withIdentityKind: kind) })
+            signsIn: { [configuration] kind in configuration.signsIn(withIdentityKind: kind) },
+            events: securityEvents)
         self.mailOutboxWorker = MailOutboxWorker(outbox: mailOutbox, mailer: mailer)
         self.rateLimiters = RateLimiters(configuration: configuration)
         self.rateLimitSharing = RateLimitSharing(limiters: rateLimiters, store: store, now: now)

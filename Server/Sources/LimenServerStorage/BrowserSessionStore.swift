@@ -11,6 +11,9 @@ public protocol BrowserSessionStore: Sendable {
     /// Ends the session; returns whether it existed.
     @discardableResult
     func deleteBrowserSession(idHash: Data) async throws(StorageError) -> Bool
+    /// Deletes the session as ``deleteBrowserSession(idHash:)`` does, writing `events` with it in one unit when there
+    /// was one (a sign-out's `session.ended`).
+    func deleteBrowserSession(idHash: Data, recording events: [SecurityEventRecord]) async throws(StorageError) -> Bool
     /// Signs `subject` out everywhere: deletes their browser sessions, grants (so their refresh and access tokens),
     /// authorization codes and device authorizations.
     func deleteEverySession(subject: String) async throws(StorageError)

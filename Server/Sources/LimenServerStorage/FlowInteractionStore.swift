@@ -64,7 +64,9 @@ public protocol FlowInteractionStore: Sendable {
     /// Replaces the interaction with `interaction` (whose revision is one more) if it is still at `interaction`'s
     /// previous revision; returns whether it was replaced, so that of two racing submissions one applies. Its
     /// `attempts` are left as they are: only ``countFlowInteractionAttempt(idHash:maximum:)`` changes them.
-    func updateFlowInteraction(_ interaction: FlowInteractionRecord) async throws(StorageError) -> Bool
+    /// `events` are written with the change, in one unit, when it applies (the sign-in a completed interaction ends).
+    func updateFlowInteraction(_ interaction: FlowInteractionRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
     /// Counts an attempt on the active interaction, in one statement, unless it already has `maximum`; returns the
     /// new count, or `nil` when none was counted (no attempts left, or the interaction is over).
     func countFlowInteractionAttempt(idHash: Data, maximum: Int) async throws(StorageError) -> Int?

@@ -88,8 +88,9 @@ public struct GrantRecord: Sendable, Equatable {
 /// Each method is atomic on its own, and their order makes redemption safe without a transaction: a replay either
 /// revokes the grant already stored or stops it from being stored (``insertGrant(_:redeemedCodeHash:)``).
 public protocol GrantStore: Sendable {
-    /// Stores a new authorization code (by its hash).
-    func insertAuthorizationCode(_ code: AuthorizationCodeRecord) async throws(StorageError)
+    /// Stores a new authorization code (by its hash) and `events` with it, in one unit (the sign-in it ends).
+    func insertAuthorizationCode(_ code: AuthorizationCodeRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError)
     /// Deletes codes that expired before `date`; returns how many were removed.
     @discardableResult
     func deleteExpiredAuthorizationCodes(before date: Date) async throws(StorageError) -> Int
@@ -106,8 +107,9 @@ public protocol GrantStore: Sendable {
     /// Stores the grant made by redeeming the code with this hash; `false` (nothing stored) when the code has been
     /// replayed since, or was not redeemed for this grant, or the browser session it is bound to has ended.
     func insertGrant(_ grant: GrantRecord, redeemedCodeHash: Data) async throws(StorageError) -> Bool
-    /// Stores a grant made without an authorization code: a redeemed device code's, a token exchange's.
-    func insertGrant(_ grant: GrantRecord) async throws(StorageError)
+    /// Stores a grant made without an authorization code: a redeemed device code's, a token exchange's; `events` are
+    /// written with it, in one unit (the sign-in it is).
+    func insertGrant(_ grant: GrantRecord, recording events: [SecurityEventRecord]) async throws(StorageError)
     /// The grant with this identifier, if it has not been swept.
     func grant(id: String) async throws(StorageError) -> GrantRecord?
     /// Moves the grant's expiry to `date` if that is later (its newest token lives until then).
@@ -115,9 +117,11 @@ public protocol GrantStore: Sendable {
     /// Binds `subject`'s grants bound to the browser session `old` to the session `new` instead: the user signed in
     /// again in the same browser, which replaced the session, but did not sign out.
     func moveSessionGrants(subject: String, from old: Data, to new: Data) async throws(StorageError)
-    /// Revokes the grant at `date`; returns whether it existed and was not revoked already.
+    /// Revokes the grant at `date`; returns whether it existed and was not revoked already. `events` are written with
+    /// the revocation, in one unit, when it applies.
     @discardableResult
-    func revokeGrant(id: String, at date: Date) async throws(StorageError) -> Bool
+    func revokeGrant(id: String, at date: Date, recording events: [SecurityEventRecord]) async throws(StorageError)
+        -> Bool
     /// Revokes every grant of `subject` not revoked yet at `date` (the user's sessions end everywhere); returns how many.
     @discardableResult
     func revokeGrants(subject: String, at date: Date) async throws(StorageError) -> Int

@@ -38,17 +38,21 @@ public protocol IdentityStore: Sendable {
     func identities(userID: String) async throws(StorageError) -> [IdentityRecord]
     /// Gives the anonymous user `userID` its first identity: the address, a password hash when there is one, and
     /// whether the address is proved (and a display name, when one is given). In one statement it succeeds only while the user still has no address and the
-    /// address is free, so of two upgrades racing for one anonymous user exactly one wins. Returns whether it did.
+    /// address is free, so of two upgrades racing for one anonymous user exactly one wins. Returns whether it did;
+    /// `events` are written with the link, in one unit.
     func linkEmail(
         _ email: String,
         passwordHash: String?,
         name: String?,
         emailVerified: Bool,
-        toAnonymousUser userID: String
+        toAnonymousUser userID: String,
+        recording events: [SecurityEventRecord]
     ) async throws(StorageError) -> Bool
     /// Removes the user's identities of `kind`, in one statement and only if another identity remains: `password`
     /// removes the password, `email` the address (and the password that signs in with it), another kind its rows.
-    func unlinkIdentity(kind: String, userID: String) async throws(StorageError) -> IdentityUnlinking
+    /// `events` are written with the change, in one unit, when it is made (``IdentityUnlinking/unlinked``).
+    func unlinkIdentity(kind: String, userID: String, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> IdentityUnlinking
     /// The user who signs in with the identity (`kind`, `subject`), if it is linked.
     func user(identityKind kind: String, subject: String) async throws(StorageError) -> UserRecord?
     /// Links `identity` to its user unless (`kind`, `subject`) is linked already (to anyone); returns whether it did.

@@ -40,8 +40,9 @@ public struct PasskeyCredentialRecord: Sendable, Equatable {
 /// The passkeys part of the ``Store``: each user's credentials and their WebAuthn user handle, gone with the user.
 public protocol PasskeyStore: Sendable {
     /// Stores a new credential; `false` (and nothing changes) when its credential ID is registered already, to
-    /// anyone.
-    func insertPasskeyCredential(_ record: PasskeyCredentialRecord) async throws(StorageError) -> Bool
+    /// anyone. `events` are written with it, in one unit, when it is stored.
+    func insertPasskeyCredential(_ record: PasskeyCredentialRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
     /// The credential `id`, if registered.
     func passkeyCredential(id: Data) async throws(StorageError) -> PasskeyCredentialRecord?
     /// The credentials of user `userID`, oldest first.
@@ -55,8 +56,10 @@ public protocol PasskeyStore: Sendable {
     /// Renames user `userID`'s credential `id` and answers it as renamed; `nil` when they have no such credential.
     func renamePasskeyCredential(id: Data, userID: String, name: String) async throws(StorageError)
         -> PasskeyCredentialRecord?
-    /// Removes user `userID`'s credential `id`; `false` when they have no such credential.
-    func deletePasskeyCredential(id: Data, userID: String) async throws(StorageError) -> Bool
+    /// Removes user `userID`'s credential `id`, writing `events` with it in one unit; `false` when they have no such
+    /// credential.
+    func deletePasskeyCredential(id: Data, userID: String, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
     /// User `userID`'s WebAuthn user handle: the one stored, or else `candidate`, stored now (an opaque random value,
     /// never the email, so a passkey tells nobody who its user is).
     func passkeyUserHandle(userID: String, candidate: Data) async throws(StorageError) -> Data

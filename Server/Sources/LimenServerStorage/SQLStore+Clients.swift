@@ -90,7 +90,9 @@ extension SQLStore {
 
     // MARK: Authorization codes
 
-    public func insertAuthorizationCode(_ code: AuthorizationCodeRecord) async throws(StorageError) {
+    public func insertAuthorizationCode(_ code: AuthorizationCodeRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError)
+    {
         try await execute(
             """
             INSERT INTO authorization_codes (code_hash, client_id, redirect_uri, subject, scope, nonce,
@@ -98,7 +100,9 @@ extension SQLStore {
             VALUES (\(code.codeHash), \(code.clientID), \(code.redirectURI), \(code.subject), \(code.scope),
                 \(code.nonce), \(code.codeChallenge), \(code.authTime), \(code.expiresAt), \(code.browserSessionHash),
                 \(code.methods.stored), \(code.proofKey))
-            """
+            RETURNING 1
+            """,
+            recording: events
         )
     }
 

@@ -20,7 +20,9 @@ extension SQLStore {
         }
     }
 
-    public func updateFlowInteraction(_ interaction: FlowInteractionRecord) async throws(StorageError) -> Bool {
+    public func updateFlowInteraction(_ interaction: FlowInteractionRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
+    {
         !(try await execute(
             """
             UPDATE flow_interactions
@@ -29,7 +31,8 @@ extension SQLStore {
                 status = \(interaction.status.rawValue)
             WHERE id_hash = \(interaction.idHash) AND revision = \(interaction.revision - 1)
             RETURNING 1
-            """
+            """,
+            recording: events
         )).isEmpty
     }
 

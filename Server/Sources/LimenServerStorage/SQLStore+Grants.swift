@@ -4,14 +4,16 @@ import Foundation
 /// an ordered pair of them; in PostgreSQL the code row's lock orders a grant's insertion against a replay of its code
 /// (see ``insertGrant(_:redeemedCodeHash:)``).
 extension SQLStore {
-    public func insertGrant(_ grant: GrantRecord) async throws(StorageError) {
+    public func insertGrant(_ grant: GrantRecord, recording events: [SecurityEventRecord]) async throws(StorageError) {
         try await execute(
             """
             INSERT INTO grants (
                 id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at, dpop_jkt, amr)
             VALUES (\(grant.id), \(grant.clientID), \(grant.subject), \(grant.scope), \(grant.authTime), \(grant.nonce),
                 \(grant.createdAt), \(grant.expiresAt), \(grant.revokedAt), \(grant.proofKey), \(grant.methods.stored))
-            """
+            RETURNING id
+            """,
+            recording: events
         )
     }
 
@@ -89,9 +91,12 @@ extension SQLStore {
     }
 
     @discardableResult
-    public func revokeGrant(id: String, at date: Date) async throws(StorageError) -> Bool {
+    public func revokeGrant(id: String, at date: Date, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
+    {
         !(try await execute(
-            "UPDATE grants SET revoked_at = \(date) WHERE id = \(id) AND revoked_at IS NULL RETURNING id"
+            "UPDATE grants SET revoked_at = \(date) WHERE id = \(id) AND revoked_at IS NULL RETURNING id",
+            recording: events
         )).isEmpty
     }
 

@@ -17,7 +17,8 @@ extension SQLStore {
         passwordHash: String?,
         name: String?,
         emailVerified: Bool,
-        toAnonymousUser userID: String
+        toAnonymousUser userID: String,
+        recording events: [SecurityEventRecord]
     ) async throws(StorageError) -> Bool {
         // The identities' triggers add the password and email identities in this statement; `email IS NULL` settles
         // two upgrades of one user, the address's uniqueness two users racing for one address.
@@ -29,7 +30,8 @@ extension SQLStore {
                 AND NOT EXISTS (SELECT 1 FROM identities WHERE user_id = \(userID))
                 AND NOT EXISTS (SELECT 1 FROM users other WHERE other.email = \(email))
             RETURNING id
-            """
+            """,
+            recording: events
         )).isEmpty
     }
 
@@ -77,7 +79,9 @@ extension SQLStore {
         )).isEmpty
     }
 
-    public func unlinkIdentity(kind: String, userID: String) async throws(StorageError) -> IdentityUnlinking {
+    public func unlinkIdentity(kind: String, userID: String, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> IdentityUnlinking
+    {
         // The identities that go: the address takes the password's identity with it.
         let going = IdentityRecord.kinds(goingWith: kind)
         let (first, second) = (going[0], going.count > 1 ? going[1] : going[0])
@@ -93,20 +97,20 @@ extension SQLStore {
                 UPDATE users SET password_hash = NULL
                 WHERE id = \(userID) AND password_hash IS NOT NULL AND email IS NOT NULL AND \(othersRemain)
                 RETURNING id
-                """)
+                """, recording: events)
         case IdentityRecord.emailKind:
             changed = try await execute(
                 """
                 UPDATE users SET email = NULL, password_hash = NULL, email_verified = \(false)
                 WHERE id = \(userID) AND email IS NOT NULL AND \(othersRemain)
                 RETURNING id
-                """)
+                """, recording: events)
         default:
             changed = try await execute(
                 """
                 DELETE FROM identities WHERE user_id = \(userID) AND kind = \(kind) AND \(othersRemain)
                 RETURNING kind
-                """)
+                """, recording: events)
         }
         if !changed.isEmpty { return .unlinked }
         let linked = try await execute(

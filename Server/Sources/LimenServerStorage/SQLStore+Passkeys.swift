@@ -2,7 +2,9 @@ import Foundation
 
 /// Passkeys, written once for both dialects.
 extension SQLStore {
-    public func insertPasskeyCredential(_ record: PasskeyCredentialRecord) async throws(StorageError) -> Bool {
+    public func insertPasskeyCredential(_ record: PasskeyCredentialRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
+    {
         !(try await execute(
             """
             INSERT INTO passkey_credentials (credential_id, user_id, user_handle, public_key, sign_count, backup_eligible, backed_up,
@@ -12,7 +14,8 @@ extension SQLStore {
                 \(record.lastUsedAt))
             ON CONFLICT (credential_id) DO NOTHING
             RETURNING 1
-            """
+            """,
+            recording: events
         )).isEmpty
     }
 
@@ -58,9 +61,12 @@ extension SQLStore {
         ).first
     }
 
-    public func deletePasskeyCredential(id: Data, userID: String) async throws(StorageError) -> Bool {
+    public func deletePasskeyCredential(id: Data, userID: String, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
+    {
         !(try await execute(
-            "DELETE FROM passkey_credentials WHERE credential_id = \(id) AND user_id = \(userID) RETURNING 1"
+            "DELETE FROM passkey_credentials WHERE credential_id = \(id) AND user_id = \(userID) RETURNING 1",
+            recording: events
         )).isEmpty
     }
 

@@ -19,7 +19,9 @@ extension SQLStore {
             enabledAt: try row.date("enabled_at"))
     }
 
-    public func insertSecondFactor(_ record: SecondFactorRecord) async throws(StorageError) -> Bool {
+    public func insertSecondFactor(_ record: SecondFactorRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
+    {
         !(try await execute(
             """
             INSERT INTO second_factors (user_id, totp_secret, totp_last_step, recovery_codes, enabled_at)
@@ -27,7 +29,8 @@ extension SQLStore {
                 \(SecondFactorRecord.packed(record.recoveryCodeHashes)), \(record.enabledAt))
             ON CONFLICT (user_id) DO NOTHING
             RETURNING 1
-            """
+            """,
+            recording: events
         )).isEmpty
     }
 
@@ -51,7 +54,10 @@ extension SQLStore {
         )).isEmpty
     }
 
-    public func deleteSecondFactor(userID: String) async throws(StorageError) -> Bool {
-        !(try await execute("DELETE FROM second_factors WHERE user_id = \(userID) RETURNING 1")).isEmpty
+    public func deleteSecondFactor(userID: String, recording events: [SecurityEventRecord]) async throws(StorageError)
+        -> Bool
+    {
+        !(try await execute("DELETE FROM second_factors WHERE user_id = \(userID) RETURNING 1", recording: events))
+            .isEmpty
     }
 }

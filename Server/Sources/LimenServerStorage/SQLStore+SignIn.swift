@@ -83,7 +83,14 @@ extension SQLStore {
 
     @discardableResult
     public func deleteBrowserSession(idHash: Data) async throws(StorageError) -> Bool {
-        !(try await execute("DELETE FROM browser_sessions WHERE id_hash = \(idHash) RETURNING 1")).isEmpty
+        try await deleteBrowserSession(idHash: idHash, recording: [])
+    }
+
+    public func deleteBrowserSession(idHash: Data, recording events: [SecurityEventRecord]) async throws(StorageError)
+        -> Bool
+    {
+        !(try await execute("DELETE FROM browser_sessions WHERE id_hash = \(idHash) RETURNING 1", recording: events))
+            .isEmpty
     }
 
     public func deleteEverySession(subject: String) async throws(StorageError) {

@@ -30,15 +30,17 @@ public struct SecondFactorRecord: Sendable, Equatable {
 public protocol SecondFactorStore: Sendable {
     /// User `userID`'s two-step sign-in, or `nil` when it is off.
     func secondFactor(userID: String) async throws(StorageError) -> SecondFactorRecord?
-    /// Turns two-step sign-in on with `record`; `false` when it is on already (nothing changes).
-    func insertSecondFactor(_ record: SecondFactorRecord) async throws(StorageError) -> Bool
+    /// Turns two-step sign-in on with `record`, writing `events` with it in one unit; `false` when it is on already
+    /// (nothing changes, no event).
+    func insertSecondFactor(_ record: SecondFactorRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
     /// Records that a code of time step `step` signed user `userID` in, only if `step` is later than the stored one;
     /// returns whether it did.
     func recordTOTPStep(userID: String, step: Int64) async throws(StorageError) -> Bool
     /// Replaces user `userID`'s recovery codes with `new`, only if they are still `old`; returns whether it did.
     func replaceRecoveryCodes(userID: String, old: [Data], new: [Data]) async throws(StorageError) -> Bool
-    /// Turns user `userID`'s two-step sign-in off; `false` when it was off.
-    func deleteSecondFactor(userID: String) async throws(StorageError) -> Bool
+    /// Turns user `userID`'s two-step sign-in off, writing `events` with it in one unit; `false` when it was off.
+    func deleteSecondFactor(userID: String, recording events: [SecurityEventRecord]) async throws(StorageError) -> Bool
 }
 
 extension SecondFactorRecord {

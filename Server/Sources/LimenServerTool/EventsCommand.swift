@@ -67,7 +67,8 @@ struct EventsCommand: AsyncParsableCommand {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for event in events {
             guard let line = try? encoder.encode(AdminEventResource(event)) else { continue }
-            Swift.print(String(decoding: line, as: UTF8.self))
+            // Written at once, not through print's buffer: into a pipe a follower reads each event when it comes.
+            FileHandle.standardOutput.write(line + Data("\n".utf8))
         }
     }
 }

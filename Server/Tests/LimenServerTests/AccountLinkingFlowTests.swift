@@ -239,7 +239,7 @@ struct AccountLinkingFlowTests {
     func credentialInUse() async throws {
         try await FlowFixture.run { fixture in
             let other = try await fixture.provider.accounts.signUp(
-                email: "other@example.com", password: "another good password", name: nil)
+                email: "other@example.com", password: "another good password", name: nil, origin: RequestOrigin())
             let id = try #require(try await fixture.startFlow("sign-in")["interaction"])
             let success = try await fixture.continueFlow(
                 id, node: "credentials", action: "submit",

@@ -73,7 +73,8 @@ struct AccountReauthenticationTests {
     func anotherAccountRefused() async throws {
         try await withSignIn { fixture in
             _ = try await fixture.provider.accounts.signUp(
-                email: "mallory@example.com", password: SignInFixture.password, name: "Mallory")
+                email: "mallory@example.com", password: SignInFixture.password, name: "Mallory", origin: RequestOrigin()
+            )
             var (browser, _, _, stale) = try await Self.staleChange(fixture)
             let before = try #require(try await Self.session(of: browser, fixture))
             let signIn = try await Self.signInPage(after: stale, in: &browser, fixture)

@@ -110,7 +110,8 @@ struct AccountSecurityPageTests {
     func renameAndDelete() async throws {
         try await withSignIn { fixture in
             let mallory = try await fixture.provider.accounts.signUp(
-                email: "mallory@example.com", password: SignInFixture.password, name: "Mallory")
+                email: "mallory@example.com", password: SignInFixture.password, name: "Mallory", origin: RequestOrigin()
+            )
             let own = Self.passkey(of: fixture.user, named: "Phone", id: 1, at: fixture.clock.now)
             let theirs = Self.passkey(of: mallory, named: "Theirs", id: 2, at: fixture.clock.now)
             #expect(try await fixture.provider.store.insertPasskeyCredential(own))

@@ -88,17 +88,18 @@ struct PasswordHasherTests {
         try await store.migrate()
         let hasher = PasswordHasher(parameters: .testing, queue: queue)
         let accounts = Accounts(store: store, hasher: hasher, now: Date.init)
-        let user = try await accounts.signUp(email: "ada@example.com", password: "correct horse battery", name: nil)
+        let user = try await accounts.signUp(
+            email: "ada@example.com", password: "correct horse battery", name: nil, origin: RequestOrigin())
         let change = AccountChanges(password: "a brand new password")
         try await Self.holdingShare(of: "198.51.100.66", in: queue) {
             await #expect(throws: AccountError.busy(retryAfter: 1)) {
-                try await accounts.update(id: user.id, change, from: "198.51.100.66")
+                try await accounts.update(id: user.id, change, from: "198.51.100.66", origin: RequestOrigin())
             }
             await #expect(throws: AccountError.busy(retryAfter: 1)) {
                 try await accounts.checkedCredentials(
                     email: "grace@example.com", password: "a long enough password", name: nil, from: "198.51.100.66")
             }
-            let updated = try await accounts.update(id: user.id, change, from: "203.0.113.7")
+            let updated = try await accounts.update(id: user.id, change, from: "203.0.113.7", origin: RequestOrigin())
             #expect(updated != nil, "another address still changes its password")
         }
         await store.close()
@@ -183,7 +184,7 @@ struct AccountsTests {
     func signUp() async throws {
         try await withAccounts { accounts, store in
             let user = try await accounts.signUp(
-                email: "  Ada@Example.COM ", password: "analytical engine", name: "Ada")
+                email: "  Ada@Example.COM ", password: "analytical engine", name: "Ada", origin: RequestOrigin())
             #expect(user.email == "ada@example.com")
             #expect(user.name == "Ada")
             #expect(!user.emailVerified)
@@ -197,9 +198,11 @@ struct AccountsTests {
     @Test("a second account with the same email, in any case, is refused")
     func emailTaken() async throws {
         try await withAccounts { accounts, store in
-            _ = try await accounts.signUp(email: "ada@example.com", password: "analytical engine", name: nil)
+            _ = try await accounts.signUp(
+                email: "ada@example.com", password: "analytical engine", name: nil, origin: RequestOrigin())
             await #expect(throws: AccountError.emailTaken) {
-                try await accounts.signUp(email: "ADA@example.com", password: "another password", name: nil)
+                try await accounts.signUp(
+                    email: "ADA@example.com", password: "another password", name: nil, origin: RequestOrigin())
             }
             #expect(try await store.users().count == 1)
         }
@@ -227,7 +230,7 @@ struct AccountsTests {
     func refusedSignUp(_ email: String, _ password: String, _ name: String?, _ code: String) async throws {
         try await withAccounts { accounts, store in
             do {
-                _ = try await accounts.signUp(email: email, password: password, name: name)
+                _ = try await accounts.signUp(email: email, password: password, name: name, origin: RequestOrigin())
                 Issue.record("accepted \(email)")
             } catch let error as AccountError {
                 #expect(error.code == code)
@@ -240,10 +243,12 @@ struct AccountsTests {
     func nameLimit() async throws {
         try await withAccounts { accounts, store in
             let longest = String(repeating: "n", count: Accounts.maximumNameLength)
-            let user = try await accounts.signUp(email: "ada@example.com", password: "analytical engine", name: longest)
+            let user = try await accounts.signUp(
+                email: "ada@example.com", password: "analytical engine", name: longest, origin: RequestOrigin())
             #expect(user.name == longest)
             await #expect(throws: AccountError.fieldTooLong(field: "name", maximum: 256)) {
-                try await accounts.update(id: user.id, AccountChanges(name: .some(longest + "n")))
+                try await accounts.update(
+                    id: user.id, AccountChanges(name: .some(longest + "n")), origin: RequestOrigin())
             }
             #expect(try await store.user(id: user.id)?.name == longest)
         }

@@ -159,7 +159,8 @@ struct AdminEventTests {
             for email in ["grace@example.com", "nobody@example.com"] {
                 fixture.clock.advance(by: 1)
                 await #expect(throws: AccountError.invalidCredentials) {
-                    try await fixture.provider.passwordSignIn.signIn(email: email, password: wrong, from: "192.0.2.7")
+                    try await fixture.provider.passwordSignIn.signIn(
+                        email: email, password: wrong, from: RequestOrigin(ip: "192.0.2.7"))
                 }
             }
             let page = try await fixture.admin(.get, "/admin/events?type=user.sign_in_failed", token: token)

@@ -52,7 +52,7 @@ struct AdminUserChangeTests {
             let accounts = fixture.provider.passwordSignIn
             #expect(
                 try await accounts.signIn(
-                    email: TokenFixture.user.email ?? "", password: Self.password, from: "192.0.2.1"
+                    email: TokenFixture.user.email ?? "", password: Self.password, from: RequestOrigin(ip: "192.0.2.1")
                 ).id
                     == "user-1")
 
@@ -63,11 +63,12 @@ struct AdminUserChangeTests {
             #expect(try await fixture.userInfo(accessToken).status == .unauthorized)
             await #expect(throws: AccountError.invalidCredentials) {
                 try await accounts.signIn(
-                    email: TokenFixture.user.email ?? "", password: Self.password, from: "192.0.2.1")
+                    email: TokenFixture.user.email ?? "", password: Self.password, from: RequestOrigin(ip: "192.0.2.1"))
             }
             #expect(
                 try await accounts.signIn(
-                    email: TokenFixture.user.email ?? "", password: "another long one", from: "192.0.2.1"
+                    email: TokenFixture.user.email ?? "", password: "another long one",
+                    from: RequestOrigin(ip: "192.0.2.1")
                 ).id == "user-1")
         }
     }

@@ -26,7 +26,7 @@ struct AdminUserTests {
             #expect(!created.text.contains("scrypt") && !created.text.contains("password_hash"))
             let id = try #require(created["id"])
             let signedIn = try await fixture.provider.passwordSignIn.signIn(
-                email: "grace@example.com", password: Self.password, from: "192.0.2.1")
+                email: "grace@example.com", password: Self.password, from: RequestOrigin(ip: "192.0.2.1"))
             #expect(signedIn.id == id)
 
             let read = try await fixture.admin(.get, "/admin/users/\(id)", token: token)

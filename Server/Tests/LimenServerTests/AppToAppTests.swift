@@ -89,7 +89,8 @@ struct AppToAppTests {
             #expect(notHost.status == .forbidden && notHost.error == "unauthorized_client")
             #expect(notHost.headers[.wwwAuthenticate]?.contains("unauthorized_client") == true)
             let guest = try await app.begin(
-                bearer: try await app.hostToken(for: try await app.fixture.provider.accounts.createAnonymous()))
+                bearer: try await app.hostToken(
+                    for: try await app.fixture.provider.accounts.createAnonymous(origin: RequestOrigin())))
             #expect(guest.status == .conflict && guest.error == "login_required", "\(guest.status) \(guest.text)")
             let approval = try #require(try await app.begin()["approval"])
             let decidedByNonHost = try await app.decide(
@@ -219,7 +220,7 @@ struct AppToAppFixture {
                     createdAt: now))
             let user = try #require(try await store.user(email: FlowFixture.email))
             let other = try await fixture.provider.accounts.signUp(
-                email: "bo@example.com", password: FlowFixture.password, name: "Bo")
+                email: "bo@example.com", password: FlowFixture.password, name: "Bo", origin: RequestOrigin())
             let hostToken = try await Self.token(in: fixture, clientID: "host", user: user)
             try await body(AppToAppFixture(fixture: fixture, user: user, hostToken: hostToken, otherUser: other))
         }

@@ -17,7 +17,7 @@ extension ChromiumPeerTests {
         try await withLiveServer(configure: onLocalhost) { provider, issuer in
             let client = try await ChromiumPeer.registerClient(in: provider, firstParty: true)
             let user = try await provider.accounts.signUp(
-                email: "radia@example.com", password: "a long enough password", name: "Radia")
+                email: "radia@example.com", password: "a long enough password", name: "Radia", origin: RequestOrigin())
             let key = P256.Signing.PrivateKey()
             let credentialID = Data(RandomToken.bytes(count: 16))
             let handle = try await provider.store.passkeyUserHandle(
@@ -59,7 +59,7 @@ extension ChromiumPeerTests {
             let client = try await ChromiumPeer.registerClient(in: provider, firstParty: true)
             try await provider.installProfileSchema()
             let user = try await provider.accounts.signUp(
-                email: "mary@example.com", password: "a long enough password", name: "Mary")
+                email: "mary@example.com", password: "a long enough password", name: "Mary", origin: RequestOrigin())
             let output = try await PythonPeer.run([
                 ChromiumPeer.accountPasskeysScript.path, "--issuer", issuer, "--client-id", client.id, "--email",
                 "mary@example.com", "--password", "a long enough password",

@@ -186,7 +186,8 @@ struct ChromiumPeerTests {
         try await withMailedLiveServer { provider, issuer, peer in
             let client = try await ChromiumPeer.registerClient(in: provider)
             let email = "barbara@example.com"
-            _ = try await provider.accounts.signUp(email: email, password: "a long enough password", name: "Barbara")
+            _ = try await provider.accounts.signUp(
+                email: email, password: "a long enough password", name: "Barbara", origin: RequestOrigin())
             let output = try await PythonPeer.run([
                 ChromiumPeer.emailLinkScript.path, "--issuer", issuer, "--client-id", client.id, "--email", email,
                 "--password", "a long enough password", "--mail-dir", peer.directory.path,

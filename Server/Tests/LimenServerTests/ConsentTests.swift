@@ -121,7 +121,7 @@ struct ConsentTests {
 
             // Another user signs in in the same browser: the page shown to Ada no longer passes.
             _ = try await fixture.provider.accounts.signUp(
-                email: "eve@example.com", password: "another passphrase", name: nil)
+                email: "eve@example.com", password: "another passphrase", name: nil, origin: RequestOrigin())
             let other = try await browser.send(fixture.client, SignInFixture.authorizeURI([("prompt", "login")]))
             _ = try await browser.signIn(
                 fixture.client, from: other, email: "eve@example.com", password: "another passphrase")

@@ -15,7 +15,7 @@ struct DeviceLiveTests {
         let now: @Sendable () -> Date = { clock.now }
         try await withLiveServer(now: now) { provider, issuer in
             _ = try await provider.accounts.signUp(
-                email: SignInFixture.email, password: SignInFixture.password, name: "Ada")
+                email: SignInFixture.email, password: SignInFixture.password, name: "Ada", origin: RequestOrigin())
             let transport = URLSessionTransport.forLiveTests()
             let metadata = try await ProviderDiscovery.fetch(
                 issuer: try #require(URL(string: issuer)), transport: transport)

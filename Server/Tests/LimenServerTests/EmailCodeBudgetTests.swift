@@ -81,7 +81,7 @@ struct EmailCodeBudgetTests {
             _ = try await fixture.mailedCodes()
 
             _ = try await fixture.provider.accounts.signUp(
-                email: "fresh@example.com", password: "a long passphrase", name: "Fresh")
+                email: "fresh@example.com", password: "a long passphrase", name: "Fresh", origin: RequestOrigin())
             let (id, sent) = try await Self.askCode(fixture, for: "fresh@example.com")
             #expect(sent.status == .ok)
             let code = try #require(try await fixture.mailedCodes().last)

@@ -38,6 +38,35 @@ struct EventsCommandTests {
         #expect(refused.status != 0)
     }
 
+    @Test("--follow prints an event written after it started, read from its output as it comes")
+    func follows() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        func addUser(_ email: String) async throws {
+            let add = try await Subprocess.capture(
+                try serverExecutable(),
+                arguments: ["users", "add", "--data-dir", directory.path, "--email", email],
+                input: Data("analytical engine 1843\n".utf8))
+            #expect(add.status == 0)
+        }
+        try await addUser("ada@example.com")
+        let arguments = ["events", "--data-dir", directory.path, "--type", "user.created", "--follow"]
+        try await Subprocess.withService(
+            try serverExecutable(), arguments: arguments, readyWhen: "user.created", on: .standardOutput
+        ) { follower, first in
+            let firstUser = try #require(
+                (try? JSONDecoder().decode([String: JSONValue].self, from: Data(first.utf8)))?["user"]?.stringValue)
+            try await addUser("grace@example.com")
+            let next = try await follower.firstLine(on: .standardOutput, timeout: .seconds(120)) {
+                $0.contains("user.created") && !$0.contains(firstUser)
+            }
+            let event = try JSONDecoder().decode([String: JSONValue].self, from: Data(next.utf8))
+            #expect(event["actor"]?.stringValue == "command_line")
+            #expect(event["user"]?.stringValue?.isEmpty == false)
+            #expect(!next.contains("grace@example.com") && !next.contains("analytical engine"))
+        }
+    }
+
     @Test("keys rotate records key.rotated for each new key, with its kid and algorithm")
     func keyRotation() async throws {
         let directory = try TemporaryDirectory()

@@ -108,7 +108,7 @@ struct FlowRouteTests {
             // The page's sign-in (PasswordSignIn, keyed on email + client address) sees the same lock.
             await #expect(throws: AccountError.self) {
                 try await fixture.provider.passwordSignIn.signIn(
-                    email: FlowFixture.email, password: FlowFixture.password, from: "unknown")
+                    email: FlowFixture.email, password: FlowFixture.password, from: RequestOrigin(ip: "unknown"))
             }
         }
     }

@@ -33,7 +33,8 @@ enum FlowFixture {
             ClientRecord(
                 id: "app", name: "App", kind: .public, isNative: true, redirectURIs: [TokenFixture.nativeRedirect],
                 isFirstParty: true, createdAt: fixture.clock.now))
-        _ = try await fixture.provider.accounts.signUp(email: email, password: password, name: "Grace")
+        _ = try await fixture.provider.accounts.signUp(
+            email: email, password: password, name: "Grace", origin: RequestOrigin())
     }
 }
 

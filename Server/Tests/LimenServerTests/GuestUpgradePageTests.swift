@@ -53,7 +53,7 @@ struct GuestUpgradePageTests {
     func identifiedSessionSwitches() async throws {
         try await withSignIn { fixture in
             let other = try await fixture.provider.accounts.signUp(
-                email: "other@example.com", password: "another good password", name: nil)
+                email: "other@example.com", password: "another good password", name: nil, origin: RequestOrigin())
             var browser = Browser()
             let first = try await browser.send(fixture.client, SignInFixture.authorizeURI())
             _ = try await browser.signIn(fixture.client, from: first)

@@ -64,7 +64,7 @@ struct PasskeyRoutesTests {
             #expect(try await fixture.registerPasskey(with: authenticator).nodeType == "success")
             let id = Base64URL.encode(authenticator.credentials[0].id)
             _ = try await fixture.provider.accounts.signUp(
-                email: "mallory@example.com", password: FlowFixture.password, name: "Mallory")
+                email: "mallory@example.com", password: FlowFixture.password, name: "Mallory", origin: RequestOrigin())
             let mallory = try #require(try await fixture.provider.store.user(email: "mallory@example.com"))
             let code = try await fixture.issueCode(for: mallory, clientID: "app")
             let token = try TokenFixture.accessToken(try await fixture.redeem(code, clientID: "app"))

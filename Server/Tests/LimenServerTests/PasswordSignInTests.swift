@@ -41,7 +41,7 @@ struct PasswordSignInTests {
             now: { clock.now })
         do {
             _ = try await Accounts(store: store, hasher: hasher, now: { clock.now })
-                .signUp(email: "ada@example.com", password: Self.password, name: "Ada")
+                .signUp(email: "ada@example.com", password: Self.password, name: "Ada", origin: RequestOrigin())
             try await body(
                 Fixture(
                     signIn: PasswordSignIn(store: store, hasher: hasher, throttle: throttle), store: store,
@@ -57,13 +57,15 @@ struct PasswordSignInTests {
     func signIn() async throws {
         try await withFixture { fixture in
             let user = try await fixture.signIn.signIn(
-                email: " ADA@example.com", password: Self.password, from: Self.owner)
+                email: " ADA@example.com", password: Self.password, from: RequestOrigin(ip: Self.owner))
             #expect(user.email == "ada@example.com")
             await #expect(throws: AccountError.invalidCredentials) {
-                try await fixture.signIn.signIn(email: "ada@example.com", password: "difference", from: Self.owner)
+                try await fixture.signIn.signIn(
+                    email: "ada@example.com", password: "difference", from: RequestOrigin(ip: Self.owner))
             }
             await #expect(throws: AccountError.invalidCredentials) {
-                try await fixture.signIn.signIn(email: "grace@example.com", password: Self.password, from: Self.owner)
+                try await fixture.signIn.signIn(
+                    email: "grace@example.com", password: Self.password, from: RequestOrigin(ip: Self.owner))
             }
         }
     }
@@ -72,7 +74,7 @@ struct PasswordSignInTests {
     private func fail(_ fixture: Fixture, _ email: String, times: Int, from address: String) async {
         for _ in 1...times {
             await #expect(throws: AccountError.invalidCredentials) {
-                try await fixture.signIn.signIn(email: email, password: "wrong", from: address)
+                try await fixture.signIn.signIn(email: email, password: "wrong", from: RequestOrigin(ip: address))
             }
         }
     }
@@ -84,7 +86,8 @@ struct PasswordSignInTests {
         try await withFixture { fixture in
             await fail(fixture, email, times: 5, from: Self.owner)
             await #expect(throws: AccountError.locked(retryAfter: 30)) {
-                try await fixture.signIn.signIn(email: email, password: Self.password, from: Self.owner)
+                try await fixture.signIn.signIn(
+                    email: email, password: Self.password, from: RequestOrigin(ip: Self.owner))
             }
         }
     }
@@ -97,10 +100,10 @@ struct PasswordSignInTests {
             }
             await #expect(throws: AccountError.locked(retryAfter: 30)) {
                 try await fixture.signIn.signIn(
-                    email: "ada@example.com", password: Self.password, from: "2001:db8:66:1:abcd::9")
+                    email: "ada@example.com", password: Self.password, from: RequestOrigin(ip: "2001:db8:66:1:abcd::9"))
             }
             _ = try await fixture.signIn.signIn(
-                email: "ada@example.com", password: Self.password, from: "2001:db8:66:2::1")
+                email: "ada@example.com", password: Self.password, from: RequestOrigin(ip: "2001:db8:66:2::1"))
         }
     }
 
@@ -109,7 +112,8 @@ struct PasswordSignInTests {
         try await withFixture { fixture in
             await fail(fixture, "ada@example.com", times: 5, from: Self.owner)
             fixture.clock.advance(by: 31)
-            _ = try await fixture.signIn.signIn(email: "Ada@example.com", password: Self.password, from: Self.owner)
+            _ = try await fixture.signIn.signIn(
+                email: "Ada@example.com", password: Self.password, from: RequestOrigin(ip: Self.owner))
             await fail(fixture, "ada@example.com", times: 4, from: Self.owner)
         }
     }
@@ -122,7 +126,7 @@ struct PasswordSignInTests {
                     group.addTask {
                         do {
                             _ = try await fixture.signIn.signIn(
-                                email: "ada@example.com", password: "wrong", from: Self.attacker)
+                                email: "ada@example.com", password: "wrong", from: RequestOrigin(ip: Self.attacker))
                             return "signed in"
                         } catch let error as AccountError {
                             return error.code
@@ -136,7 +140,8 @@ struct PasswordSignInTests {
             #expect(outcomes.filter { $0 == "accounts.invalid_credentials" }.count == 5, "\(outcomes)")
             #expect(outcomes.filter { $0 == "accounts.locked" }.count == 14, "\(outcomes)")
             await #expect(throws: AccountError.locked(retryAfter: 30)) {
-                try await fixture.signIn.signIn(email: "ada@example.com", password: Self.password, from: Self.attacker)
+                try await fixture.signIn.signIn(
+                    email: "ada@example.com", password: Self.password, from: RequestOrigin(ip: Self.attacker))
             }
         }
     }
@@ -147,21 +152,24 @@ struct PasswordSignInTests {
             await fail(fixture, "ada@example.com", times: 5, from: Self.attacker)
             for _ in 1...20 {
                 await #expect(throws: AccountError.self) {
-                    try await fixture.signIn.signIn(email: "ada@example.com", password: "wrong", from: Self.attacker)
+                    try await fixture.signIn.signIn(
+                        email: "ada@example.com", password: "wrong", from: RequestOrigin(ip: Self.attacker))
                 }
             }
             for address in (1...10).map({ "192.0.2.\($0)" }) {
-                _ = try? await fixture.signIn.signIn(email: "ada@example.com", password: "wrong", from: address)
+                _ = try? await fixture.signIn.signIn(
+                    email: "ada@example.com", password: "wrong", from: RequestOrigin(ip: address))
             }
             let user = try await fixture.signIn.signIn(
-                email: "ada@example.com", password: Self.password, from: Self.owner)
+                email: "ada@example.com", password: Self.password, from: RequestOrigin(ip: Self.owner))
             #expect(user.email == "ada@example.com")
             // Past the tenth attempt from anywhere (the locked ones are not counted), each waited: five guessers and the
             // owner.
             #expect(fixture.sleeps.recorded.count == 6)
             #expect(fixture.sleeps.recorded.allSatisfy { $0 > .zero && $0 <= .seconds(8) })
             await #expect(throws: AccountError.locked(retryAfter: 30)) {
-                try await fixture.signIn.signIn(email: "ada@example.com", password: Self.password, from: Self.attacker)
+                try await fixture.signIn.signIn(
+                    email: "ada@example.com", password: Self.password, from: RequestOrigin(ip: Self.attacker))
             }
         }
     }
@@ -171,7 +179,8 @@ struct PasswordSignInTests {
         var keysByMaster: [[String]] = []
         for _ in 1...2 {
             try await withFixture { fixture in
-                _ = try? await fixture.signIn.signIn(email: "ada@example.com", password: "wrong", from: Self.owner)
+                _ = try? await fixture.signIn.signIn(
+                    email: "ada@example.com", password: "wrong", from: RequestOrigin(ip: Self.owner))
                 let rows = try await fixture.store.query("SELECT key FROM sign_in_failures ORDER BY key")
                 keysByMaster.append(rows.compactMap { $0.column("key")?.string })
             }

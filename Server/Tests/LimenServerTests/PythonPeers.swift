@@ -38,7 +38,8 @@ extension PythonPeer {
         password: String = "correct horse battery",
         as summary: Summary.Type
     ) async throws -> (user: UserRecord, summary: Summary) {
-        let user = try await provider.accounts.signUp(email: "ada@example.com", password: password, name: "Ada")
+        let user = try await provider.accounts.signUp(
+            email: "ada@example.com", password: password, name: "Ada", origin: RequestOrigin())
         let output = try await run([
             script.path, "--issuer", issuer, "--client-id", SeedClients.cliClientID,
             "--redirect-uri", "http://127.0.0.1:9/callback", "--email", "ada@example.com", "--password=\(password)",

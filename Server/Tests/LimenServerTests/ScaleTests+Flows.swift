@@ -14,7 +14,7 @@ extension ScaleTests {
         try await withScaleCluster { cluster in
             let accounts = Accounts(store: cluster.store, hasher: PasswordHasher(parameters: .testing), now: Date.init)
             let user = try await accounts.signUp(
-                email: SignInFixture.email, password: SignInFixture.password, name: "Ada")
+                email: SignInFixture.email, password: SignInFixture.password, name: "Ada", origin: RequestOrigin())
             let (nodeA, nodeB) = (cluster.nodePorts[0], cluster.nodePorts[1])
 
             let started = try await liveFlowStart(port: nodeA, scope: "openid")

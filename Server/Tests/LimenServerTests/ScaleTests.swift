@@ -21,7 +21,7 @@ struct ScaleTests {
             let accounts = Accounts(
                 store: cluster.store, hasher: PasswordHasher(parameters: .testing), now: Date.init)
             let user = try await accounts.signUp(
-                email: SignInFixture.email, password: SignInFixture.password, name: "Ada")
+                email: SignInFixture.email, password: SignInFixture.password, name: "Ada", origin: RequestOrigin())
             let (nodeA, nodeB) = (cluster.nodePorts[0], cluster.nodePorts[1])
 
             // The hosted pages on node A: the sign-in form, then the redirect to the client with a code.
@@ -109,7 +109,8 @@ struct ScaleTests {
     func signInAcrossNodes() async throws {
         try await withScaleCluster { cluster in
             let accounts = Accounts(store: cluster.store, hasher: PasswordHasher(parameters: .testing), now: Date.init)
-            _ = try await accounts.signUp(email: SignInFixture.email, password: SignInFixture.password, name: "Ada")
+            _ = try await accounts.signUp(
+                email: SignInFixture.email, password: SignInFixture.password, name: "Ada", origin: RequestOrigin())
             var browser = Browser()
             let form = try await browser.send(SignInFixture.authorizeURI()) {
                 try await livePage(port: cluster.proxyPort, $0, method: $1, headers: $2, body: $3)

@@ -28,8 +28,10 @@ private final class StaleSecondFactorStore: SecondFactorStore {
         return try await base.secondFactor(userID: userID)
     }
 
-    func insertSecondFactor(_ record: SecondFactorRecord) async throws(StorageError) -> Bool {
-        try await base.insertSecondFactor(record)
+    func insertSecondFactor(_ record: SecondFactorRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
+    {
+        try await base.insertSecondFactor(record, recording: events)
     }
 
     func recordTOTPStep(userID: String, step: Int64) async throws(StorageError) -> Bool {
@@ -40,8 +42,10 @@ private final class StaleSecondFactorStore: SecondFactorStore {
         try await base.replaceRecoveryCodes(userID: userID, old: old, new: new)
     }
 
-    func deleteSecondFactor(userID: String) async throws(StorageError) -> Bool {
-        try await base.deleteSecondFactor(userID: userID)
+    func deleteSecondFactor(userID: String, recording events: [SecurityEventRecord]) async throws(StorageError)
+        -> Bool
+    {
+        try await base.deleteSecondFactor(userID: userID, recording: events)
     }
 }
 
@@ -72,12 +76,13 @@ struct SecondFactorRaceTests {
                 inFlight: InFlightLimit(maximum: 100), clock: TestClock(), now: { clock.now })
             let stale = StaleSecondFactorStore(store)
             let factors = SecondFactors(
-                store: stale, throttle: throttle, keys: keys, serviceName: { "Limen" }, now: { clock.now })
+                store: stale, throttle: throttle, keys: keys, serviceName: { "Limen" }, now: { clock.now },
+                events: SecurityEventRecorder(now: { clock.now }))
             let enrolment = try factors.newEnrolment(for: Self.user)
             let secret = try #require(factors.setup(of: enrolment, for: Self.user)?.secret)
             let totp = try TOTP(secret: try Base32.decode(secret))
             let codes = try await factors.enable(
-                enrolment, for: Self.user, code: totp.code(at: clock.now), from: Self.address
+                enrolment, for: Self.user, code: totp.code(at: clock.now), from: RequestOrigin(ip: Self.address)
             ).get()
             clock.advance(by: 30)
             try await body(

@@ -168,7 +168,7 @@ struct SignInLimitsTests {
         let app = Application(router: LimenServerApplication.router(composition: provider))
         do {
             _ = try await provider.accounts.signUp(
-                email: SignInFixture.email, password: SignInFixture.password, name: "Ada")
+                email: SignInFixture.email, password: SignInFixture.password, name: "Ada", origin: RequestOrigin())
             try await app.test(.live) { client in
                 let forwardedFor = try #require(HTTPField.Name("X-Forwarded-For"))
                 /// Signs in through a fresh form, as a browser behind the proxy at `address` would.

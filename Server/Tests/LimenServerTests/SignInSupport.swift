@@ -106,7 +106,7 @@ func withSignIn(
             )
         )
         let user = try await provider.accounts.signUp(
-            email: SignInFixture.email, password: SignInFixture.password, name: "Ada")
+            email: SignInFixture.email, password: SignInFixture.password, name: "Ada", origin: RequestOrigin())
         let app = Application(router: LimenServerApplication.router(composition: provider), logger: logger)
         try await app.test(.router) { client in
             try await body(SignInFixture(provider: provider, clock: clock, user: user, client: client))

@@ -29,7 +29,8 @@ struct ThirdPartyClientTests {
     func codeFlow(clientID: String, alg: String) async throws {
         try await withLiveServer { provider, issuer in
             let password = "correct horse battery"
-            let user = try await provider.accounts.signUp(email: "ada@example.com", password: password, name: "Ada")
+            let user = try await provider.accounts.signUp(
+                email: "ada@example.com", password: password, name: "Ada", origin: RequestOrigin())
             let redirectURI = "http://127.0.0.1:9/callback"
             var secret: String?
             if clientID == "rp" {

@@ -58,11 +58,14 @@ struct TokenFixture: Sendable {
     let provider: ServerComposition
     let clock: TestNow
     let client: any TestClientProtocol
+    /// Headers every ``post(_:_:headers:body:)`` and ``get(_:headers:)`` sends too (a `User-Agent`, say).
+    var headers: HTTPFields = [:]
 
     /// Runs `body` against a fresh provider whose data is kept by `backend`, configured by `configure`, its requests
-    /// logging through `logger` when given.
+    /// logging through `logger` when given, served by `setup` (`.live`: over a socket, so requests have a peer).
     static func run(
         on backend: TokenBackend = .sqlite,
+        setup: TestingSetup = .router,
         logger: Logger? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (TokenFixture) async throws -> Void
@@ -96,7 +99,7 @@ struct TokenFixture: Sendable {
                 redirectURIs: [webRedirect], grantTypes: [.authorizationCode], createdAt: now))
         let app = Application(router: LimenServerApplication.router(composition: provider), logger: logger)
         do {
-            try await app.test(.router) { client in
+            try await app.test(setup) { client in
                 try await body(TokenFixture(provider: provider, clock: clock, client: client))
             }
         } catch {
@@ -135,7 +138,7 @@ struct TokenFixture: Sendable {
         headers: HTTPFields = [:],
         body: String? = nil
     ) async throws -> RecordedResponse {
-        var headers = headers
+        var headers = self.headers.merging(headers)
         if headers[.contentType] == nil { headers[.contentType] = "application/x-www-form-urlencoded" }
         return try await client.execute(
             uri: path, method: .post, headers: headers,
@@ -148,7 +151,7 @@ struct TokenFixture: Sendable {
 
     /// `GET path` with headers.
     func get(_ path: String, headers: HTTPFields = [:]) async throws -> RecordedResponse {
-        try await client.execute(uri: path, method: .get, headers: headers) { response in
+        try await client.execute(uri: path, method: .get, headers: self.headers.merging(headers)) { response in
             RecordedResponse(
                 status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
         }
@@ -238,5 +241,14 @@ struct RouterTransport: HTTPTransport {
         } catch {
             throw NetworkError.connectionLost("\(error)")
         }
+    }
+}
+
+extension HTTPFields {
+    /// These fields with `other`'s, `other`'s value winning for a name both have.
+    func merging(_ other: HTTPFields) -> HTTPFields {
+        var merged = self
+        for field in other { merged[field.name] = field.value }
+        return merged
     }
 }

@@ -114,7 +114,8 @@ struct UpstreamSignInTests {
     func linkByVerifiedEmail(enabled: Bool) async throws {
         try await UpstreamFixture.with(linkByVerifiedEmail: enabled) { upstream in
             let owner = try await upstream.fixture.provider.accounts.signUp(
-                email: "owner@example.com", password: "a long passphrase", name: nil, emailVerified: true)
+                email: "owner@example.com", password: "a long passphrase", name: nil, emailVerified: true,
+                origin: RequestOrigin())
             upstream.standIn.upstream.next { ($0.email, $0.emailVerified) = ("owner@example.com", true) }
             var browser = Browser()
             let subject = try #require(try await upstream.signIn(&browser).subject)
@@ -131,7 +132,8 @@ struct UpstreamSignInTests {
         try await UpstreamFixture.with(linkByVerifiedEmail: true) { upstream in
             let fixture = upstream.fixture
             let owner = try await fixture.provider.accounts.signUp(
-                email: "owner@example.com", password: "a long passphrase", name: nil, emailVerified: true)
+                email: "owner@example.com", password: "a long passphrase", name: nil, emailVerified: true,
+                origin: RequestOrigin())
             let totp = try await fixture.provider.enableTOTP(for: owner, at: fixture.clock.now)
             upstream.standIn.upstream.next { ($0.email, $0.emailVerified) = ("owner@example.com", true) }
             var browser = Browser()
@@ -163,7 +165,8 @@ struct UpstreamSignInTests {
             #expect(refused == nil && page.status == .forbidden)
             #expect(try await store.user(identityKind: upstream.kind, subject: "upstream-user-1") == nil)
             let owner = try await upstream.fixture.provider.accounts.signUp(
-                email: "owner@example.com", password: "a long passphrase", name: nil, emailVerified: true)
+                email: "owner@example.com", password: "a long passphrase", name: nil, emailVerified: true,
+                origin: RequestOrigin())
             upstream.standIn.upstream.next { ($0.email, $0.emailVerified) = ("owner@example.com", true) }
             var again = Browser()
             #expect(try await upstream.signIn(&again).subject == owner.id)
@@ -174,7 +177,8 @@ struct UpstreamSignInTests {
     func unverifiedAddress() async throws {
         try await UpstreamFixture.with(linkByVerifiedEmail: true) { upstream in
             let owner = try await upstream.fixture.provider.accounts.signUp(
-                email: "owner@example.com", password: "a long passphrase", name: nil, emailVerified: true)
+                email: "owner@example.com", password: "a long passphrase", name: nil, emailVerified: true,
+                origin: RequestOrigin())
             upstream.standIn.upstream.next { ($0.email, $0.emailVerified) = ("owner@example.com", false) }
             var browser = Browser()
             let subject = try await upstream.signIn(&browser).subject

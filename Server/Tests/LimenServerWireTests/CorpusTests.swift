@@ -27,6 +27,7 @@ struct CorpusTests {
         Harness(name: "FormBody") { try FormBodyCheck.check($0) },
         Harness(name: "AdminJSON") { try AdminJSONCheck.check($0) },
         Harness(name: "PhoneNumber") { try PhoneNumberCheck.check($0) },
+        Harness(name: "EventCursor") { try EventCursorCheck.check($0) },
         Harness(name: "CBOR") { try CBORCheck.check($0) },
         Harness(name: "DPoPTargetURI") { try DPoPTargetURICheck.check($0) },
         Harness(name: "WebAuthnResponse") { try WebAuthnResponseCheck.check($0) },

@@ -17,11 +17,11 @@ enum AccountDeletion {
         case refused(message: String, status: HTTPResponse.Status, retryAfter: Int?)
     }
 
-    /// Whether `password`, sent from `clientAddress`, confirms the deletion of `user`'s account.
+    /// Whether `password`, sent from `origin`, confirms the deletion of `user`'s account.
     static func confirm(
         _ user: UserRecord,
         password: String?,
-        from clientAddress: String,
+        from origin: RequestOrigin,
         signIn: PasswordSignIn
     ) async throws(StorageError) -> Decision {
         guard let password else {
@@ -30,7 +30,7 @@ enum AccountDeletion {
         }
         guard let email = user.email else { return refusal(.invalidCredentials) }
         do throws(AccountError) {
-            let confirmed = try await signIn.signIn(email: email, password: password, from: clientAddress)
+            let confirmed = try await signIn.signIn(email: email, password: password, from: origin)
             return confirmed.id == user.id ? .confirmed : refusal(.invalidCredentials)
         } catch {
             if case .storage(let storage) = error { throw storage }

@@ -28,8 +28,8 @@ enum AccountRoutes {
             }
         }
         router.post("/account") { request, context in
-            let clientAddress = responder.trustedProxies.clientAddress(
-                of: request, peer: context.remoteAddress)
+            let origin = RequestOrigin(
+                request, context: context, peer: context.remoteAddress, proxies: responder.trustedProxies)
             return await responder.form(for: request) { browser, form throws(StorageError) in
                 guard let (user, session, csrf) = try await signedIn(browser, responder: responder) else {
                     return Pages.accountSignedOut()
@@ -40,7 +40,7 @@ enum AccountRoutes {
                 }
                 if let intent = form["intent"], AccountSecurityForms.intents.contains(intent) {
                     let outcome = try await security.answer(
-                        intent, form: form, user: user, session: session, clientAddress: clientAddress)
+                        intent, form: form, user: user, session: session, origin: origin)
                     // A sign-in too old for a change: sign in again, then back here to make it again.
                     if outcome.needsSignIn { return Responses.redirect(to: AccountReauthentication.fromAccountPage) }
                     let section = try await security.section(for: user, session: session, outcome: outcome)
@@ -53,11 +53,11 @@ enum AccountRoutes {
                 let section = try await security.section(for: user, session: session)
                 if form["intent"] == "sign_out_everywhere" {
                     try await responder.store.deleteEverySession(subject: user.id)
-                    return try await responder.signOut(browser, answering: Pages.signedOutEverywhere())
+                    return try await responder.signOut(browser, answering: Pages.signedOutEverywhere(), origin: origin)
                 }
                 if form["intent"] == AccountDeletion.intent {
                     let decision = try await AccountDeletion.confirm(
-                        user, password: form["password"], from: clientAddress,
+                        user, password: form["password"], from: origin,
                         signIn: responder.passwordSignIn)
                     if case .refused(let message, let status, let retryAfter) = decision {
                         var refused = await page(
@@ -67,10 +67,10 @@ enum AccountRoutes {
                         return refused
                     }
                     _ = try await responder.accountRemoval.deleteAccount(
-                        userID: user.id, logger: context.logger)
+                        userID: user.id, logger: context.logger, origin: origin)
                     context.logger.notice(
                         "A user deleted their account on the account page", metadata: ["sub": "\(user.id)"])
-                    return try await responder.signOut(browser, answering: Pages.accountDeleted())
+                    return try await responder.signOut(browser, answering: Pages.accountDeleted(), origin: origin)
                 }
                 do throws(ProfileError) {
                     _ = try await profiles.write(

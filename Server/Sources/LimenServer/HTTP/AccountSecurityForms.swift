@@ -63,16 +63,17 @@ struct AccountSecurityForms: Sendable {
             outcome: outcome)
     }
 
-    /// The answer to a form with one of ``intents`` from `user` signed in with `session`, sent from `clientAddress`.
+    /// The answer to a form with one of ``intents`` from `user` signed in with `session`, sent from `origin`.
     func answer(
-        _ intent: String, form: FormFields, user: UserRecord, session: BrowserSessionRecord, clientAddress: String
+        _ intent: String, form: FormFields, user: UserRecord, session: BrowserSessionRecord, origin: RequestOrigin
     ) async throws(StorageError) -> AccountSecurityOutcome {
         guard case .success = gate.authorize(session: session, user: user) else { return .signInAgain }
         switch intent {
-        case Self.renamePasskey, Self.deletePasskey: return try await changePasskey(intent, form: form, user: user)
-        case Self.addPasskey: return try await addPasskey(form, user: user, session: session)
-        case Self.setUpTOTP, Self.enableTOTP: return try await enrol(form, user: user, clientAddress: clientAddress)
-        default: return try await confirmed(intent, form: form, user: user, clientAddress: clientAddress)
+        case Self.renamePasskey, Self.deletePasskey:
+            return try await changePasskey(intent, form: form, user: user, origin: origin)
+        case Self.addPasskey: return try await addPasskey(form, user: user, session: session, origin: origin)
+        case Self.setUpTOTP, Self.enableTOTP: return try await enrol(form, user: user, origin: origin)
+        default: return try await confirmed(intent, form: form, user: user, origin: origin)
         }
     }
 
@@ -80,11 +81,11 @@ struct AccountSecurityForms: Sendable {
 
     /// Renames or deletes the passkey `id` of the form, if it is `user`'s.
     private func changePasskey(
-        _ intent: String, form: FormFields, user: UserRecord
+        _ intent: String, form: FormFields, user: UserRecord, origin: RequestOrigin
     ) async throws(StorageError) -> AccountSecurityOutcome {
         guard let id = form["id"].flatMap(Base64URL.decode) else { return Self.noSuchPasskey }
         if intent == Self.deletePasskey {
-            guard try await passkeys.store.deletePasskeyCredential(id: id, userID: user.id) else {
+            guard try await passkeys.remove(id: id, userID: user.id, origin: origin) else {
                 return Self.noSuchPasskey
             }
             return .done("The passkey is removed.")
@@ -104,7 +105,7 @@ struct AccountSecurityForms: Sendable {
     /// Stores the passkey the browser created (`passkey`, its `RegistrationResponseJSON`) against the page's sealed
     /// challenge (`challenge`) of this session.
     private func addPasskey(
-        _ form: FormFields, user: UserRecord, session: BrowserSessionRecord
+        _ form: FormFields, user: UserRecord, session: BrowserSessionRecord, origin: RequestOrigin
     ) async throws(StorageError) -> AccountSecurityOutcome {
         guard let text = form["passkey"], let response = (try? JSONValue(parsing: Array(text.utf8)))?.objectValue
         else {
@@ -122,7 +123,7 @@ struct AccountSecurityForms: Sendable {
         }
         let name = form["name"].map { String($0.prefix(PasskeyCeremonies.maximumNameLength)) } ?? ""
         switch try await passkeys.register(
-            response, challenge: challenge, user: user, name: name.isEmpty ? "Passkey" : name)
+            response, challenge: challenge, user: user, name: name.isEmpty ? "Passkey" : name, origin: origin)
         {
         case .success: return .done("The passkey is saved: next time, sign in with it.")
         case .failure(let refusal): return .refused(refusal.message, status: .badRequest)
@@ -134,7 +135,7 @@ struct AccountSecurityForms: Sendable {
     /// Shows a new secret to add to an authenticator app (`set_up_totp`), or turns two-step sign-in on with the
     /// form's `enrolment` (the sealed secret the page showed) once `code` is a current code of it (`enable_totp`).
     private func enrol(
-        _ form: FormFields, user: UserRecord, clientAddress: String
+        _ form: FormFields, user: UserRecord, origin: RequestOrigin
     ) async throws(StorageError) -> AccountSecurityOutcome {
         guard try await factors.store.secondFactor(userID: user.id) == nil else { return Self.alreadyOn }
         guard let sealed = form["enrolment"].flatMap(Base64URL.decode) else {
@@ -144,7 +145,7 @@ struct AccountSecurityForms: Sendable {
             return setup(enrolment, user: user, outcome: .init())
         }
         let enrolment = TOTPEnrolment(sealedSecret: sealed)
-        switch try await factors.enable(enrolment, for: user, code: form["code"] ?? "", from: clientAddress) {
+        switch try await factors.enable(enrolment, for: user, code: form["code"] ?? "", from: origin) {
         case .success(let codes):
             try await notifier.notify(.twoStepSignIn(enabled: true), to: user)
             var outcome = AccountSecurityOutcome.done("Two-step sign-in is on.")
@@ -169,19 +170,19 @@ struct AccountSecurityForms: Sendable {
 
     /// Turns two-step sign-in off or replaces the recovery codes, once `code` is a fresh second factor of `user`.
     private func confirmed(
-        _ intent: String, form: FormFields, user: UserRecord, clientAddress: String
+        _ intent: String, form: FormFields, user: UserRecord, origin: RequestOrigin
     ) async throws(StorageError) -> AccountSecurityOutcome {
         guard let code = form["code"], !code.isEmpty else {
             return .refused(
                 "Type a code of your authenticator app or one of your recovery codes.", status: .badRequest)
         }
-        switch try await factors.confirm(code, for: user, from: clientAddress) {
+        switch try await factors.confirm(code, for: user, from: origin.address) {
         case .failure(.wrongState): return Self.off
         case .failure(let refusal): return Self.refused(refusal)
         case .success: break
         }
         if intent == Self.disableTOTP {
-            guard try await factors.disable(userID: user.id) else { return Self.off }
+            guard try await factors.disable(userID: user.id, origin: origin) else { return Self.off }
             try await notifier.notify(.twoStepSignIn(enabled: false), to: user)
             return .done("Two-step sign-in is off.")
         }

@@ -37,7 +37,9 @@ enum AppleSignInKitRoutes {
     /// The path Apple posts its server-to-server notifications to.
     static let notificationsPath = "/auth/apple/notifications"
 
-    static func add(to router: Router<some RequestContext>, service: TokenService, apple: AppleIdentityVerifier) {
+    static func add(
+        to router: Router<some RemoteAddressRequestContext>, service: TokenService, apple: AppleIdentityVerifier
+    ) {
         let client = AppleSignIn.client(now: service.now())
         router.post(nativeRoute) { request, context in
             let body = try await AppleSignInKitBody.nativeSignIn(from: request)
@@ -68,7 +70,8 @@ enum AppleSignInKitRoutes {
             }
             let tokens = try await serverErrors {
                 try await service.tokenIssuer.issueNewGrant(
-                    user: user, client: client, scope: scope, authTime: identity.external.authTime)
+                    user: user, client: client, scope: scope, authTime: identity.external.authTime, method: .apple,
+                    events: service.events, origin: service.origin(of: request, context: context))
             }
             context.logger.info(
                 "Signed in with Apple",
@@ -88,7 +91,9 @@ enum AppleSignInKitRoutes {
             do {
                 let form = try FormFields.parse(FormEncoding.encode([("refresh_token", refreshToken)]))
                 oauth = try await service.refreshGrant.refresh(
-                    TokenRequest(form: form, client: client, logger: context.logger))
+                    TokenRequest(
+                        form: form, client: client, logger: context.logger,
+                        origin: service.origin(of: request, context: context)))
             } catch TokenEndpointError.serverError {
                 throw AppleSignInKitError.serverError
             } catch is TokenEndpointError {

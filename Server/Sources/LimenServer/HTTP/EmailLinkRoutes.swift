@@ -28,8 +28,8 @@ enum EmailLinkRoutes {
             }
         }
         router.post(submitRoute) { request, context in
-            let clientAddress = responder.trustedProxies.clientAddress(
-                of: request, peer: context.remoteAddress)
+            let origin = RequestOrigin(
+                request, context: context, peer: context.remoteAddress, proxies: responder.trustedProxies)
             return await responder.form(for: request) { browser, form throws(StorageError) in
                 guard browser.acceptsCSRFToken(form[CSRFToken.fieldName], for: CSRFToken.emailLinkPurpose) else {
                     return Pages.forbidden()
@@ -45,7 +45,7 @@ enum EmailLinkRoutes {
                     return Pages.emailLinkElsewhere(code: shown(code, length: responder.emailCodeLength))
                 case .here(let step):
                     return try await proceed(
-                        step, code: code, browser: browser, clientAddress: clientAddress, responder: responder)
+                        step, code: code, browser: browser, origin: origin, responder: responder)
                 }
             }
         }
@@ -57,7 +57,7 @@ enum EmailLinkRoutes {
         _ step: EmailLinkTarget.Step,
         code: String,
         browser: BrowserState,
-        clientAddress: String,
+        origin: RequestOrigin,
         responder: SignInResponder
     ) async throws(StorageError) -> Response {
         guard responder.signUpEnabled || !step.flow.createsAccounts else {
@@ -71,7 +71,7 @@ enum EmailLinkRoutes {
         }
         return try await FlowPageRoutes.run(
             FlowSubmission(node: step.node.id, action: step.button, values: values), on: step.interaction,
-            flow: step.flow, pending: step.pending, browser: browser, clientAddress: clientAddress,
+            flow: step.flow, pending: step.pending, browser: browser, origin: origin,
             responder: responder)
     }
 

@@ -12,15 +12,19 @@ enum EndSessionRoutes {
     /// The field the confirmation form adds, marking a POST as the user's answer (which must carry the CSRF token).
     static let confirmationField = "confirmed"
 
-    static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
-        router.get("/end_session") { request, _ in
-            await responder.query(for: request) { browser, query throws(StorageError) in
-                try await respond(to: query, browser: browser, responder: responder)
+    static func add(to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder) {
+        router.get("/end_session") { request, context in
+            let origin = RequestOrigin(
+                request, context: context, peer: context.remoteAddress, proxies: responder.trustedProxies)
+            return await responder.query(for: request) { browser, query throws(StorageError) in
+                try await respond(to: query, browser: browser, responder: responder, origin: origin)
             }
         }
-        router.post("/end_session") { request, _ in
-            await responder.form(for: request) { browser, form throws(StorageError) in
-                try await respond(to: form, browser: browser, responder: responder)
+        router.post("/end_session") { request, context in
+            let origin = RequestOrigin(
+                request, context: context, peer: context.remoteAddress, proxies: responder.trustedProxies)
+            return await responder.form(for: request) { browser, form throws(StorageError) in
+                try await respond(to: form, browser: browser, responder: responder, origin: origin)
             }
         }
     }
@@ -28,7 +32,8 @@ enum EndSessionRoutes {
     private static func respond(
         to fields: FormFields,
         browser: BrowserState,
-        responder: SignInResponder
+        responder: SignInResponder,
+        origin: RequestOrigin
     ) async throws(StorageError) -> Response {
         let request: EndSessionCheck
         switch try await EndSessionCheck.check(
@@ -59,6 +64,6 @@ enum EndSessionRoutes {
         }
         let answer = request.redirect.map(Responses.redirect(to:)) ?? Pages.signedOut(uiLocales: request.uiLocales)
         guard browser.sessionCookie != nil else { return answer }
-        return try await responder.signOut(browser, answering: answer)
+        return try await responder.signOut(browser, answering: answer, origin: origin)
     }
 }

@@ -22,7 +22,7 @@ import Logging
 ///
 /// Both answer `404` for a provider that is not configured.
 enum FederationRoutes {
-    static func add(to router: Router<some RequestContext>, responder: SignInResponder) {
+    static func add(to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder) {
         router.post("/federation/:provider/start") { request, context in
             let client = responder.upstreamProviders[
                 try context.parameters.path(UpstreamProviderID.self).rawValue]
@@ -45,9 +45,11 @@ enum FederationRoutes {
                 try context.parameters.path(UpstreamProviderID.self).rawValue]
             return await responder.query(for: request) { browser, query throws(StorageError) in
                 guard let client else { return Pages.pageNotFound() }
+                let origin = RequestOrigin(
+                    request, context: context, peer: context.remoteAddress, proxies: responder.trustedProxies)
                 return try await callback(
                     client, query: query, rawQuery: request.uri.query ?? "", browser: browser, responder: responder,
-                    logger: context.logger)
+                    origin: origin, logger: context.logger)
             }
         }
     }
@@ -58,6 +60,7 @@ enum FederationRoutes {
         rawQuery: String,
         browser: BrowserState,
         responder: SignInResponder,
+        origin: RequestOrigin,
         logger: Logger
     ) async throws(StorageError) -> Response {
         guard let state = query["state"], let stored = try await responder.upstream.attempt(client, state: state),
@@ -106,7 +109,7 @@ enum FederationRoutes {
                 var context = FlowContext(subject: user.id)
                 context.replacedGuest = guest
                 try await AccountLinking(services: responder.engine.services).replaceGuest(
-                    in: context, request: FlowRequest(hostedPageFor: pending, guest: guest))
+                    in: context, request: FlowRequest(hostedPageFor: pending, guest: guest), origin: origin)
             }
         } else {
             // Only administrators make accounts: an identity that leads to nobody (nor upgrades a guest) is refused.
@@ -115,7 +118,8 @@ enum FederationRoutes {
         }
         // The page answering is two levels below the issuer's root.
         return try await responder.signIn(
-            subject: user.id, methods: AuthenticationMethods([.federated]), pending: pending, browser: browser,
-            root: "../../")
+            subject: user.id, methods: AuthenticationMethods([.federated]),
+            method: .oidc(issuer: client.provider.issuer), pending: pending, browser: browser, root: "../../",
+            origin: origin)
     }
 }

@@ -52,12 +52,12 @@ enum FlowPageRoutes {
                 }
             }
             router.post(RouterPath(path)) { request, context in
-                let clientAddress = responder.trustedProxies.clientAddress(
-                    of: request, peer: context.remoteAddress)
+                let origin = RequestOrigin(
+                    request, context: context, peer: context.remoteAddress, proxies: responder.trustedProxies)
                 return await responder.form(for: request, allowingRepeats: true) { browser, form throws(StorageError) in
                     try await submit(
                         form, flow: path == "login" ? form["flow"] ?? flow : flow, browser: browser,
-                        clientAddress: clientAddress, responder: responder, logger: context.logger)
+                        origin: origin, responder: responder, logger: context.logger)
                 }
             }
         }
@@ -69,7 +69,7 @@ enum FlowPageRoutes {
         _ form: FormFields,
         flow name: String,
         browser: BrowserState,
-        clientAddress: String,
+        origin: RequestOrigin,
         responder: SignInResponder,
         logger: Logger
     ) async throws(StorageError) -> Response {
@@ -95,7 +95,7 @@ enum FlowPageRoutes {
         let values = FlowPageForm.values(of: form, for: flow.node(node) ?? current)
         return try await run(
             FlowSubmission(node: node, action: action, values: values), on: interaction, flow: flow,
-            pending: pending, browser: browser, clientAddress: clientAddress, responder: responder)
+            pending: pending, browser: browser, origin: origin, responder: responder)
     }
 
     /// Runs `submission` on `interaction`, the hosted pages' interaction of `pending` in `flow`, and answers as a page
@@ -108,18 +108,20 @@ enum FlowPageRoutes {
         flow: FlowDefinition,
         pending: PendingAuthorization,
         browser: BrowserState,
-        clientAddress: String,
+        origin: RequestOrigin,
         responder: SignInResponder
     ) async throws(StorageError) -> Response {
         let engine = responder.engine
         let renderer = responder.flowRenderer(pending: pending, browser: browser)
-        switch try await engine.advance(interaction, submission: submission, clientAddress: clientAddress) {
+        switch try await engine.advance(interaction, submission: submission, origin: origin) {
         case .answer(let answer):
             let typedHere = submission.node == interaction.record.node
             return renderer.render(
                 answer, entered: submission.values.filter { typedHere && !isSecret($0.key, in: flow) })
         case .completed(let interaction, let context):
-            guard let subject = context.subject, try await engine.finishPage(interaction, context: context) else {
+            guard let subject = context.subject,
+                try await engine.finishPage(interaction, context: context, origin: origin)
+            else {
                 return Pages.requestGone(uiLocales: pending.record.uiLocales)
             }
             if pending.isReauthentication {

@@ -33,8 +33,7 @@ enum FlowRoutes {
     ) {
         router.post(startRoute) { request, context in
             let flow = try context.parameters.path(FlowName.self).rawValue
-            let clientAddress = proxies.clientAddress(
-                of: request, peer: context.remoteAddress)
+            let origin = RequestOrigin(request, context: context, peer: context.remoteAddress, proxies: proxies)
             return await answer { () throws(StorageError) in
                 switch await startParameters(of: request) {
                 case .success(let parameters):
@@ -49,24 +48,23 @@ enum FlowRoutes {
                         case .failure(let refusal): return refusal.flowAnswer
                         }
                     }
-                    if parameters["action"] != nil, let wait = signInLimiter?.admit(clientAddress, at: now()) {
+                    if parameters["action"] != nil, let wait = signInLimiter?.admit(origin.address, at: now()) {
                         return tooManyRequests(wait: wait)
                     }
                     return try await engine.logging(to: context.logger).start(
-                        flow: flow, parameters: parameters, signedIn: signedIn, clientAddress: clientAddress)
+                        flow: flow, parameters: parameters, signedIn: signedIn, origin: origin)
                 case .failure(let failure): return failure
                 }
             }
         }
         router.post(continuationRoute) { request, context in
             let id = try context.parameters.path(InteractionID.self).rawValue
-            let clientAddress = proxies.clientAddress(
-                of: request, peer: context.remoteAddress)
+            let origin = RequestOrigin(request, context: context, peer: context.remoteAddress, proxies: proxies)
             return await answer { () throws(StorageError) in
                 switch await submission(of: request) {
                 case .success(let submission):
                     try await engine.logging(to: context.logger).proceed(
-                        interaction: id, submission: submission, clientAddress: clientAddress)
+                        interaction: id, submission: submission, origin: origin)
                 case .failure(let failure): failure
                 }
             }

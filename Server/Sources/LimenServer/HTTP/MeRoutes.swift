@@ -16,11 +16,12 @@ import Logging
 /// confidential client also sends its `client_secret` as a form body).
 enum MeRoutes {
     static func add(
-        to router: Router<some RequestContext>,
+        to router: Router<some RemoteAddressRequestContext>,
         service: TokenService,
         gate: AccountChangeGate,
         unlinker: IdentityUnlinker,
-        removal: AccountRemoval
+        removal: AccountRemoval,
+        proxies: TrustedProxies
     ) {
         router.get("/v1/me/identities") { request, _ in
             try await storageErrors { () throws(StorageError) in
@@ -37,8 +38,9 @@ enum MeRoutes {
         }
         router.delete("/v1/me/identities/:kind") { request, context in
             let kind = try context.parameters.path(IdentityKind.self).rawValue
+            let origin = RequestOrigin(request, context: context, peer: context.remoteAddress, proxies: proxies)
             return try await changing(request, gate: gate) { permit throws(StorageError) in
-                switch try await unlinker.unlink(kind: kind, from: permit.user) {
+                switch try await unlinker.unlink(kind: kind, from: permit.user, origin: origin) {
                 case .unlinked(let removed):
                     context.logger.notice("A user unlinked an identity", metadata: ["kind": "\(kind)"])
                     return Responses.json(.object(["removed": .array(removed.map(JSONValue.string))]), noStore: true)
@@ -54,7 +56,9 @@ enum MeRoutes {
         }
         router.delete("/v1/me") { request, context in
             try await changing(request, gate: gate) { permit throws(StorageError) in
-                try await removal.deleteAccount(userID: permit.user.id, logger: context.logger)
+                try await removal.deleteAccount(
+                    userID: permit.user.id, logger: context.logger,
+                    origin: RequestOrigin(request, context: context, peer: context.remoteAddress, proxies: proxies))
                 context.logger.notice("A user deleted their account")
                 return Response(status: .noContent, headers: [.cacheControl: "no-store"])
             }

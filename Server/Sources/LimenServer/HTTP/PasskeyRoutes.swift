@@ -16,7 +16,8 @@ enum PasskeyRoutes {
     static let maximumBodySize = 4 * 1024
 
     static func add(
-        to router: Router<some RequestContext>, store: any PasskeyStore, service: TokenService, gate: AccountChangeGate
+        to router: Router<some RemoteAddressRequestContext>, store: any PasskeyStore, service: TokenService,
+        gate: AccountChangeGate
     ) {
         router.get("/v1/me/passkeys") { request, _ in
             try await MeRoutes.storageErrors { () throws(StorageError) in
@@ -55,9 +56,12 @@ enum PasskeyRoutes {
         }
         router.delete("/v1/me/passkeys/:id") { request, context in
             let id = try context.parameters.path(PasskeyID.self)
+            let origin = service.origin(of: request, context: context)
             return try await MeRoutes.changing(request, gate: gate) { permit throws(StorageError) in
+                let removed = service.events.records(
+                    [SecurityEvent(.passkeyRemoved, user: permit.user.id)], from: origin)
                 guard let credential = id.credentialID,
-                    try await store.deletePasskeyCredential(id: credential, userID: permit.user.id)
+                    try await store.deletePasskeyCredential(id: credential, userID: permit.user.id, recording: removed)
                 else { return notFound }
                 context.logger.notice("A user removed a passkey")
                 return Response(status: .noContent, headers: [.cacheControl: "no-store"])

@@ -13,12 +13,15 @@ import LimenWire
 /// until it expires. A token issued to another client is refused with `unauthorized_client` (RFC 7009 §2.1); an
 /// unknown, expired or already revoked token is answered with 200 (§2.2).
 enum RevocationRoutes {
-    static func add<Context: RequestContext>(to router: some RouterMethods<Context>, service: TokenService) {
-        router.post("/revoke") { request, _ in
+    static func add<Context: RemoteAddressRequestContext>(
+        to router: some RouterMethods<Context>, service: TokenService
+    ) {
+        router.post("/revoke") { request, context in
             let form = try await FormFields.read(tokenRequest: request)
             let client = try await service.authenticator.authenticate(request, form: form)
             try await revoke(
-                try form.required("token"), hint: form["token_type_hint"], by: client, service: service)
+                try form.required("token"), hint: form["token_type_hint"], by: client, service: service,
+                origin: service.origin(of: request, context: context))
             var response = Response(status: .ok)
             response.headers[.cacheControl] = "no-store"
             return response
@@ -40,7 +43,8 @@ enum RevocationRoutes {
         _ token: String,
         hint: String?,
         by client: ClientRecord,
-        service: TokenService
+        service: TokenService,
+        origin: RequestOrigin
     ) async throws {
         let store = service.store
         let now = service.now()
@@ -52,7 +56,10 @@ enum RevocationRoutes {
                 }
                 guard let grant = try await store.grant(id: refreshToken.grantID) else { return }
                 try refuseUnlessOwned(by: client, clientID: grant.clientID)
-                try await store.revokeGrant(id: grant.id, at: now)
+                let revoked = SecurityEvent(
+                    .grantRevoked, user: grant.subject, client: grant.clientID, details: .ended(.revoked))
+                try await store.revokeGrant(
+                    id: grant.id, at: now, recording: service.events.records([revoked], from: origin))
                 return
             case .accessToken:
                 guard let claims = service.verifier.signedClaims(token, now: now) else { continue }

@@ -39,9 +39,10 @@ enum SecondFactorRoutes {
             }
         }
         router.delete("/v1/me/totp") { request, context in
-            try await confirmed(request, context, factors: factors, gate: gate, proxies: proxies) {
+            let origin = RequestOrigin(request, context: context, peer: context.remoteAddress, proxies: proxies)
+            return try await confirmed(request, context, factors: factors, gate: gate, proxies: proxies) {
                 user throws(StorageError) in
-                guard try await factors.disable(userID: user.id) else { return notEnabled }
+                guard try await factors.disable(userID: user.id, origin: origin) else { return notEnabled }
                 try await notifier.notify(.twoStepSignIn(enabled: false), to: user)
                 context.logger.notice("A user turned two-step sign-in off")
                 return Response(status: .noContent, headers: [.cacheControl: "no-store"])

@@ -125,18 +125,22 @@ struct SignInResponder: Sendable {
     }
 
     /// The sign-in of `subject`, whom `methods` authenticated outside the pages' flows (an upstream provider, or the
-    /// browser session a request asks more of): signed in at once when nothing more is needed, else the sign-in page
-    /// at the second step the user's two-step sign-in or the request's level needs, else the error back to the client.
+    /// browser session a request asks more of) by `method`: signed in at once when nothing more is needed (recorded as
+    /// `user.signed_in` from `origin`; nothing is recorded without one, when nobody authenticated now: a session's
+    /// step-up), else the sign-in page at the second step the user's two-step sign-in or the request's level needs,
+    /// else the error back to the client.
     func signIn(
         subject: String,
         methods: AuthenticationMethods,
+        method: SignInMethod?,
         pending: PendingAuthorization,
         browser: BrowserState,
-        root: String
+        root: String,
+        origin: RequestOrigin?
     ) async throws(StorageError) -> Response {
-        switch try await engine.pageSignIn(for: pending, subject: subject, methods: methods) {
+        switch try await engine.pageSignIn(for: pending, subject: subject, methods: methods, method: method) {
         case .completed(let interaction, let context):
-            guard try await engine.finishPage(interaction, context: context) else {
+            guard try await engine.finishPage(interaction, context: context, origin: origin) else {
                 return Pages.requestGone(uiLocales: pending.record.uiLocales)
             }
             return try await signedIn(
@@ -207,8 +211,10 @@ struct SignInResponder: Sendable {
             return try await flowPage(FlowCatalog.signInFlow, pending: pending, browser: browser)
         case .stepUp(let session):
             if !stored { try await store.insertPendingAuthorization(pending.record) }
+            // The session's sign-in was recorded when it happened: a step-up finishing at once records none.
             return try await signIn(
-                subject: session.subject, methods: session.methods, pending: pending, browser: browser, root: root)
+                subject: session.subject, methods: session.methods, method: nil, pending: pending, browser: browser,
+                root: root, origin: nil)
         case .consent(let subject):
             if !stored { try await store.insertPendingAuthorization(pending.record) }
             let csrf = browser.csrfToken(for: CSRFToken.consentPurpose(requestID: pending.id, subject: subject))
@@ -277,8 +283,11 @@ struct SignInResponder: Sendable {
 
     /// Ends the browser's session (its row deleted, its cookie cleared) and answers with `response`. Shared by
     /// `/logout` and `/end_session`.
-    func signOut(_ browser: BrowserState, answering response: Response) async throws(StorageError) -> Response {
-        try await sessions.end(cookieValue: browser.sessionCookie)
+    func signOut(_ browser: BrowserState, answering response: Response, origin: RequestOrigin)
+        async throws(StorageError) -> Response
+    {
+        try await sessions.signOut(
+            cookieValue: browser.sessionCookie, events: engine.services.accounts.events, origin: origin)
         var response = response
         response.setCookie(cookies.clearedSession())
         return response

@@ -9,7 +9,8 @@ import LimenWire
 /// device code and token exchange grants (the last only with trusted issuers configured). A request with a DPoP proof
 /// (RFC 9449 §5) gets tokens bound to the proof's key.
 enum TokenRoutes {
-    static func add<Context: RequestContext>(to router: some RouterMethods<Context>, service: TokenService) {
+    static func add<Context: RemoteAddressRequestContext>(to router: some RouterMethods<Context>, service: TokenService)
+    {
         router.post("/token") { request, context in
             let form = try await FormFields.read(tokenRequest: request)
             let client = try await service.authenticator.authenticate(request, form: form)
@@ -19,7 +20,7 @@ enum TokenRoutes {
             try requireGrantType(grantType, client: client)
             let tokenRequest = TokenRequest(
                 form: form, client: client, proofKey: try await proofKey(of: request, client: client, service: service),
-                logger: context.logger)
+                logger: context.logger, origin: service.origin(of: request, context: context))
             let body: JSONValue =
                 switch grantType {
                 case .authorizationCode: try await service.codeGrant.exchange(tokenRequest)

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import LimenOIDC
 import LimenServerCore
 import LimenServerStorage
@@ -45,6 +46,10 @@ struct TokenService: Sendable {
     let profileSchemas: AppSchemaCache
     /// Whether an external identity may make an account (``ServerConfiguration/signUpEnabled``).
     let signUpEnabled: Bool
+    /// Stamps the events of revocations and sign-outs.
+    let events: SecurityEventRecorder
+    /// The proxies whose forwarded client address is believed (a request's origin).
+    let proxies: TrustedProxies
 
     /// Wires the parts over `provider` with `lifetimes`.
     init(composition: ServerComposition, lifetimes: TokenLifetimes) {
@@ -61,12 +66,14 @@ struct TokenService: Sendable {
         self.accounts = accounts
         authenticator = ClientAuthenticator(store: composition.store, cache: composition.clientCache)
         codeGrant = AuthorizationCodeGrant(store: composition.store, issuer: issuer, now: composition.now)
-        refreshGrant = RefreshTokenGrant(store: composition.store, issuer: issuer, now: composition.now)
+        refreshGrant = RefreshTokenGrant(
+            store: composition.store, issuer: issuer, now: composition.now, events: composition.securityEvents)
         deviceGrant = DeviceCodeGrant(store: composition.store, issuer: issuer, now: composition.now)
         exchangeGrant = TokenExchangeGrant(
             issuer: issuer,
             verifier: composition.trustedIssuers,
-            accounts: accounts, store: composition.store, signUpEnabled: composition.configuration.signUpEnabled)
+            accounts: accounts, store: composition.store, signUpEnabled: composition.configuration.signUpEnabled,
+            events: composition.securityEvents)
         deviceFlow = DeviceFlow(store: composition.store, keys: composition.derivedKeys, now: composition.now)
         verifier = composition.accessTokenVerifier
         proofs = composition.dpopProofs
@@ -74,5 +81,12 @@ struct TokenService: Sendable {
         appleAccounts = composition.appleAccounts
         profileSchemas = composition.profileSchemas
         signUpEnabled = composition.configuration.signUpEnabled
+        events = composition.securityEvents
+        proxies = composition.configuration.trustedProxies
+    }
+
+    /// Where `request` came from, for the events it causes.
+    func origin(of request: Request, context: some RemoteAddressRequestContext) -> RequestOrigin {
+        RequestOrigin(request, context: context, peer: context.remoteAddress, proxies: proxies)
     }
 }

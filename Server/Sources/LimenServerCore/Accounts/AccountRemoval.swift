@@ -22,7 +22,7 @@ package struct AccountRemoval: Sendable {
     /// kept for it (``AppleAccounts/accountDeleting(userID:logger:)``, best effort); returns whether there was such a
     /// user. Its address is told (``AccountNotifier/notify(_:to:)``). Recorded from `origin`.
     @discardableResult
-    package func deleteAccount(userID: String, logger: Logger, origin: RequestOrigin = RequestOrigin())
+    package func deleteAccount(userID: String, logger: Logger, origin: RequestOrigin)
         async throws(StorageError) -> Bool
     {
         let user = try await store.user(id: userID)

@@ -21,7 +21,8 @@ public struct Accounts: Sendable {
     private let store: any UserStore & AdministrationStore
     private let hasher: PasswordHasher
     private let now: @Sendable () -> Date
-    private let events: SecurityEventRecorder
+    /// Stamps the events of changes (the flows' too).
+    package let events: SecurityEventRecorder
 
     /// Creates the service over a store; each change is recorded by `events` (by default, on and stamped by `now`).
     public init(
@@ -43,7 +44,7 @@ public struct Accounts: Sendable {
         name: String?,
         emailVerified: Bool = false,
         from clientAddress: String? = nil,
-        origin: RequestOrigin = RequestOrigin()
+        origin: RequestOrigin
     ) async throws(AccountError) -> UserRecord {
         let (email, name) = try Self.checked(email: email, password: password, name: name)
         let user = UserRecord(
@@ -84,7 +85,7 @@ public struct Accounts: Sendable {
 
     /// Creates an anonymous user: a new subject with no email, password or identity (``AuthLevel/guest``); recorded as
     /// `user.created` from `origin`.
-    public func createAnonymous(origin: RequestOrigin = RequestOrigin()) async throws(AccountError) -> UserRecord {
+    public func createAnonymous(origin: RequestOrigin) async throws(AccountError) -> UserRecord {
         let user = UserRecord(id: RandomToken.make(byteCount: 16), email: nil, createdAt: now())
         let records = events.records(
             [SecurityEvent(.userCreated, user: user.id, details: .signIn(method: .anonymous))], from: origin)
@@ -103,7 +104,7 @@ public struct Accounts: Sendable {
     /// token first); returns whether there was such a user. Recorded as `user.deleted` from `origin` (and
     /// `admin.user_deleted` when an actor made it).
     @discardableResult
-    public func delete(userID: String, origin: RequestOrigin = RequestOrigin()) async throws(StorageError) -> Bool {
+    public func delete(userID: String, origin: RequestOrigin) async throws(StorageError) -> Bool {
         let deleted = SecurityEvent(.userDeleted, user: userID)
         return try await store.deleteUser(
             id: userID, recording: events.records(origin.events(deleted, admin: .adminUserDeleted), from: origin))
@@ -118,7 +119,7 @@ public struct Accounts: Sendable {
         id: String,
         _ changes: AccountChanges,
         from clientAddress: String? = nil,
-        origin: RequestOrigin = RequestOrigin()
+        origin: RequestOrigin
     ) async throws(AccountError) -> UserRecord? {
         guard var user = try await storage({ () throws(StorageError) in try await store.user(id: id) }) else {
             return nil

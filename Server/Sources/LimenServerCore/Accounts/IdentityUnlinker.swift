@@ -20,22 +20,34 @@ package struct IdentityUnlinker: Sendable {
     /// Whether an identity of a kind can sign in with the configuration as it stands
     /// (``ServerConfiguration/signsIn(withIdentityKind:)``).
     package let signsIn: @Sendable (String) -> Bool
+    /// Stamps the `identity.unlinked` events.
+    package let events: SecurityEventRecorder
 
     /// Makes it of its parts.
-    package init(store: any IdentityStore, notifier: AccountNotifier, signsIn: @escaping @Sendable (String) -> Bool) {
+    package init(
+        store: any IdentityStore, notifier: AccountNotifier, signsIn: @escaping @Sendable (String) -> Bool,
+        events: SecurityEventRecorder
+    ) {
         self.store = store
         self.notifier = notifier
         self.signsIn = signsIn
+        self.events = events
     }
 
-    /// Unlinks `user`'s identity of `kind`, with the identities that go with it.
-    package func unlink(kind: String, from user: UserRecord) async throws(StorageError) -> Outcome {
+    /// Unlinks `user`'s identity of `kind`, with the identities that go with it; recorded as `identity.unlinked` from
+    /// `origin`, in the same unit.
+    package func unlink(kind: String, from user: UserRecord, origin: RequestOrigin) async throws(StorageError)
+        -> Outcome
+    {
         let before = Set(try await store.identities(userID: user.id).map(\.kind))
         let going = IdentityRecord.kinds(goingWith: kind)
         if before.contains(kind), !before.subtracting(going).contains(where: signsIn) {
             return .lastIdentity
         }
-        switch try await store.unlinkIdentity(kind: kind, userID: user.id) {
+        let unlinked = SecurityEvent(.identityUnlinked, user: user.id, details: .identity(kind))
+        switch try await store.unlinkIdentity(
+            kind: kind, userID: user.id, recording: events.records([unlinked], from: origin))
+        {
         case .unlinked:
             let removed = going.filter(before.contains)
             try await notifier.notify(.identityUnlinked(notifier.identityNames(removed)), to: user)

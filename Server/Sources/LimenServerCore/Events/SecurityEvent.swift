@@ -49,6 +49,9 @@ public struct RequestOrigin: Sendable, Equatable {
         self.actor = actor
     }
 
+    /// The client's address as the limits and lockouts key it: empty when unknown (the command line).
+    public var address: String { ip ?? "" }
+
     /// A change made by `limen-server` on the command line.
     public static let commandLine = RequestOrigin(actor: .commandLine)
 }

@@ -25,6 +25,21 @@ public struct SecurityEventDetails: Sendable, Equatable {
         SecurityEventDetails(["reason": reason.rawValue])
     }
 
+    /// Which identity was linked or unlinked: its kind (`email`, `phone`, `apple`, `oidc:<issuer>`), never its value.
+    public static func identity(_ kind: String) -> SecurityEventDetails {
+        SecurityEventDetails(["identity": kind])
+    }
+
+    /// Which second factor was enrolled or removed.
+    public static func secondFactor(_ factor: SecondFactorKind) -> SecurityEventDetails {
+        SecurityEventDetails(["factor": factor.rawValue])
+    }
+
+    /// Why a grant was revoked or a session ended.
+    public static func ended(_ reason: EndReason) -> SecurityEventDetails {
+        SecurityEventDetails(["reason": reason.rawValue])
+    }
+
     /// The new signing key of a rotation: its `kid` (published in the JWKS anyway) and algorithm.
     public static func rotatedKey(kid: String, algorithm: SigningAlgorithm) -> SecurityEventDetails {
         SecurityEventDetails(["kid": kid, "algorithm": algorithm.rawValue])
@@ -55,9 +70,27 @@ public struct SecurityEventDetails: Sendable, Equatable {
     }
 }
 
+/// A second factor, as `mfa.enrolled` and `mfa.removed` record it.
+public enum SecondFactorKind: String, Sendable, CaseIterable {
+    /// An authenticator app's codes (TOTP).
+    case totp
+    /// The recovery codes.
+    case recoveryCodes = "recovery_codes"
+}
+
+/// Why a grant was revoked or a session ended, as `grant.revoked` and `session.ended` record it.
+public enum EndReason: String, Sendable, CaseIterable {
+    /// The client asked (RFC 7009 revocation).
+    case revoked
+    /// The user signed out.
+    case loggedOut = "logged_out"
+    /// A spent refresh token came back: the whole grant is revoked.
+    case reuse
+}
+
 /// How a user signed in, as `user.signed_in` records it: `password`, `email_code`, `phone_code`, `passkey`, `apple`,
 /// `oidc:<issuer>`, `anonymous` or `token_exchange`.
-public struct SignInMethod: RawRepresentable, Hashable, Sendable {
+public struct SignInMethod: RawRepresentable, Hashable, Sendable, Codable {
     /// The stable string.
     public let rawValue: String
 
@@ -99,4 +132,10 @@ public enum SignInFailureReason: String, Sendable, CaseIterable {
     case wrongPassword = "wrong_password"
     /// No account has that email address.
     case unknownUser = "unknown_user"
+    /// A code sent by email or SMS was wrong, used, expired or never sent.
+    case wrongCode = "wrong_code"
+    /// A passkey's assertion did not verify (unknown credential, bad signature, wrong challenge or origin).
+    case passkeyFailed = "passkey_failed"
+    /// The second step of a two-step sign-in was wrong (an authenticator code or a recovery code).
+    case wrongSecondFactor = "wrong_second_factor"
 }

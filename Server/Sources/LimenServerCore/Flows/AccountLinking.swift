@@ -86,14 +86,15 @@ package struct AccountLinking: Sendable {
 
     /// Links an address nobody has (with a password and a name, if given, checked as a sign-up checks them) to the
     /// guest signed in on the device (case 1), or answers case 3; `nil` when nobody is signed in, so that the caller
-    /// creates the account (case 5). The password's hashing holds at most `clientAddress`'s share of the queue.
+    /// creates the account (case 5). The password's hashing holds at most `origin`'s share of the queue; a link is
+    /// recorded as `identity.linked` from `origin`, in the same unit.
     package func link(
         email: String,
         password: String?,
         name: String?,
         emailVerified: Bool,
         request: FlowRequest,
-        from clientAddress: String
+        from origin: RequestOrigin
     ) async throws(AccountError) -> Result<UserRecord, FlowRefusal>? {
         let current: UserRecord?
         do {
@@ -109,13 +110,15 @@ package struct AccountLinking: Sendable {
                     "You are signed in to an account that has an email address. Sign out first to create another."))
         }
         let (checkedEmail, checkedName, passwordHash) = try await services.accounts.checkedCredentials(
-            email: email, password: password, name: name, from: clientAddress)
+            email: email, password: password, name: name, from: origin.address)
+        let linkedEmail = SecurityEvent(.identityLinked, user: current.id, details: .identity(IdentityRecord.emailKind))
         let linked: UserRecord?
         do {
             linked =
                 try await services.store.linkEmail(
                     checkedEmail, passwordHash: passwordHash, name: checkedName, emailVerified: emailVerified,
-                    toAnonymousUser: current.id)
+                    toAnonymousUser: current.id,
+                    recording: services.accounts.events.records([linkedEmail], from: origin))
                 ? try await services.store.user(id: current.id) : nil
         } catch {
             throw .storage(error)
@@ -128,11 +131,14 @@ package struct AccountLinking: Sendable {
     }
 
     /// Deletes the guest the completed interaction replaced, first merging their profile's unencrypted fields into
-    /// the account's where it has none of that name when the start allowed migration.
-    package func replaceGuest(in context: FlowContext, request: FlowRequest) async throws(StorageError) {
+    /// the account's where it has none of that name when the start allowed migration; its deletion recorded from
+    /// `origin`.
+    package func replaceGuest(in context: FlowContext, request: FlowRequest, origin: RequestOrigin)
+        async throws(StorageError)
+    {
         guard let guest = context.replacedGuest, let subject = context.subject, guest != subject else { return }
         if request.allowMigration == true { try await mergeProfile(of: guest, into: subject) }
-        try await services.accounts.delete(userID: guest)
+        try await services.accounts.delete(userID: guest, origin: origin)
     }
 
     /// The guest's unencrypted profile fields that the account lacks, written into the account's profile (a field

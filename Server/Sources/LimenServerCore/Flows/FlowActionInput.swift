@@ -11,6 +11,9 @@ struct ActionInput: Sendable {
     var values: [String: FlowValue]
     /// The interaction's request: who is signed in on the device, the scopes, the hints.
     var request: FlowRequest
+    /// Where the submission came from: its address, `User-Agent` and request id, for the events it causes.
+    var origin: RequestOrigin
+
     /// The address the submission came from (the lockout's and the limits' key; its share of the hashing queue).
-    var clientAddress: String
+    var clientAddress: String { origin.address }
 }

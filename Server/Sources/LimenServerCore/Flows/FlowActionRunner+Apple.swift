@@ -66,7 +66,7 @@ extension FlowActionRunner {
             if let subject = identified.subject {
                 try await services.appleAccounts?.signedIn(identity, user: subject, redemption: redemption)
             }
-            return .proceeded(identified.authenticated(by: [.federated]))
+            return .proceeded(identified.authenticated(by: [.federated], as: .apple))
         case .failure(let refusal): return .refused(refusal)
         }
     }

@@ -28,7 +28,9 @@ extension FlowActionRunner {
             let name =
                 Self.text(input.values["name"]).map { String($0.prefix(PasskeyCeremonies.maximumNameLength)) }
                 ?? "Passkey"
-            switch try await services.passkeys.register(response, challenge: challenge, user: user, name: name) {
+            switch try await services.passkeys.register(
+                response, challenge: challenge, user: user, name: name, origin: input.origin)
+            {
             case .success: return .registered(context)
             case .failure(let refusal): return .refused(Self.passkeyRefusal(refusal, challenge.collector))
             }
@@ -42,19 +44,23 @@ extension FlowActionRunner {
             switch try await services.passkeys.authenticate(response, challenge: challenge, allowed: allowed) {
             case .success(let credential) where secondStepUser != nil:
                 guard credential.userID == secondStepUser else {
+                    try await recordFailure(.passkeyFailed, user: secondStepUser, input)
                     return .refused(Self.passkeyRefusal(.unknownCredential, challenge.collector))
                 }
                 context.secondStep?.answered = .passkey
                 return .proceeded(context.alsoAuthenticated(by: credential.methods))
             case .success(let credential):
                 guard let user = try await services.store.user(id: credential.userID) else {
+                    try await recordFailure(.passkeyFailed, user: nil, input)
                     return .refused(Self.passkeyRefusal(.unknownCredential, challenge.collector))
                 }
                 switch try await linking.identified(user, request: input.request, context: context) {
-                case .success(let identified): return .proceeded(identified.authenticated(by: credential.methods))
+                case .success(let identified):
+                    return .proceeded(identified.authenticated(by: credential.methods, as: .passkey))
                 case .failure(let refusal): return .refused(refusal)
                 }
             case .failure(let refusal):
+                try await recordFailure(.passkeyFailed, user: secondStepUser, input)
                 return .refused(Self.passkeyRefusal(refusal, challenge.collector))
             }
         }

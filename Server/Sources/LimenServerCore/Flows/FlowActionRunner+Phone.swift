@@ -35,6 +35,7 @@ extension FlowActionRunner {
                 Self.text(input.values["code"]) ?? "", sentTo: phone, purpose: flow, codes: phoneCodes.codes,
                 budgets: services.emailCodeBudgets)
             {
+                try await recordFailure(.wrongCode, user: nil, input)
                 return .refused(refusal)
             }
             let identity = ExternalIdentity(
@@ -44,7 +45,7 @@ extension FlowActionRunner {
                 return .failed(code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
             }
             switch try await linking.identified(identity, as: .phone, request: input.request, context: context) {
-            case .success(let identified): return .proceeded(identified.authenticated(by: [.sms]))
+            case .success(let identified): return .proceeded(identified.authenticated(by: [.sms], as: .phoneCode))
             case .failure(let refusal): return .refused(refusal)
             }
         case .sendPhoneCode, .resendPhoneCode:

@@ -53,7 +53,10 @@ extension FlowActionRunner {
                 action == .checkTOTP
                 ? try await factors.checkTOTP(typed, for: user, from: input.clientAddress)
                 : try await factors.useRecoveryCode(typed, for: user, from: input.clientAddress)
-            if case .failure(let refusal) = checked { return .refused(Self.secondFactorRefusal(refusal, key)) }
+            if case .failure(let refusal) = checked {
+                try await recordFailure(.wrongSecondFactor, user: user.id, input)
+                return .refused(Self.secondFactorRefusal(refusal, key))
+            }
             context.secondStep?.answered = action.secondFactorMethod
             context = context.alsoAuthenticated(by: [.oneTimePassword, .multipleFactors])
         case .enableTOTP:
@@ -65,7 +68,7 @@ extension FlowActionRunner {
                 return .refused(Self.secondFactorRefusal(.invalidCode, "totp"))
             }
             switch try await factors.enable(
-                enrolment, for: user, code: Self.text(input.values["totp"]) ?? "", from: input.clientAddress)
+                enrolment, for: user, code: Self.text(input.values["totp"]) ?? "", from: input.origin)
             {
             case .success(let codes):
                 context.totpEnrolment = nil

@@ -61,12 +61,12 @@ struct FlowActionRunner: Sendable {
         context: FlowContext,
         clientID: String,
         request: FlowRequest,
-        clientAddress: String
+        origin: RequestOrigin
     ) async throws(StorageError) -> FlowActionOutcome {
         var context = context
         let input = ActionInput(
-            flow: flow, interaction: interaction, clientID: clientID, values: values, request: request,
-            clientAddress: clientAddress)
+            flow: flow, interaction: interaction, clientID: clientID, values: values, request: request, origin: origin)
+        let clientAddress = input.clientAddress
         for (index, action) in actions.enumerated() {
             switch action.family {
             case .email(let action):
@@ -86,12 +86,12 @@ struct FlowActionRunner: Sendable {
                 let user: UserRecord
                 do throws(AccountError) {
                     user = try await services.passwordSignIn.signIn(
-                        email: email, password: Self.text(values["password"]) ?? "", from: clientAddress)
+                        email: email, password: Self.text(values["password"]) ?? "", from: origin, client: clientID)
                 } catch {
                     return try Self.outcome(of: error)
                 }
                 switch try await linking.identified(user, request: request, context: context) {
-                case .success(let identified): context = identified.authenticated(by: [.password])
+                case .success(let identified): context = identified.authenticated(by: [.password], as: .password)
                 case .failure(let refusal): return .refused(refusal)
                 }
             case .createAccount:
@@ -107,18 +107,18 @@ struct FlowActionRunner: Sendable {
                 do throws(AccountError) {
                     switch try await linking.link(
                         email: email, password: password, name: name, emailVerified: proven, request: request,
-                        from: clientAddress)
+                        from: origin)
                     {
                     case .success(let linked)?: (context.subject, context.createdUser) = (linked.id, false)
                     case .failure(let refusal)?: return .refused(refusal)
                     case nil:
                         let user = try await services.accounts.signUp(
                             email: email, password: password, name: name, emailVerified: proven, from: clientAddress,
-                            origin: RequestOrigin(ip: clientAddress))
+                            origin: origin)
                         (context.subject, context.createdUser) = (user.id, true)
                     }
                     // The code that proved the address authenticated the person; otherwise the password they chose.
-                    if !proven { context = context.authenticated(by: [.password]) }
+                    if !proven { context = context.authenticated(by: [.password], as: .password) }
                 } catch {
                     return try Self.outcome(of: error)
                 }
@@ -128,11 +128,9 @@ struct FlowActionRunner: Sendable {
                         code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
                 }
                 do throws(AccountError) {
-                    context.subject = try await services.accounts.createAnonymous(
-                        origin: RequestOrigin(ip: clientAddress)
-                    ).id
+                    context.subject = try await services.accounts.createAnonymous(origin: origin).id
                     context.createdUser = true
-                    context.methods = AuthenticationMethods()
+                    (context.methods, context.method) = (AuthenticationMethods(), .anonymous)
                 } catch {
                     return try Self.outcome(of: error)
                 }
@@ -244,11 +242,12 @@ struct FlowActionRunner: Sendable {
             if let refusal = try await Self.redeem(
                 Self.text(input.values["code"]) ?? "", sentTo: email, purpose: flow, codes: codes, budgets: budgets)
             {
+                try await recordFailure(.wrongCode, user: try await services.store.user(email: email)?.id, input)
                 return .refused(refusal)
             }
             // No user yet when the code proves an address for sign-up; `complete` then needs create_account first.
             (context.subject, context.emailProven, context.createdUser) = (nil, true, false)
-            context = context.authenticated(by: [.oneTimePassword])
+            context = context.authenticated(by: [.oneTimePassword], as: .emailCode)
             if let user = try await services.store.user(email: email) {
                 switch try await linking.identified(user, request: input.request, context: context) {
                 case .success(let identified): context = identified
@@ -259,7 +258,7 @@ struct FlowActionRunner: Sendable {
                 do throws(AccountError) {
                     switch try await linking.link(
                         email: email, password: nil, name: nil, emailVerified: true, request: input.request,
-                        from: input.clientAddress)
+                        from: input.origin)
                     {
                     case .success(let linked)?: context.subject = linked.id
                     case .failure(let refusal)?: return .refused(refusal)
@@ -279,7 +278,8 @@ struct FlowActionRunner: Sendable {
                 : AccountChanges(emailVerified: true)
             let updated: UserRecord?
             do throws(AccountError) {
-                updated = try await services.accounts.update(id: subject, changes, from: input.clientAddress)
+                updated = try await services.accounts.update(
+                    id: subject, changes, from: input.clientAddress, origin: input.origin)
             } catch {
                 return try Self.outcome(of: error)
             }

@@ -49,7 +49,8 @@ extension FlowEngine {
     package func pageSignIn(
         for pending: PendingAuthorization,
         subject: String,
-        methods: AuthenticationMethods
+        methods: AuthenticationMethods,
+        method: SignInMethod?
     ) async throws(StorageError) -> FlowProgress {
         guard let flow = catalog.flows[FlowCatalog.signInFlow], let start = flow.node(flow.start) else {
             return .answer(.failure("unknown_flow", "This page is no longer offered.", status: .notFound))
@@ -58,7 +59,7 @@ extension FlowEngine {
         // A fresh context: what an abandoned first step on the page learnt (perhaps of someone else) must not carry
         // over to this sign-in.
         var context = FlowContext(subject: subject)
-        context.methods = methods
+        (context.methods, context.method) = (methods, method)
         let outcome = try await FlowActionRunner(services: services, logger: logger).complete(
             context, request: try interaction.record.decodedRequest())
         return try await follow(outcome, interaction: interaction, flow: flow, node: start, next: nil, context: context)
@@ -76,12 +77,19 @@ extension FlowEngine {
             flow: flow.id)
     }
 
-    /// Ends a hosted page's interaction that reached `complete` (deleting the guest it replaced, if any); `false` when
-    /// another request ended it first.
-    package func finishPage(_ interaction: FlowInteraction, context: FlowContext) async throws(StorageError) -> Bool {
-        guard try await finish(interaction, status: .succeeded, context: context) else { return false }
+    /// Ends a hosted page's interaction that reached `complete` (deleting the guest it replaced, if any), recording its
+    /// `user.signed_in` from `origin` (none without one: nobody authenticated now); `false` when another request ended
+    /// it first.
+    package func finishPage(_ interaction: FlowInteraction, context: FlowContext, origin: RequestOrigin?)
+        async throws(StorageError) -> Bool
+    {
+        let records = origin.map { signInRecords(context, client: interaction.record.clientID, origin: $0) } ?? []
+        guard try await finish(interaction, status: .succeeded, context: context, recording: records) else {
+            return false
+        }
+        // Without an origin (a session's step-up) the context replaces no guest: a fresh one, with nobody to delete.
         try await AccountLinking(services: services).replaceGuest(
-            in: context, request: try interaction.record.decodedRequest())
+            in: context, request: try interaction.record.decodedRequest(), origin: origin ?? RequestOrigin())
         return true
     }
 }

@@ -110,7 +110,9 @@ extension FlowEngine {
     /// Ends a native interaction with a code: marked succeeded first, so that of two racing completions one issues it.
     /// A refusal of another submission that moved the revision meanwhile does not undo this one's actions (a password
     /// already reset): the completion is applied again on top of it while the interaction is active.
-    package func complete(_ interaction: FlowInteraction, context: FlowContext) async throws(StorageError) -> FlowAnswer
+    /// The code is stored with the `user.signed_in` event from `origin`, in one unit.
+    package func complete(_ interaction: FlowInteraction, context: FlowContext, origin: RequestOrigin)
+        async throws(StorageError) -> FlowAnswer
     {
         let over = FlowAnswer.failure(
             "interaction_finished", "This interaction is over: start again.", status: .conflict)
@@ -123,7 +125,7 @@ extension FlowEngine {
             current.record = record
         }
         let request = try interaction.record.decodedRequest()
-        try await AccountLinking(services: services).replaceGuest(in: context, request: request)
+        try await AccountLinking(services: services).replaceGuest(in: context, request: request, origin: origin)
         let code = RandomIdentifier.make()
         let now = services.now()
         try await services.store.insertAuthorizationCode(
@@ -132,7 +134,8 @@ extension FlowEngine {
                 redirectURI: request.redirectURI, subject: subject, scope: request.scope, nonce: request.nonce,
                 codeChallenge: request.codeChallenge, authTime: now,
                 expiresAt: now.addingTimeInterval(AuthorizationFlow.codeLifetime), methods: context.methods,
-                proofKey: request.proofKey))
+                proofKey: request.proofKey),
+            recording: signInRecords(context, client: interaction.record.clientID, origin: origin))
         return FlowAnswer(
             interaction: interaction.id,
             node: .success(
@@ -141,16 +144,22 @@ extension FlowEngine {
     }
 
     /// Marks the interaction over; returns whether this request did (an unstored one is this request's alone).
+    /// `events` are written with the change, in one unit.
     @discardableResult
     package func finish(
         _ interaction: FlowInteraction,
         status: FlowInteractionRecord.Status,
-        context: FlowContext
+        context: FlowContext,
+        recording events: [SecurityEventRecord] = []
     ) async throws(StorageError) -> Bool {
-        guard interaction.isStored else { return true }
+        guard interaction.isStored else {
+            // Nothing to change (a page's interaction never stored): the events are the only write.
+            try await services.store.insertSecurityEvents(events)
+            return true
+        }
         var next = interaction.record
         (next.status, next.context, next.revision) = (status, FlowInteractionRecord.encode(context), next.revision + 1)
-        return try await services.store.updateFlowInteraction(next)
+        return try await services.store.updateFlowInteraction(next, recording: events)
     }
 
     /// Stores `next`, the change of `interaction`: an update of its revision, or the first row of an unstored one.

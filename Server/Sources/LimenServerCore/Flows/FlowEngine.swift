@@ -48,14 +48,14 @@ package struct FlowEngine: Sendable {
     /// client's.
     ///
     /// With an `action` parameter the start node's button of that key is pressed at once, with no values, as if
-    /// submitted from `clientAddress`: a node that needs no input (the anonymous flow's guest button) ends in its code
+    /// submitted from `origin`: a node that needs no input (the anonymous flow's guest button) ends in its code
     /// without the interaction ever being stored; otherwise the answer is what that submission gives (an error node
     /// for missing values, say), and the interaction is stored to be continued.
     package func start(
         flow name: String,
         parameters: FormFields,
         signedIn: AccessTokenClaims? = nil,
-        clientAddress: String
+        origin: RequestOrigin
     ) async throws(StorageError) -> FlowAnswer {
         guard let flow = catalog.flows[name] else {
             return .failure("unknown_flow", "There is no flow \(name).", status: .notFound)
@@ -118,9 +118,10 @@ package struct FlowEngine: Sendable {
         if let action = parameters["action"] {
             let interaction = FlowInteraction(id: id, record: record, isStored: false, isHostedPage: false)
             let press = FlowSubmission(node: flow.start, action: action, values: [:], clientID: accepted.client.id)
-            switch try await advance(interaction, submission: press, clientAddress: clientAddress) {
+            switch try await advance(interaction, submission: press, origin: origin) {
             case .answer(let answer): return answer
-            case .completed(let interaction, let context): return try await complete(interaction, context: context)
+            case .completed(let interaction, let context):
+                return try await complete(interaction, context: context, origin: origin)
             }
         }
         try await services.store.insertFlowInteraction(record)
@@ -135,7 +136,7 @@ package struct FlowEngine: Sendable {
     package func proceed(
         interaction id: String,
         submission: FlowSubmission,
-        clientAddress: String
+        origin: RequestOrigin
     ) async throws(StorageError) -> FlowAnswer {
         func failure(_ code: String, _ message: String, _ status: FlowAnswerStatus) -> FlowAnswer {
             .failure(code, message, status: status, interaction: id)
@@ -156,9 +157,10 @@ package struct FlowEngine: Sendable {
             return failure("interaction_finished", "This interaction is over: start again.", .conflict)
         }
         let interaction = FlowInteraction(id: id, record: record, isStored: true, isHostedPage: false)
-        switch try await advance(interaction, submission: submission, clientAddress: clientAddress) {
+        switch try await advance(interaction, submission: submission, origin: origin) {
         case .answer(let answer): return answer
-        case .completed(let interaction, let context): return try await complete(interaction, context: context)
+        case .completed(let interaction, let context):
+            return try await complete(interaction, context: context, origin: origin)
         }
     }
 
@@ -167,7 +169,7 @@ package struct FlowEngine: Sendable {
     package func advance(
         _ interaction: FlowInteraction,
         submission: FlowSubmission,
-        clientAddress: String
+        origin: RequestOrigin
     ) async throws(StorageError) -> FlowProgress {
         let record = interaction.record
         guard let flow = catalog.flows[record.flow], let node = flow.node(record.node) else {
@@ -195,7 +197,7 @@ package struct FlowEngine: Sendable {
         case .federate(let upstream):
             return try await FlowFederationStep(engine: self).answer(
                 submission, provider: upstream, button: button, interaction: interaction, flow: flow, node: node,
-                context: context, clientAddress: clientAddress)
+                context: context, origin: origin)
         case .switchFlow(let target):
             // A page moves only to a flow offered as a page, whatever a crafted submission names.
             guard let next = interaction.isHostedPage ? catalog.page(target) : catalog.flows[target] else {
@@ -231,7 +233,7 @@ package struct FlowEngine: Sendable {
             let outcome = try await FlowActionRunner(services: services, logger: logger).run(
                 actions, flow: flow.id, interaction: interaction.id, values: submission.values, context: context,
                 clientID: record.clientID,
-                request: try record.decodedRequest(), clientAddress: clientAddress)
+                request: try record.decodedRequest(), origin: origin)
             let refunds: Bool =
                 if attempt == nil { false } else if case .refused = outcome { false } else { true }
             // The refund changes only the count, which nothing below reads: it runs beside the next step's writes

@@ -5,7 +5,7 @@ import LimenWire
 
 /// An `IDP` collector in a native flow ("Continue with …" an upstream provider), in three steps:
 ///
-/// 1. Pressed (``answer(_:provider:button:interaction:flow:node:context:clientAddress:)`` without a `code`): an
+/// 1. Pressed (``answer(_:provider:button:interaction:flow:node:context:origin:)`` without a `code`): an
 ///    ``UpstreamAttempt`` is stored for the interaction and the node answered is `redirect`, the provider's
 ///    authorization URL, for the app to open in the platform's web session. The interaction stays on its node.
 /// 2. The provider sends the browser back to Limen (``returned(_:query:state:attempt:interactionID:action:)``): the
@@ -44,7 +44,7 @@ package struct FlowFederationStep: Sendable {
         flow: FlowDefinition,
         node: FlowNodeDefinition,
         context: FlowContext,
-        clientAddress: String
+        origin: RequestOrigin
     ) async throws(StorageError) -> FlowProgress {
         let step = Step(button: button, interaction: interaction, flow: flow, node: node, context: context)
         guard !interaction.isHostedPage else {
@@ -57,7 +57,7 @@ package struct FlowFederationStep: Sendable {
                     interaction: interaction.id))
         }
         if let code = FlowActionRunner.text(submission.values["code"]) {
-            return try await continued(step, client: client, code: code, clientAddress: clientAddress)
+            return try await continued(step, client: client, code: code, origin: origin)
         }
         return try await begin(step, client: client)
     }
@@ -176,7 +176,7 @@ package struct FlowFederationStep: Sendable {
         _ step: Step,
         client: UpstreamClient,
         code: String,
-        clientAddress: String
+        origin: RequestOrigin
     ) async throws(StorageError) -> FlowProgress {
         var step = step
         let wrong = step.refusal(
@@ -209,10 +209,11 @@ package struct FlowFederationStep: Sendable {
         case .failure(let refusal):
             return try await step.refuse(with: engine, refusal)
         case .success(let identified):
-            let identified = identified.authenticated(by: [.federated])
+            let identified = identified.authenticated(
+                by: [.federated], as: .oidc(issuer: client.provider.issuer))
             let outcome = try await FlowActionRunner(services: services, logger: engine.logger).run(
                 [.requireConsent, .complete], flow: step.flow.id, interaction: step.interaction.id, values: [:],
-                context: identified, clientID: spent.clientID, request: request, clientAddress: clientAddress)
+                context: identified, clientID: spent.clientID, request: request, origin: origin)
             return try await engine.follow(
                 outcome, interaction: step.interaction, flow: step.flow, node: step.node, next: nil,
                 context: identified)

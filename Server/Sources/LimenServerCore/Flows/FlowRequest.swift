@@ -93,6 +93,8 @@ package struct FlowContext: Sendable, Equatable, Codable {
     /// How the user has authenticated in this interaction so far (the ID token's `amr`), none when nothing
     /// authenticated them.
     package var methods = AuthenticationMethods()
+    /// How the first step signed the user in, as `user.signed_in` records it.
+    package var method: SignInMethod?
     /// The second step of a two-step sign-in, once the user's first step asked for one.
     package var secondStep: SecondStep?
     /// The authenticator-app secret a setup node shows, until a code of it turns two-step sign-in on.
@@ -103,15 +105,18 @@ package struct FlowContext: Sendable, Equatable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case email, subject, createdUser, emailProven, phone, replacedGuest, federation, passkey
-        case secondStep, totpEnrolment
+        case secondStep, totpEnrolment, method
         case methods = "amr"
     }
 
-    /// The context once a first step identified the user by `methods`: what an earlier step proved (perhaps of
-    /// someone else) counts no more.
-    package func authenticated(by methods: some Sequence<AuthenticationMethod>) -> FlowContext {
+    /// The context once a first step identified the user by `methods`, signing in by `method`: what an earlier step
+    /// proved (perhaps of someone else) counts no more.
+    package func authenticated(by methods: some Sequence<AuthenticationMethod>, as method: SignInMethod)
+        -> FlowContext
+    {
         var context = self
         context.methods = AuthenticationMethods(methods)
+        context.method = method
         return context
     }
 
@@ -146,6 +151,8 @@ package struct FlowContext: Sendable, Equatable, Codable {
         methods = try container.decodeIfPresent(AuthenticationMethods.self, forKey: .methods) ?? AuthenticationMethods()
         secondStep = try container.decodeIfPresent(SecondStep.self, forKey: .secondStep)
         totpEnrolment = try container.decodeIfPresent(TOTPEnrolment.self, forKey: .totpEnrolment)
+        // A method this version does not know reads as none (the event then falls back to the `amr`).
+        method = (try? container.decodeIfPresent(SignInMethod.self, forKey: .method)) ?? nil
     }
 }
 

@@ -6,7 +6,7 @@ import LimenServerStorage
 package struct FlowServices: Sendable {
     /// The tables the flows read and write: interactions, users and identities, codes, consent, clients and profiles.
     package typealias Storage = FlowInteractionStore & UserStore & IdentityStore & GrantStore & ConsentStore
-        & ClientStore & ProfileStore & PasskeyStore & SecondFactorStore
+        & ClientStore & ProfileStore & PasskeyStore & SecondFactorStore & SecurityEventStore
 
     /// The flows offered.
     package let flows: FlowCatalog

@@ -19,12 +19,23 @@ package struct PasskeyCeremonies: Sendable {
     package let issuer: IssuerBox
     /// The clock.
     package let now: @Sendable () -> Date
+    /// Stamps `passkey.registered` and `passkey.removed`.
+    package let events: SecurityEventRecorder
 
     /// Makes it of its parts.
     package init(
-        store: any PasskeyStore, settings: WebAuthnSettings, issuer: IssuerBox, now: @escaping @Sendable () -> Date
+        store: any PasskeyStore, settings: WebAuthnSettings, issuer: IssuerBox, now: @escaping @Sendable () -> Date,
+        events: SecurityEventRecorder
     ) {
-        (self.store, self.settings, self.issuer, self.now) = (store, settings, issuer, now)
+        (self.store, self.settings, self.issuer, self.now, self.events) = (store, settings, issuer, now, events)
+    }
+
+    /// Removes `userID`'s passkey `id`, asked from `origin`, recorded as `passkey.removed` in the same unit; `false`
+    /// when they have no such passkey.
+    package func remove(id: Data, userID: String, origin: RequestOrigin) async throws(StorageError) -> Bool {
+        let removed = SecurityEvent(.passkeyRemoved, user: userID)
+        return try await store.deletePasskeyCredential(
+            id: id, userID: userID, recording: events.records([removed], from: origin))
     }
 
     /// The relying party in effect.
@@ -59,9 +70,11 @@ package struct PasskeyCeremonies: Sendable {
 
     // MARK: Responses
 
-    /// Checks a `RegistrationResponseJSON` against `challenge` and stores its credential for `user` as `name`.
+    /// Checks a `RegistrationResponseJSON` against `challenge` and stores its credential for `user` as `name`,
+    /// recorded as `passkey.registered` from `origin` in the same unit.
     package func register(
-        _ response: [String: JSONValue], challenge: PasskeyChallenge, user: UserRecord, name: String
+        _ response: [String: JSONValue], challenge: PasskeyChallenge, user: UserRecord, name: String,
+        origin: RequestOrigin
     ) async throws(StorageError) -> Result<PasskeyCredentialRecord, PasskeyRefusal> {
         let moment = now()
         guard let issued = usable(challenge, at: moment) else { return .failure(.challengeExpired) }
@@ -91,7 +104,9 @@ package struct PasskeyCeremonies: Sendable {
             isBackupEligible: flags.contains(.backupEligible), isBackedUp: flags.contains(.backedUp), name: name,
             createdAt: moment)
         // A credential ID registered before, to anyone, is refused (WebAuthn §7.1 step 26).
-        return try await store.insertPasskeyCredential(record) ? .success(record) : .failure(.invalidCredential)
+        let registered = events.records([SecurityEvent(.passkeyRegistered, user: user.id)], from: origin)
+        return try await store.insertPasskeyCredential(record, recording: registered)
+            ? .success(record) : .failure(.invalidCredential)
     }
 
     /// Checks an `AuthenticationResponseJSON` against `challenge` and records the use; answers the credential (whose

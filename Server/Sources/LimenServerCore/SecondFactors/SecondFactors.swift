@@ -13,7 +13,7 @@ import LimenServerWire
 ///
 /// ```swift
 /// let enrolment = try factors.newEnrolment(for: user)
-/// let codes = try await factors.enable(enrolment, for: user, code: "492039").get()  // shown once
+/// let codes = try await factors.enable(enrolment, for: user, code: "492039", from: origin).get()  // shown once
 /// try await factors.checkTOTP("107258", for: user, from: "203.0.113.7").get()
 /// ```
 package struct SecondFactors: Sendable {
@@ -27,13 +27,18 @@ package struct SecondFactors: Sendable {
     package let serviceName: @Sendable () -> String
     /// The clock.
     package let now: @Sendable () -> Date
+    /// Stamps `mfa.enrolled` and `mfa.removed`.
+    package let events: SecurityEventRecorder
 
     /// Makes it of its parts; the secrets are sealed under `keys`.
     package init(
         store: any SecondFactorStore, throttle: SignInThrottle, keys: DerivedKeys,
-        serviceName: @escaping @Sendable () -> String, now: @escaping @Sendable () -> Date
+        serviceName: @escaping @Sendable () -> String, now: @escaping @Sendable () -> Date,
+        events: SecurityEventRecorder
     ) {
-        (self.store, self.throttle, self.serviceName, self.now) = (store, throttle, serviceName, now)
+        (self.store, self.throttle, self.serviceName, self.now, self.events) = (
+            store, throttle, serviceName, now, events
+        )
         seal = DerivedKeySeal(keys: keys, purpose: .totpSecret)
     }
 
@@ -54,10 +59,12 @@ package struct SecondFactors: Sendable {
     }
 
     /// Turns two-step sign-in on for `user` with `enrolment`, once `code` is a current code of it: answers the ten new
-    /// recovery codes, to be shown once (only their hashes are kept).
-    package func enable(_ enrolment: TOTPEnrolment, for user: UserRecord, code: String, from clientAddress: String)
+    /// recovery codes, to be shown once (only their hashes are kept). Asked from `origin`, recorded as `mfa.enrolled`
+    /// (TOTP and the recovery codes) in the same unit.
+    package func enable(_ enrolment: TOTPEnrolment, for user: UserRecord, code: String, from origin: RequestOrigin)
         async throws(StorageError) -> Result<[RecoveryCode], SecondFactorRefusal>
     {
+        let clientAddress = origin.address
         guard let totp = totp(enrolment.sealedSecret, userID: user.id) else { return .failure(.invalidCode) }
         let step: Int64
         let check = { () throws(OneTimePasswordError) in try totp.verify(code, at: now(), lastUsedStep: nil) }
@@ -69,12 +76,20 @@ package struct SecondFactors: Sendable {
         let record = SecondFactorRecord(
             userID: user.id, sealedTOTPSecret: enrolment.sealedSecret, lastTOTPStep: step,
             recoveryCodeHashes: codes.map(\.hash), enabledAt: now())
-        return try await store.insertSecondFactor(record) ? .success(codes) : .failure(.wrongState)
+        let enrolled = SecondFactorKind.allCases.map { kind in
+            SecurityEvent(.mfaEnrolled, user: user.id, details: .secondFactor(kind))
+        }
+        let inserted = try await store.insertSecondFactor(record, recording: events.records(enrolled, from: origin))
+        return inserted ? .success(codes) : .failure(.wrongState)
     }
 
-    /// Turns `userID`'s two-step sign-in off; `false` when it was off.
-    package func disable(userID: String) async throws(StorageError) -> Bool {
-        try await store.deleteSecondFactor(userID: userID)
+    /// Turns `userID`'s two-step sign-in off, asked from `origin`, recorded as `mfa.removed` (TOTP and the recovery
+    /// codes) in the same unit; `false` when it was off.
+    package func disable(userID: String, origin: RequestOrigin) async throws(StorageError) -> Bool {
+        let removed = SecondFactorKind.allCases.map { kind in
+            SecurityEvent(.mfaRemoved, user: userID, details: .secondFactor(kind))
+        }
+        return try await store.deleteSecondFactor(userID: userID, recording: events.records(removed, from: origin))
     }
 
     /// Ten new recovery codes for `userID` in place of the old ones; `nil` when two-step sign-in is off.

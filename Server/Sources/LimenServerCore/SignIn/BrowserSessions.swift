@@ -60,6 +60,18 @@ package struct BrowserSessions: Sendable {
         return try await store.browserSession(idHash: RandomIdentifier.hash(cookieValue), now: now())
     }
 
+    /// Signs the browser out: ends the session named by the cookie value, recorded as `session.ended` from `origin` by
+    /// `events` in the same unit; returns whether there was one.
+    @discardableResult
+    package func signOut(cookieValue: String?, events: SecurityEventRecorder, origin: RequestOrigin)
+        async throws(StorageError) -> Bool
+    {
+        guard let session = try await current(cookieValue: cookieValue) else { return false }
+        let ended = SecurityEvent(.sessionEnded, user: session.subject, details: .ended(.loggedOut))
+        return try await store.deleteBrowserSession(
+            idHash: session.idHash, recording: events.records([ended], from: origin))
+    }
+
     /// Ends the session named by the cookie value; returns whether there was one.
     @discardableResult
     package func end(cookieValue: String?) async throws(StorageError) -> Bool {

@@ -19,12 +19,18 @@ package struct RefreshTokenGrant: Sendable {
     package let issuer: TokenIssuer
     /// The provider's clock.
     package let now: @Sendable () -> Date
+    /// Stamps the events of a reuse (`token.reuse_detected`, `grant.revoked`).
+    package let events: SecurityEventRecorder
 
     /// Makes it of its parts.
-    package init(store: any GrantStore & RefreshTokenStore, issuer: TokenIssuer, now: @escaping @Sendable () -> Date) {
+    package init(
+        store: any GrantStore & RefreshTokenStore, issuer: TokenIssuer, now: @escaping @Sendable () -> Date,
+        events: SecurityEventRecorder
+    ) {
         self.store = store
         self.issuer = issuer
         self.now = now
+        self.events = events
     }
 
     /// One refresh request: the token presented, by whom, and when.
@@ -38,6 +44,8 @@ package struct RefreshTokenGrant: Sendable {
         var now: Date
         /// The request's logger, carrying its request id.
         var logger: Logger
+        /// Where the request came from.
+        var origin: RequestOrigin
     }
 
     /// Exchanges the refresh token in the request's form for new tokens of its client; a reuse that revokes the grant
@@ -50,7 +58,7 @@ package struct RefreshTokenGrant: Sendable {
             token: token, tokenHash: RandomIdentifier.hash(token), form: tokenRequest.form,
             client: tokenRequest.client, proofKey: tokenRequest.proofKey,
             now: Date(timeIntervalSince1970: self.now().timeIntervalSince1970.rounded(.down)),
-            logger: tokenRequest.logger)
+            logger: tokenRequest.logger, origin: tokenRequest.origin)
         let found = try await usableToken(of: request)
         if found.token.rotatedAt != nil || found.token.retiredAt != nil {
             return try await retry(of: found, request, mayRotate: true)
@@ -122,7 +130,13 @@ package struct RefreshTokenGrant: Sendable {
         {
             return try await rotate(found, request, retiring: successorHash)
         }
-        try await store.revokeGrant(id: found.grant.id, at: request.now)
+        let (user, client) = (found.grant.subject, found.grant.clientID)
+        let reuse = [
+            SecurityEvent(.tokenReuseDetected, user: user, client: client),
+            SecurityEvent(.grantRevoked, user: user, client: client, details: .ended(.reuse)),
+        ]
+        try await store.revokeGrant(
+            id: found.grant.id, at: request.now, recording: events.records(reuse, from: request.origin))
         request.logger.warning(
             "A refresh token was presented after its successor was used (two holders); its grant is revoked",
             metadata: ["client_id": "\(found.grant.clientID)", "grant_id": "\(found.grant.id)"]

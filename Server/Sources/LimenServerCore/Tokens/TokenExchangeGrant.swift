@@ -27,15 +27,17 @@ package struct TokenExchangeGrant: Sendable {
     package let store: any ExchangedTokenStore
     /// Whether an unknown identity may make an account (``ServerConfiguration/signUpEnabled``).
     package let signUpEnabled: Bool
+    /// Stamps the `user.signed_in` of each exchange.
+    package let events: SecurityEventRecorder
 
     /// An exchange of the tokens `verifier` accepts, for users of `accounts` (made only when `signUpEnabled`), each
     /// token remembered in `store`, for tokens made by `issuer`.
     package init(
         issuer: TokenIssuer, verifier: ExternalTokenVerifier, accounts: ExternalAccounts,
-        store: any ExchangedTokenStore, signUpEnabled: Bool
+        store: any ExchangedTokenStore, signUpEnabled: Bool, events: SecurityEventRecorder
     ) {
         (self.issuer, self.verifier, self.accounts) = (issuer, verifier, accounts)
-        (self.store, self.signUpEnabled) = (store, signUpEnabled)
+        (self.store, self.signUpEnabled, self.events) = (store, signUpEnabled, events)
     }
 
     /// Exchanges the `subject_token` in the request's form for tokens of its client, bound to its DPoP proof's key if
@@ -81,7 +83,7 @@ package struct TokenExchangeGrant: Sendable {
         }
         var tokens = try await issuer.issueNewGrant(
             user: user, client: client, scope: scope, authTime: identity.authTime, resource: resource,
-            proofKey: request.proofKey)
+            proofKey: request.proofKey, method: .tokenExchange, events: events, origin: request.origin)
         if case .object(var body) = tokens.body {
             body["issued_token_type"] = .string(TokenExchangeRequest.TokenType.accessToken)
             tokens.body = .object(body)

@@ -13,9 +13,13 @@ package struct TokenRequest: Sendable {
     package var proofKey: String?
     /// The request's logger, carrying its request id.
     package var logger: Logger
+    /// Where the request came from, for the events it causes.
+    package var origin: RequestOrigin
 
-    /// A request of `client` with `form`, its DPoP proof by `proofKey` if any, logging through `logger`.
-    package init(form: FormFields, client: ClientRecord, proofKey: String? = nil, logger: Logger) {
-        (self.form, self.client, self.proofKey, self.logger) = (form, client, proofKey, logger)
+    /// A request of `client` with `form` from `origin`, its DPoP proof by `proofKey` if any, logging through `logger`.
+    package init(
+        form: FormFields, client: ClientRecord, proofKey: String? = nil, logger: Logger, origin: RequestOrigin
+    ) {
+        (self.form, self.client, self.proofKey, self.logger, self.origin) = (form, client, proofKey, logger, origin)
     }
 }
