@@ -134,6 +134,7 @@ struct AdminWebhookTests {
     func deliveriesAndRetry(_ backend: TokenBackend) async throws {
         let configure: (inout ServerConfiguration) -> Void = {
             $0.webhooks.allowsHTTPLoopback = true
+            $0.metricsAccess = .everyone
             // No second attempt: a refused connection fails the delivery at once.
             $0.webhooks.retries = WebhookRetrySchedule(firstBackoff: 1, maximumBackoff: 1, window: 0)
         }
@@ -146,8 +147,11 @@ struct AdminWebhookTests {
             _ = try await fixture.admin(
                 .post, "/admin/users", token: token,
                 json: #"{"email": "grace@example.com", "password": "correct horse battery"}"#)
+            ServerMetrics.bootstrap()
             var seen: [String: Date] = [:]
             await fixture.provider.webhookWorker.pass(seen: &seen)
+            let metrics = try await fixture.admin(.get, "/metrics", token: nil)
+            #expect(metrics.text.contains(#"limen_webhook_deliveries_total{outcome="failed"}"#), "\(metrics.text)")
 
             let first = try await fixture.admin(.get, "/admin/webhooks/\(id)/deliveries?limit=1", token: token)
             #expect(first.status == .ok)
