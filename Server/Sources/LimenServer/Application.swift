@@ -97,6 +97,9 @@ public enum LimenServerApplication {
             to: router, store: composition.store, clients: composition.clientCache, accounts: composition.accounts,
             removal: composition.accountRemoval, profiles: profiles, events: composition.securityEvents,
             proxies: composition.configuration.trustedProxies, now: composition.now)
+        AdminWebhookRoutes.add(
+            to: router, store: composition.store, webhooks: composition.webhooks,
+            schedule: composition.configuration.webhooks.retries, proxies: composition.configuration.trustedProxies)
         return router
     }
 
@@ -127,6 +130,7 @@ public enum LimenServerApplication {
                     keys: composition.keyRing, store: composition.store, masterKey: composition.masterKey,
                     now: composition.now),
                 composition.mailOutboxWorker,
+                composition.webhookWorker,
                 composition.rateLimitSharing,
                 TrustedIssuerKeyRefresher(
                     verifiers: [composition.trustedIssuers] + (composition.appleIdentities.map { [$0.verifier] } ?? [])),

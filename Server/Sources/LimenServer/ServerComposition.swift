@@ -87,6 +87,10 @@ public struct ServerComposition: Sendable {
     let accountChangeGate: AccountChangeGate
     /// Delivers the outbox through ``mailer``: a service of the application, or called by hand.
     let mailOutboxWorker: MailOutboxWorker
+    /// The event webhooks the admin API registers.
+    let webhooks: Webhooks
+    /// Hands security events to the webhooks and sends their deliveries: a service of the application, or called by hand.
+    let webhookWorker: WebhookWorker
     /// The rate limiters every router of this composition shares.
     let rateLimiters: RateLimiters
     /// Shares what the limiters admit with the other nodes of a PostgreSQL database (a service of the application).
@@ -209,6 +213,14 @@ public struct ServerComposition: Sendable {
             signsIn: { [configuration] kind in configuration.signsIn(withIdentityKind: kind) },
             events: securityEvents)
         self.mailOutboxWorker = MailOutboxWorker(outbox: mailOutbox, mailer: mailer)
+        self.webhooks = Webhooks(
+            store: store, keys: derivedKeys, events: securityEvents,
+            allowsHTTPLoopback: configuration.webhooks.allowsHTTPLoopback, now: now)
+        self.webhookWorker = WebhookWorker(
+            dispatcher: WebhookDispatcher(webhooks: webhooks, schedule: configuration.webhooks.retries, now: now),
+            transport: WebhookHTTPTransport(trustedCAFile: configuration.mailCAFile),
+            timeout: .seconds(configuration.webhooks.timeout), concurrency: configuration.webhooks.concurrency,
+            record: WebhookMetrics.record, now: now)
         self.rateLimiters = RateLimiters(configuration: configuration)
         self.rateLimitSharing = RateLimitSharing(limiters: rateLimiters, store: store, now: now)
     }

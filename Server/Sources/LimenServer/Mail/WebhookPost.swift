@@ -4,26 +4,29 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
-/// One HTTPS POST over SwiftNIO (NIOHTTP1's codec, NIOSSL): the request, then the response's status; the body of the
-/// response is not read. A connection that does not answer within the deadline is closed.
+/// One HTTPS POST over SwiftNIO (NIOHTTP1's codec, NIOSSL), or plain HTTP without a TLS context (loopback event webhooks
+/// in development): the request, then the response's status; the body of the response is not read, a redirect is not
+/// followed. A connection that does not answer within the deadline is closed.
 struct WebhookPost {
     /// Where to.
     let endpoint: WebhookEndpoint
-    /// The TLS context (the system's CAs, or those of `mail_ca_file`).
-    let tls: MailTLSContext
+    /// The TLS context (the system's CAs, or those of `mail_ca_file`); `nil` for plain HTTP.
+    let tls: MailTLSContext?
     /// How long connecting may take, and a quarter of how long the whole exchange may.
     let timeout: TimeAmount
 
     /// Sends `body` with `headers` (plus `Host`, `Content-Length` and `Connection: close`) and returns the status code.
     func send(body: ByteBuffer, headers: [(String, String)]) async throws -> Int {
-        let tls = try self.tls.context()
+        let tls = try self.tls?.context()
         let endpoint = self.endpoint
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(timeout)
             .connect(host: endpoint.host, port: endpoint.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        NIOSSLClientHandler(context: tls, serverHostname: MailTLS.serverName(for: endpoint.host)))
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(
+                            NIOSSLClientHandler(context: tls, serverHostname: MailTLS.serverName(for: endpoint.host)))
+                    }
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(
                         wrappingChannelSynchronously: channel)
@@ -33,8 +36,9 @@ struct WebhookPost {
         defer { deadline.cancel() }
         return try await channel.executeThenClose { inbound, outbound in
             var head = HTTPRequestHead(version: .http1_1, method: .POST, uri: endpoint.target)
+            let defaultPort = tls == nil ? 80 : 443
             head.headers.add(
-                name: "Host", value: endpoint.port == 443 ? endpoint.host : "\(endpoint.host):\(endpoint.port)")
+                name: "Host", value: endpoint.port == defaultPort ? endpoint.host : "\(endpoint.host):\(endpoint.port)")
             head.headers.add(name: "Content-Length", value: String(body.readableBytes))
             head.headers.add(name: "Connection", value: "close")
             for (name, value) in headers { head.headers.add(name: name, value: value) }

@@ -26,8 +26,11 @@ public struct ConfigurationFlags: Sendable, Equatable {
     /// Every setting's flag and `--config`.
     private static let knownFlags = Set(ServerSetting.all.compactMap(\.flag) + [configFileFlag])
 
-    /// The flags of `arguments`, each `--flag value` or `--flag=value`; a flag that is no setting's (or a secret's,
-    /// which has none), or that has no value, is an error.
+    /// The flags of on/off settings that are off unless given: such a flag alone (`--allow-http-webhooks`) means `on`.
+    private static let switchFlags = Set(ServerSetting.all.filter { $0.defaultValue == "off" }.compactMap(\.flag))
+
+    /// The flags of `arguments`, each `--flag value` or `--flag=value` (an off-by-default switch also alone, meaning
+    /// `on`); a flag that is no setting's (or a secret's, which has none), or that has no value, is an error.
     public init(arguments: [String]) throws(ConfigurationError) {
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
@@ -40,6 +43,8 @@ public struct ConfigurationFlags: Sendable, Equatable {
             } else if let value = remaining.first, !value.hasPrefix("--") {
                 values[flag, default: []].append(value)
                 remaining = remaining.dropFirst()
+            } else if Self.switchFlags.contains(flag) {
+                values[flag, default: []].append("on")
             } else {
                 throw ConfigurationError(key: flag, value: "", reason: "expected a value after it")
             }

@@ -99,6 +99,8 @@ public struct ServerConfiguration: Sendable {
     public var outboundTimeout: TimeInterval = 10
     /// How long security events are kept (`audit_retention`) before the expiry sweep deletes them.
     public var auditRetention: TimeInterval = ServerSetting.defaultAuditRetention
+    /// How event webhooks are delivered (`allow_http_webhooks`, `webhook_timeout`).
+    public var webhooks = WebhookSettings()
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(

@@ -8,7 +8,8 @@ public struct SecurityEventDetails: Sendable, Equatable {
     /// The object's members.
     public private(set) var fields: [String: String]
 
-    private init(_ fields: [String: String]) {
+    /// Details of `fields`: only for the typed constructors of this module (``webhook(_:changed:)`` and the above).
+    init(_ fields: [String: String]) {
         self.fields = fields
     }
 

@@ -62,12 +62,23 @@ public struct SecurityEventType: RawRepresentable, Hashable, Sendable, CustomStr
     public static let adminUserUpdated = Self("admin.user_updated")
     /// The admin API removed a user.
     public static let adminUserDeleted = Self("admin.user_deleted")
+    /// The admin API registered an event webhook (details: `webhook`).
+    public static let adminWebhookCreated = Self("admin.webhook_created")
+    /// The admin API changed an event webhook (details: `webhook`, `fields`).
+    public static let adminWebhookUpdated = Self("admin.webhook_updated")
+    /// The admin API removed an event webhook (details: `webhook`).
+    public static let adminWebhookDeleted = Self("admin.webhook_deleted")
+    /// The admin API replaced an event webhook's signing secret (details: `webhook`).
+    public static let adminWebhookSecretRotated = Self("admin.webhook_secret_rotated")
+    /// The admin API sent a webhook delivery again (details: `webhook`, `delivery`).
+    public static let adminWebhookDeliveryRetried = Self("admin.webhook_delivery_retried")
 
     /// Every type, in the order of the issue.
     public static let all: [SecurityEventType] = [
         userCreated, userSignedIn, userSignInFailed, userLockedOut, userPasswordChanged, userDeleted, userVerified,
         identityLinked, identityUnlinked, mfaEnrolled, mfaRemoved, passkeyRegistered, passkeyRemoved,
         tokenReuseDetected, grantRevoked, sessionEnded, keyRotated, adminClientCreated, adminClientUpdated,
-        adminClientDeleted, adminUserCreated, adminUserUpdated, adminUserDeleted,
+        adminClientDeleted, adminUserCreated, adminUserUpdated, adminUserDeleted, adminWebhookCreated,
+        adminWebhookUpdated, adminWebhookDeleted, adminWebhookSecretRotated, adminWebhookDeliveryRetried,
     ]
 }

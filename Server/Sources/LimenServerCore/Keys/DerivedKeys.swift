@@ -27,6 +27,8 @@ package enum DerivedKeyPurpose: String, Sendable, CaseIterable {
     case dpopNonce = "limen/dpop-nonce/v1"
     /// Seals the passkey registration challenge the account page carries, bound to its browser session.
     case accountPasskeyChallenge = "limen/account-passkey-challenge/v1"
+    /// Encrypts the signing secrets of event webhooks (``Webhooks``), which must be read back to sign.
+    case webhookSecret = "limen/webhook-secret/v1"
 }
 
 /// Keys derived from the master key (HKDF-SHA256, RFC 5869) for keyed hashes of low-entropy values.
