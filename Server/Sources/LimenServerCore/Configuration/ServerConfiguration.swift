@@ -99,6 +99,8 @@ public struct ServerConfiguration: Sendable {
     public var outboundTimeout: TimeInterval = 10
     /// How long security events are kept (`audit_retention`) before the expiry sweep deletes them.
     public var auditRetention: TimeInterval = ServerSetting.defaultAuditRetention
+    /// Where OpenTelemetry traces go (`otel_endpoint`, OTLP over HTTP); `nil`, the default, traces nothing.
+    public var otelEndpoint: URL?
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(
