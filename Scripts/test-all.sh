@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 peer_suites='AppleSignInKitClientTests|ChromiumPeerTests|ConnectionTimeoutTests|DeviceLiveTests|EmailCodeFlowTests'
 peer_suites+='|EmailCodeMessageTests|EmailLinkPageTests|FlowPageRuleTests|FlowPageTests|LiveServerTests|MailTemplateTests'
 peer_suites+='|MailTimingTests|MailerTests|SignInFormTests|SignInLimitsTests|SignUpFlowTests|ThirdPartyClientTests'
-peer_suites+='|UpstreamGlewlwydTests|WebhookMailerTests|PasskeyPeerTests|DPoPPeerTests'
+peer_suites+='|UpstreamGlewlwydTests|WebhookMailerTests|PasskeyPeerTests|DPoPPeerTests|TracingPeerTests'
 
 sdk_end_to_end='LimenServer[A-Za-z]*Tests|GlewlwydEndToEndTests|FlowFormModelServerTests|JoserfcInteropTests'
 sdk_end_to_end+='|LimenCLITests\.'

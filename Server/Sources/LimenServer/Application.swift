@@ -10,6 +10,9 @@ public enum LimenServerApplication {
     public static func router(composition: ServerComposition) -> Router<LimenRequestContext> {
         let router = Router(context: LimenRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
+        if composition.configuration.otelEndpoint != nil {
+            router.add(middleware: RequestTracingMiddleware(proxies: composition.configuration.trustedProxies))
+        }
         router.add(middleware: ServerErrorLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: StorageUnavailableMiddleware())

@@ -106,16 +106,16 @@ public struct ServerComposition: Sendable {
         flows: FlowCatalog = .builtIn,
         now: @escaping @Sendable () -> Date
     ) {
+        // Each client of another server gets its own session; every request it sends is an outgoing request's span.
+        let outbound = { TracedHTTPTransport(URLSessionTransport(timeout: configuration.outboundTimeout)) }
         self.flows = flows.offered(under: configuration)
         self.appleIdentities = configuration.apple.map {
-            AppleIdentityVerifier(
-                apple: $0, transport: URLSessionTransport(timeout: configuration.outboundTimeout), now: now)
+            AppleIdentityVerifier(apple: $0, transport: outbound(), now: now)
         }
         self.appleAccounts = configuration.apple.map {
             AppleAccounts(
                 store: store, seal: AppleRefreshTokenSeal(keys: DerivedKeys(masterKey: masterKey)),
-                team: AppleTeamClient(
-                    apple: $0, transport: URLSessionTransport(timeout: configuration.outboundTimeout), now: now),
+                team: AppleTeamClient(apple: $0, transport: outbound(), now: now),
                 now: now)
         }
         let email: any Mailer =
@@ -149,12 +149,9 @@ public struct ServerComposition: Sendable {
         self.mailOutbox = MailOutbox(store: store, keys: DerivedKeys(masterKey: masterKey), now: now)
         self.clientCache = ClientCache(now: now)
         self.profileSchemas = AppSchemaCache(now: now)
-        self.upstreamProviders = UpstreamProviders(
-            configuration.identityProviders, transport: URLSessionTransport(timeout: configuration.outboundTimeout),
-            now: now)
+        self.upstreamProviders = UpstreamProviders(configuration.identityProviders, transport: outbound(), now: now)
         self.trustedIssuers = ExternalTokenVerifier(
-            issuers: configuration.trustedIssuers,
-            transport: URLSessionTransport(timeout: configuration.outboundTimeout), now: now)
+            issuers: configuration.trustedIssuers, transport: outbound(), now: now)
         self.keyRing = KeyRingBox(keys)
         self.masterKey = masterKey
         let derivedKeys = DerivedKeys(masterKey: masterKey)

@@ -146,17 +146,21 @@ public final class PostgresStore: Store {
     /// Runs `query` and returns every row.
     @discardableResult
     func rows(_ query: PostgresQuery) async throws(StorageError) -> [PostgresRandomAccessRow] {
-        try await client.withConnection { connection in
-            try await connection.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
+        try await StorageSpan.run(query.sql, system: "postgresql") { () throws(StorageError) in
+            try await client.withConnection { connection in
+                try await connection.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
+            }
         }
     }
 
     /// Runs a prepared `statement` and returns every row.
     func rows(_ statement: some PostgresHotStatement) async throws(StorageError) -> [PostgresRandomAccessRow] {
-        try await client.withConnection { connection in
-            var rows: [PostgresRandomAccessRow] = []
-            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
-            return rows
+        try await StorageSpan.run(type(of: statement).sql, system: "postgresql") { () throws(StorageError) in
+            try await client.withConnection { connection in
+                var rows: [PostgresRandomAccessRow] = []
+                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                return rows
+            }
         }
     }
 }

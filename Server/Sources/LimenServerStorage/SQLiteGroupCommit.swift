@@ -69,6 +69,15 @@ final class SQLiteGroupCommit: Sendable {
     func query(_ sql: String, _ binds: [SQLiteData], followedBy followUp: Statement?) async throws(StorageError)
         -> [SQLiteResultRow]
     {
+        try await StorageSpan.run(sql, system: "sqlite") { () throws(StorageError) in
+            try await enqueue(sql, binds, followedBy: followUp)
+        }
+    }
+
+    /// Queues `sql` (and `followUp`) for the next batch and waits until the batch has committed.
+    private func enqueue(
+        _ sql: String, _ binds: [SQLiteData], followedBy followUp: Statement?
+    ) async throws(StorageError) -> [SQLiteResultRow] {
         let result = await withCheckedContinuation { continuation in
             let startsDraining = state.withLockedValue { state in
                 state.queue.append(

@@ -196,7 +196,10 @@ public final class SQLiteStore: Store {
     /// The rows of a read-only `sql`: on an idle read connection when one can answer at once, else on the writing
     /// connection.
     func readRows(_ sql: String, _ binds: [SQLiteData]) async throws(StorageError) -> [SQLiteResultRow] {
-        if let rows = try readers?.rows(sql, binds) { return rows }
+        if let readers {
+            let read = { () throws(StorageError) in try readers.rows(sql, binds) }
+            if let rows = try await StorageSpan.run(sql, system: "sqlite", read) { return rows }
+        }
         return try await query(sql, binds)
     }
 }

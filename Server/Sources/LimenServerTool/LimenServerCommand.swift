@@ -96,6 +96,13 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(error.errorDescription ?? error.code)
         }
         ServerMetrics.bootstrap()
+        let tracing: (any Service)?
+        do {
+            tracing = try ServerTracing.bootstrap(
+                configuration: configuration, environment: ProcessInfo.processInfo.environment, logger: logger)
+        } catch {
+            throw ValidationError("otel_endpoint: \(error)")
+        }
         let server = LimenServerService(configuration: configuration, logger: logger) { issuer in
             // Written straight to the descriptor: `print` is buffered when stdout is a file or a pipe.
             FileHandle.standardOutput.write(
@@ -116,9 +123,11 @@ struct ServeCommand: AsyncParsableCommand {
             )
         }
         do {
-            // Shuts down gracefully on SIGTERM and SIGINT: the HTTP server stops first, the store last.
+            // Shuts down gracefully on SIGTERM and SIGINT: the HTTP server stops first, the store next, the tracing
+            // last (it exports the last spans).
+            let services: [any Service] = if let tracing { [tracing, server] } else { [server] }
             try await ServiceGroup(
-                configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+                configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
             ).run()
         } catch let failure as ServerStartFailure {
             // A clear sentence (the file and the fix), not the error's debug description.

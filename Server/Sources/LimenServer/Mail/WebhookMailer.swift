@@ -58,9 +58,12 @@ struct WebhookMailer: Mailer {
         let post = WebhookPost(endpoint: endpoint, tls: tls, timeout: .seconds(timeoutSeconds))
         try await retries.run(logger: logger, destination: endpoint.description) {
             let signature = WebhookSignature.header(body: body, secret: secret, date: now())
-            let status = try await post.send(
-                body: ByteBuffer(bytes: body),
-                headers: [("Content-Type", "application/json"), (WebhookSignature.headerName, signature)])
+            let url = URL(string: "https://\(endpoint.host):\(endpoint.port)\(endpoint.target)")
+            let status = try await OutgoingRequestSpan.run(method: "POST", url: url, status: { $0 }) {
+                try await post.send(
+                    body: ByteBuffer(bytes: body),
+                    headers: [("Content-Type", "application/json"), (WebhookSignature.headerName, signature)])
+            }
             guard (200..<300).contains(status) else {
                 throw MailError(
                     "\(endpoint) answered \(status)", isRetryable: status >= 500 || status == 408 || status == 429)

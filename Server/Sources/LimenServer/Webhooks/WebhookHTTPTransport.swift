@@ -3,7 +3,8 @@ import LimenServerCore
 import NIOCore
 
 /// Posts event webhooks over SwiftNIO (``WebhookPost``): TLS with the system's CAs (or `mail_ca_file`'s) for `https`,
-/// plain HTTP for the loopback URLs development allows; one request, no redirect followed.
+/// plain HTTP for the loopback URLs development allows; one request, no redirect followed, traced as an outgoing
+/// request.
 struct WebhookHTTPTransport: WebhookTransport {
     /// The TLS context, made once for every delivery.
     let tls: MailTLSContext
@@ -23,7 +24,9 @@ struct WebhookHTTPTransport: WebhookTransport {
         let clock = ContinuousClock()
         let started = clock.now
         do {
-            return try await post.send(body: ByteBuffer(bytes: body), headers: headers)
+            return try await OutgoingRequestSpan.run(method: "POST", url: url.url, status: { $0 }) {
+                try await post.send(body: ByteBuffer(bytes: body), headers: headers)
+            }
         } catch {
             throw clock.now - started >= timeout ? .timeout : .connectionFailed
         }

@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
+import LimenServerStorage
 import LimenWire
+import Tracing
 import _CryptoExtras
 
 /// Hashes passwords with scrypt (memory-hard, RFC 7914) and checks them.
@@ -106,6 +108,22 @@ public struct PasswordHasher: Sendable {
     }
 
     private func derive(
+        _ password: String,
+        salt: Data,
+        parameters: Parameters,
+        for clientAddress: String?
+    ) async throws(AccountError) -> Data {
+        // The span holds the wait for a place in the queue too: a slow sign-in shows whether it waited or hashed.
+        let cost = { (attributes: inout SpanAttributes) in attributes["limen.password_hash.log_n"] = parameters.logN }
+        return try await OperationSpan.run(Self.spanName, attributes: cost) { () throws(AccountError) in
+            try await derivedKey(password, salt: salt, parameters: parameters, for: clientAddress)
+        }
+    }
+
+    /// The name of a hash's or a check's span.
+    static let spanName = "password hashing"
+
+    private func derivedKey(
         _ password: String,
         salt: Data,
         parameters: Parameters,

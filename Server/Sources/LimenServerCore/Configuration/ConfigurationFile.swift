@@ -37,6 +37,7 @@ import Yams
 /// idle_timeout: 60s                                   # an idle connection is closed after this
 /// metrics: loopback                                   # who reads /metrics: loopback, token, public or off
 /// metrics_token: …                                    # with metrics: token (LIMEN_METRICS_TOKEN is safer)
+/// otel_endpoint: http://127.0.0.1:4318               # OpenTelemetry traces over OTLP/HTTP; off when not set
 /// profile_schema:                                     # the app schema (nested; file only)
 ///   fields:
 ///     nickname: {type: string, validation: {max: 40}}

@@ -101,6 +101,8 @@ public struct ServerConfiguration: Sendable {
     public var auditRetention: TimeInterval = ServerSetting.defaultAuditRetention
     /// How event webhooks are delivered (`allow_http_webhooks`, `webhook_timeout`).
     public var webhooks = WebhookSettings()
+    /// Where OpenTelemetry traces go (`otel_endpoint`, OTLP over HTTP); `nil`, the default, traces nothing.
+    public var otelEndpoint: URL?
 
     /// The defaults: `127.0.0.1:8080`, data in `./limen-data`, issuer `http://127.0.0.1:8080`.
     public init(

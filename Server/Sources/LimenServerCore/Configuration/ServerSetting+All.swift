@@ -9,6 +9,6 @@ extension ServerSetting {
         refreshReuseGrace, grantMaxLifetime, anonymousUserLifetime, accountDeletionMaxAge, accountChangeMaxAge,
         dpopNonceRequired, dpopProofMaxAge, dpopReplayCacheSize,
         passwordHashLogN, passwordHashParallelism, headerReadTimeout, idleTimeout, webAuthnRelyingPartyID,
-        webAuthnRelyingPartyName, webAuthnOrigins, auditRetention, allowHTTPWebhooks, webhookTimeout,
+        webAuthnRelyingPartyName, webAuthnOrigins, auditRetention, allowHTTPWebhooks, webhookTimeout, otelEndpoint,
     ]
 }

@@ -53,6 +53,12 @@ public struct TrustedProxies: Sendable, Equatable {
         return client
     }
 
+    /// Whether `peer`, the connected address, is one of these proxies: only then are its forwarding headers (and the
+    /// W3C trace context it passes on) believed.
+    public func trusts(peer: String) -> Bool {
+        addresses.contains(Self.canonical(peer) ?? peer)
+    }
+
     /// `address` as NIO prints it (so `0:0::1` and `::1` are one address), an IPv4-mapped IPv6 address as plain
     /// IPv4; `nil` if it is not an IP address.
     static func canonical(_ address: String) -> String? {

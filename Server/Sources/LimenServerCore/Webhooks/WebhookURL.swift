@@ -11,6 +11,11 @@ package struct WebhookURL: Sendable, Equatable {
     /// Whether the connection uses TLS (`https`).
     package let usesTLS: Bool
 
+    /// The URL posted to, as a trace shows it (``OutgoingRequestSpan`` leaves its query out).
+    package var url: URL? {
+        URL(string: "\(usesTLS ? "https" : "http")://\(endpoint.host):\(endpoint.port)\(endpoint.target)")
+    }
+
     /// Reads `text`; `nil` when it is not a URL this server posts to.
     package init?(_ text: String, allowHTTPLoopback: Bool) {
         guard text.utf8.count <= Self.maximumLength, var components = URLComponents(string: text) else { return nil }
