@@ -12,7 +12,6 @@ public enum LimenServerApplication {
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: ServerErrorLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
-        router.add(middleware: StorageUnavailableMiddleware())
         if let nonces = composition.dpopProofs.nonces {
             router.add(middleware: DPoPNonceMiddleware(nonces: nonces, now: composition.now))
         }
