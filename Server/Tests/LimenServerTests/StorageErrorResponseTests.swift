@@ -37,7 +37,8 @@ struct StorageErrorResponseTests {
                     #expect(response.headers[.contentType] == "application/json")
                     #expect(response.headers[.cacheControl] == "no-store")
                     #expect(response.headers[.xContentTypeOptions] == "nosniff")
-                    let body = try JSONDecoder().decode([String: String].self, from: Data(response.body.readableBytesView))
+                    let body = try JSONDecoder().decode(
+                        [String: String].self, from: Data(response.body.readableBytesView))
                     #expect(body["error"] == "temporarily_unavailable")
                     #expect(body["error_description"]?.contains("cannot be reached") == false, "no internals leak")
                 }
