@@ -15,7 +15,6 @@ public enum LimenServerApplication {
         }
         router.add(middleware: ServerErrorLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
-        router.add(middleware: StorageUnavailableMiddleware())
         if let nonces = composition.dpopProofs.nonces {
             router.add(middleware: DPoPNonceMiddleware(nonces: nonces, now: composition.now))
         }

@@ -247,6 +247,11 @@ final class PostgresConnectionPool: Sendable {
         if connection.isClosed || (error as? PSQLError).map({ lostConnection.contains($0.code) }) == true {
             return .unavailable("the connection to the database closed")
         }
+        // PostgreSQL stopping or starting ends a query with "operator intervention" (SQLSTATE class 57) before the
+        // connection closes: admin_shutdown, crash_shutdown, cannot_connect_now.
+        if let state = (error as? PSQLError)?.serverInfo?[.sqlState], ["57P01", "57P02", "57P03"].contains(state) {
+            return .unavailable("the database is shutting down or starting (\(state))")
+        }
         return .queryFailed(String(reflecting: error))
     }
 }

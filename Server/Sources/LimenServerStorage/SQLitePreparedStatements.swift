@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import SQLiteNIO
 import VaporCSQLite
@@ -12,18 +13,27 @@ final class SQLitePreparedStatements {
     enum Failure: Error {
         /// Another connection holds the file (`SQLITE_BUSY` or `SQLITE_LOCKED`, past any busy timeout).
         case busy(String)
+        /// The database file at `path` cannot grow: its disk is full (`SQLITE_FULL`, or an I/O error with `ENOSPC` or
+        /// `EDQUOT`), or it reached `PRAGMA max_page_count`.
+        case diskFull(path: String, message: String)
         /// Any other error, with SQLite's message.
         case failed(String)
 
         /// SQLite's message.
         var message: String {
             switch self {
-            case .busy(let message), .failed(let message): message
+            case .busy(let message), .diskFull(_, let message), .failed(let message): message
             }
         }
 
-        /// The failure as the store reports it.
-        var storageError: StorageError { .queryFailed(message) }
+        /// The failure as the store reports it: a full disk is ``StorageError/diskFull(path:)``, worth trying again
+        /// once space returns.
+        var storageError: StorageError {
+            switch self {
+            case .diskFull(let path, _): .diskFull(path: path)
+            case .busy(let message), .failed(let message): .queryFailed(message)
+            }
+        }
     }
 
     private struct Prepared {
@@ -34,11 +44,14 @@ final class SQLitePreparedStatements {
 
     /// The open connection the statements belong to.
     let handle: OpaquePointer
+    /// Told the database file's path whenever a statement fails on a full disk.
+    private let onDiskFull: @Sendable (String) -> Void
     private var prepared: [String: Prepared] = [:]
 
-    /// Statements of the open connection `handle`.
-    init(handle: OpaquePointer) {
+    /// Statements of the open connection `handle`; `onDiskFull` is told of every failure on a full disk.
+    init(handle: OpaquePointer, onDiskFull: @escaping @Sendable (String) -> Void = { _ in }) {
         self.handle = handle
+        self.onDiskFull = onDiskFull
     }
 
     /// Finalizes every statement; the connection can then be closed.
@@ -139,7 +152,24 @@ final class SQLitePreparedStatements {
     /// The failure a status (a primary or extended result code) other than OK, ROW or DONE means.
     private func failure(_ status: Int32) -> Failure {
         let message = String(cString: sqlite_nio_sqlite3_errmsg(handle))
-        return status & 0xFF == SQLITE_BUSY || status & 0xFF == SQLITE_LOCKED ? .busy(message) : .failed(message)
+        switch status & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy(message)
+        case SQLITE_FULL: return diskFull(message)
+        case SQLITE_IOERR where [ENOSPC, EDQUOT].contains(sqlite_nio_sqlite3_system_errno(handle)):
+            return diskFull(message)
+        default: return .failed(message)
+        }
+    }
+
+    private func diskFull(_ message: String) -> Failure {
+        let path = path
+        onDiskFull(path)
+        return .diskFull(path: path, message: message)
+    }
+
+    /// The main database's file (empty for an in-memory database).
+    private var path: String {
+        sqlite_nio_sqlite3_db_filename(handle, "main").map { String(cString: $0) } ?? ""
     }
 
     /// SQLite copies a value bound with this destructor before the bind returns.

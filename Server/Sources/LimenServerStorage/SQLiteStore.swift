@@ -31,7 +31,8 @@ public final class SQLiteStore: Store {
         path: String,
         logger: Logger = Logger(label: "limen.storage")
     ) async throws(StorageError) -> SQLiteStore {
-        let connection = try await SQLiteWriteConnection.open(path: path)
+        let warning = SQLiteDiskFullWarning(logger: logger)
+        let connection = try await SQLiteWriteConnection.open(path: path) { warning.diskIsFull(path: $0) }
         do {
             // The busy timeout first: switching to WAL waits for a process that has the new file locked.
             try await connection.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")

@@ -20,12 +20,18 @@ final class SQLiteWriteConnection: @unchecked Sendable {
         self.thread = thread
     }
 
-    /// Opens (creating if needed) the database file at `path`, or a private in-memory database for `":memory:"`.
-    static func open(path: String) async throws(StorageError) -> SQLiteWriteConnection {
+    /// Opens (creating if needed) the database file at `path`, or a private in-memory database for `":memory:"`;
+    /// `onDiskFull` is told the file's path whenever a statement fails because its disk is full.
+    static func open(
+        path: String,
+        onDiskFull: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws(StorageError) -> SQLiteWriteConnection {
         let thread = NIOThreadPool(numberOfThreads: 1)
         thread.start()
         let connection = SQLiteWriteConnection(thread: thread)
-        let opened: Result<Void, StorageError> = await connection.run { _ in connection.openOnThread(path: path) }
+        let opened: Result<Void, StorageError> = await connection.run { _ in
+            connection.openOnThread(path: path, onDiskFull: onDiskFull)
+        }
         do {
             try opened.get()
         } catch {
@@ -69,7 +75,9 @@ final class SQLiteWriteConnection: @unchecked Sendable {
     }
 
     /// Opens the handle; on the thread.
-    private func openOnThread(path: String) -> Result<Void, StorageError> {
+    private func openOnThread(path: String, onDiskFull: @escaping @Sendable (String) -> Void) -> Result<
+        Void, StorageError
+    > {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
@@ -78,7 +86,7 @@ final class SQLiteWriteConnection: @unchecked Sendable {
             sqlite_nio_sqlite3_close_v2(handle)
             return .failure(.openFailed("\(path): \(reason)"))
         }
-        statements = SQLitePreparedStatements(handle: handle)
+        statements = SQLitePreparedStatements(handle: handle, onDiskFull: onDiskFull)
         return .success(())
     }
 }

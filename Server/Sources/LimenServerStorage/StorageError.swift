@@ -34,4 +34,10 @@ public enum StorageError: Error, Sendable, Equatable, LocalizedError {
         case .unavailable(let reason): "The database is unavailable: \(reason)"
         }
     }
+
+    /// The database file at `path` cannot grow because its disk is full: ``unavailable(_:)``, since reads still work
+    /// and writes do again once space is freed.
+    public static func diskFull(path: String) -> StorageError {
+        .unavailable("the disk holding \(path) is full")
+    }
 }

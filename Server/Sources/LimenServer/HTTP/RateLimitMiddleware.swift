@@ -29,7 +29,7 @@ struct RateLimitMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewa
         let seconds = max(1, Int(wait.rounded(.up)))
         let message = "Too many requests from this address. Try again in \(seconds) seconds."
         var response =
-            request.headers[.accept]?.contains("text/html") == true
+            request.acceptsHTML
             ? Responses.html(title: "Slow down", message: message, status: .tooManyRequests)
             : Responses.jsonError("too_many_requests", description: message, status: .tooManyRequests)
         response.headers[.retryAfter] = String(seconds)
