@@ -25,11 +25,20 @@ extension TokenFixture {
 
 @Suite("Autofill on the sign-in node: its conditional passkey request, one use, bound to the interaction")
 struct SignInPasskeyAutofillTests {
-    @Test("the sign-in node carries a conditional request; a passkey picked signs in without email or password")
-    func autofillSignsIn() async throws {
+    /// Runs `body` with a flow fixture whose user registered a passkey in `authenticator`.
+    private static func withRegisteredPasskey(
+        _ body: @escaping @Sendable (TokenFixture, SoftwareAuthenticator) async throws -> Void
+    ) async throws {
         try await FlowFixture.run { fixture in
             let authenticator = SoftwareAuthenticator(origin: TokenFixture.passkeyOrigin)
             #expect(try await fixture.registerPasskey(with: authenticator).nodeType == "success")
+            try await body(fixture, authenticator)
+        }
+    }
+
+    @Test("the sign-in node carries a conditional request; a passkey picked signs in without email or password")
+    func autofillSignsIn() async throws {
+        try await Self.withRegisteredPasskey { fixture, authenticator in
             let started = try await fixture.startFlow("sign-in")
             let collector = try #require(started.collectors.first { $0["type"]?.stringValue == "PASSKEY" })
             #expect(collector["key"]?.stringValue == "passkey-autofill")
@@ -66,9 +75,7 @@ struct SignInPasskeyAutofillTests {
 
     @Test("refused: a replayed answer, another interaction's challenge, a challenge of a finished flow, an old one")
     func refusals() async throws {
-        try await FlowFixture.run { fixture in
-            let authenticator = SoftwareAuthenticator(origin: TokenFixture.passkeyOrigin)
-            #expect(try await fixture.registerPasskey(with: authenticator).nodeType == "success")
+        try await Self.withRegisteredPasskey { fixture, authenticator in
 
             // Another interaction's challenge (its own passkey flow's, or another sign-in's).
             let (mine, _) = try await fixture.startSignInWithAutofill()
