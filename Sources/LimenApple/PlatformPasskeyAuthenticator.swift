@@ -38,33 +38,18 @@
         public func register(_ options: JSONValue) async throws(PasskeyError) -> JSONValue {
             let ceremony = try PasskeyCeremony(creationOptions: options)
             guard let user = ceremony.user else { throw .failed("the options have no user") }
-            return try await PasskeySheet.present(autoFill: false, anchor: presentationAnchor) {
-                let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(
-                    relyingPartyIdentifier: ceremony.relyingPartyID)
-                let request = provider.createCredentialRegistrationRequest(
-                    challenge: ceremony.challenge, name: user.name, userID: user.id)
-                request.userVerificationPreference = ceremony.requiresUserVerification ? .required : .preferred
-                if #available(iOS 17.4, macOS 14.4, tvOS 17.4, *) {
-                    request.excludedCredentials = ceremony.credentialIDs.map {
-                        ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0)
-                    }
-                }
-                return request
+            return try await PasskeySheet.present(mode: .register, autoFill: false, anchor: presentationAnchor) {
+                ceremony.registrationRequest(for: user)
             }
         }
 
         /// Signs with one of the passkeys the options allow (any of this RP's when they name none).
         public func authenticate(_ options: JSONValue) async throws(PasskeyError) -> JSONValue {
             let ceremony = try PasskeyCeremony(requestOptions: options)
-            return try await PasskeySheet.present(autoFill: offersAutoFill, anchor: presentationAnchor) {
-                let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(
-                    relyingPartyIdentifier: ceremony.relyingPartyID)
-                let request = provider.createCredentialAssertionRequest(challenge: ceremony.challenge)
-                request.allowedCredentials = ceremony.credentialIDs.map {
-                    ASAuthorizationPlatformPublicKeyCredentialDescriptor(credentialID: $0)
-                }
-                request.userVerificationPreference = ceremony.requiresUserVerification ? .required : .preferred
-                return request
+            return try await PasskeySheet.present(
+                mode: .authenticate, autoFill: offersAutoFill, anchor: presentationAnchor
+            ) {
+                ceremony.assertionRequest()
             }
         }
     }
@@ -74,23 +59,26 @@
     @available(iOS 15.0, macOS 12.0, tvOS 16.0, *)
     @MainActor
     private final class PasskeySheet: NSObject {
-        private let attempt: PresentationAttempt<JSONValue>
+        private let attempt: PresentationAttempt<PasskeyAnswer>
         private let anchor: @MainActor () -> ASPresentationAnchor
 
-        private init(attempt: PresentationAttempt<JSONValue>, anchor: @escaping @MainActor () -> ASPresentationAnchor) {
+        private init(
+            attempt: PresentationAttempt<PasskeyAnswer>, anchor: @escaping @MainActor () -> ASPresentationAnchor
+        ) {
             self.attempt = attempt
             self.anchor = anchor
             super.init()
         }
 
-        /// Performs the request `makeRequest` returns (in the keyboard's suggestions when `autoFill` and the system
-        /// has them) and returns the credential's JSON.
+        /// Performs the request `makeRequest` returns, a ceremony of `mode` (in the keyboard's suggestions when
+        /// `autoFill` and the system has them), and returns the credential's JSON.
         static func present(
+            mode: PasskeyCollector.Mode,
             autoFill: Bool,
             anchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor,
             makeRequest: @escaping @MainActor () -> ASAuthorizationRequest
         ) async throws(PasskeyError) -> JSONValue {
-            let result = await PresentationAttempt<JSONValue>.run { attempt in
+            let result = await PresentationAttempt<PasskeyAnswer>.run { attempt in
                 let controller = ASAuthorizationController(authorizationRequests: [makeRequest()])
                 let sheet = PasskeySheet(attempt: attempt, anchor: anchor)
                 controller.delegate = sheet
@@ -101,28 +89,13 @@
                 #endif
                 controller.performRequests()
             }
-            switch result {
-            case .success(let json): return json
-            case .failure(.cancelled): throw .cancelled
-            case .failure(let failure): throw .failed(failure.errorDescription ?? failure.code)
-            }
-        }
-
-        /// The credential as WebAuthn's JSON; `nil` for one that is not a platform passkey's.
-        static func json(of credential: any ASAuthorizationCredential) -> JSONValue? {
-            if let registration = credential as? ASAuthorizationPlatformPublicKeyCredentialRegistration,
-                let attestation = registration.rawAttestationObject
-            {
-                return PasskeyCeremony.registrationJSON(
-                    credentialID: registration.credentialID, clientDataJSON: registration.rawClientDataJSON,
-                    attestationObject: attestation)
-            }
-            guard let assertion = credential as? ASAuthorizationPlatformPublicKeyCredentialAssertion,
-                let authenticatorData = assertion.rawAuthenticatorData, let signature = assertion.signature
-            else { return nil }
-            return PasskeyCeremony.assertionJSON(
-                credentialID: assertion.credentialID, clientDataJSON: assertion.rawClientDataJSON,
-                authenticatorData: authenticatorData, signature: signature, userHandle: assertion.userID)
+            let answer: PasskeyAnswer =
+                switch result {
+                case .success(let answer): answer
+                case .failure(.cancelled): .failed(cancelled: true, reason: "cancelled")
+                case .failure(let failure): .failed(cancelled: false, reason: failure.errorDescription ?? failure.code)
+                }
+            return try answer.credential(for: mode).get()
         }
     }
 
@@ -134,10 +107,7 @@
             controller: ASAuthorizationController,
             didCompleteWithAuthorization authorization: ASAuthorization
         ) {
-            guard let json = Self.json(of: authorization.credential) else {
-                return attempt.finish(.failure(.presentationFailed("the system gave no passkey credential")))
-            }
-            attempt.finish(.success(json))
+            attempt.finish(.success(PasskeyAnswer(authorization.credential)))
         }
 
         func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {

@@ -52,8 +52,9 @@ public struct FlowElement: Sendable, Equatable, Identifiable {
     public let accessibilityLabel: String
     /// What VoiceOver reads after a pause, saying what the control does when that is not plain from its label.
     public let accessibilityHint: String?
-    /// Whether the control can be used: `false` for a ``Kind-swift.enum/passkey(_:)`` button of a form given no
-    /// ``PasskeyAuthenticator`` (its ``accessibilityHint`` then says passkeys are not available), `true` otherwise.
+    /// Whether the control can be used: `false` for a ``Kind-swift.enum/passkey(_:)`` button, and for a button or link
+    /// to the passkey flow ("Sign in with a passkey"), of a form given no ``PasskeyAuthenticator`` (its
+    /// ``accessibilityHint`` then says passkeys are not available), `true` otherwise.
     public let isEnabled: Bool
 
     /// Whether the control takes the keyboard (text and password fields): those are the form's focus order.
@@ -113,7 +114,7 @@ public struct FlowElement: Sendable, Equatable, Identifiable {
         isPhoneNumber = (collector as? TextCollector)?.isPhoneNumber ?? false
         isRequired = (collector as? any FieldCollector)?.isRequired ?? false
         accessibilityLabel = isRequired ? "\(collector.label), required" : collector.label
-        isEnabled = if case .passkey = kind { offersPasskeys } else { true }
+        isEnabled = Self.needsPasskeys(collector) ? offersPasskeys : true
         accessibilityHint = isEnabled ? Self.hint(for: kind) : "Passkeys are not available in this app."
     }
 
@@ -130,6 +131,15 @@ public struct FlowElement: Sendable, Equatable, Identifiable {
         case let idp as IdpCollector: .identityProvider(provider: idp.provider)
         case let passkey as PasskeyCollector: passkey.mode.map(Kind.passkey) ?? .unknown(type: collector.type)
         default: .unknown(type: collector.type)
+        }
+    }
+
+    /// Whether `collector` does nothing without a passkey authenticator: a `PASSKEY`, or a move to the passkey flow.
+    private static func needsPasskeys(_ collector: any Collector) -> Bool {
+        switch collector {
+        case let passkey as PasskeyCollector: passkey.mode != nil
+        case let flow as FlowCollector: flow.flow == "passkey"
+        default: false
         }
     }
 

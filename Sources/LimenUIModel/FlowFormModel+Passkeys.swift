@@ -33,6 +33,49 @@ extension FlowFormModel {
         show(await node.next(action: action))
     }
 
+    /// Whether the step offers passkeys as its username field's autofill (the sign-in step's conditional `PASSKEY`,
+    /// which with its submit button is not among ``elements``): call ``answerPasskeyAutofill(using:)`` when it is shown.
+    public var offersPasskeyAutofill: Bool {
+        node.flatMap(Self.conditionalPasskey(of:)) != nil
+    }
+
+    /// Starts the step's autofill request through `authenticator` (LimenApple's `PlatformPasskeyAuthenticator` with
+    /// `offersAutoFill`, which answers once the person picks a passkey from the keyboard's suggestions), then sends
+    /// the step with that credential, without its other fields. A request that ends without a credential (cancelled
+    /// because the person signed in another way) changes nothing, and so does one answered after the step changed.
+    /// Without such a step, nothing happens.
+    ///
+    /// ```swift
+    /// .task(id: form.title) { if form.offersPasskeyAutofill { await form.answerPasskeyAutofill(using: autofill) } }
+    /// ```
+    public func answerPasskeyAutofill(using authenticator: some PasskeyAuthenticator) async {
+        guard let node, let passkey = Self.conditionalPasskey(of: node) else { return }
+        let action = Self.button(sending: passkey, in: node)?.key ?? ""
+        do throws(PasskeyError) {
+            let credential = try await authenticator.authenticate(passkey.options)
+            guard self.node === node, !isLoading else { return }
+            passkey.value = credential
+        } catch {
+            return
+        }
+        isLoading = true
+        defer { isLoading = false }
+        show(await node.next(action: action))
+    }
+
+    /// The conditional `PASSKEY` of `node`, if it has one.
+    static func conditionalPasskey(of node: ContinueNode) -> PasskeyCollector? {
+        node.collectors.lazy.compactMap { $0 as? PasskeyCollector }.first {
+            $0.isConditional && $0.mode == .authenticate
+        }
+    }
+
+    /// The keys `node`'s form leaves out of its elements: its conditional `PASSKEY` and the button that sends it.
+    static func autofillKeys(of node: ContinueNode) -> Set<String> {
+        guard let passkey = conditionalPasskey(of: node) else { return [] }
+        return Set([passkey.key, button(sending: passkey, in: node)?.key].compactMap { $0 })
+    }
+
     /// The unanswered `PASSKEY` of `node` that the submit button `key` sends, if it is one that does (see
     /// ``button(sending:in:)``).
     static func unansweredPasskey(sentBy key: String, in node: ContinueNode) -> PasskeyCollector? {
@@ -44,7 +87,7 @@ extension FlowFormModel {
 
     /// The submit button that sends `passkey`: the first after it in `node` (the second step's "Use a passkey" after
     /// its codes' buttons), or else the first of `node`.
-    private static func button(sending passkey: PasskeyCollector, in node: ContinueNode) -> SubmitCollector? {
+    static func button(sending passkey: PasskeyCollector, in node: ContinueNode) -> SubmitCollector? {
         let buttons = node.collectors.compactMap { $0 as? SubmitCollector }
         guard let position = node.collectors.firstIndex(where: { $0 === passkey }) else { return buttons.first }
         let after = node.collectors[position...].lazy.compactMap { $0 as? SubmitCollector }.first

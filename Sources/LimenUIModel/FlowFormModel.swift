@@ -125,6 +125,8 @@ public final class FlowFormModel {
             guard let userAgent else { return await run { await node.next(action: key) } }
             await run { await idp.authorize(using: userAgent) }
         default:
+            // A link to the passkey flow is disabled without ``passkeys``, and sends nothing.
+            guard elements.first(where: { $0.key == key })?.isEnabled != false else { return }
             await run { await node.next(action: key) }
         }
     }
@@ -188,7 +190,9 @@ public final class FlowFormModel {
     private func load(_ step: ContinueNode, errors details: [FlowErrorDetail], message text: String?) {
         node = step
         (title, subtitle) = (step.name, step.description)
-        elements = step.collectors.enumerated().map { FlowElement($1, index: $0, offersPasskeys: passkeys != nil) }
+        let autofill = Self.autofillKeys(of: step)
+        elements = step.collectors.enumerated().filter { !autofill.contains($0.element.key) }
+            .map { FlowElement($0.element, index: $0.offset, offersPasskeys: passkeys != nil) }
         passkeyErrors = [:]
         entered = FlowValue.values(of: step.collectors)
         let keys = Set(elements.map(\.key))

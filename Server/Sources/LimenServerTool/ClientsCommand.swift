@@ -156,7 +156,7 @@ struct ClientsCommand: AsyncParsableCommand {
             let clients = try await ServerComposition.withStore(configuration: data.configuration()) { store in
                 try await store.clients()
             }
-            for client in clients {
+            for client in clients where !SeedClients.isInternal(client.id) {
                 var traits = [client.kind.rawValue]
                 if client.isNative { traits.append("native") }
                 if client.isFirstParty { traits.append("first-party") }
@@ -190,6 +190,9 @@ struct ClientsCommand: AsyncParsableCommand {
         var id: String
 
         func run() async throws {
+            guard !SeedClients.isInternal(id) else {
+                throw ValidationError("\(id) is Limen Server's own client (the account page's): it cannot be removed")
+            }
             let removed = try await ServerComposition.withStore(configuration: data.configuration()) { store in
                 try await store.deleteClient(id: id)
             }

@@ -119,7 +119,12 @@ struct BrowserSessionTests {
             #expect(csp.hasSuffix(PasskeyScript.directives), "the passkey script alone, by its hash (for its autofill)")
             #expect(
                 page.body.contains(#"autocomplete="username webauthn""#), "passkeys offered as the username's autofill")
-            #expect(page.body.contains(#"value="passkey" class="secondary" formnovalidate data-conditional-passkey>"#))
+            #expect(page.body.contains(#"value="passkey" class="secondary" formnovalidate>"#))
+            #expect(page.body.contains(#"data-mode="authenticate" data-mediation="conditional" data-options=""#))
+            #expect(
+                page.body.contains(
+                    #"value="submit-passkey" formnovalidate data-passkey="passkey-autofill" hidden>"#),
+                "the autofill's button, pressed by the script")
             #expect(page.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
             #expect(page.headers[.cacheControl] == "no-store")
             #expect(page.body.contains("<link rel=\"stylesheet\" href=\"static/limen.css\">"))

@@ -76,6 +76,8 @@ extension ChromiumPeerTests {
             #expect(
                 summary.passwordCode != nil && summary.passkeyCode != nil && summary.autofillCode != nil,
                 "the sign-ins with the password, the passkey button and the passkey from autofill reached the client")
+            #expect(summary.autofillPage.conditionalFields == 1, "the sign-in node carries the autofill's request")
+            #expect(summary.autofillPage.fetches == 0, "the autofill starts with the page's own challenge")
             let passkey = try #require(try await provider.store.passkeyCredentials(userID: user.id).first)
             #expect(passkey.lastUsedAt != nil, "the passkey signed in")
             let redeemed = try await provider.store.redeemedCode(
@@ -100,11 +102,19 @@ private struct AccountPasskeysSummary: Decodable {
     let axePasskeys: PasskeyBrowserSummary.Axe
     let passkeyCode: String?
     let autofillCode: String?
+    let autofillPage: AutofillPage
     let axeSetup: PasskeyBrowserSummary.Axe
     let twoStep: [String]
     let recoveryCodes: Int
     let secondStepCode: String?
     let credentials: Int
+}
+
+/// What `account_passkeys.py` saw on the sign-in page before a passkey was picked: its conditional `PASSKEY` fields,
+/// and the `fetch` requests its script made.
+private struct AutofillPage: Decodable {
+    let conditionalFields: Int
+    let fetches: Int
 }
 
 /// What `passkey.py` prints.

@@ -63,7 +63,7 @@ struct FlowDefinitionTests {
         #expect(
             catalog.flows["sign-in"]?.node("credentials")?.collectors.map(\.key) == [
                 "email", "password", "submit", "forgot-password", "create-account", "email-code",
-                "phone-code", "passkey",
+                "phone-code", "passkey", "passkey-autofill", "submit-passkey",
             ])
     }
 
@@ -115,18 +115,30 @@ struct FlowDefinitionTests {
             ("{type: LABEL, key: note,", "{type: PASSKEY, mode: sideways, key: note,", "expected register or"),
             ("{type: LABEL, key: note,", "{type: LABEL, mode: register, key: note,", "mode does not apply"),
             (
+                "{type: LABEL, key: note,", "{type: LABEL, mediation: conditional, key: note,",
+                "mediation does not apply"
+            ),
+            (
+                "{type: LABEL, key: note,", "{type: PASSKEY, mode: register, mediation: conditional, key: note,",
+                "conditional mediation signs in"
+            ),
+            (
+                "{type: LABEL, key: note,", "{type: PASSKEY, mode: authenticate, mediation: modal, key: note,",
+                "expected conditional"
+            ),
+            (
                 "{type: LABEL, key: note, label: Read them first.}",
                 "{type: PASSKEY, mode: register, key: a, label: A}\n      - {type: PASSKEY, mode: register, key: b, label: B}",
                 "at most one PASSKEY"
             ),
             (
                 "actions: [create_account, complete]", "actions: [check_passkey, complete]",
-                "check_passkey needs a collector passkey"
+                "check_passkey needs a PASSKEY with mode authenticate"
             ),
             (
                 "{type: LABEL, key: note, label: Read them first.}\n      - {type: SUBMIT_BUTTON, key: submit, label: Go, actions: [create_account, complete]}",
                 "{type: PASSKEY, mode: register, key: passkey, label: P}\n      - {type: SUBMIT_BUTTON, key: submit, label: Go, actions: [check_passkey, complete]}",
-                "check_passkey needs a PASSKEY passkey with mode authenticate"
+                "check_passkey needs a PASSKEY with mode authenticate"
             ),
             (
                 "{type: LABEL, key: note, label: Read them first.}\n      - {type: SUBMIT_BUTTON, key: submit, label: Go, actions: [create_account, complete]}",

@@ -25,7 +25,7 @@ struct FlowRouteTests {
             #expect(
                 started.collectorKeys == [
                     "email", "password", "submit", "forgot-password", "create-account", "email-code",
-                    "phone-code", "passkey",
+                    "phone-code", "passkey", "passkey-autofill", "submit-passkey",
                 ])
             let success = try await fixture.continueFlow(
                 id, node: "credentials", action: "submit",

@@ -41,6 +41,8 @@ final class StandInUpstream: Sendable {
         var emailVerified = false
         var name: String?
         var tamper = Tamper.none
+        /// The ID token's `auth_time`, when the stand-in says when the person signed in.
+        var authTime: Date?
     }
 
     private struct Issued: Sendable {
@@ -54,6 +56,8 @@ final class StandInUpstream: Sendable {
     private let codes = Locked([String: Issued]())
     /// How many codes were redeemed.
     let redemptions = Locked(0)
+    /// The query of each request to `/authorize`, in order.
+    let authorizations = Locked([[String: String]]())
 
     /// Sets who signs in next, and how.
     func next(_ change: (inout Login) -> Void) {
@@ -67,6 +71,7 @@ final class StandInUpstream: Sendable {
         router.get("/authorize") { request, _ in
             let query = Dictionary(
                 FormEncoding.decode(request.uri.query ?? ""), uniquingKeysWith: { first, _ in first })
+            self.authorizations.withLock { $0.append(query) }
             guard query["client_id"] == Self.clientID, query["response_type"] == "code",
                 query["code_challenge_method"] == "S256", let redirectURI = query["redirect_uri"],
                 let state = query["state"], let nonce = query["nonce"], let challenge = query["code_challenge"]
@@ -120,6 +125,9 @@ final class StandInUpstream: Sendable {
             claims["email_verified"] = .bool(login.emailVerified)
         }
         if let name = login.name { claims["name"] = .string(name) }
+        if let authTime = login.authTime {
+            claims["auth_time"] = .number(authTime.timeIntervalSince1970.rounded(.down))
+        }
         let token = try await signer.sign(claims, algorithm: .es256, at: now)
         guard login.tamper == .signature else { return token }
         claims["sub"] = .string("someone-else")

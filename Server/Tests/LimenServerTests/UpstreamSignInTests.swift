@@ -11,7 +11,7 @@ import Testing
 @testable import LimenServerCore
 
 /// A sign-in fixture whose hosted pages offer the stand-in issuer as upstream provider `standin`.
-private struct UpstreamFixture: Sendable {
+struct UpstreamFixture: Sendable {
     static let providerID = "standin"
 
     let fixture: SignInFixture

@@ -135,6 +135,8 @@ public final class ButtonCollector<Action: ButtonAction>: Collector {
     public let type: String
     public let key: String
     public let label: String
+    /// The flow a ``FlowCollector`` moves to, when the server names it (`passkey`, `sign-up`); `nil` otherwise.
+    public let flow: String?
     private let storage = LockedValue("")
 
     /// Non-empty when pressed.
@@ -144,7 +146,7 @@ public final class ButtonCollector<Action: ButtonAction>: Collector {
     }
 
     init(_ document: FlowCollectorDocument) {
-        (type, key, label) = (document.type, document.key, document.label)
+        (type, key, label, flow) = (document.type, document.key, document.label, document.flow)
     }
 }
 

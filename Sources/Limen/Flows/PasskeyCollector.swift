@@ -27,6 +27,10 @@ public final class PasskeyCollector: FieldCollector {
     public let isRequired: Bool
     /// The ceremony; `nil` for a mode this version does not know.
     public let mode: Mode?
+    /// Whether the step offers it as its username field's autofill (WebAuthn's conditional mediation, the sign-in
+    /// step's) rather than by a button: start its request when the step is shown, with an authenticator that waits
+    /// for the person to pick a passkey from the keyboard's suggestions, and send it with the submit button after it.
+    public let isConditional: Bool
     /// WebAuthn's options: `PublicKeyCredentialCreationOptionsJSON` or `PublicKeyCredentialRequestOptionsJSON`.
     public let options: JSONValue
     private let storage = LockedValue<JSONValue?>(nil)
@@ -40,6 +44,7 @@ public final class PasskeyCollector: FieldCollector {
     init(_ document: FlowCollectorDocument) {
         (type, key, label, isRequired) = (document.type, document.key, document.label, document.isRequired)
         mode = document.mode.flatMap(Mode.init(rawValue:))
+        isConditional = document.mediation == "conditional"
         options = document.passkeyOptions ?? .null
     }
 

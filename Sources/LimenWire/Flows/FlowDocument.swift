@@ -153,6 +153,9 @@ public struct FlowCollectorDocument: Sendable, Equatable {
     public var options: [(label: String, value: String)]
     /// A `PASSKEY`'s ceremony: `register` or `authenticate` (its `mode`).
     public var mode: String?
+    /// `conditional` on a `PASSKEY` offered as a username field's autofill (WebAuthn's conditional mediation) rather
+    /// than by a button of its own (its `mediation`).
+    public var mediation: String?
     /// A `PASSKEY`'s WebAuthn options, as the server sent them (its `options` object:
     /// `PublicKeyCredentialCreationOptionsJSON` or `PublicKeyCredentialRequestOptionsJSON`).
     public var passkeyOptions: JSONValue?
@@ -163,6 +166,8 @@ public struct FlowCollectorDocument: Sendable, Equatable {
     public var value: String?
     /// The upstream provider's ID, on an `IDP` collector.
     public var provider: String?
+    /// The flow a `FLOW_BUTTON` or `FLOW_LINK` moves to, when it names one (`passkey`, `sign-up`).
+    public var flow: String?
     /// The form of the value, on a `PHONE` collector `e164` (a phone number: `+` and the country code).
     public var format: String?
 
@@ -182,11 +187,13 @@ public struct FlowCollectorDocument: Sendable, Equatable {
             }
         }
         mode = reader.optionalString("mode")
+        mediation = reader.optionalString("mediation")
         policy = try reader.optionalObject("policy").map { policy throws(FlowDocumentError) in
             try Self.policy(policy)
         }
         value = reader.optionalString("value")
         provider = reader.optionalString("provider")
+        flow = reader.optionalString("flow")
         format = reader.optionalString("format")
     }
 
@@ -214,6 +221,6 @@ public struct FlowCollectorDocument: Sendable, Equatable {
             && lhs.options.map(\.label) == rhs.options.map(\.label)
             && lhs.options.map(\.value) == rhs.options.map(\.value) && lhs.policy == rhs.policy
             && lhs.value == rhs.value && lhs.provider == rhs.provider && lhs.mode == rhs.mode
-            && lhs.passkeyOptions == rhs.passkeyOptions
+            && lhs.passkeyOptions == rhs.passkeyOptions && lhs.mediation == rhs.mediation && lhs.flow == rhs.flow
     }
 }

@@ -104,6 +104,16 @@ open class ASAuthorizationController: NSObject {
     /// `func performRequests()`
     public func performRequests() {}
 
+    /// https://developer.apple.com/documentation/authenticationservices/asauthorizationcontroller/requestoptions —
+    /// `struct RequestOptions : OptionSet, @unchecked Sendable` (iOS 16, macOS 13, tvOS 16, visionOS 1, watchOS 9)
+    @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, *)
+    public struct RequestOptions: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// `static var preferImmediatelyAvailableCredentials: ASAuthorizationController.RequestOptions`
+        public static let preferImmediatelyAvailableCredentials = RequestOptions(rawValue: 1)
+    }
+
     /// https://developer.apple.com/documentation/authenticationservices/asauthorizationcontroller/cancel() —
     /// `func cancel()` (iOS 16, macOS 13, tvOS 16, visionOS 1, watchOS 9)
     @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, *)

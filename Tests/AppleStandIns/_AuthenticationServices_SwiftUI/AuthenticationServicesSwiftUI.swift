@@ -30,15 +30,28 @@ import SwiftUI
     @MainActor public func performRequest(_ request: ASAuthorizationRequest) async throws -> ASAuthorizationResult {
         fatalError()
     }
+
+    /// https://developer.apple.com/documentation/authenticationservices/authorizationcontroller/performrequests(_:options:)
+    @MainActor public func performRequests(
+        _ requests: [ASAuthorizationRequest], options: ASAuthorizationController.RequestOptions = []
+    ) async throws -> ASAuthorizationResult {
+        fatalError()
+    }
 }
 
 /// https://developer.apple.com/documentation/authenticationservices/asauthorizationresult — its other cases
-/// (`password`, `passkeyAssertion`, `passkeyRegistration`, `customMethod`, …) carry types LimenUI never names, and
-/// LimenUI matches only `appleID` with a fallback for the rest.
+/// (`password`, `securityKeyAssertion`, `customMethod`, …) carry types LimenUI never names, and LimenUI matches only
+/// `appleID` and the passkeys' with a fallback for the rest.
 @available(iOS 16.4, macOS 13.3, tvOS 16.4, watchOS 9.4, visionOS 1.0, *)
 public enum ASAuthorizationResult {
     /// https://developer.apple.com/documentation/authenticationservices/asauthorizationresult/appleid(_:)
     case appleID(ASAuthorizationAppleIDCredential)
+    /// https://developer.apple.com/documentation/authenticationservices/asauthorizationresult/passkeyassertion(_:)
+    @available(watchOS, unavailable)
+    case passkeyAssertion(ASAuthorizationPlatformPublicKeyCredentialAssertion)
+    /// https://developer.apple.com/documentation/authenticationservices/asauthorizationresult/passkeyregistration(_:)
+    @available(watchOS, unavailable)
+    case passkeyRegistration(ASAuthorizationPlatformPublicKeyCredentialRegistration)
 }
 
 @available(iOS 16.4, macOS 13.3, tvOS 16.4, watchOS 9.4, visionOS 1.0, *)

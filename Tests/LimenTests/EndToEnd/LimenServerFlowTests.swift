@@ -48,7 +48,7 @@ struct LimenServerFlowTests {
             #expect(
                 step.collectors.map(\.key) == [
                     "email", "password", "submit", "forgot-password", "create-account", "email-code",
-                    "phone-code", "passkey",
+                    "phone-code", "passkey", "passkey-autofill", "submit-passkey",
                 ])
             fill(step, ["email": server.user.email, "password": "wrong password"])
             guard case .error(let error) = await step.next() else {

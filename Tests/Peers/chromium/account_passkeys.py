@@ -6,7 +6,8 @@ verification, presence simulated) creates and holds the passkey.
 As a user would: signs in with the email and password through a client's authorization request, opens /account, names
 and adds a passkey (the page's script runs the WebAuthn ceremony; the page with the passkey listed is checked with
 axe-core), signs out everywhere, and signs in again with "Sign in with a passkey", then again by picking the passkey
-from the email field's autofill (conditional mediation). Then on /account sets up an
+from the email field's autofill (conditional mediation: the sign-in page's own request, with the challenge of its node,
+started with the page and fetching nothing). Then on /account sets up an
 authenticator app (the set-up page checked with axe-core) with a pyotp code, reads the recovery codes, signs out
 everywhere, and signs in with the password: the second step asks for a code, and a pyotp code of a later time step
 than the one used completes it.
@@ -53,9 +54,15 @@ def main():
     def sign_in_page():
         driver.get(authorization_url(args.issuer, args.client_id, redirect_uri, secrets.token_urlsafe(8)))
         wait_for_heading(driver, "Sign in")
-        # The autofill's request has fetched the passkey page (which moves the sign-in request there) and waits.
+        # The autofill's request, started with the page with its sign-in node's challenge, waits.
         wait_until(driver, lambda d: d.execute_script(
             "return document.documentElement.getAttribute('data-passkey-autofill') === 'pending'"))
+        return {
+            "conditional_fields": len(driver.find_elements(By.CSS_SELECTOR, "input[data-mediation=conditional]")),
+            "fetches": driver.execute_script(
+                "return performance.getEntriesByType('resource')"
+                ".filter(function (entry) { return entry.initiatorType === 'fetch'; }).length"),
+        }
 
     def called_back():
         wait_until(driver, lambda d: d.current_url.startswith(redirect_uri))
@@ -98,7 +105,7 @@ def main():
         sign_out_everywhere()
         # Presence off on the sign-in page, whose autofill request would otherwise sign in before the button.
         simulate_presence(driver, False)
-        sign_in_page()
+        autofill_page = sign_in_page()
         click_for_new_page(driver, "button[value=passkey]")
         wait_for_heading(driver, "Sign in with a passkey")
         simulate_presence(driver, True)
@@ -143,6 +150,7 @@ def main():
         "axe_passkeys": axe_passkeys,
         "passkey_code": passkey_code,
         "autofill_code": autofill_code,
+        "autofill_page": autofill_page,
         "axe_setup": axe_setup,
         "two_step": two_step,
         "recovery_codes": len(recovery_codes),

@@ -48,7 +48,7 @@ def main():
         simulate_presence(driver, False)
         driver.get(authorization_url(args.issuer, args.client_id, redirect_uri, secrets.token_urlsafe(8)))
         wait_for_heading(driver, "Sign in")
-        # The autofill's request has fetched the passkey page (which moves the sign-in request there) and waits.
+        # The autofill's request, started with the page with its sign-in node's challenge, waits.
         wait_until(driver, lambda d: d.execute_script(
             "return document.documentElement.getAttribute('data-passkey-autofill') === 'pending'"))
         click_for_new_page(driver, "button[value=passkey]")

@@ -10,8 +10,10 @@ import LimenWire
 /// of the session's user for the account page (``PendingAuthorization/init(reauthenticating:email:returnTo:client:browserBinding:now:)``)
 /// and sends the browser to the hosted sign-in page; when the same person signs in there, the session is renewed (a
 /// fresh `auth_time`) and the browser goes back to `PATH` (a path under `/account`, nothing else), where they make
-/// their change again. Another account signing in is refused and the session kept; so is a sign-in through an
-/// upstream provider, whose own session may answer without the person.
+/// their change again. Another account signing in is refused and the session kept. A person with only an upstream
+/// identity signs in again through their provider, asked for a fresh sign-in (`prompt=login`, `max_age=0`, its
+/// `auth_time` checked), so the provider's own session cannot answer without them; only the identity already linked
+/// to the account counts.
 enum AccountReauthentication {
     /// Where the account page sends a session too old for a change, relative to `/account`.
     static let fromAccountPage = "account/sign-in?" + FormEncoding.encode([("return_to", "/account")])
@@ -43,14 +45,14 @@ enum AccountReauthentication {
         }
     }
 
-    /// The end of the sign-in again `pending`, in which `subject` signed in by `methods` on a page at the issuer's
-    /// root: the same person gets their session renewed and goes back to the request's path; anyone else is refused,
-    /// and the browser keeps the session it had.
+    /// The end of the sign-in again `pending`, in which `subject` (`nil`: nobody known) signed in by `methods` on a
+    /// page `root` leads from to the issuer's root: the same person gets their session renewed and goes back to the
+    /// request's path; anyone else is refused, and the browser keeps the session it had.
     static func finish(
-        subject: String, methods: AuthenticationMethods, pending: PendingAuthorization, browser: BrowserState,
-        responder: SignInResponder
+        subject: String?, methods: AuthenticationMethods, pending: PendingAuthorization, browser: BrowserState,
+        responder: SignInResponder, root: String = "."
     ) async throws(StorageError) -> Response {
-        guard subject == pending.record.hintedSubject else { return anotherAccount }
+        guard let subject, subject == pending.record.hintedSubject else { return anotherAccount }
         guard
             try await responder.store.consumePendingAuthorization(idHash: pending.record.idHash, now: responder.now())
                 != nil,
@@ -58,17 +60,9 @@ enum AccountReauthentication {
         else { return Pages.requestGone(uiLocales: pending.record.uiLocales) }
         let (cookieValue, _) = try await responder.sessions.restart(
             replacing: browser.sessionCookie, subject: subject, methods: methods)
-        var response = Responses.redirect(to: "." + returnTo)
+        var response = Responses.redirect(to: root + returnTo)
         response.setCookie(responder.cookies.session(cookieValue))
         return response
-    }
-
-    /// The refusal of an upstream provider's sign-in for the account page.
-    static var federated: Response {
-        Pages.message(
-            title: "Sign in here",
-            message: "To change your account, sign in again with your password, an email code or a passkey here.",
-            status: .forbidden)
     }
 
     /// The refusal of a sign-in to another account than the page's.

@@ -47,6 +47,7 @@ enum AdminRoutes {
 
         admin.get("clients") { _, _ in
             let clients = try await storage { () throws(StorageError) in try await store.clients() }
+                .filter { !SeedClients.isInternal($0.id) }
             return Responses.json(encoding: AdminClientList(clients: clients.map { AdminClientResource($0) }))
         }
         admin.post("clients") { request, context in
@@ -66,7 +67,7 @@ enum AdminRoutes {
                 encoding: AdminClientResource(client, secret: secret), status: .created, noStore: true)
         }
         admin.get("clients/:id") { _, context in
-            let id = try context.parameters.path(ClientID.self).rawValue
+            let id = try Self.managedClientID(context)
             guard let client = try await storage({ () throws(StorageError) in try await store.client(id: id) })
             else {
                 throw AdminError.notFound("client")
@@ -74,7 +75,7 @@ enum AdminRoutes {
             return Responses.json(encoding: AdminClientResource(client), noStore: true)
         }
         admin.put("clients/:id/branding") { request, context in
-            let id = try context.parameters.path(ClientID.self).rawValue
+            let id = try Self.managedClientID(context)
             let branding = try await AdminJSON.decode(AdminClientBrandingRequest.self, from: request).branding()
             let records = clientEvent(
                 .adminClientUpdated, client: id, details: .changed([.branding]), request, context)
@@ -90,7 +91,7 @@ enum AdminRoutes {
             return Responses.json(encoding: AdminClientResource(client), noStore: true)
         }
         admin.delete("clients/:id") { request, context in
-            let id = try context.parameters.path(ClientID.self).rawValue
+            let id = try Self.managedClientID(context)
             let records = clientEvent(.adminClientDeleted, client: id, request, context)
             guard
                 try await storage({ () throws(StorageError) in
@@ -105,6 +106,13 @@ enum AdminRoutes {
         addUserRoutes(to: admin, store: store, accounts: accounts, removal: removal, origin: origin)
         AdminProfileRoutes.add(to: admin, profiles: profiles)
         AdminEventRoutes.add(to: admin, store: store)
+    }
+
+    /// The `:id` of a client route, as a client the admin API manages: Limen Server's own are not found.
+    private static func managedClientID(_ context: some RequestContext) throws -> String {
+        let id = try context.parameters.path(ClientID.self).rawValue
+        guard !SeedClients.isInternal(id) else { throw AdminError.notFound("client") }
+        return id
     }
 
     private static func addUserRoutes<Context: RemoteAddressRequestContext>(

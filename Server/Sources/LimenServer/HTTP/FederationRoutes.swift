@@ -88,17 +88,24 @@ enum FederationRoutes {
         case .found(let found): pending = found
         case .refused(let page): return page
         }
-        guard !pending.isReauthentication else { return AccountReauthentication.federated }
         let identity: ExternalIdentity
         do {
             identity = try await responder.upstream.finish(
-                client, query: rawQuery, issuer: responder.issuer.current, state: state, attempt: stored)
+                client, query: rawQuery, issuer: responder.issuer.current, state: state, attempt: stored,
+                maxAge: pending.isReauthentication ? UpstreamSignIn.freshSignIn : nil)
         } catch .storage(let error) {
             throw error
         } catch {
             return responder.upstreamFailure(error, client: client, pending: pending, logger: logger)
         }
         let accounts = ExternalAccounts(store: responder.store, now: responder.now)
+        if pending.isReauthentication {
+            // Only the identity already linked to the account being changed, never a new link or account.
+            let holder = try await accounts.holder(of: identity)
+            return try await AccountReauthentication.finish(
+                subject: holder?.linked == true ? holder?.user.id : nil, methods: AuthenticationMethods([.federated]),
+                pending: pending, browser: browser, responder: responder, root: "../..")
+        }
         let user: UserRecord
         if responder.signUpEnabled {
             let guest = try await responder.signedInGuest(browser)

@@ -88,7 +88,7 @@ struct SignInResponder: Sendable {
         guard signUpEnabled || !flow.createsAccounts else { return Pages.signUpOff() }
         let interaction = try await engine.pageInteraction(
             for: pending, flow: flow, guest: try await signedInGuest(browser))
-        return flowRenderer(pending: pending, browser: browser).render(try engine.pageAnswer(interaction))
+        return flowRenderer(pending: pending, browser: browser).render(try await engine.preparedPageAnswer(interaction))
     }
 
     /// The guest the browser is signed in as (an anonymous user's session), whom the pages' flows upgrade; `nil` for

@@ -83,23 +83,24 @@ struct FlowPageControl {
     }
 
     /// A button posting the form with its key as `action`; a button answering a `PASSKEY` names it (`passkey`), and
-    /// the script runs the ceremony first.
+    /// the script runs the ceremony first. The button answering a conditional `PASSKEY` is hidden: the script presses
+    /// it when a passkey is picked from the username's autofill.
     struct Button {
         var key: String
         var label: String
         var style: String?
         var skipsValidation: Bool
         var passkey: String? = nil
-        /// A button to the usernameless passkey flow, which the script also offers as autofill (``PasskeyScript``).
-        var conditionalPasskey = false
+        var hidden = false
     }
 
     /// A `PASSKEY`'s hidden field: its ceremony's mode and options (WebAuthn's JSON), and the message shown when the
-    /// browser's ceremony fails.
+    /// browser's ceremony fails; a `conditional` one is the username's autofill, with no message of its own.
     struct Passkey {
         var id: String
         var mode: String
         var options: String
+        var conditional: Bool
     }
 
     /// A link to a page.
@@ -130,8 +131,9 @@ struct FlowPageControl {
             details.first { node.collector($0.key)?.type.collectsValue == true }?.key
             ?? node.collectors.first { $0.type.collectsValue && values[$0.key]?.isEmpty != false }?.key
         let signsIn = node.collectors.contains { $0.type == .password } && policy == nil
-        // A node offering the passkey flow lets the browser offer passkeys as the username's autofill.
-        let offersPasskeys = node.collectors.contains(where: \.switchesToPasskeyFlow)
+        // A node with a conditional `PASSKEY` lets the browser offer passkeys as the username's autofill.
+        let passkey = node.passkeyCollector
+        let offersPasskeys = passkey?.isConditional == true
         let controls = node.collectors.compactMap { collector -> FlowPageControl? in
             let messages = details.filter { $0.key == collector.key }.map(\.message)
             var hintID: String?
@@ -146,7 +148,7 @@ struct FlowPageControl {
                 .compactMap { $0 }.joined(separator: " ").nilIfEmpty)
             return control(
                 collector, policy: policy, value: values[collector.key], field: field,
-                autofocus: collector.key == focusKey, signsIn: signsIn, link: link)
+                autofocus: collector.key == focusKey, signsIn: signsIn, passkey: passkey, link: link)
         }
         guard offersPasskeys else { return controls }
         return controls.map { control in
@@ -163,6 +165,7 @@ struct FlowPageControl {
         field: FieldState,
         autofocus: Bool,
         signsIn: Bool,
+        passkey nodePasskey: CollectorDefinition?,
         link: (String) -> String?
     ) -> FlowPageControl? {
         let key = collector.key
@@ -204,20 +207,23 @@ struct FlowPageControl {
             return FlowPageControl(text: collector.label)
         case .passkey:
             guard case .text(let options)? = value, let mode = collector.passkeyMode else { return nil }
-            return FlowPageControl(passkey: Passkey(id: key, mode: mode.rawValue, options: options))
+            return FlowPageControl(
+                passkey: Passkey(
+                    id: key, mode: mode.rawValue, options: options, conditional: collector.isConditional))
         case .submitButton:
             // A button that acts on what the interaction holds ("Send another code") does not need the fields filled;
             // one that checks a passkey needs none filled (the script fills the passkey's).
             var (ignoresFields, passkey) = (false, String?.none)
             if case .run(let actions, _)? = collector.behaviour {
                 ignoresFields = actions.allSatisfy(\.ignoresFields)
-                if actions.contains(where: { $0 == .checkPasskey || $0 == .registerPasskey }) {
-                    (ignoresFields, passkey) = (true, "passkey")
+                if actions.contains(where: \.isPasskeyCeremony) {
+                    (ignoresFields, passkey) = (true, nodePasskey?.key)
                 }
             }
             return FlowPageControl(
                 button: Button(
-                    key: key, label: collector.label, style: nil, skipsValidation: ignoresFields, passkey: passkey))
+                    key: key, label: collector.label, style: nil, skipsValidation: ignoresFields, passkey: passkey,
+                    hidden: passkey != nil && nodePasskey?.isConditional == true))
         case .flowButton, .flowLink:
             if case .switchFlow(let target)? = collector.behaviour {
                 guard let href = link(target) else { return nil }
@@ -228,7 +234,7 @@ struct FlowPageControl {
             return FlowPageControl(
                 button: Button(
                     key: key, label: collector.label, style: collector.type == .flowLink ? "link" : "secondary",
-                    skipsValidation: true, conditionalPasskey: collector.switchesToPasskeyFlow))
+                    skipsValidation: true))
         case .idp:
             // Outside the form: a "Continue with …" form of its own (``FlowPageRenderer``).
             return nil
@@ -302,12 +308,4 @@ extension PasswordPolicy {
 extension String {
     /// `nil` for the empty string.
     fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
-}
-
-extension CollectorDefinition {
-    /// Whether it is a `FLOW_BUTTON` to the usernameless passkey flow (``FlowCatalog/passkeyFlow``).
-    var switchesToPasskeyFlow: Bool {
-        guard type == .flowButton, case .switchFlow(let target)? = behaviour else { return false }
-        return target == FlowCatalog.passkeyFlow
-    }
 }

@@ -58,8 +58,7 @@ struct FlowPageRenderer {
             error: message,
             controls: controls,
             federation: FederationChoices(node),
-            script: controls.contains { $0.passkey != nil || $0.button?.conditionalPasskey == true }
-                ? PasskeyScript.text : nil
+            script: controls.contains { $0.passkey != nil } ? PasskeyScript.text : nil
         )
         let status: HTTPResponse.Status =
             message == nil ? .ok : (answer.status == .ok ? .badRequest : answer.status.http)

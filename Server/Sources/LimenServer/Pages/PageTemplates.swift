@@ -81,14 +81,14 @@ enum PageTemplates {
         {{/choices}}</select>
         {{>field-error}}{{/select}}{{#text}}<p class="text">{{text}}</p>
         {{/text}}{{#passkey}}<input type="hidden" id="{{id}}" name="{{id}}" data-mode="{{mode}}" \
-        data-options="{{options}}">
-        <p class="error" id="{{id}}-status" role="alert" hidden>The passkey could not be used. Try again, or choose \
-        another way.</p>
+        {{#conditional}}data-mediation="conditional" {{/conditional}}data-options="{{options}}">
+        {{^conditional}}<p class="error" id="{{id}}-status" role="alert" hidden>The passkey could not be used. Try \
+        again, or choose another way.</p>
         <noscript><p class="hint">A passkey needs scripts, which are turned off in this browser: choose another way.\
         </p></noscript>
-        {{/passkey}}{{#button}}<button type="submit" name="action" value="{{key}}"{{#style}} class="{{style}}"{{/style}}\
+        {{/conditional}}{{/passkey}}{{#button}}<button type="submit" name="action" value="{{key}}"{{#style}} class="{{style}}"{{/style}}\
         {{#skipsValidation}} formnovalidate{{/skipsValidation}}{{#passkey}} data-passkey="{{passkey}}"{{/passkey}}\
-        {{#conditionalPasskey}} data-conditional-passkey{{/conditionalPasskey}}>\
+        {{#hidden}} hidden{{/hidden}}>\
         {{label}}</button>
         {{/button}}{{#link}}<p class="switch"><a href="{{href}}">{{label}}</a></p>
         {{/link}}{{/controls}}</form>

@@ -5,8 +5,8 @@ import Foundation
 /// runs the browser's passkey ceremony with the options the page carries (`data-options` of the collector's hidden
 /// field, WebAuthn's JSON form), puts the credential's JSON into that field and submits the form with the button.
 /// Without scripts or WebAuthn the button submits nothing the server accepts, and the page says what to do instead.
-/// On a page with a username field marked `webauthn` and a button to the passkey flow, it also offers passkeys as the
-/// field's autofill (conditional mediation).
+/// A conditional `PASSKEY` (`data-mediation`, the sign-in node's) is the username field's autofill instead: its
+/// request starts with the page, with the node's own one-use challenge, and a passkey picked answers the node.
 enum PasskeyScript {
     /// The script (ES2017, no dependencies): `PublicKeyCredential.parseCreationOptionsFromJSON` /
     /// `parseRequestOptionsFromJSON` and `toJSON()` (WebAuthn Level 3), so no base64url code of its own.
@@ -16,7 +16,7 @@ enum PasskeyScript {
           var supported = window.PublicKeyCredential && PublicKeyCredential.parseRequestOptionsFromJSON;
           buttons.forEach(function (button) {
             var field = document.getElementById(button.getAttribute("data-passkey"));
-            if (!field) { return; }
+            if (!field || field.hasAttribute("data-mediation")) { return; }
             if (!supported) { button.disabled = true; return; }
             button.addEventListener("click", function (event) {
               event.preventDefault();
@@ -33,37 +33,22 @@ enum PasskeyScript {
               });
             });
           });
-          // Autofill: a username field marked `webauthn` next to a button to the passkey flow. Where the browser has
-          // conditional mediation, that flow's page is fetched (as the button would post it) for its options and form,
-          // and a passkey picked from the field's autofill answers that form.
+          // Autofill: a username field marked `webauthn` and the node's conditional PASSKEY. Where the browser has
+          // conditional mediation, its request starts at once; a passkey picked answers the node with its hidden button.
           var username = document.querySelector("input[autocomplete~=webauthn]");
-          var offer = document.querySelector("button[data-conditional-passkey]");
-          if (!username || !offer || !supported || !PublicKeyCredential.isConditionalMediationAvailable) { return; }
+          var conditional = document.querySelector("input[data-mediation=conditional]");
+          var answer = conditional && document.querySelector("button[data-passkey='" + conditional.id + "']");
+          if (!username || !answer || !supported || !PublicKeyCredential.isConditionalMediationAvailable) { return; }
           PublicKeyCredential.isConditionalMediationAvailable().then(function (available) {
-            if (!available) { return null; }
-            var body = new URLSearchParams(new FormData(offer.form));
-            body.set("action", offer.value);
-            // The attribute: `form.action` is the form's buttons named "action".
-            return fetch(offer.form.getAttribute("action"), {method: "POST", body: body, credentials: "same-origin"});
-          }).then(function (response) {
-            return response && response.ok ? response.text() : null;
-          }).then(function (html) {
-            if (!html) { return; }
-            var page = new DOMParser().parseFromString(html, "text/html");
-            var field = page.querySelector("input[data-mode=authenticate]");
-            var button = page.querySelector("button[data-passkey]");
-            if (!field || !button) { return; }
-            var options = JSON.parse(field.getAttribute("data-options"));
-            // The passkey page's interaction is the request's now: a test waits for this before pressing a button.
+            if (!available) { return; }
+            var options = JSON.parse(conditional.getAttribute("data-options"));
+            // The request waits for the person: a test waits for this before it presses a button.
             document.documentElement.setAttribute("data-passkey-autofill", "pending");
             return navigator.credentials.get({
               mediation: "conditional", publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options)
             }).then(function (credential) {
-              var form = document.importNode(button.form, true);
-              form.hidden = true;
-              document.body.appendChild(form);
-              form.querySelector("input[data-mode=authenticate]").value = JSON.stringify(credential.toJSON());
-              form.requestSubmit(form.querySelector("button[data-passkey]"));
+              conditional.value = JSON.stringify(credential.toJSON());
+              answer.form.requestSubmit(answer);
             });
           }).catch(function () {});
         })();
@@ -72,9 +57,8 @@ enum PasskeyScript {
     /// The SHA-256 source expression that allows ``text``.
     static let source = "'sha256-\(Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString())'"
 
-    /// The directives a page with the script adds to its Content Security Policy: `script-src` allowing ``text`` only,
-    /// and `connect-src 'self'` for the autofill's fetch of the passkey page.
-    static let directives = "; script-src \(source); connect-src 'self'"
+    /// The directive a page with the script adds to its Content Security Policy: `script-src` allowing ``text`` only.
+    static let directives = "; script-src \(source)"
 
     /// ``Pages/contentSecurityPolicy`` with ``directives``.
     static let contentSecurityPolicy = Pages.contentSecurityPolicy + directives

@@ -52,7 +52,7 @@ extension AdminClientRequest {
     /// The request member `error` is about, as named on the wire.
     private func field(of error: ClientRegistrationError) -> String {
         switch error {
-        case .invalidClientID, .alreadyExists: "client_id"
+        case .invalidClientID, .reservedClientID, .alreadyExists: "client_id"
         case .noRedirectURI: "redirect_uris"
         case .invalidRedirectURI(let uri, _):
             (postLogoutRedirectURIs ?? []).contains(uri) && !(redirectURIs ?? []).contains(uri)

@@ -102,6 +102,7 @@ public struct ClientRegistration: Sendable, Equatable {
         guard (1...128).contains(id.count), id.unicodeScalars.allSatisfy(allowed.contains) else {
             throw .invalidClientID(id)
         }
+        guard !SeedClients.isInternal(id) else { throw .reservedClientID(id) }
         guard !redirectURIs.isEmpty else { throw .noRedirectURI }
         for uri in redirectURIs + postLogoutRedirectURIs {
             if let reason = Self.redirectProblem(uri, isNative: isNative) { throw .invalidRedirectURI(uri, reason) }
@@ -202,6 +203,8 @@ public enum ClientSecret {
 public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError {
     /// The client ID is empty, too long or has other characters.
     case invalidClientID(String)
+    /// The client ID is one of Limen Server's own (``SeedClients/isInternal(_:)``).
+    case reservedClientID(String)
     /// No redirect URI was given.
     case noRedirectURI
     /// A redirect URI cannot be registered.
@@ -229,6 +232,7 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
     public var code: String {
         switch self {
         case .invalidClientID: "clients.invalid_client_id"
+        case .reservedClientID: "clients.reserved_client_id"
         case .noRedirectURI: "clients.no_redirect_uri"
         case .invalidRedirectURI: "clients.invalid_redirect_uri"
         case .unsupportedAlgorithm: "clients.unsupported_algorithm"
@@ -247,6 +251,7 @@ public enum ClientRegistrationError: Error, Sendable, Equatable, LocalizedError 
     public var errorDescription: String? {
         switch self {
         case .invalidClientID(let id): "Invalid client ID \"\(id)\": use 1–128 letters, digits, '-', '_' or '.'"
+        case .reservedClientID(let id): "The client ID \(id) is Limen Server's own: choose another"
         case .noRedirectURI: "A client needs at least one redirect URI"
         case .invalidRedirectURI(let uri, let reason): "Invalid redirect URI \(uri): \(reason)"
         case .unsupportedAlgorithm(let algorithm): "Unsupported ID token algorithm \(algorithm): use ES256 or RS256"

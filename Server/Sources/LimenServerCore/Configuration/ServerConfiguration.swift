@@ -169,6 +169,12 @@ public enum SeedClients {
     /// The client ID of the hosted account page (``account(now:)``).
     public static let accountClientID = "limen-account"
 
+    /// Whether `id` is a client of Limen Server's own (``accountClientID``): not listed, changed or removed by the
+    /// admin API or `limen-server clients`, and never registered by them.
+    public static func isInternal(_ id: String) -> Bool {
+        id == accountClientID
+    }
+
     /// `limen-account`: the hosted account page, on whose behalf a person signs in again before changing their
     /// account (``PendingAuthorization/init(reauthenticating:email:returnTo:client:browserBinding:now:)``). It has no
     /// redirect URI and no grant, so no authorization request names it and it never gets a code or a token; stored the

@@ -29,7 +29,8 @@ package struct UpstreamSignIn: Sendable {
         URL(string: "\(issuer)/federation/\(id)/callback")
     }
 
-    /// Stores an attempt for `pending` and returns where to send the browser.
+    /// Stores an attempt for `pending` and returns where to send the browser. A sign-in again for the account page
+    /// (``PendingAuthorization/isReauthentication``) asks the provider for a fresh sign-in (``freshSignIn``).
     package func begin(_ client: UpstreamClient, pending: PendingAuthorization, issuer: String)
         async throws(UpstreamSignInError) -> URL
     {
@@ -38,15 +39,22 @@ package struct UpstreamSignIn: Sendable {
             origin: UpstreamAttempt.Origin(
                 clientID: pending.client.id, request: FlowRequest(hostedPageFor: pending, guest: nil),
                 expiresAt: pending.record.expiresAt),
-            issuer: issuer)
+            issuer: issuer, freshSignIn: pending.isReauthentication)
     }
 
-    /// Stores an attempt for `target`, made from `origin`, and returns where to send the browser.
+    /// The `max_age` of a sign-in that must be fresh: the person signs in at the provider now, whatever session they
+    /// have there (with `prompt=login`), and its ID token's `auth_time` must say so (within the validator's leeway).
+    package static let freshSignIn: TimeInterval = 0
+
+    /// Stores an attempt for `target`, made from `origin`, and returns where to send the browser; with `freshSignIn`,
+    /// the request carries `prompt=login` and `max_age=0` (``finish(_:query:issuer:state:attempt:maxAge:)`` then checks
+    /// `auth_time` with ``freshSignIn``).
     package func begin(
         _ client: UpstreamClient,
         for target: UpstreamAttempt.Target,
         origin: UpstreamAttempt.Origin,
-        issuer: String
+        issuer: String,
+        freshSignIn: Bool = false
     ) async throws(UpstreamSignInError) -> URL {
         let provider = client.provider
         let metadata: ProviderMetadata
@@ -58,8 +66,9 @@ package struct UpstreamSignIn: Sendable {
         guard let redirectURI = Self.redirectURI(issuer: issuer, providerID: provider.id) else {
             throw .refused(.unsupported("a redirect URI for \(provider.id)"))
         }
-        let request = AuthorizationRequest(
+        var request = AuthorizationRequest(
             clientID: provider.clientID, redirectURI: redirectURI, scopes: provider.scopes)
+        if freshSignIn { (request.prompt, request.maxAge) = (["login"], Int(Self.freshSignIn)) }
         let attempt = UpstreamAttempt(
             providerID: provider.id, target: target, nonce: request.nonce, codeVerifier: request.pkce.verifier)
         do {
@@ -78,13 +87,15 @@ package struct UpstreamSignIn: Sendable {
     }
 
     /// Uses `attempt` (once: a replayed callback is refused) and checks the callback's `query` (the provider redirected
-    /// to this server, whose issuer is `issuer`), redeems its code and validates the ID token; the identity it proves.
+    /// to this server, whose issuer is `issuer`), redeems its code and validates the ID token (with `maxAge`, the
+    /// `max_age` the request sent: `auth_time` required and recent enough); the identity it proves.
     package func finish(
         _ client: UpstreamClient,
         query: String,
         issuer: String,
         state: String,
-        attempt stored: UpstreamAttempt.Stored
+        attempt stored: UpstreamAttempt.Stored,
+        maxAge: TimeInterval? = nil
     ) async throws(UpstreamSignInError) -> ExternalIdentity {
         let provider = client.provider
         do {
@@ -111,7 +122,7 @@ package struct UpstreamSignIn: Sendable {
             guard let idToken = tokens.idToken else { throw UpstreamSignInError.missingIDToken }
             let validator = try await client.idTokenValidator(metadata)
             let claims = try await validator.validate(
-                idToken, nonce: stored.attempt.nonce, accessToken: tokens.accessToken)
+                idToken, nonce: stored.attempt.nonce, maxAge: maxAge, accessToken: tokens.accessToken)
             return ExternalIdentity(
                 claims: claims, identityKind: provider.identityKind, linkByVerifiedEmail: provider.linkByVerifiedEmail)
         } catch let error as UpstreamSignInError {

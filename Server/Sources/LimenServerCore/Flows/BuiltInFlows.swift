@@ -115,7 +115,9 @@ enum BuiltInFlows {
         """
 
     /// Email and password; links to password reset, sign-up and passwordless sign-in by email or phone, and a button
-    /// to sign in with a passkey instead (native apps; the hosted pages leave it out until they run WebAuthn).
+    /// to sign in with a passkey instead. Its conditional `PASSKEY` carries a one-use challenge of this interaction, so
+    /// a browser or an app offers passkeys as the email field's autofill at once; a passkey picked answers the node
+    /// with `submit-passkey`, without the email and password.
     package static let signIn = """
         id: sign-in
         start: credentials
@@ -132,6 +134,8 @@ enum BuiltInFlows {
               - {type: FLOW_LINK, key: email-code, label: Sign in with a code instead, flow: email-code}
               - {type: FLOW_LINK, key: phone-code, label: Sign in with a phone number, flow: phone-code}
               - {type: FLOW_BUTTON, key: passkey, label: Sign in with a passkey, flow: passkey}
+              - {type: PASSKEY, key: passkey-autofill, label: Passkey, mode: authenticate, mediation: conditional}
+              - {type: SUBMIT_BUTTON, key: submit-passkey, label: Sign in with the passkey you picked, actions: [check_passkey, require_consent, complete]}
         """
 
     /// A new account: the email address, proved by a code sent to it, then a password and an optional name; links

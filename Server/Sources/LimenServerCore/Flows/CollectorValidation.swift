@@ -19,6 +19,16 @@ package struct CollectorValidation {
         self.policy = policy
     }
 
+    /// Every problem with `values` sent by a button running `actions`, by collector; empty when they are accepted.
+    /// A passkey picked from the autofill of a node whose `PASSKEY` is conditional answers that collector alone: the
+    /// node's other fields (the email and password a page sends as typed) are not checked.
+    package func problems(with values: [String: FlowValue], answering actions: [FlowAction]) -> [FlowErrorDetail] {
+        guard let passkey = node.passkeyCollector, passkey.isConditional, actions.contains(.checkPasskey) else {
+            return problems(with: values)
+        }
+        return problems(with: values[passkey.key], for: passkey, in: values)
+    }
+
     /// Every problem with `values`, by collector; empty when they are accepted.
     package func problems(with values: [String: FlowValue]) -> [FlowErrorDetail] {
         var details: [FlowErrorDetail] = []

@@ -24,8 +24,7 @@ extension FlowDefinition {
 
 extension FlowAction {
     /// Why this action cannot run at `position` of `actions` on `node`, or `nil` when it can: a passkey action needs
-    /// the node's `passkey` to be a `PASSKEY` of its mode, and `register_passkey`, which ends the interaction, comes
-    /// last.
+    /// the node's `PASSKEY` to be of its mode, and `register_passkey`, which ends the interaction, comes last.
     func passkeyMisuse(in node: FlowNodeDefinition, position: Int, of actions: [FlowAction]) -> String? {
         let mode: PasskeyMode
         switch self {
@@ -33,8 +32,8 @@ extension FlowAction {
         case .registerPasskey: mode = .register
         default: return nil
         }
-        guard node.collector("passkey")?.passkeyMode == mode else {
-            return "\(rawValue) needs a PASSKEY passkey with mode \(mode.rawValue)"
+        guard node.passkeyCollector?.passkeyMode == mode else {
+            return "\(rawValue) needs a PASSKEY with mode \(mode.rawValue)"
         }
         guard self == .checkPasskey || position == actions.count - 1 else {
             return "register_passkey ends the interaction: it comes last"

@@ -66,6 +66,9 @@ package struct CollectorDefinition: Sendable, Equatable {
     package var behaviour: ButtonBehaviour?
     /// What a `PASSKEY` does: register a passkey or sign in with one.
     package var passkeyMode: PasskeyMode?
+    /// Whether a `PASSKEY` signing in is offered as the username field's autofill (WebAuthn's conditional
+    /// mediation) rather than by a button of its own: the node's other fields stay, and a passkey picked answers it.
+    package var isConditional = false
 
     /// Makes it of its parts.
     package init(
@@ -154,10 +157,10 @@ package enum FlowAction: String, Sendable, CaseIterable, Codable {
     case requireConsent = "require_consent"
     /// Ends the interaction with an authorization code for the identified user.
     case complete
-    /// Checks the `passkey` collector's assertion (a sign-in with a passkey, ``PasskeyCeremonies``) and identifies the
+    /// Checks the node's `PASSKEY` collector's assertion (a sign-in with a passkey, ``PasskeyCeremonies``) and identifies the
     /// user whose credential signed it.
     case checkPasskey = "check_passkey"
-    /// Checks the `passkey` collector's registration and stores the new passkey for the signed-in user (the start's
+    /// Checks the node's `PASSKEY` collector's registration and stores the new passkey for the signed-in user (the start's
     /// bearer token), named by the optional `name`; the interaction then ends with `registered`, no code.
     case registerPasskey = "register_passkey"
     /// Checks the `totp` code from the identified user's authenticator app: the second step of a two-step sign-in
@@ -185,14 +188,19 @@ package enum FlowAction: String, Sendable, CaseIterable, Codable {
         case .sendPhoneCode: ["phone"]
         case .checkEmailCode, .checkPhoneCode: ["code"]
         case .signInWithApple: ["identity_token", "nonce"]
-        case .checkPasskey, .registerPasskey: ["passkey"]
         case .setPassword: ["password"]
         case .checkTOTP, .enableTOTP: ["totp"]
         case .checkRecoveryCode: ["recovery_code"]
+        // A passkey action reads its node's `PASSKEY`, whatever its key (``passkeyMisuse(in:position:of:)``).
         case .createAnonymousAccount, .markEmailVerified, .resendPhoneCode, .requireConsent, .complete,
-            .finishEnrolment:
+            .finishEnrolment, .checkPasskey, .registerPasskey:
             []
         }
+    }
+
+    /// Whether it is a passkey ceremony's action, which reads its node's `PASSKEY`.
+    package var isPasskeyCeremony: Bool {
+        self == .checkPasskey || self == .registerPasskey
     }
 
     /// Whether it acts on what the interaction holds, whatever its node's fields say: a button running only such

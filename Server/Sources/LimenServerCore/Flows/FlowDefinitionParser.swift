@@ -84,7 +84,7 @@ struct FlowDefinitionParser {
             node, at: path,
             keys: [
                 "type", "key", "label", "required", "validation", "options", "policy", "actions", "next", "flow",
-                "provider", "mode",
+                "provider", "mode", "mediation",
             ])
         let typeName = try text(fields["type"], at: path + ".type")
         guard let type = CollectorType(rawValue: typeName) else {
@@ -104,13 +104,23 @@ struct FlowDefinitionParser {
         try refuse(fields, ["policy"], unless: type == .password, at: path)
         try refuse(fields, ["actions", "next", "flow"], unless: type.isButton && type != .idp, at: path)
         try refuse(fields, ["provider"], unless: type == .idp, at: path)
-        try refuse(fields, ["mode"], unless: type == .passkey, at: path)
+        try refuse(fields, ["mode", "mediation"], unless: type == .passkey, at: path)
         if type == .passkey {
             let mode = try text(fields["mode"], at: path + ".mode")
             guard let passkeyMode = PasskeyMode(rawValue: mode) else {
                 throw error(at: path + ".mode", "expected register or authenticate, not \(mode)")
             }
             collector.passkeyMode = passkeyMode
+            if fields["mediation"] != nil {
+                let mediation = try text(fields["mediation"], at: path + ".mediation")
+                guard mediation == "conditional" else {
+                    throw error(at: path + ".mediation", "expected conditional, not \(mediation)")
+                }
+                guard passkeyMode == .authenticate else {
+                    throw error(at: path + ".mediation", "conditional mediation signs in: it needs mode authenticate")
+                }
+                collector.isConditional = true
+            }
         }
         if let validation = fields["validation"] { collector.validation = try self.validation(validation, at: path) }
         if let options = fields["options"] { collector.options = try self.options(options, at: path + ".options") }

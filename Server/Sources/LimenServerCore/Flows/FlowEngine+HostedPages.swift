@@ -65,7 +65,18 @@ extension FlowEngine {
         return try await follow(outcome, interaction: interaction, flow: flow, node: start, next: nil, context: context)
     }
 
-    /// The node a hosted page shows for `interaction` before anything is submitted.
+    /// The node a hosted page shows for `interaction` before anything is submitted: one with a `PASSKEY` (the sign-in
+    /// node's autofill) is stored with a one-use challenge first, unless its challenge is still current.
+    package func preparedPageAnswer(_ interaction: FlowInteraction) async throws(StorageError) -> FlowAnswer {
+        let context = try interaction.record.decodedContext()
+        guard let flow = catalog.flows[interaction.record.flow],
+            flow.node(interaction.record.node)?.passkeyCollector != nil,
+            context.passkey.map({ $0.expiresAt <= services.now() }) ?? true
+        else { return try pageAnswer(interaction) }
+        return try await move(interaction, to: flow, nodeID: interaction.record.node, context: context)
+    }
+
+    /// The node a hosted page shows for `interaction` as it stands.
     package func pageAnswer(_ interaction: FlowInteraction) throws(StorageError) -> FlowAnswer {
         guard let flow = catalog.flows[interaction.record.flow] else {
             return .failure("unknown_flow", "This page is no longer offered.", status: .notFound)

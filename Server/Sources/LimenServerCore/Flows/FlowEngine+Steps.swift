@@ -51,7 +51,7 @@ extension FlowEngine {
 
     /// Shows the same node again with `refusal`, counting the attempt unless `attempt` says it was counted (in one
     /// statement, before anything was checked); at ``maximumAttempts`` the interaction fails. A hosted page's refusal
-    /// changes nothing stored.
+    /// changes nothing stored but the node's new passkey challenge (the page shows it; the old one is spent).
     package func refuse(
         _ interaction: FlowInteraction,
         flow: FlowDefinition,
@@ -78,6 +78,10 @@ extension FlowEngine {
             if next.attempts >= Self.maximumAttempts { next.status = .failed }
             guard try await write(next, replacing: interaction) else { return try await current(id: interaction.id) }
             guard next.status == .active else { return Self.tooManyAttemptsAnswer(interaction) }
+        } else if context.passkey != nil {
+            var next = interaction.record
+            (next.context, next.revision) = (FlowInteractionRecord.encode(context), next.revision + 1)
+            guard try await write(next, replacing: interaction) else { return try await current(id: interaction.id) }
         }
         return FlowAnswer(
             status: refusal.status, interaction: interaction.id,

@@ -215,7 +215,7 @@ package struct FlowEngine: Sendable {
         case .run(let actions, let nextNode):
             if !actions.allSatisfy(\.ignoresFields) {
                 let problems = CollectorValidation(node: node, policy: node.passwordPolicy)
-                    .problems(with: submission.values)
+                    .problems(with: submission.values, answering: actions)
                 if !problems.isEmpty {
                     return .answer(
                         try await refuse(

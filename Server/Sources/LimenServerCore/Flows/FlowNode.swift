@@ -73,7 +73,9 @@ extension CollectorDefinition {
     /// `validation`, `options`, the
     /// password `policy` (when the node sets a password), a `value` filled in (the email already entered, or what a
     /// `LABEL` shows) and an
-    /// `IDP`'s `provider`, a `PASSKEY`'s `mode` and `options`.
+    /// `IDP`'s `provider`, a `FLOW_BUTTON`'s or `FLOW_LINK`'s `flow` when it moves to another flow, a `PASSKEY`'s
+    /// `mode` and `options` (and `mediation: conditional` for one offered as
+    /// autofill).
     package func json(policy: PasswordPolicy?, value: String?) -> JSONValue {
         var members: [String: JSONValue] = [
             "type": .string(type.rawValue), "key": .string(key), "label": .string(label), "required": .bool(isRequired),
@@ -91,8 +93,10 @@ extension CollectorDefinition {
         if let value, type == .text || type == .phone || type == .label { members["value"] = .string(value) }
         if type == .phone { members["format"] = .string("e164") }
         if case .federate(let provider) = behaviour { members["provider"] = .string(provider) }
+        if case .switchFlow(let target) = behaviour { members["flow"] = .string(target) }
         if let passkeyMode {
             members["mode"] = .string(passkeyMode.rawValue)
+            if isConditional { members["mediation"] = .string("conditional") }
             // A PASSKEY's value filled in is its ceremony's options (``FlowEngine/prefill(_:)``).
             members["options"] = value.flatMap { try? JSONValue(parsing: Array($0.utf8)) } ?? .null
         }

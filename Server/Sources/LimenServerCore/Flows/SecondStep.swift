@@ -40,7 +40,12 @@ extension FlowNodeDefinition {
             return actions
         }
         let withheld = collectors.filter { !withheldActions($0).isEmpty }
-        let withheldKeys = Set(withheld.map(\.key) + withheld.flatMap { withheldActions($0).flatMap(\.inputs) })
+        // A withheld passkey button takes its node's `PASSKEY` with it.
+        let passkey =
+            withheld.contains { withheldActions($0).contains(where: \.isPasskeyCeremony) } ? passkeyCollector : nil
+        let withheldKeys = Set(
+            withheld.map(\.key) + withheld.flatMap { withheldActions($0).flatMap(\.inputs) }
+                + [passkey?.key].compactMap { $0 })
         var node = self
         node.collectors = collectors.filter { !withheldKeys.contains($0.key) }
         return node
