@@ -70,7 +70,7 @@ struct TracingPeerTests {
         let provider = try await ServerComposition.bootstrap(
             configuration: .testing(directory: directory), now: Date.init)
         _ = try await provider.accounts.signUp(
-            email: SignInFixture.email, password: SignInFixture.password, name: "Ada")
+            email: SignInFixture.email, password: SignInFixture.password, name: "Ada", origin: .commandLine)
         await provider.store.close()
 
         var spans: [ExportedSpan] = []
