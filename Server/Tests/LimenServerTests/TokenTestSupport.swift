@@ -245,10 +245,12 @@ struct RouterTransport: HTTPTransport {
 }
 
 extension HTTPFields {
-    /// These fields with `other`'s, `other`'s value winning for a name both have.
+    /// These fields with `other`'s, `other`'s fields replacing these for a name both have; a name `other` repeats (two
+    /// `DPoP` proofs, say) stays repeated.
     func merging(_ other: HTTPFields) -> HTTPFields {
         var merged = self
-        for field in other { merged[field.name] = field.value }
+        for name in Set(other.map(\.name)) { merged[name] = nil }
+        merged.append(contentsOf: other)
         return merged
     }
 }
