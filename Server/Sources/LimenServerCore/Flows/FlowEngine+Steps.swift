@@ -51,7 +51,8 @@ extension FlowEngine {
 
     /// Shows the same node again with `refusal`, counting the attempt unless `attempt` says it was counted (in one
     /// statement, before anything was checked); at ``maximumAttempts`` the interaction fails. A hosted page's refusal
-    /// changes nothing stored but the node's new passkey challenge (the page shows it; the old one is spent).
+    /// changes nothing stored but the node's new passkey challenge (the page shows it; the old one is spent), and not
+    /// even that in place of another flow's interaction of the request.
     package func refuse(
         _ interaction: FlowInteraction,
         flow: FlowDefinition,
@@ -60,7 +61,7 @@ extension FlowEngine {
         _ refusal: FlowRefusal,
         attempt: Int? = nil
     ) async throws(StorageError) -> FlowAnswer {
-        let context = try await preparing(context, toShow: node, request: interaction.record)
+        var context = try await preparing(context, toShow: node, request: interaction.record)
         if !interaction.isHostedPage {
             var next = interaction.record
             if let attempt {
@@ -78,10 +79,17 @@ extension FlowEngine {
             if next.attempts >= Self.maximumAttempts { next.status = .failed }
             guard try await write(next, replacing: interaction) else { return try await current(id: interaction.id) }
             guard next.status == .active else { return Self.tooManyAttemptsAnswer(interaction) }
-        } else if context.passkey != nil {
+        } else if context.passkey != nil, try await isStoredAsShown(interaction) {
             var next = interaction.record
             (next.context, next.revision) = (FlowInteractionRecord.encode(context), next.revision + 1)
-            guard try await write(next, replacing: interaction) else { return try await current(id: interaction.id) }
+            if try await !write(next, replacing: interaction) {
+                // A parallel submission of the page stored its challenge first: this one is still refused, and shows
+                // the challenge that is stored.
+                guard let stored = try await services.store.flowInteraction(idHash: next.idHash),
+                    stored.status == .active
+                else { return try await current(id: interaction.id) }
+                context = try stored.decodedContext()
+            }
         }
         return FlowAnswer(
             status: refusal.status, interaction: interaction.id,
@@ -89,6 +97,14 @@ extension FlowEngine {
                 node.offering(context.secondStep), policy: node.passwordPolicy, prefill: Self.prefill(context),
                 message: refusal.message, details: refusal.details),
             retryAfter: refusal.retryAfter, flow: flow.id)
+    }
+
+    /// Whether the hosted page's `interaction` is the one stored for its request, not a fresh one in place of another
+    /// flow's (a sign-up in another tab): a refusal there stores nothing, so it cannot undo the other flow's progress.
+    private func isStoredAsShown(_ interaction: FlowInteraction) async throws(StorageError) -> Bool {
+        guard interaction.isStored else { return true }
+        return try await services.store.flowInteraction(idHash: interaction.record.idHash)?.flow
+            == interaction.record.flow
     }
 
     /// The answer once an interaction has no attempts left: it is marked failed (if another request has not ended it).
