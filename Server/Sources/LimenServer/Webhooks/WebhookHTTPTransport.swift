@@ -24,7 +24,8 @@ struct WebhookHTTPTransport: WebhookTransport {
         let clock = ContinuousClock()
         let started = clock.now
         do {
-            return try await OutgoingRequestSpan.run(method: "POST", url: url.url, status: { $0 }) {
+            let status: (Int) -> Int = { $0 }
+            return try await OutgoingRequestSpan.run(method: "POST", url: url.url, status: status) {
                 try await post.send(body: ByteBuffer(bytes: body), headers: headers)
             }
         } catch {
