@@ -26,8 +26,10 @@ struct LimenServerKilledRefreshTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limen-killed-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         // No reuse grace: a token whose answer a kill threw away is retried past the grace window, so the server rotates
-        // it again and retires the successor nobody received, rather than replaying the same answer.
-        try await LimenServerPeer.with(settings: ["--refresh-reuse-grace", "0s"]) { server in
+        // it again and retires the successor nobody received, rather than replaying the same answer. No POST rate limit:
+        // the loops refresh as fast as they can, far past a person's 20 a second, and a 429 is not what is tested here.
+        let settings = ["--refresh-reuse-grace", "0s", "--post-rate-limit", "off"]
+        try await LimenServerPeer.with(settings: settings) { server in
             try await signIn(server, storeDirectory: directory)
             let loop = KilledLoop(
                 program: try BuiltExecutable.url(named: "RefreshLoop"),
