@@ -39,7 +39,9 @@ extension FlowEngine {
             request: FlowInteractionRecord.encode(request),
             context: FlowInteractionRecord.encode(FlowContext(loginHint: record.loginHint)),
             revision: stored?.revision ?? 0, createdAt: services.now(), expiresAt: record.expiresAt)
-        return FlowInteraction(id: id, record: fresh, isStored: stored != nil, isHostedPage: true)
+        return FlowInteraction(
+            id: id, record: fresh, isStored: stored != nil, isHostedPage: true,
+            replacesAnotherFlow: stored.map { $0.flow != flow.id } ?? false)
     }
 
     /// The hosted pages' sign-in of `subject`, whom `methods` authenticated outside their flows (an upstream provider

@@ -12,13 +12,19 @@ package struct FlowInteraction: Sendable {
     /// Whether the hosted pages drive it: its success starts a browser session, the consent page asks for consent, and
     /// a refusal on its node is not stored (the lockout, the code's tries and the rate limit count instead).
     package var isHostedPage: Bool
+    /// Whether the stored row is another flow's (a sign-up in another tab) that this fresh hosted-page interaction
+    /// would replace once it moves: a refusal here stores nothing, so it cannot undo the other flow's progress.
+    package var replacesAnotherFlow: Bool
 
     /// Makes it of its parts.
-    package init(id: String, record: FlowInteractionRecord, isStored: Bool, isHostedPage: Bool) {
+    package init(
+        id: String, record: FlowInteractionRecord, isStored: Bool, isHostedPage: Bool, replacesAnotherFlow: Bool = false
+    ) {
         self.id = id
         self.record = record
         self.isStored = isStored
         self.isHostedPage = isHostedPage
+        self.replacesAnotherFlow = replacesAnotherFlow
     }
 }
 
@@ -79,7 +85,7 @@ extension FlowEngine {
             if next.attempts >= Self.maximumAttempts { next.status = .failed }
             guard try await write(next, replacing: interaction) else { return try await current(id: interaction.id) }
             guard next.status == .active else { return Self.tooManyAttemptsAnswer(interaction) }
-        } else if context.passkey != nil, try await isStoredAsShown(interaction) {
+        } else if context.passkey != nil, !interaction.replacesAnotherFlow {
             var next = interaction.record
             (next.context, next.revision) = (FlowInteractionRecord.encode(context), next.revision + 1)
             if try await !write(next, replacing: interaction) {
@@ -97,14 +103,6 @@ extension FlowEngine {
                 node.offering(context.secondStep), policy: node.passwordPolicy, prefill: Self.prefill(context),
                 message: refusal.message, details: refusal.details),
             retryAfter: refusal.retryAfter, flow: flow.id)
-    }
-
-    /// Whether the hosted page's `interaction` is the one stored for its request, not a fresh one in place of another
-    /// flow's (a sign-up in another tab): a refusal there stores nothing, so it cannot undo the other flow's progress.
-    private func isStoredAsShown(_ interaction: FlowInteraction) async throws(StorageError) -> Bool {
-        guard interaction.isStored else { return true }
-        return try await services.store.flowInteraction(idHash: interaction.record.idHash)?.flow
-            == interaction.record.flow
     }
 
     /// The answer once an interaction has no attempts left: it is marked failed (if another request has not ended it).
