@@ -58,7 +58,7 @@ struct WebhookMailer: Mailer {
         let post = WebhookPost(endpoint: endpoint, tls: tls, timeout: .seconds(timeoutSeconds))
         try await retries.run(logger: logger, destination: endpoint.description) {
             let signature = WebhookSignature.header(body: body, secret: secret, date: now())
-            let url = URL(string: "https://\(endpoint.host):\(endpoint.port)\(endpoint.target)")
+            let url = endpoint.url()
             let status = try await OutgoingRequestSpan.run(method: "POST", url: url, status: { $0 }) {
                 try await post.send(
                     body: ByteBuffer(bytes: body),

@@ -20,6 +20,11 @@ public struct WebhookEndpoint: Sendable, Equatable, CustomStringConvertible {
         target = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
     }
 
+    /// The URL it names, `https` unless `usesTLS` is false (a loopback webhook allowed for development).
+    package func url(usesTLS: Bool = true) -> URL? {
+        URL(string: "\(usesTLS ? "https" : "http")://\(host):\(port)\(target)")
+    }
+
     public var description: String {
         "https://\(host):\(port)/…"
     }

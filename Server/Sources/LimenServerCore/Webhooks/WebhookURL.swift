@@ -12,9 +12,7 @@ package struct WebhookURL: Sendable, Equatable {
     package let usesTLS: Bool
 
     /// The URL posted to, as a trace shows it (``OutgoingRequestSpan`` leaves its query out).
-    package var url: URL? {
-        URL(string: "\(usesTLS ? "https" : "http")://\(endpoint.host):\(endpoint.port)\(endpoint.target)")
-    }
+    package var url: URL? { endpoint.url(usesTLS: usesTLS) }
 
     /// Reads `text`; `nil` when it is not a URL this server posts to.
     package init?(_ text: String, allowHTTPLoopback: Bool) {
