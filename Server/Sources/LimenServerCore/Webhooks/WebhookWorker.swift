@@ -94,30 +94,43 @@ package struct WebhookWorker: Service {
         TimeInterval(timeout.components.seconds) * 2 + 60
     }
 
-    /// Sends every delivery that is due now, ``concurrency`` at a time; returns how many were finished.
+    /// Sends every delivery that is due now, at most ``concurrency`` at a time; returns how many were finished. Slots
+    /// are refilled as sends finish (once half of them are free, so claims stay batched), so one slow receiver holds
+    /// only its own slot, never the pass.
     @discardableResult
     package func deliverDue() async -> Int {
-        var finished = 0
-        while !Task.isCancelled {
-            let claim = RandomToken.make(byteCount: 16)
-            let started = now()
-            let deliveries: [WebhookDeliveryRecord]
-            do {
-                deliveries = try await dispatcher.webhooks.store.claimWebhookDeliveries(
-                    now: started, until: started.addingTimeInterval(lease), claim: claim, limit: concurrency)
-            } catch {
-                logger.warning("Webhook deliveries could not be read", metadata: ["error": "\(error.code)"])
-                break
-            }
-            guard !deliveries.isEmpty else { break }
-            finished += await withTaskGroup(of: Int.self) { group in
-                for delivery in deliveries {
-                    group.addTask { await send(delivery, claim: claim) ? 1 : 0 }
+        await withTaskGroup(of: Bool.self) { group in
+            var (inFlight, finished, drained) = (0, 0, false)
+            while true {
+                let free = concurrency - inFlight
+                if !drained, !Task.isCancelled, free >= max(concurrency / 2, 1) {
+                    let claimed = await claimDue(limit: free)
+                    for (delivery, claim) in claimed {
+                        group.addTask { await send(delivery, claim: claim) }
+                    }
+                    inFlight += claimed.count
+                    drained = claimed.isEmpty
                 }
-                return await group.reduce(0, +)
+                guard let done = await group.next() else { return finished }
+                inFlight -= 1
+                if done { finished += 1 }
             }
         }
-        return finished
+    }
+
+    /// Claims up to `limit` due deliveries for a lease, each with the claim that finishes it; none when the store
+    /// fails (the next pass tries again).
+    private func claimDue(limit: Int) async -> [(WebhookDeliveryRecord, claim: String)] {
+        let claim = RandomToken.make(byteCount: 16)
+        let started = now()
+        do {
+            return try await dispatcher.webhooks.store.claimWebhookDeliveries(
+                now: started, until: started.addingTimeInterval(lease), claim: claim, limit: limit
+            ).map { ($0, claim) }
+        } catch {
+            logger.warning("Webhook deliveries could not be read", metadata: ["error": "\(error.code)"])
+            return []
+        }
     }
 
     /// Posts one claimed delivery and records how it went; returns whether it is finished (delivered or failed).
