@@ -110,8 +110,8 @@ extension SQLStore {
 
     public func retryWebhookDelivery(
         id: String, webhookID: String, now: Date, retryUntil: Date, recording events: [SecurityEventRecord]
-    ) async throws(StorageError) -> WebhookDeliveryRecord? {
-        try await execute(
+    ) async throws(StorageError) -> WebhookDeliveryRetry {
+        let retried = try await execute(
             """
             UPDATE webhook_deliveries SET status = 'pending', claimed_until = \(now), claim = '',
                 retry_until = \(retryUntil)
@@ -119,7 +119,12 @@ extension SQLStore {
             RETURNING *
             """,
             recording: events
-        ).first.map { row throws(StorageError) in try WebhookDeliveryRecord(row: row) }
+        ).first
+        if let retried { return .retried(try WebhookDeliveryRecord(row: retried)) }
+        let exists = try await !read(
+            "SELECT id FROM webhook_deliveries WHERE id = \(id) AND webhook_id = \(webhookID)"
+        ).isEmpty
+        return exists ? .inFlight : .notFound
     }
 
     @discardableResult

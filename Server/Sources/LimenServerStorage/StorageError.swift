@@ -13,6 +13,12 @@ public enum StorageError: Error, Sendable, Equatable, LocalizedError {
     /// The database cannot be reached for now (it restarted, the network dropped): worth trying again shortly.
     case unavailable(String)
 
+    /// Whether it is ``unavailable(_:)``: the request may succeed if tried again shortly (answered `503`).
+    public var isUnavailable: Bool {
+        if case .unavailable = self { return true }
+        return false
+    }
+
     /// A stable code for logs and tests.
     public var code: String {
         switch self {

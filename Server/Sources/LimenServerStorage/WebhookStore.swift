@@ -83,6 +83,16 @@ public struct WebhookDeliveryRecord: Sendable, Equatable {
     }
 }
 
+/// What asking to send a delivery again found.
+public enum WebhookDeliveryRetry: Sendable, Equatable {
+    /// It is pending again, due now.
+    case retried(WebhookDeliveryRecord)
+    /// A worker holds it (it is being sent): it is left alone.
+    case inFlight
+    /// The webhook has no delivery of this ID.
+    case notFound
+}
+
 /// How an attempt ended, as the worker records it.
 public struct WebhookAttemptRecord: Sendable, Equatable {
     /// The delivery's new status.
@@ -133,10 +143,10 @@ public protocol WebhookStore: Sendable {
     func webhookDeliveries(webhookID: String, before: String?, limit: Int) async throws(StorageError)
         -> [WebhookDeliveryRecord]
     /// Makes the delivery `id` of webhook `webhookID` pending again, due at `now`, retried until `retryUntil`, unless a
-    /// worker holds it, with `events`; returns it, or `nil` when there is no such delivery or it is being sent.
+    /// worker holds it, with `events` (only when it was made pending).
     func retryWebhookDelivery(
         id: String, webhookID: String, now: Date, retryUntil: Date, recording events: [SecurityEventRecord]
-    ) async throws(StorageError) -> WebhookDeliveryRecord?
+    ) async throws(StorageError) -> WebhookDeliveryRetry
     /// Deletes the delivered and failed deliveries made before `date`; returns how many.
     @discardableResult
     func deleteFinishedWebhookDeliveries(before date: Date) async throws(StorageError) -> Int

@@ -174,6 +174,16 @@ struct AdminWebhookTests {
             #expect(retried.status == .accepted)
             #expect(retried["status"] == "pending")
             #expect(try await Self.adminEvents(fixture).last?.type == "admin.webhook_delivery_retried")
+            // While a worker is sending it, a retry is refused and records nothing.
+            let now = fixture.clock.now
+            let claimed = try await fixture.provider.store.claimWebhookDeliveries(
+                now: now, until: now + 60, claim: "worker", limit: 10)
+            #expect(claimed.map(\.id).contains(delivery))
+            let busy = try await fixture.admin(
+                .post, "/admin/webhooks/\(id)/deliveries/\(delivery)/retry", token: token)
+            #expect(busy.status == .conflict && busy["error"] == "conflict")
+            #expect(
+                try await Self.adminEvents(fixture).filter { $0.type == "admin.webhook_delivery_retried" }.count == 1)
 
             for path in [
                 "/admin/webhooks/\(id)/deliveries/msg_unknown/retry",

@@ -103,6 +103,18 @@ struct DatabaseOutageTests {
         }
     }
 
+    /// Requests besides a refresh that need the database: the sign-in page (for a client not yet read), a flow's
+    /// start, and the admin API (its token is checked against the database).
+    private static let otherRequests: [(String, HTTPRequest.Method, HTTPFields, String?)] = [
+        (
+            "/authorize?response_type=code&client_id=outage-web&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&scope=openid"
+                + "&state=s&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256",
+            .get, [.accept: "text/html"], nil
+        ),
+        ("/flows/sign-in", .post, [.contentType: "application/json"], #"{"client_id": "outage-web"}"#),
+        ("/admin/clients", .get, [.authorization: "Bearer not-the-admin-token"], nil),
+    ]
+
     /// Refreshes `tokens` on `limen-server` over the database at `url`, before, during and after an outage.
     private static func serverOutage(_ tokens: [String], directory: TemporaryDirectory, url: String, proxy: OutageProxy)
         async throws
@@ -121,6 +133,13 @@ struct DatabaseOutageTests {
                 #expect(refused.status == .serviceUnavailable)
                 #expect(refused.json["error"]?.stringValue == "temporarily_unavailable")
                 #expect(refused.headers[.retryAfter] == "1")
+            }
+            // The hosted pages, the flows and the admin API answer the same way, never a 500.
+            for (uri, method, headers, body) in Self.otherRequests {
+                let refused = try await livePage(
+                    port: port, uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+                #expect(refused.status == .serviceUnavailable, "\(uri)")
+                #expect(refused.headers[.retryAfter] == "1", "\(uri)")
             }
 
             proxy.restore()

@@ -45,7 +45,7 @@ struct WebhookStoreTests {
             // Being sent: the admin API's retry leaves it alone.
             #expect(
                 try await store.retryWebhookDelivery(
-                    id: "msg_1", webhookID: "wh_1", now: now, retryUntil: now + 60, recording: []) == nil)
+                    id: "msg_1", webhookID: "wh_1", now: now, retryUntil: now + 60, recording: []) == .inFlight)
             #expect(try await store.finishWebhookDelivery(id: "msg_1", claim: "a", retry))
             #expect(try await store.claimWebhookDeliveries(now: now + 9, until: now + 90, claim: "c", limit: 5).isEmpty)
             let again = try await store.claimWebhookDeliveries(now: now + 10, until: now + 90, claim: "c", limit: 5)
@@ -60,10 +60,17 @@ struct WebhookStoreTests {
 
             let retried = try await store.retryWebhookDelivery(
                 id: "msg_1", webhookID: "wh_1", now: now + 20, retryUntil: now + 80, recording: [])
-            #expect(retried?.status == .pending && retried?.retryUntil == now + 80)
-            #expect(
-                try await store.retryWebhookDelivery(
-                    id: "msg_1", webhookID: "wh_other", now: now + 20, retryUntil: now + 80, recording: []) == nil)
+            guard case .retried(let pending) = retried else {
+                Issue.record("a failed delivery was not made pending again: \(retried)")
+                return
+            }
+            #expect(pending.status == .pending && pending.retryUntil == now + 80)
+            for (delivery, webhook) in [("msg_1", "wh_other"), ("msg_none", "wh_1")] {
+                #expect(
+                    try await store.retryWebhookDelivery(
+                        id: delivery, webhookID: webhook, now: now + 20, retryUntil: now + 80, recording: [])
+                        == .notFound)
+            }
             #expect(
                 try await store.claimWebhookDeliveries(now: now + 20, until: now + 99, claim: "e", limit: 5).count == 1)
         }

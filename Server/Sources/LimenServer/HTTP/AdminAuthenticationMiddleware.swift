@@ -18,7 +18,7 @@ struct AdminAuthenticationMiddleware<Context: RequestContext>: RouterMiddleware 
         do {
             stored = try await store.adminTokenHash()
         } catch {
-            return AdminError.serverError.response
+            return AdminError(error).response
         }
         guard let stored else { return Response(status: .notFound) }
         guard let token = BearerChallenge.token(in: request) else { return BearerChallenge.missingToken.response }

@@ -6,10 +6,10 @@ extension AdminError {
     /// The HTTP status that answers it.
     package var status: HTTPResponse.Status {
         switch self {
-        case .client(.alreadyExists, _), .account(.emailTaken): .conflict
+        case .client(.alreadyExists, _), .account(.emailTaken), .conflict: .conflict
         case .invalidRequest, .client, .account(.invalidEmail), .account(.weakPassword), .account(.fieldTooLong):
             .badRequest
-        case .account(.busy): .serviceUnavailable
+        case .account(.busy), .unavailable: .serviceUnavailable
         case .unsupportedMediaType: .unsupportedMediaType
         case .bodyTooLarge: .contentTooLarge
         case .notFound: .notFound
@@ -23,6 +23,7 @@ extension AdminError {
         if case .account(let error) = self, let seconds = error.retryAfter {
             response.headers[.retryAfter] = "\(seconds)"
         }
+        if case .unavailable = self { response.headers[.retryAfter] = "1" }
         return response
     }
 }

@@ -17,10 +17,10 @@ enum AdminEventRoutes {
             let query = try AdminEventQuery(fields)
             // One more than asked: whether it exists tells whether there is a next page.
             let events: [SecurityEventRecord]
-            do {
+            do throws(StorageError) {
                 events = try await store.securityEvents(query.filter, limit: query.limit + 1)
             } catch {
-                throw AdminError.serverError
+                throw AdminError(error)
             }
             let page = events.prefix(query.limit)
             let next =

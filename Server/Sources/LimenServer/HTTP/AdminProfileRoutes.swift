@@ -16,10 +16,10 @@ enum AdminProfileRoutes {
         }
         admin.put("app/schema") { request, context in
             let schema = try await AdminJSON.decode(AdminAppSchemaRequest.self, from: request).schema()
-            do {
+            do throws(StorageError) {
                 try await profiles.replaceSchema(with: schema)
             } catch {
-                throw AdminError.serverError
+                throw AdminError(error)
             }
             context.logger.notice(
                 "Admin API replaced the app schema", metadata: ["fields": "\(schema.fields.count)"])

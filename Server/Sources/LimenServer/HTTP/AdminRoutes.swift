@@ -201,7 +201,7 @@ enum AdminRoutes {
         do {
             return try await call()
         } catch {
-            throw AdminError.serverError
+            throw AdminError(error)
         }
     }
 }

@@ -107,11 +107,17 @@ enum AdminWebhookRoutes {
         admin.post(":id/deliveries/:delivery/retry") { request, context in
             let id = try context.parameters.path(WebhookID.self).rawValue
             let delivery = try context.parameters.path(WebhookDeliveryID.self).rawValue
-            let retried = try await refusing { () throws(WebhookError) in
+            let retry = try await refusing { () throws(WebhookError) in
                 try await webhooks.retryDelivery(
                     id: delivery, webhook: id, schedule: schedule, origin: origin(request, context))
             }
-            guard let retried else { throw AdminError.notFound("delivery") }
+            let retried: WebhookDeliveryRecord
+            switch retry {
+            case .retried(let record): retried = record
+            case .inFlight:
+                throw AdminError.conflict("the delivery is being sent right now; retry once it has an answer")
+            case .notFound: throw AdminError.notFound("delivery")
+            }
             context.logger.notice(
                 "Admin API sent a webhook delivery again", metadata: ["webhook": "\(id)", "delivery": "\(delivery)"])
             return Responses.json(encoding: AdminWebhookDeliveryResource(retried), status: .accepted, noStore: true)
@@ -124,8 +130,8 @@ enum AdminWebhookRoutes {
     {
         do {
             return try await call()
-        } catch .storage {
-            throw AdminError.serverError
+        } catch .storage(let error) {
+            throw AdminError(error)
         } catch {
             throw AdminError.invalidRequest(error.message)
         }

@@ -64,6 +64,8 @@ enum AppToAppRoutes {
             return try await body()
         } catch {
             switch error {
+            case .storage(let error) where error.isUnavailable:
+                return StorageError.unavailableResponse(html: false)
             case .storage:
                 return Responses.jsonError(
                     "server_error", description: "the server could not read its data", status: .internalServerError)

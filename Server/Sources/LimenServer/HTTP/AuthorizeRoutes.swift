@@ -50,6 +50,8 @@ enum AuthorizeRoutes {
         let outcome: AuthorizationValidator.Outcome
         do {
             outcome = try await validator.validate(parameters)
+        } catch let error where error.isUnavailable {
+            return StorageError.unavailableResponse(html: !wantsJSON)
         } catch {
             return errorPage("server_error", "the server could not read its data", .internalServerError, wantsJSON)
         }

@@ -55,7 +55,7 @@ struct ClientAuthenticator: Sendable {
         do {
             return try await cache.client(id: id, in: store)
         } catch {
-            throw .serverError
+            throw error.isUnavailable ? .temporarilyUnavailable : .serverError
         }
     }
 

@@ -76,6 +76,12 @@ enum FlowRoutes {
         let answer: FlowAnswer
         do {
             answer = try await body()
+        } catch let error where error.isUnavailable {
+            var unavailable = FlowAnswer.failure(
+                "temporarily_unavailable", "The service is briefly unavailable; try again shortly.",
+                status: .unavailable)
+            unavailable.retryAfter = 1
+            answer = unavailable
         } catch {
             answer = .failure("server_error", "The request could not be completed.", status: .serverError)
         }

@@ -243,7 +243,7 @@ struct SignInResponder: Sendable {
             response = try await body(browser)
         } catch {
             logger.error("Sign-in storage failure", metadata: ["error": "\(error.code)"])
-            response = Pages.serverError()
+            response = Pages.storageFailure(error)
         }
         browser.finish(&response, cookies: cookies)
         return response

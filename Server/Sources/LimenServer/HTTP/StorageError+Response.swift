@@ -24,12 +24,18 @@ extension StorageError: HTTPResponseError {
         context.logger.warning(
             "Answered 503: the database is unavailable",
             metadata: ["route": "\(context.endpointPath ?? "unmatched")", "reason": "\(reason)"])
+        return Self.unavailableResponse(html: request.acceptsHTML).withSecurityHeaders()
+    }
+
+    /// The `503` that tells the caller to try again in a second: a hosted page when `html`, else the OAuth error
+    /// object `temporarily_unavailable`.
+    static func unavailableResponse(html: Bool) -> Response {
         let message = "The service is briefly unavailable; try again shortly."
         var response =
-            request.acceptsHTML
+            html
             ? Pages.message(title: "Temporarily unavailable", message: message, status: .serviceUnavailable)
             : Responses.jsonError("temporarily_unavailable", description: message, status: .serviceUnavailable)
         response.headers[.retryAfter] = "1"
-        return response.withSecurityHeaders()
+        return response
     }
 }

@@ -10,6 +10,7 @@ extension TokenEndpointError {
         case .unsupportedMediaType: .unsupportedMediaType
         case .bodyTooLarge: .contentTooLarge
         case .serverError: .internalServerError
+        case .temporarilyUnavailable: .serviceUnavailable
         case .dpop(.replayCacheFull): .serviceUnavailable
         default: .badRequest
         }
@@ -25,6 +26,7 @@ extension TokenEndpointError {
             response.headers[.wwwAuthenticate] = "Basic realm=\"limen\", charset=\"UTF-8\""
         }
         if case .dpop(.replayCacheFull) = self { response.headers[.retryAfter] = DPoPRefusal.retryAfter }
+        if case .temporarilyUnavailable = self { response.headers[.retryAfter] = "1" }
         return response
     }
 }

@@ -50,6 +50,8 @@ enum UserInfoRoutes {
                 return BearerChallenge.invalidToken.response
             }
             return Responses.json(.object(userInfo), noStore: true)
+        } catch let error as StorageError where error.isUnavailable {
+            return StorageError.unavailableResponse(html: false)
         } catch {
             return Responses.json(
                 .object(["error": .string("server_error")]), status: .internalServerError, noStore: true)

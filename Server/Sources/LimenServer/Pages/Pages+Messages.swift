@@ -67,6 +67,11 @@ extension Pages {
         )
     }
 
+    /// The page for a store failure: `503` (try again shortly) when the database is unavailable, otherwise `500`.
+    static func storageFailure(_ error: StorageError) -> Response {
+        error.isUnavailable ? StorageError.unavailableResponse(html: true) : serverError()
+    }
+
     /// The store failed.
     static func serverError() -> Response {
         message(

@@ -17,8 +17,17 @@ package enum AdminError: Error, Sendable, Equatable, LocalizedError {
     case account(AccountError)
     /// Nothing has this ID; the associated value names what was looked for (404).
     case notFound(String)
+    /// The resource is busy in a way that refuses the change now (409); the associated value says why.
+    case conflict(String)
+    /// The database cannot serve for now (503, `Retry-After: 1`).
+    case unavailable
     /// The store failed (500).
     case serverError
+
+    /// The answer to the store's `error`: ``unavailable`` when trying again shortly may succeed, else ``serverError``.
+    package init(_ error: StorageError) {
+        self = error.isUnavailable ? .unavailable : .serverError
+    }
 
     /// A stable code for logs and tests.
     package var code: String {
@@ -29,6 +38,8 @@ package enum AdminError: Error, Sendable, Equatable, LocalizedError {
         case .client(let error, _): error.code
         case .account(let error): error.code
         case .notFound: "admin.not_found"
+        case .conflict: "admin.conflict"
+        case .unavailable: "admin.unavailable"
         case .serverError: "admin.server_error"
         }
     }
@@ -42,6 +53,8 @@ package enum AdminError: Error, Sendable, Equatable, LocalizedError {
         case .client(let error, let field): "\(field): \(error.errorDescription ?? error.code)"
         case .account(let error): error.errorDescription
         case .notFound(let what): "no \(what) with this ID"
+        case .conflict(let reason): reason
+        case .unavailable: "the service is briefly unavailable; try again shortly"
         case .serverError: "the server could not complete the request"
         }
     }
@@ -59,8 +72,9 @@ package enum AdminError: Error, Sendable, Equatable, LocalizedError {
         case .account(.invalidEmail): "invalid_email"
         case .account(.weakPassword): "weak_password"
         case .account(.fieldTooLong): "field_too_long"
-        case .account(.busy): "temporarily_unavailable"
+        case .account(.busy), .unavailable: "temporarily_unavailable"
         case .notFound: "not_found"
+        case .conflict: "conflict"
         case .account, .serverError: "server_error"
         }
     }

@@ -34,6 +34,8 @@ public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
     case expiredToken
     /// The `resource` is not an absolute URI without a fragment, or not one the server issues tokens for (RFC 8707 §2).
     case invalidTarget(String)
+    /// The database cannot serve for now: try again in a second (503, `Retry-After: 1`).
+    case temporarilyUnavailable
     /// The server could not complete the request.
     case serverError
     /// The request's DPoP proof was refused, or it has none and the client must send one (RFC 9449 §5, §8).
@@ -53,6 +55,7 @@ public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
         case .accessDenied: "access_denied"
         case .expiredToken: "expired_token"
         case .invalidTarget: "invalid_target"
+        case .temporarilyUnavailable: "temporarily_unavailable"
         case .serverError: "server_error"
         case .dpop(let refusal): refusal.code
         }
@@ -75,6 +78,7 @@ public enum TokenEndpointError: Error, Sendable, Equatable, LocalizedError {
         case .accessDenied: "the user denied this device"
         case .expiredToken: "the device code has expired"
         case .invalidTarget(let reason): reason
+        case .temporarilyUnavailable: "the service is briefly unavailable; try again shortly"
         case .serverError: "the server could not complete the request"
         case .dpop(let refusal): refusal.message
         }

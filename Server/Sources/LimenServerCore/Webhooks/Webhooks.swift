@@ -97,7 +97,7 @@ package struct Webhooks: Sendable {
     /// Sends the delivery `id` of webhook `webhook` again, as soon as a worker is free, retried for a new window;
     /// returns it, or `nil` when there is no such delivery or it is being sent.
     package func retryDelivery(id: String, webhook: String, schedule: WebhookRetrySchedule, origin: RequestOrigin)
-        async throws(WebhookError) -> WebhookDeliveryRecord?
+        async throws(WebhookError) -> WebhookDeliveryRetry
     {
         let now = self.now()
         let records = events.records(
