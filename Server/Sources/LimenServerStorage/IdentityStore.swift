@@ -55,9 +55,10 @@ public protocol IdentityStore: Sendable {
         async throws(StorageError) -> IdentityUnlinking
     /// The user who signs in with the identity (`kind`, `subject`), if it is linked.
     func user(identityKind kind: String, subject: String) async throws(StorageError) -> UserRecord?
-    /// Links `identity` to its user unless (`kind`, `subject`) is linked already (to anyone); returns whether it did.
-    /// Of two requests linking one identity at once, exactly one succeeds.
-    func insertIdentityIfAbsent(_ identity: IdentityRecord) async throws(StorageError) -> Bool
+    /// Links `identity` to its user unless (`kind`, `subject`) is linked already (to anyone), with `events` when it
+    /// did; returns whether it did. Of two requests linking one identity at once, exactly one succeeds.
+    func insertIdentityIfAbsent(_ identity: IdentityRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
     /// Deletes the user `id` if they have no identity and no grant: a user created for an identity that another
     /// request linked first. Returns whether it did.
     @discardableResult
@@ -80,4 +81,11 @@ public enum IdentityUnlinking: Sendable, Equatable {
     /// It is the user's last identity (with the ones that depend on it), which is never removed: a user with an
     /// identity keeps at least one.
     case lastIdentity
+}
+
+extension IdentityStore {
+    /// Links `identity` as ``insertIdentityIfAbsent(_:recording:)`` does, recording no event.
+    public func insertIdentityIfAbsent(_ identity: IdentityRecord) async throws(StorageError) -> Bool {
+        try await insertIdentityIfAbsent(identity, recording: [])
+    }
 }

@@ -8,7 +8,7 @@ extension PostgresStore {
         let recorded = SecurityEventRecord.insert(events, when: Self.changeHappened).map { insert -> SQLQuery in
             ", recorded AS (\(insert))"
         }
-        return
+        let deleted =
             !(try await execute(
                 """
                 WITH grants_removed AS (DELETE FROM grants WHERE subject = \(id)),
@@ -17,6 +17,8 @@ extension PostgresStore {
                 SELECT * FROM change
                 """
             )).isEmpty
+        if deleted { SecurityEventMetrics.count(events) }
+        return deleted
     }
 }
 

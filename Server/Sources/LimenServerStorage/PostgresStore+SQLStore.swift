@@ -21,7 +21,9 @@ extension PostgresStore: SQLStore {
         guard let insert = SecurityEventRecord.insert(events, when: Self.changeHappened) else {
             return try await execute(query)
         }
-        return try await execute("WITH change AS (\(query)), recorded AS (\(insert)) SELECT * FROM change")
+        let rows = try await execute("WITH change AS (\(query)), recorded AS (\(insert)) SELECT * FROM change")
+        if !rows.isEmpty { SecurityEventMetrics.count(events) }
+        return rows
     }
 
     /// The condition of an events' insert beside a `WITH change AS (…)` clause.

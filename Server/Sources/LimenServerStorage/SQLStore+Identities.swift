@@ -44,14 +44,17 @@ extension SQLStore {
         ).first.map { row throws(StorageError) in try UserRecord(row: row) }
     }
 
-    public func insertIdentityIfAbsent(_ identity: IdentityRecord) async throws(StorageError) -> Bool {
+    public func insertIdentityIfAbsent(_ identity: IdentityRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
+    {
         !(try await execute(
             """
             INSERT INTO identities (kind, subject, user_id, created_at)
             VALUES (\(identity.kind), \(identity.subject), \(identity.userID), \(identity.createdAt))
             ON CONFLICT DO NOTHING
             RETURNING kind
-            """
+            """,
+            recording: events
         )).isEmpty
     }
 

@@ -5,6 +5,7 @@ extension SQLStore {
     public func insertSecurityEvents(_ events: [SecurityEventRecord]) async throws(StorageError) {
         guard let insert = SecurityEventRecord.insert(events, when: nil) else { return }
         try await execute(insert)
+        SecurityEventMetrics.count(events)
     }
 
     public func securityEvents(_ filter: SecurityEventFilter, limit: Int) async throws(StorageError)

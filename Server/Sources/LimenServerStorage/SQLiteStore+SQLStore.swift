@@ -20,8 +20,10 @@ extension SQLiteStore: SQLStore {
         guard let insert = SecurityEventRecord.insert(events, when: nil) else { return try await execute(query) }
         let (sql, values) = query.rendered(in: .sqlite)
         let (insertSQL, insertValues) = insert.rendered(in: .sqlite)
-        return try await self.query(
+        let rows = try await self.query(
             sql, values.map(Self.sqliteData), followedBy: (insertSQL, insertValues.map(Self.sqliteData)))
+        if !rows.isEmpty { SecurityEventMetrics.count(events) }
+        return rows
     }
 
     /// On a read connection when one can answer at once (see ``SQLiteReadConnection``), else on the writing connection.

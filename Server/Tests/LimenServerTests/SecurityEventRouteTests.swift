@@ -86,6 +86,8 @@ struct SecurityEventRouteTests {
             #expect(signedIn.first?.user == grace.id && signedIn.first?.client == "app")
             #expect(signedIn.first?.details == #"{"method":"password"}"#)
             Self.expectOrigin(signedIn.first, "req-sign-in")
+            let metrics = try await fixture.admin(.get, "/metrics", token: nil)
+            #expect(metrics.text.contains(#"limen_security_events_total{type="user.signed_in"}"#), "\(metrics.text)")
 
             // A second apart, so that newest first is this one (events of one instant order by their random ids).
             fixture.clock.advance(by: 1)

@@ -110,6 +110,12 @@ struct TokenExchangeTests {
                 of: try await fixture.exchange(try await fixture.token(extra: claims)))
             if link {
                 #expect(subject == TokenFixture.user.id)
+                // Linked to Ada by her verified address: identity.linked for her, and nobody else created.
+                let store = fixture.tokens.provider.store
+                let linked = try await store.securityEvents(SecurityEventFilter(type: "identity.linked"), limit: 10)
+                #expect(linked.map(\.user) == [TokenFixture.user.id])
+                let created = try await store.securityEvents(SecurityEventFilter(type: "user.created"), limit: 10)
+                #expect(created.allSatisfy { $0.user == TokenFixture.user.id })
             } else {
                 let created = try #require(subject)
                 #expect(created != TokenFixture.user.id)
@@ -162,6 +168,14 @@ struct TokenExchangeTests {
             }
             // Ada and one user per external subject: the losers' users are gone.
             #expect(try await fixture.tokens.provider.store.users().count == 4)
+            // Each winner is one user.created and one identity.linked; a loser's user, deleted, is neither.
+            let store = fixture.tokens.provider.store
+            let created = try await store.securityEvents(SecurityEventFilter(type: "user.created"), limit: 100)
+                .filter { $0.user != TokenFixture.user.id }
+            let linked = try await store.securityEvents(SecurityEventFilter(type: "identity.linked"), limit: 100)
+            #expect(created.count == 3 && linked.count == 3)
+            #expect(Set(created.compactMap(\.user)) == Set(linked.compactMap(\.user)))
+            #expect(linked.allSatisfy { $0.details.hasPrefix(#"{"identity":"oidc:"#) })
         }
     }
 

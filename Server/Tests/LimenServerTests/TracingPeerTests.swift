@@ -61,24 +61,49 @@ struct TracingPeerTests {
         #expect(spans.contains { $0.parentSpanID == request.spanID && $0.name == PasswordHasher.spanName })
     }
 
+    @Test("an event webhook's delivery is a client span with the receiver's address, its URL without the query")
+    func outgoingWebhook() async throws {
+        let spans = try await Self.signIn(trustingLoopback: false, webhookPath: Self.webhookPath)
+        let post = try #require(spans.first { $0.name == "POST" && $0.kind == "SPAN_KIND_CLIENT" })
+        let url = try #require(post.attributes["url.full"]?.stringValue)
+        #expect(url.hasPrefix("http://127.0.0.1:") && url.hasSuffix("/hook"), "\(url)")
+        #expect(post.attributes["http.request.method"] == .string("POST"))
+        #expect(post.attributes["server.address"] == .string("127.0.0.1"))
+        // The receiver knows only /v1/traces: the webhook's answer is a 404, and the span is failed.
+        #expect(post.attributes["http.response.status_code"] == .number(404))
+        #expect(post.status == "error")
+        #expect(post.parentSpanID.isEmpty, "a background delivery starts a trace of its own")
+        #expect(!spans.contains { $0.attributes.values.contains { $0.stringValue?.contains("secret-query") == true } })
+    }
+
+    /// Where ``outgoingWebhook()``'s webhook posts, on the receiver, with a query no span may show.
+    static let webhookPath = "/hook?token=secret-query"
+
     /// Signs Ada in with her password through the native flow of a `limen-server` tracing to a receiver, both requests
     /// carrying ``traceparent``, with 127.0.0.1 a trusted proxy or not; the spans exported until the submission's and
-    /// its password hashing span arrived.
-    static func signIn(trustingLoopback: Bool) async throws -> [ExportedSpan] {
+    /// its password hashing span arrived, and with a `webhookPath` an event webhook's POST to it on the receiver.
+    static func signIn(trustingLoopback: Bool, webhookPath: String? = nil) async throws -> [ExportedSpan] {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let provider = try await ServerComposition.bootstrap(
-            configuration: .testing(directory: directory), now: Date.init)
+        var configuration = ServerConfiguration.testing(directory: directory)
+        configuration.webhooks.allowsHTTPLoopback = true
+        let provider = try await ServerComposition.bootstrap(configuration: configuration, now: Date.init)
         _ = try await provider.accounts.signUp(
             email: SignInFixture.email, password: SignInFixture.password, name: "Ada", origin: .commandLine)
-        await provider.store.close()
 
         var spans: [ExportedSpan] = []
         try await OTLPReceiverPeer.with { receiver in
+            if let webhookPath {
+                _ = try await provider.webhooks.create(
+                    url: receiver.endpoint + webhookPath, events: ["user.signed_in"], description: nil,
+                    origin: .commandLine)
+            }
+            await provider.store.close()
             let port = try FreePort.find()
             let arguments =
                 ["--port", String(port), "--data-dir", directory.path, "--otel-endpoint", receiver.endpoint]
                 + (trustingLoopback ? ["--trusted-proxy", "127.0.0.1"] : [])
+                + (webhookPath == nil ? [] : ["--allow-http-webhooks"])
             // Spans leave every 100 ms instead of every second.
             try await withServerProcess(arguments, environment: ["OTEL_BSP_SCHEDULE_DELAY": "100"]) { _ in
                 let started = try await livePage(
@@ -115,6 +140,7 @@ struct TracingPeerTests {
                     let children = spans.filter { $0.parentSpanID == request.spanID }
                     return children.contains { $0.name == PasswordHasher.spanName }
                         && children.contains { $0.attributes["db.system.name"] != nil }
+                        && (webhookPath == nil || spans.contains { $0.name == "POST" })
                 }
             }
         }

@@ -61,8 +61,9 @@ enum AppleSignInKitRoutes {
                 throw AppleSignInKitError.invalidIdentityToken
             }
             let signUp = service.signUpEnabled
+            let origin = service.origin(of: request, context: context)
             let user = try await serverErrors {
-                try await service.accounts.user(for: identity.external, signUp: signUp)
+                try await service.accounts.user(for: identity.external, signUp: signUp, origin: origin)
             }
             guard let user else { throw AppleSignInKitError.signUpDisabled }
             try await serverErrors {

@@ -98,7 +98,8 @@ enum FederationRoutes {
         } catch {
             return responder.upstreamFailure(error, client: client, pending: pending, logger: logger)
         }
-        let accounts = ExternalAccounts(store: responder.store, now: responder.now)
+        let accounts = ExternalAccounts(
+            store: responder.store, events: responder.engine.services.accounts.events, now: responder.now)
         if pending.isReauthentication {
             // Only the identity already linked to the account being changed, never a new link or account.
             let holder = try await accounts.holder(of: identity)
@@ -109,7 +110,7 @@ enum FederationRoutes {
         let user: UserRecord
         if responder.signUpEnabled {
             let guest = try await responder.signedInGuest(browser)
-            user = try await accounts.user(for: identity, guest: guest)
+            user = try await accounts.user(for: identity, guest: guest, origin: origin)
             if let guest, user.id != guest {
                 // AccountLinking's case 2 in the person's own browser: the account the identity belongs to replaces
                 // the guest, whose data is merged into it.
@@ -120,7 +121,9 @@ enum FederationRoutes {
             }
         } else {
             // Only administrators make accounts: an identity that leads to nobody (nor upgrades a guest) is refused.
-            guard let existing = try await accounts.existingUser(for: identity) else { return Pages.signUpOff() }
+            guard let existing = try await accounts.existingUser(for: identity, origin: origin) else {
+                return Pages.signUpOff()
+            }
             user = existing
         }
         // The page answering is two levels below the issuer's root.

@@ -58,7 +58,8 @@ struct TokenService: Sendable {
             schemas: composition.profileSchemas,
             resources: composition.configuration.resources, lifetimes: lifetimes, signers: TokenSignerCache(),
             now: composition.now)
-        let accounts = ExternalAccounts(store: composition.store, now: composition.now)
+        let accounts = ExternalAccounts(
+            store: composition.store, events: composition.securityEvents, now: composition.now)
         self.store = composition.store
         self.issuer = composition.issuer
         self.now = composition.now

@@ -16,50 +16,63 @@ import LimenWire
 ///   issuer did not verify is never stored nor used to link.
 ///
 /// No step needs a transaction: should the server stop between making the user and linking the identity, what is left
-/// is an anonymous user without grants, which the expiry sweeper deletes like any stale guest.
+/// is an anonymous user without grants, which the expiry sweeper deletes like any stale guest. Each link is recorded as
+/// `identity.linked` in the statement that makes it, and a new user as `user.created` with their first link (a user
+/// whose link lost the race is deleted unrecorded), both from the request's origin.
 package struct ExternalAccounts: Sendable {
     /// Where users and identities are kept.
     package let store: any UserStore & IdentityStore
+    /// Where links and new users are recorded.
+    package let events: SecurityEventRecorder
     /// The provider's clock.
     package let now: @Sendable () -> Date
 
     /// Makes it of its parts.
-    package init(store: any UserStore & IdentityStore, now: @escaping @Sendable () -> Date) {
-        self.store = store
-        self.now = now
+    package init(
+        store: any UserStore & IdentityStore, events: SecurityEventRecorder, now: @escaping @Sendable () -> Date
+    ) {
+        (self.store, self.events, self.now) = (store, events, now)
     }
 
     /// The user `identity` signs in as, linked or made as described above; `guest` is the anonymous user upgrading,
-    /// if any.
-    package func user(for identity: ExternalIdentity, guest: String? = nil) async throws(StorageError) -> UserRecord {
-        guard let guest else { return try await signIn(identity).user }
-        if let user = try await existingUser(for: identity) { return user }
-        let user = try await link(identity, to: guest)
+    /// if any; changes are recorded from `origin`.
+    package func user(for identity: ExternalIdentity, guest: String? = nil, origin: RequestOrigin)
+        async throws(StorageError) -> UserRecord
+    {
+        guard let guest else { return try await signIn(identity, origin: origin).user }
+        if let user = try await existingUser(for: identity, origin: origin) { return user }
+        let user = try await link(identity, to: guest, origin: origin)
         guard user.id == guest else { return user }
         return try await adoptEmail(of: identity, by: user)
     }
 
     /// ``user(for:guest:)`` when new accounts may be made (`signUp`, the `sign_up` setting), else
     /// ``existingUser(for:)``: `nil` when the identity leads to nobody and sign-up is off.
-    package func user(for identity: ExternalIdentity, signUp: Bool) async throws(StorageError) -> UserRecord? {
-        if signUp { return try await user(for: identity) }
-        return try await existingUser(for: identity)
+    package func user(for identity: ExternalIdentity, signUp: Bool, origin: RequestOrigin)
+        async throws(StorageError) -> UserRecord?
+    {
+        if signUp { return try await user(for: identity, origin: origin) }
+        return try await existingUser(for: identity, origin: origin)
     }
 
     /// The user `identity` leads to without making an account: its ``holder(of:)``, the identity linked to them when it
     /// was not yet; `nil` when it leads to nobody (with sign-up turned off, such an identity cannot sign in).
-    package func existingUser(for identity: ExternalIdentity) async throws(StorageError) -> UserRecord? {
+    package func existingUser(for identity: ExternalIdentity, origin: RequestOrigin) async throws(StorageError)
+        -> UserRecord?
+    {
         guard let holder = try await holder(of: identity) else { return nil }
-        return holder.linked ? holder.user : try await link(identity, to: holder.user.id)
+        return holder.linked ? holder.user : try await link(identity, to: holder.user.id, origin: origin)
     }
 
     /// The user `identity` signs in as, linked or made as described above, and whether it was made for it.
-    package func signIn(_ identity: ExternalIdentity) async throws(StorageError) -> (user: UserRecord, created: Bool) {
-        if let user = try await existingUser(for: identity) { return (user, false) }
+    package func signIn(_ identity: ExternalIdentity, origin: RequestOrigin) async throws(StorageError)
+        -> (user: UserRecord, created: Bool)
+    {
+        if let user = try await existingUser(for: identity, origin: origin) { return (user, false) }
         let created = UserRecord(
             id: RandomToken.make(byteCount: 16), email: nil, name: identity.name, createdAt: now())
         try await store.insertUserIfAbsent(created)
-        let user = try await link(identity, to: created.id)
+        let user = try await link(identity, to: created.id, origin: origin, creating: true)
         guard user.id == created.id else {
             try await store.deleteUnusedUser(id: created.id)
             return (user, false)
@@ -90,12 +103,18 @@ package struct ExternalAccounts: Sendable {
         return try await store.user(id: user.id) ?? user
     }
 
-    /// Links `identity` to `userID` unless it is linked already; the user it is linked to, either way (another user's
-    /// when a request linked it to them first).
-    package func link(_ identity: ExternalIdentity, to userID: String) async throws(StorageError) -> UserRecord {
+    /// Links `identity` to `userID` unless it is linked already, recorded from `origin` (with `user.created` first when
+    /// `creating` the user for it); the user it is linked to, either way (another user's when a request linked it to
+    /// them first).
+    package func link(_ identity: ExternalIdentity, to userID: String, origin: RequestOrigin, creating: Bool = false)
+        async throws(StorageError) -> UserRecord
+    {
         let record = IdentityRecord(
             kind: identity.identityKind, subject: identity.subject, userID: userID, createdAt: now())
-        _ = try await store.insertIdentityIfAbsent(record)
+        let linked = SecurityEvent(.identityLinked, user: userID, details: .identity(record.kind))
+        let created = SecurityEvent(.userCreated, user: userID, details: .identity(record.kind))
+        _ = try await store.insertIdentityIfAbsent(
+            record, recording: events.records(creating ? [created, linked] : [linked], from: origin))
         guard let user = try await store.user(identityKind: record.kind, subject: record.subject) else {
             // Linked, then unlinked or deleted at once by someone else: nothing to sign in as.
             throw .queryFailed("the identity \(record.kind) was removed while it was linked")

@@ -22,16 +22,17 @@ extension AccountLinking {
         _ identity: ExternalIdentity,
         as credential: Credential,
         request: FlowRequest,
-        context: FlowContext
+        context: FlowContext,
+        origin: RequestOrigin
     ) async throws(StorageError) -> Result<FlowContext, FlowRefusal> {
-        let accounts = ExternalAccounts(store: services.store, now: services.now)
+        let accounts = ExternalAccounts(store: services.store, events: services.accounts.events, now: services.now)
         let taken = Self.refusal(
             Self.credentialInUse, "\(credential.noun) cannot be linked to this account.", about: credential)
         if let holder = try await accounts.holder(of: identity) {
             let result = try await identified(holder.user, request: request, context: context, credential: credential)
             guard case .success = result, !holder.linked else { return result }
             // Linked by its verified address; another request may have linked the identity to someone else first.
-            guard try await accounts.link(identity, to: holder.user.id).id == holder.user.id else {
+            guard try await accounts.link(identity, to: holder.user.id, origin: origin).id == holder.user.id else {
                 return .failure(taken)
             }
             try await services.notifier.notify(.identityLinked(credential.name), to: holder.user)
@@ -39,7 +40,7 @@ extension AccountLinking {
         }
         var context = context
         guard let current = try await signedIn(request) else {
-            let (user, created) = try await accounts.signIn(identity)
+            let (user, created) = try await accounts.signIn(identity, origin: origin)
             (context.subject, context.createdUser, context.replacedGuest) = (user.id, created, nil)
             return .success(context)
         }
@@ -51,7 +52,7 @@ extension AccountLinking {
                     "You are signed in to an account that has another \(credential.name). Sign out first to use this "
                         + "one.", about: credential))
         }
-        let linked = try await accounts.link(identity, to: current.id)
+        let linked = try await accounts.link(identity, to: current.id, origin: origin)
         guard linked.id == current.id else { return .failure(taken) }
         if !current.isAnonymous { try await services.notifier.notify(.identityLinked(credential.name), to: current) }
         let adopted = try await accounts.adoptEmail(of: identity, by: linked)
@@ -64,10 +65,10 @@ extension AccountLinking {
         return .success(context)
     }
 
-    /// Whether ``identified(_:as:request:context:)`` would make a new account for `identity`: nobody holds it and
+    /// Whether ``identified(_:as:request:context:origin:)`` would make a new account for `identity`: nobody holds it and
     /// nobody is signed in.
     func makesAccount(for identity: ExternalIdentity, request: FlowRequest) async throws(StorageError) -> Bool {
-        let accounts = ExternalAccounts(store: services.store, now: services.now)
+        let accounts = ExternalAccounts(store: services.store, events: services.accounts.events, now: services.now)
         guard try await accounts.holder(of: identity) == nil else { return false }
         return try await signedIn(request) == nil
     }

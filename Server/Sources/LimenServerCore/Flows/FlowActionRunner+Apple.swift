@@ -61,7 +61,9 @@ extension FlowActionRunner {
         {
             return .failed(code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
         }
-        switch try await linking.identified(identity.external, as: .apple, request: input.request, context: context) {
+        switch try await linking.identified(
+            identity.external, as: .apple, request: input.request, context: context, origin: input.origin)
+        {
         case .success(let identified):
             if let subject = identified.subject {
                 try await services.appleAccounts?.signedIn(identity, user: subject, redemption: redemption)

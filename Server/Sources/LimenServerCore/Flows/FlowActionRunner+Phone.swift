@@ -44,7 +44,9 @@ extension FlowActionRunner {
             if !services.signUpEnabled, try await linking.makesAccount(for: identity, request: input.request) {
                 return .failed(code: Self.signUpDisabled.code, message: Self.signUpDisabled.message, status: .forbidden)
             }
-            switch try await linking.identified(identity, as: .phone, request: input.request, context: context) {
+            switch try await linking.identified(
+                identity, as: .phone, request: input.request, context: context, origin: input.origin)
+            {
             case .success(let identified): return .proceeded(identified.authenticated(by: [.sms], as: .phoneCode))
             case .failure(let refusal): return .refused(refusal)
             }

@@ -205,7 +205,9 @@ package struct FlowFederationStep: Sendable {
         }
         let credential = AccountLinking.Credential(
             key: step.button.key, name: "identity at \(client.provider.displayName)")
-        switch try await linking.identified(result.identity, as: credential, request: request, context: step.context) {
+        switch try await linking.identified(
+            result.identity, as: credential, request: request, context: step.context, origin: origin)
+        {
         case .failure(let refusal):
             return try await step.refuse(with: engine, refusal)
         case .success(let identified):

@@ -74,8 +74,7 @@ package struct TokenExchangeGrant: Sendable {
             throw TokenEndpointError.invalidGrant
         }
         guard
-            let user = try await accounts.user(
-                for: identity, signUp: signUpEnabled)
+            let user = try await accounts.user(for: identity, signUp: signUpEnabled, origin: request.origin)
         else {
             logger.debug(
                 "Token exchange refused", metadata: ["reason": "sign_up_disabled", "client_id": "\(client.id)"])
