@@ -69,6 +69,15 @@ public enum LimenServerApplication {
                 services: composition.flowServices, keys: composition.derivedKeys,
                 usedChallenges: composition.store, gate: composition.accountChangeGate))
         AccountReauthentication.add(to: router, responder: signIn)
+        AdminConsoleRoutes.add(
+            to: router, responder: signIn,
+            gate: AdminConsoleGate(
+                roles: AdminRoles(store: composition.store, now: composition.now, events: composition.securityEvents),
+                users: composition.store, now: composition.now),
+            clients: AdminClients(
+                store: composition.store, cache: composition.clientCache, events: composition.securityEvents,
+                now: composition.now),
+            events: composition.store)
         FederationRoutes.add(to: router, responder: signIn)
         AppToAppRoutes.add(
             to: router,
