@@ -233,4 +233,56 @@ struct AdminConsoleTests {
                 ).isEmpty)
         }
     }
+
+    @Test("an admin finds a user by email or subject, sees their identities and events, and deletes them as the actor")
+    func findAndDeleteUser() async throws {
+        try await withSignIn { fixture in
+            let totp = try await Self.makeAdmin(fixture)
+            let grace = try await fixture.provider.accounts.signUp(
+                email: "grace@example.com", password: SignInFixture.password, name: "Grace", origin: RequestOrigin())
+            var (browser, _) = try await Self.consoleSignIn(fixture, totp: totp)
+            let byEmail = try await browser.send(fixture.client, "/admin/console/users?q=GRACE%40example.com")
+            #expect(byEmail.status == .ok && byEmail.body.contains(grace.id))
+            #expect(
+                byEmail.body.contains("Identities: email, password")
+                    || byEmail.body.contains("Identities: password, email"))
+            #expect(byEmail.body.contains("<strong>user.created</strong>"))
+            let byID = try await browser.send(fixture.client, "/admin/console/users?q=\(grace.id)")
+            #expect(byID.status == .ok && byID.body.contains("<h2 id=\"user-heading\">grace@example.com</h2>"))
+            let missing = try await browser.send(fixture.client, "/admin/console/users?q=nobody%40example.com")
+            #expect(missing.status == .notFound && missing.alert?.contains("No user") == true)
+
+            let forged = try await browser.send(
+                fixture.client, "/admin/console/users/delete", method: .post, form: [("id", grace.id)])
+            #expect(forged.status == .forbidden)
+            #expect(try await fixture.provider.store.user(id: grace.id) != nil)
+
+            let deleted = try await browser.submit(
+                fixture.client, byID, to: "/admin/console/users/delete", [("id", grace.id)])
+            #expect(deleted.status == .ok && deleted.body.contains("The user is deleted."))
+            #expect(try await fixture.provider.store.user(id: grace.id) == nil)
+            let events = try await fixture.provider.store.securityEvents(
+                SecurityEventFilter(user: grace.id), limit: 10)
+            let adminDeleted = try #require(events.first { $0.type == "admin.user_deleted" })
+            #expect(adminDeleted.actor == fixture.user.id)
+            #expect(events.contains { $0.type == "user.deleted" })
+            let again = try await browser.submit(
+                fixture.client, byID, to: "/admin/console/users/delete", [("id", grace.id)])
+            #expect(again.status == .notFound)
+        }
+    }
+
+    @Test("a non-admin can neither find nor delete a user in the console")
+    func nonAdminCannotDelete() async throws {
+        try await withSignIn { fixture in
+            let totp = try await fixture.provider.enableTOTP(for: fixture.user, at: fixture.clock.now)
+            var (browser, _) = try await Self.consoleSignIn(fixture, totp: totp)
+            let search = try await browser.send(fixture.client, "/admin/console/users?q=\(fixture.user.id)")
+            #expect(search.status == .forbidden && !search.body.contains(fixture.user.id))
+            let delete = try await browser.send(
+                fixture.client, "/admin/console/users/delete", method: .post, form: [("id", fixture.user.id)])
+            #expect(delete.status == .forbidden)
+            #expect(try await fixture.provider.store.user(id: fixture.user.id) != nil)
+        }
+    }
 }

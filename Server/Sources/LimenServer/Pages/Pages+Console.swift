@@ -43,6 +43,25 @@ extension Pages {
         return console(page, status: status)
     }
 
+    /// The console's users page for the admin `email`: the search form holding `query`, and the user found with their
+    /// `admin` role, `identities` and latest `events`, whose delete form is bound to `csrf`; or `message`.
+    static func consoleUsers(
+        email: String, root: String, query: String, found: (user: UserRecord, isAdmin: Bool)?,
+        identities: [IdentityRecord], events: [SecurityEventRecord], csrf: String, message: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) -> Response {
+        var page = ConsolePage(
+            title: "Users", root: root, admin: email, message: message, isError: status != .ok)
+        page.usersPage = ConsoleUsers(
+            query: query,
+            found: found.map {
+                ConsoleUser(
+                    $0.user, isAdmin: $0.isAdmin, identities: identities, events: events.map(ConsoleEvent.init),
+                    csrf: csrf)
+            })
+        return console(page, status: status)
+    }
+
     /// A console page without an admin signed in: `message`, then `links` (text, then the path from the root).
     static func consoleRefusal(
         title: String, message: String, links: [(String, String)], root: String, status: HTTPResponse.Status
@@ -63,7 +82,8 @@ extension PageTemplates {
     static let console = """
         {{<layout}}{{$content}}
         {{#admin}}<nav aria-label="Console"><a href="{{root}}admin/console">Console</a>\
-        <a href="{{root}}admin/console/clients">Clients</a><a href="{{root}}admin/console/events">Events</a></nav>
+        <a href="{{root}}admin/console/clients">Clients</a><a href="{{root}}admin/console/users">Users</a>\
+        <a href="{{root}}admin/console/events">Events</a></nav>
         <p class="account">Signed in as {{admin}}</p>
         {{/admin}}{{#message}}<p{{#isError}} class="error" role="alert"{{/isError}}>{{message}}</p>
         {{/message}}{{#links}}<p><a href="{{href}}">{{text}}</a></p>
@@ -108,7 +128,26 @@ extension PageTemplates {
         <textarea id="client-redirects" name="redirect_uris" rows="3" required spellcheck="false"></textarea>
         <button type="submit">Register</button>
         </form>
-        {{/clientsPage}}
+        {{/clientsPage}}{{#usersPage}}<form method="get" action="{{root}}admin/console/users">
+        <label for="user-query">Email or subject</label>
+        <input id="user-query" name="q" value="{{query}}" required spellcheck="false">
+        <button type="submit">Find</button>
+        </form>
+        {{#found}}<h2 id="user-heading">{{email}}</h2>
+        <p>Subject <code>{{id}}</code> · created <time datetime="{{created}}">{{created}}</time>\
+        {{#isAdmin}} · admin{{/isAdmin}}</p>
+        <p>Identities: {{identities}}</p>
+        <h2 id="user-events-heading">Latest events</h2>
+        <ol class="events" aria-labelledby="user-events-heading">
+        {{#events}}<li><strong>{{type}}</strong> <time datetime="{{time}}">{{time}}</time><br>\
+        client {{client}} · actor {{actor}} · {{details}}</li>
+        {{/events}}</ol>
+        <form method="post" action="{{root}}admin/console/users/delete" aria-labelledby="user-heading">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <input type="hidden" name="id" value="{{id}}">
+        <button type="submit" class="danger">Delete this user</button>
+        </form>
+        {{/found}}{{/usersPage}}
         {{/content}}{{/layout}}
         """
 }
@@ -139,6 +178,8 @@ private struct ConsolePage {
     var next: String?
     /// The clients page's list and form; `nil` on other pages.
     var clientsPage: ConsoleClients?
+    /// The users page's search and the user found; `nil` on other pages.
+    var usersPage: ConsoleUsers?
 
     /// A page with no links, filter or events.
     init(title: String, root: String, admin: String?, message: String?, isError: Bool) {
@@ -243,4 +284,38 @@ private struct ConsoleCreatedClient {
     var id: String
     /// Its secret.
     var secret: String?
+}
+
+/// The users page's values.
+private struct ConsoleUsers {
+    /// What was searched for.
+    var query: String
+    /// The user found.
+    var found: ConsoleUser?
+}
+
+/// A user as the console shows them.
+private struct ConsoleUser {
+    /// Their subject.
+    var id: String
+    /// Their address, or "a guest account".
+    var email: String
+    /// When the account was created, in RFC 3339.
+    var created: String
+    /// Whether they hold the admin role.
+    var isAdmin: Bool
+    /// The kinds of their identities, or "none".
+    var identities: String
+    /// Their latest events.
+    var events: [ConsoleEvent]
+    /// The delete form's CSRF token.
+    var csrf: String
+
+    /// `user` with what the page shows of them.
+    init(_ user: UserRecord, isAdmin: Bool, identities: [IdentityRecord], events: [ConsoleEvent], csrf: String) {
+        (id, email, self.isAdmin) = (user.id, user.email ?? "a guest account", isAdmin)
+        created = user.createdAt.formatted(.iso8601)
+        self.identities = identities.isEmpty ? "none" : identities.map(\.kind).joined(separator: ", ")
+        (self.events, self.csrf) = (events, csrf)
+    }
 }
