@@ -69,6 +69,14 @@ public enum LimenServerApplication {
                 services: composition.flowServices, keys: composition.derivedKeys,
                 usedChallenges: composition.store, gate: composition.accountChangeGate))
         AccountReauthentication.add(to: router, responder: signIn)
+        let adminRoles = AdminRoles(store: composition.store, now: composition.now, events: composition.securityEvents)
+        AdminConsoleRoutes.add(
+            to: router, responder: signIn,
+            gate: AdminConsoleGate(roles: adminRoles, users: composition.store, now: composition.now),
+            clients: AdminClients(
+                store: composition.store, cache: composition.clientCache, events: composition.securityEvents,
+                now: composition.now),
+            removal: composition.accountRemoval, roles: adminRoles, events: composition.store)
         FederationRoutes.add(to: router, responder: signIn)
         AppToAppRoutes.add(
             to: router,

@@ -96,6 +96,7 @@ enum SchemaMigrations {
         .singleUse(version: 28, name: "used challenges", table: "used_challenges", key: "challenge_hash"),
         securityEvents,
         webhooks,
+        userRoles,
     ]
 
     /// Version 27: how each sign-in authenticated (`amr`), kept with what it made, the `acr_values` a pending request

@@ -10,12 +10,12 @@ import LimenServerStorage
     import Darwin
 #endif
 
-/// `limen-server users add|list`.
+/// `limen-server users add|list|grant-admin|revoke-admin`.
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
-        abstract: "Create and list user accounts.",
-        subcommands: [Add.self, List.self]
+        abstract: "Create and list user accounts, and give or take the admin role.",
+        subcommands: [Add.self, List.self, GrantAdmin.self, RevokeAdmin.self]
     )
 
     struct Add: AsyncParsableCommand {
@@ -35,6 +35,9 @@ struct UsersCommand: AsyncParsableCommand {
         @Flag(help: "Mark the email address as verified.")
         var verified = false
 
+        @Flag(help: "Give the user the admin role (the admin console).")
+        var admin = false
+
         func run() async throws {
             guard let password = PasswordInput.read(prompt: "Password for \(email): ") else {
                 throw ValidationError("No password on standard input")
@@ -43,17 +46,21 @@ struct UsersCommand: AsyncParsableCommand {
             let result = try await ServerComposition.withStore(configuration: configuration) { store in
                 let accounts = Accounts(
                     store: store, hasher: PasswordHasher(parameters: configuration.passwordHashing), now: Date.init)
+                let user: UserRecord
                 do throws(AccountError) {
-                    return Result<UserRecord, AccountError>.success(
-                        try await accounts.signUp(
-                            email: email, password: password, name: name, emailVerified: verified,
-                            origin: .commandLine))
+                    user = try await accounts.signUp(
+                        email: email, password: password, name: name, emailVerified: verified, origin: .commandLine)
                 } catch {
-                    return .failure(error)
+                    return Result<UserRecord, AccountError>.failure(error)
                 }
+                if admin {
+                    try await AdminRoles(store: store, now: Date.init).grant(to: user.id, origin: .commandLine)
+                }
+                return .success(user)
             }
             switch result {
-            case .success(let user): print("Created user \(user.email ?? email) (sub \(user.id))")
+            case .success(let user):
+                print("Created \(admin ? "admin" : "user") \(user.email ?? email) (sub \(user.id))")
             case .failure(let error): throw ValidationError(error.errorDescription ?? error.code)
             }
         }
@@ -61,20 +68,98 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List users: subject, email, auth level (guest, unverified or verified), name.")
+            abstract:
+                "List users: subject, email, auth level (guest, unverified or verified), role (admin or user), name.")
 
         @OptionGroup var data: DataOptions
 
         func run() async throws {
-            let users = try await ServerComposition.withStore(configuration: data.configuration()) { store in
-                try await store.users()
+            let (users, admins) = try await ServerComposition.withStore(configuration: data.configuration()) {
+                store in
+                (try await store.users(), try await AdminRoles(store: store, now: Date.init).admins())
             }
             for user in users {
+                let role = admins.contains(user.id) ? "admin" : "user"
                 print(
-                    [user.id, user.email ?? "(anonymous)", "\(user.authLevel)", user.name ?? ""]
+                    [user.id, user.email ?? "(anonymous)", "\(user.authLevel)", role, user.name ?? ""]
                         .joined(separator: "\t"))
             }
         }
+    }
+
+    /// `users grant-admin --email|--id`.
+    struct GrantAdmin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "grant-admin",
+            abstract: "Give a user the admin role (the admin console); recorded as admin.role_granted.",
+            discussion: "Example: limen-server users grant-admin --email ada@example.com"
+        )
+
+        @OptionGroup var data: DataOptions
+        @OptionGroup var selection: UserSelection
+
+        func run() async throws {
+            try await selection.changeAdminRole(data: data, done: "is now an admin", unchanged: "was an admin already")
+            {
+                roles, userID throws(StorageError) in try await roles.grant(to: userID, origin: .commandLine)
+            }
+        }
+    }
+
+    /// `users revoke-admin --email|--id`.
+    struct RevokeAdmin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke-admin",
+            abstract: "Take the admin role from a user; recorded as admin.role_revoked.",
+            discussion: "Example: limen-server users revoke-admin --email ada@example.com"
+        )
+
+        @OptionGroup var data: DataOptions
+        @OptionGroup var selection: UserSelection
+
+        func run() async throws {
+            try await selection.changeAdminRole(
+                data: data, done: "is no longer an admin", unchanged: "was not an admin"
+            ) {
+                roles, userID throws(StorageError) in try await roles.revoke(from: userID, origin: .commandLine)
+            }
+        }
+    }
+}
+
+/// `--email` or `--id`: the user a command is about.
+struct UserSelection: ParsableArguments {
+    @Option(help: "The user's email address.")
+    var email: String?
+
+    @Option(help: "The user's subject (sub).")
+    var id: String?
+
+    func validate() throws {
+        guard (email == nil) != (id == nil) else { throw ValidationError("Give exactly one of --email and --id") }
+    }
+
+    /// The user selected, read from `store`; a validation error when there is none.
+    func user(in store: any UserStore) async throws -> UserRecord {
+        let found =
+            if let id { try await store.user(id: id) } else {
+                try await store.user(email: Accounts.normalise(email ?? ""))
+            }
+        guard let found else { throw ValidationError("No user with this \(id == nil ? "email" : "ID")") }
+        return found
+    }
+
+    /// Runs `change` (given the store's ``AdminRoles`` and the selected user's subject) in the store of `data`, then
+    /// prints the user's email (or subject) and `done` when it changed something, `unchanged` when not.
+    func changeAdminRole(
+        data: DataOptions, done: String, unchanged: String,
+        _ change: @escaping @Sendable (AdminRoles, String) async throws(StorageError) -> Bool
+    ) async throws {
+        let (user, changed) = try await ServerComposition.withStore(configuration: data.configuration()) { store in
+            let user = try await self.user(in: store)
+            return (user, try await change(AdminRoles(store: store, now: Date.init), user.id))
+        }
+        print("\(user.email ?? user.id) \(changed ? done : unchanged)")
     }
 }
 

@@ -161,4 +161,54 @@ struct AdminCommandTests {
         #expect(try await store.client(id: "app")?.requiredACR == "phr")
         await store.close()
     }
+
+    @Test(
+        "users add --admin, grant-admin and revoke-admin give and take the role, list shows it, each an admin event")
+    func adminRole() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        func add(_ email: String, _ flags: [String] = []) async throws -> Int32 {
+            try await Subprocess.capture(
+                try serverExecutable(),
+                arguments: ["users", "add", "--data-dir", directory.path, "--email", email] + flags,
+                input: Data("analytical engine 1843\n".utf8)
+            ).status
+        }
+        #expect(try await add("ada@example.com", ["--admin"]) == 0)
+        #expect(try await add("grace@example.com") == 0)
+        func roleOf(_ email: String) async throws -> Substring? {
+            let listed = try await run(["users", "list", "--data-dir", directory.path])
+            let row = listed.output.split(separator: "\n").first { $0.split(separator: "\t")[1] == email }
+            return row?.split(separator: "\t")[3]
+        }
+        #expect(try await roleOf("ada@example.com") == "admin")
+        #expect(try await roleOf("grace@example.com") == "user")
+
+        #expect(
+            try await run(["users", "revoke-admin", "--data-dir", directory.path, "--email", "ADA@example.com"]).status
+                == 0)
+        #expect(try await roleOf("ada@example.com") == "user")
+        var store = try await openStore(directory)
+        let grace = try #require(try await store.user(email: "grace@example.com"))
+        await store.close()
+        #expect(try await run(["users", "grant-admin", "--data-dir", directory.path, "--id", grace.id]).status == 0)
+        #expect(try await roleOf("grace@example.com") == "admin")
+
+        let refusals = [
+            ["--email", "nobody@example.com"], ["--id", "nobody"], [],
+            ["--email", "grace@example.com", "--id", grace.id],
+        ]
+        for selection in refusals {
+            let refused = try await run(["users", "grant-admin", "--data-dir", directory.path] + selection)
+            #expect(refused.status != 0, "\(selection)")
+        }
+
+        store = try await openStore(directory)
+        let admins = try await store.securityEvents(SecurityEventFilter(), limit: 100).reversed()
+            .filter { $0.type.hasPrefix("admin.role_") }
+        await store.close()
+        #expect(admins.map(\.type) == ["admin.role_granted", "admin.role_revoked", "admin.role_granted"])
+        #expect(admins.map(\.user) == [admins.first?.user, admins.first?.user, grace.id])
+        #expect(admins.allSatisfy { $0.actor == "command_line" })
+    }
 }

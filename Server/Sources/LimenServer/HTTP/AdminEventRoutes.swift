@@ -15,19 +15,16 @@ enum AdminEventRoutes {
         admin.get("events") { request, _ in
             let fields = try FormFields.query(of: request).mapError { AdminError.invalidRequest($0.description) }.get()
             let query = try AdminEventQuery(fields)
-            // One more than asked: whether it exists tells whether there is a next page.
-            let events: [SecurityEventRecord]
+            let (events, next): ([SecurityEventRecord], String?)
             do throws(StorageError) {
-                events = try await store.securityEvents(query.filter, limit: query.limit + 1)
+                (events, next) = try await query.page(in: store, fields: fields)
             } catch {
                 throw AdminError(error)
             }
-            let page = events.prefix(query.limit)
-            let next =
-                events.count > query.limit
-                ? page.last.map { path + "?" + query.nextQuery(after: $0, fields: fields) } : nil
             return Responses.json(
-                encoding: AdminEventPage(events: page.map(AdminEventResource.init), next: next), noStore: true)
+                encoding: AdminEventPage(
+                    events: events.map(AdminEventResource.init), next: next.map { path + "?" + $0 }),
+                noStore: true)
         }
     }
 }

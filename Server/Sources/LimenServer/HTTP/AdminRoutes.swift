@@ -45,23 +45,14 @@ enum AdminRoutes {
             events.records([SecurityEvent(type, client: client, details: details)], from: origin(request, context))
         }
 
+        let managed = AdminClients(store: store, cache: clients, events: events, now: now)
         admin.get("clients") { _, _ in
-            let clients = try await storage { () throws(StorageError) in try await store.clients() }
-                .filter { !SeedClients.isInternal($0.id) }
+            let clients = try await storage { () throws(StorageError) in try await managed.list() }
             return Responses.json(encoding: AdminClientList(clients: clients.map { AdminClientResource($0) }))
         }
         admin.post("clients") { request, context in
             let body = try await AdminJSON.decode(AdminClientRequest.self, from: request)
-            let (client, secret) = try body.record(now: now())
-            let records = clientEvent(.adminClientCreated, client: client.id, request, context)
-            guard
-                try await storage({ () throws(StorageError) in
-                    try await store.insertClientIfAbsent(client, recording: records)
-                })
-            else {
-                throw AdminError.client(.alreadyExists(client.id), field: "client_id")
-            }
-            clients.forget(id: client.id)
+            let (client, secret) = try await managed.register(body, origin: origin(request, context))
             context.logger.notice("Admin API registered a client", metadata: ["client_id": "\(client.id)"])
             return Responses.json(
                 encoding: AdminClientResource(client, secret: secret), status: .created, noStore: true)

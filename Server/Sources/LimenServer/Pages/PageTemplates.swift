@@ -13,6 +13,7 @@ enum PageTemplates {
         "device": device,
         "account": account,
         "account-security": accountSecurity,
+        "console": console,
         "email-link": emailLink,
         "email-link-elsewhere": emailLinkElsewhere,
         "field-aria": fieldAria,
@@ -32,7 +33,7 @@ enum PageTemplates {
         {{#brand}}{{#style}}<style>{{{style}}}</style>
         {{/style}}{{/brand}}</head>
         <body>
-        <main>
+        <main{{#mainClass}} class="{{mainClass}}"{{/mainClass}}>
         {{#brand}}{{#logoURL}}<img class="logo" src="{{logoURL}}" alt="{{name}}">
         {{/logoURL}}{{/brand}}<h1>{{title}}</h1>
         {{$content}}{{/content}}

@@ -63,6 +63,14 @@ enum Stylesheet {
         select:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
         .code { font-size: 2rem; font-weight: 700; letter-spacing: .2em; font-variant-numeric: tabular-nums;
           margin: 0 0 1rem; }
+        main.console { max-width: 48rem; }
+        textarea { width: 100%; padding: .625rem .75rem; font: inherit; color: inherit; background: transparent;
+          border: 1px solid var(--line); border-radius: 8px; margin-bottom: .75rem; }
+        textarea:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+        code { overflow-wrap: anywhere; }
+        .console nav a { margin-right: 1rem; }
+        .events { padding-left: 1.25rem; overflow-wrap: anywhere; }
+        .events li { margin-bottom: .75rem; }
 
         """
 

@@ -45,6 +45,18 @@ package struct AdminEventQuery: Sendable, Equatable {
         }
     }
 
+    /// The events of this query's page, newest first, read from `store`, and the query string of the page after it
+    /// (``nextQuery(after:fields:)`` of `fields`, the query's own; `nil` on the last page). The admin API's and the
+    /// console's events pages both read through it.
+    package func page(
+        in store: any SecurityEventStore, fields: FormFields
+    ) async throws(StorageError) -> (events: [SecurityEventRecord], next: String?) {
+        // One more than asked: whether it exists tells whether there is a next page.
+        let events = try await store.securityEvents(filter, limit: limit + 1)
+        let page = Array(events.prefix(limit))
+        return (page, events.count > limit ? page.last.map { nextQuery(after: $0, fields: fields) } : nil)
+    }
+
     /// The query string of the page after the one that ended at `last`: the same filters and limit, and its cursor.
     package func nextQuery(after last: SecurityEventRecord, fields: FormFields) -> String {
         var components = URLComponents()

@@ -70,6 +70,12 @@ public struct SecurityEventActor: RawRepresentable, Hashable, Sendable {
     public static let adminToken = SecurityEventActor(rawValue: "admin_token")
     /// An operator running `limen-server` on the command line.
     public static let commandLine = SecurityEventActor(rawValue: "command_line")
+
+    /// The admin with subject `userID`, acting in the admin console: the actor is the subject itself (random, so
+    /// never one of the fixed strings above).
+    public static func admin(_ userID: String) -> SecurityEventActor {
+        SecurityEventActor(rawValue: userID)
+    }
 }
 
 /// Stamps events with an id (the time in milliseconds, then 96 random bits), the time and their origin, into the records a store writes with the change they

@@ -1,4 +1,5 @@
 import Foundation
+import LimenServerStorage
 import LimenServerWire
 
 /// What an event says beyond its user and client, as a flat JSON object of strings. Built only from typed values (a
@@ -44,6 +45,11 @@ public struct SecurityEventDetails: Sendable, Equatable {
     /// The new signing key of a rotation: its `kid` (published in the JWKS anyway) and algorithm.
     public static func rotatedKey(kid: String, algorithm: SigningAlgorithm) -> SecurityEventDetails {
         SecurityEventDetails(["kid": kid, "algorithm": algorithm.rawValue])
+    }
+
+    /// The role a user was given or lost.
+    public static func role(_ role: UserRole) -> SecurityEventDetails {
+        SecurityEventDetails(["role": role.rawValue])
     }
 
     /// Which fields a change touched (their names, never their values), in a stable order.

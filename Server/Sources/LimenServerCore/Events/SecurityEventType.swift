@@ -72,6 +72,10 @@ public struct SecurityEventType: RawRepresentable, Hashable, Sendable, CustomStr
     public static let adminWebhookSecretRotated = Self("admin.webhook_secret_rotated")
     /// The admin API sent a webhook delivery again (details: `webhook`, `delivery`).
     public static let adminWebhookDeliveryRetried = Self("admin.webhook_delivery_retried")
+    /// A user was given a role (details: `role`).
+    public static let adminRoleGranted = Self("admin.role_granted")
+    /// A role was taken from a user (details: `role`).
+    public static let adminRoleRevoked = Self("admin.role_revoked")
 
     /// Every type, in the order of the issue.
     public static let all: [SecurityEventType] = [
@@ -80,5 +84,6 @@ public struct SecurityEventType: RawRepresentable, Hashable, Sendable, CustomStr
         tokenReuseDetected, grantRevoked, sessionEnded, keyRotated, adminClientCreated, adminClientUpdated,
         adminClientDeleted, adminUserCreated, adminUserUpdated, adminUserDeleted, adminWebhookCreated,
         adminWebhookUpdated, adminWebhookDeleted, adminWebhookSecretRotated, adminWebhookDeliveryRetried,
+        adminRoleGranted, adminRoleRevoked,
     ]
 }

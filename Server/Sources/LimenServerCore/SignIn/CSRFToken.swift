@@ -62,6 +62,11 @@ package enum CSRFToken {
         "account:" + sessionTag(sessionCookie)
     }
 
+    /// The purpose of the forms of the admin console, bound to the session like ``logoutPurpose(sessionCookie:)``.
+    package static func consolePurpose(sessionCookie: String?) -> String {
+        "console:" + sessionTag(sessionCookie)
+    }
+
     /// The purpose of the user-code form of `/device`.
     package static let devicePurpose = "device"
 

@@ -71,3 +71,14 @@ package struct AdminClientRequest: AdminRequestBody, Sendable {
         case branding
     }
 }
+
+extension AdminClientRequest {
+    /// A registration of what the admin console's form gives: the ID, the name, the kind and the redirect URIs; every
+    /// other member absent, as in a JSON body without it.
+    package init(clientID: String, clientName: String?, kind: String?, redirectURIs: [String]) {
+        self.clientID = clientID
+        self.clientName = clientName
+        self.kind = kind
+        self.redirectURIs = redirectURIs
+    }
+}

@@ -48,6 +48,11 @@ package struct FormFields: Sendable {
         return value
     }
 
+    /// The fields without the ones sent empty: a page's filter form sends its empty inputs, which mean "any".
+    package var withoutEmptyValues: FormFields {
+        FormFields(values: values.filter { !$0.value.allSatisfy(\.isEmpty) })
+    }
+
     /// The value of the field `name` as sent, an empty one included; `nil` when it is absent or sent more than once.
     /// For the admin API's query, where an empty value is a mistake to refuse rather than an omission.
     package func value(sent name: String) -> String? {

@@ -1,0 +1,61 @@
+import Foundation
+import LimenServerStorage
+import Testing
+
+@testable import LimenServer
+@testable import LimenServerCore
+
+/// The script that signs an admin in to the console with a TOTP, registers a client and reads the events.
+private let adminConsoleScript = PythonPeer.script("Tests/Peers/chromium/admin_console.py")
+
+extension ChromiumPeerTests {
+    @Test(
+        "an admin with an authenticator app signs in to the console, registers a client whose secret shows once, and finds its event; every page passes axe-core at 390 px without scrolling sideways"
+    )
+    func adminConsole() async throws {
+        try await withLiveServer { provider, issuer in
+            let admin = try await provider.accounts.signUp(
+                email: "grace@example.com", password: "a long enough password", name: "Grace", origin: RequestOrigin())
+            #expect(
+                try await AdminRoles(store: provider.store, now: provider.now).grant(to: admin.id, origin: .commandLine)
+            )
+            let secret = try await provider.enableTOTPSecret(for: admin, at: provider.now())
+            let output = try await PythonPeer.run([
+                adminConsoleScript.path, "--issuer", issuer, "--email", "grace@example.com", "--password",
+                "a long enough password", "--totp-secret", secret,
+            ])
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            let summary = try decoder.decode(AdminConsoleSummary.self, from: output)
+            #expect(summary.signedInAs == "Signed in as grace@example.com")
+            let client = try #require(try await provider.store.client(id: "billing"))
+            #expect(client.isProved(bySecret: summary.secret), "the secret the page showed is the client's")
+            #expect(!summary.secretShownAgain)
+            #expect(summary.listed.contains("billing"))
+            #expect(summary.events.count == 1 && summary.events.first?.contains("admin.client_created") == true)
+            #expect(summary.events.first?.contains("actor \(admin.id)") == true)
+            for (name, page) in summary.pages {
+                #expect(page.passes > 10, "axe-core ran its rules on \(name)")
+                #expect(page.violations.isEmpty, "\(name): \(page.violations)")
+                #expect(!page.scrollsSideways, "\(name) scrolls sideways at 390 px")
+            }
+        }
+    }
+}
+
+/// What `admin_console.py` prints (its keys in snake case).
+private struct AdminConsoleSummary: Decodable {
+    let signedInAs: String
+    let secret: String
+    let secretShownAgain: Bool
+    let listed: [String]
+    let events: [String]
+    let pages: [String: Page]
+
+    /// One page's checks: axe-core's passes and violations, and whether it scrolls sideways.
+    struct Page: Decodable {
+        let passes: Int
+        let violations: [String]
+        let scrollsSideways: Bool
+    }
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Uses Limen Server's admin console in a real headless Chromium 390 px wide, as an admin with an authenticator app.
+
+As an admin would: opens /admin (sent to the console, which asks to sign in), signs in on the hosted pages with the
+email, the password and a pyotp code, lands on the console; registers a confidential client and reads its secret, shown
+once (the clients page opened again does not show it); opens the events, filtered to the client's registration. Each
+console page is checked with axe-core and for horizontal scrolling at that width.
+
+Prints one JSON object with what it saw; exits non-zero on any unexpected page.
+
+Usage: admin_console.py --issuer URL --email E --password P --totp-secret BASE32
+"""
+import argparse
+import json
+import time
+
+import pyotp
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from sign_in import PageAxe, click_for_new_page, fail, start_browser, wait_for_heading
+
+WIDTH = 390
+
+
+def page_check(driver):
+    """axe-core's results for the current page (how many rules passed, the IDs of those violated) and whether it
+    scrolls sideways at the window's width."""
+    results = PageAxe().run(driver)
+    return {
+        "passes": len(results.get("passes", [])),
+        "violations": [violation["id"] for violation in results.get("violations", [])],
+        "scrolls_sideways": driver.execute_script(
+            "return document.documentElement.scrollWidth > document.documentElement.clientWidth"),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for name in ("--issuer", "--email", "--password", "--totp-secret"):
+        parser.add_argument(name, required=True)
+    args = parser.parse_args()
+    driver = start_browser()
+    driver.set_window_size(WIDTH, 844)
+    try:
+        driver.get(f"{args.issuer}/admin")
+        wait_for_heading(driver, "Admin console")
+        signed_out = page_check(driver)
+        click_for_new_page(driver, "a[href$='admin/console/sign-in']")
+        wait_for_heading(driver, "Sign in")
+        driver.find_element(By.ID, "email").send_keys(args.email)
+        driver.find_element(By.ID, "password").send_keys(args.password)
+        click_for_new_page(driver, "button[type=submit]")
+        wait_for_heading(driver, "Two-step sign-in")
+        driver.find_element(By.ID, "totp").send_keys(pyotp.TOTP(args.totp_secret).at(time.time()))
+        click_for_new_page(driver, "button[value=submit-totp]")
+        wait_for_heading(driver, "Admin console")
+        home = page_check(driver)
+        signed_in_as = driver.find_element(By.CSS_SELECTOR, "p.account").text
+
+        click_for_new_page(driver, "nav a[href$='admin/console/clients']")
+        wait_for_heading(driver, "Clients")
+        clients = page_check(driver)
+        driver.find_element(By.ID, "client-id").send_keys("billing")
+        driver.find_element(By.ID, "client-name").send_keys("Billing")
+        Select(driver.find_element(By.ID, "client-kind")).select_by_value("confidential")
+        driver.find_element(By.ID, "client-redirects").send_keys("https://billing.example/cb")
+        click_for_new_page(driver, "form[action$='admin/console/clients'] button[type=submit]")
+        wait_for_heading(driver, "Clients")
+        secret = driver.find_element(By.ID, "client-secret").text
+        created = page_check(driver)
+        click_for_new_page(driver, "nav a[href$='admin/console/clients']")
+        wait_for_heading(driver, "Clients")
+        secret_shown_again = secret in driver.page_source
+        listed = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "ol.events li strong, "
+                                                                     "ul.events li strong")]
+
+        click_for_new_page(driver, "nav a[href$='admin/console/events']")
+        wait_for_heading(driver, "Security events")
+        Select(driver.find_element(By.ID, "filter-type")).select_by_value("admin.client_created")
+        click_for_new_page(driver, "form[action$='admin/console/events'] button[type=submit]")
+        wait_for_heading(driver, "Security events")
+        events = page_check(driver)
+        entries = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "ol.events li")]
+    except Exception as error:  # noqa: BLE001 - any failure is reported with the page it happened on
+        fail(f"{error!r} at {driver.current_url}")
+    finally:
+        driver.quit()
+    print(json.dumps({
+        "signed_in_as": signed_in_as, "secret": secret, "secret_shown_again": secret_shown_again,
+        "listed": listed, "events": entries,
+        "pages": {"signed_out": signed_out, "home": home, "clients": clients, "created": created, "events": events},
+    }))
+
+
+if __name__ == "__main__":
+    main()
