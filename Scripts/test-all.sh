@@ -14,6 +14,8 @@ peer_suites='AppleSignInKitClientTests|ChromiumPeerTests|ConnectionTimeoutTests|
 peer_suites+='|EmailCodeMessageTests|EmailLinkPageTests|FlowPageRuleTests|FlowPageTests|LiveServerTests|MailTemplateTests'
 peer_suites+='|MailTimingTests|MailerTests|SignInFormTests|SignInLimitsTests|SignUpFlowTests|ThirdPartyClientTests'
 peer_suites+='|UpstreamGlewlwydTests|WebhookMailerTests|PasskeyPeerTests|DPoPPeerTests|TracingPeerTests'
+# Issue 25's fault tests: two nodes behind nginx under load, one node killed, or their own PostgreSQL restarted.
+peer_suites+='|NodeKillFaultTests|DatabaseRestartFaultTests'
 
 sdk_end_to_end='LimenServer[A-Za-z]*Tests|GlewlwydEndToEndTests|FlowFormModelServerTests|JoserfcInteropTests'
 sdk_end_to_end+='|LimenCLITests\.'

@@ -28,8 +28,15 @@ public enum NginxProxy {
         return "\(executable.path) is missing: run Tests/Peers/nginx/install.sh"
     }
 
+    /// The name of the response header saying which node answered (nginx's `$upstream_addr`: `127.0.0.1:port`, several
+    /// separated by `, ` when a request went on to the next node).
+    public static let upstreamHeader = "X-Upstream-Address"
+
     /// A configuration listening on 127.0.0.1:`port` (with TLS when `tls` is given) that spreads requests over the
-    /// nodes on `upstreamPorts` in turn (round robin) and tells each node the client's address in `X-Forwarded-For`.
+    /// nodes on `upstreamPorts` in turn (round robin), tells each node the client's address in `X-Forwarded-For`, and
+    /// names the node that answered in ``upstreamHeader``. A request goes on to the next node only when its node
+    /// could not be reached or timed out, and never once a POST was sent (no `non_idempotent`): replaying a refresh
+    /// or a code redemption on another node would spend it twice.
     public static func configuration(port: Int, upstreamPorts: [Int], directory: String, tls: TLSFiles? = nil)
         -> String
     {
@@ -69,6 +76,8 @@ public enum NginxProxy {
                         proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
                         proxy_set_header X-Forwarded-Proto $scheme;
                         proxy_buffering off;
+                        proxy_next_upstream error timeout;
+                        add_header \(upstreamHeader) $upstream_addr always;
                     }
                 }
             }
@@ -76,12 +85,17 @@ public enum NginxProxy {
             """
     }
 
+    /// Where ``start(port:upstreamPorts:directory:tls:)`` writes the configuration nginx runs with.
+    public static func configurationPath(in directory: String) -> String {
+        directory + "/nginx.conf"
+    }
+
     /// Writes the configuration into `directory` and starts nginx; ready once its master has bound the port and
     /// started its worker.
     public static func start(port: Int, upstreamPorts: [Int], directory: String, tls: TLSFiles? = nil) async throws
         -> RunningProcess
     {
-        let path = directory + "/nginx.conf"
+        let path = configurationPath(in: directory)
         let text = configuration(port: port, upstreamPorts: upstreamPorts, directory: directory, tls: tls)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return try await Subprocess.startService(

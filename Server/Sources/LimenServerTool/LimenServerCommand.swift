@@ -110,9 +110,10 @@ struct ServeCommand: AsyncParsableCommand {
                     """
 
                     Limen Server is running.
-                      issuer:   \(issuer)
-                      data:     \(configuration.databasePath) (master key: \(configuration.masterKeyPath))
-                      client:   \(SeedClients.cliClientID) (public, loopback redirect on any port)
+                      issuer:     \(issuer)
+                      database:   \(configuration.databaseDescription)
+                      master key: \(configuration.masterKeyPath)
+                      client:     \(SeedClients.cliClientID) (public, loopback redirect on any port)
 
                     Try it from the repository root (create an account on the sign-in page, or first run
                     limen-server users add --email you@example.com):

@@ -23,13 +23,15 @@ enum PostgresTestDatabase {
     /// postgres-nio's default of 20 a machine with many cores would exceed PostgreSQL's `max_connections`.
     static let poolSize = 4
 
-    /// A new database migrated up to `version` (every migration by default), its URL, and what drops it.
+    /// A new database migrated up to `version` (every migration by default), its URL, and what drops it; made through
+    /// `adminURL` (a role that may create databases), the shared test server's unless told otherwise.
     static func make(
+        through adminURL: String? = adminURL,
         migratedTo version: Int = .max
     ) async throws -> (store: PostgresStore, url: String, cleanup: @Sendable () async -> Void) {
         guard let adminURL else { throw StorageError.openFailed("LIMEN_TEST_POSTGRES_URL is not set") }
         guard var components = URLComponents(string: adminURL), components.host != nil else {
-            throw StorageError.openFailed("LIMEN_TEST_POSTGRES_URL is not a URL (\(adminURL.count) characters)")
+            throw StorageError.openFailed("the admin URL is not a URL (\(adminURL.count) characters)")
         }
         let name = "limen_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
         let admin = try connect(url: adminURL, maximumConnections: 1)

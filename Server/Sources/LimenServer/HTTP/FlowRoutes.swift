@@ -34,7 +34,7 @@ enum FlowRoutes {
         router.post(startRoute) { request, context in
             let flow = try context.parameters.path(FlowName.self).rawValue
             let origin = RequestOrigin(request, context: context, peer: context.remoteAddress, proxies: proxies)
-            return await answer { () throws(StorageError) in
+            return try await answer { () throws(StorageError) in
                 switch await startParameters(of: request) {
                 case .success(let parameters):
                     // A user signed in on the device: the credentials the flow finds may be linked to them
@@ -60,7 +60,7 @@ enum FlowRoutes {
         router.post(continuationRoute) { request, context in
             let id = try context.parameters.path(InteractionID.self).rawValue
             let origin = RequestOrigin(request, context: context, peer: context.remoteAddress, proxies: proxies)
-            return await answer { () throws(StorageError) in
+            return try await answer { () throws(StorageError) in
                 switch await submission(of: request) {
                 case .success(let submission):
                     try await engine.logging(to: context.logger).proceed(
@@ -71,10 +71,14 @@ enum FlowRoutes {
         }
     }
 
-    /// `body`'s answer as a response; a storage failure is a `500` failure node.
-    private static func answer(_ body: () async throws(StorageError) -> FlowAnswer) async -> Response {
+    /// `body`'s answer as a response. A database that cannot serve for now is thrown on, to be the `503`
+    /// `temporarily_unavailable` of every route (``StorageError``'s response: no node, so the client keeps its
+    /// interaction and tries again); any other storage failure is a `500` failure node.
+    private static func answer(_ body: () async throws(StorageError) -> FlowAnswer) async throws(StorageError)
+        -> Response
+    {
         let answer: FlowAnswer
-        do {
+        do throws(StorageError) {
             answer = try await body()
         } catch let error where error.isUnavailable {
             var unavailable = FlowAnswer.failure(
@@ -83,6 +87,7 @@ enum FlowRoutes {
             unavailable.retryAfter = 1
             answer = unavailable
         } catch {
+            if case .unavailable = error { throw error }
             answer = .failure("server_error", "The request could not be completed.", status: .serverError)
         }
         var response = Responses.json(answer.json, status: answer.status.http, noStore: true)
