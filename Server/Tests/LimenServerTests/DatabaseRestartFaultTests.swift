@@ -14,9 +14,6 @@ private let restartUnavailableReason = ScaleCluster.unavailableReason(database: 
 @Suite(
     "The database restarts under load: 503 while it is away, back within 5 s of its return, nothing lost, no node down",
     .enabled(if: restartUnavailableReason == nil, Comment(rawValue: restartUnavailableReason ?? "")),
-    // Not yet green: at the stop some refreshes answer 500 server_error (a store failure /token does not map to
-    // unavailable); the nodes stay up, reconnect within 0.3 s, and no chain forks or is lost.
-    .disabled("a refresh answers 500 when the database stops: to be fixed"),
     .timeLimit(.minutes(3))  // against a hang only: the test takes under a minute
 )
 struct DatabaseRestartFaultTests {

@@ -81,13 +81,8 @@ enum FlowRoutes {
         do throws(StorageError) {
             answer = try await body()
         } catch let error where error.isUnavailable {
-            var unavailable = FlowAnswer.failure(
-                "temporarily_unavailable", "The service is briefly unavailable; try again shortly.",
-                status: .unavailable)
-            unavailable.retryAfter = 1
-            answer = unavailable
+            throw error
         } catch {
-            if case .unavailable = error { throw error }
             answer = .failure("server_error", "The request could not be completed.", status: .serverError)
         }
         var response = Responses.json(answer.json, status: answer.status.http, noStore: true)
