@@ -143,7 +143,7 @@ extension PageTemplates {
         client {{client}} · actor {{actor}} · {{details}}</li>
         {{/events}}</ol>
         <form method="post" action="{{root}}admin/console/users/{{#isDisabled}}enable{{/isDisabled}}\
-        {{^isDisabled}}disable{{/isDisabled}}" aria-labelledby="user-heading">
+        {{^isDisabled}}disable{{/isDisabled}}" aria-label="Disable or enable {{email}}">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <input type="hidden" name="id" value="{{id}}">
         <button type="submit">{{#isDisabled}}Enable this user{{/isDisabled}}\
