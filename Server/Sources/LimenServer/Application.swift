@@ -70,13 +70,16 @@ public enum LimenServerApplication {
                 usedChallenges: composition.store, gate: composition.accountChangeGate))
         AccountReauthentication.add(to: router, responder: signIn)
         let adminRoles = AdminRoles(store: composition.store, now: composition.now, events: composition.securityEvents)
+        let disablement = AdminUserDisablement(
+            store: composition.store, now: composition.now, events: composition.securityEvents)
         AdminConsoleRoutes.add(
             to: router, responder: signIn,
             gate: AdminConsoleGate(roles: adminRoles, users: composition.store, now: composition.now),
             clients: AdminClients(
                 store: composition.store, cache: composition.clientCache, events: composition.securityEvents,
                 now: composition.now),
-            removal: composition.accountRemoval, roles: adminRoles, events: composition.store)
+            removal: composition.accountRemoval, disablement: disablement, roles: adminRoles,
+            events: composition.store)
         FederationRoutes.add(to: router, responder: signIn)
         AppToAppRoutes.add(
             to: router,
@@ -105,7 +108,8 @@ public enum LimenServerApplication {
         if let apple = tokens.apple { AppleSignInKitRoutes.add(to: router, service: tokens, apple: apple) }
         AdminRoutes.add(
             to: router, store: composition.store, clients: composition.clientCache, accounts: composition.accounts,
-            removal: composition.accountRemoval, profiles: profiles, events: composition.securityEvents,
+            removal: composition.accountRemoval,
+            disablement: disablement, profiles: profiles, events: composition.securityEvents,
             proxies: composition.configuration.trustedProxies, now: composition.now)
         AdminWebhookRoutes.add(
             to: router, store: composition.store, webhooks: composition.webhooks,

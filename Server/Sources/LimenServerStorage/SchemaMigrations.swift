@@ -97,6 +97,7 @@ enum SchemaMigrations {
         securityEvents,
         webhooks,
         userRoles,
+        disabledUsers,
     ]
 
     /// Version 27: how each sign-in authenticated (`amr`), kept with what it made, the `acr_values` a pending request

@@ -10,12 +10,12 @@ import LimenServerStorage
     import Darwin
 #endif
 
-/// `limen-server users add|list|grant-admin|revoke-admin`.
+/// `limen-server users add|list|grant-admin|revoke-admin|disable|enable`.
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
         abstract: "Create and list user accounts, and give or take the admin role.",
-        subcommands: [Add.self, List.self, GrantAdmin.self, RevokeAdmin.self]
+        subcommands: [Add.self, List.self, GrantAdmin.self, RevokeAdmin.self, Disable.self, Enable.self]
     )
 
     struct Add: AsyncParsableCommand {
@@ -99,9 +99,9 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var selection: UserSelection
 
         func run() async throws {
-            try await selection.changeAdminRole(data: data, done: "is now an admin", unchanged: "was an admin already")
-            {
-                roles, userID throws(StorageError) in try await roles.grant(to: userID, origin: .commandLine)
+            try await selection.change(data: data, done: "is now an admin", unchanged: "was an admin already") {
+                store, userID throws(StorageError) in
+                try await AdminRoles(store: store, now: Date.init).grant(to: userID, origin: .commandLine)
             }
         }
     }
@@ -118,10 +118,9 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var selection: UserSelection
 
         func run() async throws {
-            try await selection.changeAdminRole(
-                data: data, done: "is no longer an admin", unchanged: "was not an admin"
-            ) {
-                roles, userID throws(StorageError) in try await roles.revoke(from: userID, origin: .commandLine)
+            try await selection.change(data: data, done: "is no longer an admin", unchanged: "was not an admin") {
+                store, userID throws(StorageError) in
+                try await AdminRoles(store: store, now: Date.init).revoke(from: userID, origin: .commandLine)
             }
         }
     }
@@ -149,15 +148,15 @@ struct UserSelection: ParsableArguments {
         return found
     }
 
-    /// Runs `change` (given the store's ``AdminRoles`` and the selected user's subject) in the store of `data`, then
-    /// prints the user's email (or subject) and `done` when it changed something, `unchanged` when not.
-    func changeAdminRole(
+    /// Runs `change` (given the store and the selected user's subject) in the store of `data`, then prints the user's
+    /// email (or subject) and `done` when it changed something, `unchanged` when not.
+    func change(
         data: DataOptions, done: String, unchanged: String,
-        _ change: @escaping @Sendable (AdminRoles, String) async throws(StorageError) -> Bool
+        _ change: @escaping @Sendable (any Store, String) async throws(StorageError) -> Bool
     ) async throws {
         let (user, changed) = try await ServerComposition.withStore(configuration: data.configuration()) { store in
             let user = try await self.user(in: store)
-            return (user, try await change(AdminRoles(store: store, now: Date.init), user.id))
+            return (user, try await change(store, user.id))
         }
         print("\(user.email ?? user.id) \(changed ? done : unchanged)")
     }

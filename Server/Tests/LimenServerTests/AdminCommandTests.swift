@@ -211,4 +211,33 @@ struct AdminCommandTests {
         #expect(admins.map(\.user) == [admins.first?.user, admins.first?.user, grace.id])
         #expect(admins.allSatisfy { $0.actor == "command_line" })
     }
+
+    @Test("users disable and enable change a user's state once each, say so, and refuse an unknown user")
+    func disableAndEnable() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let added = try await Subprocess.capture(
+            try serverExecutable(),
+            arguments: ["users", "add", "--data-dir", directory.path, "--email", "ada@example.com"],
+            input: Data("analytical engine 1843\n".utf8))
+        #expect(added.status == 0)
+        func users(_ command: String, _ email: String = "ada@example.com") async throws -> (String, Int32) {
+            try await run(["users", command, "--data-dir", directory.path, "--email", email])
+        }
+        #expect(try await users("disable") == ("ada@example.com is now disabled\n", 0))
+        #expect(try await users("disable") == ("ada@example.com was disabled already\n", 0))
+        #expect(try await users("disable", "nobody@example.com").1 != 0)
+        var store = try await openStore(directory)
+        let ada = try #require(try await store.user(email: "ada@example.com"))
+        #expect(try await store.disabledAt(userID: ada.id) != nil)
+        await store.close()
+        #expect(try await users("enable") == ("ada@example.com is enabled again\n", 0))
+        #expect(try await users("enable") == ("ada@example.com was not disabled\n", 0))
+        store = try await openStore(directory)
+        #expect(try await store.disabledAt(userID: ada.id) == nil)
+        let types = try await store.securityEvents(SecurityEventFilter(user: ada.id), limit: 100).map(\.type)
+        await store.close()
+        #expect(types.filter { $0 == "admin.user_disabled" || $0 == "admin.user_enabled" }.count == 2)
+        #expect(Set(types).isSuperset(of: ["admin.user_disabled", "admin.user_enabled"]))
+    }
 }

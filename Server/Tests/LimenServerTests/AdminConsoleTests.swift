@@ -272,6 +272,38 @@ struct AdminConsoleTests {
         }
     }
 
+    @Test("an admin disables a user and enables them again on their page, each form CSRF-checked, as the actor")
+    func disableAndEnableUser() async throws {
+        try await withSignIn { fixture in
+            let totp = try await Self.makeAdmin(fixture)
+            let grace = try await fixture.provider.accounts.signUp(
+                email: "grace@example.com", password: SignInFixture.password, name: "Grace", origin: RequestOrigin())
+            var (browser, _) = try await Self.consoleSignIn(fixture, totp: totp)
+            let page = try await browser.send(fixture.client, "/admin/console/users?q=\(grace.id)")
+            #expect(page.status == .ok && page.body.contains("<strong id=\"user-state\">enabled</strong>"))
+
+            let forged = try await browser.send(
+                fixture.client, "/admin/console/users/disable", method: .post, form: [("id", grace.id)])
+            #expect(forged.status == .forbidden)
+            #expect(try await fixture.provider.store.disabledAt(userID: grace.id) == nil)
+
+            let disabled = try await browser.submit(
+                fixture.client, page, to: "/admin/console/users/disable", [("id", grace.id)])
+            #expect(disabled.status == .ok && disabled.body.contains("The user is disabled."))
+            #expect(disabled.body.contains("<strong id=\"user-state\">disabled</strong>"))
+            #expect(disabled.body.contains("Enable this user"))
+            #expect(try await fixture.provider.store.disabledAt(userID: grace.id) != nil)
+            let events = try await fixture.provider.store.securityEvents(
+                SecurityEventFilter(type: "admin.user_disabled"), limit: 10)
+            #expect(events.count == 1 && events.first?.user == grace.id && events.first?.actor == fixture.user.id)
+
+            let enabled = try await browser.submit(
+                fixture.client, disabled, to: "/admin/console/users/enable", [("id", grace.id)])
+            #expect(enabled.status == .ok && enabled.body.contains("<strong id=\"user-state\">enabled</strong>"))
+            #expect(try await fixture.provider.store.disabledAt(userID: grace.id) == nil)
+        }
+    }
+
     @Test("a non-admin can neither find nor delete a user in the console")
     func nonAdminCannotDelete() async throws {
         try await withSignIn { fixture in

@@ -5,12 +5,13 @@ import Testing
 @testable import LimenServer
 @testable import LimenServerCore
 
-/// The script that signs an admin in to the console with a TOTP, registers a client and reads the events.
+/// The script that signs an admin in to the console with a TOTP, registers a client, disables a user and reads the
+/// events.
 private let adminConsoleScript = PythonPeer.script("Tests/Peers/chromium/admin_console.py")
 
 extension ChromiumPeerTests {
     @Test(
-        "an admin with an authenticator app signs in to the console, registers a client whose secret shows once, and finds its event; every page passes axe-core at 390 px without scrolling sideways"
+        "an admin with an authenticator app signs in to the console, registers a client whose secret shows once, disables a user, and finds both events; every page passes axe-core at 390 px without scrolling sideways"
     )
     func adminConsole() async throws {
         try await withLiveServer { provider, issuer in
@@ -20,9 +21,11 @@ extension ChromiumPeerTests {
                 try await AdminRoles(store: provider.store, now: provider.now).grant(to: admin.id, origin: .commandLine)
             )
             let secret = try await provider.enableTOTPSecret(for: admin, at: provider.now())
+            let ada = try await provider.accounts.signUp(
+                email: "ada@example.com", password: "another long password", name: "Ada", origin: RequestOrigin())
             let output = try await PythonPeer.run([
                 adminConsoleScript.path, "--issuer", issuer, "--email", "grace@example.com", "--password",
-                "a long enough password", "--totp-secret", secret,
+                "a long enough password", "--totp-secret", secret, "--disable", "ada@example.com",
             ])
             let decoder = JSONDecoder()
             decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -34,6 +37,11 @@ extension ChromiumPeerTests {
             #expect(summary.listed.contains("billing"))
             #expect(summary.events.count == 1 && summary.events.first?.contains("admin.client_created") == true)
             #expect(summary.events.first?.contains("actor \(admin.id)") == true)
+            #expect(summary.state == "disabled")
+            #expect(try await provider.store.disabledAt(userID: ada.id) != nil)
+            #expect(summary.disabledEvents.count == 1)
+            #expect(summary.disabledEvents.first?.contains("user \(ada.id)") == true)
+            #expect(summary.disabledEvents.first?.contains("actor \(admin.id)") == true)
             for (name, page) in summary.pages {
                 #expect(page.passes > 10, "axe-core ran its rules on \(name)")
                 #expect(page.violations.isEmpty, "\(name): \(page.violations)")
@@ -50,6 +58,8 @@ private struct AdminConsoleSummary: Decodable {
     let secretShownAgain: Bool
     let listed: [String]
     let events: [String]
+    let state: String
+    let disabledEvents: [String]
     let pages: [String: Page]
 
     /// One page's checks: axe-core's passes and violations, and whether it scrolls sideways.

@@ -3,12 +3,13 @@
 
 As an admin would: opens /admin (sent to the console, which asks to sign in), signs in on the hosted pages with the
 email, the password and a pyotp code, lands on the console; registers a confidential client and reads its secret, shown
-once (the clients page opened again does not show it); opens the events, filtered to the client's registration. Each
-console page is checked with axe-core and for horizontal scrolling at that width.
+once (the clients page opened again does not show it); opens the events, filtered to the client's registration; finds
+another user by email and disables them, then finds that in the events. Each console page is checked with axe-core and
+for horizontal scrolling at that width.
 
 Prints one JSON object with what it saw; exits non-zero on any unexpected page.
 
-Usage: admin_console.py --issuer URL --email E --password P --totp-secret BASE32
+Usage: admin_console.py --issuer URL --email E --password P --totp-secret BASE32 --disable EMAIL
 """
 import argparse
 import json
@@ -35,9 +36,19 @@ def page_check(driver):
     }
 
 
+def filtered_events(driver, event_type):
+    """Opens the events page from the navigation, filters it to `event_type` and returns the entries' texts."""
+    click_for_new_page(driver, "nav a[href$='admin/console/events']")
+    wait_for_heading(driver, "Security events")
+    Select(driver.find_element(By.ID, "filter-type")).select_by_value(event_type)
+    click_for_new_page(driver, "form[action$='admin/console/events'] button[type=submit]")
+    wait_for_heading(driver, "Security events")
+    return [element.text for element in driver.find_elements(By.CSS_SELECTOR, "ol.events li")]
+
+
 def main():
     parser = argparse.ArgumentParser()
-    for name in ("--issuer", "--email", "--password", "--totp-secret"):
+    for name in ("--issuer", "--email", "--password", "--totp-secret", "--disable"):
         parser.add_argument(name, required=True)
     args = parser.parse_args()
     driver = start_browser()
@@ -75,21 +86,29 @@ def main():
         listed = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "ol.events li strong, "
                                                                      "ul.events li strong")]
 
-        click_for_new_page(driver, "nav a[href$='admin/console/events']")
-        wait_for_heading(driver, "Security events")
-        Select(driver.find_element(By.ID, "filter-type")).select_by_value("admin.client_created")
-        click_for_new_page(driver, "form[action$='admin/console/events'] button[type=submit]")
-        wait_for_heading(driver, "Security events")
+        entries = filtered_events(driver, "admin.client_created")
         events = page_check(driver)
-        entries = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "ol.events li")]
+
+        click_for_new_page(driver, "nav a[href$='admin/console/users']")
+        wait_for_heading(driver, "Users")
+        driver.find_element(By.ID, "user-query").send_keys(args.disable)
+        click_for_new_page(driver, "form[action$='admin/console/users'] button[type=submit]")
+        wait_for_heading(driver, "Users")
+        found = page_check(driver)
+        click_for_new_page(driver, "form[action$='admin/console/users/disable'] button[type=submit]")
+        wait_for_heading(driver, "Users")
+        disabled = page_check(driver)
+        state = driver.find_element(By.ID, "user-state").text
+        disabled_events = filtered_events(driver, "admin.user_disabled")
     except Exception as error:  # noqa: BLE001 - any failure is reported with the page it happened on
         fail(f"{error!r} at {driver.current_url}")
     finally:
         driver.quit()
     print(json.dumps({
         "signed_in_as": signed_in_as, "secret": secret, "secret_shown_again": secret_shown_again,
-        "listed": listed, "events": entries,
-        "pages": {"signed_out": signed_out, "home": home, "clients": clients, "created": created, "events": events},
+        "listed": listed, "events": entries, "state": state, "disabled_events": disabled_events,
+        "pages": {"signed_out": signed_out, "home": home, "clients": clients, "created": created, "events": events,
+                  "found": found, "disabled": disabled},
     }))
 
 

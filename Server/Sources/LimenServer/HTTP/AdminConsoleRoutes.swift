@@ -16,7 +16,8 @@ import Logging
 /// - `/admin/console/clients`: the clients, and a form (`POST`) registering one, whose secret is shown once
 ///   (``AdminClients``, as the admin API's).
 /// - `/admin/console/users?q=`: a user found by email or subject, with their identities and latest events, and a form
-///   (`POST /admin/console/users/delete`) deleting them (``AccountRemoval``, as the admin API's).
+///   (`POST /admin/console/users/delete`) deleting them (``AccountRemoval``, as the admin API's), and forms
+///   (`/users/disable`, `/users/enable`) disabling and enabling them (``AdminUserDisablement``, as the admin API's).
 /// - `/admin/console/events`: the security events, filtered by type, user, client and time (``AdminEventQuery``).
 ///
 /// A stale sign-in is sent to sign in again, as on `/account`, and comes back. Every form is CSRF-checked (bound to
@@ -26,10 +27,12 @@ enum AdminConsoleRoutes {
     static let path = "/admin/console"
 
     /// Adds the routes, answering through `responder`'s browser state and asking `gate`; clients are changed through
-    /// `clients`, users deleted through `removal`, roles read through `roles`, and the events read from `store`.
+    /// `clients`, users deleted through `removal` and disabled through `disablement`, roles read through `roles`, and
+    /// the events read from `store`.
     static func add(
         to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder, gate: AdminConsoleGate,
-        clients: AdminClients, removal: AccountRemoval, roles: AdminRoles, events store: any SecurityEventStore
+        clients: AdminClients, removal: AccountRemoval, disablement: AdminUserDisablement, roles: AdminRoles,
+        events store: any SecurityEventStore
     ) {
         router.get("/admin") { request, _ in
             request.acceptsHTML ? Responses.redirect(to: "admin/console") : Response(status: .notFound)
@@ -66,8 +69,9 @@ enum AdminConsoleRoutes {
                 try await answer(browser, responder: responder, gate: gate, root: "../../") {
                     admin throws(StorageError) in
                     try await user(
-                        fields["q"], admin: admin, responder: responder, roles: roles, events: store,
-                        csrf: csrf(browser))
+                        fields["q"], admin: admin, root: "../../", csrf: csrf(browser),
+                        reading: ConsoleUserReading(
+                            responder: responder, roles: roles, disablement: disablement, events: store))
                 }
             }
         }
@@ -75,6 +79,9 @@ enum AdminConsoleRoutes {
             submitted throws(StorageError) in
             try await deleteUser(submitted, removal: removal)
         }
+        addDisablementForms(
+            to: router, responder: responder, gate: gate,
+            reading: ConsoleUserReading(responder: responder, roles: roles, disablement: disablement, events: store))
         router.get(RouterPath(path + "/events")) { request, _ in
             await responder.query(for: request) { browser, fields throws(StorageError) in
                 try await answer(browser, responder: responder, gate: gate, root: "../../") {
@@ -88,7 +95,7 @@ enum AdminConsoleRoutes {
     /// Adds the console form `POST` at `subpath` of the console, whose answer `root` leads from to the issuer's root:
     /// for the admin ``AdminConsoleGate`` allows, once the form's CSRF token (bound to the session) is checked, `change`
     /// answers the ``ConsoleFormSubmission``.
-    private static func addForm(
+    static func addForm(
         _ subpath: String, root: String, to router: Router<some RemoteAddressRequestContext>,
         responder: SignInResponder, gate: AdminConsoleGate,
         _ change: @escaping @Sendable (ConsoleFormSubmission) async throws(StorageError) -> Response
@@ -162,29 +169,35 @@ enum AdminConsoleRoutes {
         }
     }
 
-    /// The users page for `admin`: the user whose email or subject is `query`, if any.
-    private static func user(
-        _ query: String?, admin: UserRecord, responder: SignInResponder, roles: AdminRoles,
-        events: any SecurityEventStore, csrf: String
+    /// The users page for `admin` (`root` leading from it to the issuer's root): the user whose email or subject is
+    /// `query`, if any, read through `reading`, with `message` when a change was made.
+    static func user(
+        _ query: String?, admin: UserRecord, root: String, csrf: String, reading: ConsoleUserReading,
+        message: String? = nil
     ) async throws(StorageError) -> Response {
         let email = admin.email ?? admin.id
+        let store = reading.responder.store
         guard let query else {
             return Pages.consoleUsers(
-                email: email, root: "../../", query: "", found: nil, identities: [], events: [], csrf: csrf)
+                email: email, root: root, query: "", found: nil, identities: [], events: [], csrf: csrf)
         }
         let found =
-            if let byID = try await responder.store.user(id: query) { byID } else {
-                try await responder.store.user(email: Accounts.normalise(query))
+            if let byID = try await store.user(id: query) { byID } else {
+                try await store.user(email: Accounts.normalise(query))
             }
         guard let found else {
             return Pages.consoleUsers(
-                email: email, root: "../../", query: query, found: nil, identities: [], events: [], csrf: csrf,
+                email: email, root: root, query: query, found: nil, identities: [], events: [], csrf: csrf,
                 message: "No user with this email or subject.", status: .notFound)
         }
         return Pages.consoleUsers(
-            email: email, root: "../../", query: query, found: (found, try await roles.isAdmin(found.id)),
-            identities: try await responder.store.identities(userID: found.id),
-            events: try await events.securityEvents(SecurityEventFilter(user: found.id), limit: 20), csrf: csrf)
+            email: email, root: root, query: query,
+            found: ConsoleUserState(
+                user: found, isAdmin: try await reading.roles.isAdmin(found.id),
+                isDisabled: try await reading.disablement.isDisabled(found.id)),
+            identities: try await store.identities(userID: found.id),
+            events: try await reading.events.securityEvents(SecurityEventFilter(user: found.id), limit: 20),
+            csrf: csrf, message: message)
     }
 
     /// The purpose of the console's forms in `browser`: bound to its session.

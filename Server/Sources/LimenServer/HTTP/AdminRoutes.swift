@@ -20,13 +20,15 @@ enum AdminRoutes {
     typealias Storage = ClientStore & UserStore & AdministrationStore & SecurityEventStore
 
     /// Adds the routes, each behind the admin token: over `store`, forgetting a changed client in `clients`, making
-    /// and changing users through `accounts`, deleting them through `removal`, and profiles through `profiles`.
+    /// and changing users through `accounts`, deleting them through `removal`, disabling them through
+    /// `disablement`, and profiles through `profiles`.
     static func add(
         to router: Router<some RemoteAddressRequestContext>,
         store: any Storage,
         clients: ClientCache,
         accounts: Accounts,
         removal: AccountRemoval,
+        disablement: AdminUserDisablement,
         profiles: ProfileService,
         events: SecurityEventRecorder,
         proxies: TrustedProxies,
@@ -97,6 +99,7 @@ enum AdminRoutes {
         addUserRoutes(to: admin, store: store, accounts: accounts, removal: removal, origin: origin)
         AdminProfileRoutes.add(to: admin, profiles: profiles)
         AdminEventRoutes.add(to: admin, store: store)
+        AdminUserDisablementRoutes.add(to: admin, store: store, disablement: disablement, origin: origin)
     }
 
     /// The `:id` of a client route, as a client the admin API manages: Limen Server's own are not found.

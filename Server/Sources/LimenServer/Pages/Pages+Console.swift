@@ -44,9 +44,10 @@ extension Pages {
     }
 
     /// The console's users page for the admin `email`: the search form holding `query`, and the user found with their
-    /// `admin` role, `identities` and latest `events`, whose delete form is bound to `csrf`; or `message`.
+    /// `admin` role and disabled state, `identities` and latest `events`, whose forms are bound to `csrf`; and
+    /// `message`.
     static func consoleUsers(
-        email: String, root: String, query: String, found: (user: UserRecord, isAdmin: Bool)?,
+        email: String, root: String, query: String, found: ConsoleUserState?,
         identities: [IdentityRecord], events: [SecurityEventRecord], csrf: String, message: String? = nil,
         status: HTTPResponse.Status = .ok
     ) -> Response {
@@ -55,9 +56,7 @@ extension Pages {
         page.usersPage = ConsoleUsers(
             query: query,
             found: found.map {
-                ConsoleUser(
-                    $0.user, isAdmin: $0.isAdmin, identities: identities, events: events.map(ConsoleEvent.init),
-                    csrf: csrf)
+                ConsoleUser($0, identities: identities, events: events.map(ConsoleEvent.init), csrf: csrf)
             })
         return console(page, status: status)
     }
@@ -135,13 +134,21 @@ extension PageTemplates {
         </form>
         {{#found}}<h2 id="user-heading">{{email}}</h2>
         <p>Subject <code>{{id}}</code> · created <time datetime="{{created}}">{{created}}</time>\
-        {{#isAdmin}} · admin{{/isAdmin}}</p>
+        {{#isAdmin}} · admin{{/isAdmin}} · <strong id="user-state">{{#isDisabled}}disabled{{/isDisabled}}\
+        {{^isDisabled}}enabled{{/isDisabled}}</strong></p>
         <p>Identities: {{identities}}</p>
         <h2 id="user-events-heading">Latest events</h2>
         <ol class="events" aria-labelledby="user-events-heading">
         {{#events}}<li><strong>{{type}}</strong> <time datetime="{{time}}">{{time}}</time><br>\
         client {{client}} · actor {{actor}} · {{details}}</li>
         {{/events}}</ol>
+        <form method="post" action="{{root}}admin/console/users/{{#isDisabled}}enable{{/isDisabled}}\
+        {{^isDisabled}}disable{{/isDisabled}}" aria-label="Disable or enable {{email}}">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <input type="hidden" name="id" value="{{id}}">
+        <button type="submit">{{#isDisabled}}Enable this user{{/isDisabled}}\
+        {{^isDisabled}}Disable this user{{/isDisabled}}</button>
+        </form>
         <form method="post" action="{{root}}admin/console/users/delete" aria-labelledby="user-heading">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <input type="hidden" name="id" value="{{id}}">
@@ -304,16 +311,19 @@ private struct ConsoleUser {
     var created: String
     /// Whether they hold the admin role.
     var isAdmin: Bool
+    /// Whether an admin disabled them.
+    var isDisabled: Bool
     /// The kinds of their identities, or "none".
     var identities: String
     /// Their latest events.
     var events: [ConsoleEvent]
-    /// The delete form's CSRF token.
+    /// The forms' CSRF token.
     var csrf: String
 
-    /// `user` with what the page shows of them.
-    init(_ user: UserRecord, isAdmin: Bool, identities: [IdentityRecord], events: [ConsoleEvent], csrf: String) {
-        (id, email, self.isAdmin) = (user.id, user.email ?? "a guest account", isAdmin)
+    /// The found user of `state` with what the page shows of them.
+    init(_ state: ConsoleUserState, identities: [IdentityRecord], events: [ConsoleEvent], csrf: String) {
+        let user = state.user
+        (id, email, isAdmin, isDisabled) = (user.id, user.email ?? "a guest account", state.isAdmin, state.isDisabled)
         created = user.createdAt.formatted(.iso8601)
         self.identities = identities.isEmpty ? "none" : identities.map(\.kind).joined(separator: ", ")
         (self.events, self.csrf) = (events, csrf)

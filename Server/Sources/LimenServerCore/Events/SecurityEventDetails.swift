@@ -145,4 +145,6 @@ public enum SignInFailureReason: String, Sendable, CaseIterable {
     case passkeyFailed = "passkey_failed"
     /// The second step of a two-step sign-in was wrong (an authenticator code or a recovery code).
     case wrongSecondFactor = "wrong_second_factor"
+    /// The user authenticated, but an admin disabled them.
+    case disabled
 }

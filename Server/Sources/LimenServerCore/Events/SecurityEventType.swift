@@ -76,6 +76,10 @@ public struct SecurityEventType: RawRepresentable, Hashable, Sendable, CustomStr
     public static let adminRoleGranted = Self("admin.role_granted")
     /// A role was taken from a user (details: `role`).
     public static let adminRoleRevoked = Self("admin.role_revoked")
+    /// An admin disabled a user: no sign-in or refresh until enabled, their sessions and grants ended.
+    public static let adminUserDisabled = Self("admin.user_disabled")
+    /// An admin enabled a disabled user again.
+    public static let adminUserEnabled = Self("admin.user_enabled")
 
     /// Every type, in the order of the issue.
     public static let all: [SecurityEventType] = [
@@ -84,6 +88,6 @@ public struct SecurityEventType: RawRepresentable, Hashable, Sendable, CustomStr
         tokenReuseDetected, grantRevoked, sessionEnded, keyRotated, adminClientCreated, adminClientUpdated,
         adminClientDeleted, adminUserCreated, adminUserUpdated, adminUserDeleted, adminWebhookCreated,
         adminWebhookUpdated, adminWebhookDeleted, adminWebhookSecretRotated, adminWebhookDeliveryRetried,
-        adminRoleGranted, adminRoleRevoked,
+        adminRoleGranted, adminRoleRevoked, adminUserDisabled, adminUserEnabled,
     ]
 }

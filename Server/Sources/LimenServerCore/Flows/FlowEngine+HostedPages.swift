@@ -92,10 +92,11 @@ extension FlowEngine {
 
     /// Ends a hosted page's interaction that reached `complete` (deleting the guest it replaced, if any), recording its
     /// `user.signed_in` from `origin` (none without one: nobody authenticated now); `false` when another request ended
-    /// it first.
+    /// it first, or the user is disabled.
     package func finishPage(_ interaction: FlowInteraction, context: FlowContext, origin: RequestOrigin?)
         async throws(StorageError) -> Bool
     {
+        if try await refusesDisabledUser(interaction, context: context, origin: origin) { return false }
         let records = origin.map { signInRecords(context, client: interaction.record.clientID, origin: $0) } ?? []
         guard try await finish(interaction, status: .succeeded, context: context, recording: records) else {
             return false

@@ -135,6 +135,7 @@ extension FlowEngine {
         let over = FlowAnswer.failure(
             "interaction_finished", "This interaction is over: start again.", status: .conflict)
         guard let subject = context.subject else { return over }
+        if try await refusesDisabledUser(interaction, context: context, origin: origin) { return Self.disabledAnswer }
         var current = interaction
         while try await !finish(current, status: .succeeded, context: context) {
             guard let record = try await services.store.flowInteraction(idHash: interaction.record.idHash),

@@ -4,9 +4,10 @@ import LimenServerStorage
 /// Everything the flow engine works with, built once by the composition root: the store roles its steps use, the
 /// account and mail services, the upstream providers, the clock and the few settings flows consult.
 package struct FlowServices: Sendable {
-    /// The tables the flows read and write: interactions, users and identities, codes, consent, clients and profiles.
+    /// The tables the flows read and write: interactions, users and identities, codes, consent, clients, profiles,
+    /// and whether a user is disabled.
     package typealias Storage = FlowInteractionStore & UserStore & IdentityStore & GrantStore & ConsentStore
-        & ClientStore & ProfileStore & PasskeyStore & SecondFactorStore & SecurityEventStore
+        & ClientStore & ProfileStore & PasskeyStore & SecondFactorStore & SecurityEventStore & UserDisablementStore
 
     /// The flows offered.
     package let flows: FlowCatalog

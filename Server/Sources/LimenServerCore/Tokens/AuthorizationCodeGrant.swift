@@ -12,14 +12,17 @@ import Logging
 /// same `invalid_grant`.
 package struct AuthorizationCodeGrant: Sendable {
     /// Where codes, grants and refresh tokens are kept.
-    package let store: any GrantStore & RefreshTokenStore
+    package let store: any GrantStore & RefreshTokenStore & UserDisablementStore
     /// Makes the tokens.
     package let issuer: TokenIssuer
     /// The provider's clock.
     package let now: @Sendable () -> Date
 
     /// Makes it of its parts.
-    package init(store: any GrantStore & RefreshTokenStore, issuer: TokenIssuer, now: @escaping @Sendable () -> Date) {
+    package init(
+        store: any GrantStore & RefreshTokenStore & UserDisablementStore, issuer: TokenIssuer,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.store = store
         self.issuer = issuer
         self.now = now
@@ -41,9 +44,10 @@ package struct AuthorizationCodeGrant: Sendable {
             logger.warning(
                 "Authorization code replayed; its grant is revoked", metadata: ["client_id": "\(client.id)"])
         }
-        guard case .redeemed(let record) = redemption, record.redirectURI == redirectURI else {
-            throw TokenEndpointError.invalidGrant
-        }
+        // A code issued just before its user was disabled is worth nothing after.
+        guard case .redeemed(let record) = redemption, record.redirectURI == redirectURI,
+            try await store.disabledAt(userID: record.subject) == nil
+        else { throw TokenEndpointError.invalidGrant }
         try Self.checkProofKey(challenge: record.codeChallenge, verifier: form["code_verifier"], client: client)
         // RFC 9449 §10: a code bound to a DPoP key by `dpop_jkt` is redeemed only with a proof by that key.
         if let bound = record.proofKey, bound != request.proofKey {

@@ -8,7 +8,8 @@ extension TokenIssuer {
     /// the grant is stored, lasting as long as its last token, with its refresh token if one was issued. `authTime` is
     /// when the user authenticated at the other issuer (never later than now); its `amr` is `fed`. `proofKey` binds the tokens to the key of
     /// the request's DPoP proof (``issue(grant:client:scope:nonce:user:resource:proofKey:)``). The sign-in is recorded as
-    /// `user.signed_in` by `method`, stamped by `events` from `origin`, with the grant's insert.
+    /// `user.signed_in` by `method`, stamped by `events` from `origin`, with the grant's insert. A disabled user gets
+    /// `invalid_grant`, recorded as `user.sign_in_failed` (reason `disabled`).
     package func issueNewGrant(
         user: UserRecord,
         client: ClientRecord,
@@ -20,6 +21,12 @@ extension TokenIssuer {
         events: SecurityEventRecorder,
         origin: RequestOrigin
     ) async throws -> IssuedTokens {
+        if try await store.disabledAt(userID: user.id) != nil {
+            let failed = SecurityEvent(
+                .userSignInFailed, user: user.id, client: client.id, details: .signInFailed(reason: .disabled))
+            try await store.insertSecurityEvents(events.records([failed], from: origin))
+            throw TokenEndpointError.invalidGrant
+        }
         let now = self.now()
         var grant = GrantRecord(
             id: RandomToken.make(byteCount: 16), clientID: client.id, subject: user.id, scope: scope,
