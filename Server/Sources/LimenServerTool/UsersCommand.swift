@@ -69,7 +69,7 @@ struct UsersCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "List users: subject, email, auth level (guest, unverified or verified), role (admin or user), name.")
+                "List users: subject, email, auth level (guest, unverified or verified), name, role (admin or user).")
 
         @OptionGroup var data: DataOptions
 
@@ -81,7 +81,7 @@ struct UsersCommand: AsyncParsableCommand {
             for user in users {
                 let role = admins.contains(user.id) ? "admin" : "user"
                 print(
-                    [user.id, user.email ?? "(anonymous)", "\(user.authLevel)", role, user.name ?? ""]
+                    [user.id, user.email ?? "(anonymous)", "\(user.authLevel)", user.name ?? "", role]
                         .joined(separator: "\t"))
             }
         }

@@ -179,7 +179,7 @@ struct AdminCommandTests {
         func roleOf(_ email: String) async throws -> Substring? {
             let listed = try await run(["users", "list", "--data-dir", directory.path])
             let row = listed.output.split(separator: "\n").first { $0.split(separator: "\t")[1] == email }
-            return row?.split(separator: "\t")[3]
+            return row?.split(separator: "\t", omittingEmptySubsequences: false)[4]
         }
         #expect(try await roleOf("ada@example.com") == "admin")
         #expect(try await roleOf("grace@example.com") == "user")

@@ -125,6 +125,6 @@ struct ExecutableTests {
 
         let rows = try await Subprocess.run(
             try serverExecutable(), arguments: ["users", "list", "--data-dir", directory.path])
-        #expect(String(decoding: rows, as: UTF8.self).contains("\(user.id)\tada@example.com\tunverified\tAda"))
+        #expect(String(decoding: rows, as: UTF8.self).contains("\(user.id)\tada@example.com\tunverified\tAda\tuser"))
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @testable import LimenServerCore
 
 /// A webhook transport answering `200` at once, except to URLs ending in `/slow`: it holds those, as a receiver that
-/// hangs, until every other expected POST was answered (or 10 s passed, so that a worker that waits for the held POST
+/// hangs, until every other expected POST was answered (or a minute passed, so that a worker that waits for the held POST
 /// ends the test instead of hanging it).
 private actor HeldReceiverTransport: WebhookTransport {
     /// How many other POSTs the held one waits for.
@@ -33,7 +33,7 @@ private actor HeldReceiverTransport: WebhookTransport {
         }
         if answered < others {
             Task { [weak self] in
-                try? await Task.sleep(for: .seconds(10))
+                try? await Task.sleep(for: .seconds(60))
                 await self?.release()
             }
             await withCheckedContinuation { held = $0 }
