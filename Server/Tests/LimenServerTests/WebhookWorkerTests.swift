@@ -8,8 +8,8 @@ import Testing
 @testable import LimenServerCore
 
 /// A webhook transport answering `200` at once, except to URLs ending in `/slow`: it holds those, as a receiver that
-/// hangs, until every other expected POST was answered (or a minute passed, so that a worker that waits for the held POST
-/// ends the test instead of hanging it).
+/// hangs, until every other expected POST was answered, or until the test's task is cancelled (its time limit: a worker
+/// that waits for the held POST before sending the others fails the test instead of hanging it).
 private actor HeldReceiverTransport: WebhookTransport {
     /// How many other POSTs the held one waits for.
     let others: Int
@@ -18,6 +18,7 @@ private actor HeldReceiverTransport: WebhookTransport {
     /// How many other POSTs were answered while the held one waited.
     private(set) var answeredWhileHeld: Int?
     private var held: CheckedContinuation<Void, Never>?
+    private var released = false
 
     init(others: Int) {
         self.others = others
@@ -32,24 +33,30 @@ private actor HeldReceiverTransport: WebhookTransport {
             return 200
         }
         if answered < others {
-            Task { [weak self] in
-                try? await Task.sleep(for: .seconds(60))
-                await self?.release()
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    if released { continuation.resume() } else { held = continuation }
+                }
+            } onCancel: {
+                Task { await self.release() }
             }
-            await withCheckedContinuation { held = $0 }
         }
         answeredWhileHeld = answered
         return 200
     }
 
-    /// Lets the held POST answer.
+    /// Lets the held POST answer (now, or at once when it comes).
     private func release() {
+        released = true
         held?.resume()
         held = nil
     }
 }
 
-@Suite("The webhook worker: one hanging receiver holds only its own slot")
+@Suite(
+    "The webhook worker: one hanging receiver holds only its own slot",
+    // A worker that waits for the held POST fails here; a working one ends as soon as the six are answered.
+    .timeLimit(.minutes(5)))
 struct WebhookWorkerTests {
     @Test("with two slots, six deliveries to a quick receiver are sent while a slow one holds its POST")
     func slowReceiverHoldsOnlyItsSlot() async throws {
