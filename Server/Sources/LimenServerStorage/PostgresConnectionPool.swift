@@ -26,8 +26,9 @@ final class PostgresConnectionPool: Sendable {
     struct Settings: Sendable {
         /// The most connections open at once.
         var size: Int
-        /// How long opening a connection may take before it counts as failed.
-        var connectTimeout: TimeAmount = .seconds(5)
+        /// How long opening a connection may take before it counts as failed (postgres-nio's own default: a database
+        /// slow to answer under load is not taken for one that is away).
+        var connectTimeout: TimeAmount = .seconds(10)
         /// How long a lease waits for a connection handed back before it fails as unavailable.
         var leaseTimeout: TimeAmount = .seconds(5)
         /// How long after a failed connect leases needing a new connection fail without trying.
@@ -118,6 +119,14 @@ final class PostgresConnectionPool: Sendable {
     ) async throws(StorageError) -> Result {
         try await withConnection { connection in
             try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
+        }
+    }
+
+    /// A pool dropped without ``close()`` (a store whose set-up failed) still closes its idle connections rather than
+    /// leaving their sockets open; each is kept until its close completes, as postgres-nio requires of a connection.
+    deinit {
+        for connection in state.withLock({ $0.idle }) {
+            connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
         }
     }
 

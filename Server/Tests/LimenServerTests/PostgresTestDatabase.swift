@@ -44,16 +44,18 @@ enum PostgresTestDatabase {
         components.path = "/" + name
         let url = components.string ?? adminURL
         let store = try connect(url: url, maximumConnections: poolSize)
-        try await store.migrate(SchemaMigrations.all(in: .postgres).filter { $0.version <= version })
-        return (
-            store,
-            url,
-            {
-                await store.close()
-                _ = try? await admin.rows(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
-                await admin.close()
-            }
-        )
+        let cleanup: @Sendable () async -> Void = {
+            await store.close()
+            _ = try? await admin.rows(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
+            await admin.close()
+        }
+        do {
+            try await store.migrate(SchemaMigrations.all(in: .postgres).filter { $0.version <= version })
+        } catch {
+            await cleanup()
+            throw error
+        }
+        return (store, url, cleanup)
     }
 }
 
