@@ -72,13 +72,15 @@ public enum LimenServerApplication {
         let adminRoles = AdminRoles(store: composition.store, now: composition.now, events: composition.securityEvents)
         let disablement = AdminUserDisablement(
             store: composition.store, now: composition.now, events: composition.securityEvents)
+        let userSessions = AdminUserSessions(
+            store: composition.store, now: composition.now, events: composition.securityEvents)
         AdminConsoleRoutes.add(
             to: router, responder: signIn,
             gate: AdminConsoleGate(roles: adminRoles, users: composition.store, now: composition.now),
             clients: AdminClients(
                 store: composition.store, cache: composition.clientCache, events: composition.securityEvents,
                 now: composition.now),
-            removal: composition.accountRemoval, disablement: disablement, roles: adminRoles,
+            removal: composition.accountRemoval, disablement: disablement, roles: adminRoles, sessions: userSessions,
             events: composition.store)
         FederationRoutes.add(to: router, responder: signIn)
         AppToAppRoutes.add(
@@ -109,7 +111,7 @@ public enum LimenServerApplication {
         AdminRoutes.add(
             to: router, store: composition.store, clients: composition.clientCache, accounts: composition.accounts,
             removal: composition.accountRemoval,
-            disablement: disablement, profiles: profiles, events: composition.securityEvents,
+            disablement: disablement, sessions: userSessions, profiles: profiles, events: composition.securityEvents,
             proxies: composition.configuration.trustedProxies, now: composition.now)
         AdminWebhookRoutes.add(
             to: router, store: composition.store, webhooks: composition.webhooks,

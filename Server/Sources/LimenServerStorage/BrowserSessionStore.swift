@@ -15,8 +15,11 @@ public protocol BrowserSessionStore: Sendable {
     /// was one (a sign-out's `session.ended`).
     func deleteBrowserSession(idHash: Data, recording events: [SecurityEventRecord]) async throws(StorageError) -> Bool
     /// Signs `subject` out everywhere: deletes their browser sessions, grants (so their refresh and access tokens),
-    /// authorization codes and device authorizations.
-    func deleteEverySession(subject: String) async throws(StorageError)
+    /// authorization codes and device authorizations, with `events` in the same unit; returns whether the user exists
+    /// (the events are written only then).
+    @discardableResult
+    func deleteEverySession(subject: String, recording events: [SecurityEventRecord]) async throws(StorageError)
+        -> Bool
     /// Deletes sessions that expired before `date`; returns how many were removed.
     @discardableResult
     func deleteExpiredBrowserSessions(before date: Date) async throws(StorageError) -> Int

@@ -11,22 +11,27 @@ extension PostgresStore: SQLStore {
         try await rows(Self.postgresQuery(query))
     }
 
-    /// One statement: the change as a `WITH` clause, the events' insert another, conditioned on the change's rows; a
-    /// failure of either fails both. (A change that has `WITH` clauses of its own writes them beside `change`: PostgreSQL
-    /// allows data-modifying `WITH` clauses only at the top.)
+    /// One statement: the change as a `WITH` clause, each follow-up and the events' insert another, conditioned on the
+    /// change's rows; a failure of any fails all. (A change that has `WITH` clauses of its own writes them beside
+    /// `change`: PostgreSQL allows data-modifying `WITH` clauses only at the top.)
     @discardableResult
-    func execute(_ query: SQLQuery, recording events: [SecurityEventRecord]) async throws(StorageError)
-        -> [PostgresRandomAccessRow]
-    {
-        guard let insert = SecurityEventRecord.insert(events, when: Self.changeHappened) else {
-            return try await execute(query)
+    func execute(
+        _ query: SQLQuery, followedBy followUps: (_ whenChanged: SQLQuery) -> [SQLQuery],
+        recording events: [SecurityEventRecord]
+    ) async throws(StorageError) -> [PostgresRandomAccessRow] {
+        let unit =
+            followUps(Self.changeHappened)
+            + [SecurityEventRecord.insert(events, when: Self.changeHappened)].compactMap { $0 }
+        guard !unit.isEmpty else { return try await execute(query) }
+        let clauses = unit.enumerated().reduce("WITH change AS (\(query))" as SQLQuery) { all, step in
+            "\(all), \(SQLQuery(stringLiteral: "step\(step.offset)")) AS (\(step.element))"
         }
-        let rows = try await execute("WITH change AS (\(query)), recorded AS (\(insert)) SELECT * FROM change")
+        let rows = try await execute("\(clauses) SELECT * FROM change")
         if !rows.isEmpty { SecurityEventMetrics.count(events) }
         return rows
     }
 
-    /// The condition of an events' insert beside a `WITH change AS (…)` clause.
+    /// The condition of a follow-up or an events' insert beside a `WITH change AS (…)` clause.
     static let changeHappened: SQLQuery = "EXISTS (SELECT 1 FROM change)"
 
     /// `query` as postgres-nio runs it, with its values bound.

@@ -70,15 +70,7 @@ extension SQLStore {
     public func browserSession(idHash: Data, now: Date) async throws(StorageError) -> BrowserSessionRecord? {
         try await execute(
             "SELECT * FROM browser_sessions WHERE id_hash = \(idHash) AND expires_at > \(now)"
-        ).first.map { row throws(StorageError) in
-            BrowserSessionRecord(
-                idHash: try row.data("id_hash"),
-                subject: try row.text("subject"),
-                authTime: try row.date("auth_time"),
-                expiresAt: try row.date("expires_at"),
-                methods: AuthenticationMethods(stored: try row.optionalText("amr"))
-            )
-        }
+        ).first.map { row throws(StorageError) in try BrowserSessionRecord(row: row) }
     }
 
     @discardableResult
@@ -93,12 +85,23 @@ extension SQLStore {
             .isEmpty
     }
 
-    public func deleteEverySession(subject: String) async throws(StorageError) {
-        // Grants first: a sign-in finishing meanwhile gets no grant of a session that is about to go.
-        try await execute("DELETE FROM grants WHERE subject = \(subject)")
-        try await execute("DELETE FROM authorization_codes WHERE subject = \(subject)")
-        try await execute("DELETE FROM device_authorizations WHERE subject = \(subject)")
-        try await execute("DELETE FROM browser_sessions WHERE subject = \(subject)")
+    @discardableResult
+    public func deleteEverySession(subject: String, recording events: [SecurityEventRecord]) async throws(StorageError)
+        -> Bool
+    {
+        !(try await execute(
+            "SELECT id FROM users WHERE id = \(subject)",
+            followedBy: { whenChanged in Self.endingEverySession(of: subject, when: whenChanged) },
+            recording: events
+        )).isEmpty
+    }
+
+    /// The follow-ups (``execute(_:followedBy:recording:)``) that sign `subject` out everywhere, when `condition`
+    /// holds: their grants, authorization codes, device authorizations and browser sessions deleted in one unit.
+    static func endingEverySession(of subject: String, when condition: SQLQuery) -> [SQLQuery] {
+        ["grants", "authorization_codes", "device_authorizations", "browser_sessions"].map { table in
+            "DELETE FROM \(SQLQuery(stringLiteral: table)) WHERE subject = \(subject) AND \(condition)"
+        }
     }
 
     @discardableResult
@@ -157,6 +160,19 @@ extension PendingAuthorizationRecord {
             expiresAt: try row.date("expires_at"),
             acrValues: try row.optionalText("acr_values"),
             proofKey: try row.optionalText("dpop_jkt")
+        )
+    }
+}
+
+extension BrowserSessionRecord {
+    /// The session in `row` of `browser_sessions`.
+    init(row: some SQLRow) throws(StorageError) {
+        self.init(
+            idHash: try row.data("id_hash"),
+            subject: try row.text("subject"),
+            authTime: try row.date("auth_time"),
+            expiresAt: try row.date("expires_at"),
+            methods: AuthenticationMethods(stored: try row.optionalText("amr"))
         )
     }
 }

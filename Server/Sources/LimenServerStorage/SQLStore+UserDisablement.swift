@@ -14,6 +14,7 @@ extension SQLStore {
             ON CONFLICT DO NOTHING
             RETURNING user_id
             """,
+            followedBy: { whenChanged in Self.endingEverySession(of: userID, when: whenChanged) },
             recording: events
         )).isEmpty
     }

@@ -16,9 +16,10 @@ import SQLiteNIO
 /// having taken effect, and those after it go back to the front of the queue. A failed `BEGIN` or `COMMIT` fails every
 /// statement of its batch, none of which took effect.
 ///
-/// A statement may carry a follow-up (``query(_:_:followedBy:)``): the security events that record its change, written
-/// only when the statement returned rows. The two are one unit: they run inside a `SAVEPOINT` of the batch's
-/// transaction, so a failure of either undoes both, and only them; the rest of the batch commits as usual.
+/// A statement may carry follow-ups (``query(_:_:followedBy:)``): more changes of the same unit and the security events
+/// that record it, run in order only when the statement returned rows. They are one unit: they run inside a `SAVEPOINT`
+/// of the batch's transaction, so a failure of any undoes all of them, and only them; the rest of the batch commits as
+/// usual.
 final class SQLiteGroupCommit: Sendable {
     /// A statement and its values.
     typealias Statement = (sql: String, binds: [SQLiteData])
@@ -26,8 +27,8 @@ final class SQLiteGroupCommit: Sendable {
     private struct Pending: Sendable {
         let sql: String
         let binds: [SQLiteData]
-        /// Runs after the statement, in its unit, when the statement returned rows.
-        let followUpStatement: Statement?
+        /// Run after the statement, in its unit and in order, when the statement returned rows.
+        let followUps: [Statement]
         let continuation: CheckedContinuation<Result<[SQLiteResultRow], StorageError>, Never>
 
         func finish(_ result: Result<[SQLiteResultRow], StorageError>) {
@@ -61,27 +62,27 @@ final class SQLiteGroupCommit: Sendable {
 
     /// The rows of `sql` with `binds`, once the transaction that ran it has committed.
     func query(_ sql: String, _ binds: [SQLiteData]) async throws(StorageError) -> [SQLiteResultRow] {
-        try await query(sql, binds, followedBy: nil)
+        try await query(sql, binds, followedBy: [])
     }
 
-    /// The rows of `sql` with `binds`, once committed; `followUp` runs after it when it returned rows, and the two take
-    /// effect together or not at all (a savepoint in the batch's transaction).
-    func query(_ sql: String, _ binds: [SQLiteData], followedBy followUp: Statement?) async throws(StorageError)
+    /// The rows of `sql` with `binds`, once committed; `followUps` run after it, in order, when it returned rows, and
+    /// all take effect together or not at all (a savepoint in the batch's transaction).
+    func query(_ sql: String, _ binds: [SQLiteData], followedBy followUps: [Statement]) async throws(StorageError)
         -> [SQLiteResultRow]
     {
         try await StorageSpan.run(sql, system: "sqlite") { () throws(StorageError) in
-            try await enqueue(sql, binds, followedBy: followUp)
+            try await enqueue(sql, binds, followedBy: followUps)
         }
     }
 
-    /// Queues `sql` (and `followUp`) for the next batch and waits until the batch has committed.
+    /// Queues `sql` (and `followUps`) for the next batch and waits until the batch has committed.
     private func enqueue(
-        _ sql: String, _ binds: [SQLiteData], followedBy followUp: Statement?
+        _ sql: String, _ binds: [SQLiteData], followedBy followUps: [Statement]
     ) async throws(StorageError) -> [SQLiteResultRow] {
         let result = await withCheckedContinuation { continuation in
             let startsDraining = state.withLockedValue { state in
                 state.queue.append(
-                    Pending(sql: sql, binds: binds, followUpStatement: followUp, continuation: continuation))
+                    Pending(sql: sql, binds: binds, followUps: followUps, continuation: continuation))
                 defer { state.isDraining = true }
                 return !state.isDraining
             }
@@ -111,7 +112,7 @@ final class SQLiteGroupCommit: Sendable {
 
     /// Runs `batch` and answers its statements; returns those left for the next batch.
     private func run(_ batch: [Pending], with statements: SQLitePreparedStatements) -> ArraySlice<Pending> {
-        guard batch.count > 1 || batch[0].followUpStatement != nil else {
+        guard batch.count > 1 || !batch[0].followUps.isEmpty else {
             batch[0].finish(statements.rows(batch[0].sql, batch[0].binds).mapError(\.storageError))
             return []
         }
@@ -139,15 +140,19 @@ final class SQLiteGroupCommit: Sendable {
         return []
     }
 
-    /// Runs `pending`'s statement and, when it returned rows, its follow-up, inside a savepoint that a failure of
-    /// either rolls back; in a transaction.
+    /// Runs `pending`'s statement and, when it returned rows, its follow-ups, inside a savepoint that a failure of any
+    /// rolls back; in a transaction.
     private static func runUnit(_ pending: Pending, with statements: SQLitePreparedStatements) -> Result<
         [SQLiteResultRow], SQLitePreparedStatements.Failure
     > {
-        guard let followUp = pending.followUpStatement else { return statements.rows(pending.sql, pending.binds) }
+        guard !pending.followUps.isEmpty else { return statements.rows(pending.sql, pending.binds) }
         if case .failure(let failure) = statements.execute("SAVEPOINT unit") { return .failure(failure) }
         let outcome = statements.rows(pending.sql, pending.binds).flatMap { rows in
-            rows.isEmpty ? .success(rows) : statements.rows(followUp.sql, followUp.binds).map { _ in rows }
+            rows.isEmpty
+                ? .success(rows)
+                : pending.followUps.reduce(.success(rows)) { outcome, followUp in
+                    outcome.flatMap { rows in statements.rows(followUp.sql, followUp.binds).map { _ in rows } }
+                }
         }
         if case .failure = outcome, statements.isInTransaction { _ = statements.execute("ROLLBACK TO unit") }
         if statements.isInTransaction { _ = statements.execute("RELEASE unit") }

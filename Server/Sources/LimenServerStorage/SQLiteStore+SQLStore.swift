@@ -12,16 +12,22 @@ extension SQLiteStore: SQLStore {
         return try await self.query(sql, values.map(Self.sqliteData))
     }
 
-    /// The change and the events' insert as one unit of ``SQLiteGroupCommit``.
+    /// The change, its follow-ups and the events' insert as one unit of ``SQLiteGroupCommit``, which runs the follow-ups
+    /// only once the change returned rows: their condition always holds.
     @discardableResult
-    func execute(_ query: SQLQuery, recording events: [SecurityEventRecord]) async throws(StorageError)
-        -> [SQLiteResultRow]
-    {
-        guard let insert = SecurityEventRecord.insert(events, when: nil) else { return try await execute(query) }
+    func execute(
+        _ query: SQLQuery, followedBy followUps: (_ whenChanged: SQLQuery) -> [SQLQuery],
+        recording events: [SecurityEventRecord]
+    ) async throws(StorageError) -> [SQLiteResultRow] {
+        let unit = followUps("1 = 1") + [SecurityEventRecord.insert(events, when: nil)].compactMap { $0 }
+        guard !unit.isEmpty else { return try await execute(query) }
         let (sql, values) = query.rendered(in: .sqlite)
-        let (insertSQL, insertValues) = insert.rendered(in: .sqlite)
         let rows = try await self.query(
-            sql, values.map(Self.sqliteData), followedBy: (insertSQL, insertValues.map(Self.sqliteData)))
+            sql, values.map(Self.sqliteData),
+            followedBy: unit.map { statement in
+                let (sql, values) = statement.rendered(in: .sqlite)
+                return (sql, values.map(Self.sqliteData))
+            })
         if !rows.isEmpty { SecurityEventMetrics.count(events) }
         return rows
     }

@@ -187,11 +187,11 @@ public final class SQLiteStore: Store {
         try await writer.query(sql, binds)
     }
 
-    /// The rows of `sql`, with `followUp` run after it when it returned rows, the two as one unit (``SQLiteGroupCommit``).
-    func query(_ sql: String, _ binds: [SQLiteData], followedBy followUp: SQLiteGroupCommit.Statement)
+    /// The rows of `sql`, with `followUps` run after it when it returned rows, all as one unit (``SQLiteGroupCommit``).
+    func query(_ sql: String, _ binds: [SQLiteData], followedBy followUps: [SQLiteGroupCommit.Statement])
         async throws(StorageError) -> [SQLiteResultRow]
     {
-        try await writer.query(sql, binds, followedBy: followUp)
+        try await writer.query(sql, binds, followedBy: followUps)
     }
 
     /// The rows of a read-only `sql`: on an idle read connection when one can answer at once, else on the writing

@@ -98,6 +98,7 @@ enum SchemaMigrations {
         webhooks,
         userRoles,
         disabledUsers,
+        grantsBySubject,
     ]
 
     /// Version 27: how each sign-in authenticated (`amr`), kept with what it made, the `acr_values` a pending request

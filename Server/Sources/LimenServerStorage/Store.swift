@@ -13,7 +13,7 @@ public typealias Store = StoreLifecycle & ClientStore & SigningKeyStore & UserSt
     & DeviceAuthorizationStore & AdministrationStore & FirstRunStore & ProfileStore & AccessTokenStateStore
     & FlowInteractionStore & EmailCodeStore & IdentityStore & AppleAccountStore & MailOutboxStore & EmailCodeBudgetStore
     & ExchangedTokenStore & RateCountStore & PasskeyStore & SecondFactorStore & SecurityEventStore & UsedChallengeStore
-    & WebhookStore & UserRoleStore & UserDisablementStore
+    & WebhookStore & UserRoleStore & UserDisablementStore & UserSessionStore
 
 /// A store's life: the schema brought up to date, the start declared over, a liveness check, the connections closed.
 ///

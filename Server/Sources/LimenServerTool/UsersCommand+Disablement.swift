@@ -6,7 +6,7 @@ import LimenServerStorage
 
 extension UsersCommand {
     /// `users disable --email|--id`.
-    struct Disable: AsyncParsableCommand {
+    struct Disable: UserChangeCommand {
         static let configuration = CommandConfiguration(
             commandName: "disable",
             abstract:
@@ -17,16 +17,16 @@ extension UsersCommand {
         @OptionGroup var data: DataOptions
         @OptionGroup var selection: UserSelection
 
-        func run() async throws {
-            try await selection.change(data: data, done: "is now disabled", unchanged: "was disabled already") {
-                store, userID throws(StorageError) in
-                try await AdminUserDisablement(store: store, now: Date.init).disable(userID, origin: .commandLine)
-            }
+        static let done = "is now disabled"
+        static let unchanged = "was disabled already"
+
+        static func change(_ store: any Store, userID: String) async throws(StorageError) -> Bool {
+            try await AdminUserDisablement(store: store, now: Date.init).disable(userID, origin: .commandLine)
         }
     }
 
     /// `users enable --email|--id`.
-    struct Enable: AsyncParsableCommand {
+    struct Enable: UserChangeCommand {
         static let configuration = CommandConfiguration(
             commandName: "enable",
             abstract: "Let a disabled user sign in again; recorded as admin.user_enabled.",
@@ -36,11 +36,11 @@ extension UsersCommand {
         @OptionGroup var data: DataOptions
         @OptionGroup var selection: UserSelection
 
-        func run() async throws {
-            try await selection.change(data: data, done: "is enabled again", unchanged: "was not disabled") {
-                store, userID throws(StorageError) in
-                try await AdminUserDisablement(store: store, now: Date.init).enable(userID, origin: .commandLine)
-            }
+        static let done = "is enabled again"
+        static let unchanged = "was not disabled"
+
+        static func change(_ store: any Store, userID: String) async throws(StorageError) -> Bool {
+            try await AdminUserDisablement(store: store, now: Date.init).enable(userID, origin: .commandLine)
         }
     }
 }

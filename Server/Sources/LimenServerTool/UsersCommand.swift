@@ -15,7 +15,9 @@ struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
         abstract: "Create and list user accounts, and give or take the admin role.",
-        subcommands: [Add.self, List.self, GrantAdmin.self, RevokeAdmin.self, Disable.self, Enable.self]
+        subcommands: [
+            Add.self, List.self, GrantAdmin.self, RevokeAdmin.self, Disable.self, Enable.self, RevokeSessions.self,
+        ]
     )
 
     struct Add: AsyncParsableCommand {
@@ -88,7 +90,7 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     /// `users grant-admin --email|--id`.
-    struct GrantAdmin: AsyncParsableCommand {
+    struct GrantAdmin: UserChangeCommand {
         static let configuration = CommandConfiguration(
             commandName: "grant-admin",
             abstract: "Give a user the admin role (the admin console); recorded as admin.role_granted.",
@@ -98,16 +100,16 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var data: DataOptions
         @OptionGroup var selection: UserSelection
 
-        func run() async throws {
-            try await selection.change(data: data, done: "is now an admin", unchanged: "was an admin already") {
-                store, userID throws(StorageError) in
-                try await AdminRoles(store: store, now: Date.init).grant(to: userID, origin: .commandLine)
-            }
+        static let done = "is now an admin"
+        static let unchanged = "was an admin already"
+
+        static func change(_ store: any Store, userID: String) async throws(StorageError) -> Bool {
+            try await AdminRoles(store: store, now: Date.init).grant(to: userID, origin: .commandLine)
         }
     }
 
     /// `users revoke-admin --email|--id`.
-    struct RevokeAdmin: AsyncParsableCommand {
+    struct RevokeAdmin: UserChangeCommand {
         static let configuration = CommandConfiguration(
             commandName: "revoke-admin",
             abstract: "Take the admin role from a user; recorded as admin.role_revoked.",
@@ -117,11 +119,11 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var data: DataOptions
         @OptionGroup var selection: UserSelection
 
-        func run() async throws {
-            try await selection.change(data: data, done: "is no longer an admin", unchanged: "was not an admin") {
-                store, userID throws(StorageError) in
-                try await AdminRoles(store: store, now: Date.init).revoke(from: userID, origin: .commandLine)
-            }
+        static let done = "is no longer an admin"
+        static let unchanged = "was not an admin"
+
+        static func change(_ store: any Store, userID: String) async throws(StorageError) -> Bool {
+            try await AdminRoles(store: store, now: Date.init).revoke(from: userID, origin: .commandLine)
         }
     }
 }

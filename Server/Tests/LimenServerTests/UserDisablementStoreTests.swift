@@ -39,20 +39,27 @@ struct UserDisablementStoreTests {
     }
 
     @Test(
-        "disabling ends the user's browser sessions and leaves another user's",
+        "disabling ends the user's browser sessions and grants with the mark, and leaves another user's",
         arguments: StoreUnderTest.allCases)
     func disablingEndsSessions(_ kind: StoreUnderTest) async throws {
         try await kind.withStore { (store: any Store) async throws in
+            try await store.insertClientIfAbsent(SeedClients.cli(now: now))
             for id in ["ada", "grace"] {
                 try await store.insertUserIfAbsent(user(id))
                 try await store.insertBrowserSession(
                     BrowserSessionRecord(
                         idHash: Data("session-\(id)".utf8), subject: id, authTime: now,
                         expiresAt: now.addingTimeInterval(3600)))
+                try await store.insertGrant(
+                    GrantRecord(
+                        id: "grant-\(id)", clientID: "limen-cli", subject: id, scope: "openid", authTime: now,
+                        nonce: nil, createdAt: now, expiresAt: now.addingTimeInterval(3600)))
             }
             #expect(try await AdminUserDisablement(store: store, now: { now }).disable("ada", origin: .commandLine))
             #expect(try await store.browserSession(idHash: Data("session-ada".utf8), now: now) == nil)
+            #expect(try await store.grant(id: "grant-ada") == nil)
             #expect(try await store.browserSession(idHash: Data("session-grace".utf8), now: now) != nil)
+            #expect(try await store.grant(id: "grant-grace") != nil)
         }
     }
 

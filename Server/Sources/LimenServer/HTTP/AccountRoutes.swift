@@ -52,7 +52,10 @@ enum AccountRoutes {
                 }
                 let section = try await security.section(for: user, session: session)
                 if form["intent"] == "sign_out_everywhere" {
-                    try await responder.store.deleteEverySession(subject: user.id)
+                    let ended = SecurityEvent(.sessionEnded, user: user.id, details: .ended(.signedOutEverywhere))
+                    try await responder.store.deleteEverySession(
+                        subject: user.id,
+                        recording: responder.engine.services.accounts.events.records([ended], from: origin))
                     return try await responder.signOut(browser, answering: Pages.signedOutEverywhere(), origin: origin)
                 }
                 if form["intent"] == AccountDeletion.intent {

@@ -35,7 +35,7 @@ extension AdminConsoleRoutes {
 }
 
 /// What the console's users page reads a user through: the store behind `responder`, their roles, whether they are
-/// disabled, and their events.
+/// disabled, their sessions, and their events.
 struct ConsoleUserReading: Sendable {
     /// The sign-in responder, whose store holds the users and identities.
     var responder: SignInResponder
@@ -43,11 +43,13 @@ struct ConsoleUserReading: Sendable {
     var roles: AdminRoles
     /// Disabled users.
     var disablement: AdminUserDisablement
+    /// The users' sessions.
+    var sessions: AdminUserSessions
     /// The security events.
     var events: any SecurityEventStore
 }
 
-/// A found user as the users page shows them: the record, and whether they are an admin and disabled.
+/// A found user as the users page shows them: the record, whether they are an admin and disabled, and their sessions.
 struct ConsoleUserState {
     /// The user.
     var user: UserRecord
@@ -55,4 +57,6 @@ struct ConsoleUserState {
     var isAdmin: Bool
     /// Whether an admin disabled them.
     var isDisabled: Bool
+    /// Their live sessions.
+    var sessions: AdminUserSessions.Sessions
 }

@@ -17,7 +17,8 @@ import Logging
 ///   (``AdminClients``, as the admin API's).
 /// - `/admin/console/users?q=`: a user found by email or subject, with their identities and latest events, and a form
 ///   (`POST /admin/console/users/delete`) deleting them (``AccountRemoval``, as the admin API's), and forms
-///   (`/users/disable`, `/users/enable`) disabling and enabling them (``AdminUserDisablement``, as the admin API's).
+///   (`/users/disable`, `/users/enable`) disabling and enabling them (``AdminUserDisablement``, as the admin API's);
+///   their live sessions, and a form (`/users/revoke-sessions`) signing them out everywhere (``AdminUserSessions``).
 /// - `/admin/console/events`: the security events, filtered by type, user, client and time (``AdminEventQuery``).
 ///
 /// A stale sign-in is sent to sign in again, as on `/account`, and comes back. Every form is CSRF-checked (bound to
@@ -27,13 +28,15 @@ enum AdminConsoleRoutes {
     static let path = "/admin/console"
 
     /// Adds the routes, answering through `responder`'s browser state and asking `gate`; clients are changed through
-    /// `clients`, users deleted through `removal` and disabled through `disablement`, roles read through `roles`, and
-    /// the events read from `store`.
+    /// `clients`, users deleted through `removal`, disabled through `disablement` and signed out everywhere through
+    /// `sessions`, roles read through `roles`, and the events read from `store`.
     static func add(
         to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder, gate: AdminConsoleGate,
         clients: AdminClients, removal: AccountRemoval, disablement: AdminUserDisablement, roles: AdminRoles,
-        events store: any SecurityEventStore
+        sessions: AdminUserSessions, events store: any SecurityEventStore
     ) {
+        let reading = ConsoleUserReading(
+            responder: responder, roles: roles, disablement: disablement, sessions: sessions, events: store)
         router.get("/admin") { request, _ in
             request.acceptsHTML ? Responses.redirect(to: "admin/console") : Response(status: .notFound)
         }
@@ -68,10 +71,7 @@ enum AdminConsoleRoutes {
             await responder.query(for: request) { browser, fields throws(StorageError) in
                 try await answer(browser, responder: responder, gate: gate, root: "../../") {
                     admin throws(StorageError) in
-                    try await user(
-                        fields["q"], admin: admin, root: "../../", csrf: csrf(browser),
-                        reading: ConsoleUserReading(
-                            responder: responder, roles: roles, disablement: disablement, events: store))
+                    try await user(fields["q"], admin: admin, root: "../../", csrf: csrf(browser), reading: reading)
                 }
             }
         }
@@ -79,9 +79,8 @@ enum AdminConsoleRoutes {
             submitted throws(StorageError) in
             try await deleteUser(submitted, removal: removal)
         }
-        addDisablementForms(
-            to: router, responder: responder, gate: gate,
-            reading: ConsoleUserReading(responder: responder, roles: roles, disablement: disablement, events: store))
+        addDisablementForms(to: router, responder: responder, gate: gate, reading: reading)
+        addSessionsForm(to: router, responder: responder, gate: gate, reading: reading)
         router.get(RouterPath(path + "/events")) { request, _ in
             await responder.query(for: request) { browser, fields throws(StorageError) in
                 try await answer(browser, responder: responder, gate: gate, root: "../../") {
@@ -194,7 +193,8 @@ enum AdminConsoleRoutes {
             email: email, root: root, query: query,
             found: ConsoleUserState(
                 user: found, isAdmin: try await reading.roles.isAdmin(found.id),
-                isDisabled: try await reading.disablement.isDisabled(found.id)),
+                isDisabled: try await reading.disablement.isDisabled(found.id),
+                sessions: try await reading.sessions.sessions(of: found.id)),
             identities: try await store.identities(userID: found.id),
             events: try await reading.events.securityEvents(SecurityEventFilter(user: found.id), limit: 20),
             csrf: csrf, message: message)

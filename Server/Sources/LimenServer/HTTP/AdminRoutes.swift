@@ -21,7 +21,7 @@ enum AdminRoutes {
 
     /// Adds the routes, each behind the admin token: over `store`, forgetting a changed client in `clients`, making
     /// and changing users through `accounts`, deleting them through `removal`, disabling them through
-    /// `disablement`, and profiles through `profiles`.
+    /// `disablement`, signing them out everywhere through `sessions`, and profiles through `profiles`.
     static func add(
         to router: Router<some RemoteAddressRequestContext>,
         store: any Storage,
@@ -29,6 +29,7 @@ enum AdminRoutes {
         accounts: Accounts,
         removal: AccountRemoval,
         disablement: AdminUserDisablement,
+        sessions: AdminUserSessions,
         profiles: ProfileService,
         events: SecurityEventRecorder,
         proxies: TrustedProxies,
@@ -100,6 +101,7 @@ enum AdminRoutes {
         AdminProfileRoutes.add(to: admin, profiles: profiles)
         AdminEventRoutes.add(to: admin, store: store)
         AdminUserDisablementRoutes.add(to: admin, store: store, disablement: disablement, origin: origin)
+        AdminUserSessionRoutes.add(to: admin, store: store, sessions: sessions, origin: origin)
     }
 
     /// The `:id` of a client route, as a client the admin API manages: Limen Server's own are not found.

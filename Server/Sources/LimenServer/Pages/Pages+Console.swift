@@ -142,6 +142,18 @@ extension PageTemplates {
         {{#events}}<li><strong>{{type}}</strong> <time datetime="{{time}}">{{time}}</time><br>\
         client {{client}} · actor {{actor}} · {{details}}</li>
         {{/events}}</ol>
+        <h2 id="user-sessions-heading">Sessions</h2>
+        {{#hasSessions}}<ul class="events" aria-labelledby="user-sessions-heading">{{/hasSessions}}
+        {{#sessions}}<li><strong>{{what}}</strong> · signed in <time datetime="{{signedIn}}">{{signedIn}}</time> with \
+        {{methods}} · until <time datetime="{{until}}">{{until}}</time></li>
+        {{/sessions}}{{#hasSessions}}</ul>{{/hasSessions}}
+        {{^hasSessions}}<p id="no-sessions">No live sessions.</p>{{/hasSessions}}
+        <form method="post" action="{{root}}admin/console/users/revoke-sessions" \
+        aria-label="Sign {{email}} out everywhere">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <input type="hidden" name="id" value="{{id}}">
+        <button type="submit">Sign out everywhere</button>
+        </form>
         <form method="post" action="{{root}}admin/console/users/{{#isDisabled}}enable{{/isDisabled}}\
         {{^isDisabled}}disable{{/isDisabled}}" aria-label="Disable or enable {{email}}">
         <input type="hidden" name="csrf" value="{{csrf}}">
@@ -317,6 +329,10 @@ private struct ConsoleUser {
     var identities: String
     /// Their latest events.
     var events: [ConsoleEvent]
+    /// Their live sessions: the grants, then the browser sessions.
+    var sessions: [ConsoleSession]
+    /// Whether they have any (stored: the templates read stored properties only).
+    var hasSessions: Bool
     /// The forms' CSRF token.
     var csrf: String
 
@@ -326,6 +342,37 @@ private struct ConsoleUser {
         (id, email, isAdmin, isDisabled) = (user.id, user.email ?? "a guest account", state.isAdmin, state.isDisabled)
         created = user.createdAt.formatted(.iso8601)
         self.identities = identities.isEmpty ? "none" : identities.map(\.kind).joined(separator: ", ")
+        sessions =
+            state.sessions.grants.map { grant in
+                ConsoleSession(
+                    what: "app \(grant.clientID)", signedIn: grant.authTime, methods: grant.methods,
+                    until: grant.expiresAt)
+            }
+            + state.sessions.browserSessions.map { session in
+                ConsoleSession(
+                    what: "browser", signedIn: session.authTime, methods: session.methods, until: session.expiresAt)
+            }
+        hasSessions = !sessions.isEmpty
         (self.events, self.csrf) = (events, csrf)
+    }
+}
+
+/// A live session as the users page lists it: an app's grant or a browser's session.
+private struct ConsoleSession {
+    /// `app <client ID>` or `browser`.
+    var what: String
+    /// When its sign-in happened, in RFC 3339.
+    var signedIn: String
+    /// How that sign-in authenticated (`amr`), or `–`.
+    var methods: String
+    /// When it ends unless refreshed, in RFC 3339.
+    var until: String
+
+    /// The session `what`, signed in at `signedIn` with `methods`, lasting until `until`.
+    init(what: String, signedIn: Date, methods: AuthenticationMethods, until: Date) {
+        self.what = what
+        self.signedIn = signedIn.formatted(.iso8601)
+        self.methods = methods.values.isEmpty ? "–" : methods.values.joined(separator: ", ")
+        self.until = until.formatted(.iso8601)
     }
 }

@@ -3,7 +3,7 @@ import LimenServerStorage
 
 /// Disabling a user, who then can neither sign in nor refresh, and enabling them again: each change recorded as
 /// `admin.user_disabled` or `admin.user_enabled` from its origin, in the change's unit. Disabling also ends the user's
-/// browser sessions and revokes their grants, after the mark (which already refuses their refresh).
+/// browser sessions, grants, authorization codes and device authorizations, in the same unit.
 public struct AdminUserDisablement: Sendable {
     private let store: any Store
     private let events: SecurityEventRecorder
@@ -22,12 +22,7 @@ public struct AdminUserDisablement: Sendable {
     public func disable(_ userID: String, origin: RequestOrigin) async throws(StorageError) -> Bool {
         let date = now()
         let event = SecurityEvent(.adminUserDisabled, user: userID)
-        guard try await store.disableUser(userID, at: date, recording: events.records([event], from: origin)) else {
-            return false
-        }
-        try await store.deleteEverySession(subject: userID)
-        _ = try await store.revokeGrants(subject: userID, at: date)
-        return true
+        return try await store.disableUser(userID, at: date, recording: events.records([event], from: origin))
     }
 
     /// Enables the user with subject `userID` again; returns whether they were disabled.

@@ -91,6 +91,8 @@ public enum EndReason: String, Sendable, CaseIterable {
     case revoked
     /// The user signed out.
     case loggedOut = "logged_out"
+    /// The user signed out everywhere, from their account page.
+    case signedOutEverywhere = "signed_out_everywhere"
     /// A spent refresh token came back: the whole grant is revoked.
     case reuse
 }

@@ -80,6 +80,8 @@ public struct SecurityEventType: RawRepresentable, Hashable, Sendable, CustomStr
     public static let adminUserDisabled = Self("admin.user_disabled")
     /// An admin enabled a disabled user again.
     public static let adminUserEnabled = Self("admin.user_enabled")
+    /// An admin signed a user out everywhere: their browser sessions, grants, codes and device authorizations ended.
+    public static let adminSessionsRevoked = Self("admin.sessions_revoked")
 
     /// Every type, in the order of the issue.
     public static let all: [SecurityEventType] = [
@@ -88,6 +90,6 @@ public struct SecurityEventType: RawRepresentable, Hashable, Sendable, CustomStr
         tokenReuseDetected, grantRevoked, sessionEnded, keyRotated, adminClientCreated, adminClientUpdated,
         adminClientDeleted, adminUserCreated, adminUserUpdated, adminUserDeleted, adminWebhookCreated,
         adminWebhookUpdated, adminWebhookDeleted, adminWebhookSecretRotated, adminWebhookDeliveryRetried,
-        adminRoleGranted, adminRoleRevoked, adminUserDisabled, adminUserEnabled,
+        adminRoleGranted, adminRoleRevoked, adminUserDisabled, adminUserEnabled, adminSessionsRevoked,
     ]
 }

@@ -1,0 +1,27 @@
+import Hummingbird
+import LimenServerCore
+import LimenServerStorage
+import LimenServerWire
+import Logging
+
+extension AdminConsoleRoutes {
+    /// Adds the users page's form signing the user it names (`id`) out everywhere
+    /// (`POST /admin/console/users/revoke-sessions`), by its admin; it answers with the user's page, saying so.
+    static func addSessionsForm(
+        to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder, gate: AdminConsoleGate,
+        reading: ConsoleUserReading
+    ) {
+        addForm("/users/revoke-sessions", root: "../../../", to: router, responder: responder, gate: gate) {
+            submitted throws(StorageError) in
+            let id = submitted.form["id"] ?? ""
+            guard try await reading.sessions.revokeAll(of: id, origin: submitted.origin) else {
+                return try await user(
+                    nil, admin: submitted.admin, root: "../../../", csrf: submitted.csrf, reading: reading)
+            }
+            submitted.logger.notice("An admin signed a user out everywhere in the console", metadata: ["sub": "\(id)"])
+            return try await user(
+                id, admin: submitted.admin, root: "../../../", csrf: submitted.csrf, reading: reading,
+                message: "The user is signed out everywhere.")
+        }
+    }
+}
