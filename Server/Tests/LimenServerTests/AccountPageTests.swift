@@ -130,6 +130,9 @@ struct AccountPageTests {
                 uri: "/userinfo", method: .get, headers: [.authorization: "Bearer \(accessToken)"]
             ) { $0.status }
             #expect(after == .unauthorized, "the grant and its access token ended too")
+            let ended = try await fixture.provider.store.securityEvents(
+                SecurityEventFilter(type: SecurityEventType.sessionEnded.rawValue), limit: 10)
+            #expect(ended.map(\.details) == [#"{"reason":"signed_out_everywhere"}"#], "one event for them all")
         }
     }
 }

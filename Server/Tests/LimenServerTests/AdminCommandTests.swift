@@ -240,4 +240,31 @@ struct AdminCommandTests {
         #expect(types.filter { $0 == "admin.user_disabled" || $0 == "admin.user_enabled" }.count == 2)
         #expect(Set(types).isSuperset(of: ["admin.user_disabled", "admin.user_enabled"]))
     }
+
+    @Test("users revoke-sessions signs a user out everywhere, says so, records it, and refuses an unknown user")
+    func revokeSessions() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let added = try await Subprocess.capture(
+            try serverExecutable(),
+            arguments: ["users", "add", "--data-dir", directory.path, "--email", "ada@example.com"],
+            input: Data("analytical engine 1843\n".utf8))
+        #expect(added.status == 0)
+        var store = try await openStore(directory)
+        let ada = try #require(try await store.user(email: "ada@example.com"))
+        let now = Date()
+        try await store.insertBrowserSession(
+            BrowserSessionRecord(
+                idHash: Data("ada's browser".utf8), subject: ada.id, authTime: now, expiresAt: now.addingTimeInterval(3600)))
+        await store.close()
+        let arguments = ["users", "revoke-sessions", "--data-dir", directory.path, "--email"]
+        #expect(try await run(arguments + ["ada@example.com"]) == ("ada@example.com is signed out everywhere\n", 0))
+        #expect(try await run(arguments + ["nobody@example.com"]).1 != 0)
+        store = try await openStore(directory)
+        let left = try await store.browserSessions(subject: ada.id, now: now)
+        let types = try await store.securityEvents(SecurityEventFilter(), limit: 100).map(\.type)
+        await store.close()
+        #expect(left.isEmpty)
+        #expect(types.filter { $0 == "admin.sessions_revoked" }.count == 1)
+    }
 }

@@ -304,6 +304,41 @@ struct AdminConsoleTests {
         }
     }
 
+    @Test("an admin sees a user's sessions on their page and signs them out everywhere, CSRF-checked, as the actor")
+    func signUserOutEverywhere() async throws {
+        try await withSignIn { fixture in
+            let totp = try await Self.makeAdmin(fixture)
+            let grace = try await fixture.provider.accounts.signUp(
+                email: "grace@example.com", password: SignInFixture.password, name: "Grace", origin: RequestOrigin())
+            let now = fixture.clock.now
+            try await fixture.provider.store.insertBrowserSession(
+                BrowserSessionRecord(
+                    idHash: RandomIdentifier.hash("grace's browser"), subject: grace.id, authTime: now,
+                    expiresAt: now.addingTimeInterval(3600), methods: AuthenticationMethods([.password])))
+            var (browser, _) = try await Self.consoleSignIn(fixture, totp: totp)
+            let page = try await browser.send(fixture.client, "/admin/console/users?q=\(grace.id)")
+            #expect(page.status == .ok && page.body.contains("<strong>browser</strong>"))
+            #expect(!page.body.contains("No live sessions."))
+
+            let forged = try await browser.send(
+                fixture.client, "/admin/console/users/revoke-sessions", method: .post, form: [("id", grace.id)])
+            #expect(forged.status == .forbidden)
+            #expect(try await fixture.provider.store.browserSessions(subject: grace.id, now: now).count == 1)
+
+            let done = try await browser.submit(
+                fixture.client, page, to: "/admin/console/users/revoke-sessions", [("id", grace.id)])
+            #expect(done.status == .ok && done.body.contains("The user is signed out everywhere."))
+            #expect(done.body.contains("No live sessions."))
+            #expect(try await fixture.provider.store.browserSessions(subject: grace.id, now: now).isEmpty)
+            let events = try await fixture.provider.store.securityEvents(
+                SecurityEventFilter(type: "admin.sessions_revoked"), limit: 10)
+            #expect(events.count == 1 && events.first?.user == grace.id && events.first?.actor == fixture.user.id)
+            #expect(
+                try await !fixture.provider.store.browserSessions(subject: fixture.user.id, now: now).isEmpty,
+                "the admin's own session stays")
+        }
+    }
+
     @Test("a non-admin can neither find nor delete a user in the console")
     func nonAdminCannotDelete() async throws {
         try await withSignIn { fixture in
