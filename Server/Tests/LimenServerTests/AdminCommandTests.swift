@@ -255,7 +255,8 @@ struct AdminCommandTests {
         let now = Date()
         try await store.insertBrowserSession(
             BrowserSessionRecord(
-                idHash: Data("ada's browser".utf8), subject: ada.id, authTime: now, expiresAt: now.addingTimeInterval(3600)))
+                idHash: Data("ada's browser".utf8), subject: ada.id, authTime: now,
+                expiresAt: now.addingTimeInterval(3600)))
         await store.close()
         let arguments = ["users", "revoke-sessions", "--data-dir", directory.path, "--email"]
         #expect(try await run(arguments + ["ada@example.com"]) == ("ada@example.com is signed out everywhere\n", 0))

@@ -18,7 +18,9 @@ struct UserSessionRouteTests {
     func revokeEverySession(_ backend: TokenBackend) async throws {
         try await SecurityEventRouteTests.run(on: backend) { fixture, token in
             let tokens = try await SecurityEventRouteTests.signIn(fixture)
-            let (refreshToken, accessToken) = (try #require(tokens["refresh_token"]), try #require(tokens["access_token"]))
+            let (refreshToken, accessToken) = (
+                try #require(tokens["refresh_token"]), try #require(tokens["access_token"])
+            )
             let grace = try #require(try await fixture.provider.store.user(email: FlowFixture.email))
             let sessions = "/admin/users/\(grace.id)/sessions"
             let revoke = "/admin/users/\(grace.id)/revoke-sessions"
