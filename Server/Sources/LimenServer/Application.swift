@@ -72,6 +72,9 @@ public enum LimenServerApplication {
         let adminRoles = AdminRoles(store: composition.store, now: composition.now, events: composition.securityEvents)
         let disablement = AdminUserDisablement(
             store: composition.store, now: composition.now, events: composition.securityEvents)
+        let adminKeys = AdminKeys(
+            ring: composition.keyRing, store: composition.store, masterKey: composition.masterKey,
+            now: composition.now)
         AdminConsoleRoutes.add(
             to: router, responder: signIn,
             gate: AdminConsoleGate(roles: adminRoles, users: composition.store, now: composition.now),
@@ -79,7 +82,7 @@ public enum LimenServerApplication {
                 store: composition.store, cache: composition.clientCache, events: composition.securityEvents,
                 now: composition.now),
             removal: composition.accountRemoval, disablement: disablement, roles: adminRoles,
-            events: composition.store)
+            events: composition.store, keys: adminKeys)
         FederationRoutes.add(to: router, responder: signIn)
         AppToAppRoutes.add(
             to: router,
@@ -109,7 +112,7 @@ public enum LimenServerApplication {
         AdminRoutes.add(
             to: router, store: composition.store, clients: composition.clientCache, accounts: composition.accounts,
             removal: composition.accountRemoval,
-            disablement: disablement, profiles: profiles, events: composition.securityEvents,
+            disablement: disablement, profiles: profiles, keys: adminKeys, events: composition.securityEvents,
             proxies: composition.configuration.trustedProxies, now: composition.now)
         AdminWebhookRoutes.add(
             to: router, store: composition.store, webhooks: composition.webhooks,
