@@ -81,9 +81,9 @@ extension PageTemplates {
     /// and on the events page the filter form and the events.
     static let console = """
         {{<layout}}{{$content}}
-        {{#admin}}<nav aria-label="Console"><a href="{{root}}admin/console">Console</a>\
-        <a href="{{root}}admin/console/clients">Clients</a><a href="{{root}}admin/console/users">Users</a>\
-        <a href="{{root}}admin/console/events">Events</a><a href="{{root}}admin/console/keys">Keys</a></nav>
+        {{#admin}}<nav aria-label="Console"><a href="{{root}}admin/console">Console</a> \
+        <a href="{{root}}admin/console/clients">Clients</a> <a href="{{root}}admin/console/users">Users</a> \
+        <a href="{{root}}admin/console/events">Events</a> <a href="{{root}}admin/console/keys">Keys</a></nav>
         <p class="account">Signed in as {{admin}}</p>
         {{/admin}}{{#message}}<p{{#isError}} class="error" role="alert"{{/isError}}>{{message}}</p>
         {{/message}}{{#links}}<p><a href="{{href}}">{{text}}</a></p>
