@@ -74,6 +74,9 @@ public enum LimenServerApplication {
             store: composition.store, now: composition.now, events: composition.securityEvents)
         let userSessions = AdminUserSessions(
             store: composition.store, now: composition.now, events: composition.securityEvents)
+        let adminKeys = AdminKeys(
+            ring: composition.keyRing, store: composition.store, masterKey: composition.masterKey,
+            now: composition.now)
         AdminConsoleRoutes.add(
             to: router, responder: signIn,
             gate: AdminConsoleGate(roles: adminRoles, users: composition.store, now: composition.now),
@@ -81,7 +84,7 @@ public enum LimenServerApplication {
                 store: composition.store, cache: composition.clientCache, events: composition.securityEvents,
                 now: composition.now),
             removal: composition.accountRemoval, disablement: disablement, roles: adminRoles, sessions: userSessions,
-            events: composition.store)
+            events: composition.store, keys: adminKeys)
         FederationRoutes.add(to: router, responder: signIn)
         AppToAppRoutes.add(
             to: router,
@@ -111,7 +114,8 @@ public enum LimenServerApplication {
         AdminRoutes.add(
             to: router, store: composition.store, clients: composition.clientCache, accounts: composition.accounts,
             removal: composition.accountRemoval,
-            disablement: disablement, sessions: userSessions, profiles: profiles, events: composition.securityEvents,
+            disablement: disablement, sessions: userSessions, profiles: profiles, keys: adminKeys,
+            events: composition.securityEvents,
             proxies: composition.configuration.trustedProxies, now: composition.now)
         AdminWebhookRoutes.add(
             to: router, store: composition.store, webhooks: composition.webhooks,

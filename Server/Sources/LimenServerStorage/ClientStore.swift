@@ -22,6 +22,17 @@ public protocol ClientStore: Sendable {
     func updateClientBranding(id: String, branding: ClientBranding?, recording events: [SecurityEventRecord])
         async throws(StorageError)
         -> Bool
+    /// Replaces the settings an admin edits (name, redirect URIs, post-logout redirect URIs, token lifetimes) of the
+    /// client with `client`'s identifier by `client`'s, with `events` when the client exists (one unit); returns whether
+    /// it exists. Its other columns (its secret, branding, kind) stay as they are.
+    @discardableResult
+    func updateClientSettings(_ client: ClientRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
+    /// Replaces the secret hash of the confidential client `id` by `secretHash`, with `events` when it is a
+    /// confidential client (one unit); returns whether it is (a public client has no secret, and is left alone).
+    @discardableResult
+    func replaceClientSecret(id: String, secretHash: Data, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
 }
 
 extension ClientStore {

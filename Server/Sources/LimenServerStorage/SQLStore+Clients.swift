@@ -55,6 +55,37 @@ extension SQLStore {
         )).isEmpty
     }
 
+    @discardableResult
+    public func updateClientSettings(_ client: ClientRecord, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
+    {
+        !(try await execute(
+            """
+            UPDATE clients SET name = \(client.name), redirect_uris = \(client.redirectURIs),
+                post_logout_redirect_uris = \(client.postLogoutRedirectURIs),
+                access_token_ttl = \(SQLValue.seconds(client.accessTokenLifetime)),
+                refresh_token_ttl = \(SQLValue.seconds(client.refreshTokenLifetime))
+            WHERE id = \(client.id)
+            RETURNING id
+            """,
+            recording: events
+        )).isEmpty
+    }
+
+    @discardableResult
+    public func replaceClientSecret(id: String, secretHash: Data, recording events: [SecurityEventRecord])
+        async throws(StorageError) -> Bool
+    {
+        !(try await execute(
+            """
+            UPDATE clients SET secret_hash = \(secretHash)
+            WHERE id = \(id) AND kind = \(ClientRecord.Kind.confidential.rawValue)
+            RETURNING id
+            """,
+            recording: events
+        )).isEmpty
+    }
+
     // MARK: Signing keys
 
     public func signingKeys() async throws(StorageError) -> [SigningKeyRecord] {

@@ -26,12 +26,12 @@ struct DataOptions: ParsableArguments {
     }
 }
 
-/// `limen-server clients add|list|remove`.
+/// `limen-server clients add|list|remove|rotate-secret`.
 struct ClientsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clients",
-        abstract: "Register, list and remove OAuth clients.",
-        subcommands: [Add.self, List.self, Remove.self]
+        abstract: "Register, list and remove OAuth clients, and replace their secrets.",
+        subcommands: [Add.self, List.self, Remove.self, RotateSecret.self]
     )
 
     struct Add: AsyncParsableCommand {
@@ -198,6 +198,41 @@ struct ClientsCommand: AsyncParsableCommand {
             }
             guard removed else { throw ValidationError("No client with ID \(id)") }
             print("Removed client \(id)")
+        }
+    }
+}
+
+extension ClientsCommand {
+    /// `limen-server clients rotate-secret --id`: a confidential client's new secret, as the admin API gives it.
+    struct RotateSecret: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate-secret",
+            abstract: "Give a confidential client a new secret, printed once and stored only as a hash.",
+            discussion: """
+                The old secret stops working at once for new requests; running servers keep client records for up \
+                to 5 seconds (ClientCache). Recorded as admin.client_secret_rotated, actor command_line.
+                """
+        )
+
+        @OptionGroup var data: DataOptions
+
+        @Option(help: "The client_id.")
+        var id: String
+
+        func run() async throws {
+            let secret = try await ServerComposition.withStore(configuration: data.configuration()) { store in
+                let clients = AdminClients(
+                    store: store, cache: ClientCache(now: Date.init), events: SecurityEventRecorder(now: Date.init),
+                    now: Date.init)
+                do throws(AdminError) {
+                    return try await clients.rotateSecret(id: id, origin: .commandLine)
+                } catch {
+                    throw ValidationError(error.errorDescription ?? error.code)
+                }
+            }
+            guard let secret else { throw ValidationError("No client with ID \(id)") }
+            print("client_secret: \(secret)")
+            print("Keep it now: only its hash is stored, it cannot be shown again.")
         }
     }
 }

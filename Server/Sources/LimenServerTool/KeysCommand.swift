@@ -61,17 +61,13 @@ struct KeysCommand: AsyncParsableCommand {
 
     static func print(_ ring: KeyRing) {
         let now = Date()
-        let published = Set(ring.publishedKeys(at: now).map(\.kid))
         for key in ring.keys {
             let state =
-                if key.signs(at: now) {
-                    "signing"
-                } else if key.activatesAt > now {
-                    "published, signs from \(key.activatesAt)"
-                } else if published.contains(key.kid) {
-                    "retired, still published"
-                } else {
-                    "retired"
+                switch ring.state(of: key, at: now) {
+                case .signing: "signing"
+                case .upcoming: "published, signs from \(key.activatesAt)"
+                case .retiring: "retired, still published"
+                case .retired: "retired"
                 }
             Swift.print("\(key.kid)\t\(key.algorithm)\t\(state)")
         }

@@ -71,6 +71,34 @@ struct AdminCommandTests {
         await store.close()
     }
 
+    @Test("clients rotate-secret prints a confidential client's new secret, recorded; a public or unknown one refused")
+    func rotateClientSecret() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for (id, kind) in [("web", "--first-party"), ("app", "--public")] {
+            let added = try await run([
+                "clients", "add", "--data-dir", directory.path, "--id", id, kind, "--redirect-uri",
+                "http://127.0.0.1/cb",
+            ])
+            #expect(added.status == 0)
+        }
+        let rotated = try await run(["clients", "rotate-secret", "--data-dir", directory.path, "--id", "web"])
+        #expect(rotated.status == 0)
+        let line = try #require(rotated.output.split(separator: "\n").first { $0.hasPrefix("client_secret: ") })
+        let secret = String(line.dropFirst("client_secret: ".count))
+        for id in ["app", "nobody"] {
+            let refused = try await run(["clients", "rotate-secret", "--data-dir", directory.path, "--id", id])
+            #expect(refused.status != 0 && !refused.output.contains("client_secret"), "\(id)")
+        }
+
+        let store = try await openStore(directory)
+        #expect(try await store.client(id: "web")?.isProved(bySecret: secret) == true)
+        #expect(try await store.client(id: "app")?.secretHash == nil)
+        let events = try await store.securityEvents(SecurityEventFilter(type: "admin.client_secret_rotated"), limit: 10)
+        #expect(events.count == 1 && events.first?.client == "web" && events.first?.actor == "command_line")
+        await store.close()
+    }
+
     @Test("clients add --allow-no-pkce lets a confidential client off PKCE, lists it, and refuses it for a public one")
     func clientWithoutPKCE() async throws {
         let directory = try TemporaryDirectory()

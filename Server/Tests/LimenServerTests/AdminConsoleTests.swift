@@ -12,7 +12,7 @@ import Testing
 @Suite("The admin console's sign-in: an admin with a fresh second factor gets in, nobody else does")
 struct AdminConsoleTests {
     /// Makes the fixture's user an admin (from the command line) and, when `twoStep`, turns on their TOTP.
-    private static func makeAdmin(_ fixture: SignInFixture, twoStep: Bool = true) async throws -> TOTP? {
+    static func makeAdmin(_ fixture: SignInFixture, twoStep: Bool = true) async throws -> TOTP? {
         let roles = AdminRoles(store: fixture.provider.store, now: { fixture.clock.now })
         #expect(try await roles.grant(to: fixture.user.id, origin: .commandLine))
         return twoStep ? try await fixture.provider.enableTOTP(for: fixture.user, at: fixture.clock.now) : nil
@@ -20,7 +20,7 @@ struct AdminConsoleTests {
 
     /// Signs in on the hosted page `start` leads to (a redirect to `…login?request=…`) as `email`, with the code of
     /// `totp` when given; the answer of the last step.
-    private static func signIn(
+    static func signIn(
         from start: Page, in browser: inout Browser, _ fixture: SignInFixture, email: String = SignInFixture.email,
         totp: TOTP?
     ) async throws -> Page {
@@ -36,7 +36,7 @@ struct AdminConsoleTests {
 
     /// A browser signed in to the console through `/admin/console/sign-in` as `email` (with `totp`'s code when given);
     /// the answer of the sign-in's last step.
-    private static func consoleSignIn(
+    static func consoleSignIn(
         _ fixture: SignInFixture, email: String = SignInFixture.email, totp: TOTP?
     ) async throws -> (Browser, Page) {
         var browser = Browser()
@@ -187,7 +187,7 @@ struct AdminConsoleTests {
             #expect(stored.isProved(bySecret: secret))
             #expect(stored.redirectURIs == ["https://billing.example/cb", "https://billing.example/cb2"])
             let listed = try await browser.send(fixture.client, "/admin/console/clients")
-            #expect(listed.body.contains("<strong>billing</strong>") && !listed.body.contains(secret))
+            #expect(listed.body.contains(#"client?id=billing">billing</a></strong>"#) && !listed.body.contains(secret))
 
             let events = try await fixture.provider.store.securityEvents(
                 SecurityEventFilter(type: "admin.client_created"), limit: 10)

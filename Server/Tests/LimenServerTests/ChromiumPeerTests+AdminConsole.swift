@@ -5,13 +5,13 @@ import Testing
 @testable import LimenServer
 @testable import LimenServerCore
 
-/// The script that signs an admin in to the console with a TOTP, registers a client, disables a user and reads the
-/// events.
+/// The script that signs an admin in to the console with a TOTP, registers a client, edits its redirect URIs and
+/// rotates its secret, rotates the signing keys, disables a user and reads the events.
 private let adminConsoleScript = PythonPeer.script("Tests/Peers/chromium/admin_console.py")
 
 extension ChromiumPeerTests {
     @Test(
-        "an admin with an authenticator app signs in to the console, registers a client whose secret shows once, disables a user, and finds both events; every page passes axe-core at 390 px without scrolling sideways"
+        "an admin with an authenticator app signs in to the console, registers a client whose secret shows once, edits its redirect URIs and rotates its secret, rotates the keys, disables a user, and finds the events; every page passes axe-core at 390 px without scrolling sideways"
     )
     func adminConsole() async throws {
         try await withLiveServer { provider, issuer in
@@ -31,12 +31,19 @@ extension ChromiumPeerTests {
             decoder.keyDecodingStrategy = .convertFromSnakeCase
             let summary = try decoder.decode(AdminConsoleSummary.self, from: output)
             #expect(summary.signedInAs == "Signed in as grace@example.com")
-            let client = try #require(try await provider.store.client(id: "billing"))
-            #expect(client.isProved(bySecret: summary.secret), "the secret the page showed is the client's")
             #expect(!summary.secretShownAgain)
             #expect(summary.listed.contains("billing"))
             #expect(summary.events.count == 1 && summary.events.first?.contains("admin.client_created") == true)
             #expect(summary.events.first?.contains("actor \(admin.id)") == true)
+            let redirects = ["https://billing.example/new", "https://billing.example/other"]
+            #expect(summary.edited.redirectUris == redirects)
+            #expect(summary.edited.notice == "The settings are saved.")
+            let edited = try #require(try await provider.store.client(id: "billing"))
+            #expect(edited.redirectURIs == redirects)
+            #expect(edited.isProved(bySecret: summary.edited.rotatedSecret), "the rotated secret is the client's now")
+            #expect(!edited.isProved(bySecret: summary.secret), "the first secret is not")
+            let kids = provider.keys.keys.map(\.kid)
+            #expect(summary.keys.before.count == 2 && summary.keys.after == kids && kids.count == 4)
             #expect(summary.state == "disabled")
             #expect(try await provider.store.disabledAt(userID: ada.id) != nil)
             #expect(summary.disabledEvents.count == 1)
@@ -60,7 +67,22 @@ private struct AdminConsoleSummary: Decodable {
     let events: [String]
     let state: String
     let disabledEvents: [String]
+    let edited: EditedClient
+    let keys: Keys
     let pages: [String: Page]
+
+    /// The client's page after its redirect URIs were saved and its secret rotated.
+    struct EditedClient: Decodable {
+        let redirectUris: [String]
+        let notice: String
+        let rotatedSecret: String
+    }
+
+    /// The key IDs the keys page listed before and after the rotation.
+    struct Keys: Decodable {
+        let before: [String]
+        let after: [String]
+    }
 
     /// One page's checks: axe-core's passes and violations, and whether it scrolls sideways.
     struct Page: Decodable {

@@ -3,9 +3,10 @@
 
 As an admin would: opens /admin (sent to the console, which asks to sign in), signs in on the hosted pages with the
 email, the password and a pyotp code, lands on the console; registers a confidential client and reads its secret, shown
-once (the clients page opened again does not show it); opens the events, filtered to the client's registration; finds
-another user by email and disables them, then finds that in the events. Each console page is checked with axe-core and
-for horizontal scrolling at that width.
+once (the clients page opened again does not show it); opens its page from the list, replaces its redirect URIs and
+rotates its secret (the new one shown once); opens the keys page and rotates the signing keys; opens the events,
+filtered to the client's registration; finds another user by email and disables them, then finds that in the events.
+Each console page is checked with axe-core and for horizontal scrolling at that width.
 
 Prints one JSON object with what it saw; exits non-zero on any unexpected page.
 
@@ -44,6 +45,44 @@ def filtered_events(driver, event_type):
     click_for_new_page(driver, "form[action$='admin/console/events'] button[type=submit]")
     wait_for_heading(driver, "Security events")
     return [element.text for element in driver.find_elements(By.CSS_SELECTOR, "ol.events li")]
+
+
+def edit_client(driver, client_id, redirect_uris):
+    """Opens the client's page from the clients list, replaces its redirect URIs with `redirect_uris` and saves, then
+    rotates its secret; returns what the pages showed (the saved redirect URIs, the notice, the new secret) and their
+    checks."""
+    click_for_new_page(driver, f"ul.events a[href$='admin/console/client?id={client_id}']")
+    wait_for_heading(driver, f"Client {client_id}")
+    checks = {"client": page_check(driver)}
+    redirects = driver.find_element(By.ID, "client-redirects")
+    redirects.clear()
+    redirects.send_keys("\n".join(redirect_uris))
+    click_for_new_page(driver, "form[action$='admin/console/client/settings'] button[type=submit]")
+    wait_for_heading(driver, f"Client {client_id}")
+    checks["client_saved"] = page_check(driver)
+    saved = {
+        "redirect_uris": driver.find_element(By.ID, "client-redirects").get_attribute("value").split("\n"),
+        "notice": driver.find_element(By.CSS_SELECTOR, "main > p:not(.account)").text,
+    }
+    click_for_new_page(driver, "form[action$='admin/console/client/rotate-secret'] button[type=submit]")
+    wait_for_heading(driver, f"Client {client_id}")
+    checks["client_rotated"] = page_check(driver)
+    saved["rotated_secret"] = driver.find_element(By.ID, "client-secret").text
+    return saved, checks
+
+
+def rotate_keys(driver):
+    """Opens the keys page from the navigation and rotates the signing keys; returns the key IDs listed before and
+    after, and the pages' checks."""
+    click_for_new_page(driver, "nav a[href$='admin/console/keys']")
+    wait_for_heading(driver, "Signing keys")
+    checks = {"keys": page_check(driver)}
+    before = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "ul.events li code")]
+    click_for_new_page(driver, "form[action$='admin/console/keys/rotate'] button[type=submit]")
+    wait_for_heading(driver, "Signing keys")
+    checks["keys_rotated"] = page_check(driver)
+    after = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "ul.events li code")]
+    return {"before": before, "after": after}, checks
 
 
 def main():
@@ -86,6 +125,10 @@ def main():
         listed = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "ol.events li strong, "
                                                                      "ul.events li strong")]
 
+        edited, edit_checks = edit_client(
+            driver, "billing", ["https://billing.example/new", "https://billing.example/other"])
+        keys, key_checks = rotate_keys(driver)
+
         entries = filtered_events(driver, "admin.client_created")
         events = page_check(driver)
 
@@ -107,8 +150,9 @@ def main():
     print(json.dumps({
         "signed_in_as": signed_in_as, "secret": secret, "secret_shown_again": secret_shown_again,
         "listed": listed, "events": entries, "state": state, "disabled_events": disabled_events,
+        "edited": edited, "keys": keys,
         "pages": {"signed_out": signed_out, "home": home, "clients": clients, "created": created, "events": events,
-                  "found": found, "disabled": disabled},
+                  "found": found, "disabled": disabled, **edit_checks, **key_checks},
     }))
 
 

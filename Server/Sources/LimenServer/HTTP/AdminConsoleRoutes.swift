@@ -15,11 +15,14 @@ import Logging
 /// - `/admin/console/sign-in`: a fresh sign-in on the hosted pages, back to the console (``AccountReauthentication``).
 /// - `/admin/console/clients`: the clients, and a form (`POST`) registering one, whose secret is shown once
 ///   (``AdminClients``, as the admin API's).
+/// - `/admin/console/client?id=`: a client's settings, branding and secret, each changed by a form
+///   (``addClientPages(to:responder:gate:clients:)``).
 /// - `/admin/console/users?q=`: a user found by email or subject, with their identities and latest events, and a form
 ///   (`POST /admin/console/users/delete`) deleting them (``AccountRemoval``, as the admin API's), and forms
 ///   (`/users/disable`, `/users/enable`) disabling and enabling them (``AdminUserDisablement``, as the admin API's);
 ///   their live sessions, and a form (`/users/revoke-sessions`) signing them out everywhere (``AdminUserSessions``).
 /// - `/admin/console/events`: the security events, filtered by type, user, client and time (``AdminEventQuery``).
+/// - `/admin/console/keys`: the signing keys, and a form rotating them (``addKeyPages(to:responder:gate:keys:)``).
 ///
 /// A stale sign-in is sent to sign in again, as on `/account`, and comes back. Every form is CSRF-checked (bound to
 /// the session), and every change is recorded with the admin as its actor (``SecurityEventActor/admin(_:)``).
@@ -29,11 +32,12 @@ enum AdminConsoleRoutes {
 
     /// Adds the routes, answering through `responder`'s browser state and asking `gate`; clients are changed through
     /// `clients`, users deleted through `removal`, disabled through `disablement` and signed out everywhere through
-    /// `sessions`, roles read through `roles`, and the events read from `store`.
+    /// `sessions`, roles read through `roles`, the events read from `store`, and the signing keys listed and rotated
+    /// through `keys`.
     static func add(
         to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder, gate: AdminConsoleGate,
         clients: AdminClients, removal: AccountRemoval, disablement: AdminUserDisablement, roles: AdminRoles,
-        sessions: AdminUserSessions, events store: any SecurityEventStore
+        sessions: AdminUserSessions, events store: any SecurityEventStore, keys: AdminKeys
     ) {
         let reading = ConsoleUserReading(
             responder: responder, roles: roles, disablement: disablement, sessions: sessions, events: store)
@@ -75,6 +79,8 @@ enum AdminConsoleRoutes {
                 }
             }
         }
+        addClientPages(to: router, responder: responder, gate: gate, clients: clients)
+        addKeyPages(to: router, responder: responder, gate: gate, keys: keys)
         addForm("/users/delete", root: "../../../", to: router, responder: responder, gate: gate) {
             submitted throws(StorageError) in
             try await deleteUser(submitted, removal: removal)
@@ -141,30 +147,22 @@ enum AdminConsoleRoutes {
         _ submitted: ConsoleFormSubmission, clients: AdminClients
     ) async throws(StorageError) -> Response {
         let form = submitted.form
-        let redirectURIs = (form["redirect_uris"] ?? "").split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let request = AdminClientRequest(
             clientID: form["client_id"] ?? "", clientName: form["client_name"], kind: form["kind"],
-            redirectURIs: redirectURIs)
+            redirectURIs: lines(form["redirect_uris"]))
         let (email, csrf) = (submitted.email, submitted.csrf)
-        let outcome: Result<(ClientRecord, String?), AdminError>
-        do throws(AdminError) {
-            outcome = .success(try await clients.register(request, origin: submitted.origin))
-        } catch {
-            outcome = .failure(error)
-        }
-        switch outcome {
-        case .success(let created):
-            return Pages.consoleClients(
-                email: email, root: "../../", clients: try await clients.list(), csrf: csrf, created: created)
-        case .failure(.serverError):
-            return Pages.serverError()
-        case .failure(.unavailable):
-            return StorageError.unavailableResponse(html: true)
-        case .failure(let error):
-            return Pages.consoleClients(
-                email: email, root: "../../", clients: try await clients.list(), csrf: csrf,
-                error: error.errorDescription ?? error.code, status: error.status)
+        return try await outcome { () throws(AdminError) in
+            try await clients.register(request, origin: submitted.origin)
+        } page: { result throws(StorageError) in
+            switch result {
+            case .success(let created):
+                return Pages.consoleClients(
+                    email: email, root: "../../", clients: try await clients.list(), csrf: csrf, created: created)
+            case .failure(let error):
+                return Pages.consoleClients(
+                    email: email, root: "../../", clients: try await clients.list(), csrf: csrf,
+                    error: error.errorDescription ?? error.code, status: error.status)
+            }
         }
     }
 
@@ -206,7 +204,7 @@ enum AdminConsoleRoutes {
     }
 
     /// The CSRF token of the console's forms in `browser`.
-    private static func csrf(_ browser: BrowserState) -> String {
+    static func csrf(_ browser: BrowserState) -> String {
         browser.csrfToken(for: csrfPurpose(browser))
     }
 

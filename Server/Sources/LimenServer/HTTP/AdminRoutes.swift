@@ -7,7 +7,8 @@ import LimenWire
 import Logging
 
 /// The admin API under `/admin` (JSON in and out, behind ``AdminAuthenticationMiddleware``): clients and users,
-/// listed, created, read and deleted; users and a client's branding also changed. Secrets and hashes never leave it, except a new client's secret, once.
+/// listed, created, read, changed and deleted, a client's secret replaced. Secrets and hashes never leave it, except a
+/// client's new secret, once.
 /// Every change is logged through the request's logger, so with its request id (identifiers only, never a secret or an
 /// email), and recorded as security events (`admin.*`, actor `admin_token`) in the same unit as the change.
 enum AdminRoutes {
@@ -21,7 +22,8 @@ enum AdminRoutes {
 
     /// Adds the routes, each behind the admin token: over `store`, forgetting a changed client in `clients`, making
     /// and changing users through `accounts`, deleting them through `removal`, disabling them through
-    /// `disablement`, signing them out everywhere through `sessions`, and profiles through `profiles`.
+    /// `disablement`, signing them out everywhere through `sessions`, profiles through `profiles`, and the signing
+    /// keys through `keys`.
     static func add(
         to router: Router<some RemoteAddressRequestContext>,
         store: any Storage,
@@ -31,6 +33,7 @@ enum AdminRoutes {
         disablement: AdminUserDisablement,
         sessions: AdminUserSessions,
         profiles: ProfileService,
+        keys: AdminKeys,
         events: SecurityEventRecorder,
         proxies: TrustedProxies,
         now: @escaping @Sendable () -> Date
@@ -40,17 +43,10 @@ enum AdminRoutes {
         @Sendable func origin(_ request: Request, _ context: some RemoteAddressRequestContext) -> RequestOrigin {
             RequestOrigin(request, context: context, peer: context.remoteAddress, proxies: proxies, actor: .adminToken)
         }
-        /// The records of the admin event `type` about `client`, from `request`.
-        @Sendable func clientEvent(
-            _ type: SecurityEventType, client: String, details: SecurityEventDetails = .none, _ request: Request,
-            _ context: some RemoteAddressRequestContext
-        ) -> [SecurityEventRecord] {
-            events.records([SecurityEvent(type, client: client, details: details)], from: origin(request, context))
-        }
 
         let managed = AdminClients(store: store, cache: clients, events: events, now: now)
         admin.get("clients") { _, _ in
-            let clients = try await storage { () throws(StorageError) in try await managed.list() }
+            let clients = try await AdminError.storage { () throws(StorageError) in try await managed.list() }
             return Responses.json(encoding: AdminClientList(clients: clients.map { AdminClientResource($0) }))
         }
         admin.post("clients") { request, context in
@@ -62,33 +58,46 @@ enum AdminRoutes {
         }
         admin.get("clients/:id") { _, context in
             let id = try Self.managedClientID(context)
-            guard let client = try await storage({ () throws(StorageError) in try await store.client(id: id) })
+            guard
+                let client = try await AdminError.storage({ () throws(StorageError) in try await store.client(id: id) })
             else {
                 throw AdminError.notFound("client")
             }
             return Responses.json(encoding: AdminClientResource(client), noStore: true)
         }
+        admin.patch("clients/:id") { request, context in
+            let id = try Self.managedClientID(context)
+            let patch = try await AdminJSON.decode(AdminClientPatch.self, from: request)
+            guard let client = try await managed.update(id: id, patch, origin: origin(request, context)) else {
+                throw AdminError.notFound("client")
+            }
+            context.logger.notice("Admin API changed a client", metadata: ["client_id": "\(id)"])
+            return Responses.json(encoding: AdminClientResource(client), noStore: true)
+        }
         admin.put("clients/:id/branding") { request, context in
             let id = try Self.managedClientID(context)
             let branding = try await AdminJSON.decode(AdminClientBrandingRequest.self, from: request).branding()
-            let records = clientEvent(
-                .adminClientUpdated, client: id, details: .changed([.branding]), request, context)
-            let client = try await storage { () throws(StorageError) -> ClientRecord? in
-                guard try await store.updateClientBranding(id: id, branding: branding, recording: records) else {
-                    return nil
-                }
-                return try await store.client(id: id)
+            guard let client = try await managed.updateBranding(id: id, branding, origin: origin(request, context))
+            else {
+                throw AdminError.notFound("client")
             }
-            guard let client else { throw AdminError.notFound("client") }
-            clients.forget(id: id)
             context.logger.notice("Admin API changed a client's branding", metadata: ["client_id": "\(id)"])
             return Responses.json(encoding: AdminClientResource(client), noStore: true)
         }
+        admin.post("clients/:id/rotate-secret") { request, context in
+            let id = try Self.managedClientID(context)
+            guard let secret = try await managed.rotateSecret(id: id, origin: origin(request, context)) else {
+                throw AdminError.notFound("client")
+            }
+            context.logger.notice("Admin API rotated a client's secret", metadata: ["client_id": "\(id)"])
+            return Responses.json(encoding: AdminClientSecret(clientID: id, clientSecret: secret), noStore: true)
+        }
         admin.delete("clients/:id") { request, context in
             let id = try Self.managedClientID(context)
-            let records = clientEvent(.adminClientDeleted, client: id, request, context)
+            let records = events.records(
+                [SecurityEvent(.adminClientDeleted, client: id)], from: origin(request, context))
             guard
-                try await storage({ () throws(StorageError) in
+                try await AdminError.storage({ () throws(StorageError) in
                     try await clients.remove(id: id, from: store, recording: records)
                 })
             else {
@@ -102,6 +111,7 @@ enum AdminRoutes {
         AdminEventRoutes.add(to: admin, store: store)
         AdminUserDisablementRoutes.add(to: admin, store: store, disablement: disablement, origin: origin)
         AdminUserSessionRoutes.add(to: admin, store: store, sessions: sessions, origin: origin)
+        AdminKeyRoutes.add(to: admin, keys: keys, origin: origin)
     }
 
     /// The `:id` of a client route, as a client the admin API manages: Limen Server's own are not found.
@@ -120,7 +130,7 @@ enum AdminRoutes {
             let limit = try pageSize(query.value(sent: "limit"))
             let after = query["after"]
             // One more than asked: whether it exists tells whether there is a next page.
-            let users = try await storage { () throws(StorageError) in
+            let users = try await AdminError.storage { () throws(StorageError) in
                 try await store.users(after: after, limit: limit + 1)
             }
             let page = users.prefix(limit)
@@ -144,7 +154,8 @@ enum AdminRoutes {
         }
         admin.get("users/:id") { _, context in
             let id = try context.parameters.path(UserID.self).rawValue
-            guard let user = try await storage({ () throws(StorageError) in try await store.user(id: id) }) else {
+            guard let user = try await AdminError.storage({ () throws(StorageError) in try await store.user(id: id) })
+            else {
                 throw AdminError.notFound("user")
             }
             return Responses.json(encoding: AdminUserResource(user), noStore: true)
@@ -168,7 +179,7 @@ enum AdminRoutes {
             let id = try context.parameters.path(UserID.self).rawValue
             let requestOrigin = origin(request, context)
             guard
-                try await storage({ () throws(StorageError) in
+                try await AdminError.storage({ () throws(StorageError) in
                     try await removal.deleteAccount(userID: id, logger: context.logger, origin: requestOrigin)
                 })
             else {
@@ -186,18 +197,5 @@ enum AdminRoutes {
             throw AdminError.invalidRequest("limit must be a whole number from 1 to \(maximumPageSize)")
         }
         return limit
-    }
-
-    /// The response `body` makes, or the refusal it threw.
-
-    /// Runs a store call, a failure of which is the server's.
-    private static func storage<Value>(_ call: () async throws(StorageError) -> Value) async throws(AdminError)
-        -> Value
-    {
-        do {
-            return try await call()
-        } catch {
-            throw AdminError(error)
-        }
     }
 }

@@ -14,6 +14,8 @@ enum PageTemplates {
         "account": account,
         "account-security": accountSecurity,
         "console": console,
+        "console-client": consoleClient,
+        "console-keys": consoleKeys,
         "email-link": emailLink,
         "email-link-elsewhere": emailLinkElsewhere,
         "field-aria": fieldAria,

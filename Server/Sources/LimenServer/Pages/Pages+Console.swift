@@ -70,7 +70,8 @@ extension Pages {
         return console(page, status: status)
     }
 
-    private static func console(_ page: ConsolePage, status: HTTPResponse.Status) -> Response {
+    /// The console page `page`, answered with `status`.
+    static func console(_ page: ConsolePage, status: HTTPResponse.Status) -> Response {
         render(page, template: "console", title: page.title, status: status)
     }
 }
@@ -80,9 +81,9 @@ extension PageTemplates {
     /// and on the events page the filter form and the events.
     static let console = """
         {{<layout}}{{$content}}
-        {{#admin}}<nav aria-label="Console"><a href="{{root}}admin/console">Console</a>\
-        <a href="{{root}}admin/console/clients">Clients</a><a href="{{root}}admin/console/users">Users</a>\
-        <a href="{{root}}admin/console/events">Events</a></nav>
+        {{#admin}}<nav aria-label="Console"><a href="{{root}}admin/console">Console</a> \
+        <a href="{{root}}admin/console/clients">Clients</a> <a href="{{root}}admin/console/users">Users</a> \
+        <a href="{{root}}admin/console/events">Events</a> <a href="{{root}}admin/console/keys">Keys</a></nav>
         <p class="account">Signed in as {{admin}}</p>
         {{/admin}}{{#message}}<p{{#isError}} class="error" role="alert"{{/isError}}>{{message}}</p>
         {{/message}}{{#links}}<p><a href="{{href}}">{{text}}</a></p>
@@ -110,7 +111,8 @@ extension PageTemplates {
         {{/filter}}{{#clientsPage}}{{#created}}<p class="saved" role="status" id="form-notice">Client {{id}} \
         registered.{{#secret}} Its secret, shown only this once: <code id="client-secret">{{secret}}</code>{{/secret}}</p>
         {{/created}}<ul class="events">
-        {{#clients}}<li><strong>{{id}}</strong> {{name}} · {{kind}}<br>{{redirectURIs}}</li>
+        {{#clients}}<li><strong><a href="{{root}}admin/console/client?id={{id}}">{{id}}</a></strong> {{name}} · \
+        {{kind}}<br>{{redirectURIs}}</li>
         {{/clients}}</ul>
         {{^clients}}<p>No clients yet.</p>{{/clients}}
         <h2 id="new-client-heading">Register a client</h2>
@@ -166,13 +168,14 @@ extension PageTemplates {
         <input type="hidden" name="id" value="{{id}}">
         <button type="submit" class="danger">Delete this user</button>
         </form>
-        {{/found}}{{/usersPage}}
+        {{/found}}{{/usersPage}}{{#clientPage}}{{>console-client}}{{/clientPage}}\
+        {{#keysPage}}{{>console-keys}}{{/keysPage}}
         {{/content}}{{/layout}}
         """
 }
 
 /// The values of a console page.
-private struct ConsolePage {
+struct ConsolePage {
     /// The page's language.
     var lang = PageLanguage.tag(uiLocales: nil)
     /// The class of `main`: the console's pages are wider.
@@ -188,17 +191,21 @@ private struct ConsolePage {
     /// Whether the message is an alert.
     var isError: Bool
     /// Links after the message.
-    var links: [ConsoleLink] = []
+    fileprivate var links: [ConsoleLink] = []
     /// The events page's filter form; `nil` on other pages.
     var filter: ConsoleEventFilter?
     /// The events shown.
-    var events: [ConsoleEvent] = []
+    fileprivate var events: [ConsoleEvent] = []
     /// The query of the next page of events.
     var next: String?
     /// The clients page's list and form; `nil` on other pages.
-    var clientsPage: ConsoleClients?
+    fileprivate var clientsPage: ConsoleClients?
     /// The users page's search and the user found; `nil` on other pages.
-    var usersPage: ConsoleUsers?
+    fileprivate var usersPage: ConsoleUsers?
+    /// A client's page: its settings, branding and secret (``ConsoleClientPage``); `nil` on other pages.
+    var clientPage: ConsoleClientPage?
+    /// The keys page (``ConsoleKeysPage``); `nil` on other pages.
+    var keysPage: ConsoleKeysPage?
 
     /// A page with no links, filter or events.
     init(title: String, root: String, admin: String?, message: String?, isError: Bool) {

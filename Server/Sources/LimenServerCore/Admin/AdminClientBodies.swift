@@ -13,7 +13,7 @@ extension AdminClientRequest {
             client.branding = branding
             return (client, secret)
         } catch {
-            throw .client(error, field: field(of: error))
+            throw .client(error, field: error.member(in: registration))
         }
     }
 
@@ -48,14 +48,16 @@ extension AdminClientRequest {
             requiredACR: requireACR
         )
     }
+}
 
-    /// The request member `error` is about, as named on the wire.
-    private func field(of error: ClientRegistrationError) -> String {
-        switch error {
+extension ClientRegistrationError {
+    /// The request member it is about, as named on the wire, in an admin request for `registration`.
+    package func member(in registration: ClientRegistration) -> String {
+        switch self {
         case .invalidClientID, .reservedClientID, .alreadyExists: "client_id"
         case .noRedirectURI: "redirect_uris"
         case .invalidRedirectURI(let uri, _):
-            (postLogoutRedirectURIs ?? []).contains(uri) && !(redirectURIs ?? []).contains(uri)
+            registration.postLogoutRedirectURIs.contains(uri) && !registration.redirectURIs.contains(uri)
                 ? "post_logout_redirect_uris" : "redirect_uris"
         case .unsupportedAlgorithm: "id_token_signed_response_alg"
         case .nativeClientWithSecret: "kind"
@@ -66,6 +68,33 @@ extension AdminClientRequest {
         case .appToAppHostNotFirstPartyNative: "app2app_host"
         case .unsupportedACR: "require_acr"
         }
+    }
+}
+
+extension AdminClientPatch {
+    /// `client` with the patch applied, checked by every rule a registration is; a refusal names the member at fault.
+    package func applied(to client: ClientRecord) throws(AdminError) -> ClientRecord {
+        var edit = ClientRegistration(client)
+        if let clientName { edit.name = clientName }
+        if let redirectURIs { edit.redirectURIs = redirectURIs }
+        if let postLogoutRedirectURIs { edit.postLogoutRedirectURIs = postLogoutRedirectURIs }
+        if let accessTokenTTL { edit.accessTokenLifetime = accessTokenTTL.map(TimeInterval.init) }
+        if let refreshTokenTTL { edit.refreshTokenLifetime = refreshTokenTTL.map(TimeInterval.init) }
+        do throws(ClientRegistrationError) {
+            return try edit.record(replacing: client)
+        } catch {
+            throw .client(error, field: error.member(in: edit))
+        }
+    }
+
+    /// The names of the settings it gives, as `admin.client_updated` records them.
+    package var changedFields: Set<SecurityEventDetails.ChangedField> {
+        let given: [(SecurityEventDetails.ChangedField, Bool)] = [
+            (.name, clientName != nil), (.redirectURIs, redirectURIs != nil),
+            (.postLogoutRedirectURIs, postLogoutRedirectURIs != nil), (.accessTokenTTL, accessTokenTTL != nil),
+            (.refreshTokenTTL, refreshTokenTTL != nil),
+        ]
+        return Set(given.filter(\.1).map(\.0))
     }
 }
 
@@ -164,5 +193,21 @@ package struct AdminClientList: Encodable, Sendable {
     /// Makes it of its parts.
     package init(clients: [AdminClientResource]) {
         self.clients = clients
+    }
+}
+
+/// `POST /admin/clients/{id}/rotate-secret`: the client's new secret, shown this once.
+package struct AdminClientSecret: Encodable, Sendable {
+    package var clientID: String
+    package var clientSecret: String
+
+    package enum CodingKeys: String, CodingKey {
+        case clientID = "client_id"
+        case clientSecret = "client_secret"
+    }
+
+    /// Makes it of its parts.
+    package init(clientID: String, clientSecret: String) {
+        (self.clientID, self.clientSecret) = (clientID, clientSecret)
     }
 }

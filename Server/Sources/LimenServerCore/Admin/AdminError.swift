@@ -29,6 +29,17 @@ package enum AdminError: Error, Sendable, Equatable, LocalizedError {
         self = error.isUnavailable ? .unavailable : .serverError
     }
 
+    /// What the store call `call` answers; its failure as ``init(_:)`` makes it (the server's, or unavailable).
+    package static func storage<Value>(_ call: () async throws(StorageError) -> Value) async throws(AdminError)
+        -> Value
+    {
+        do {
+            return try await call()
+        } catch {
+            throw AdminError(error)
+        }
+    }
+
     /// A stable code for logs and tests.
     package var code: String {
         switch self {

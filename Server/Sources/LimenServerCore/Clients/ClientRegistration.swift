@@ -98,6 +98,15 @@ public struct ClientRegistration: Sendable, Equatable {
 
     /// The record to store and, for a confidential client, its secret (returned once, stored only as a hash).
     public func record(now: Date) throws(ClientRegistrationError) -> (client: ClientRecord, secret: String?) {
+        var client = try checkedRecord(createdAt: now)
+        let secret = kind == .confidential ? ClientSecret.generate() : nil
+        client.secretHash = secret.map(ClientSecret.hash)
+        return (client, secret)
+    }
+
+    /// The record it asks for, created at `createdAt`, without a secret or branding, once every rule of a registration
+    /// holds.
+    func checkedRecord(createdAt: Date) throws(ClientRegistrationError) -> ClientRecord {
         let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
         guard (1...128).contains(id.count), id.unicodeScalars.allSatisfy(allowed.contains) else {
             throw .invalidClientID(id)
@@ -132,12 +141,10 @@ public struct ClientRegistration: Sendable, Equatable {
                 if !types.contains(type) { types.append(type) }
             }
         }
-        let secret = kind == .confidential ? ClientSecret.generate() : nil
-        let client = ClientRecord(
+        return ClientRecord(
             id: id,
             name: name ?? id,
             kind: kind,
-            secretHash: secret.map(ClientSecret.hash),
             isNative: isNative,
             redirectURIs: redirectURIs,
             postLogoutRedirectURIs: postLogoutRedirectURIs,
@@ -147,13 +154,12 @@ public struct ClientRegistration: Sendable, Equatable {
             accessTokenLifetime: accessTokenLifetime?.rounded(.down),
             refreshTokenLifetime: refreshTokenLifetime?.rounded(.down),
             allowsNoPKCE: allowsNoPKCE,
-            createdAt: now,
+            createdAt: createdAt,
             emailLinkURI: emailLinkURI,
             isAppToAppHost: isAppToAppHost,
             requiresDPoP: requiresDPoP,
             requiredACR: requiredACR
         )
-        return (client, secret)
     }
 
     /// Why `uri` cannot be registered (RFC 6749 §3.1.2, RFC 8252 §7, RFC 9700 §2.1), or `nil`.

@@ -74,6 +74,14 @@ public struct SecurityEventDetails: Sendable, Equatable {
         case password
         /// A client's branding.
         case branding
+        /// A client's redirect URIs.
+        case redirectURIs = "redirect_uris"
+        /// A client's post-logout redirect URIs.
+        case postLogoutRedirectURIs = "post_logout_redirect_uris"
+        /// A client's own access token lifetime.
+        case accessTokenTTL = "access_token_ttl"
+        /// A client's own refresh token lifetime.
+        case refreshTokenTTL = "refresh_token_ttl"
     }
 }
 

@@ -56,6 +56,8 @@ public struct SecurityEventType: RawRepresentable, Hashable, Sendable, CustomStr
     public static let adminClientUpdated = Self("admin.client_updated")
     /// The admin API removed a client.
     public static let adminClientDeleted = Self("admin.client_deleted")
+    /// An admin gave a confidential client a new secret (never in the event); the old one no longer authenticates.
+    public static let adminClientSecretRotated = Self("admin.client_secret_rotated")
     /// The admin API created a user.
     public static let adminUserCreated = Self("admin.user_created")
     /// The admin API changed a user (details: `fields`).
@@ -88,8 +90,9 @@ public struct SecurityEventType: RawRepresentable, Hashable, Sendable, CustomStr
         userCreated, userSignedIn, userSignInFailed, userLockedOut, userPasswordChanged, userDeleted, userVerified,
         identityLinked, identityUnlinked, mfaEnrolled, mfaRemoved, passkeyRegistered, passkeyRemoved,
         tokenReuseDetected, grantRevoked, sessionEnded, keyRotated, adminClientCreated, adminClientUpdated,
-        adminClientDeleted, adminUserCreated, adminUserUpdated, adminUserDeleted, adminWebhookCreated,
-        adminWebhookUpdated, adminWebhookDeleted, adminWebhookSecretRotated, adminWebhookDeliveryRetried,
-        adminRoleGranted, adminRoleRevoked, adminUserDisabled, adminUserEnabled, adminSessionsRevoked,
+        adminClientDeleted, adminClientSecretRotated, adminUserCreated, adminUserUpdated, adminUserDeleted,
+        adminWebhookCreated, adminWebhookUpdated, adminWebhookDeleted, adminWebhookSecretRotated,
+        adminWebhookDeliveryRetried, adminRoleGranted, adminRoleRevoked, adminUserDisabled, adminUserEnabled,
+        adminSessionsRevoked,
     ]
 }

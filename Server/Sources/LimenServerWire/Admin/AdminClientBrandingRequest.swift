@@ -24,4 +24,9 @@ package struct AdminClientBrandingRequest: AdminRequestBody, Sendable {
         case accentColor = "accent_color"
         case theme
     }
+
+    /// A branding of the members given (the admin console's form); each `nil` is left out.
+    package init(displayName: String?, logoURI: String?, accentColor: String?, theme: String?) {
+        (self.displayName, self.logoURI, self.accentColor, self.theme) = (displayName, logoURI, accentColor, theme)
+    }
 }
