@@ -244,11 +244,7 @@ struct AdminCommandTests {
     func disableAndEnable() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let added = try await Subprocess.capture(
-            try serverExecutable(),
-            arguments: ["users", "add", "--data-dir", directory.path, "--email", "ada@example.com"],
-            input: Data("analytical engine 1843\n".utf8))
-        #expect(added.status == 0)
+        try await addAda(in: directory)
         func users(_ command: String, _ email: String = "ada@example.com") async throws -> (String, Int32) {
             try await run(["users", command, "--data-dir", directory.path, "--email", email])
         }
@@ -273,11 +269,7 @@ struct AdminCommandTests {
     func revokeSessions() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let added = try await Subprocess.capture(
-            try serverExecutable(),
-            arguments: ["users", "add", "--data-dir", directory.path, "--email", "ada@example.com"],
-            input: Data("analytical engine 1843\n".utf8))
-        #expect(added.status == 0)
+        try await addAda(in: directory)
         var store = try await openStore(directory)
         let ada = try #require(try await store.user(email: "ada@example.com"))
         let now = Date()
@@ -295,5 +287,14 @@ struct AdminCommandTests {
         await store.close()
         #expect(left.isEmpty)
         #expect(types.filter { $0 == "admin.sessions_revoked" }.count == 1)
+    }
+
+    /// Adds the user ada@example.com with `users add` to the data in `directory`.
+    private func addAda(in directory: TemporaryDirectory) async throws {
+        let added = try await Subprocess.capture(
+            try serverExecutable(),
+            arguments: ["users", "add", "--data-dir", directory.path, "--email", "ada@example.com"],
+            input: Data("analytical engine 1843\n".utf8))
+        #expect(added.status == 0)
     }
 }

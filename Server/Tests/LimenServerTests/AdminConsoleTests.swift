@@ -237,9 +237,7 @@ struct AdminConsoleTests {
     @Test("an admin finds a user by email or subject, sees their identities and events, and deletes them as the actor")
     func findAndDeleteUser() async throws {
         try await withSignIn { fixture in
-            let totp = try await Self.makeAdmin(fixture)
-            let grace = try await fixture.provider.accounts.signUp(
-                email: "grace@example.com", password: SignInFixture.password, name: "Grace", origin: RequestOrigin())
+            let (totp, grace) = try await Self.makeAdminAndGrace(fixture)
             var (browser, _) = try await Self.consoleSignIn(fixture, totp: totp)
             let byEmail = try await browser.send(fixture.client, "/admin/console/users?q=GRACE%40example.com")
             #expect(byEmail.status == .ok && byEmail.body.contains(grace.id))
@@ -275,9 +273,7 @@ struct AdminConsoleTests {
     @Test("an admin disables a user and enables them again on their page, each form CSRF-checked, as the actor")
     func disableAndEnableUser() async throws {
         try await withSignIn { fixture in
-            let totp = try await Self.makeAdmin(fixture)
-            let grace = try await fixture.provider.accounts.signUp(
-                email: "grace@example.com", password: SignInFixture.password, name: "Grace", origin: RequestOrigin())
+            let (totp, grace) = try await Self.makeAdminAndGrace(fixture)
             var (browser, _) = try await Self.consoleSignIn(fixture, totp: totp)
             let page = try await browser.send(fixture.client, "/admin/console/users?q=\(grace.id)")
             #expect(page.status == .ok && page.body.contains("<strong id=\"user-state\">enabled</strong>"))
@@ -307,9 +303,7 @@ struct AdminConsoleTests {
     @Test("an admin sees a user's sessions on their page and signs them out everywhere, CSRF-checked, as the actor")
     func signUserOutEverywhere() async throws {
         try await withSignIn { fixture in
-            let totp = try await Self.makeAdmin(fixture)
-            let grace = try await fixture.provider.accounts.signUp(
-                email: "grace@example.com", password: SignInFixture.password, name: "Grace", origin: RequestOrigin())
+            let (totp, grace) = try await Self.makeAdminAndGrace(fixture)
             let now = fixture.clock.now
             try await fixture.provider.store.insertBrowserSession(
                 BrowserSessionRecord(
@@ -337,6 +331,14 @@ struct AdminConsoleTests {
                 try await !fixture.provider.store.browserSessions(subject: fixture.user.id, now: now).isEmpty,
                 "the admin's own session stays")
         }
+    }
+
+    /// Makes the fixture's user an admin (their TOTP returned) and signs up Grace, whom the tests administer.
+    private static func makeAdminAndGrace(_ fixture: SignInFixture) async throws -> (TOTP?, UserRecord) {
+        let totp = try await makeAdmin(fixture)
+        let grace = try await fixture.provider.accounts.signUp(
+            email: "grace@example.com", password: SignInFixture.password, name: "Grace", origin: RequestOrigin())
+        return (totp, grace)
     }
 
     @Test("a non-admin can neither find nor delete a user in the console")
