@@ -105,11 +105,13 @@ public protocol GrantStore: Sendable {
         now: Date
     ) async throws(StorageError) -> AuthorizationCodeRedemption
     /// Stores the grant made by redeeming the code with this hash; `false` (nothing stored) when the code has been
-    /// replayed since, or was not redeemed for this grant, or the browser session it is bound to has ended.
+    /// replayed since, or was not redeemed for this grant, or the browser session it is bound to has ended, or its user
+    /// is disabled.
     func insertGrant(_ grant: GrantRecord, redeemedCodeHash: Data) async throws(StorageError) -> Bool
     /// Stores a grant made without an authorization code: a redeemed device code's, a token exchange's; `events` are
-    /// written with it, in one unit (the sign-in it is).
-    func insertGrant(_ grant: GrantRecord, recording events: [SecurityEventRecord]) async throws(StorageError)
+    /// written with it, in one unit (the sign-in it is). `false` (nothing stored or recorded) when its user is disabled.
+    @discardableResult
+    func insertGrant(_ grant: GrantRecord, recording events: [SecurityEventRecord]) async throws(StorageError) -> Bool
     /// The grant with this identifier, if it has not been swept.
     func grant(id: String) async throws(StorageError) -> GrantRecord?
     /// Moves the grant's expiry to `date` if that is later (its newest token lives until then).

@@ -4,17 +4,28 @@ import Foundation
 /// an ordered pair of them; in PostgreSQL the code row's lock orders a grant's insertion against a replay of its code
 /// (see ``insertGrant(_:redeemedCodeHash:)``).
 extension SQLStore {
-    public func insertGrant(_ grant: GrantRecord, recording events: [SecurityEventRecord]) async throws(StorageError) {
-        try await execute(
+    @discardableResult
+    public func insertGrant(_ grant: GrantRecord, recording events: [SecurityEventRecord]) async throws(StorageError)
+        -> Bool
+    {
+        !(try await execute(
             """
             INSERT INTO grants (
                 id, client_id, subject, scope, auth_time, nonce, created_at, expires_at, revoked_at, dpop_jkt, amr)
-            VALUES (\(grant.id), \(grant.clientID), \(grant.subject), \(grant.scope), \(grant.authTime), \(grant.nonce),
-                \(grant.createdAt), \(grant.expiresAt), \(grant.revokedAt), \(grant.proofKey), \(grant.methods.stored))
+            SELECT \(grant.id), \(grant.clientID), \(grant.subject), \(grant.scope), \(grant.authTime), \(grant.nonce),
+                \(grant.createdAt), \(grant.expiresAt), \(grant.revokedAt), \(grant.proofKey), \(grant.methods.stored)
+            WHERE \(Self.isEnabled(grant.subject))
             RETURNING id
             """,
             recording: events
-        )
+        )).isEmpty
+    }
+
+    /// The condition that the user with subject `subject` is not disabled: a grant is stored only for an enabled user,
+    /// in the statement that stores it (SQLite's one writer orders it wholly before or after the disabling unit, which
+    /// deletes the user's grants).
+    static func isEnabled(_ subject: String) -> SQLQuery {
+        "NOT EXISTS (SELECT 1 FROM disabled_users WHERE user_id = \(subject))"
     }
 
     // MARK: Authorization code redemption
@@ -69,6 +80,7 @@ extension SQLStore {
                 \(.forUpdate)
             ) AND (\(grant.browserSessionHash == nil) OR EXISTS (
                 SELECT 1 FROM browser_sessions WHERE id_hash = \(grant.browserSessionHash) \(.forKeyShare)))
+            AND \(Self.isEnabled(grant.subject))
             RETURNING id
             """
         )).isEmpty

@@ -1,8 +1,9 @@
 import Foundation
 
 extension GrantStore {
-    /// Stores a grant made without an authorization code, recording no event.
-    public func insertGrant(_ grant: GrantRecord) async throws(StorageError) {
+    /// Stores a grant made without an authorization code, recording no event; `false` when its user is disabled.
+    @discardableResult
+    public func insertGrant(_ grant: GrantRecord) async throws(StorageError) -> Bool {
         try await insertGrant(grant, recording: [])
     }
 

@@ -64,6 +64,42 @@ struct UserDisablementStoreTests {
     }
 
     @Test(
+        "no grant is stored for a disabled user, with or without a code, nor its event; enabled again, one is",
+        arguments: StoreUnderTest.allCases)
+    func noGrantWhileDisabled(_ kind: StoreUnderTest) async throws {
+        try await kind.withStore { (store: any Store) async throws in
+            try await store.insertClientIfAbsent(SeedClients.cli(now: now))
+            try await store.insertUserIfAbsent(user("ada"))
+            let code = Data("code".utf8)
+            try await store.insertAuthorizationCode(
+                AuthorizationCodeRecord(
+                    codeHash: code, clientID: "limen-cli", redirectURI: "http://127.0.0.1/cb", subject: "ada",
+                    scope: "openid", authTime: now, expiresAt: now.addingTimeInterval(60)))
+            #expect(
+                try await store.redeemAuthorizationCode(hash: code, clientID: "limen-cli", grantID: "coded", now: now)
+                    != .unknown)
+            // Disabled between the code's redemption and its grant's insert: the disabling unit found no grant.
+            #expect(try await store.disableUser("ada", at: now, recording: []))
+            let grant = GrantRecord(
+                id: "coded", clientID: "limen-cli", subject: "ada", scope: "openid", authTime: now, nonce: nil,
+                createdAt: now, expiresAt: now.addingTimeInterval(3600))
+            #expect(try await store.insertGrant(grant, redeemedCodeHash: code) == false)
+            var direct = grant
+            direct.id = "direct"
+            let signedIn = SecurityEventRecorder(now: { now }).records(
+                [SecurityEvent(.userSignedIn, user: "ada")], from: .commandLine)
+            #expect(try await store.insertGrant(direct, recording: signedIn) == false)
+            #expect(try await store.grant(id: "coded") == nil)
+            #expect(try await store.grant(id: "direct") == nil)
+            #expect(try await store.securityEvents(SecurityEventFilter(), limit: 10).isEmpty)
+
+            #expect(try await store.enableUser("ada", recording: []))
+            #expect(try await store.insertGrant(direct, recording: signedIn))
+            #expect(try await store.grant(id: "direct") != nil)
+        }
+    }
+
+    @Test(
         "a deleted user's mark goes with them: a new user with the same subject is enabled",
         arguments: StoreUnderTest.allCases)
     func markGoesWithItsUser(_ kind: StoreUnderTest) async throws {

@@ -12,7 +12,7 @@ import Logging
 /// same `invalid_grant`.
 package struct AuthorizationCodeGrant: Sendable {
     /// Where codes, grants and refresh tokens are kept.
-    package let store: any GrantStore & RefreshTokenStore & UserDisablementStore
+    package let store: any GrantStore & RefreshTokenStore
     /// Makes the tokens.
     package let issuer: TokenIssuer
     /// The provider's clock.
@@ -20,7 +20,7 @@ package struct AuthorizationCodeGrant: Sendable {
 
     /// Makes it of its parts.
     package init(
-        store: any GrantStore & RefreshTokenStore & UserDisablementStore, issuer: TokenIssuer,
+        store: any GrantStore & RefreshTokenStore, issuer: TokenIssuer,
         now: @escaping @Sendable () -> Date
     ) {
         self.store = store
@@ -44,10 +44,9 @@ package struct AuthorizationCodeGrant: Sendable {
             logger.warning(
                 "Authorization code replayed; its grant is revoked", metadata: ["client_id": "\(client.id)"])
         }
-        // A code issued just before its user was disabled is worth nothing after.
-        guard case .redeemed(let record) = redemption, record.redirectURI == redirectURI,
-            try await store.disabledAt(userID: record.subject) == nil
-        else { throw TokenEndpointError.invalidGrant }
+        guard case .redeemed(let record) = redemption, record.redirectURI == redirectURI else {
+            throw TokenEndpointError.invalidGrant
+        }
         try Self.checkProofKey(challenge: record.codeChallenge, verifier: form["code_verifier"], client: client)
         // RFC 9449 §10: a code bound to a DPoP key by `dpop_jkt` is redeemed only with a proof by that key.
         if let bound = record.proofKey, bound != request.proofKey {
@@ -65,7 +64,8 @@ package struct AuthorizationCodeGrant: Sendable {
             proofKey: request.proofKey)
         grant.expiresAt = tokens.lastExpiry
         grant.proofKey = tokens.refreshTokenKey
-        // Refused when a replay of the code came in meanwhile: the tokens just signed are never handed out.
+        // Refused when a replay of the code came in meanwhile, or its user was disabled since the code was issued: the
+        // tokens just signed are never handed out.
         guard try await store.insertGrant(grant, redeemedCodeHash: codeHash) else {
             throw TokenEndpointError.invalidGrant
         }

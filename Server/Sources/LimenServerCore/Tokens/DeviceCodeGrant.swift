@@ -89,7 +89,8 @@ package struct DeviceCodeGrant: Sendable {
             grant: grant, client: client, scope: approved.scope, nonce: nil, resource: resource, proofKey: proofKey)
         grant.expiresAt = tokens.lastExpiry
         grant.proofKey = tokens.refreshTokenKey
-        try await store.insertGrant(grant)
+        // Disabled since it approved: the tokens just signed are never handed out.
+        guard try await store.insertGrant(grant) else { throw TokenEndpointError.invalidGrant }
         if let refreshToken = tokens.refreshToken { try await store.insertRefreshToken(refreshToken) }
         return tokens.body
     }

@@ -21,12 +21,6 @@ extension TokenIssuer {
         events: SecurityEventRecorder,
         origin: RequestOrigin
     ) async throws -> IssuedTokens {
-        if try await store.disabledAt(userID: user.id) != nil {
-            let failed = SecurityEvent(
-                .userSignInFailed, user: user.id, client: client.id, details: .signInFailed(reason: .disabled))
-            try await store.insertSecurityEvents(events.records([failed], from: origin))
-            throw TokenEndpointError.invalidGrant
-        }
         let now = self.now()
         var grant = GrantRecord(
             id: RandomToken.make(byteCount: 16), clientID: client.id, subject: user.id, scope: scope,
@@ -38,7 +32,12 @@ extension TokenIssuer {
         grant.expiresAt = tokens.lastExpiry
         grant.proofKey = tokens.refreshTokenKey
         let signedIn = SecurityEvent(.userSignedIn, user: user.id, client: client.id, details: .signIn(method: method))
-        try await store.insertGrant(grant, recording: events.records([signedIn], from: origin))
+        guard try await store.insertGrant(grant, recording: events.records([signedIn], from: origin)) else {
+            let failed = SecurityEvent(
+                .userSignInFailed, user: user.id, client: client.id, details: .signInFailed(reason: .disabled))
+            try await store.insertSecurityEvents(events.records([failed], from: origin))
+            throw TokenEndpointError.invalidGrant
+        }
         if let refreshToken = tokens.refreshToken { try await store.insertRefreshToken(refreshToken) }
         return tokens
     }

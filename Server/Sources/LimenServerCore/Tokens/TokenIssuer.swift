@@ -31,8 +31,7 @@ package struct TokenIssuer: Sendable {
     /// The issuer the tokens name.
     package let issuer: IssuerBox
     /// Where the users, their profiles and the grants are kept.
-    package let store:
-        any UserStore & ProfileStore & GrantStore & RefreshTokenStore & UserDisablementStore & SecurityEventStore
+    package let store: any UserStore & ProfileStore & GrantStore & RefreshTokenStore & SecurityEventStore
     /// The app schema, for the profile claims.
     package let schemas: AppSchemaCache
     /// The APIs a token may be minted for (RFC 8707 `resource`; ``ServerConfiguration/resources``).
@@ -47,8 +46,7 @@ package struct TokenIssuer: Sendable {
     /// An issuer of tokens signed with `keys` for `issuer`, over `store`.
     package init(
         keys: KeyRingBox, issuer: IssuerBox,
-        store: any UserStore & ProfileStore & GrantStore & RefreshTokenStore & UserDisablementStore
-            & SecurityEventStore,
+        store: any UserStore & ProfileStore & GrantStore & RefreshTokenStore & SecurityEventStore,
         schemas: AppSchemaCache, resources: [String], lifetimes: TokenLifetimes, signers: TokenSignerCache,
         now: @escaping @Sendable () -> Date
     ) {
