@@ -74,6 +74,24 @@ struct TokenExchangeTests {
         }
     }
 
+    @Test("a disabled user's exchange is invalid_grant, recorded as a sign-in failed for being disabled, no grant made")
+    func disabledUser() async throws {
+        try await ExchangeFixture.run { fixture in
+            let subject = try #require(
+                try ExchangeFixture.subject(of: try await fixture.exchange(try await fixture.token())))
+            let store = fixture.tokens.provider.store
+            #expect(
+                try await AdminUserDisablement(store: store, now: { fixture.now }).disable(
+                    subject, origin: .commandLine))
+            let refused = try await fixture.exchange(try await fixture.token())
+            #expect(refused.status == .badRequest && refused.error == "invalid_grant")
+            #expect(try await store.activeGrants(subject: subject, at: fixture.now).isEmpty)
+            let failed = try await store.securityEvents(
+                SecurityEventFilter(type: SecurityEventType.userSignInFailed.rawValue), limit: 10)
+            #expect(failed.map(\.user) == [subject] && failed.first?.details == #"{"reason":"disabled"}"#)
+        }
+    }
+
     @Test("a verified address becomes the new user's; an unverified one is never stored")
     func verifiedEmail() async throws {
         try await ExchangeFixture.run { fixture in
