@@ -53,7 +53,7 @@ extension ChromiumPeerTests {
             let webhook = try #require(try await provider.store.webhooks().first)
             #expect(summary.webhook.secret.hasPrefix("whsec_") && !summary.webhook.secretShownAgain)
             #expect(provider.webhooks.secret(of: webhook)?.rawValue == summary.webhook.secret)
-            #expect(webhook.events == ["key.rotated"] && summary.webhook.heading == "Webhook \(webhook.id)")
+            #expect(webhook.events == ["key.rotated"] && summary.webhook.heading == "Webhook")
             #expect(Set(summary.webhook.flows) == Set(provider.flows.flows.keys))
             #expect(summary.webhook.schema.contains("No profile fields are configured."))
             for (name, page) in summary.pages {

@@ -34,7 +34,7 @@ extension Pages {
                 status: .notFound)
         }
         var page = ConsolePage(
-            title: "Webhook \(webhook.id)", root: view.root, admin: view.email, message: message,
+            title: "Webhook", root: view.root, admin: view.email, message: message,
             isError: status != .ok)
         page.webhookPage = ConsoleWebhookPage(
             webhook: ConsoleWebhook(webhook), deliveries: deliveries.map(ConsoleDelivery.init),
