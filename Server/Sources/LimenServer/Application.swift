@@ -84,7 +84,8 @@ public enum LimenServerApplication {
                 store: composition.store, cache: composition.clientCache, events: composition.securityEvents,
                 now: composition.now),
             removal: composition.accountRemoval, disablement: disablement, roles: adminRoles, sessions: userSessions,
-            events: composition.store, keys: adminKeys)
+            events: composition.store, keys: adminKeys, webhooks: composition.webhooks,
+            retries: composition.configuration.webhooks.retries, flows: composition.flows, profiles: profiles)
         FederationRoutes.add(to: router, responder: signIn)
         AppToAppRoutes.add(
             to: router,

@@ -6,12 +6,13 @@ import Testing
 @testable import LimenServerCore
 
 /// The script that signs an admin in to the console with a TOTP, registers a client, edits its redirect URIs and
-/// rotates its secret, rotates the signing keys, disables a user and reads the events.
+/// rotates its secret, rotates the signing keys, disables a user and reads the events, registers a webhook, and opens the
+/// flows and profile schema pages.
 private let adminConsoleScript = PythonPeer.script("Tests/Peers/chromium/admin_console.py")
 
 extension ChromiumPeerTests {
     @Test(
-        "an admin with an authenticator app signs in to the console, registers a client whose secret shows once, edits its redirect URIs and rotates its secret, rotates the keys, disables a user, and finds the events; every page passes axe-core at 390 px without scrolling sideways"
+        "an admin with an authenticator app signs in to the console, registers a client whose secret shows once, edits its redirect URIs and rotates its secret, rotates the keys, disables a user, finds the events, registers a webhook whose secret shows once, and sees the flows and the schema; every page passes axe-core at 390 px without scrolling sideways"
     )
     func adminConsole() async throws {
         try await withLiveServer { provider, issuer in
@@ -49,6 +50,12 @@ extension ChromiumPeerTests {
             #expect(summary.disabledEvents.count == 1)
             #expect(summary.disabledEvents.first?.contains("user \(ada.id)") == true)
             #expect(summary.disabledEvents.first?.contains("actor \(admin.id)") == true)
+            let webhook = try #require(try await provider.store.webhooks().first)
+            #expect(summary.webhook.secret.hasPrefix("whsec_") && !summary.webhook.secretShownAgain)
+            #expect(provider.webhooks.secret(of: webhook)?.rawValue == summary.webhook.secret)
+            #expect(webhook.events == ["key.rotated"] && summary.webhook.heading == "Webhook")
+            #expect(Set(summary.webhook.flows) == Set(provider.flows.flows.keys))
+            #expect(summary.webhook.schema.contains("No profile fields are configured."))
             for (name, page) in summary.pages {
                 #expect(page.passes > 10, "axe-core ran its rules on \(name)")
                 #expect(page.violations.isEmpty, "\(name): \(page.violations)")
@@ -69,6 +76,7 @@ private struct AdminConsoleSummary: Decodable {
     let disabledEvents: [String]
     let edited: EditedClient
     let keys: Keys
+    let webhook: Webhook
     let pages: [String: Page]
 
     /// The client's page after its redirect URIs were saved and its secret rotated.
@@ -82,6 +90,16 @@ private struct AdminConsoleSummary: Decodable {
     struct Keys: Decodable {
         let before: [String]
         let after: [String]
+    }
+
+    /// The webhook registered (its secret, whether its page showed it again, that page's heading), the flows page's
+    /// flow names and the schema page's text.
+    struct Webhook: Decodable {
+        let secret: String
+        let secretShownAgain: Bool
+        let heading: String
+        let flows: [String]
+        let schema: String
     }
 
     /// One page's checks: axe-core's passes and violations, and whether it scrolls sideways.

@@ -5,7 +5,9 @@ As an admin would: opens /admin (sent to the console, which asks to sign in), si
 email, the password and a pyotp code, lands on the console; registers a confidential client and reads its secret, shown
 once (the clients page opened again does not show it); opens its page from the list, replaces its redirect URIs and
 rotates its secret (the new one shown once); opens the keys page and rotates the signing keys; opens the events,
-filtered to the client's registration; finds another user by email and disables them, then finds that in the events.
+filtered to the client's registration; finds another user by email and disables them, then finds that in the events;
+registers a webhook and reads its signing secret, shown once, then opens its page; opens the flows and the profile
+schema pages.
 Each console page is checked with axe-core and for horizontal scrolling at that width.
 
 Prints one JSON object with what it saw; exits non-zero on any unexpected page.
@@ -85,6 +87,35 @@ def rotate_keys(driver):
     return {"before": before, "after": after}, checks
 
 
+def webhook_and_configuration(driver, url):
+    """Registers a webhook to `url` for `key.rotated` from the webhooks page, reads its secret (shown once) and opens
+    its page from the list; then opens the flows and the profile schema pages from the navigation. Returns what they
+    showed (the secret, whether the list showed it again, the flows' names, the schema page's text) and their checks."""
+    click_for_new_page(driver, "nav a[href$='admin/console/webhooks']")
+    wait_for_heading(driver, "Webhooks")
+    checks = {"webhooks": page_check(driver)}
+    driver.find_element(By.ID, "webhook-url").send_keys(url)
+    driver.find_element(By.ID, "webhook-events").send_keys("key.rotated")
+    driver.find_element(By.ID, "webhook-description").send_keys("Key watcher")
+    click_for_new_page(driver, "form[action$='admin/console/webhooks'] button[type=submit]")
+    wait_for_heading(driver, "Webhooks")
+    checks["webhook_created"] = page_check(driver)
+    seen = {"secret": driver.find_element(By.ID, "webhook-secret").text}
+    click_for_new_page(driver, "ul.events a[href*='admin/console/webhook?id=']")
+    seen["secret_shown_again"] = seen["secret"] in driver.page_source
+    seen["heading"] = driver.find_element(By.TAG_NAME, "h1").text
+    checks["webhook"] = page_check(driver)
+    click_for_new_page(driver, "nav a[href$='admin/console/flows']")
+    wait_for_heading(driver, "Flows")
+    checks["flows"] = page_check(driver)
+    seen["flows"] = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "main h2")]
+    click_for_new_page(driver, "nav a[href$='admin/console/schema']")
+    wait_for_heading(driver, "Profile schema")
+    checks["schema"] = page_check(driver)
+    seen["schema"] = driver.find_element(By.TAG_NAME, "main").text
+    return seen, checks
+
+
 def main():
     parser = argparse.ArgumentParser()
     for name in ("--issuer", "--email", "--password", "--totp-secret", "--disable"):
@@ -143,6 +174,7 @@ def main():
         disabled = page_check(driver)
         state = driver.find_element(By.ID, "user-state").text
         disabled_events = filtered_events(driver, "admin.user_disabled")
+        webhook, webhook_checks = webhook_and_configuration(driver, "https://hooks.example/limen")
     except Exception as error:  # noqa: BLE001 - any failure is reported with the page it happened on
         fail(f"{error!r} at {driver.current_url}")
     finally:
@@ -150,9 +182,9 @@ def main():
     print(json.dumps({
         "signed_in_as": signed_in_as, "secret": secret, "secret_shown_again": secret_shown_again,
         "listed": listed, "events": entries, "state": state, "disabled_events": disabled_events,
-        "edited": edited, "keys": keys,
+        "edited": edited, "keys": keys, "webhook": webhook,
         "pages": {"signed_out": signed_out, "home": home, "clients": clients, "created": created, "events": events,
-                  "found": found, "disabled": disabled, **edit_checks, **key_checks},
+                  "found": found, "disabled": disabled, **edit_checks, **key_checks, **webhook_checks},
     }))
 
 

@@ -23,6 +23,10 @@ import Logging
 ///   their live sessions, and a form (`/users/revoke-sessions`) signing them out everywhere (``AdminUserSessions``).
 /// - `/admin/console/events`: the security events, filtered by type, user, client and time (``AdminEventQuery``).
 /// - `/admin/console/keys`: the signing keys, and a form rotating them (``addKeyPages(to:responder:gate:keys:)``).
+/// - `/admin/console/webhooks`, `/admin/console/webhook?id=`: the event webhooks, registered, their secrets rotated,
+///   deleted, and their deliveries sent again (``addWebhookPages(to:responder:gate:webhooks:schedule:)``).
+/// - `/admin/console/flows`, `/admin/console/schema`: what is configured, read-only
+///   (``addConfigurationPages(to:responder:gate:flows:profiles:)``).
 ///
 /// A stale sign-in is sent to sign in again, as on `/account`, and comes back. Every form is CSRF-checked (bound to
 /// the session), and every change is recorded with the admin as its actor (``SecurityEventActor/admin(_:)``).
@@ -32,12 +36,14 @@ enum AdminConsoleRoutes {
 
     /// Adds the routes, answering through `responder`'s browser state and asking `gate`; clients are changed through
     /// `clients`, users deleted through `removal`, disabled through `disablement` and signed out everywhere through
-    /// `sessions`, roles read through `roles`, the events read from `store`, and the signing keys listed and rotated
-    /// through `keys`.
+    /// `sessions`, roles read through `roles`, the events read from `store`, the signing keys listed and rotated
+    /// through `keys`, the webhooks changed through `webhooks` (retried on `retries`), and the `flows` and the profile
+    /// schema (of `profiles`) shown.
     static func add(
         to router: Router<some RemoteAddressRequestContext>, responder: SignInResponder, gate: AdminConsoleGate,
         clients: AdminClients, removal: AccountRemoval, disablement: AdminUserDisablement, roles: AdminRoles,
-        sessions: AdminUserSessions, events store: any SecurityEventStore, keys: AdminKeys
+        sessions: AdminUserSessions, events store: any SecurityEventStore, keys: AdminKeys, webhooks: Webhooks,
+        retries: WebhookRetrySchedule, flows: FlowCatalog, profiles: ProfileService
     ) {
         let reading = ConsoleUserReading(
             responder: responder, roles: roles, disablement: disablement, sessions: sessions, events: store)
@@ -81,6 +87,8 @@ enum AdminConsoleRoutes {
         }
         addClientPages(to: router, responder: responder, gate: gate, clients: clients)
         addKeyPages(to: router, responder: responder, gate: gate, keys: keys)
+        addWebhookPages(to: router, responder: responder, gate: gate, webhooks: webhooks, schedule: retries)
+        addConfigurationPages(to: router, responder: responder, gate: gate, flows: flows, profiles: profiles)
         addForm("/users/delete", root: "../../../", to: router, responder: responder, gate: gate) {
             submitted throws(StorageError) in
             try await deleteUser(submitted, removal: removal)

@@ -83,7 +83,9 @@ extension PageTemplates {
         {{<layout}}{{$content}}
         {{#admin}}<nav aria-label="Console"><a href="{{root}}admin/console">Console</a> \
         <a href="{{root}}admin/console/clients">Clients</a> <a href="{{root}}admin/console/users">Users</a> \
-        <a href="{{root}}admin/console/events">Events</a> <a href="{{root}}admin/console/keys">Keys</a></nav>
+        <a href="{{root}}admin/console/events">Events</a> <a href="{{root}}admin/console/keys">Keys</a> \
+        <a href="{{root}}admin/console/webhooks">Webhooks</a> <a href="{{root}}admin/console/flows">Flows</a> \
+        <a href="{{root}}admin/console/schema">Profile schema</a></nav>
         <p class="account">Signed in as {{admin}}</p>
         {{/admin}}{{#message}}<p{{#isError}} class="error" role="alert"{{/isError}}>{{message}}</p>
         {{/message}}{{#links}}<p><a href="{{href}}">{{text}}</a></p>
@@ -169,7 +171,9 @@ extension PageTemplates {
         <button type="submit" class="danger">Delete this user</button>
         </form>
         {{/found}}{{/usersPage}}{{#clientPage}}{{>console-client}}{{/clientPage}}\
-        {{#keysPage}}{{>console-keys}}{{/keysPage}}
+        {{#keysPage}}{{>console-keys}}{{/keysPage}}{{#webhooksPage}}{{>console-webhooks}}{{/webhooksPage}}\
+        {{#webhookPage}}{{>console-webhook}}{{/webhookPage}}{{#flowsPage}}{{>console-flows}}{{/flowsPage}}\
+        {{#schemaPage}}{{>console-schema}}{{/schemaPage}}
         {{/content}}{{/layout}}
         """
 }
@@ -206,6 +210,14 @@ struct ConsolePage {
     var clientPage: ConsoleClientPage?
     /// The keys page (``ConsoleKeysPage``); `nil` on other pages.
     var keysPage: ConsoleKeysPage?
+    /// The webhooks page (``ConsoleWebhooksPage``); `nil` on other pages.
+    var webhooksPage: ConsoleWebhooksPage?
+    /// A webhook's page (``ConsoleWebhookPage``); `nil` on other pages.
+    var webhookPage: ConsoleWebhookPage?
+    /// The flows page (``ConsoleFlowsPage``); `nil` on other pages.
+    var flowsPage: ConsoleFlowsPage?
+    /// The profile schema page (``ConsoleSchemaPage``); `nil` on other pages.
+    var schemaPage: ConsoleSchemaPage?
 
     /// A page with no links, filter or events.
     init(title: String, root: String, admin: String?, message: String?, isError: Bool) {
