@@ -18,7 +18,8 @@ enum AdminUserSessionRoutes {
         admin.get("users/:id/sessions") { _, context in
             let id = try context.parameters.path(UserID.self).rawValue
             guard try await store.user(id: id) != nil else { throw AdminError.notFound("user") }
-            return Responses.json(encoding: AdminUserSessionsResource(try await sessions.sessions(of: id)), noStore: true)
+            return Responses.json(
+                encoding: AdminUserSessionsResource(try await sessions.sessions(of: id)), noStore: true)
         }
         admin.post("users/:id/revoke-sessions") { request, context in
             let id = try context.parameters.path(UserID.self).rawValue
